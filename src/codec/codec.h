@@ -1,0 +1,37 @@
+/*
+ * codec.h - one dispatch over the system compression libraries (layer: codec).
+ *
+ * Implements the codecs of parquet-format Compression.md: UNCOMPRESSED, SNAPPY,
+ * GZIP (zlib; several concatenated gzip members allowed), BROTLI, ZSTD, LZ4_RAW
+ * and LZ4 (the Hadoop-framed form, falling back to raw LZ4 block as other readers
+ * do). LZO and unknown codecs are PQT_UNSUPPORTED_CODEC. A pqt_codec_ctx holds the
+ * per-thread reusable decoder state so the hot path does not allocate.
+ */
+#ifndef PQT_CODEC_H
+#define PQT_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pqt.h"
+
+typedef struct pqt_codec_ctx pqt_codec_ctx;
+
+pqt_status pqt_codec_ctx_new(pqt_codec_ctx **ret);
+void pqt_codec_ctx_free(pqt_codec_ctx *ctx);
+
+/* True when `codec` (parquet CompressionCodec value) can be decompressed. */
+bool pqt_codec_supported(int codec);
+/* "SNAPPY", "ZSTD", ...; "UNKNOWN(n)" style names are not returned: unknown gives "UNKNOWN". */
+const char *pqt_codec_name(int codec);
+
+/* Decompress src[0..src_nbytes) into dst, which must receive exactly dst_nbytes bytes
+ * (the page header's uncompressed size). PQT_CORRUPT when the input is malformed or the
+ * output size differs; PQT_UNSUPPORTED_CODEC for LZO/unknown. ctx may be NULL (slower:
+ * state is created per call). The message says the codec and sizes, not the column:
+ * callers prefix that. */
+pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *src,
+                                size_t src_nbytes, uint8_t *dst, size_t dst_nbytes);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * schema.h - the schema tree flattened into the columns a table lists (layer: format).
+ *
+ * Implements parquet-format's schema and LogicalTypes.md rules for what each leaf is
+ * read as. A "column" here is what users name:
+ *   - a primitive leaf, possibly inside structs: named by its dotted path "a.b.c";
+ *   - a LIST (any legal encoding, incl. legacy 2-level and bare repeated primitives)
+ *     whose element is a primitive of a supported kind: one column named by the path
+ *     of the LIST field itself, read as a vector or list of the element kind;
+ *   - anything else nested (MAP, list of lists/structs/maps): one PQT_NONE column named
+ *     by the path of the outermost unsupported field, covering all its leaves.
+ * Each column records the chunk column(s) (leaf index in RowGroup.columns) it reads.
+ */
+#ifndef PQT_FORMAT_SCHEMA_H
+#define PQT_FORMAT_SCHEMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "format/meta.h"
+#include "pqt.h"
+
+/* How the leaf's physical values turn into the column's kind. */
+typedef enum pqt_conv {
+    PQT_CONV_NONE = 0,     /* copy as is (int32, int64, float, double, bool, string) */
+    PQT_CONV_I32_TO_I64,   /* uint32 stored as INT32 -> int64 (zero-extended) */
+    PQT_CONV_U32_WIDEN,    /* uint8/uint16 stored as INT32: values already fit int32 */
+    PQT_CONV_U64_CHECK,    /* uint64: error if a value exceeds INT64_MAX */
+    PQT_CONV_DECIMAL,      /* int32/int64/FLBA/BYTE_ARRAY unscaled -> double / 10^scale */
+    PQT_CONV_FLOAT16,      /* FLBA(2) half -> float */
+    PQT_CONV_INT96,        /* INT96 -> int64 ns timestamp */
+    PQT_CONV_UUID,         /* FLBA(16) -> 36-char lowercase string */
+    PQT_CONV_TIME_MS       /* TIME(MILLIS) stored as INT32 -> int64 ms */
+} pqt_conv;
+
+typedef struct pqt_col {
+    const char *path;        /* dotted name */
+    int kind;                /* element kind | PQT_VECTOR / PQT_LIST; PQT_NONE if unreadable */
+    int elem_kind;           /* the element kind even when kind is not settled yet */
+    int width;               /* 1 for scalars; 0 = LIST width not discovered yet */
+    bool is_list;            /* a LIST column (width discovery applies) */
+    bool nullable;           /* some level above or at the leaf is optional */
+    int time_unit;           /* pqt_time_unit for TIME/TIMESTAMP, else -1 */
+    bool utc;
+    pqt_conv conv;
+    int32_t decimal_scale;
+    int leaf_schema_idx;     /* index into meta.schema of the primitive leaf (first leaf) */
+    int chunk_col;           /* index into RowGroup.columns (first leaf) */
+    int nchunk_cols;         /* leaves covered (>1 only for PQT_NONE nested columns) */
+    int16_t max_def, max_rep;
+    /* LIST structure (is_list only): definition levels at which ... */
+    int16_t list_def;        /* def >= list_def: the list itself is present (not null) */
+    int16_t elem_def;        /* def >= elem_def: an element slot exists (list not empty) */
+    const char *physical;    /* "INT64", "FIXED_LEN_BYTE_ARRAY(16)" */
+    const char *logical;     /* "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "" */
+    const char *why_unsupported; /* for PQT_NONE: "MAP", "INTERVAL", "BYTE_ARRAY", ... */
+} pqt_col;
+
+typedef struct pqt_schema {
+    pqt_col *cols;
+    int ncols;
+    int nleaves; /* chunk columns per row group */
+} pqt_schema;
+
+/* Build the column list from meta->schema; strings live in arena. binary_as_string maps
+ * plain BYTE_ARRAY to string. PQT_CORRUPT for an inconsistent tree (num_children overrun,
+ * leaf count not matching the row groups, levels too deep). */
+pqt_status pqt_schema_build(const pqt_file_meta *meta, bool binary_as_string, pqt_arena *arena,
+                            pqt_schema *out);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * mem.h - the only way src/ allocates (layer: util).
+ *
+ * All allocation goes through these wrappers so that a grep lint can forbid raw
+ * malloc in src/, sizes are overflow-checked in one place, and tests can inject
+ * allocation failures (pqt_mem_fail_after).
+ */
+#ifndef PQT_UTIL_MEM_H
+#define PQT_UTIL_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void *pqt_malloc(size_t nbytes);
+void *pqt_calloc(size_t n, size_t size);
+void *pqt_realloc(void *p, size_t nbytes);
+/* n * size with overflow check; NULL on overflow or failure. */
+void *pqt_malloc_array(size_t n, size_t size);
+void pqt_mem_free(void *p);
+char *pqt_strdup(const char *s);
+char *pqt_strndup(const char *s, size_t n);
+
+/* Testing hook: make the allocation after the next `n` ones fail (-1 = never). */
+void pqt_mem_fail_after(long n);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * testutil.h - tiny assertion helpers shared by the unit tests.
+ * A failed CHECK prints file:line and the expression and makes the program exit 1 at the end.
+ */
+#ifndef PQT_TESTUTIL_H
+#define PQT_TESTUTIL_H
+
+#include <stdio.h>
+#include <stdint.h>
+
+extern int pqt_test_failures;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+            pqt_test_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_EQ_I64(a, b)                                                                         \
+    do {                                                                                           \
+        long long va_ = (long long)(a), vb_ = (long long)(b);                                      \
+        if (va_ != vb_) {                                                                          \
+            fprintf(stderr, "%s:%d: CHECK_EQ failed: %s = %lld, %s = %lld\n", __FILE__, __LINE__,  \
+                    #a, va_, #b, vb_);                                                             \
+            pqt_test_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_OK(expr)                                                                             \
+    do {                                                                                           \
+        int st_ = (int)(expr);                                                                     \
+        if (st_ != 0) {                                                                            \
+            fprintf(stderr, "%s:%d: %s returned %d: %s\n", __FILE__, __LINE__, #expr, st_,         \
+                    pqt_errmsg());                                                                 \
+            pqt_test_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+/* Return value for main(): 0 when no CHECK failed. Prints a summary line. */
+int pqt_test_done(const char *name);
+
+/* Deterministic PRNG for property tests (splitmix64). */
+uint64_t pqt_test_rand(uint64_t *state);
+
+#endif
