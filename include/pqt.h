@@ -6,7 +6,7 @@
  *    message of the failure is pqt_errmsg() on the calling thread, and the call has
  *    changed nothing: out-parameters and handles are left as they were.
  *  - Row numbers are 1-based and inclusive (lo..hi), 64-bit.
- *  - Handles are opaque; each *_open/*_new has a *_close/*_free, and freeing NULL is a no-op.
+ *  - Handles are opaque; each open or new call has a close or free call, and freeing NULL is a no-op.
  *  - A handle is used by one thread at a time; separate handles (even on the same
  *    file) may be used concurrently from different threads.
  *  - Strings returned by accessors live as long as the handle they came from.
@@ -147,8 +147,12 @@ PQT_API pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int
 
 /* Per-column metadata. col is 0-based; out-of-range col gives NULL / PQT_NONE / -1. */
 PQT_API const char *pqt_file_column_path(const pqt_file *f, int col);
-PQT_API int pqt_file_column_kind(const pqt_file *f, int col);  /* pqt_kind incl. flags */
-PQT_API int pqt_file_column_width(const pqt_file *f, int col); /* 1 for scalars */
+/* Kind including the PQT_VECTOR/PQT_LIST flag, and width (1 for scalars, w for vectors, 0 for
+ * variable-length lists). For a LIST column these two may READ DATA the first time: the
+ * footer settles most ragged columns; otherwise row groups are scanned one at a time until a
+ * row disagrees. The answer is cached. Not thread-safe for LIST columns before it is cached. */
+PQT_API int pqt_file_column_kind(const pqt_file *f, int col);
+PQT_API int pqt_file_column_width(const pqt_file *f, int col);
 PQT_API int pqt_file_column_nullable(const pqt_file *f, int col);
 PQT_API int pqt_file_column_time_unit(const pqt_file *f, int col); /* pqt_time_unit or -1 */
 PQT_API int pqt_file_column_utc(const pqt_file *f, int col);       /* 1 if UTC-adjusted */
@@ -156,6 +160,8 @@ PQT_API int pqt_file_column_utc(const pqt_file *f, int col);       /* 1 if UTC-a
  * "" if none). */
 PQT_API const char *pqt_file_column_physical(const pqt_file *f, int col);
 PQT_API const char *pqt_file_column_logical(const pqt_file *f, int col);
+/* Why a PQT_NONE column cannot be read ("MAP", "list of lists", ...); NULL for readable ones. */
+PQT_API const char *pqt_file_column_unsupported_reason(const pqt_file *f, int col);
 
 /* Key-value metadata of the file. pqt_file_meta_value: PQT_NOT_FOUND if key is absent. */
 PQT_API int pqt_file_num_kv(const pqt_file *f);
@@ -197,8 +203,415 @@ PQT_API const char *pqt_array_bytes(const pqt_array *a);
 /* Lists: nrows + 1 element offsets. NULL for other kinds. */
 PQT_API const int64_t *pqt_array_list_offsets(const pqt_array *a);
 
+/* ------------------------------------------------------------------------------------------
+ * The lazy table.
+ *
+ * pqt_table_open reads the footer and schema only; every column's values are read the
+ * first time something needs them (residency PQT_RES_EMPTY -> PQT_RES_FULL), each column
+ * allocated once at the table's row count with every covering row group decoded straight
+ * into its place. Rules that hold for every pqt_table_* call unless its contract says
+ * otherwise:
+ *  - Rows are 1-based in the table's own numbering (a slice counts from its row_lo).
+ *    Column positions (pqt_table_column_name) are 0-based, like pqt_file_* columns.
+ *  - A call naming a column that the table does not have returns PQT_NOT_FOUND (a status of
+ *    its own, so it can be tested without reading the message) and changes nothing.
+ *  - A failed call changes nothing: the table, its columns and the out-parameters are as
+ *    they were.
+ *  - Threads: one thread at a time may use a table, with one exception. Inside an OpenMP
+ *    parallel region, a table opened OUTSIDE the region may be read by every thread as long
+ *    as what they read is resident (get, column views, is_null, element access, queries).
+ *    Anything that would change it there -- a first touch of a column, the first request for
+ *    the row index, measuring a LIST width, any structural change -- is refused with
+ *    PQT_PARALLEL and a message naming pqt_table_prefetch: prefetch before the region. A
+ *    table opened inside the region belongs to the thread that opened it and is not
+ *    restricted. Different tables may be used concurrently from different threads.
+ *  - "Structural change": add/drop/rename/copy/cast/set/append/sort_by/evict/reload, the
+ *    first request for the row index, and a set_null that has to allocate a null bitmap.
+ *    Each bumps pqt_table_generation() and ends the life of column views; a call that
+ *    changes nothing bumps nothing.
+ *  - Detached: a change of the row set (sort_by that moves rows, append of rows) cuts the
+ *    table loose from its file. Resident columns stay; reading a never-read column, building
+ *    the row index and row_group_bounds are then PQT_DETACHED errors saying so.
+ * ------------------------------------------------------------------------------------------ */
+typedef struct pqt_table pqt_table;
+
+/* The reserved name of the row-index column. */
+#define PQT_ROW_INDEX "parquet_row_index"
+
+/* Residency of a column (PQT_RES_PARTIAL is reserved and never returned). */
+typedef enum pqt_residency { PQT_RES_EMPTY = 0, PQT_RES_PARTIAL = 1, PQT_RES_FULL = 2 } pqt_residency;
+
+/* Warnings the library raises while it works (today: a file column named parquet_row_index
+ * dropped at open). By default there is no callback and warnings are discarded -- the library
+ * never prints. fn NULL restores the default. Process-wide; set it before opening tables
+ * (not synchronized with concurrent opens). fn may be called from any thread that opens a
+ * table; message lives for the duration of the call. */
+typedef void (*pqt_warning_fn)(void *user, const char *message);
+PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
+
+/* Open path as a lazy table; reads the footer and schema only. opts may be NULL. Options
+ * used: PQT_OPT_THREADS (threads for decoding several row groups or columns at once: 0 =
+ * all cores, 1 = none; inside a parallel region a table decodes on its own thread),
+ * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, and the slice PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
+ * (1-based, inclusive; setting either one makes a slice, the other defaulting to 1 / the
+ * last row; 0 means unset). A slice reads only the row groups covering it.
+ * *ret is owned by the caller: free with pqt_table_close.
+ * Errors: PQT_RANGE when row_lo < 1, row_hi is past the file's last row or row_lo > row_hi;
+ * the message names the range asked for and the file's row count (nothing is clamped);
+ * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM. */
+PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
+
+/* An empty in-memory table: no file, no row index, no row groups. The first
+ * pqt_table_add_column fixes its row count. Free with pqt_table_close. */
+PQT_API pqt_status pqt_table_new(pqt_table **ret);
+
+/* Free the table, its values and its file handle. NULL is a no-op. Views and strings
+ * obtained from t end here. */
+PQT_API void pqt_table_close(pqt_table *t);
+
+/* Deep copy of t into *ret (caller frees with pqt_table_close). Resident columns are
+ * copied; unread columns stay lazy: the clone reopens the file with the same options and
+ * the same read plan, so they come back with the same rows. A detached table gives a
+ * detached clone. Units, casts and the row index (built or still virtual) carry over.
+ * Errors: PQT_IO etc. if the file cannot be reopened, PQT_NOMEM; PQT_PARALLEL (inside a
+ * region on a shared table, since reopening is I/O the region did not plan). */
+PQT_API pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret);
+
+/* -- Queries that read nothing (NULL t gives 0 / NULL). -- */
+/* Rows every column holds. */
+PQT_API int64_t pqt_table_nrows(const pqt_table *t);
+/* Rows before any read-time transform: the slice's length or the file's rows; captured at
+ * open and kept after a detach. 0 for an in-memory table. */
+PQT_API int64_t pqt_table_nrows_unfiltered(const pqt_table *t);
+/* Rows held by the row groups covering the table (what reading a column costs); 0 for an
+ * in-memory table. */
+PQT_API int64_t pqt_table_row_group_extent(const pqt_table *t);
+/* Columns in slots (file order, then added columns; the row index is counted only once it
+ * has been requested, and is then listed last at the time it was built). */
+PQT_API int pqt_table_ncols(const pqt_table *t);
+/* Name of column i (0-based); NULL when out of range. Valid until the next structural
+ * change. */
+PQT_API const char *pqt_table_column_name(const pqt_table *t, int i);
+/* 1 when `name` can be used: a slot, or the row index of a file-backed attached table that
+ * has not dropped it (before it is built, while ncols does not count it). 0 otherwise. */
+PQT_API int pqt_table_has_column(const pqt_table *t, const char *name);
+/* Kind (pqt_kind with PQT_VECTOR/PQT_LIST flag; PQT_NONE for an unreadable column) and
+ * width (1 scalar, w vector, 0 list). For a variable-length LIST column not yet measured,
+ * these two MAY READ: the footer of the covering row groups first, then a scan of those row
+ * groups one at a time (a slice measures over its own row groups); nothing stays resident.
+ * The row index reads as PQT_INT64. Errors: PQT_NOT_FOUND; PQT_PARALLEL when a measurement
+ * is needed inside a region on a shared table; read errors of the scan. */
+PQT_API pqt_status pqt_table_kind(pqt_table *t, const char *name, int *kind_ret);
+PQT_API pqt_status pqt_table_width(pqt_table *t, const char *name, int *width_ret);
+/* Time unit (pqt_time_unit) of a TIME/TIMESTAMP column, -1 for other kinds. PQT_NOT_FOUND. */
+PQT_API pqt_status pqt_table_time_unit(const pqt_table *t, const char *name, int *unit_ret);
+/* Physical unit of the column ("" when none; "m/s" from add_column). *unit_ret lives until
+ * the next structural change. PQT_NOT_FOUND. */
+PQT_API pqt_status pqt_table_unit(const pqt_table *t, const char *name, const char **unit_ret);
+/* PQT_RES_FULL once read (or created in memory), else PQT_RES_EMPTY (also for unreadable
+ * columns and for the row index before it is built). PQT_NOT_FOUND. */
+PQT_API pqt_status pqt_table_residency(const pqt_table *t, const char *name, int *res_ret);
+/* 1 when the column's type can be read (a LIST of readable elements counts, ragged or not),
+ * 0 for MAP/INTERVAL/binary/... columns, which keep a slot but hold no values. */
+PQT_API pqt_status pqt_table_is_supported(const pqt_table *t, const char *name, int *ret);
+/* Source file path, "" for an in-memory table. Lives as long as t. */
+PQT_API const char *pqt_table_filename(const pqt_table *t);
+/* Value of a key of the file's key-value metadata (snapshot at open; answers after a
+ * detach). *value_ret lives as long as t. Errors: PQT_NOT_FOUND for an absent key (no
+ * message set); PQT_MISUSE for an in-memory table. */
+PQT_API pqt_status pqt_table_meta_value(const pqt_table *t, const char *key,
+                                        const char **value_ret);
+/* 1 when the table has detached from its file (see above). */
+PQT_API int pqt_table_is_detached(const pqt_table *t);
+/* Counter bumped by every structural change. A view taken at generation g is valid while
+ * pqt_table_generation(t) == g. */
+PQT_API uint64_t pqt_table_generation(const pqt_table *t);
+
+/* One entry per physical row group of the file, index-aligned with pqt_row_group_bounds:
+ * *bounds_ret holds 2 * *n_ret int64 (lo, hi per row group), caller frees with pqt_free.
+ * physical != 0: the file's own rows (the planning form). physical == 0: this table's own
+ * row numbering; a row group that contributes no rows gets an empty range (lo > hi, lo being
+ * the row the next contributing group starts at). Reads nothing.
+ * Errors: PQT_MISUSE for an in-memory table (it has no row groups) and for the default form
+ * on a table whose rows are permuted by a read-time sort; PQT_DETACHED for a detached table;
+ * each message names the table's file and why. */
+PQT_API pqt_status pqt_table_row_group_bounds(const pqt_table *t, int physical,
+                                              int64_t **bounds_ret, int *n_ret);
+
+/* -- Residency control. -- */
+/* Read the named columns now, in one pass, decoding them in parallel across columns (and
+ * across row groups for a single column) as PQT_OPT_THREADS allows. Resident columns are
+ * skipped (no I/O). PQT_ROW_INDEX among the names builds the row index. All names are
+ * checked first (PQT_NOT_FOUND names the first missing one); on any failure no column
+ * becomes resident. Call it before a parallel region that shares the table. */
+PQT_API pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n);
+/* Read every column not yet read (not the row index, which is never created by this). Skips
+ * unreadable columns. PQT_DETACHED if a never-read column can no longer be read. */
+PQT_API pqt_status pqt_table_materialize_all(pqt_table *t);
+/* Re-read a column from the file, discarding what is in memory (every call re-reads; a cast
+ * column is re-read into its cast kind). Refused (PQT_MISUSE) for columns made in memory
+ * (add/copy, the row index) and, unless force != 0, for columns holding values the caller
+ * wrote (set, set_null, clear_null); PQT_DETACHED on a detached table. */
+PQT_API pqt_status pqt_table_reload(pqt_table *t, const char *name, int force);
+/* Drop a column's values, keep its slot (residency back to EMPTY; the next touch re-reads).
+ * A no-op for a column not resident. Refused like reload (force for caller-written values). */
+PQT_API pqt_status pqt_table_evict(pqt_table *t, const char *name, int force);
+
+/* -- Reaching values. Every call here reads the column first if it is not resident (a first
+ * touch), with PQT_UNSUPPORTED_TYPE for unreadable columns and PQT_DETACHED for a never-read
+ * column of a detached table. -- */
+
+/* Bytes pqt_table_get needs for the column's values as element kind to_kind (0 = the stored
+ * kind): nrows * width * element size. Fixed-width kinds only (PQT_KIND for strings and
+ * lists, whose values are reached through pqt_table_column). Reads nothing except a LIST
+ * width measurement. */
+PQT_API pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_kind,
+                                        size_t *nbytes_ret);
+/* Copy the column's values (nrows * width elements, row-major: row i's elements together)
+ * into caller memory dst of dst_nbytes bytes, as element kind to_kind: 0 or the stored
+ * element kind, or a widening int32 -> int64, float32 -> float64. Null elements copy as 0.
+ * validity (may be NULL) receives one bit per element, LSB first, 1 = present, and must
+ * hold validity_nbytes >= (nelem + 7) / 8. Errors: PQT_KIND (strings/lists, or a conversion
+ * that is not a widening; names the stored kind), PQT_MISUSE (buffer too small, naming the
+ * size needed), PQT_NOT_FOUND. */
+PQT_API pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
+                                 size_t dst_nbytes, uint8_t *validity, size_t validity_nbytes);
+/* Same, into memory the library allocates: *data_ret (free with pqt_free), *validity_ret
+ * (may be NULL; set to NULL when no element is null, else free with pqt_free), *nelem_ret
+ * (may be NULL) elements. */
+PQT_API pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind,
+                                       void **data_ret, uint8_t **validity_ret,
+                                       int64_t *nelem_ret);
+/* Copy the given rows (1-based, any order, duplicates allowed) of a fixed-width column, as
+ * pqt_table_get does for the whole column: n * width elements. PQT_RANGE for a row outside
+ * 1..nrows (names it). */
+PQT_API pqt_status pqt_table_get_rows(pqt_table *t, const char *name, const int64_t *rows,
+                                      int64_t n, int to_kind, void *dst, size_t dst_nbytes,
+                                      uint8_t *validity, size_t validity_nbytes);
+
+/* A zero-copy view of a column's storage. Set struct_size = sizeof(pqt_column_view) before
+ * the call (fields past the caller's size are not written, so old callers keep working).
+ * Pointers point into the table and are valid until the next structural change (compare
+ * generation with pqt_table_generation) or pqt_table_close. Writing through them is allowed
+ * for fixed-width data but is not tracked as "caller-written" (reload will not ask for
+ * force). */
+typedef struct pqt_column_view {
+    size_t struct_size;
+    int kind;                    /* pqt_kind with flags */
+    int width;                   /* 1 scalar, w vector, 0 list */
+    int time_unit;               /* pqt_time_unit or -1 */
+    int64_t nrows;
+    int64_t nelem;               /* elements in data (nrows * width; list: list_offsets[nrows]) */
+    const void *data;            /* nelem elements of the element kind; NULL for strings */
+    const uint8_t *validity;     /* per element, LSB first, 1 = present; NULL = none null */
+    const uint8_t *row_validity; /* lists: per row; NULL = no row null */
+    const int64_t *str_offsets;  /* strings: nelem + 1 byte offsets into str_bytes */
+    const char *str_bytes;       /* strings: UTF-8, not terminated */
+    const int64_t *list_offsets; /* vectors and lists: nrows + 1 element offsets */
+    const char *unit;            /* "" when none */
+    uint64_t generation;         /* pqt_table_generation when the view was taken */
+} pqt_column_view;
+
+/* Fill *view for column name (reads it first if needed). expect_kind: 0 accepts any kind;
+ * otherwise it must equal the stored kind exactly (flags included) -- a view never
+ * converts -- else PQT_KIND naming the stored kind. PQT_MISUSE when struct_size is smaller
+ * than the fields up to generation. */
+PQT_API pqt_status pqt_table_column(pqt_table *t, const char *name, int expect_kind,
+                                    pqt_column_view *view);
+
+/* Null test of row `row` (1-based): elem 0 asks about the row (a null list row, or any
+ * null element), elem >= 1 about that element of a vector/list row. *is_null_ret is 1/0.
+ * PQT_RANGE for a row or element outside the column. */
+PQT_API pqt_status pqt_table_is_null(pqt_table *t, const char *name, int64_t row, int elem,
+                                     int *is_null_ret);
+/* One element of a fixed-width column: row (1-based), elem (1-based within a vector/list
+ * row; 0 or 1 for scalars) copied into dst (dst_nbytes >= element size of to_kind) with
+ * the widening rules of pqt_table_get; a null element writes 0 and sets *is_null_ret
+ * (may be NULL). PQT_RANGE, PQT_KIND, PQT_NOT_FOUND. */
+PQT_API pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t row, int elem,
+                                       int to_kind, void *dst, size_t dst_nbytes,
+                                       int *is_null_ret);
+/* One string of a string column: *ptr_ret points into the table (not NUL-terminated; valid
+ * like a view), *len_ret its bytes; a null gives ptr "" and len 0 and *is_null_ret 1. elem as
+ * for pqt_table_get_value (lists of strings). PQT_KIND for non-string columns. */
+PQT_API pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t row, int elem,
+                                        const char **ptr_ret, int64_t *len_ret, int *is_null_ret);
+
+/* -- Changing a table. All of these are structural changes (see above) and are refused
+ * with PQT_PARALLEL inside a region on a shared table. -- */
+
+/* Add a column with values copied from the caller: kind is a fixed-width element kind,
+ * optionally | PQT_VECTOR with width w > 1 (width must be 1 otherwise); data holds
+ * nrows * width elements; validity (NULL = no nulls) one bit per element, LSB first.
+ * TIME/TIMESTAMP columns get PQT_UNIT_MICROS. unit may be NULL or "" (none). The first column
+ * of an in-memory table fixes nrows; later ones must match (PQT_MISUSE naming both). An
+ * existing name (the row index's included) is PQT_MISUSE. */
+PQT_API pqt_status pqt_table_add_column(pqt_table *t, const char *name, int kind, int width,
+                                        const void *data, const uint8_t *validity, int64_t nrows,
+                                        const char *unit);
+/* Add a string column: offsets[nrows + 1] byte offsets into bytes; validity as above. */
+PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name,
+                                               const int64_t *offsets, const char *bytes,
+                                               const uint8_t *validity, int64_t nrows,
+                                               const char *unit);
+/* Remove a column (never reads it). Dropping PQT_ROW_INDEX is permanent: it is not rebuilt
+ * and has_column stops answering 1 (reopen the file to get it back); dropping it before it
+ * was built also works. */
+PQT_API pqt_status pqt_table_drop_column(pqt_table *t, const char *name);
+/* Change the lookup name only: the file column read stays the same, so reload still works.
+ * new_name must be non-empty, unused, and not PQT_ROW_INDEX (PQT_MISUSE). */
+PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
+                                           const char *new_name);
+/* Add a copy of column src named dst (reads src first), converted to element kind to_kind
+ * (0 = same) with the rules of pqt_table_cast (exact). The copy is an in-memory column. */
+PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
+                                         int to_kind);
+/* Convert a numeric column (int32, int64, float32, float64; scalar or vector) to another
+ * numeric element kind, in place. No-op when already that kind. On an unread column it only
+ * records the kind to decode into (no read now; the conversion happens as the values
+ * arrive). exact != 0: a value that does not survive the conversion (1.5 to int, 2^40 to
+ * int32, NaN to int) is PQT_OVERFLOW naming the column and row -- for an unread column, on
+ * its first touch. exact == 0 converts with C rules (NaN and out-of-range to 0). PQT_KIND for
+ * non-numeric columns or kinds. */
+PQT_API pqt_status pqt_table_cast(pqt_table *t, const char *name, int to_kind, int exact);
+/* Replace every value of a fixed-width column: data holds nrows * width elements of the
+ * exact stored element kind (data_nbytes checked); validity NULL makes every element
+ * present, else one bit per element. Marks the column caller-written. */
+PQT_API pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data,
+                                 size_t data_nbytes, const uint8_t *validity);
+/* Mark row `row` (elem 0: every element of it; elem >= 1: that element) null / present.
+ * clear_null on a null list row makes it an empty list. Marks the column caller-written.
+ * Not a structural change unless a null bitmap had to be allocated. */
+PQT_API pqt_status pqt_table_set_null(pqt_table *t, const char *name, int64_t row, int elem);
+PQT_API pqt_status pqt_table_clear_null(pqt_table *t, const char *name, int64_t row, int elem);
+/* Append the rows of `other` to t. Every column of other must exist in t (PQT_NOT_FOUND
+ * naming it) with the same kind, width and unit (PQT_KIND / PQT_MISUSE naming both; there is
+ * no unit conversion: km/h into m/s is an error); columns of t that other lacks get null
+ * rows. other's columns are read if needed (other is not otherwise changed). Columns of t
+ * never read are not read: the append detaches t, after which they are unreadable. An
+ * other with zero rows changes nothing. t and other must be different tables. */
+PQT_API pqt_status pqt_table_append(pqt_table *t, pqt_table *other);
+/* Stable sort of the rows by nkeys scalar columns, first key most significant.
+ * descending/nulls_first: nkeys flags each, or NULL for all 0. Ascending order: values,
+ * then NaN (floats), then nulls; descending reverses the values only (NaN and nulls stay
+ * after them); nulls_first moves that key's nulls to the front. Keys are read if needed;
+ * other columns are not read. Rows that move detach the table (unread columns become
+ * unreadable: prefetch or request the row index first); an order that is already right
+ * changes nothing. PQT_KIND for a vector/list key, PQT_MISUSE for nkeys < 1. */
+PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
+                                     const int *descending, const int *nulls_first);
+
 /* Free memory the library allocated for the caller. */
 PQT_API void pqt_free(void *p);
+
+/* ---- file inspection (pqt meta / pqt schema) ---- */
+/*
+ * Read-only views of the footer of an open pqt_file, for tools that describe a file. None
+ * of these reads the file. Unless a contract says otherwise: f must be an open handle; an
+ * index out of range gives NULL (strings), -1 (numbers) or PQT_MISUSE (status calls); the
+ * returned strings are owned by the handle (or static) and live until pqt_file_close.
+ * Calls that format text write it into a caller buffer with snprintf semantics: buf
+ * receives at most cap - 1 bytes and a NUL (nothing when cap is 0), *len_ret (may be NULL)
+ * the full length, so a call with cap 0 asks for the size. Truncation is not an error.
+ */
+
+/* Which statistic of a column chunk (pqt_file_chunk_stat_*). */
+typedef enum pqt_stat {
+    PQT_STAT_MIN = 0,
+    PQT_STAT_MAX = 1,
+    PQT_STAT_NULL_COUNT = 2,
+    PQT_STAT_DISTINCT_COUNT = 3,
+    PQT_STAT_NAN_COUNT = 4
+} pqt_stat;
+
+/* The writer named in the footer ("parquet-cpp-arrow version 15.0.0"); "" when absent. */
+PQT_API const char *pqt_file_created_by(const pqt_file *f);
+
+/* Why table column col reads as PQT_NONE ("MAP", "INTERVAL", ...); "" for a readable column.
+ * NULL for col out of range. */
+PQT_API const char *pqt_file_column_why_unreadable(const pqt_file *f, int col);
+
+/* Bytes of row group rg (0-based) as the footer records them: total_byte_size (uncompressed
+ * data) and the compressed total (the sum of its chunks when the footer omits it). */
+PQT_API int64_t pqt_file_row_group_nbytes(const pqt_file *f, int rg);
+PQT_API int64_t pqt_file_row_group_compressed_nbytes(const pqt_file *f, int rg);
+
+/*
+ * Schema tree: the footer's schema elements in pre-order. Node 0 is the root (the message);
+ * a group node has children, a primitive node has none. Nodes are 0-based.
+ */
+PQT_API int pqt_file_num_nodes(const pqt_file *f); /* including the root */
+PQT_API const char *pqt_file_node_name(const pqt_file *f, int node);
+/* Depth below the root (root 0, top-level fields 1); parent node (-1 for the root). Both walk
+ * the tree from the root: O(node). -1 also when out of memory. */
+PQT_API int pqt_file_node_depth(const pqt_file *f, int node);
+PQT_API int pqt_file_node_parent(const pqt_file *f, int node);
+PQT_API int pqt_file_node_num_children(const pqt_file *f, int node);
+/* "required", "optional", "repeated"; "" when the element has no repetition (the root).
+ * Static storage. */
+PQT_API const char *pqt_file_node_repetition(const pqt_file *f, int node);
+/* Physical type name ("INT64", "FIXED_LEN_BYTE_ARRAY", "UNKNOWN" for a number this library
+ * does not know); "" for a group. Static storage. The width of a FIXED_LEN_BYTE_ARRAY is
+ * pqt_file_node_type_length (0 for other types). */
+PQT_API const char *pqt_file_node_physical(const pqt_file *f, int node);
+PQT_API int32_t pqt_file_node_type_length(const pqt_file *f, int node);
+/* Logical type as text: "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "LIST", "STRING"; the
+ * converted type ("UTF8", "MAP_KEY_VALUE") when the element has no logical type; "" when it
+ * has neither. Into buf (see above). Errors: PQT_MISUSE (node out of range, NULL buf with
+ * cap > 0), PQT_NOMEM. */
+PQT_API pqt_status pqt_file_node_logical(const pqt_file *f, int node, char *buf, size_t cap,
+                                         size_t *len_ret);
+/* The table column (pqt_file_column_*) this node is read as: a primitive leaf, a LIST field
+ * read as one vector/list column, or the outermost field of an unreadable nested column.
+ * -1 for nodes inside such a column and for plain groups (structs, the root). */
+PQT_API int pqt_file_node_column(const pqt_file *f, int node);
+
+/*
+ * Column chunks. Each row group holds one chunk per primitive leaf ("leaf" below, 0-based,
+ * in schema order; a nested unreadable column spans several leaves). rg is 0-based. For a
+ * chunk whose metadata is absent (encrypted column) the chunk calls give NULL / -1.
+ */
+PQT_API int pqt_file_num_leaves(const pqt_file *f);
+/* Schema node of a leaf (a primitive node), -1 if out of range. */
+PQT_API int pqt_file_leaf_node(const pqt_file *f, int leaf);
+/* Codec name ("ZSTD", "SNAPPY", "UNCOMPRESSED", "UNKNOWN" for a number not in the format).
+ * Static storage. */
+PQT_API const char *pqt_file_chunk_codec(const pqt_file *f, int rg, int leaf);
+/* The encodings the chunk lists (ColumnMetaData.encodings, in file order), each by name
+ * ("PLAIN", "RLE_DICTIONARY", "UNKNOWN"). Static storage. */
+PQT_API int pqt_file_chunk_num_encodings(const pqt_file *f, int rg, int leaf);
+PQT_API const char *pqt_file_chunk_encoding(const pqt_file *f, int rg, int leaf, int i);
+/* num_values (values incl. nulls, counting list elements), and total sizes in bytes. */
+PQT_API int64_t pqt_file_chunk_nvals(const pqt_file *f, int rg, int leaf);
+PQT_API int64_t pqt_file_chunk_compressed_nbytes(const pqt_file *f, int rg, int leaf);
+PQT_API int64_t pqt_file_chunk_uncompressed_nbytes(const pqt_file *f, int rg, int leaf);
+/* 1 if the chunk has an offset index / a column index (together: the page index) / a bloom
+ * filter, 0 if not, -1 if out of range. */
+PQT_API int pqt_file_chunk_has_offset_index(const pqt_file *f, int rg, int leaf);
+PQT_API int pqt_file_chunk_has_column_index(const pqt_file *f, int rg, int leaf);
+PQT_API int pqt_file_chunk_has_bloom_filter(const pqt_file *f, int rg, int leaf);
+/* Chunk statistics. which = PQT_STAT_MIN or PQT_STAT_MAX for the text and exactness calls;
+ * PQT_STAT_NULL_COUNT, PQT_STAT_DISTINCT_COUNT or PQT_STAT_NAN_COUNT for the count call.
+ *
+ * pqt_file_chunk_stat_text renders min or max for the leaf's physical and logical type:
+ * integers in decimal (unsigned ones unsigned), floats with round-trip digits and NaN /
+ * Infinity / -Infinity, booleans true/false, dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
+ * timestamps YYYY-MM-DDTHH:MM:SS.ffffff (digits of the unit, "Z" if UTC-adjusted, INT96 as
+ * nanoseconds), decimals exactly with their scale, strings "quoted" with JSON escapes
+ * (\xNN for bytes that are not UTF-8) and cut after 40 characters with "…", UUIDs in the
+ * 8-4-4-4-12 form, other bytes as 0x-hex cut after 32 bytes. It uses min_value/max_value,
+ * or the deprecated min/max where their signed order is the type's order (not for byte
+ * arrays or unsigned integers). Errors: PQT_NOT_FOUND when the chunk has no such statistic
+ * (no message set); PQT_MISUSE for rg/leaf out of range, a bad `which` or a NULL buf with
+ * cap > 0. Into buf (see above).
+ * pqt_file_chunk_stat_exact: 1 if that min/max is the exact value, 0 if the writer says it
+ * is not (a truncated string, say), -1 if unknown or absent.
+ * pqt_file_chunk_stat_count: the count, -1 if the chunk does not record it. */
+PQT_API pqt_status pqt_file_chunk_stat_text(const pqt_file *f, int rg, int leaf, int which,
+                                            char *buf, size_t cap, size_t *len_ret);
+PQT_API int pqt_file_chunk_stat_exact(const pqt_file *f, int rg, int leaf, int which);
+PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, int which);
+/* ---- end of file inspection ---- */
 
 #ifdef __cplusplus
 }

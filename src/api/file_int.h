@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "column/column.h"
 #include "format/meta.h"
 #include "format/schema.h"
 #include "pqt.h"
@@ -22,7 +23,19 @@ struct pqt_file {
     int threads;
     bool verify_crc;
     bool binary_as_string;
+    int *list_width; /* per column: 0 unknown, -1 not uniform, > 0 discovered width */
 };
+
+/* Settle the width of LIST column col (footer check, then a row-group scan); returns the
+ * width, or -1 when rows disagree (a list kind), or -2 when the scan failed. */
+int pqt_file_list_width_discover(pqt_file *f, int col);
+
+/* Read rows [lo, hi) (0-based, half-open) of column c into a colbuf allocated here at
+ * hi - lo rows (borrowed_data: caller memory for fixed-width scalar values, or NULL).
+ * Covering row groups are decoded straight into place, in parallel when allowed. On failure
+ * b is left freed. */
+pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,
+                                pqt_colbuf *b, void *borrowed_data);
 
 struct pqt_opts {
     int threads;

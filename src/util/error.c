@@ -29,7 +29,12 @@ void pqt_err_prefix(const char *fmt, ...)
     vsnprintf(head, sizeof head, fmt, ap);
     va_end(ap);
     memcpy(old, errmsg, sizeof old);
-    snprintf(errmsg, sizeof errmsg, "%s%s", head, old);
+    size_t hlen = strlen(head), olen = strlen(old);
+    if (hlen > sizeof errmsg - 1) hlen = sizeof errmsg - 1;
+    if (olen > sizeof errmsg - 1 - hlen) olen = sizeof errmsg - 1 - hlen;
+    memcpy(errmsg, head, hlen);
+    memcpy(errmsg + hlen, old, olen);
+    errmsg[hlen + olen] = '\0';
 }
 
 void pqt_err_clear(void) { errmsg[0] = '\0'; }

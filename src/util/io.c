@@ -1,6 +1,9 @@
 /*
  * io.c - positional file reads (layer: util).
  */
+#ifndef _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "io.h"
 
 #include <errno.h>

@@ -1,0 +1,273 @@
+/*
+ * file.c - the low-level public API: options, footer-only open, column metadata,
+ * row-group bounds (layer: api). Reads live in file_read.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api/file_int.h"
+#include "format/footer.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+pqt_status pqt_opts_new(pqt_opts **ret)
+{
+    pqt_opts *o = pqt_calloc(1, sizeof *o);
+    if (!o) return pqt_err(PQT_NOMEM, "out of memory creating options");
+    o->threads = 0;
+    o->verify_crc = true;
+    *ret = o;
+    return PQT_OK;
+}
+
+void pqt_opts_free(pqt_opts *opts) { pqt_mem_free(opts); }
+
+pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
+{
+    if (!o) return pqt_err(PQT_MISUSE, "options handle is NULL");
+    switch (opt) {
+    case PQT_OPT_THREADS:
+        if (v < 0 || v > 4096) return pqt_err(PQT_MISUSE, "threads must be 0..4096, got %lld", (long long)v);
+        o->threads = (int)v;
+        return PQT_OK;
+    case PQT_OPT_VERIFY_CRC:
+        o->verify_crc = v != 0;
+        return PQT_OK;
+    case PQT_OPT_BINARY_AS_STRING:
+        o->binary_as_string = v != 0;
+        return PQT_OK;
+    case PQT_OPT_ROW_LO:
+        o->row_lo = v;
+        return PQT_OK;
+    case PQT_OPT_ROW_HI:
+        o->row_hi = v;
+        return PQT_OK;
+    }
+    return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);
+}
+
+pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
+{
+    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_file_open: path and ret must not be NULL");
+    pqt_file *f = pqt_calloc(1, sizeof *f);
+    if (!f) return pqt_err(PQT_NOMEM, "out of memory opening %s", path);
+    f->fd = -1;
+    f->threads = opts ? opts->threads : 0;
+    f->verify_crc = opts ? opts->verify_crc : true;
+    f->binary_as_string = opts ? opts->binary_as_string : false;
+    pqt_status st = PQT_OK;
+    f->path = pqt_strdup(path);
+    if (!f->path) {
+        st = pqt_err(PQT_NOMEM, "out of memory opening %s", path);
+        goto fail;
+    }
+    f->fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (f->fd < 0 || fstat(f->fd, &sb) != 0) {
+        st = pqt_err(PQT_IO, "%s: cannot open: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        st = pqt_err(PQT_IO, "%s: not a regular file", path);
+        goto fail;
+    }
+    f->file_size = (int64_t)sb.st_size;
+    st = pqt_footer_read(f->fd, f->path, f->file_size, &f->arena, &f->meta);
+    if (st != PQT_OK) goto fail;
+    st = pqt_schema_build(&f->meta, f->binary_as_string, &f->arena, &f->schema);
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: ", path);
+        goto fail;
+    }
+    int64_t total = 0;
+    for (int i = 0; i < f->meta.n_row_groups; i++) {
+        int64_t r = f->meta.row_groups[i].num_rows;
+        if (r < 0 || total > INT64_MAX - r) {
+            st = pqt_err(PQT_CORRUPT, "%s: row group %d has an invalid row count %lld", path, i,
+                         (long long)r);
+            goto fail;
+        }
+        total += r;
+    }
+    /* The row groups are what can be read; some writers leave FileMetaData.num_rows at 0
+     * (repeated_no_annotation.parquet), so their sum is the file's row count. */
+    f->meta.num_rows = total;
+    f->list_width = pqt_calloc((size_t)f->schema.ncols + 1, sizeof *f->list_width);
+    if (!f->list_width) {
+        st = pqt_err(PQT_NOMEM, "out of memory opening %s", path);
+        goto fail;
+    }
+    *ret = f;
+    return PQT_OK;
+fail:
+    pqt_file_close(f);
+    return st;
+}
+
+void pqt_file_close(pqt_file *f)
+{
+    if (!f) return;
+    if (f->fd >= 0) close(f->fd);
+    pqt_arena_free(&f->arena);
+    pqt_mem_free(f->list_width);
+    pqt_mem_free(f->path);
+    pqt_mem_free(f);
+}
+
+const char *pqt_file_path(const pqt_file *f) { return f ? f->path : NULL; }
+int64_t pqt_file_nrows(const pqt_file *f) { return f ? f->meta.num_rows : -1; }
+int pqt_file_num_row_groups(const pqt_file *f) { return f ? f->meta.n_row_groups : -1; }
+
+int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg)
+{
+    if (!f || rg < 0 || rg >= f->meta.n_row_groups) return -1;
+    return f->meta.row_groups[rg].num_rows;
+}
+
+int pqt_file_ncolumns(const pqt_file *f) { return f ? f->schema.ncols : -1; }
+
+static const pqt_col *col_at(const pqt_file *f, int col)
+{
+    if (!f || col < 0 || col >= f->schema.ncols) return NULL;
+    return &f->schema.cols[col];
+}
+
+pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret)
+{
+    if (!f || !path) return pqt_err(PQT_MISUSE, "pqt_file_find_column: NULL argument");
+    for (int i = 0; i < f->schema.ncols; i++) {
+        if (strcmp(f->schema.cols[i].path, path) == 0) {
+            if (col_ret) *col_ret = i;
+            return PQT_OK;
+        }
+    }
+    return PQT_NOT_FOUND;
+}
+
+const char *pqt_file_column_path(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c ? c->path : NULL;
+}
+
+int pqt_file_column_nullable(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c ? c->nullable : -1;
+}
+
+int pqt_file_column_time_unit(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c ? c->time_unit : -1;
+}
+
+int pqt_file_column_utc(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c ? c->utc : -1;
+}
+
+const char *pqt_file_column_physical(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c ? c->physical : NULL;
+}
+
+const char *pqt_file_column_logical(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c ? c->logical : NULL;
+}
+
+const char *pqt_file_column_unsupported_reason(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c && c->kind == PQT_NONE ? c->why_unsupported : NULL;
+}
+
+int pqt_file_column_kind(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    if (!c) return PQT_NONE;
+    if (!c->is_list || c->elem_kind == PQT_NONE) return c->kind;
+    int w = pqt_file_list_width_discover((pqt_file *)f, col);
+    return c->elem_kind | (w > 0 ? PQT_VECTOR : PQT_LIST);
+}
+
+int pqt_file_column_width(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    if (!c) return -1;
+    if (!c->is_list) return 1;
+    if (c->elem_kind == PQT_NONE) return 0;
+    int w = pqt_file_list_width_discover((pqt_file *)f, col);
+    return w > 0 ? w : 0;
+}
+
+int pqt_file_num_kv(const pqt_file *f) { return f ? f->meta.nkv : -1; }
+
+const char *pqt_file_kv_key(const pqt_file *f, int i)
+{
+    if (!f || i < 0 || i >= f->meta.nkv) return NULL;
+    return f->meta.kv[i].key;
+}
+
+pqt_status pqt_file_meta_value(const pqt_file *f, const char *key, const char **value_ret)
+{
+    if (!f || !key) return pqt_err(PQT_MISUSE, "pqt_file_meta_value: NULL argument");
+    for (int i = 0; i < f->meta.nkv; i++) {
+        if (strcmp(f->meta.kv[i].key, key) == 0) {
+            if (value_ret) *value_ret = f->meta.kv[i].value ? f->meta.kv[i].value : "";
+            return PQT_OK;
+        }
+    }
+    return PQT_NOT_FOUND;
+}
+
+pqt_status pqt_row_group_bounds(const char *path, int64_t **bounds_ret, int *n_ret)
+{
+    if (!bounds_ret || !n_ret) return pqt_err(PQT_MISUSE, "pqt_row_group_bounds: NULL argument");
+    pqt_file *f;
+    PQT_TRY(pqt_file_open(path, NULL, &f));
+    int n = f->meta.n_row_groups;
+    int64_t *b = pqt_malloc_array((size_t)n * 2 + 1, sizeof *b);
+    if (!b) {
+        pqt_file_close(f);
+        return pqt_err(PQT_NOMEM, "out of memory for %d row-group bounds", n);
+    }
+    int64_t row = 1;
+    for (int i = 0; i < n; i++) {
+        b[2 * i] = row;
+        row += f->meta.row_groups[i].num_rows;
+        b[2 * i + 1] = row - 1;
+    }
+    pqt_file_close(f);
+    *bounds_ret = b;
+    *n_ret = n;
+    return PQT_OK;
+}
+
+static const char *const kind_names[] = {"none", "int32", "int64", "float32", "float64", "bool",
+                                         "string", "date", "time", "timestamp"};
+
+const char *pqt_kind_name(int kind)
+{
+    static const char *const vec_names[] = {"none", "vector<int32>", "vector<int64>",
+                                            "vector<float32>", "vector<float64>", "vector<bool>",
+                                            "vector<string>", "vector<date>", "vector<time>",
+                                            "vector<timestamp>"};
+    static const char *const list_names[] = {"none", "list<int32>", "list<int64>",
+                                             "list<float32>", "list<float64>", "list<bool>",
+                                             "list<string>", "list<date>", "list<time>",
+                                             "list<timestamp>"};
+    int e = PQT_KIND_ELEMENT(kind);
+    if (e < 0 || e > 9 || (kind & ~(0x1f | PQT_VECTOR | PQT_LIST))) return "unknown";
+    if (kind & PQT_LIST) return list_names[e];
+    if (kind & PQT_VECTOR) return vec_names[e];
+    return kind_names[e];
+}

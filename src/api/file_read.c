@@ -1,0 +1,300 @@
+/*
+ * file_read.c - reading a column over a row range, pqt_array, and LIST width discovery
+ * (layer: api).
+ *
+ * A range read allocates the destination once at the range's size and decodes each
+ * covering row group straight into its place under a one-run selection, so a slice that
+ * is not aligned to row groups is trimmed inside the decoder. Fixed-width scalar columns
+ * decode their row groups in parallel (OpenMP) when threads allow; strings and lists
+ * append and so go in order.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/file_int.h"
+#include "column/column.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+struct pqt_array {
+    pqt_colbuf buf;
+    int kind;
+    int width;
+    int64_t nrows;
+};
+
+static pqt_status check_readable(const pqt_file *f, int col)
+{
+    if (!f) return pqt_err(PQT_MISUSE, "file handle is NULL");
+    if (col < 0 || col >= f->schema.ncols)
+        return pqt_err(PQT_NOT_FOUND, "%s: no column %d (the file has %d)", f->path, col,
+                       f->schema.ncols);
+    const pqt_col *c = &f->schema.cols[col];
+    if (c->elem_kind == PQT_NONE)
+        return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s (physical %s%s%s)",
+                       f->path, c->path, c->why_unsupported ? c->why_unsupported : "unsupported",
+                       c->physical, c->logical[0] ? ", logical " : "", c->logical);
+    return PQT_OK;
+}
+
+static pqt_status check_range(const pqt_file *f, int64_t lo, int64_t hi)
+{
+    if (lo < 1 || hi > f->meta.num_rows || lo > hi)
+        return pqt_err(PQT_RANGE, "%s: rows %lld..%lld requested, the file has %lld rows",
+                       f->path, (long long)lo, (long long)hi, (long long)f->meta.num_rows);
+    return PQT_OK;
+}
+
+static int effective_threads(const pqt_file *f)
+{
+    int t = f->threads > 0 ? f->threads : omp_get_max_threads();
+    if (omp_in_parallel()) t = 1; /* a table inside a region is that thread's own */
+    return t < 1 ? 1 : t;
+}
+
+pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi, pqt_colbuf *b,
+                             void *borrowed_data)
+{
+    const pqt_file_meta *m = &f->meta;
+    int nrg = m->n_row_groups;
+    int64_t elem_cap = 0, rg_start = 0;
+    int first = -1, last = -1;
+    for (int rg = 0; rg < nrg; rg++) {
+        int64_t rows = m->row_groups[rg].num_rows;
+        if (rg_start < hi && rg_start + rows > lo) {
+            if (first < 0) first = rg;
+            last = rg;
+            if (c->is_list) {
+                int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+                if (nv < 0 || elem_cap > INT64_MAX - nv)
+                    return pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: bad value count %lld",
+                                   f->path, c->path, rg, (long long)nv);
+                elem_cap += nv;
+            }
+        }
+        rg_start += rows;
+    }
+    /* a chunk's value count bounds its elements; it cannot exceed its byte size by much */
+    PQT_TRY(pqt_colbuf_alloc(b, c, hi - lo, elem_cap, borrowed_data));
+    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc};
+
+    int64_t *starts = pqt_malloc_array((size_t)nrg + 1, sizeof *starts);
+    if (!starts) {
+        pqt_colbuf_free(b);
+        return pqt_err(PQT_NOMEM, "out of memory");
+    }
+    starts[0] = 0;
+    for (int rg = 0; rg < nrg; rg++) starts[rg + 1] = starts[rg] + m->row_groups[rg].num_rows;
+
+    bool parallel = !c->is_list && c->elem_kind != PQT_STRING && last > first &&
+                    effective_threads(f) > 1;
+    pqt_status st = PQT_OK;
+    if (first >= 0) {
+        if (parallel) {
+            int nthreads = effective_threads(f);
+            pqt_status *sts = pqt_calloc((size_t)(last - first + 1), sizeof *sts);
+            char(*msgs)[256] = pqt_calloc((size_t)(last - first + 1), 256);
+            if (!sts || !msgs) {
+                st = pqt_err(PQT_NOMEM, "out of memory");
+            } else {
+#pragma omp parallel num_threads(nthreads)
+                {
+                    pqt_chunk_ctx *cx = NULL;
+                    pqt_status tst = pqt_chunk_ctx_new(&cx);
+#pragma omp for schedule(dynamic, 1)
+                    for (int rg = first; rg <= last; rg++) {
+                        int i = rg - first;
+                        if (tst != PQT_OK) {
+                            sts[i] = tst;
+                            snprintf(msgs[i], 256, "%s", pqt_errmsg());
+                            continue;
+                        }
+                        pqt_sel sel;
+                        memset(&sel, 0, sizeof sel);
+                        int64_t rlo = lo > starts[rg] ? lo - starts[rg] : 0;
+                        int64_t rhi = hi < starts[rg + 1] ? hi - starts[rg] : starts[rg + 1] - starts[rg];
+                        sts[i] = pqt_sel_init_range(&sel, starts[rg + 1] - starts[rg], rlo, rhi);
+                        if (sts[i] == PQT_OK)
+                            sts[i] = pqt_chunk_read(cx, &src, rg, c, &sel, b, starts[rg] + rlo - lo);
+                        if (sts[i] != PQT_OK) snprintf(msgs[i], 256, "%s", pqt_errmsg());
+                        pqt_sel_free(&sel);
+                    }
+                    pqt_chunk_ctx_free(cx);
+                }
+                for (int i = 0; i <= last - first; i++) {
+                    if (sts[i] != PQT_OK) {
+                        st = pqt_err(sts[i], "%s", msgs[i]);
+                        break;
+                    }
+                }
+            }
+            pqt_mem_free(sts);
+            pqt_mem_free(msgs);
+        } else {
+            pqt_chunk_ctx *cx = NULL;
+            st = pqt_chunk_ctx_new(&cx);
+            pqt_sel sel;
+            memset(&sel, 0, sizeof sel);
+            for (int rg = first; st == PQT_OK && rg <= last; rg++) {
+                int64_t rlo = lo > starts[rg] ? lo - starts[rg] : 0;
+                int64_t rhi = hi < starts[rg + 1] ? hi - starts[rg] : starts[rg + 1] - starts[rg];
+                st = pqt_sel_init_range(&sel, starts[rg + 1] - starts[rg], rlo, rhi);
+                if (st == PQT_OK) st = pqt_chunk_read(cx, &src, rg, c, &sel, b, starts[rg] + rlo - lo);
+            }
+            pqt_sel_free(&sel);
+            pqt_chunk_ctx_free(cx);
+        }
+    }
+    pqt_mem_free(starts);
+    if (st == PQT_OK && c->is_list && b->nrows != hi - lo)
+        st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,
+                     c->path, (long long)b->nrows, (long long)(hi - lo));
+    if (st != PQT_OK) pqt_colbuf_free(b);
+    return st;
+}
+
+/* Width shared by every row of a list colbuf, or -1. */
+static int uniform_width(const pqt_colbuf *b)
+{
+    if (b->nrows == 0) return -1;
+    int64_t w = b->list_offsets[1] - b->list_offsets[0];
+    if (w < 1 || w > INT32_MAX) return -1;
+    for (int64_t i = 0; i < b->nrows; i++) {
+        if (b->list_offsets[i + 1] - b->list_offsets[i] != w) return -1;
+        if (b->row_validity && !(b->row_validity[i >> 3] >> (i & 7) & 1)) return -1;
+    }
+    return (int)w;
+}
+
+pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret)
+{
+    PQT_TRY(check_readable(f, col));
+    PQT_TRY(check_range(f, lo, hi));
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_read: ret is NULL");
+    const pqt_col *c = &f->schema.cols[col];
+    pqt_array *a = pqt_calloc(1, sizeof *a);
+    if (!a) return pqt_err(PQT_NOMEM, "out of memory");
+    pqt_status st = pqt_file_read_colbuf(f, c, lo - 1, hi, &a->buf, NULL);
+    if (st != PQT_OK) {
+        pqt_mem_free(a);
+        return st;
+    }
+    a->nrows = hi - lo + 1;
+    a->kind = c->elem_kind;
+    a->width = 1;
+    if (c->is_list) {
+        int w = uniform_width(&a->buf);
+        if (w > 0) {
+            a->kind |= PQT_VECTOR;
+            a->width = w;
+        } else {
+            a->kind |= PQT_LIST;
+            a->width = 0;
+        }
+        /* a whole-file read settles the width as a side effect */
+        if (lo == 1 && hi == f->meta.num_rows && f->list_width[col] == 0)
+            f->list_width[col] = w > 0 ? w : -1;
+    }
+    *ret = a;
+    return PQT_OK;
+}
+
+pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void *data,
+                              size_t data_nbytes, uint8_t *validity)
+{
+    PQT_TRY(check_readable(f, col));
+    PQT_TRY(check_range(f, lo, hi));
+    const pqt_col *c = &f->schema.cols[col];
+    if (c->is_list || c->elem_kind == PQT_STRING)
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s; pqt_file_read_into takes fixed-width "
+                                 "scalar columns (use pqt_file_read)",
+                       f->path, c->path, c->is_list ? "a list" : "string");
+    int64_t n = hi - lo + 1;
+    size_t esz = pqt_kind_elem_nbytes(c->elem_kind);
+    if (!data || data_nbytes < (size_t)n * esz)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': destination holds %zu bytes, %lld rows of "
+                                   "%s need %zu",
+                       f->path, c->path, data_nbytes, (long long)n, pqt_kind_name(c->elem_kind),
+                       (size_t)n * esz);
+    /* Decode straight into the caller's memory: a colbuf whose data is borrowed. */
+    pqt_colbuf b;
+    PQT_TRY(pqt_file_read_colbuf(f, c, lo - 1, hi, &b, data));
+    if (validity) {
+        size_t vb = (size_t)(n + 7) / 8;
+        if (b.validity) memcpy(validity, b.validity, vb);
+        else {
+            memset(validity, 0xff, vb);
+            if (n & 7) validity[vb - 1] = (uint8_t)((1u << (n & 7)) - 1);
+        }
+    }
+    pqt_colbuf_free(&b);
+    return PQT_OK;
+}
+
+int pqt_file_list_width_discover(pqt_file *f, int col)
+{
+    if (f->list_width[col] != 0) return f->list_width[col];
+    const pqt_col *c = &f->schema.cols[col];
+    const pqt_file_meta *m = &f->meta;
+    /* Tier 1, the footer alone: a uniform non-null list has exactly w level entries a row. */
+    int64_t w = -1;
+    for (int rg = 0; rg < m->n_row_groups; rg++) {
+        int64_t rows = m->row_groups[rg].num_rows;
+        int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+        if (rows == 0) continue;
+        if (nv % rows != 0 || (w >= 0 && nv / rows != w) || nv / rows < 1) {
+            f->list_width[col] = -1;
+            return -1;
+        }
+        w = nv / rows;
+    }
+    if (w < 1 || w > INT32_MAX) {
+        f->list_width[col] = -1;
+        return -1;
+    }
+    /* Tier 2: scan one row group at a time, stopping at the first that disagrees. */
+    int64_t start = 0;
+    for (int rg = 0; rg < m->n_row_groups; rg++) {
+        int64_t rows = m->row_groups[rg].num_rows;
+        if (rows == 0) continue;
+        pqt_colbuf b;
+        if (pqt_file_read_colbuf(f, c, start, start + rows, &b, NULL) != PQT_OK) return -2;
+        int rw = uniform_width(&b);
+        pqt_colbuf_free(&b);
+        if (rw != w) {
+            f->list_width[col] = -1;
+            return -1;
+        }
+        start += rows;
+    }
+    f->list_width[col] = (int)w;
+    return (int)w;
+}
+
+void pqt_array_free(pqt_array *a)
+{
+    if (!a) return;
+    pqt_colbuf_free(&a->buf);
+    pqt_mem_free(a);
+}
+
+int pqt_array_kind(const pqt_array *a) { return a ? a->kind : PQT_NONE; }
+int pqt_array_width(const pqt_array *a) { return a ? a->width : 0; }
+int64_t pqt_array_nrows(const pqt_array *a) { return a ? a->nrows : 0; }
+const void *pqt_array_data(const pqt_array *a) { return a ? a->buf.data : NULL; }
+const uint8_t *pqt_array_validity(const pqt_array *a) { return a ? a->buf.validity : NULL; }
+const uint8_t *pqt_array_row_validity(const pqt_array *a) { return a ? a->buf.row_validity : NULL; }
+const int64_t *pqt_array_str_offsets(const pqt_array *a) { return a ? a->buf.str_offsets : NULL; }
+
+const char *pqt_array_bytes(const pqt_array *a)
+{
+    if (!a || !a->buf.str_offsets) return NULL;
+    return a->buf.str_bytes.data ? (const char *)a->buf.str_bytes.data : "";
+}
+
+const int64_t *pqt_array_list_offsets(const pqt_array *a)
+{
+    if (!a || !a->buf.is_list) return NULL;
+    return a->buf.list_offsets;
+}

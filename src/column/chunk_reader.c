@@ -1,0 +1,342 @@
+/*
+ * chunk_reader.c - walk the pages of one column chunk (layer: column).
+ *
+ * Implements parquet-format's column chunk layout: an optional dictionary page, then
+ * data pages (v1: levels and values compressed together; v2: levels uncompressed in
+ * front, values compressed unless is_compressed is false). Pages whose rows hold no
+ * selected row are skipped before decompression: for flat columns the row count of a
+ * page is in its header, so only the header is parsed. Everything read from the file is
+ * checked against the chunk's bytes before use; errors name column, row group and page.
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include "column/column_int.h"
+#include "util/error.h"
+#include "util/io.h"
+#include "util/mem.h"
+
+/* Largest decompressed page we accept: bounds what a hostile header can make us allocate. */
+#define MAX_PAGE_NBYTES ((int64_t)1 << 30)
+
+pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret)
+{
+    pqt_chunk_ctx *cx = pqt_calloc(1, sizeof *cx);
+    if (!cx) return pqt_err(PQT_NOMEM, "out of memory creating a column reader");
+    pqt_status st = pqt_codec_ctx_new(&cx->codec);
+    if (st == PQT_OK) st = pqt_vdec_new(&cx->vdec);
+    if (st != PQT_OK) {
+        pqt_chunk_ctx_free(cx);
+        return st;
+    }
+    *ret = cx;
+    return PQT_OK;
+}
+
+void pqt_chunk_ctx_free(pqt_chunk_ctx *cx)
+{
+    if (!cx) return;
+    pqt_codec_ctx_free(cx->codec);
+    pqt_vdec_free(cx->vdec);
+    pqt_dict_free(&cx->dict);
+    pqt_buf_free(&cx->chunk);
+    pqt_buf_free(&cx->page);
+    pqt_buf_free(&cx->dict_raw);
+    pqt_buf_free(&cx->present);
+    pqt_buf_free(&cx->defs);
+    pqt_buf_free(&cx->reps);
+    pqt_buf_free(&cx->scratch);
+    pqt_buf_free(&cx->ends);
+    pqt_buf_free(&cx->slots);
+    pqt_buf_free(&cx->tmpbytes);
+    pqt_mem_free(cx);
+}
+
+static int bit_width_of(int v)
+{
+    int w = 0;
+    while (v >> w) w++;
+    return w;
+}
+
+/* Decode n levels (RLE/bit-packed, no length prefix) into out. */
+static pqt_status decode_levels(const uint8_t *p, size_t len, int max_level, int64_t n,
+                                uint8_t *out)
+{
+    pqt_rle_dec d;
+    PQT_TRY(pqt_rle_init(&d, bit_width_of(max_level), p, len));
+    PQT_TRY(pqt_rle_get_u8(&d, n, out));
+    for (int64_t i = 0; i < n; i++)
+        if (PQT_UNLIKELY(out[i] > max_level))
+            return pqt_err(PQT_CORRUPT, "level %d above the maximum %d", out[i], max_level);
+    return PQT_OK;
+}
+
+/* v1 levels: 4-byte little-endian length, then RLE data. Advances *p / *len. */
+static pqt_status take_v1_levels(const uint8_t **p, size_t *len, int encoding, int max_level,
+                                 int64_t n, uint8_t *out)
+{
+    if (encoding != PQT_ENC_RLE)
+        return pqt_err(PQT_UNSUPPORTED_ENCODING, "level encoding %d not supported (only RLE)",
+                       encoding);
+    if (*len < 4) return pqt_err(PQT_CORRUPT, "levels length prefix past the end of the page");
+    uint32_t nbytes = (uint32_t)(*p)[0] | (uint32_t)(*p)[1] << 8 | (uint32_t)(*p)[2] << 16 |
+                      (uint32_t)(*p)[3] << 24;
+    if (nbytes > *len - 4)
+        return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes left)",
+                       nbytes, *len - 4);
+    PQT_TRY(decode_levels(*p + 4, nbytes, max_level, n, out));
+    *p += 4 + nbytes;
+    *len -= 4 + (size_t)nbytes;
+    return PQT_OK;
+}
+
+static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src,
+                                  size_t src_n, pqt_buf *dst, int64_t dst_n)
+{
+    if (dst_n < 0 || dst_n > MAX_PAGE_NBYTES)
+        return pqt_err(PQT_CORRUPT, "page uncompressed size %lld is not plausible",
+                       (long long)dst_n);
+    PQT_TRY(pqt_buf_reserve(dst, (size_t)dst_n + 8));
+    dst->len = (size_t)dst_n;
+    memset(dst->data + dst_n, 0, 8); /* decoders may look at a few bytes past the end */
+    return pqt_codec_decompress(cx->codec, codec, src, src_n, dst->data, (size_t)dst_n);
+}
+
+typedef struct chunk_walk {
+    pqt_chunk_ctx *cx;
+    const pqt_chunk_src *src;
+    const pqt_col *col;
+    const pqt_column_meta *cm;
+    int ptype, type_len;
+    int rg, page_no;
+    int64_t rg_rows;
+} chunk_walk;
+
+/* Prepare levels and values of a data page and hand it to the emitters. */
+static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                            const pqt_sel *sel, int64_t *rows_done, pqt_colbuf *dst,
+                            int64_t *out_row)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    const pqt_col *col = w->col;
+    bool v2 = h->type == PQT_PAGE_DATA_V2;
+    if (h->num_values < 0) return pqt_err(PQT_CORRUPT, "negative num_values %d", h->num_values);
+    int64_t nlevels = h->num_values;
+    bool flat = col->max_rep == 0;
+
+    /* Skip a page with no selected row before decompressing it. */
+    int64_t page_rows = -1;
+    if (flat) page_rows = nlevels;
+    else if (v2) page_rows = h->num_rows;
+    if (flat && v2 && h->num_rows != nlevels)
+        return pqt_err(PQT_CORRUPT, "flat column page has %d rows but %d values", h->num_rows,
+                       h->num_values);
+    if (page_rows >= 0) {
+        if (page_rows > w->rg_rows - *rows_done)
+            return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
+                           (long long)w->rg_rows);
+        if (!pqt_sel_any(sel, *rows_done, *rows_done + page_rows)) {
+            *rows_done += page_rows;
+            return PQT_OK;
+        }
+    }
+
+    const uint8_t *p;
+    size_t len;
+    const uint8_t *rep_src = NULL, *def_src = NULL;
+    size_t rep_n = 0, def_n = 0;
+    if (v2) {
+        if (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
+            (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->compressed_size ||
+            (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->uncompressed_size)
+            return pqt_err(PQT_CORRUPT, "v2 level lengths (%d + %d) exceed the page size",
+                           h->rep_levels_nbytes, h->def_levels_nbytes);
+        rep_src = body;
+        rep_n = (size_t)h->rep_levels_nbytes;
+        def_src = body + rep_n;
+        def_n = (size_t)h->def_levels_nbytes;
+        size_t lv = rep_n + def_n;
+        const uint8_t *vals = body + lv;
+        size_t vals_n = (size_t)h->compressed_size - lv;
+        int64_t vals_un = (int64_t)h->uncompressed_size - (int64_t)lv;
+        if (h->is_compressed && w->cm->codec != PQT_CODEC_UNCOMPRESSED && vals_un > 0) {
+            PQT_TRY(decompress_into(cx, w->cm->codec, vals, vals_n, &cx->page, vals_un));
+            p = cx->page.data;
+            len = cx->page.len;
+        } else {
+            /* uncompressed values, or an empty page (some writers store 0 bytes even for a
+             * compressing codec: datapage_v2_empty_datapage.snappy.parquet) */
+            p = vals;
+            len = vals_un > 0 ? vals_n : 0;
+        }
+    } else {
+        if (w->cm->codec != PQT_CODEC_UNCOMPRESSED) {
+            PQT_TRY(decompress_into(cx, w->cm->codec, body, (size_t)h->compressed_size, &cx->page,
+                                    h->uncompressed_size));
+            p = cx->page.data;
+            len = cx->page.len;
+        } else {
+            p = body;
+            len = (size_t)h->compressed_size;
+        }
+    }
+
+    pqt_page_view pv = {.encoding = h->encoding, .nlevels = nlevels};
+    PQT_TRY(pqt_buf_reserve(&cx->defs, (size_t)nlevels + 1));
+    PQT_TRY(pqt_buf_reserve(&cx->reps, (size_t)nlevels + 1));
+    PQT_TRY(pqt_buf_reserve(&cx->present, (size_t)nlevels + 1));
+    uint8_t *reps = cx->reps.data, *defs = cx->defs.data;
+    if (col->max_rep > 0) {
+        if (v2) PQT_TRY(decode_levels(rep_src, rep_n, col->max_rep, nlevels, reps));
+        else PQT_TRY(take_v1_levels(&p, &len, h->rep_level_encoding, col->max_rep, nlevels, reps));
+        pv.reps = reps;
+    }
+    if (col->max_def > 0) {
+        if (v2) PQT_TRY(decode_levels(def_src, def_n, col->max_def, nlevels, defs));
+        else PQT_TRY(take_v1_levels(&p, &len, h->def_level_encoding, col->max_def, nlevels, defs));
+        pv.defs = defs;
+        uint8_t *present = cx->present.data;
+        int64_t nn = 0;
+        for (int64_t i = 0; i < nlevels; i++) {
+            present[i] = defs[i] == col->max_def;
+            nn += present[i];
+        }
+        pv.nvalues = nn;
+        pv.present = nn == nlevels && flat ? NULL : present;
+    } else {
+        pv.nvalues = nlevels;
+        pv.present = NULL;
+    }
+    if (v2 && h->num_nulls >= 0 && flat && nlevels - pv.nvalues != h->num_nulls)
+        return pqt_err(PQT_CORRUPT, "page says %d nulls, its levels say %lld", h->num_nulls,
+                       (long long)(nlevels - pv.nvalues));
+    pv.values = p;
+    pv.values_nbytes = len;
+
+    if (flat) {
+        pv.nrows = nlevels;
+        PQT_TRY(pqt_page_emit_flat(cx, col, w->ptype, w->type_len, &pv, sel, *rows_done, dst,
+                                   out_row));
+        *rows_done += nlevels;
+    } else {
+        int64_t rows = 0;
+        for (int64_t i = 0; i < nlevels; i++) rows += reps[i] == 0;
+        if (nlevels > 0 && reps[0] != 0)
+            return pqt_err(PQT_CORRUPT, "page starts in the middle of a row (first repetition "
+                                        "level is %d, not 0)", reps[0]);
+        if (rows > w->rg_rows - *rows_done)
+            return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
+                           (long long)w->rg_rows);
+        pv.nrows = rows;
+        PQT_TRY(pqt_page_emit_list(cx, col, w->ptype, w->type_len, &pv, sel, *rows_done, dst));
+        *rows_done += rows;
+    }
+    return PQT_OK;
+}
+
+static pqt_status dictionary_page(chunk_walk *w, const pqt_page_header *h, const uint8_t *body)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    if (h->num_values < 0)
+        return pqt_err(PQT_CORRUPT, "dictionary page has a negative value count %d", h->num_values);
+    const uint8_t *p = body;
+    size_t len = (size_t)h->compressed_size;
+    if (w->cm->codec != PQT_CODEC_UNCOMPRESSED) {
+        PQT_TRY(decompress_into(cx, w->cm->codec, body, len, &cx->dict_raw, h->uncompressed_size));
+        p = cx->dict_raw.data;
+        len = cx->dict_raw.len;
+    }
+    PQT_TRY(pqt_dict_load(&cx->dict, w->ptype, w->type_len, p, len, h->num_values));
+    cx->have_dict = true;
+    return PQT_OK;
+}
+
+static pqt_status walk_pages(chunk_walk *w, const uint8_t *buf, size_t n, int64_t base,
+                             const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+{
+    size_t pos = 0;
+    int64_t rows_done = 0, out_row = dst_row;
+    w->cx->have_dict = false;
+    while (pos < n && rows_done < w->rg_rows) {
+        pqt_page_header h;
+        size_t hlen;
+        w->page_no++;
+        PQT_TRY(pqt_meta_decode_page_header(buf + pos, n - pos, base + (int64_t)pos, &h, &hlen));
+        if (h.compressed_size < 0 || h.uncompressed_size < 0 ||
+            (size_t)h.compressed_size > n - pos - hlen)
+            return pqt_err(PQT_CORRUPT,
+                           "page at byte %lld: compressed size %d runs past the column chunk "
+                           "(%zu bytes left)",
+                           (long long)(base + (int64_t)pos), h.compressed_size, n - pos - hlen);
+        const uint8_t *body = buf + pos + hlen;
+        if (h.has_crc && w->src->verify_crc &&
+            (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2 || h.type == PQT_PAGE_DICTIONARY)) {
+            uint32_t crc = (uint32_t)crc32(0L, body, (uInt)h.compressed_size);
+            if (crc != h.crc)
+                return pqt_err(PQT_CORRUPT_PAGE,
+                               "corrupt page: CRC32 mismatch (stored %08x, computed %08x) at byte "
+                               "%lld",
+                               h.crc, crc, (long long)(base + (int64_t)pos));
+        }
+        if (h.type == PQT_PAGE_DICTIONARY) {
+            PQT_TRY(dictionary_page(w, &h, body));
+        } else if (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2) {
+            PQT_TRY(data_page(w, &h, body, sel, &rows_done, dst, &out_row));
+        }
+        /* index pages and unknown page types are skipped */
+        pos += hlen + (size_t)h.compressed_size;
+    }
+    if (rows_done != w->rg_rows)
+        return pqt_err(PQT_CORRUPT, "column chunk holds %lld rows, the row group has %lld",
+                       (long long)rows_done, (long long)w->rg_rows);
+    return PQT_OK;
+}
+
+pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
+                          const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+{
+    const pqt_row_group *g = &src->meta->row_groups[rg];
+    const pqt_column_chunk *cc = &g->columns[col->chunk_col];
+    const pqt_schema_elem *leaf = &src->meta->schema[col->leaf_schema_idx];
+    chunk_walk w = {.cx = cx, .src = src, .col = col, .cm = &cc->meta, .ptype = leaf->type,
+                    .type_len = leaf->type_length, .rg = rg, .rg_rows = g->num_rows};
+    pqt_status st = PQT_OK;
+    if (sel->kind == PQT_SEL_NONE) return PQT_OK;
+    if (!cc->has_meta || cc->file_path) {
+        st = pqt_err(PQT_UNSUPPORTED, "column chunk metadata %s",
+                     cc->file_path ? "points to another file" : "is missing");
+        goto fail;
+    }
+    if (cc->meta.type != leaf->type) {
+        st = pqt_err(PQT_CORRUPT, "column chunk type %d differs from the schema's %d",
+                     cc->meta.type, leaf->type);
+        goto fail;
+    }
+    if (!pqt_codec_supported(cc->meta.codec)) {
+        st = pqt_err(PQT_UNSUPPORTED_CODEC, "codec %s not supported",
+                     pqt_codec_name(cc->meta.codec));
+        goto fail;
+    }
+    int64_t start = cc->meta.data_page_offset;
+    /* Some writers store 0 for "no dictionary page": only an offset before the data pages
+     * can be a dictionary page (dict-page-offset-zero.parquet). */
+    if (cc->meta.has_dictionary_page_offset && cc->meta.dictionary_page_offset > 0 &&
+        cc->meta.dictionary_page_offset < start)
+        start = cc->meta.dictionary_page_offset;
+    int64_t len = cc->meta.total_compressed_size;
+    if (start < 4 || len <= 0 || len > src->file_size || start > src->file_size - len) {
+        st = pqt_err(PQT_CORRUPT, "column chunk byte range [%lld, +%lld) is outside the file "
+                                  "(%lld bytes)",
+                     (long long)start, (long long)len, (long long)src->file_size);
+        goto fail;
+    }
+    st = pqt_buf_reserve(&cx->chunk, (size_t)len);
+    if (st == PQT_OK) st = pqt_pread_full(src->fd, src->path, cx->chunk.data, (size_t)len, start);
+    if (st == PQT_OK) st = walk_pages(&w, cx->chunk.data, (size_t)len, start, sel, dst, dst_row);
+    if (st == PQT_OK) return PQT_OK;
+fail:
+    if (w.page_no > 0) pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path, rg, w.page_no);
+    else pqt_err_prefix("%s: column '%s', row group %d: ", src->path, col->path, rg);
+    return st;
+}

@@ -1,0 +1,82 @@
+/*
+ * colbuf.c - allocation of a column's destination arrays (layer: column).
+ *
+ * Everything a read writes into is allocated once, at the size the read plan knows
+ * (rows of the slice; list elements bounded by the chunks' value counts), so decoding
+ * never reallocates except the string byte buffer, which grows geometrically.
+ */
+#include <string.h>
+
+#include "column/column_int.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+static size_t kind_nbytes(int kind)
+{
+    switch (kind) {
+    case PQT_INT32: case PQT_FLOAT32: case PQT_DATE: return 4;
+    case PQT_INT64: case PQT_FLOAT64: case PQT_TIME: case PQT_TIMESTAMP: return 8;
+    case PQT_BOOL: return 1;
+    default: return 0;
+    }
+}
+
+size_t pqt_kind_elem_nbytes(int kind) { return kind_nbytes(PQT_KIND_ELEMENT(kind)); }
+
+void pqt_colbuf_free(pqt_colbuf *b)
+{
+    if (!b->data_borrowed) pqt_mem_free(b->data);
+    pqt_mem_free(b->validity);
+    pqt_mem_free(b->str_offsets);
+    pqt_buf_free(&b->str_bytes);
+    pqt_mem_free(b->list_offsets);
+    pqt_mem_free(b->row_validity);
+    memset(b, 0, sizeof *b);
+}
+
+pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, int64_t elem_cap,
+                            void *borrowed_data)
+{
+    memset(b, 0, sizeof *b);
+    if (nrows < 0 || elem_cap < 0) return pqt_err(PQT_MISUSE, "negative column size");
+    b->elem_kind = col->elem_kind;
+    b->is_list = col->is_list;
+    b->elem_nbytes = kind_nbytes(col->elem_kind);
+    int64_t nelem = col->is_list ? elem_cap : nrows;
+    b->elem_cap = nelem;
+    b->rows_cap = nrows;
+    bool elem_nullable = col->is_list ? col->max_def > col->elem_def : col->nullable;
+    if (col->elem_kind == PQT_STRING) {
+        b->str_offsets = pqt_malloc_array((size_t)nelem + 1, sizeof(int64_t));
+        if (!b->str_offsets) goto oom;
+        b->str_offsets[0] = 0;
+    } else if (borrowed_data) {
+        b->data = borrowed_data;
+        b->data_borrowed = true;
+    } else {
+        b->data = pqt_malloc_array((size_t)nelem + 1, b->elem_nbytes);
+        if (!b->data) goto oom;
+    }
+    if (elem_nullable) {
+        b->validity = pqt_calloc((size_t)(nelem + 7) / 8 + 1, 1);
+        if (!b->validity) goto oom;
+    }
+    if (col->is_list) {
+        b->list_offsets = pqt_malloc_array((size_t)nrows + 1, sizeof(int64_t));
+        if (!b->list_offsets) goto oom;
+        b->list_offsets[0] = 0;
+        if (col->list_def > 0) {
+            b->row_validity = pqt_calloc((size_t)(nrows + 7) / 8 + 1, 1);
+            if (!b->row_validity) goto oom;
+        }
+        b->nrows = 0;
+    } else {
+        b->nrows = nrows;
+    }
+    b->nelem = col->is_list ? 0 : nrows;
+    return PQT_OK;
+oom:
+    pqt_colbuf_free(b);
+    return pqt_err(PQT_NOMEM, "out of memory allocating column '%s' (%lld rows)", col->path,
+                   (long long)nrows);
+}

@@ -1,0 +1,71 @@
+/*
+ * column.h - the column-chunk reader: pages -> values in a destination (layer: column).
+ *
+ * Reads one column chunk of one row group, obeying a row selection (util/sel.h), and
+ * writes exactly the selected rows, in order, into a pqt_colbuf at a given row offset.
+ * Pages holding no selected row are skipped before they are decompressed. Implements
+ * parquet-format's page structure (data page v1 and v2, dictionary pages, CRC32,
+ * definition/repetition levels) on top of the codec and encoding layers.
+ */
+#ifndef PQT_COLUMN_H
+#define PQT_COLUMN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codec/codec.h"
+#include "encoding/encoding.h"
+#include "format/meta.h"
+#include "format/schema.h"
+#include "pqt.h"
+#include "util/buf.h"
+#include "util/sel.h"
+
+/* Where a column's values go. Scalars: element i = row i. Lists: elements appended, with
+ * list_offsets per row. Fixed-size element data is contiguous; strings are int64 offsets
+ * (one more than elements) into str_bytes. validity/row_validity are LSB-first bitmaps,
+ * 1 = present, allocated only when the column can hold nulls. */
+typedef struct pqt_colbuf {
+    int elem_kind;
+    bool is_list;
+    size_t elem_nbytes;    /* 0 for strings */
+    int64_t nrows;         /* rows written so far (lists) or allocated (scalars) */
+    int64_t nelem, elem_cap;
+    void *data;
+    uint8_t *validity;
+    int64_t *str_offsets;
+    pqt_buf str_bytes;
+    int64_t *list_offsets; /* nrows + 1 */
+    uint8_t *row_validity;
+    int64_t rows_cap;
+    bool data_borrowed; /* data belongs to the caller: not freed here */
+} pqt_colbuf;
+
+/* Allocate a colbuf for nrows rows of col; elem_cap bounds list elements (ignored for
+ * scalars). Everything is allocated once here; validity starts all-absent. borrowed_data,
+ * when not NULL, is caller memory for the values of a fixed-width scalar column. */
+pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, int64_t elem_cap,
+                            void *borrowed_data);
+void pqt_colbuf_free(pqt_colbuf *b);
+
+/* Per-thread scratch reused across chunks and pages. */
+typedef struct pqt_chunk_ctx pqt_chunk_ctx;
+pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret);
+void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
+
+/* What the reader needs of the file: descriptor, size, path and options. */
+typedef struct pqt_chunk_src {
+    int fd;
+    const char *path;
+    int64_t file_size;
+    const pqt_file_meta *meta;
+    bool verify_crc;
+} pqt_chunk_src;
+
+/* Read column `col` of row group `rg` under selection `sel` (row-group relative) into
+ * dst starting at row dst_row (scalars) or after dst's last row (lists; dst_row must equal
+ * dst->nrows). Errors name the column, row group and page. */
+pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
+                          const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row);
+
+#endif

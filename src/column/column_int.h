@@ -1,0 +1,54 @@
+/*
+ * column_int.h - state shared by the files of the column layer (private).
+ */
+#ifndef PQT_COLUMN_INT_H
+#define PQT_COLUMN_INT_H
+
+#include "column/column.h"
+
+struct pqt_chunk_ctx {
+    pqt_codec_ctx *codec;
+    pqt_buf chunk;    /* raw bytes of the column chunk */
+    pqt_buf page;     /* decompressed data page */
+    pqt_buf dict_raw; /* decompressed dictionary page */
+    pqt_dict dict;
+    bool have_dict;
+    pqt_vdec *vdec;
+    pqt_buf present;  /* one byte per level entry: 1 = value present */
+    pqt_buf defs;     /* definition levels (uint8) */
+    pqt_buf reps;     /* repetition levels (uint8) */
+    pqt_buf scratch;  /* physical values awaiting conversion */
+    pqt_buf ends;     /* int64 ends of BYTE_ARRAY values */
+    pqt_buf slots;    /* list element slots: 1 = present value */
+    pqt_buf tmpbytes; /* BYTE_ARRAY values awaiting conversion (decimals) */
+};
+
+/* One data page, ready for value decoding. */
+typedef struct pqt_page_view {
+    const uint8_t *values; /* encoded values */
+    size_t values_nbytes;
+    int encoding;
+    int64_t nlevels;       /* level entries (num_values of the header) */
+    int64_t nrows;         /* rows (flat: nlevels) */
+    int64_t nvalues;       /* non-null values */
+    const uint8_t *present; /* nlevels bytes, or NULL when every entry is a present value */
+    const uint8_t *defs;    /* nlevels def levels (lists), else NULL */
+    const uint8_t *reps;    /* nlevels rep levels (lists), else NULL */
+} pqt_page_view;
+
+/* Decode the values of rows selected in [page_row0, page_row0 + pv->nrows) of a flat page
+ * into dst, advancing *out_row. */
+pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                              const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
+                              pqt_colbuf *dst, int64_t *out_row);
+
+/* Same for a list page (max_rep == 1): rows start where reps == 0. */
+pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                              const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
+                              pqt_colbuf *dst);
+
+/* Set bits [pos, pos+n) of bitmap from present bytes (NULL = all present). Safe when other
+ * threads write other bit ranges of the same bitmap. */
+void pqt_bitmap_set_from_bytes(uint8_t *bitmap, int64_t pos, const uint8_t *present, int64_t n);
+
+#endif

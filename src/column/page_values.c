@@ -1,0 +1,317 @@
+/*
+ * page_values.c - decode the selected values of one data page into a pqt_colbuf
+ * (layer: column).
+ *
+ * A page is walked as alternating skip/decode runs taken from the selection. Non-null
+ * values are decoded densely straight into the destination and then spread backwards
+ * over the null slots, so there is no intermediate array for the common case; only
+ * converted kinds (decimal, INT96, FLOAT16, UUID, uint32) go through scratch. Lists
+ * (max_rep 1) turn level entries into rows (rep == 0 starts a row), list offsets,
+ * row validity and element slots, then reuse the same value path over the slots.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "column/column_int.h"
+#include "util/error.h"
+
+static int64_t count_present(const uint8_t *present, int64_t lo, int64_t hi)
+{
+    if (!present) return hi - lo;
+    int64_t c = 0;
+    for (int64_t i = lo; i < hi; i++) c += present[i];
+    return c;
+}
+
+void pqt_bitmap_set_from_bytes(uint8_t *bitmap, int64_t pos, const uint8_t *present, int64_t n)
+{
+    int64_t i = 0;
+    while (i < n) {
+        int64_t bit = (pos + i) & 7, byte = (pos + i) >> 3;
+        int64_t take = 8 - bit < n - i ? 8 - bit : n - i;
+        uint8_t v = 0;
+        for (int64_t b = 0; b < take; b++)
+            v |= (uint8_t)((present ? present[i + b] != 0 : 1) << (bit + b));
+        if (take == 8) bitmap[byte] = v; /* a whole byte belongs to this range alone */
+        else __atomic_fetch_or(&bitmap[byte], v, __ATOMIC_RELAXED);
+        i += take;
+    }
+}
+
+/* Spread k dense values over l slots (present[i] says which), backwards, zeroing nulls. */
+static void expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t l, int64_t k)
+{
+    int64_t j = k - 1;
+    switch (esz) {
+    case 1:
+        for (int64_t i = l - 1; i >= 0; i--) base[i] = present[i] ? base[j--] : 0;
+        break;
+    case 4: {
+        uint32_t *v = (uint32_t *)base;
+        for (int64_t i = l - 1; i >= 0; i--) v[i] = present[i] ? v[j--] : 0;
+        break;
+    }
+    case 8: {
+        uint64_t *v = (uint64_t *)base;
+        for (int64_t i = l - 1; i >= 0; i--) v[i] = present[i] ? v[j--] : 0;
+        break;
+    }
+    default:
+        for (int64_t i = l - 1; i >= 0; i--) {
+            if (present[i]) memmove(base + (size_t)i * esz, base + (size_t)j-- * esz, esz);
+            else memset(base + (size_t)i * esz, 0, esz);
+        }
+    }
+}
+
+static float half_to_float(uint16_t h)
+{
+    int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+    float v;
+    if (exp == 0) v = ldexpf((float)mant, -24);
+    else if (exp == 31) v = mant ? NAN : INFINITY;
+    else v = ldexpf((float)(mant | 0x400), exp - 25);
+    return sign ? -v : v;
+}
+
+/* Big-endian two's-complement integer of n bytes as a double. */
+static double be_signed_to_double(const uint8_t *p, size_t n)
+{
+    if (n == 0) return 0.0;
+    if (n <= 16) {
+        __int128 v = (p[0] & 0x80) ? -1 : 0;
+        for (size_t i = 0; i < n; i++) v = (__int128)(((unsigned __int128)v << 8) | p[i]);
+        return (double)v;
+    }
+    bool neg = p[0] & 0x80;
+    double v = 0;
+    for (size_t i = 0; i < n; i++) v = v * 256.0 + (double)(neg ? (uint8_t)~p[i] : p[i]);
+    return neg ? -(v + 1.0) : v;
+}
+
+static pqt_status decimal_rescale(double *out, int64_t k, int32_t scale)
+{
+    if (scale == 0) return PQT_OK;
+    double f = pow(10.0, (double)(scale < 0 ? -scale : scale));
+    if (scale > 0) for (int64_t i = 0; i < k; i++) out[i] /= f;
+    else for (int64_t i = 0; i < k; i++) out[i] *= f;
+    return PQT_OK;
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* Decode k values for l slots at position pos of dst (row for scalars, element for lists). */
+static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                              const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
+                              int64_t pos)
+{
+    pqt_vdec *d = cx->vdec;
+    if (dst->elem_kind == PQT_STRING) {
+        int64_t *off = dst->str_offsets;
+        PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
+        int64_t *ends = (int64_t *)cx->ends.data;
+        if (col->conv == PQT_CONV_UUID) {
+            PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 16 + 8));
+            PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
+            PQT_TRY(pqt_buf_reserve_more(&dst->str_bytes, (size_t)k * 36));
+            for (int64_t i = 0; i < k; i++) {
+                const uint8_t *u = cx->scratch.data + i * 16;
+                char *o = (char *)dst->str_bytes.data + dst->str_bytes.len;
+                for (int b = 0, c = 0; b < 16; b++) {
+                    if (b == 4 || b == 6 || b == 8 || b == 10) o[c++] = '-';
+                    o[c++] = hexdig[u[b] >> 4];
+                    o[c++] = hexdig[u[b] & 15];
+                }
+                dst->str_bytes.len += 36;
+                ends[i] = (int64_t)dst->str_bytes.len;
+            }
+        } else {
+            pqt_ba_out out = {&dst->str_bytes, ends};
+            PQT_TRY(pqt_vdec_decode_ba(d, k, &out));
+        }
+        if (!present) {
+            for (int64_t i = 0; i < l; i++) off[pos + i + 1] = ends[i];
+        } else {
+            int64_t j = 0;
+            for (int64_t i = 0; i < l; i++) off[pos + i + 1] = present[i] ? ends[j++] : off[pos + i];
+        }
+        if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
+        return PQT_OK;
+    }
+
+    size_t esz = dst->elem_nbytes;
+    uint8_t *base = (uint8_t *)dst->data + (size_t)pos * esz;
+    switch (col->conv) {
+    case PQT_CONV_NONE:
+    case PQT_CONV_U32_WIDEN:
+        PQT_TRY(pqt_vdec_decode(d, k, base));
+        break;
+    case PQT_CONV_U64_CHECK:
+        PQT_TRY(pqt_vdec_decode(d, k, base));
+        for (int64_t i = 0; i < k; i++)
+            if (PQT_UNLIKELY(((int64_t *)base)[i] < 0))
+                return pqt_err(PQT_OVERFLOW, "value does not fit the destination kind: uint64 value %llu is above INT64_MAX",
+                               (unsigned long long)((uint64_t *)base)[i]);
+        break;
+    case PQT_CONV_I32_TO_I64:
+    case PQT_CONV_TIME_MS: {
+        /* decode the int32s into the upper half of the int64 slots, then widen forwards */
+        uint32_t *src32 = (uint32_t *)(base + (size_t)k * 4);
+        PQT_TRY(pqt_vdec_decode(d, k, src32));
+        int64_t *o = (int64_t *)base;
+        bool zero_ext = col->conv == PQT_CONV_I32_TO_I64;
+        for (int64_t i = 0; i < k; i++)
+            o[i] = zero_ext ? (int64_t)src32[i] : (int64_t)(int32_t)src32[i];
+        break;
+    }
+    case PQT_CONV_INT96: {
+        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 12 + 8));
+        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
+        int64_t *o = (int64_t *)base;
+        for (int64_t i = 0; i < k; i++) {
+            const uint8_t *q = cx->scratch.data + i * 12;
+            uint64_t nanos;
+            uint32_t jd;
+            memcpy(&nanos, q, 8);
+            memcpy(&jd, q + 8, 4);
+            int64_t ns;
+            /* years past 2262 do not fit int64 nanoseconds: say so rather than wrap */
+            if (PQT_UNLIKELY(__builtin_mul_overflow((int64_t)jd - 2440588, 86400000000000LL, &ns) ||
+                             nanos > 86400000000000ULL ||
+                             __builtin_add_overflow(ns, (int64_t)nanos, &ns)))
+                return pqt_err(PQT_OVERFLOW, "value does not fit the destination kind: INT96 "
+                                             "timestamp (Julian day %u) is outside int64 nanoseconds",
+                               jd);
+            o[i] = ns;
+        }
+        break;
+    }
+    case PQT_CONV_FLOAT16: {
+        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 2 + 8));
+        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
+        float *o = (float *)base;
+        for (int64_t i = 0; i < k; i++) {
+            const uint8_t *q = cx->scratch.data + i * 2;
+            o[i] = half_to_float((uint16_t)(q[0] | q[1] << 8));
+        }
+        break;
+    }
+    case PQT_CONV_DECIMAL: {
+        double *o = (double *)base;
+        if (ptype == PQT_PT_INT32) {
+            PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 4 + 8));
+            PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
+            const int32_t *v = (const int32_t *)cx->scratch.data;
+            for (int64_t i = 0; i < k; i++) o[i] = (double)v[i];
+        } else if (ptype == PQT_PT_INT64) {
+            PQT_TRY(pqt_vdec_decode(d, k, base));
+            const int64_t *v = (const int64_t *)base;
+            for (int64_t i = 0; i < k; i++) o[i] = (double)v[i];
+        } else if (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
+            PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * (size_t)type_len + 8));
+            PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
+            for (int64_t i = 0; i < k; i++)
+                o[i] = be_signed_to_double(cx->scratch.data + i * type_len, (size_t)type_len);
+        } else {
+            PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
+            int64_t *ends = (int64_t *)cx->ends.data;
+            cx->tmpbytes.len = 0;
+            pqt_ba_out out = {&cx->tmpbytes, ends};
+            PQT_TRY(pqt_vdec_decode_ba(d, k, &out));
+            int64_t prev = 0;
+            for (int64_t i = 0; i < k; i++) {
+                o[i] = be_signed_to_double(cx->tmpbytes.data + prev, (size_t)(ends[i] - prev));
+                prev = ends[i];
+            }
+        }
+        decimal_rescale(o, k, col->decimal_scale);
+        break;
+    }
+    case PQT_CONV_UUID:
+        return pqt_err(PQT_UNSUPPORTED_TYPE, "UUID conversion into a non-string column");
+    }
+    if (present && k < l) expand(base, esz, present, l, k);
+    if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
+    return PQT_OK;
+}
+
+static pqt_status init_values(pqt_chunk_ctx *cx, int ptype, int type_len, const pqt_page_view *pv)
+{
+    return pqt_vdec_init(cx->vdec, pv->encoding, ptype, type_len, pv->values, pv->values_nbytes,
+                         pv->nvalues, cx->have_dict ? &cx->dict : NULL);
+}
+
+pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                              const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
+                              pqt_colbuf *dst, int64_t *out_row)
+{
+    PQT_TRY(init_values(cx, ptype, type_len, pv));
+    pqt_sel_cursor cur;
+    pqt_sel_seek(sel, &cur, page_row0);
+    int64_t s, l, pos = 0;
+    while (pqt_sel_next_run(sel, &cur, page_row0, page_row0 + pv->nrows, &s, &l)) {
+        s -= page_row0;
+        if (s > pos) PQT_TRY(pqt_vdec_skip(cx->vdec, count_present(pv->present, pos, s)));
+        int64_t k = count_present(pv->present, s, s + l);
+        if (PQT_UNLIKELY(*out_row + l > dst->nrows))
+            return pqt_err(PQT_CORRUPT, "more selected rows than the destination holds");
+        PQT_TRY(emit_values(cx, col, ptype, type_len, pv->present ? pv->present + s : NULL, l, k,
+                            dst, *out_row));
+        *out_row += l;
+        pos = s + l;
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                              const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
+                              pqt_colbuf *dst)
+{
+    PQT_TRY(init_values(cx, ptype, type_len, pv));
+    const uint8_t *reps = pv->reps, *defs = pv->defs;
+    int64_t n = pv->nlevels;
+    PQT_TRY(pqt_buf_reserve(&cx->slots, (size_t)n + 1));
+    uint8_t *slots = cx->slots.data;
+    pqt_sel_cursor cur;
+    pqt_sel_seek(sel, &cur, page_row0);
+    int64_t s, l, row = 0, e = 0;
+    while (pqt_sel_next_run(sel, &cur, page_row0, page_row0 + pv->nrows, &s, &l)) {
+        s -= page_row0;
+        /* skip entries of unselected rows, counting the values they hold */
+        int64_t skip_vals = 0;
+        while (row < s) {
+            do {
+                skip_vals += defs ? defs[e] == col->max_def : 1;
+                e++;
+            } while (e < n && reps[e] != 0);
+            row++;
+        }
+        if (skip_vals) PQT_TRY(pqt_vdec_skip(cx->vdec, skip_vals));
+        if (PQT_UNLIKELY(dst->nrows + l > dst->rows_cap))
+            return pqt_err(PQT_CORRUPT, "more list rows than the destination holds");
+        int64_t nslots = 0, k = 0;
+        for (int64_t r = 0; r < l; r++, row++) {
+            int64_t a = e;
+            int64_t elems = 0;
+            do {
+                int d = defs ? defs[e] : col->max_def;
+                if (d >= col->elem_def) {
+                    slots[nslots++] = d == col->max_def;
+                    k += d == col->max_def;
+                    elems++;
+                }
+                e++;
+            } while (e < n && reps[e] != 0);
+            int64_t rix = dst->nrows++;
+            dst->list_offsets[rix + 1] = dst->list_offsets[rix] + elems;
+            if (dst->row_validity && (!defs || defs[a] >= col->list_def))
+                dst->row_validity[rix >> 3] |= (uint8_t)(1u << (rix & 7));
+        }
+        if (PQT_UNLIKELY(dst->nelem + nslots > dst->elem_cap))
+            return pqt_err(PQT_CORRUPT, "more list elements than the column chunk's value count");
+        PQT_TRY(emit_values(cx, col, ptype, type_len, k < nslots ? slots : NULL, nslots, k, dst,
+                            dst->nelem));
+        dst->nelem += nslots;
+    }
+    return PQT_OK;
+}

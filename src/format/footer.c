@@ -1,0 +1,123 @@
+/*
+ * footer.c - find and decode FileMetaData at the end of a Parquet file (layer: format).
+ *
+ * Layout (parquet-format README.md, "File Format"):
+ *     "PAR1" | column chunks ... | FileMetaData | u32le footer length | "PAR1"
+ * An encrypted footer ends in "PARE" instead (Encryption.md); a plaintext-footer encrypted
+ * file ends in "PAR1" but its FileMetaData names an encryption algorithm or its chunks carry
+ * crypto metadata. Both are refused with PQT_UNSUPPORTED_ENCRYPTED, before any column data
+ * is read. The tail read is sized so that nearly every footer arrives in a single pread.
+ */
+#include "format/footer.h"
+
+#include <string.h>
+
+#include "util/error.h"
+#include "util/io.h"
+#include "util/mem.h"
+
+/* Most footers are a few KiB; one read of this size usually gets footer, length and magic. */
+#define TAIL_NBYTES ((int64_t)64 * 1024)
+#define MAGIC_NBYTES 4
+/* leading magic + trailing length + trailing magic */
+#define FRAME_NBYTES 12
+
+static bool any_chunk_encrypted(const pqt_file_meta *m)
+{
+    for (int g = 0; g < m->n_row_groups; g++)
+        for (int c = 0; c < m->row_groups[g].ncolumns; c++)
+            if (m->row_groups[g].columns[c].encrypted) return true;
+    return false;
+}
+
+static pqt_status check_head_magic(int fd, const char *path, const uint8_t *tail,
+                                   int64_t tail_nbytes, int64_t file_size)
+{
+    uint8_t head[MAGIC_NBYTES];
+    const uint8_t *p = head;
+    if (tail_nbytes == file_size) {
+        p = tail; /* the tail already holds the whole file */
+    } else {
+        PQT_TRY(pqt_pread_full(fd, path, head, MAGIC_NBYTES, 0));
+    }
+    if (memcmp(p, "PAR1", MAGIC_NBYTES) != 0)
+        return pqt_err(PQT_CORRUPT, "%s: not a Parquet file (no PAR1 magic at byte 0)", path);
+    return PQT_OK;
+}
+
+static pqt_status decode(const char *path, const uint8_t *buf, uint32_t len, int64_t start,
+                         pqt_arena *arena, pqt_file_meta *out)
+{
+    pqt_status st = pqt_meta_decode_file(buf, len, start, arena, out);
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: ", path);
+        return st;
+    }
+    if (out->has_encryption_algorithm || any_chunk_encrypted(out))
+        return pqt_err(PQT_UNSUPPORTED_ENCRYPTED,
+                       "%s: encrypted files are not supported (encrypted columns)", path);
+    return PQT_OK;
+}
+
+pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_arena *arena,
+                           pqt_file_meta *out)
+{
+    memset(out, 0, sizeof *out);
+    if (file_size < FRAME_NBYTES)
+        return pqt_err(PQT_CORRUPT,
+                       "%s: file is %lld bytes, too small for a Parquet file (at least %d)", path,
+                       (long long)file_size, FRAME_NBYTES);
+
+    int64_t tail_nbytes = file_size < TAIL_NBYTES ? file_size : TAIL_NBYTES;
+    int64_t tail_start = file_size - tail_nbytes;
+    uint8_t *tail = pqt_malloc((size_t)tail_nbytes);
+    if (!tail) return pqt_err(PQT_NOMEM, "%s: out of memory reading the footer", path);
+    uint8_t *big = NULL;
+    pqt_status st = pqt_pread_full(fd, path, tail, (size_t)tail_nbytes, tail_start);
+    if (st != PQT_OK) goto done;
+
+    const uint8_t *end = tail + tail_nbytes;
+    if (memcmp(end - MAGIC_NBYTES, "PARE", MAGIC_NBYTES) == 0) {
+        st = pqt_err(PQT_UNSUPPORTED_ENCRYPTED,
+                     "%s: encrypted files are not supported (encrypted footer)", path);
+        goto done;
+    }
+    if (memcmp(end - MAGIC_NBYTES, "PAR1", MAGIC_NBYTES) != 0) {
+        st =
+            pqt_err(PQT_CORRUPT, "%s: not a Parquet file or truncated (no PAR1 magic at byte %lld)",
+                    path, (long long)(file_size - MAGIC_NBYTES));
+        goto done;
+    }
+    st = check_head_magic(fd, path, tail, tail_nbytes, file_size);
+    if (st != PQT_OK) goto done;
+
+    const uint8_t *lp = end - 8;
+    uint32_t len =
+        (uint32_t)lp[0] | (uint32_t)lp[1] << 8 | (uint32_t)lp[2] << 16 | (uint32_t)lp[3] << 24;
+    if ((int64_t)len > file_size - FRAME_NBYTES) {
+        st = pqt_err(PQT_CORRUPT,
+                     "%s: footer length %u (at byte %lld) does not fit in the file of %lld bytes",
+                     path, len, (long long)(file_size - 8), (long long)file_size);
+        goto done;
+    }
+    int64_t start = file_size - 8 - (int64_t)len;
+    const uint8_t *meta;
+    if (start >= tail_start) {
+        meta = tail + (start - tail_start);
+    } else {
+        big = pqt_malloc(len);
+        if (!big) {
+            st = pqt_err(PQT_NOMEM, "%s: out of memory for a footer of %u bytes", path, len);
+            goto done;
+        }
+        st = pqt_pread_full(fd, path, big, len, start);
+        if (st != PQT_OK) goto done;
+        meta = big;
+    }
+    st = decode(path, meta, len, start, arena, out);
+
+done:
+    pqt_mem_free(big);
+    pqt_mem_free(tail);
+    return st;
+}

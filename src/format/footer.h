@@ -1,0 +1,30 @@
+/*
+ * footer.h - locate, read and decode a Parquet file's footer (layer: format).
+ *
+ * Implements the file layout of parquet-format README.md "File Format": "PAR1" at both ends,
+ * the Thrift FileMetaData just before a 4-byte little-endian length and the trailing magic.
+ * Encrypted files (FileMetaData with encryption_algorithm, encrypted column chunks, or the
+ * "PARE" magic of an encrypted footer) are recognised and refused.
+ */
+#ifndef PQT_FORMAT_FOOTER_H
+#define PQT_FORMAT_FOOTER_H
+
+#include <stdint.h>
+
+#include "format/meta.h"
+#include "pqt.h"
+#include "util/buf.h"
+
+/* Read and decode the footer of the open file `fd` of `file_size` bytes.
+ * path: used only in messages, which always start with it.
+ * arena: receives every allocation of *out (and nothing else on failure paths that matter:
+ *        a failed call may leave partial allocations in the arena, freed with it).
+ * I/O: one pread of the last min(file_size, 64 KiB) bytes; a second pread only when the footer
+ *      is longer than that tail, and a 4-byte read of the leading magic when the tail does
+ *      not reach the start of the file.
+ * Errors: PQT_IO (read failure), PQT_CORRUPT (too small, bad magic, footer length outside the
+ * file, malformed metadata with the byte offset), PQT_UNSUPPORTED_ENCRYPTED, PQT_NOMEM. */
+pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_arena *arena,
+                           pqt_file_meta *out);
+
+#endif

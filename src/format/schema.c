@@ -1,0 +1,269 @@
+/*
+ * schema.c - flatten the Parquet schema tree into the columns a table lists (layer: format).
+ *
+ * Implements the nesting rules of parquet-format LogicalTypes.md ("Nested Types",
+ * including the backward-compatibility rules for two-level and unannotated lists).
+ * The schema arrives as a depth-first list of SchemaElements; we walk it once,
+ * tracking definition and repetition levels, and emit one pqt_col per
+ * user-addressable column (see schema.h). The primitive -> kind mapping lives in
+ * schema_kind.c.
+ */
+#include "format/schema.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "format/schema_int.h"
+#include "util/error.h"
+
+#define MAX_NESTING 64
+
+typedef struct walker {
+    const pqt_file_meta *meta;
+    pqt_arena *arena;
+    bool binary_as_string;
+    int pos;         /* next schema element to visit */
+    int leaf_count;  /* chunk columns seen so far */
+    pqt_col *cols;
+    int ncols, cap;
+} walker;
+
+static pqt_status corrupt_tree(const char *what, int idx)
+{
+    return pqt_err(PQT_CORRUPT, "corrupt schema: %s (schema element %d)", what, idx);
+}
+
+static const char *join_path(walker *w, const char *prefix, const char *name)
+{
+    size_t plen = prefix ? strlen(prefix) : 0, nlen = strlen(name);
+    char *s = pqt_arena_alloc(w->arena, plen + nlen + 2);
+    if (!s) return NULL;
+    if (plen) {
+        memcpy(s, prefix, plen);
+        s[plen] = '.';
+        memcpy(s + plen + 1, name, nlen + 1);
+    } else {
+        memcpy(s, name, nlen + 1);
+    }
+    return s;
+}
+
+static pqt_col *push_col(walker *w)
+{
+    if (w->ncols == w->cap) {
+        int ncap = w->cap ? w->cap * 2 : 16;
+        pqt_col *n = pqt_arena_alloc_array(w->arena, (size_t)ncap, sizeof *n);
+        if (!n) return NULL;
+        if (w->ncols) memcpy(n, w->cols, (size_t)w->ncols * sizeof *n);
+        w->cols = n;
+        w->cap = ncap;
+    }
+    pqt_col *c = &w->cols[w->ncols++];
+    memset(c, 0, sizeof *c);
+    c->time_unit = -1;
+    c->width = 1;
+    return c;
+}
+
+static bool is_group(const pqt_schema_elem *e) { return e->num_children > 0 || e->type < 0; }
+
+static bool is_list_annotated(const pqt_schema_elem *e)
+{
+    return e->logical.id == PQT_LT_LIST || (e->logical.id == PQT_LT_NONE && e->converted_type == PQT_CT_LIST);
+}
+
+static bool is_map_annotated(const pqt_schema_elem *e)
+{
+    return e->logical.id == PQT_LT_MAP ||
+           (e->logical.id == PQT_LT_NONE &&
+            (e->converted_type == PQT_CT_MAP || e->converted_type == PQT_CT_MAP_KEY_VALUE));
+}
+
+/* Skip the subtree at w->pos, counting its leaves; levels of the deepest leaf are returned
+ * so an unreadable column still reports them. */
+static pqt_status skip_subtree(walker *w, int depth, int *nleaves_ret)
+{
+    if (depth > MAX_NESTING) return corrupt_tree("nesting deeper than 64 levels", w->pos);
+    if (w->pos >= w->meta->nschema) return corrupt_tree("num_children runs past the end", w->pos);
+    const pqt_schema_elem *e = &w->meta->schema[w->pos++];
+    if (!is_group(e)) {
+        (*nleaves_ret)++;
+        return PQT_OK;
+    }
+    for (int i = 0; i < e->num_children; i++) PQT_TRY(skip_subtree(w, depth + 1, nleaves_ret));
+    return PQT_OK;
+}
+
+/* Emit one unreadable column covering the subtree rooted at w->pos. */
+static pqt_status emit_unreadable(walker *w, const char *path, const char *why, int depth)
+{
+    int first_leaf = w->leaf_count, nleaves = 0;
+    int first_idx = w->pos;
+    PQT_TRY(skip_subtree(w, depth, &nleaves));
+    pqt_col *c = push_col(w);
+    if (!c) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    c->path = path;
+    c->kind = PQT_NONE;
+    c->elem_kind = PQT_NONE;
+    c->chunk_col = first_leaf;
+    c->nchunk_cols = nleaves;
+    c->leaf_schema_idx = first_idx;
+    c->why_unsupported = why;
+    c->physical = "";
+    c->logical = "";
+    const pqt_schema_elem *e = &w->meta->schema[first_idx];
+    if (!is_group(e)) {
+        c->physical = pqt_schema_physical_text(e, w->arena);
+        c->logical = pqt_schema_logical_text(e, w->arena);
+    }
+    w->leaf_count += nleaves;
+    return PQT_OK;
+}
+
+/* A primitive leaf read as a scalar column, or as the elements of a list column. */
+static pqt_status emit_primitive(walker *w, const char *path, int16_t def, int16_t rep,
+                                 bool nullable, pqt_col **col_ret)
+{
+    int idx = w->pos++;
+    const pqt_schema_elem *e = &w->meta->schema[idx];
+    pqt_col *c = push_col(w);
+    if (!c) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    c->path = path;
+    c->leaf_schema_idx = idx;
+    c->chunk_col = w->leaf_count++;
+    c->nchunk_cols = 1;
+    c->max_def = def;
+    c->max_rep = rep;
+    c->nullable = nullable;
+    c->physical = pqt_schema_physical_text(e, w->arena);
+    c->logical = pqt_schema_logical_text(e, w->arena);
+    if (!c->physical || !c->logical) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    pqt_schema_classify(e, w->binary_as_string, c);
+    c->kind = c->elem_kind;
+    *col_ret = c;
+    return PQT_OK;
+}
+
+static int16_t level_after(int16_t lvl, const pqt_schema_elem *e)
+{
+    return (int16_t)(lvl + (e->repetition == PQT_REP_OPTIONAL || e->repetition == PQT_REP_REPEATED));
+}
+
+static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep, bool nullable,
+                        int depth);
+
+/* A LIST-annotated group at w->pos (or a bare repeated primitive when bare != 0). */
+static pqt_status visit_list(walker *w, const char *path, int16_t def, int16_t rep,
+                             bool nullable, int depth)
+{
+    int list_idx = w->pos;
+    const pqt_schema_elem *list = &w->meta->schema[list_idx];
+    int16_t list_def = level_after(def, list);
+    bool list_nullable = nullable || list->repetition == PQT_REP_OPTIONAL;
+    if (rep > 0) return emit_unreadable(w, path, "list nested in a repeated field", depth);
+    if (list->num_children != 1) return emit_unreadable(w, path, "LIST with several children", depth);
+    if (list_idx + 1 >= w->meta->nschema) return corrupt_tree("LIST group has no child", list_idx);
+    const pqt_schema_elem *repeated = &w->meta->schema[list_idx + 1];
+    if (repeated->repetition != PQT_REP_REPEATED)
+        return emit_unreadable(w, path, "LIST whose child is not repeated", depth);
+    int16_t elem_def = (int16_t)(list_def + 1);
+    int16_t elem_rep = (int16_t)(rep + 1);
+    int elem_pos;
+    const pqt_schema_elem *elem;
+    if (!is_group(repeated)) {
+        elem_pos = list_idx + 1; /* two-level: the repeated primitive is the element */
+        elem = repeated;
+    } else {
+        size_t nlen = strlen(list->name);
+        bool legacy_struct = repeated->num_children != 1 || strcmp(repeated->name, "array") == 0 ||
+                             (strncmp(repeated->name, list->name, nlen) == 0 &&
+                              strcmp(repeated->name + nlen, "_tuple") == 0);
+        if (legacy_struct) return emit_unreadable(w, path, "list of structs", depth);
+        elem_pos = list_idx + 2;
+        if (elem_pos >= w->meta->nschema) return corrupt_tree("LIST element missing", list_idx);
+        elem = &w->meta->schema[elem_pos];
+        if (is_group(elem)) {
+            const char *why = is_list_annotated(elem) ? "list of lists"
+                              : is_map_annotated(elem) ? "list of maps"
+                                                       : "list of structs";
+            return emit_unreadable(w, path, why, depth);
+        }
+        if (elem->repetition == PQT_REP_REPEATED)
+            return emit_unreadable(w, path, "list of lists", depth);
+    }
+    int16_t leaf_def = level_after(elem_def, elem);
+    w->pos = elem_pos;
+    pqt_col *c;
+    PQT_TRY(emit_primitive(w, path, leaf_def, elem_rep, list_nullable, &c));
+    c->is_list = true;
+    c->list_def = list_def;
+    c->elem_def = elem_def;
+    c->width = 0; /* discovered from the data */
+    c->nullable = list_nullable || elem->repetition == PQT_REP_OPTIONAL;
+    if (c->elem_kind != PQT_NONE) c->kind = c->elem_kind | PQT_LIST;
+    return PQT_OK;
+}
+
+static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep, bool nullable,
+                        int depth)
+{
+    if (depth > MAX_NESTING) return corrupt_tree("nesting deeper than 64 levels", w->pos);
+    if (w->pos >= w->meta->nschema) return corrupt_tree("num_children runs past the end", w->pos);
+    const pqt_schema_elem *e = &w->meta->schema[w->pos];
+    if (!e->name) return corrupt_tree("element without a name", w->pos);
+    const char *path = join_path(w, prefix, e->name);
+    if (!path) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+
+    if (!is_group(e)) {
+        if (e->repetition == PQT_REP_REPEATED) {
+            /* An unannotated repeated primitive is a list of required elements. */
+            if (rep > 0) return emit_unreadable(w, path, "list nested in a repeated field", depth);
+            pqt_col *c;
+            PQT_TRY(emit_primitive(w, path, (int16_t)(def + 1), (int16_t)(rep + 1), nullable, &c));
+            c->is_list = true;
+            c->list_def = def;
+            c->elem_def = (int16_t)(def + 1);
+            c->width = 0;
+            if (c->elem_kind != PQT_NONE) c->kind = c->elem_kind | PQT_LIST;
+            return PQT_OK;
+        }
+        pqt_col *c;
+        if (rep > 0) return emit_unreadable(w, path, "field inside a repeated group", depth);
+        PQT_TRY(emit_primitive(w, path, level_after(def, e), rep,
+                               nullable || e->repetition == PQT_REP_OPTIONAL, &c));
+        return PQT_OK;
+    }
+    if (is_list_annotated(e)) return visit_list(w, path, def, rep, nullable, depth);
+    if (is_map_annotated(e)) return emit_unreadable(w, path, "MAP", depth);
+    if (e->repetition == PQT_REP_REPEATED) return emit_unreadable(w, path, "repeated group", depth);
+    /* A plain struct: its leaves become columns named by dotted path. */
+    int nchildren = e->num_children;
+    int16_t d = level_after(def, e);
+    bool n = nullable || e->repetition == PQT_REP_OPTIONAL;
+    w->pos++;
+    for (int i = 0; i < nchildren; i++) PQT_TRY(visit(w, path, d, rep, n, depth + 1));
+    return PQT_OK;
+}
+
+pqt_status pqt_schema_build(const pqt_file_meta *meta, bool binary_as_string, pqt_arena *arena,
+                            pqt_schema *out)
+{
+    if (meta->nschema < 1) return corrupt_tree("empty schema", 0);
+    walker w = {.meta = meta, .arena = arena, .binary_as_string = binary_as_string, .pos = 1};
+    const pqt_schema_elem *root = &meta->schema[0];
+    if (root->num_children < 0) return corrupt_tree("negative num_children", 0);
+    for (int i = 0; i < root->num_children; i++) PQT_TRY(visit(&w, NULL, 0, 0, false, 1));
+    if (w.pos != meta->nschema)
+        return corrupt_tree("elements left over after the root's children", w.pos);
+    for (int rg = 0; rg < meta->n_row_groups; rg++) {
+        if (meta->row_groups[rg].ncolumns != w.leaf_count)
+            return pqt_err(PQT_CORRUPT,
+                           "corrupt footer: row group %d has %d column chunks, the schema has %d "
+                           "leaf columns",
+                           rg, meta->row_groups[rg].ncolumns, w.leaf_count);
+    }
+    out->cols = w.cols;
+    out->ncols = w.ncols;
+    out->nleaves = w.leaf_count;
+    return PQT_OK;
+}

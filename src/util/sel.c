@@ -1,0 +1,463 @@
+/*
+ * sel.c - the row selection (layer: util). See sel.h for the representations.
+ *
+ * RUNS is the natural form of slices and page pruning; BITS the natural form of a
+ * predicate result. Mutations go through a bool-free path: runs are rebuilt by merging,
+ * bitmaps by word operations, and normalize() picks the smaller representation
+ * (BITS when nruns * 32 > nrows, the arrow-rs crossover; back to RUNS when nruns * 512 < nrows).
+ */
+#include "util/sel.h"
+
+#include <string.h>
+
+#include "util/error.h"
+#include "util/mem.h"
+
+static int64_t nwords(int64_t nrows) { return (nrows + 63) / 64; }
+static int64_t nblocks(int64_t nrows) { return (nrows + PQT_SEL_BLOCK_ROWS - 1) / PQT_SEL_BLOCK_ROWS; }
+
+static pqt_status oom(void) { return pqt_err(PQT_NOMEM, "out of memory growing a row selection"); }
+
+static pqt_status reserve_runs(pqt_sel *sel, int64_t n)
+{
+    if (n <= sel->runs_cap) return PQT_OK;
+    int64_t cap = sel->runs_cap ? sel->runs_cap : 8;
+    while (cap < n) cap *= 2;
+    pqt_run *r = pqt_realloc(sel->runs, (size_t)cap * sizeof *r);
+    if (!r) return oom();
+    sel->runs = r;
+    sel->runs_cap = cap;
+    return PQT_OK;
+}
+
+/* Words and summary are (re)allocated to the row count; contents undefined. */
+static pqt_status reserve_bits(pqt_sel *sel)
+{
+    size_t nw = (size_t)nwords(sel->nrows), nb = (size_t)nblocks(sel->nrows);
+    uint64_t *w = pqt_realloc(sel->words, (nw ? nw : 1) * sizeof *w);
+    if (!w) return oom();
+    sel->words = w;
+    uint8_t *s = pqt_realloc(sel->summary, nb ? nb : 1);
+    if (!s) return oom();
+    sel->summary = s;
+    return PQT_OK;
+}
+
+void pqt_sel_init_all(pqt_sel *sel, int64_t nrows)
+{
+    sel->kind = nrows > 0 ? PQT_SEL_ALL : PQT_SEL_NONE;
+    sel->nrows = nrows;
+    sel->nsel = nrows > 0 ? nrows : 0;
+    sel->nruns = 0;
+}
+
+void pqt_sel_init_none(pqt_sel *sel, int64_t nrows)
+{
+    sel->kind = PQT_SEL_NONE;
+    sel->nrows = nrows;
+    sel->nsel = 0;
+    sel->nruns = 0;
+}
+
+void pqt_sel_free(pqt_sel *sel)
+{
+    pqt_mem_free(sel->runs);
+    pqt_mem_free(sel->words);
+    pqt_mem_free(sel->summary);
+    memset(sel, 0, sizeof *sel);
+}
+
+pqt_status pqt_sel_init_range(pqt_sel *sel, int64_t nrows, int64_t lo, int64_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > nrows) hi = nrows;
+    if (lo >= hi) {
+        pqt_sel_init_none(sel, nrows);
+        return PQT_OK;
+    }
+    if (lo == 0 && hi == nrows) {
+        pqt_sel_init_all(sel, nrows);
+        return PQT_OK;
+    }
+    PQT_TRY(reserve_runs(sel, 1));
+    sel->kind = PQT_SEL_RUNS;
+    sel->nrows = nrows;
+    sel->runs[0].start = lo;
+    sel->runs[0].len = hi - lo;
+    sel->nruns = 1;
+    sel->nsel = hi - lo;
+    return PQT_OK;
+}
+
+static void build_summary(pqt_sel *sel)
+{
+    int64_t nb = nblocks(sel->nrows);
+    int64_t wpb = PQT_SEL_BLOCK_ROWS / 64;
+    int64_t nw = nwords(sel->nrows);
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t w0 = b * wpb, w1 = w0 + wpb < nw ? w0 + wpb : nw;
+        int64_t rows = (w1 - w0) * 64;
+        if (b == nb - 1) rows = sel->nrows - b * PQT_SEL_BLOCK_ROWS;
+        int64_t cnt = 0;
+        for (int64_t w = w0; w < w1; w++) cnt += __builtin_popcountll(sel->words[w]);
+        sel->summary[b] = cnt == 0 ? 0 : cnt == rows ? 1 : 2;
+    }
+}
+
+/* Runs -> bitmap (kind becomes BITS). */
+static pqt_status runs_to_bits(pqt_sel *sel)
+{
+    PQT_TRY(reserve_bits(sel));
+    memset(sel->words, 0, (size_t)nwords(sel->nrows) * sizeof(uint64_t));
+    for (int64_t i = 0; i < sel->nruns; i++) {
+        int64_t s = sel->runs[i].start, e = s + sel->runs[i].len;
+        while (s < e) {
+            int64_t w = s / 64, bit = s % 64;
+            int64_t take = 64 - bit < e - s ? 64 - bit : e - s;
+            uint64_t mask = take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit;
+            sel->words[w] |= mask;
+            s += take;
+        }
+    }
+    build_summary(sel);
+    sel->kind = PQT_SEL_BITS;
+    return PQT_OK;
+}
+
+/* Bitmap -> runs (kind becomes RUNS); words stay allocated for reuse. */
+static pqt_status bits_to_runs(pqt_sel *sel)
+{
+    int64_t n = 0;
+    pqt_sel_cursor cur = {0};
+    int64_t s, l;
+    sel->kind = PQT_SEL_BITS;
+    while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &s, &l)) n++;
+    PQT_TRY(reserve_runs(sel, n));
+    cur.pos = 0;
+    n = 0;
+    while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &s, &l)) {
+        sel->runs[n].start = s;
+        sel->runs[n].len = l;
+        n++;
+    }
+    sel->nruns = n;
+    sel->kind = PQT_SEL_RUNS;
+    return PQT_OK;
+}
+
+static pqt_status normalize(pqt_sel *sel)
+{
+    if (sel->nsel == 0) {
+        pqt_sel_init_none(sel, sel->nrows);
+        return PQT_OK;
+    }
+    if (sel->nsel == sel->nrows) {
+        pqt_sel_init_all(sel, sel->nrows);
+        return PQT_OK;
+    }
+    if (sel->kind == PQT_SEL_RUNS && sel->nruns * 32 > sel->nrows) return runs_to_bits(sel);
+    if (sel->kind == PQT_SEL_BITS) {
+        int64_t runs = pqt_sel_nruns_in(sel, 0, sel->nrows);
+        if (runs * 512 < sel->nrows) return bits_to_runs(sel);
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_sel_init_bools(pqt_sel *sel, int64_t nrows, const uint8_t *keep)
+{
+    sel->nrows = nrows;
+    PQT_TRY(reserve_bits(sel));
+    int64_t nw = nwords(nrows), cnt = 0;
+    for (int64_t w = 0; w < nw; w++) {
+        uint64_t word = 0;
+        int64_t base = w * 64, lim = nrows - base < 64 ? nrows - base : 64;
+        for (int64_t b = 0; b < lim; b++) word |= (uint64_t)(keep[base + b] != 0) << b;
+        sel->words[w] = word;
+        cnt += __builtin_popcountll(word);
+    }
+    build_summary(sel);
+    sel->kind = PQT_SEL_BITS;
+    sel->nsel = cnt;
+    sel->nruns = 0;
+    return normalize(sel);
+}
+
+pqt_status pqt_sel_copy(pqt_sel *dst, const pqt_sel *src)
+{
+    dst->nrows = src->nrows;
+    if (src->kind == PQT_SEL_RUNS) {
+        PQT_TRY(reserve_runs(dst, src->nruns));
+        memcpy(dst->runs, src->runs, (size_t)src->nruns * sizeof *src->runs);
+    } else if (src->kind == PQT_SEL_BITS) {
+        PQT_TRY(reserve_bits(dst));
+        memcpy(dst->words, src->words, (size_t)nwords(src->nrows) * sizeof(uint64_t));
+        memcpy(dst->summary, src->summary, (size_t)nblocks(src->nrows));
+    }
+    dst->kind = src->kind;
+    dst->nsel = src->nsel;
+    dst->nruns = src->kind == PQT_SEL_RUNS ? src->nruns : 0;
+    return PQT_OK;
+}
+
+pqt_status pqt_sel_intersect_range(pqt_sel *sel, int64_t lo, int64_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > sel->nrows) hi = sel->nrows;
+    pqt_run r = {lo, hi > lo ? hi - lo : 0};
+    if (r.len == 0) {
+        pqt_sel_init_none(sel, sel->nrows);
+        return PQT_OK;
+    }
+    return pqt_sel_intersect_runs(sel, &r, 1);
+}
+
+pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nruns)
+{
+    if (sel->kind == PQT_SEL_NONE) return PQT_OK;
+    if (sel->kind == PQT_SEL_ALL) {
+        PQT_TRY(reserve_runs(sel, nruns));
+        int64_t n = 0, cnt = 0;
+        for (int64_t i = 0; i < nruns; i++) {
+            int64_t s = runs[i].start < 0 ? 0 : runs[i].start;
+            int64_t e = runs[i].start + runs[i].len;
+            if (e > sel->nrows) e = sel->nrows;
+            if (e <= s) continue;
+            if (n && sel->runs[n - 1].start + sel->runs[n - 1].len == s) {
+                sel->runs[n - 1].len += e - s;
+            } else {
+                sel->runs[n].start = s;
+                sel->runs[n].len = e - s;
+                n++;
+            }
+            cnt += e - s;
+        }
+        sel->kind = PQT_SEL_RUNS;
+        sel->nruns = n;
+        sel->nsel = cnt;
+        return normalize(sel);
+    }
+    if (sel->kind == PQT_SEL_RUNS) {
+        /* Merge-intersect into a fresh array, then swap in. */
+        pqt_run *out = pqt_malloc_array((size_t)(sel->nruns + nruns + 1), sizeof *out);
+        if (!out) return oom();
+        int64_t i = 0, j = 0, n = 0, cnt = 0;
+        while (i < sel->nruns && j < nruns) {
+            int64_t a0 = sel->runs[i].start, a1 = a0 + sel->runs[i].len;
+            int64_t b0 = runs[j].start, b1 = b0 + runs[j].len;
+            int64_t s = a0 > b0 ? a0 : b0, e = a1 < b1 ? a1 : b1;
+            if (s < e) {
+                if (n && out[n - 1].start + out[n - 1].len == s) out[n - 1].len += e - s;
+                else out[n++] = (pqt_run){s, e - s};
+                cnt += e - s;
+            }
+            if (a1 < b1) i++;
+            else j++;
+        }
+        pqt_mem_free(sel->runs);
+        sel->runs = out;
+        sel->runs_cap = sel->nruns + nruns + 1;
+        sel->nruns = n;
+        sel->nsel = cnt;
+        return normalize(sel);
+    }
+    /* BITS: clear every bit outside the runs. */
+    int64_t prev_end = 0, cnt = 0;
+    for (int64_t k = 0; k <= nruns; k++) {
+        int64_t s = k < nruns ? runs[k].start : sel->nrows;
+        if (s > sel->nrows) s = sel->nrows;
+        for (int64_t r = prev_end; r < s;) {
+            int64_t w = r / 64, bit = r % 64;
+            int64_t take = 64 - bit < s - r ? 64 - bit : s - r;
+            uint64_t mask = take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit;
+            sel->words[w] &= ~mask;
+            r += take;
+        }
+        if (k < nruns) prev_end = runs[k].start + runs[k].len;
+        if (prev_end > sel->nrows) prev_end = sel->nrows;
+    }
+    for (int64_t w = 0; w < nwords(sel->nrows); w++) cnt += __builtin_popcountll(sel->words[w]);
+    sel->nsel = cnt;
+    build_summary(sel);
+    return normalize(sel);
+}
+
+pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
+{
+    if (sel->kind == PQT_SEL_NONE) return PQT_OK;
+    if (sel->kind != PQT_SEL_BITS) {
+        if (sel->kind == PQT_SEL_ALL) {
+            sel->nruns = 0;
+            PQT_TRY(reserve_runs(sel, 1));
+            sel->runs[0] = (pqt_run){0, sel->nrows};
+            sel->nruns = 1;
+        }
+        PQT_TRY(runs_to_bits(sel));
+    }
+    /* Walk selected rows in order, clearing the ones the verdict rejects. */
+    int64_t k = 0, cnt = 0;
+    int64_t nw = nwords(sel->nrows);
+    for (int64_t w = 0; w < nw; w++) {
+        uint64_t word = sel->words[w], out = word;
+        while (word) {
+            int bit = __builtin_ctzll(word);
+            if (!keep[k++]) out &= ~(1ULL << bit);
+            word &= word - 1;
+        }
+        sel->words[w] = out;
+        cnt += __builtin_popcountll(out);
+    }
+    sel->nsel = cnt;
+    build_summary(sel);
+    return normalize(sel);
+}
+
+static int64_t bits_count(const pqt_sel *sel, int64_t lo, int64_t hi)
+{
+    int64_t cnt = 0;
+    while (lo < hi) {
+        int64_t w = lo / 64, bit = lo % 64;
+        int64_t take = 64 - bit < hi - lo ? 64 - bit : hi - lo;
+        uint64_t mask = take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit;
+        cnt += __builtin_popcountll(sel->words[w] & mask);
+        lo += take;
+    }
+    return cnt;
+}
+
+int64_t pqt_sel_count(const pqt_sel *sel, int64_t lo, int64_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > sel->nrows) hi = sel->nrows;
+    if (lo >= hi) return 0;
+    switch (sel->kind) {
+    case PQT_SEL_ALL: return hi - lo;
+    case PQT_SEL_NONE: return 0;
+    case PQT_SEL_BITS: return bits_count(sel, lo, hi);
+    case PQT_SEL_RUNS: {
+        pqt_sel_cursor cur;
+        pqt_sel_seek(sel, &cur, lo);
+        int64_t s, l, cnt = 0;
+        while (pqt_sel_next_run(sel, &cur, lo, hi, &s, &l)) cnt += l;
+        return cnt;
+    }
+    }
+    return 0;
+}
+
+bool pqt_sel_any(const pqt_sel *sel, int64_t lo, int64_t hi)
+{
+    if (lo < 0) lo = 0;
+    if (hi > sel->nrows) hi = sel->nrows;
+    if (lo >= hi) return false;
+    if (sel->kind == PQT_SEL_ALL) return true;
+    if (sel->kind == PQT_SEL_NONE) return false;
+    if (sel->kind == PQT_SEL_BITS) {
+        int64_t b0 = lo / PQT_SEL_BLOCK_ROWS, b1 = (hi - 1) / PQT_SEL_BLOCK_ROWS;
+        for (int64_t b = b0; b <= b1; b++) {
+            if (sel->summary[b] == 0) continue;
+            int64_t s = b * PQT_SEL_BLOCK_ROWS, e = s + PQT_SEL_BLOCK_ROWS;
+            if (s < lo) s = lo;
+            if (e > hi) e = hi;
+            if (sel->summary[b] == 1 || bits_count(sel, s, e) > 0) return true;
+        }
+        return false;
+    }
+    pqt_sel_cursor cur;
+    pqt_sel_seek(sel, &cur, lo);
+    int64_t s, l;
+    return pqt_sel_next_run(sel, &cur, lo, hi, &s, &l);
+}
+
+int64_t pqt_sel_nruns_in(const pqt_sel *sel, int64_t lo, int64_t hi)
+{
+    pqt_sel_cursor cur;
+    pqt_sel_seek(sel, &cur, lo);
+    int64_t s, l, n = 0;
+    while (pqt_sel_next_run(sel, &cur, lo, hi, &s, &l)) n++;
+    return n;
+}
+
+void pqt_sel_seek(const pqt_sel *sel, pqt_sel_cursor *cur, int64_t lo)
+{
+    if (sel->kind == PQT_SEL_RUNS) {
+        /* first run whose end is beyond lo */
+        int64_t a = 0, b = sel->nruns;
+        while (a < b) {
+            int64_t m = a + (b - a) / 2;
+            if (sel->runs[m].start + sel->runs[m].len <= lo) a = m + 1;
+            else b = m;
+        }
+        cur->pos = a;
+    } else {
+        cur->pos = lo < 0 ? 0 : lo;
+    }
+}
+
+bool pqt_sel_next_run(const pqt_sel *sel, pqt_sel_cursor *cur, int64_t lo, int64_t hi,
+                      int64_t *start_ret, int64_t *len_ret)
+{
+    if (hi > sel->nrows) hi = sel->nrows;
+    if (lo < 0) lo = 0;
+    switch (sel->kind) {
+    case PQT_SEL_NONE: return false;
+    case PQT_SEL_ALL:
+        if (cur->pos > lo || lo >= hi) return false;
+        cur->pos = hi;
+        *start_ret = lo;
+        *len_ret = hi - lo;
+        return true;
+    case PQT_SEL_RUNS:
+        while (cur->pos < sel->nruns) {
+            const pqt_run *r = &sel->runs[cur->pos];
+            int64_t s = r->start, e = r->start + r->len;
+            if (s >= hi) return false;
+            cur->pos++;
+            if (s < lo) s = lo;
+            if (e > hi) e = hi;
+            if (s < e) {
+                *start_ret = s;
+                *len_ret = e - s;
+                return true;
+            }
+        }
+        return false;
+    case PQT_SEL_BITS: {
+        int64_t r = cur->pos < lo ? lo : cur->pos;
+        /* find the next set bit at or after r, skipping empty summary blocks */
+        while (r < hi) {
+            int64_t blk = r / PQT_SEL_BLOCK_ROWS;
+            if (sel->summary[blk] == 0) {
+                r = (blk + 1) * PQT_SEL_BLOCK_ROWS;
+                continue;
+            }
+            uint64_t w = sel->words[r / 64] >> (r % 64);
+            if (w == 0) {
+                r = (r / 64 + 1) * 64;
+                continue;
+            }
+            r += __builtin_ctzll(w);
+            break;
+        }
+        if (r >= hi) {
+            cur->pos = hi;
+            return false;
+        }
+        int64_t s = r;
+        /* extend over set bits */
+        while (r < hi) {
+            uint64_t w = ~(sel->words[r / 64] >> (r % 64));
+            int64_t avail = 64 - r % 64;
+            int64_t ones = w == 0 ? avail : __builtin_ctzll(w);
+            if (ones > avail) ones = avail;
+            r += ones;
+            if (ones < avail) break;
+        }
+        if (r > hi) r = hi;
+        cur->pos = r;
+        *start_ret = s;
+        *len_ret = r - s;
+        return true;
+    }
+    }
+    return false;
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# test_cli.sh - the `pqt` command-line tool: help, exit statuses, error lines, schema and
+# meta on parquet-testing files, and `pqt cat` output against expected text in tests/cli/
+# that tests/cli/make_expected.mjs derived from DuckDB (an independent reader).
+# Usage (ctest does this from the repository root): bash tests/test_cli.sh PATH_TO_PQT
+set -u
+PQT=${1:?usage: test_cli.sh PATH_TO_PQT}
+DATA=../shared/parquet-testing/data
+PLAIN=$DATA/alltypes_plain.parquet
+CAT=examples/catalogue.parquet
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+checks=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# run ARGS...: run pqt, keeping stdout, stderr and the exit status.
+run() {
+    "$PQT" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    checks=$((checks + 1))
+}
+
+expect_rc() { # expect_rc WANT DESCRIPTION
+    [ "$rc" -eq "$1" ] || fail "$2: exit status $rc, want $1 (stderr: $(head -c 300 "$TMP/err"))"
+}
+
+expect_out() { # expect_out FILE DESCRIPTION: stdout equals FILE
+    if ! cmp -s "$TMP/out" "$1"; then
+        fail "$2: output differs from $1"
+        diff "$1" "$TMP/out" | head -20 >&2
+    fi
+}
+
+expect_grep() { # expect_grep PATTERN STREAM(out|err) DESCRIPTION
+    grep -q -e "$1" "$TMP/$2" || fail "$3: no '$1' in std$2"
+}
+
+# ---- help and usage ----
+run --help
+expect_rc 0 "pqt --help"
+expect_grep "usage: pqt" out "pqt --help"
+for cmd in schema meta cat; do
+    run "$cmd" --help
+    expect_rc 0 "pqt $cmd --help"
+    expect_grep "usage: pqt $cmd" out "pqt $cmd --help"
+    [ -s "$TMP/err" ] && fail "pqt $cmd --help wrote to stderr"
+    run "$cmd" --no-such-option "$PLAIN"
+    expect_rc 2 "pqt $cmd --no-such-option"
+    expect_grep "no-such-option" err "pqt $cmd --no-such-option"
+    run "$cmd"
+    expect_rc 2 "pqt $cmd without FILE"
+done
+run frobnicate "$PLAIN"
+expect_rc 2 "unknown command"
+run cat "$PLAIN" --format xml
+expect_rc 2 "cat --format xml"
+run cat "$PLAIN" --rows 3-4
+expect_rc 2 "cat --rows 3-4"
+run cat "$PLAIN" --limit
+expect_rc 2 "cat --limit without a value"
+
+# ---- errors: one line on stderr naming the file, exit 1 ----
+for cmd in schema meta cat; do
+    run "$cmd" "$TMP/missing.parquet"
+    expect_rc 1 "pqt $cmd on a missing file"
+    [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "pqt $cmd on a missing file: stderr is not one line"
+    expect_grep "^pqt: $TMP/missing.parquet: " err "pqt $cmd on a missing file"
+    [ -s "$TMP/out" ] && fail "pqt $cmd on a missing file wrote to stdout"
+done
+printf 'PAR1 not a parquet file' >"$TMP/bad.parquet"
+run meta "$TMP/bad.parquet"
+expect_rc 1 "pqt meta on a corrupt file"
+expect_grep "^pqt: $TMP/bad.parquet: " err "pqt meta on a corrupt file"
+
+# ---- schema ----
+run schema "$PLAIN"
+expect_rc 0 "schema alltypes_plain"
+expect_grep "11 columns" out "schema alltypes_plain"
+for col in id bool_col tinyint_col smallint_col int_col bigint_col float_col double_col \
+    date_string_col string_col timestamp_col; do
+    grep -Eq "^  $col +optional .* $col +[a-z]" "$TMP/out" || fail "schema alltypes_plain: column $col"
+done
+grep -Eq "^  bigint_col +optional +INT64 +bigint_col +int64$" "$TMP/out" ||
+    fail "schema alltypes_plain: bigint_col line"
+grep -Eq "string_col +unreadable \(" "$TMP/out" || fail "schema: unreadable binary column"
+run schema "$DATA/nested_maps.snappy.parquet"
+grep -Eq "^  a +optional +MAP +a +unreadable \(MAP\)$" "$TMP/out" || fail "schema: unreadable map"
+run cat "$DATA/nested_maps.snappy.parquet" --format csv --limit 1
+[ "$(head -1 "$TMP/out")" = "b,c" ] || fail "cat leaves out unreadable columns: $(head -1 "$TMP/out")"
+run schema "$CAT"
+expect_rc 0 "schema catalogue"
+grep -Eq "^  mag +optional +LIST +mag +vector<float32>$" "$TMP/out" || fail "schema catalogue: mag"
+grep -Eq "^      element +optional +FLOAT$" "$TMP/out" || fail "schema catalogue: mag element"
+grep -Eq "^  obs_date +optional +INT32 +DATE +obs_date +date$" "$TMP/out" ||
+    fail "schema catalogue: obs_date"
+
+# ---- meta ----
+run meta "$PLAIN"
+expect_rc 0 "meta alltypes_plain"
+expect_grep "^rows: 8$" out "meta alltypes_plain"
+expect_grep "^row groups: 1$" out "meta alltypes_plain"
+# alltypes_plain.parquet is not compressed; its .snappy sibling is.
+expect_grep "codec UNCOMPRESSED, encodings RLE,PLAIN_DICTIONARY,PLAIN, 8 values" out "meta codec"
+run meta "$DATA/alltypes_plain.snappy.parquet"
+expect_grep "codec SNAPPY" out "meta alltypes_plain.snappy"
+run meta "$CAT"
+expect_rc 0 "meta catalogue"
+expect_grep "^row group 2: rows 501..1000 (500 rows)" out "meta catalogue row groups"
+expect_grep "codec ZSTD" out "meta catalogue codec"
+expect_grep "statistics: min 1, max 500, nulls 0" out "meta catalogue id statistics"
+expect_grep "statistics: min \"DES\", max \"SDSS\", nulls 0, distinct 4" out "meta string stats"
+expect_grep "statistics: min 2015-01-04, max 2019-02-09, nulls 0" out "meta date statistics"
+run meta "$DATA/int32_decimal.parquet"
+expect_grep "statistics: min 1.00, max 24.00, nulls 0" out "meta decimal statistics"
+run meta "$DATA/binary_truncated_min_max.parquet"
+expect_grep 'statistics: min "Al" (not exact), max "Kf" (not exact), nulls 0' out "meta inexact stats"
+expect_grep 'statistics: min 0x416c (not exact), max 0xffff0102, nulls 0' out "meta binary stats"
+run meta "$DATA/data_index_bloom_encoding_stats.parquet"
+expect_grep "page index: yes, bloom filter: yes" out "meta page index and bloom filter"
+expect_grep "^  writer.model.name = avro$" out "meta key-value metadata"
+
+# ---- cat: jsonl against DuckDB-derived text ----
+run cat "$PLAIN" --format jsonl --limit 2
+expect_rc 0 "cat --limit 2"
+expect_out tests/cli/alltypes_plain_limit2.jsonl "cat jsonl --limit 2"
+run cat "$PLAIN" --format jsonl --rows 3:4
+expect_rc 0 "cat --rows 3:4"
+expect_out tests/cli/alltypes_plain_rows3-4.jsonl "cat jsonl --rows 3:4"
+run cat "$PLAIN" --format=jsonl --rows=3:8 --limit=2
+expect_out tests/cli/alltypes_plain_rows3-4.jsonl "cat --opt=value forms"
+
+run cat "$DATA/list_columns.parquet" --format jsonl
+expect_out tests/cli/list_columns.jsonl "cat jsonl lists"
+
+# ---- cat: csv and table ----
+run cat "$PLAIN" --format csv --limit 1
+expect_rc 0 "cat csv"
+[ "$(head -1 "$TMP/out")" = "id,bool_col,tinyint_col,smallint_col,int_col,bigint_col,float_col,double_col,timestamp_col" ] ||
+    fail "cat csv header: $(head -1 "$TMP/out")"
+[ "$(sed -n 2p "$TMP/out")" = "4,true,0,0,0,0,0,0,2009-03-01T00:00:00.000000000" ] ||
+    fail "cat csv row: $(sed -n 2p "$TMP/out")"
+run cat "$CAT" --format csv --columns quality,mag,name --rows 7:7
+[ "$(cat "$TMP/out")" = 'quality,mag,name
+,"[18.563146591186523,18.813146591186523,19.063146591186523,19.313146591186523,19.563146591186523]",obj-00007' ] ||
+    fail "cat csv null and array: $(cat "$TMP/out")"
+run cat "$PLAIN"
+expect_rc 0 "cat table"
+expect_grep "^8 rows$" out "cat table footer"
+[ "$(wc -l <"$TMP/out")" -eq 12 ] || fail "cat table: 3 header lines + 8 rows + footer"
+run cat "$PLAIN" --limit 2
+expect_grep "^showing 2 of 8 rows$" out "cat table --limit footer"
+run cat "$PLAIN" --limit 0 --format jsonl
+[ -s "$TMP/out" ] && fail "cat --limit 0 printed rows"
+
+# ---- cat: column selection and row ranges ----
+run cat "$PLAIN" --columns nope
+expect_rc 1 "cat --columns nope"
+expect_grep "no column 'nope' in $PLAIN" err "cat --columns nope"
+run cat "$PLAIN" --columns string_col
+expect_rc 1 "cat --columns on an unreadable column"
+expect_grep "BYTE_ARRAY" err "cat --columns on an unreadable column names its type"
+run cat "$PLAIN" --rows 5:9
+expect_rc 1 "cat --rows past the end"
+expect_grep "8 rows" err "cat --rows past the end"
+run cat "$PLAIN" --format jsonl --columns double_col,id --rows 8:
+[ "$(cat "$TMP/out")" = '{"double_col":10.1,"id":1}' ] || fail "cat --columns order / LO: $(cat "$TMP/out")"
+
+# The catalogue has 2 row groups of 500 rows: a range across the boundary, and the whole file.
+run cat "$CAT" --format jsonl --columns id,obs_date --rows 499:502
+[ "$(cat "$TMP/out")" = '{"id":499,"obs_date":"2019-02-06"}
+{"id":500,"obs_date":"2019-02-09"}
+{"id":501,"obs_date":"2019-02-12"}
+{"id":502,"obs_date":"2019-02-15"}' ] || fail "cat across row groups: $(cat "$TMP/out")"
+run cat "$CAT" --format jsonl
+expect_rc 0 "cat catalogue jsonl"
+[ "$(wc -l <"$TMP/out")" -eq 1000 ] || fail "cat catalogue: not 1000 lines"
+if command -v python3 >/dev/null; then
+    python3 - "$TMP/out" <<'EOF' || fail "cat catalogue jsonl: not valid JSON with 11 keys per line"
+import json, sys
+for n, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    row = json.loads(line)
+    assert len(row) == 11 and row["id"] == n and len(row["mag"]) == 5, line
+    assert (row["quality"] is None) == (n % 7 == 0), line
+EOF
+fi
+
+echo "test_cli: $checks runs, $failures failure(s)"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,229 @@
+/*
+ * cmd_cat.c - `pqt cat FILE`: print rows. Parses the options, picks the columns, then
+ * streams one row group at a time: each requested column is read over that row group's
+ * part of the range, the rows are written (cat_format.c) and the arrays freed, so memory
+ * stays bounded by one row group and output starts at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools.h"
+
+static const char usage[] =
+    "usage: pqt cat FILE [--columns a,b] [--rows LO:HI] [--limit N] [--format table|csv|jsonl]\n"
+    "\n"
+    "Print the rows of a Parquet file, one row group at a time.\n"
+    "  --columns a,b   only these columns (dotted paths), in this order\n"
+    "  --rows LO:HI    rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"
+    "  --limit N       print at most N rows\n"
+    "  --format F      table (default, for people), csv, or jsonl (one JSON object per row)\n"
+    "  -h, --help      this text\n"
+    "Columns pqt cannot read (maps, nested lists) are left out unless named.\n";
+
+static const char *const value_opts[] = {"--columns", "--rows", "--limit", "--format", NULL};
+
+typedef struct cat_args {
+    const char *path, *columns, *rows, *limit, *format;
+} cat_args;
+
+/* A decimal int64 filling all of s (empty is not a number). */
+static int parse_i64(const char *s, size_t n, int64_t *out)
+{
+    char tmp[32];
+    if (n == 0 || n >= sizeof tmp) return 0;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    char *end;
+    errno = 0;
+    long long v = strtoll(tmp, &end, 10);
+    if (errno || *end || end == tmp) return 0;
+    *out = v;
+    return 1;
+}
+
+/* "LO:HI", "LO:", ":HI" or "N" (that one row). Open sides stay as given in lo/hi. */
+static int parse_rows(const char *s, int64_t *lo, int64_t *hi)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon) {
+        if (!parse_i64(s, strlen(s), lo)) return 0;
+        *hi = *lo;
+        return 1;
+    }
+    size_t nlo = (size_t)(colon - s), nhi = strlen(colon + 1);
+    if (nlo && !parse_i64(s, nlo, lo)) return 0;
+    if (nhi && !parse_i64(colon + 1, nhi, hi)) return 0;
+    return 1;
+}
+
+static void add_col(cat_out *o, const pqt_file *f, int col)
+{
+    cat_col *c = &o->cols[o->ncols++];
+    memset(c, 0, sizeof *c);
+    c->col = col;
+    c->path = pqt_file_column_path(f, col);
+    int kind = pqt_file_column_kind(f, col);
+    c->kind_name = pqt_kind_name(kind);
+    c->unit = pqt_file_column_time_unit(f, col);
+    c->utc = pqt_file_column_utc(f, col) == 1;
+    int plain_number =
+        kind == PQT_INT32 || kind == PQT_INT64 || kind == PQT_FLOAT32 || kind == PQT_FLOAT64;
+    c->right_align = plain_number;
+}
+
+/* The columns to print: those named by --columns, or every readable one. */
+static int pick_columns(const pqt_file *f, const char *path, const char *list, cat_out *o)
+{
+    int ncols = pqt_file_ncolumns(f);
+    size_t cap = (size_t)ncols + 1;
+    if (list)
+        for (const char *p = list; *p; p++)
+            cap += *p == ',';
+    o->cols = calloc(cap, sizeof *o->cols);
+    if (!o->cols) {
+        fputs("pqt: out of memory\n", stderr);
+        return EXIT_FAIL;
+    }
+    if (!list) {
+        for (int c = 0; c < ncols; c++)
+            if (pqt_file_column_kind(f, c) != PQT_NONE) add_col(o, f, c);
+        return EXIT_OK;
+    }
+    for (const char *p = list;;) {
+        size_t n = strcspn(p, ",");
+        char name[1024];
+        if (n == 0 || n >= sizeof name) {
+            fprintf(stderr, "pqt cat: bad column name in --columns '%s'\n", list);
+            return EXIT_USAGE;
+        }
+        memcpy(name, p, n);
+        name[n] = '\0';
+        int col;
+        if (pqt_file_find_column(f, name, &col) != PQT_OK) {
+            fprintf(stderr, "pqt: no column '%s' in %s\n", name, path);
+            return EXIT_FAIL;
+        }
+        if (pqt_file_column_kind(f, col) == PQT_NONE) {
+            const char *logical = pqt_file_column_logical(f, col);
+            fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
+                    pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
+                    logical ? logical : "", pqt_file_column_why_unreadable(f, col));
+            return EXIT_FAIL;
+        }
+        add_col(o, f, col);
+        if (!p[n]) break;
+        p += n + 1;
+    }
+    return EXIT_OK;
+}
+
+/* Stream rows lo..hi (1-based, inclusive) row group by row group. */
+static int stream(pqt_file *f, const char *path, cat_out *o, int64_t lo, int64_t hi)
+{
+    pqt_array **arrays = calloc((size_t)o->ncols + 1, sizeof *arrays);
+    if (!arrays) {
+        fputs("pqt: out of memory\n", stderr);
+        return EXIT_FAIL;
+    }
+    int rc = EXIT_OK, nrg = pqt_file_num_row_groups(f);
+    int64_t first = 1;
+    for (int rg = 0; rg < nrg && first <= hi && rc == EXIT_OK; rg++) {
+        int64_t last = first + pqt_file_row_group_nrows(f, rg) - 1;
+        int64_t a = lo > first ? lo : first, b = hi < last ? hi : last;
+        first = last + 1;
+        if (a > b) continue;
+        for (int c = 0; c < o->ncols; c++) {
+            if (pqt_file_read(f, o->cols[c].col, a, b, &arrays[c]) != PQT_OK) {
+                fflush(stdout);
+                rc = tool_fail(path);
+                break;
+            }
+            colview_init(&o->cols[c].v, arrays[c], o->cols[c].unit, o->cols[c].utc);
+        }
+        if (rc == EXIT_OK) cat_write_batch(o, b - a + 1);
+        for (int c = 0; c < o->ncols; c++) {
+            pqt_array_free(arrays[c]);
+            arrays[c] = NULL;
+        }
+    }
+    free(arrays);
+    return rc;
+}
+
+static int run(pqt_file *f, const cat_args *args)
+{
+    cat_out o = {0};
+    o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
+               : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
+                                                                   : FORMAT_JSONL;
+    int rc = pick_columns(f, args->path, args->columns, &o);
+    if (rc != EXIT_OK) {
+        free(o.cols);
+        return rc;
+    }
+    int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
+    if (args->rows) {
+        parse_rows(args->rows, &lo, &hi); /* checked by the caller */
+        if (lo < 1 || hi > nrows || lo > hi) {
+            fprintf(stderr, "pqt: %s: rows %s outside the table (%lld rows)\n", args->path,
+                    args->rows, (long long)nrows);
+            free(o.cols);
+            return EXIT_FAIL;
+        }
+    }
+    if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
+    int64_t total = hi - lo + 1;
+    int64_t end = limit >= 0 && limit < total ? lo + limit - 1 : hi;
+    rc = stream(f, args->path, &o, lo, end);
+    if (rc == EXIT_OK)
+        cat_finish(&o, total);
+    else {
+        free(o.width);
+        rb_free(&o.line);
+        rb_free(&o.cell);
+    }
+    free(o.cols);
+    return rc;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+    argscan s;
+    cat_args args = {0};
+    argscan_init(&s, argc, argv);
+    for (int r; (r = argscan_next(&s, value_opts)) != ARG_END;) {
+        if (r == ARG_HELP) {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        }
+        if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option("cat", usage, r, s.opt);
+        if (r == ARG_OPERAND) {
+            if (args.path) return tool_usage_error("cat", usage, "unexpected argument", s.value);
+            args.path = s.value;
+        } else if (strcmp(s.opt, "--columns") == 0)
+            args.columns = s.value;
+        else if (strcmp(s.opt, "--rows") == 0)
+            args.rows = s.value;
+        else if (strcmp(s.opt, "--limit") == 0)
+            args.limit = s.value;
+        else
+            args.format = s.value;
+    }
+    if (!args.path) return tool_usage_error("cat", usage, "missing FILE", NULL);
+    int64_t lo = 1, hi = 1, limit;
+    if (args.rows && !parse_rows(args.rows, &lo, &hi))
+        return tool_usage_error("cat", usage, "bad --rows (want LO:HI)", args.rows);
+    if (args.limit && (!parse_i64(args.limit, strlen(args.limit), &limit) || limit < 0))
+        return tool_usage_error("cat", usage, "bad --limit (want a count >= 0)", args.limit);
+    if (args.format && strcmp(args.format, "table") != 0 && strcmp(args.format, "csv") != 0 &&
+        strcmp(args.format, "jsonl") != 0)
+        return tool_usage_error("cat", usage, "unknown --format (table, csv or jsonl)",
+                                args.format);
+
+    pqt_file *f;
+    if (tool_open(args.path, &f) != EXIT_OK) return EXIT_FAIL;
+    int rc = run(f, &args);
+    pqt_file_close(f);
+    return rc;
+}

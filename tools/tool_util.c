@@ -1,0 +1,121 @@
+/*
+ * tool_util.c - helpers every subcommand of the `pqt` tool uses: error lines and exit
+ * statuses, argument scanning, schema node paths, and the display width of UTF-8 text.
+ */
+#include <string.h>
+
+#include "tools.h"
+
+int tool_fail(const char *path)
+{
+    const char *msg = pqt_errmsg();
+    if (!msg || !msg[0]) msg = "failed";
+    /* The library's message often starts with the path already; say it once. */
+    size_t n = strlen(path);
+    if (strncmp(msg, path, n) == 0 && strncmp(msg + n, ": ", 2) == 0) msg += n + 2;
+    fprintf(stderr, "pqt: %s: %s\n", path, msg);
+    return EXIT_FAIL;
+}
+
+int tool_usage_error(const char *cmd, const char *usage, const char *msg, const char *arg)
+{
+    if (arg)
+        fprintf(stderr, "pqt %s: %s '%s'\n", cmd, msg, arg);
+    else
+        fprintf(stderr, "pqt %s: %s\n", cmd, msg);
+    /* Only the synopsis: the full text is one --help away. */
+    fprintf(stderr, "%.*s", (int)(strcspn(usage, "\n") + 1), usage);
+    fprintf(stderr, "Run 'pqt %s --help' for the options.\n", cmd);
+    return EXIT_USAGE;
+}
+
+int tool_bad_option(const char *cmd, const char *usage, int r, const char *opt)
+{
+    return tool_usage_error(cmd, usage, r == ARG_MISSING ? "missing value for" : "unknown option",
+                            opt);
+}
+
+int tool_open(const char *path, pqt_file **ret)
+{
+    if (pqt_file_open(path, NULL, ret) != PQT_OK) return tool_fail(path);
+    return EXIT_OK;
+}
+
+void argscan_init(argscan *s, int argc, char **argv)
+{
+    memset(s, 0, sizeof *s);
+    s->argc = argc;
+    s->argv = argv;
+    s->i = 1; /* argv[0] is the command */
+}
+
+int argscan_next(argscan *s, const char *const *names)
+{
+    if (s->i >= s->argc) return ARG_END;
+    const char *a = s->argv[s->i++];
+    s->opt = a;
+    s->value = NULL;
+    if (s->no_more_opts || a[0] != '-' || a[1] == '\0') {
+        s->value = a;
+        return ARG_OPERAND;
+    }
+    if (strcmp(a, "--") == 0) {
+        s->no_more_opts = 1;
+        return argscan_next(s, names);
+    }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return ARG_HELP;
+    const char *eq = strchr(a, '=');
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    for (int k = 0; names && names[k]; k++) {
+        if (strlen(names[k]) != n || strncmp(a, names[k], n) != 0) continue;
+        s->opt = names[k];
+        if (eq)
+            s->value = eq + 1;
+        else if (s->i < s->argc)
+            s->value = s->argv[s->i++];
+        else
+            return ARG_MISSING;
+        return ARG_OPTION;
+    }
+    return ARG_BAD;
+}
+
+void tool_node_path(const pqt_file *f, int node, rbuf *b)
+{
+    /* Collect the chain up to (not including) the root, then print it root first. */
+    int chain[256], n = 0;
+    for (int x = node; x > 0 && n < 256; x = pqt_file_node_parent(f, x))
+        chain[n++] = x;
+    for (int k = n - 1; k >= 0; k--) {
+        rb_puts(b, pqt_file_node_name(f, chain[k]));
+        if (k > 0) rb_putc(b, '.');
+    }
+}
+
+void tool_node_logical(const pqt_file *f, int node, rbuf *b)
+{
+    char tmp[128];
+    size_t n = 0;
+    if (pqt_file_node_logical(f, node, tmp, sizeof tmp, &n) == PQT_OK) rb_puts(b, tmp);
+}
+
+size_t tool_text_width(const char *s, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += ((unsigned char)s[i] & 0xc0) != 0x80;
+    return w;
+}
+
+size_t tool_text_prefix(const char *s, size_t n, size_t width)
+{
+    size_t i = 0, w = 0;
+    while (i < n) {
+        if (((unsigned char)s[i] & 0xc0) != 0x80) {
+            if (w == width) break;
+            w++;
+        }
+        i++;
+    }
+    return i;
+}
