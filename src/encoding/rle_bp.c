@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "encoding/encoding.h"
+#include "encoding/encoding_int.h"
 #include "util/error.h"
 
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }

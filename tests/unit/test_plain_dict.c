@@ -298,6 +298,12 @@ static void check_errors(pqt_vdec *vd)
                            &dict));
     CHECK_OK(pqt_vdec_decode(vd, 5, out));
     CHECK_EQ_I64(out[4], 14);
+    /* the same through an RLE run of one bad code */
+    static const uint8_t runpage[] = {3, 0x10, 7};
+    CHECK_OK(pqt_vdec_init(vd, PQT_ENC_RLE_DICTIONARY, PQT_PT_INT64, 0, runpage, sizeof runpage,
+                           8, &dict));
+    CHECK_EQ_I64(pqt_vdec_decode(vd, 8, out), PQT_CORRUPT);
+    CHECK(strstr(pqt_errmsg(), "dictionary index 7 out of range (dictionary has 5 entries)"));
     /* bit width byte over 32 */
     page.data[0] = 33;
     CHECK_EQ_I64(pqt_vdec_init(vd, PQT_ENC_RLE_DICTIONARY, PQT_PT_INT64, 0, page.data, page.len,

@@ -1,0 +1,188 @@
+// bench.mjs - run every engine on every workload and collect the raw results (JSON lines).
+//
+//   node bench/bench.mjs --n N --data DIR --build BUILD_DIR --out results/raw.jsonl
+//                        [--runs 5] [--threads 1,2]
+//
+// Engines, each timed inside its own process (start-up does not count):
+//   memcpy   BUILD/bench/memcpy_bw            memory bandwidth
+//   floor    BUILD/bench/pqt_floor            W1's pread + decompress floor, per file
+//   duckdb   node duckdb_runner.mjs           one process per thread count
+//   polars   node polars_runner.mjs           one process per thread count (POLARS_MAX_THREADS)
+//   pqt      BUILD/bench/pqt_bench            one process per (workload, file, threads), so a
+//                                             crash or a hang costs one cell
+// A failure of any of them becomes an {"error": ...} record; nothing here stops the run.
+// Environment: BENCH_WORKLOADS=W1,W5 / BENCH_FILES=snappy,zstd restrict the run;
+// BENCH_TIMEOUT (seconds) bounds one pqt/floor process (default max(60, 30 s per M rows)).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { BENCH_DIR, REPO_DIR, parseArgs, peerVersion, errorText, catalogueDir } from './lib.mjs';
+import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const N = Number(args.n);
+const runs = Number(args.runs ?? 5);
+const threadList = String(args.threads ?? '1,2').split(',').map(Number);
+const dataRoot = path.resolve(args.data);
+const buildDir = path.resolve(REPO_DIR, args.build ?? 'build');
+const outPath = path.resolve(args.out);
+const timeoutS = Number(process.env.BENCH_TIMEOUT || Math.max(60, 30 * N / 1e6));
+
+fs.mkdirSync(path.dirname(outPath), { recursive: true });
+const out = fs.openSync(outPath, 'w');
+const record = (r) => fs.writeSync(out, JSON.stringify(r) + '\n');
+const log = (...a) => console.error('bench:', ...a);
+
+const filePath = (fk) => (FILES[fk].catalogue ? path.join(catalogueDir(dataRoot, N), FILES[fk].name)
+                                              : path.join(dataRoot, FILES[fk].name));
+const bin = (name) => path.join(buildDir, 'bench', name);
+
+// Run one process; return its JSON lines, or one error record describing how it failed.
+function runProc(cmd, argv, { env, timeout, base }) {
+  const t0 = Date.now();
+  const r = spawnSync(cmd, argv, {
+    env: { ...process.env, ...env },
+    timeout: timeout * 1000,
+    maxBuffer: 64 << 20,
+    encoding: 'utf8',
+    killSignal: 'SIGKILL',
+  });
+  const recs = [];
+  for (const line of (r.stdout || '').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      recs.push({ ...base, ...JSON.parse(line) });
+    } catch {
+      // a torn line from a crash: ignore, reported below
+    }
+  }
+  let why = null;
+  if (r.error && r.error.code === 'ETIMEDOUT') why = `timeout after ${timeout} s`;
+  else if (r.error) why = errorText(r.error);
+  else if (r.signal) why = `killed by ${r.signal}`;
+  else if (r.status !== 0) why = `exit status ${r.status}`;
+  if (why) {
+    const tail = (r.stderr || '').trim().split('\n').filter(Boolean).slice(-1)[0];
+    const msg = tail ? `${why}: ${tail.slice(0, 200)}` : why;
+    if (recs.length === 0) recs.push({ ...base, error: msg });
+    else log(`${path.basename(cmd)} ${argv.join(' ')}: ${msg} (after ${recs.length} results)`);
+  }
+  return { recs, secs: (Date.now() - t0) / 1000 };
+}
+
+function exists(f) {
+  try {
+    fs.accessSync(f, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- meta: what this run was ----
+const readJson = (f) => {
+  try {
+    return JSON.parse(fs.readFileSync(f, 'utf8'));
+  } catch {
+    return null;
+  }
+};
+const sh = (cmd, a) => {
+  const r = spawnSync(cmd, a, { encoding: 'utf8', cwd: REPO_DIR });
+  return r.status === 0 ? r.stdout.trim() : '';
+};
+const pqtHeader = fs.readFileSync(path.join(REPO_DIR, 'include', 'pqt.h'), 'utf8');
+record({
+  engine: 'meta',
+  date: new Date().toISOString(),
+  cpu: os.cpus()[0]?.model ?? 'unknown',
+  cores: os.cpus().length,
+  mem_gib: os.totalmem() / 2 ** 30,
+  kernel: `${os.type()} ${os.release()}`,
+  node: process.version,
+  duckdb: peerVersion('@duckdb/node-api'),
+  polars: peerVersion('nodejs-polars'),
+  pqt: (pqtHeader.match(/PQT_VERSION_STRING "([^"]+)"/) || [])[1],
+  git: sh('git', ['describe', '--always', '--dirty']),
+  cc: sh('cc', ['--version']).split('\n')[0],
+  n: N,
+  runs,
+  threads: threadList,
+  catalogue: readJson(path.join(catalogueDir(dataRoot, N), 'MANIFEST.json')),
+  wide: readJson(path.join(dataRoot, 'wide.MANIFEST.json')),
+});
+
+const workloads = selectedWorkloads();
+const catFiles = [...new Set(workloads.flatMap((w) => selectedFiles(w)).filter((f) => FILES[f].catalogue))];
+
+// ---- memcpy bandwidth ----
+for (const t of threadList) {
+  const base = { engine: 'memcpy', threads: t };
+  if (!exists(bin('memcpy_bw'))) { record({ ...base, error: 'memcpy_bw not built (see bench/results/build.log)' }); continue; }
+  const { recs } = runProc(bin('memcpy_bw'), ['--threads', t, '--runs', runs].map(String), { timeout: 300, base });
+  recs.forEach(record);
+  log(`memcpy ${t}t: ${recs[0].gbps ? recs[0].gbps.toFixed(1) + ' GB/s' : recs[0].error}`);
+}
+
+// ---- floor of W1 ----
+if (workloads.some((w) => w.id === 'W1')) {
+  for (const fk of catFiles) {
+    for (const t of threadList) {
+      const base = { engine: 'floor', workload: 'W1', file: fk, threads: t };
+      if (!exists(bin('pqt_floor'))) { record({ ...base, error: 'pqt_floor not built (see bench/results/build.log)' }); continue; }
+      const { recs, secs } = runProc(bin('pqt_floor'),
+        ['--file', filePath(fk), '--threads', t, '--runs', runs].map(String), { timeout: timeoutS, base });
+      recs.forEach(record);
+      log(`floor ${fk} ${t}t: ${recs[0].error ? 'error: ' + recs[0].error : recs[0].median.toFixed(1) + ' ms'} (${secs.toFixed(0)} s)`);
+    }
+  }
+}
+
+// ---- the peers ----
+for (const t of threadList) {
+  {
+    const { recs, secs } = runProc(process.execPath,
+      [path.join(BENCH_DIR, 'duckdb_runner.mjs'), '--threads', t, '--data', dataRoot, '--n', N, '--runs', runs].map(String),
+      { timeout: 4 * 3600, base: { engine: 'duckdb', threads: t } });
+    recs.forEach(record);
+    log(`duckdb ${t}t: ${recs.length} results, ${recs.filter((r) => r.error).length} errors (${secs.toFixed(0)} s)`);
+  }
+  {
+    const { recs, secs } = runProc(process.execPath,
+      [path.join(BENCH_DIR, 'polars_runner.mjs'), '--data', dataRoot, '--n', N, '--runs', runs].map(String),
+      { env: { POLARS_MAX_THREADS: String(t) }, timeout: 4 * 3600, base: { engine: 'polars', threads: t } });
+    recs.forEach(record);
+    log(`polars ${t}t: ${recs.length} results, ${recs.filter((r) => r.error).length} errors (${secs.toFixed(0)} s)`);
+  }
+}
+
+// ---- pqt: one process per cell ----
+{
+  const built = exists(bin('pqt_bench'));
+  let nerr = 0;
+  let ncells = 0;
+  const t0 = Date.now();
+  for (const w of workloads) {
+    if (!w.pqt) continue;
+    for (const fk of selectedFiles(w)) {
+      for (const t of threadList) {
+        const base = { engine: 'pqt', workload: w.id, file: fk, threads: t };
+        let recs;
+        if (!built) recs = [{ ...base, error: 'pqt_bench not built (see bench/results/build.log)' }];
+        else {
+          const a = [...(w.pqtArgs ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs];
+          recs = runProc(bin('pqt_bench'), a.map(String), { timeout: timeoutS, base }).recs;
+          // pqt_bench names the workload it ran (W1 for W1nocrc): keep the table's id.
+          recs = recs.map((r) => ({ ...r, workload: w.id }));
+        }
+        ncells++;
+        nerr += recs.filter((r) => r.error).length;
+        recs.forEach(record);
+      }
+    }
+  }
+  log(`pqt: ${ncells} cells, ${nerr} errors (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+}
+
+fs.closeSync(out);

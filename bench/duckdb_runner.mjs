@@ -1,0 +1,50 @@
+// duckdb_runner.mjs - the DuckDB engine: every workload of workloads.mjs at one thread count.
+//
+//   node bench/duckdb_runner.mjs --threads T --data DIR --n N [--runs 5]
+//
+// Prints one JSON line per (workload, file). Each timed run is one query over
+// read_parquet(file): the file is opened afresh every time (the Parquet metadata cache and
+// the external file cache are switched off), only the columns the query needs are read.
+import path from 'node:path';
+import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir } from './lib.mjs';
+import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const threads = Number(args.threads ?? 1);
+const runs = Number(args.runs ?? 5);
+const n = Number(args.n);
+const root = path.resolve(args.data);
+
+const { DuckDBInstance } = loadPeer('@duckdb/node-api');
+const db = await DuckDBInstance.create(':memory:');
+const conn = await db.connect();
+await conn.run(`SET threads = ${threads}`);
+await conn.run('SET parquet_metadata_cache = false');
+try {
+  await conn.run('SET enable_external_file_cache = false');
+} catch {
+  // older DuckDB: no such cache
+}
+
+const toNum = (v) => (typeof v === 'bigint' ? Number(v) : v === null ? NaN : Number(v));
+
+for (const w of selectedWorkloads()) {
+  if (!w.duckdb) continue;
+  for (const fk of selectedFiles(w)) {
+    const file = FILES[fk].catalogue ? path.join(catalogueDir(root, n), FILES[fk].name)
+                                     : path.join(root, FILES[fk].name);
+    const rec = { engine: 'duckdb', workload: w.id, file: fk, threads };
+    try {
+      const sql = w.duckdb(`read_parquet('${file}')`, { n });
+      const kinds = w.cols.map((c) => c.split(':')[1]);
+      const once = async () => {
+        const rows = (await conn.runAndReadAll(sql)).getRows();
+        return w.duckdbPost ? w.duckdbPost(rows) : rows[0].map(toNum);
+      };
+      Object.assign(rec, await timeRuns(once, runs, kinds));
+    } catch (e) {
+      rec.error = errorText(e);
+    }
+    emit(rec);
+  }
+}

@@ -1,0 +1,328 @@
+/*
+ * floor.c - the physical floor of W1: read (pread) and decompress the column chunks of
+ * ra, dec, mass and z with the codec library pqt uses, without decoding anything.
+ *
+ *   pqt_floor --file catalogue.parquet [--threads T] [--runs R] [--columns ra,dec,mass,z]
+ *
+ * One timed run = open + footer (pqt_footer_read) + for every (row group, column) chunk, in an
+ * OpenMP parallel for over the chunks: pread the chunk, walk its pages
+ * (pqt_meta_decode_page_header), decompress each page body (pqt_codec_decompress); no
+ * levels, no values. A warm-up run, then `runs` timed runs; one JSON line on stdout:
+ *   {"engine":"floor","threads":T,"chunks":..,"pages":..,"crc_pages":..,"bytes_read":..,
+ *    "bytes_decompressed":..,"codec":"SNAPPY","times_ms":[..],"median":..,"min":..,"max":..}
+ * or {"engine":"floor",...,"error":"..."}.
+ *
+ * Uses pqt's internal layers (links pqt_static): format/footer.h, format/meta.h, codec/codec.h.
+ */
+#define _GNU_SOURCE
+
+#include <fcntl.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "codec/codec.h"
+#include "format/meta.h"
+#include "util/buf.h"
+
+#if defined(__has_include)
+#if __has_include("format/footer.h")
+#include "format/footer.h"
+#define PQT_FLOOR_HAVE_FOOTER_H 1
+#endif
+#endif
+#ifndef PQT_FLOOR_HAVE_FOOTER_H
+/* format/footer.h is not written yet: its agreed signature. */
+pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_arena *arena,
+                           pqt_file_meta *out);
+#endif
+
+#define MAX_RUNS 100
+#define MAX_THREADS 256
+#define MAX_COLS 16
+
+typedef struct {
+    int64_t offset, nbytes;
+    int codec;
+} chunk;
+
+typedef struct {
+    uint8_t *raw, *out;
+    size_t raw_cap, out_cap;
+    pqt_codec_ctx *ctx;
+} scratch;
+
+static char g_err[1024];
+static int g_failed;
+
+static void set_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void set_err(const char *fmt, ...)
+{
+#pragma omp critical(floor_err)
+    if (!g_failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(g_err, sizeof g_err, fmt, ap);
+        va_end(ap);
+        g_failed = 1;
+    }
+}
+
+static int grow(uint8_t **p, size_t *cap, size_t n)
+{
+    if (*cap >= n) return 0;
+    free(*p);
+    *p = malloc(n ? n : 1);
+    *cap = *p ? n : 0;
+    return *p ? 0 : -1;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+typedef struct {
+    int64_t pages, crc_pages, bytes_read, bytes_out;
+    int codec;
+    int nchunks;
+} run_stats;
+
+/* Read and decompress one chunk. */
+static void do_chunk(int fd, const char *path, const chunk *c, scratch *s, run_stats *rs)
+{
+    if (grow(&s->raw, &s->raw_cap, (size_t)c->nbytes)) {
+        set_err("out of memory");
+        return;
+    }
+    ssize_t got = pread(fd, s->raw, (size_t)c->nbytes, c->offset);
+    if (got != c->nbytes) {
+        set_err("%s: short read at %lld", path, (long long)c->offset);
+        return;
+    }
+    int64_t pages = 0, crc = 0, out = 0;
+    size_t pos = 0;
+    while (pos < (size_t)c->nbytes) {
+        pqt_page_header h;
+        size_t hlen = 0;
+        pqt_status st = pqt_meta_decode_page_header(s->raw + pos, (size_t)c->nbytes - pos,
+                                                    c->offset + (int64_t)pos, &h, &hlen);
+        if (st != PQT_OK) {
+            set_err("page header at %lld: %s: %s", (long long)(c->offset + (int64_t)pos),
+                    pqt_status_name(st), pqt_errmsg());
+            return;
+        }
+        const uint8_t *body = s->raw + pos + hlen;
+        if (h.compressed_size < 0 || h.uncompressed_size < 0 ||
+            pos + hlen + (size_t)h.compressed_size > (size_t)c->nbytes) {
+            set_err("page at %lld overruns its chunk", (long long)(c->offset + (int64_t)pos));
+            return;
+        }
+        size_t skip = 0; /* v2: the levels are not compressed */
+        int compressed = c->codec != PQT_CODEC_UNCOMPRESSED;
+        if (h.type == PQT_PAGE_DATA_V2) {
+            skip = (size_t)h.def_levels_nbytes + (size_t)h.rep_levels_nbytes;
+            compressed = compressed && h.is_compressed;
+            if (skip > (size_t)h.compressed_size || skip > (size_t)h.uncompressed_size) {
+                set_err("page at %lld: levels longer than the page", (long long)(c->offset + (int64_t)pos));
+                return;
+            }
+        }
+        if (compressed && (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2 ||
+                           h.type == PQT_PAGE_DICTIONARY)) {
+            size_t n = (size_t)h.uncompressed_size - skip;
+            if (grow(&s->out, &s->out_cap, n)) {
+                set_err("out of memory");
+                return;
+            }
+            st = pqt_codec_decompress(s->ctx, c->codec, body + skip, (size_t)h.compressed_size - skip,
+                                      s->out, n);
+            if (st != PQT_OK) {
+                set_err("page at %lld: %s: %s", (long long)(c->offset + (int64_t)pos),
+                        pqt_status_name(st), pqt_errmsg());
+                return;
+            }
+            out += (int64_t)n;
+        }
+        pages++;
+        crc += h.has_crc;
+        pos += hlen + (size_t)h.compressed_size;
+    }
+#pragma omp atomic
+    rs->pages += pages;
+#pragma omp atomic
+    rs->crc_pages += crc;
+#pragma omp atomic
+    rs->bytes_out += out;
+#pragma omp atomic
+    rs->bytes_read += c->nbytes;
+}
+
+static int column_matches(const pqt_column_meta *m, char cols[][64], int ncols)
+{
+    if (m->path_len < 1) return 0;
+    for (int i = 0; i < ncols; i++)
+        if (!strcmp(m->path_in_schema[0], cols[i])) return 1;
+    return 0;
+}
+
+/* One timed run. */
+static int run_once(const char *path, int threads, char cols[][64], int ncols, scratch *scr,
+                    run_stats *st)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        set_err("cannot open %s", path);
+        return -1;
+    }
+    struct stat sb;
+    pqt_arena arena;
+    memset(&arena, 0, sizeof arena);
+    pqt_file_meta meta;
+    memset(&meta, 0, sizeof meta);
+    chunk *chunks = NULL;
+    int rc = -1;
+    if (fstat(fd, &sb) != 0) {
+        set_err("cannot stat %s", path);
+        goto out;
+    }
+    pqt_status s = pqt_footer_read(fd, path, (int64_t)sb.st_size, &arena, &meta);
+    if (s != PQT_OK) {
+        set_err("pqt_footer_read: %s: %s", pqt_status_name(s), pqt_errmsg());
+        goto out;
+    }
+    int n = 0;
+    chunks = malloc(sizeof *chunks * (size_t)(meta.n_row_groups > 0 ? meta.n_row_groups : 1) *
+                    (size_t)ncols);
+    if (!chunks) {
+        set_err("out of memory");
+        goto out;
+    }
+    for (int g = 0; g < meta.n_row_groups; g++) {
+        const pqt_row_group *rg = &meta.row_groups[g];
+        for (int c = 0; c < rg->ncolumns; c++) {
+            const pqt_column_meta *m = &rg->columns[c].meta;
+            if (!rg->columns[c].has_meta || !column_matches(m, cols, ncols)) continue;
+            int64_t off = m->data_page_offset;
+            if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 &&
+                m->dictionary_page_offset < off)
+                off = m->dictionary_page_offset;
+            chunks[n].offset = off;
+            chunks[n].nbytes = m->total_compressed_size;
+            chunks[n].codec = m->codec;
+            st->codec = m->codec;
+            n++;
+        }
+    }
+    if (n != meta.n_row_groups * ncols) {
+        set_err("found %d chunks, expected %d row groups x %d columns", n, meta.n_row_groups, ncols);
+        goto out;
+    }
+    st->nchunks = n;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int i = 0; i < n; i++) {
+        int t = omp_get_thread_num(), failed;
+#pragma omp atomic read
+        failed = g_failed;
+        if (!failed) do_chunk(fd, path, &chunks[i], &scr[t], st);
+    }
+    rc = g_failed ? -1 : 0;
+out:
+    free(chunks);
+    pqt_arena_free(&arena);
+    close(fd);
+    return rc;
+}
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') printf("\\%c", c);
+        else if (c < 0x20) printf("\\u%04x", c);
+        else putchar(c);
+    }
+    putchar('"');
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL, *colspec = "ra,dec,mass,z";
+    int threads = 1, runs = 5;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--file")) path = argv[i + 1];
+        else if (!strcmp(argv[i], "--threads")) threads = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--runs")) runs = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--columns")) colspec = argv[i + 1];
+        else path = NULL, i = argc;
+    }
+    if (!path || threads < 1 || threads > MAX_THREADS || runs < 1 || runs > MAX_RUNS || argc % 2 == 0) {
+        fprintf(stderr, "usage: pqt_floor --file PATH [--threads T] [--runs R] [--columns a,b,...]\n");
+        return 2;
+    }
+    char cols[MAX_COLS][64];
+    int ncols = 0;
+    for (const char *p = colspec; *p && ncols < MAX_COLS;) {
+        size_t len = strcspn(p, ",");
+        snprintf(cols[ncols++], sizeof cols[0], "%.*s", (int)len, p);
+        p += len + (p[len] == ',');
+    }
+
+    scratch *scr = calloc((size_t)threads, sizeof *scr);
+    int ok = scr != NULL;
+    for (int t = 0; ok && t < threads; t++) ok = pqt_codec_ctx_new(&scr[t].ctx) == PQT_OK;
+    if (!ok) set_err("cannot create codec contexts");
+
+    double times[MAX_RUNS];
+    run_stats st;
+    memset(&st, 0, sizeof st);
+    ok = ok && run_once(path, threads, cols, ncols, scr, &st) == 0; /* warm-up */
+    run_stats last = st;
+    for (int r = 0; ok && r < runs; r++) {
+        memset(&st, 0, sizeof st);
+        double t0 = now_ms();
+        ok = run_once(path, threads, cols, ncols, scr, &st) == 0;
+        times[r] = now_ms() - t0;
+        last = st;
+    }
+
+    printf("{\"engine\":\"floor\",\"threads\":%d", threads);
+    if (ok) {
+        printf(",\"chunks\":%d,\"pages\":%lld,\"crc_pages\":%lld,\"bytes_read\":%lld,"
+               "\"bytes_decompressed\":%lld,\"codec\":",
+               last.nchunks, (long long)last.pages, (long long)last.crc_pages,
+               (long long)last.bytes_read, (long long)last.bytes_out);
+        json_str(pqt_codec_name(last.codec));
+        printf(",\"times_ms\":[");
+        for (int r = 0; r < runs; r++) printf("%s%.6f", r ? "," : "", times[r]);
+        qsort(times, (size_t)runs, sizeof times[0], cmp_double);
+        double med = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+        printf("],\"median\":%.6f,\"min\":%.6f,\"max\":%.6f}\n", med, times[0], times[runs - 1]);
+    } else {
+        printf(",\"error\":");
+        json_str(g_err);
+        printf("}\n");
+    }
+    for (int t = 0; scr && t < threads; t++) {
+        free(scr[t].raw);
+        free(scr[t].out);
+        pqt_codec_ctx_free(scr[t].ctx);
+    }
+    free(scr);
+    return 0;
+}

@@ -1,0 +1,211 @@
+// gen_data.mjs - deterministic benchmark data, written by DuckDB (and once by Polars).
+//
+//   node bench/gen_data.mjs [--n N] [--out DIR] [--force] [--verify]
+//
+// Writes, under DIR (default $PQT_BENCH_DATA or bench/data):
+//   n<N>/catalogue_snappy.parquet   DuckDB, SNAPPY, ROW_GROUP_SIZE 1,000,000
+//   n<N>/catalogue_zstd.parquet     DuckDB, ZSTD, same rows
+//   n<N>/catalogue_polars.parquet   the snappy file re-written by Polars with its sink defaults
+//   n<N>/MANIFEST.json              sizes, sha256, row groups, sanity statistics (written last)
+//   wide.parquet                    2000 DOUBLE columns c1..c2000 x 10,000 rows, one row group
+//   wide.MANIFEST.json
+// Existing files are kept when their manifest matches this generator (GEN_VERSION, N, peer
+// versions); --force regenerates; --verify regenerates into a temporary folder and checks the
+// bytes are identical to the cached ones (exit 1 if not).
+//
+// Determinism: every random column is its own stream, u(i, k) = hash(SEED<<40 | i*16 + k)
+// mapped to [0,1) with 53 bits, so columns are independent (hash(i, k) with two arguments
+// combines the hashes in a way that correlates the columns) and nothing depends on threads.
+// Both writers run single-threaded (DuckDB SET threads=1, POLARS_MAX_THREADS=1), which makes
+// row-group boundaries and file bytes identical on every regeneration.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import os from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadPeer, peerVersion, parseArgs, dataDir, catalogueDir } from './lib.mjs';
+
+const GEN_VERSION = 1;
+const SEED = 1;
+const ROW_GROUP_SIZE = 1000000;
+const WIDE_COLS = 2000;
+const WIDE_ROWS = 10000;
+const SURVEYS = ['sdss', 'desi', 'euclid', 'lsst', 'gaia', '2mass', 'wise']; // + 'rare'
+
+const args = parseArgs(process.argv.slice(2));
+
+// ---- the Polars step runs in its own process so POLARS_MAX_THREADS=1 is set before load ----
+if (args['polars-rewrite']) {
+  const pl = loadPeer('nodejs-polars');
+  pl.scanParquet(args.src).sinkParquet(args.dst).collectSync();
+  process.exit(0);
+}
+
+const N = Number(args.n ?? process.env.N ?? 10000000);
+if (!Number.isInteger(N) || N < 1000) {
+  console.error(`gen_data: N must be an integer >= 1000 (got ${args.n ?? process.env.N})`);
+  process.exit(2);
+}
+const ROOT = path.resolve(args.out ?? dataDir());
+
+const sha256 = (f) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+const versions = () => ({
+  gen: GEN_VERSION,
+  duckdb: peerVersion('@duckdb/node-api'),
+  polars: peerVersion('nodejs-polars'),
+});
+const log = (...a) => console.error('gen_data:', ...a);
+
+async function duck() {
+  const { DuckDBInstance } = loadPeer('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  const run = async (sql) => (await c.runAndReadAll(sql)).getRowObjectsJson();
+  await run('SET threads = 1');
+  await run('SET preserve_insertion_order = true');
+  // Stream k of row i, uniform in [0, 1) with 53 random bits.
+  await run(`CREATE MACRO u(i, k) AS
+               ((hash((${SEED}::BIGINT << 40) + i * 16 + k) >> 11)::DOUBLE / 9007199254740992.0)`);
+  await run(`CREATE MACRO h(i, k) AS hash((${SEED}::BIGINT << 40) + i * 16 + k)`);
+  return { run, close: () => c.closeSync?.() };
+}
+
+function catalogueSelect(n) {
+  const surveys = `[${SURVEYS.map((s) => `'${s}'`).join(', ')}]`;
+  const mags = [10, 11, 12, 13, 14].map((k) => `(14.0 + 10.0 * u(i, ${k}))::FLOAT`).join(', ');
+  return `SELECT
+      i AS id,
+      360.0 * u(i, 1) AS ra,
+      -90.0 + 180.0 * u(i, 2) AS dec,
+      pow(10.0, 8.0 + 5.0 * u(i, 3)) AS mass,
+      (3.0 * u(i, 4))::FLOAT AS z,
+      CASE WHEN u(i, 5) < 0.05 THEN NULL ELSE (h(i, 6) % 10)::INTEGER END AS quality,
+      (h(i, 7) & 1) = 1 AS flag,
+      CASE WHEN u(i, 8) < 0.01 THEN 'rare'
+           ELSE ${surveys}[(h(i, 9) % ${SURVEYS.length})::INTEGER + 1] END AS survey,
+      'obj_' || i AS name,
+      [${mags}]::FLOAT[5] AS mag
+    FROM range(1, ${n} + 1) t(i)`;
+}
+
+async function fileInfo(run, f) {
+  const rg = await run(`SELECT count(DISTINCT row_group_id) AS rgs, min(row_group_num_rows) AS rg_min,
+                               max(row_group_num_rows) AS rg_max
+                        FROM parquet_metadata('${f}')`);
+  return {
+    bytes: fs.statSync(f).size,
+    sha256: sha256(f),
+    row_groups: Number(rg[0].rgs),
+    row_group_rows: [Number(rg[0].rg_min), Number(rg[0].rg_max)],
+  };
+}
+
+async function genCatalogue(dir, n) {
+  fs.mkdirSync(dir, { recursive: true });
+  const { run } = await duck();
+  const files = {
+    snappy: path.join(dir, 'catalogue_snappy.parquet'),
+    zstd: path.join(dir, 'catalogue_zstd.parquet'),
+    polars: path.join(dir, 'catalogue_polars.parquet'),
+  };
+  for (const codec of ['snappy', 'zstd']) {
+    const t0 = Date.now();
+    const tmp = files[codec] + '.tmp';
+    await run(`COPY (${catalogueSelect(n)}) TO '${tmp}'
+               (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
+    fs.renameSync(tmp, files[codec]);
+    log(`${files[codec]} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  {
+    const t0 = Date.now();
+    const tmp = files.polars + '.tmp.parquet';
+    const r = spawnSync(process.execPath,
+      [fileURLToPath(import.meta.url), '--polars-rewrite', '--src', files.snappy, '--dst', tmp],
+      { stdio: 'inherit', env: { ...process.env, POLARS_MAX_THREADS: '1' } });
+    if (r.status !== 0) throw new Error(`Polars rewrite failed (status ${r.status}, signal ${r.signal})`);
+    fs.renameSync(tmp, files.polars);
+    log(`${files.polars} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  // Sanity statistics: the columns must be independent and the distributions as specified.
+  const s = (await run(`SELECT count(*) AS n, corr(ra, dec) AS corr_ra_dec, corr(ra, z) AS corr_ra_z,
+        corr(dec, log10(mass)) AS corr_dec_logmass, corr(ra, quality) AS corr_ra_quality,
+        corr(mag[1], mag[2]) AS corr_mag1_mag2, min(ra) AS ra_min, max(ra) AS ra_max,
+        min(dec) AS dec_min, max(dec) AS dec_max, min(mass) AS mass_min, max(mass) AS mass_max,
+        min(z) AS z_min, max(z) AS z_max, avg((quality IS NULL)::INT) AS quality_null_frac,
+        avg((survey = 'rare')::INT) AS rare_frac, count(DISTINCT survey) AS surveys,
+        avg(flag::INT) AS flag_frac
+      FROM '${files.snappy}'`))[0];
+  const sanity = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, Number(v)]));
+  for (const k of Object.keys(sanity).filter((x) => x.startsWith('corr_'))) {
+    if (Math.abs(sanity[k]) > 5 / Math.sqrt(n)) throw new Error(`columns correlated: ${k} = ${sanity[k]}`);
+  }
+  const manifest = { ...versions(), n, row_group_size: ROW_GROUP_SIZE, files: {}, sanity };
+  for (const [k, f] of Object.entries(files)) manifest.files[k] = { name: path.basename(f), ...(await fileInfo(run, f)) };
+  fs.writeFileSync(path.join(dir, 'MANIFEST.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+async function genWide(root) {
+  fs.mkdirSync(root, { recursive: true });
+  const { run } = await duck();
+  const f = path.join(root, 'wide.parquet');
+  const cols = [];
+  for (let k = 1; k <= WIDE_COLS; k++) cols.push(`((hash((${SEED + 1}::BIGINT << 40) + i * 4096 + ${k}) >> 11)::DOUBLE / 9007199254740992.0) AS c${k}`);
+  const t0 = Date.now();
+  await run(`COPY (SELECT ${cols.join(', ')} FROM range(1, ${WIDE_ROWS} + 1) t(i)) TO '${f}.tmp'
+             (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${WIDE_ROWS * 10})`);
+  fs.renameSync(f + '.tmp', f);
+  log(`${f} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  const manifest = { ...versions(), rows: WIDE_ROWS, columns: WIDE_COLS, files: { wide: { name: 'wide.parquet', ...(await fileInfo(run, f)) } } };
+  fs.writeFileSync(path.join(root, 'wide.MANIFEST.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+function upToDate(manifestPath, extra) {
+  try {
+    const m = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+    const v = versions();
+    if (m.gen !== v.gen || m.duckdb !== v.duckdb || m.polars !== v.polars) return false;
+    for (const [k, val] of Object.entries(extra)) if (m[k] !== val) return false;
+    const dir = path.dirname(manifestPath);
+    return Object.values(m.files).every((fi) => fs.existsSync(path.join(dir, fi.name)) &&
+                                               fs.statSync(path.join(dir, fi.name)).size === fi.bytes);
+  } catch {
+    return false;
+  }
+}
+
+const catDir = catalogueDir(ROOT, N);
+if (args.verify) {
+  // Regenerate into a scratch folder and compare the bytes with the cached copy.
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pqt-gen-'));
+  const a = JSON.parse(fs.readFileSync(path.join(catDir, 'MANIFEST.json'), 'utf8'));
+  const aw = JSON.parse(fs.readFileSync(path.join(ROOT, 'wide.MANIFEST.json'), 'utf8'));
+  const b = await genCatalogue(catalogueDir(tmp, N), N);
+  const bw = await genWide(tmp);
+  let ok = true;
+  for (const [m1, m2] of [[a, b], [aw, bw]]) {
+    for (const k of Object.keys(m1.files)) {
+      const same = m1.files[k].sha256 === m2.files[k].sha256;
+      ok &&= same;
+      console.log(`${same ? 'identical' : 'DIFFERENT'}  ${m1.files[k].name}  ${m2.files[k].sha256}`);
+    }
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+  process.exit(ok ? 0 : 1);
+}
+
+if (args.force || !upToDate(path.join(catDir, 'MANIFEST.json'), { n: N })) {
+  log(`generating catalogue, N=${N} in ${catDir}`);
+  const m = await genCatalogue(catDir, N);
+  log(`sanity: ${JSON.stringify(m.sanity)}`);
+} else {
+  log(`catalogue N=${N} up to date in ${catDir}`);
+}
+if (args.force || !upToDate(path.join(ROOT, 'wide.MANIFEST.json'), {})) {
+  log(`generating wide in ${ROOT}`);
+  await genWide(ROOT);
+} else {
+  log(`wide up to date in ${ROOT}`);
+}

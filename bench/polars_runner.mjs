@@ -1,0 +1,47 @@
+// polars_runner.mjs - the Polars engine: every workload of workloads.mjs, with both of
+// Polars' engines (in-memory and streaming), at the thread count POLARS_MAX_THREADS was set to
+// when this process started (bench.mjs starts one process per thread count).
+//
+//   POLARS_MAX_THREADS=T node bench/polars_runner.mjs --data DIR --n N [--runs 5]
+//
+// Prints one JSON line per (workload, file, Polars engine); the report keeps the faster engine
+// and says which. Each timed run is scanParquet(file) + the query + collectSync, so the file is
+// opened afresh every time and projection/predicate pushdown read only what is needed.
+import path from 'node:path';
+import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir } from './lib.mjs';
+import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const runs = Number(args.runs ?? 5);
+const n = Number(args.n);
+const root = path.resolve(args.data);
+const threads = Number(process.env.POLARS_MAX_THREADS || 0);
+if (!threads) {
+  console.error('polars_runner: set POLARS_MAX_THREADS');
+  process.exit(2);
+}
+
+const pl = loadPeer('nodejs-polars');
+const toNum = (v) => (typeof v === 'bigint' ? Number(v) : v === null ? NaN : Number(v));
+
+for (const w of selectedWorkloads()) {
+  if (!w.polars) continue;
+  for (const fk of selectedFiles(w)) {
+    const file = FILES[fk].catalogue ? path.join(catalogueDir(root, n), FILES[fk].name)
+                                     : path.join(root, FILES[fk].name);
+    for (const engine of ['in-memory', 'streaming']) {
+      const rec = { engine: 'polars', mode: engine, workload: w.id, file: fk, threads };
+      try {
+        const kinds = w.cols.map((c) => c.split(':')[1]);
+        const once = () => {
+          const df = w.polars(pl, pl.scanParquet(file), { n }).collectSync({ engine });
+          return w.polarsPost ? w.polarsPost(df) : df.row(0).map(toNum);
+        };
+        Object.assign(rec, await timeRuns(once, runs, kinds));
+      } catch (e) {
+        rec.error = errorText(e);
+      }
+      emit(rec);
+    }
+  }
+}

@@ -1,0 +1,457 @@
+/*
+ * pqt_bench.c - the pqt engine of the benchmark: one workload on one file at one thread
+ * count, a warm-up run then `runs` timed runs, one JSON line on stdout.
+ *
+ *   pqt_bench --workload W1 --file catalogue.parquet [--threads 1] [--runs 5] [--crc 1]
+ *
+ * Output: {"engine":"pqt","workload":"W1","threads":1,"crc":1,"values":[...],
+ *          "times_ms":[...],"median":..,"min":..,"max":..}  or  {..., "error":"..."}
+ * (exit status 0 either way; bench.mjs also copes with a crash or a hang).
+ *
+ * Every timed run opens the file afresh (pqt_file_open ... pqt_file_close), reads only the
+ * columns the workload needs and computes its checksum. Fixed-width columns are read with
+ * pqt_file_read_into into buffers allocated once per process (the warm-up run grows them),
+ * so the timed runs do not measure malloc and first-touch page faults.
+ *
+ * Adding a workload: write `static int wl_xxx(bench *b, double *v, int *nv)` and add one
+ * line to WORKLOADS below (and its entry in workloads.mjs).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pqt.h"
+
+#define MAX_VALUES 8
+#define MAX_RUNS 100
+#define MAX_THREADS 256
+
+typedef struct bench {
+    const char *path;
+    int threads;
+    int crc;
+    char err[1024];
+    /* buffers that live across runs (grown, never shrunk) */
+    void *buf[4];
+    size_t cap[4];
+    uint8_t *valid;
+    size_t valid_cap;
+    void *tbuf[MAX_THREADS]; /* T2: one buffer per OpenMP thread */
+    size_t tcap[MAX_THREADS];
+} bench;
+
+static int fail(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(bench *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->err, sizeof b->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A pqt call that must succeed: on failure record "<call>: <STATUS>: <message>" and bail. */
+#define CK(b, call)                                                                                \
+    do {                                                                                           \
+        pqt_status st_ = (call);                                                                   \
+        if (st_ != PQT_OK) {                                                                       \
+            fail((b), "%s: %s: %s", #call, pqt_status_name(st_), pqt_errmsg());                    \
+            goto out;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+static void *grow(void **p, size_t *cap, size_t nbytes)
+{
+    if (nbytes == 0) nbytes = 1;
+    if (*cap >= nbytes) return *p;
+    free(*p);
+    *p = malloc(nbytes);
+    *cap = *p ? nbytes : 0;
+    return *p;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Open b->path with the run's options: PQT_OPT_THREADS = threads (or 1 when asked). */
+static pqt_status open_file(bench *b, int threads, pqt_file **f)
+{
+    pqt_opts *o = NULL;
+    pqt_status st = pqt_opts_new(&o);
+    if (st == PQT_OK) st = pqt_opts_set_int(o, PQT_OPT_THREADS, threads);
+    if (st == PQT_OK) st = pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, b->crc);
+    if (st == PQT_OK) st = pqt_file_open(b->path, o, f);
+    pqt_opts_free(o);
+    return st;
+}
+
+static int find(bench *b, pqt_file *f, const char *name, int *col)
+{
+    if (pqt_file_find_column(f, name, col) != PQT_OK)
+        return fail(b, "column %s not found in %s", name, b->path);
+    return 0;
+}
+
+/* Sum of a double / float column over rows lo..hi, read into buffer slot `slot`. */
+static int sum_column(bench *b, pqt_file *f, const char *name, int64_t lo, int64_t hi, int slot,
+                      double *sum)
+{
+    int col;
+    if (find(b, f, name, &col)) return -1;
+    int kind = pqt_file_column_kind(f, col);
+    size_t n = (size_t)(hi - lo + 1);
+    size_t esz = kind == PQT_FLOAT32 ? sizeof(float) : sizeof(double);
+    if (kind != PQT_FLOAT32 && kind != PQT_FLOAT64)
+        return fail(b, "column %s is %s, expected float32/float64", name, pqt_kind_name(kind));
+    void *data = grow(&b->buf[slot], &b->cap[slot], n * esz);
+    if (!data) return fail(b, "out of memory");
+    CK(b, pqt_file_read_into(f, col, lo, hi, data, n * esz, NULL));
+    double s = 0;
+    if (kind == PQT_FLOAT64) {
+        const double *d = data;
+#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
+        for (size_t i = 0; i < n; i++) s += d[i];
+    } else {
+        const float *d = data;
+#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
+        for (size_t i = 0; i < n; i++) s += (double)d[i];
+    }
+    *sum = s;
+    return 0;
+out:
+    return -1;
+}
+
+/* ---- the workloads -------------------------------------------------------------------- */
+
+/* W1: sum of ra, dec, mass, z over all rows. */
+static int wl_w1(bench *b, double *v, int *nv)
+{
+    static const char *cols[] = {"ra", "dec", "mass", "z"};
+    pqt_file *f = NULL;
+    int rc = -1;
+    CK(b, open_file(b, b->threads, &f));
+    int64_t n = pqt_file_nrows(f);
+    for (int c = 0; c < 4; c++)
+        if (sum_column(b, f, cols[c], 1, n, 0, &v[c])) goto out;
+    *nv = 4;
+    rc = 0;
+out:
+    pqt_file_close(f);
+    return rc;
+}
+
+/* W1ra: sum of ra over the whole file (the baseline of S1). */
+static int wl_w1ra(bench *b, double *v, int *nv)
+{
+    pqt_file *f = NULL;
+    int rc = -1;
+    CK(b, open_file(b, b->threads, &f));
+    if (sum_column(b, f, "ra", 1, pqt_file_nrows(f), 0, &v[0])) goto out;
+    *nv = 1;
+    rc = 0;
+out:
+    pqt_file_close(f);
+    return rc;
+}
+
+/* S1: the middle quarter of the row groups (at least one), sum of ra. */
+static int wl_s1(bench *b, double *v, int *nv)
+{
+    pqt_file *f = NULL;
+    int rc = -1;
+    CK(b, open_file(b, b->threads, &f));
+    int nrg = pqt_file_num_row_groups(f);
+    if (nrg < 1) {
+        fail(b, "no row groups");
+        goto out;
+    }
+    int k = (nrg + 2) / 4; /* round(nrg / 4) */
+    if (k < 1) k = 1;
+    int first = (nrg - k) / 2;
+    int64_t lo = 1;
+    for (int g = 0; g < first; g++) lo += pqt_file_row_group_nrows(f, g);
+    int64_t hi = lo - 1;
+    for (int g = first; g < first + k; g++) hi += pqt_file_row_group_nrows(f, g);
+    if (sum_column(b, f, "ra", lo, hi, 0, &v[1])) goto out;
+    v[0] = (double)(hi - lo + 1);
+    *nv = 2;
+    rc = 0;
+out:
+    pqt_file_close(f);
+    return rc;
+}
+
+/* W5: total length in bytes of `name`. */
+static int wl_w5(bench *b, double *v, int *nv)
+{
+    pqt_file *f = NULL;
+    pqt_array *a = NULL;
+    int rc = -1, col;
+    CK(b, open_file(b, b->threads, &f));
+    if (find(b, f, "name", &col)) goto out;
+    CK(b, pqt_file_read(f, col, 1, pqt_file_nrows(f), &a));
+    const int64_t *off = pqt_array_str_offsets(a);
+    if (!off) {
+        fail(b, "name: no string offsets (kind %s)", pqt_kind_name(pqt_array_kind(a)));
+        goto out;
+    }
+    v[0] = (double)(off[pqt_array_nrows(a)] - off[0]);
+    *nv = 1;
+    rc = 0;
+out:
+    pqt_array_free(a);
+    pqt_file_close(f);
+    return rc;
+}
+
+/* W6: count and sum of non-null `quality` (int32, ~5% null). */
+static int wl_w6(bench *b, double *v, int *nv)
+{
+    pqt_file *f = NULL;
+    int rc = -1, col;
+    CK(b, open_file(b, b->threads, &f));
+    if (find(b, f, "quality", &col)) goto out;
+    if (pqt_file_column_kind(f, col) != PQT_INT32) {
+        fail(b, "quality is %s, expected int32", pqt_kind_name(pqt_file_column_kind(f, col)));
+        goto out;
+    }
+    int64_t n = pqt_file_nrows(f);
+    int32_t *d = grow(&b->buf[0], &b->cap[0], (size_t)n * sizeof(int32_t));
+    uint8_t *valid = grow((void **)&b->valid, &b->valid_cap, (size_t)(n + 7) / 8);
+    if (!d || !valid) {
+        fail(b, "out of memory");
+        goto out;
+    }
+    CK(b, pqt_file_read_into(f, col, 1, n, d, (size_t)n * sizeof(int32_t), valid));
+    int64_t cnt = 0, sum = 0;
+#pragma omp parallel for num_threads(b->threads) reduction(+ : cnt, sum) schedule(static)
+    for (int64_t i = 0; i < n; i++) {
+        if (valid[i >> 3] >> (i & 7) & 1) {
+            cnt++;
+            sum += d[i];
+        }
+    }
+    v[0] = (double)cnt;
+    v[1] = (double)sum;
+    *nv = 2;
+    rc = 0;
+out:
+    pqt_file_close(f);
+    return rc;
+}
+
+/* W8: open `wide` (2000 columns, one row group) and sum c1000. */
+static int wl_w8(bench *b, double *v, int *nv)
+{
+    pqt_file *f = NULL;
+    int rc = -1;
+    CK(b, open_file(b, b->threads, &f));
+    if (sum_column(b, f, "c1000", 1, pqt_file_nrows(f), 0, &v[0])) goto out;
+    *nv = 1;
+    rc = 0;
+out:
+    pqt_file_close(f);
+    return rc;
+}
+
+/* W9: sum of all elements of `mag` (FLOAT[5]: a vector column of width 5). */
+static int wl_w9(bench *b, double *v, int *nv)
+{
+    pqt_file *f = NULL;
+    pqt_array *a = NULL;
+    int rc = -1, col;
+    CK(b, open_file(b, b->threads, &f));
+    if (find(b, f, "mag", &col)) goto out;
+    CK(b, pqt_file_read(f, col, 1, pqt_file_nrows(f), &a));
+    int w = pqt_array_width(a);
+    if (PQT_KIND_ELEMENT(pqt_array_kind(a)) != PQT_FLOAT32 || w < 1) {
+        fail(b, "mag read as %s width %d, expected float32 vector", pqt_kind_name(pqt_array_kind(a)), w);
+        goto out;
+    }
+    const float *d = pqt_array_data(a);
+    const uint8_t *valid = pqt_array_validity(a);
+    int64_t ne = pqt_array_nrows(a) * w;
+    double s = 0;
+    if (valid) {
+#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
+        for (int64_t i = 0; i < ne; i++)
+            if (valid[i >> 3] >> (i & 7) & 1) s += (double)d[i];
+    } else {
+#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
+        for (int64_t i = 0; i < ne; i++) s += (double)d[i];
+    }
+    v[0] = s;
+    *nv = 1;
+    rc = 0;
+out:
+    pqt_array_free(a);
+    pqt_file_close(f);
+    return rc;
+}
+
+/* T2: the per-thread pattern. pqt_row_group_bounds, then an OpenMP parallel for over the row
+ * groups: each iteration opens its own handle (PQT_OPT_THREADS 1), reads mass over that row
+ * group's rows into its thread's buffer and sums it; reduction over the row groups. */
+static int wl_t2(bench *b, double *v, int *nv)
+{
+    int64_t *bounds = NULL;
+    int nrg = 0, rc = -1, failed = 0;
+    CK(b, pqt_row_group_bounds(b->path, &bounds, &nrg));
+    double total = 0;
+#pragma omp parallel for num_threads(b->threads) reduction(+ : total) schedule(dynamic, 1)
+    for (int g = 0; g < nrg; g++) {
+        int t = omp_get_thread_num();
+        int64_t lo = bounds[2 * g], hi = bounds[2 * g + 1];
+        size_t nbytes = (size_t)(hi - lo + 1) * sizeof(double);
+        pqt_file *f = NULL;
+        pqt_status st = open_file(b, 1, &f);
+        int col = -1;
+        if (st == PQT_OK) st = pqt_file_find_column(f, "mass", &col);
+        double *d = t < MAX_THREADS ? grow(&b->tbuf[t], &b->tcap[t], nbytes) : NULL;
+        if (st == PQT_OK && !d) st = PQT_NOMEM;
+        if (st == PQT_OK) st = pqt_file_read_into(f, col, lo, hi, d, nbytes, NULL);
+        if (st == PQT_OK) {
+            double s = 0;
+            for (int64_t i = 0; i <= hi - lo; i++) s += d[i];
+            total += s;
+        } else {
+#pragma omp critical(pqt_bench_err)
+            if (!failed) {
+                failed = 1;
+                fail(b, "row group %d (rows %lld..%lld): %s: %s", g, (long long)lo, (long long)hi,
+                     pqt_status_name(st), pqt_errmsg());
+            }
+        }
+        pqt_file_close(f);
+    }
+    if (failed) goto out;
+    v[0] = total;
+    *nv = 1;
+    rc = 0;
+out:
+    pqt_free(bounds);
+    return rc;
+}
+
+typedef int (*workload_fn)(bench *b, double *v, int *nv);
+static const struct {
+    const char *id;
+    workload_fn fn;
+} WORKLOADS[] = {
+    {"W1", wl_w1}, {"W1ra", wl_w1ra}, {"S1", wl_s1}, {"W5", wl_w5},
+    {"W6", wl_w6}, {"W8", wl_w8},     {"W9", wl_w9}, {"T2", wl_t2},
+};
+
+/* ---- driver ----------------------------------------------------------------------------- */
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') printf("\\%c", c);
+        else if (c < 0x20) printf("\\u%04x", c);
+        else putchar(c);
+    }
+    putchar('"');
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int agree(const double *a, const double *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        double tol = 1e-9 * fmax(fabs(a[i]), fabs(b[i]));
+        if (!(fabs(a[i] - b[i]) <= tol)) return 0;
+    }
+    return 1;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: pqt_bench --workload ID --file PATH [--threads T] [--runs R] [--crc 0|1]\n"
+                    "workloads:");
+    for (size_t i = 0; i < sizeof WORKLOADS / sizeof WORKLOADS[0]; i++)
+        fprintf(stderr, " %s", WORKLOADS[i].id);
+    fputc('\n', stderr);
+}
+
+int main(int argc, char **argv)
+{
+    const char *wid = NULL;
+    int runs = 5;
+    static bench b = {.threads = 1, .crc = 1};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!val) {
+            usage();
+            return 2;
+        }
+        if (!strcmp(a, "--workload")) wid = val;
+        else if (!strcmp(a, "--file")) b.path = val;
+        else if (!strcmp(a, "--threads")) b.threads = atoi(val);
+        else if (!strcmp(a, "--runs")) runs = atoi(val);
+        else if (!strcmp(a, "--crc")) b.crc = atoi(val);
+        else {
+            usage();
+            return 2;
+        }
+        i++;
+    }
+    workload_fn fn = NULL;
+    for (size_t i = 0; wid && i < sizeof WORKLOADS / sizeof WORKLOADS[0]; i++)
+        if (!strcmp(WORKLOADS[i].id, wid)) fn = WORKLOADS[i].fn;
+    if (!fn || !b.path || b.threads < 1 || b.threads > MAX_THREADS || runs < 1 || runs > MAX_RUNS) {
+        usage();
+        return 2;
+    }
+
+    double first[MAX_VALUES] = {0}, v[MAX_VALUES] = {0}, t[MAX_RUNS];
+    int nfirst = 0, nv = 0, ok = fn(&b, first, &nfirst) == 0; /* warm-up */
+    for (int r = 0; ok && r < runs; r++) {
+        double t0 = now_ms();
+        ok = fn(&b, v, &nv) == 0;
+        t[r] = now_ms() - t0;
+        if (ok && (nv != nfirst || !agree(first, v, nv))) {
+            fail(&b, "answer changed between runs (run %d: %.17g vs %.17g)", r + 1, v[0], first[0]);
+            ok = 0;
+        }
+    }
+
+    printf("{\"engine\":\"pqt\",\"workload\":");
+    json_str(wid);
+    printf(",\"threads\":%d,\"crc\":%d", b.threads, b.crc);
+    if (ok) {
+        printf(",\"values\":[");
+        for (int i = 0; i < nfirst; i++) printf("%s%.17g", i ? "," : "", first[i]);
+        printf("],\"times_ms\":[");
+        for (int r = 0; r < runs; r++) printf("%s%.6f", r ? "," : "", t[r]);
+        qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+        double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+        printf("],\"median\":%.6f,\"min\":%.6f,\"max\":%.6f}\n", med, t[0], t[runs - 1]);
+    } else {
+        printf(",\"error\":");
+        json_str(b.err);
+        printf("}\n");
+    }
+    for (int i = 0; i < 4; i++) free(b.buf[i]);
+    for (int i = 0; i < MAX_THREADS; i++) free(b.tbuf[i]);
+    free(b.valid);
+    return 0;
+}

@@ -1,0 +1,290 @@
+// report.mjs - the Markdown report of one benchmark run.
+//
+//   node bench/report.mjs --in bench/results/raw.jsonl [--out bench/results/latest.md]
+//
+// Writes the report to stdout (and --out). Exit status 3 when engines disagree on a checksum
+// (the table says MISMATCH and the details are repeated on stderr), 0 otherwise.
+import fs from 'node:fs';
+import { parseArgs, valuesAgree } from './lib.mjs';
+import { FILES, WORKLOADS } from './workloads.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+const recs = fs.readFileSync(args.in, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const meta = recs.find((r) => r.engine === 'meta') ?? {};
+const threads = meta.threads ?? [1, 2];
+const ENGINES = [['duckdb', 'DuckDB'], ['polars', 'Polars'], ['pqt', 'pqt']];
+const PEERS = ['duckdb', 'polars'];
+
+// ---- lookups ----
+const key = (...a) => a.join('|');
+const cells = new Map(); // engine|workload|file|threads -> best record (Polars: faster mode)
+for (const r of recs) {
+  if (!r.workload) continue;
+  const k = key(r.engine, r.workload, r.file, r.threads);
+  const old = cells.get(k);
+  if (!old || (old.error && !r.error) || (!r.error && !old.error && r.median < old.median)) cells.set(k, r);
+}
+const cell = (e, w, f, t) => cells.get(key(e, w, f, t));
+const present = new Set(recs.filter((r) => r.workload).map((r) => key(r.workload, r.file)));
+
+// ---- formatting ----
+const fmtMs = (ms) => {
+  if (ms === undefined || ms === null || !Number.isFinite(ms)) return '—';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  return `${ms.toFixed(2)} ms`;
+};
+const fmtRatio = (x) => (Number.isFinite(x) ? x.toFixed(2) : '—');
+const clip = (s, n = 60) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+const esc = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const modeTag = (r) => (r.engine === 'polars' && r.mode ? (r.mode === 'streaming' ? ' (S)' : ' (M)') : '');
+function show(r, { tag = true, n = 60 } = {}) {
+  if (!r) return '—';
+  if (r.error) return `error: ${esc(clip(r.error, n))}`;
+  return fmtMs(r.median) + (tag ? modeTag(r) : '');
+}
+const ok = (r) => r && !r.error && Number.isFinite(r.median);
+const fmtNum = (x) => Number(x).toLocaleString('en-US');
+
+// ---- checks: every result of a workload on a file (all engines, thread counts, Polars
+// modes) must agree; pqt-only workloads are checked against their `ref` workload. ----
+const mismatches = [];
+function check(w, fk) {
+  const kinds = w.cols.map((c) => c.split(':')[1]);
+  const names = w.cols.map((c) => c.split(':')[0]);
+  let results = recs.filter((r) => r.workload === w.id && r.file === fk && !r.error && r.values);
+  let refResults = [];
+  if (w.ref) {
+    const [rw, ...rcols] = w.ref;
+    const rwl = WORKLOADS.find((x) => x.id === rw);
+    const idx = rcols.map((c) => rwl.cols.findIndex((x) => x.split(':')[0] === c));
+    refResults = recs.filter((r) => r.workload === rw && r.file === fk && !r.error && r.values)
+      .map((r) => ({ ...r, values: idx.map((i) => r.values[i]), ref: true }));
+  }
+  const all = [...results, ...refResults];
+  const engines = new Set(all.map((r) => r.engine));
+  if (all.length < 2) return { text: all.length ? '— (one result)' : '—', engines: engines.size };
+  const base = all[0];
+  const bad = all.filter((r) => !valuesAgree(base.values, r.values, kinds));
+  if (bad.length === 0) {
+    return { text: w.ref ? `ok (vs ${w.ref[0]}, ${engines.size} engines)` : `ok (${engines.size} engines)`,
+             engines: engines.size };
+  }
+  const desc = (r) => `${r.engine}${r.mode ? '/' + r.mode : ''} ${r.threads}t${r.ref ? ' ' + w.ref[0] : ''}`;
+  const detail = bad.map((r) => `${desc(r)} [${r.values.join(', ')}] vs ${desc(base)} [${base.values.join(', ')}]`);
+  mismatches.push(`${w.id} on ${fk} (${names.join(', ')}): ${detail.join('; ')}`);
+  return { text: '**MISMATCH**', engines: engines.size };
+}
+
+const L = [];
+const p = (s = '') => L.push(s);
+
+// ---- header ----
+p(`# pqt benchmark`);
+p();
+const cat = meta.catalogue;
+p(`- date: ${meta.date ?? '?'}; machine: ${meta.cpu ?? '?'}, ${meta.cores ?? '?'} cores, ` +
+  `${meta.mem_gib ? meta.mem_gib.toFixed(1) : '?'} GiB; ${meta.kernel ?? ''}`);
+p(`- versions: pqt ${meta.pqt ?? '?'} (git ${meta.git || '?'}), DuckDB ${meta.duckdb ?? '?'} ` +
+  `(@duckdb/node-api), Polars ${meta.polars ?? '?'} (nodejs-polars), node ${meta.node ?? '?'}, ${meta.cc ?? ''}`);
+p(`- data: catalogue N = ${meta.n ? fmtNum(meta.n) : '?'} rows` +
+  (cat ? '; ' + Object.entries(cat.files).map(([k, f]) => `${k}: ${(f.bytes / 1e6).toFixed(1)} MB, ${f.row_groups} row groups`).join('; ') : '') +
+  (meta.wide ? `; wide: ${meta.wide.columns} cols x ${fmtNum(meta.wide.rows)} rows` : ''));
+p(`- timing: each engine times inside its own process (start-up excluded), opens the file afresh in every run; ` +
+  `warm-up + ${meta.runs ?? 5} runs, median shown (min–max in the details); warm page cache.`);
+p();
+
+// ---- main table ----
+const peerWls = WORKLOADS.filter((w) => !w.pqtOnly);
+const hdr = ['workload', 'file'];
+for (const [, name] of ENGINES) for (const t of threads) hdr.push(`${name} ${t}t`);
+for (const t of threads) hdr.push(`best peer ${t}t`);
+for (const t of threads) hdr.push(`pqt ÷ best ${t}t`);
+hdr.push('check');
+p(`## Workloads`);
+p();
+p('| ' + hdr.join(' | ') + ' |');
+p('|' + hdr.map((h, i) => (i < 2 || h === 'check' ? ' --- ' : ' ---: ')).join('|') + '|');
+for (const w of peerWls) {
+  for (const fk of w.files) {
+    if (!present.has(key(w.id, fk))) continue;
+    const row = [`${w.id} ${esc(w.title)}`, FILES[fk].label];
+    for (const [e] of ENGINES) {
+      for (const t of threads) {
+        if (e === 'pqt' && !w.pqt) row.push('n/a');
+        else row.push(show(cell(e, w.id, fk, t)));
+      }
+    }
+    const best = {};
+    for (const t of threads) {
+      const c = PEERS.map((e) => cell(e, w.id, fk, t)).filter(ok).sort((a, b) => a.median - b.median)[0];
+      best[t] = c;
+      row.push(c ? `${ENGINES.find(([e]) => e === c.engine)[1]} ${fmtMs(c.median)}` : '—');
+    }
+    for (const t of threads) {
+      const q = cell('pqt', w.id, fk, t);
+      row.push(!w.pqt ? 'n/a' : ok(q) && best[t] ? fmtRatio(q.median / best[t].median) : '—');
+    }
+    row.push(check(w, fk).text);
+    p('| ' + row.join(' | ') + ' |');
+  }
+}
+p();
+p(`Polars: the faster of its two engines per cell, (M) in-memory, (S) streaming. ` +
+  `pqt ÷ best < 1.0: pqt is faster than the best peer. n/a: pqt cannot do this workload yet (filters).`);
+p();
+
+// ---- pqt against the physical limit ----
+const catFiles = Object.keys(FILES).filter((f) => FILES[f].catalogue && present.has(key('W1', f)));
+const mem = Object.fromEntries(threads.map((t) => [t, recs.find((r) => r.engine === 'memcpy' && r.threads === t)]));
+p(`## pqt against the floor (W1)`);
+p();
+p(`memcpy bandwidth: ` + threads.map((t) => `${t}t ${mem[t] && !mem[t].error ? mem[t].gbps.toFixed(1) + ' GB/s' : 'error: ' + (mem[t]?.error ?? 'missing')}`).join(', ') + '.');
+p(`Floor = open + footer + pread + decompress of the W1 column chunks (ra, dec, mass, z) with pqt's codec layer, no decoding (bench/floor.c).`);
+p();
+{
+  const h = ['file', 'codec', 'chunks', 'pages (with CRC)', 'read MB', 'decompressed MB'];
+  for (const t of threads) h.push(`floor ${t}t`);
+  for (const t of threads) h.push(`pqt W1 ${t}t`);
+  for (const t of threads) h.push(`pqt ÷ floor ${t}t`);
+  h.push(`memcpy of W1 output ${threads[0]}t`);
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i === 0 || i === 1 ? ' --- ' : ' ---: ')).join('|') + '|');
+  for (const fk of catFiles) {
+    const fl = Object.fromEntries(threads.map((t) => [t, cell('floor', 'W1', fk, t)]));
+    const any = Object.values(fl).find(ok);
+    const row = [FILES[fk].label, any?.codec ?? '—', any ? any.chunks : '—',
+      any ? `${fmtNum(any.pages)} (${fmtNum(any.crc_pages)})` : '—',
+      any ? (any.bytes_read / 1e6).toFixed(1) : '—', any ? (any.bytes_decompressed / 1e6).toFixed(1) : '—'];
+    for (const t of threads) row.push(show(fl[t], { n: 50 }));
+    for (const t of threads) row.push(show(cell('pqt', 'W1', fk, t), { n: 50 }));
+    for (const t of threads) {
+      const q = cell('pqt', 'W1', fk, t);
+      row.push(ok(q) && ok(fl[t]) ? fmtRatio(q.median / fl[t].median) + '×' : '—');
+    }
+    // ra, dec, mass as 8 bytes + z as 4 bytes per row, copied once at memcpy speed
+    const m = mem[threads[0]];
+    row.push(m && !m.error && meta.n ? fmtMs((meta.n * 28) / (m.gbps * 1e6)) : '—');
+    p('| ' + row.join(' | ') + ' |');
+  }
+}
+p();
+
+// ---- CRC on/off ----
+p(`## Cost of CRC verification (pqt W1, PQT_OPT_VERIFY_CRC 1 vs 0)`);
+p();
+{
+  const h = ['file'];
+  for (const t of threads) h.push(`CRC on ${t}t`, `CRC off ${t}t`, `cost ${t}t`);
+  h.push('pages with CRC (W1 columns)');
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|') + '|');
+  for (const fk of catFiles) {
+    const row = [FILES[fk].label];
+    for (const t of threads) {
+      const on = cell('pqt', 'W1', fk, t);
+      const off = cell('pqt', 'W1nocrc', fk, t);
+      row.push(show(on, { n: 40 }), show(off, { n: 40 }),
+        ok(on) && ok(off) ? `${((on.median / off.median - 1) * 100).toFixed(1)}%` : '—');
+    }
+    const fl = threads.map((t) => cell('floor', 'W1', fk, t)).find(ok);
+    row.push(fl ? `${fmtNum(fl.crc_pages)} of ${fmtNum(fl.pages)}` : '—');
+    p('| ' + row.join(' | ') + ' |');
+  }
+  const fl = recs.filter((r) => r.engine === 'floor' && ok(r));
+  if (fl.length && fl.every((r) => r.crc_pages === 0)) {
+    p();
+    p(`No page of these files carries a CRC (neither DuckDB nor Polars writes page checksums), ` +
+      `so this measures only what the option costs when there is nothing to verify.`);
+  }
+}
+p();
+
+// ---- S1 slice ----
+p(`## S1: slice of the middle quarter of the row groups (sum ra), against the whole file (W1ra)`);
+p();
+{
+  const h = ['file', 'row groups', 'slice rows / N'];
+  for (const t of threads) h.push(`S1 ${t}t`, `W1ra ${t}t`, `S1 ÷ W1ra ${t}t`);
+  h.push('check');
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|') + '|');
+  for (const fk of catFiles) {
+    if (!present.has(key('S1', fk))) continue;
+    const s1 = threads.map((t) => cell('pqt', 'S1', fk, t)).find(ok);
+    const row = [FILES[fk].label, cat?.files?.[fk]?.row_groups ?? '—',
+      s1 && meta.n ? (s1.values[0] / meta.n).toFixed(3) : '—'];
+    for (const t of threads) {
+      const a = cell('pqt', 'S1', fk, t);
+      const b = cell('pqt', 'W1ra', fk, t);
+      row.push(show(a, { n: 40 }), show(b, { n: 40 }), ok(a) && ok(b) ? fmtRatio(a.median / b.median) : '—');
+    }
+    row.push(check(WORKLOADS.find((w) => w.id === 'W1ra'), fk).text);
+    p('| ' + row.join(' | ') + ' |');
+  }
+}
+p();
+p(`S1 ÷ W1ra should approach "slice rows / N": reading a slice costs only its row groups.`);
+p();
+
+// ---- T2 per-thread pattern ----
+p(`## T2: per-thread pattern (each OpenMP thread opens its own row groups, reads mass)`);
+p();
+{
+  const h = ['file', 'row groups'];
+  for (const t of threads) h.push(`T2 ${t}t`);
+  if (threads.length > 1) h.push(`speed-up ${threads[threads.length - 1]}t vs ${threads[0]}t`);
+  h.push('check');
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|') + '|');
+  for (const fk of catFiles) {
+    if (!present.has(key('T2', fk))) continue;
+    const row = [FILES[fk].label, cat?.files?.[fk]?.row_groups ?? '—'];
+    for (const t of threads) row.push(show(cell('pqt', 'T2', fk, t), { n: 50 }));
+    if (threads.length > 1) {
+      const a = cell('pqt', 'T2', fk, threads[0]);
+      const b = cell('pqt', 'T2', fk, threads[threads.length - 1]);
+      row.push(ok(a) && ok(b) ? `${fmtRatio(a.median / b.median)}×` : '—');
+    }
+    row.push(check(WORKLOADS.find((w) => w.id === 'T2'), fk).text);
+    p('| ' + row.join(' | ') + ' |');
+  }
+}
+p();
+// W1nocrc is checked too (against W1); its result only shows in the details.
+for (const fk of catFiles) if (present.has(key('W1nocrc', fk))) check(WORKLOADS.find((w) => w.id === 'W1nocrc'), fk);
+
+// ---- checks ----
+if (mismatches.length) {
+  p(`## CHECKSUM MISMATCHES`);
+  p();
+  for (const m of mismatches) p(`- **MISMATCH** ${esc(m)}`);
+  p();
+}
+
+// ---- details ----
+p(`<details><summary>All cells: median, min–max, checksum</summary>`);
+p();
+p('| engine | workload | file | threads | median | min–max | values / error |');
+p('| --- | --- | --- | ---: | ---: | ---: | --- |');
+for (const r of recs) {
+  if (!r.workload) continue;
+  const eng = r.engine + (r.mode ? ` (${r.mode})` : '') + (r.crc === 0 ? ' crc 0' : '');
+  p(`| ${eng} | ${r.workload} | ${r.file} | ${r.threads} | ${r.error ? '—' : fmtMs(r.median)} | ` +
+    `${r.error ? '—' : `${fmtMs(r.min)} – ${fmtMs(r.max)}`} | ` +
+    `${r.error ? 'error: ' + esc(r.error) : (r.values ?? []).map((v) => (Number.isInteger(v) ? v : Number(v).toPrecision(12))).join(', ')} |`);
+}
+p();
+p(`</details>`);
+
+const text = L.join('\n') + '\n';
+process.stdout.write(text);
+if (args.out) fs.writeFileSync(args.out, text);
+if (mismatches.length) {
+  console.error('\n' + '!'.repeat(78));
+  console.error(`!!! CHECKSUM MISMATCH: the engines disagree (${mismatches.length}):`);
+  for (const m of mismatches) console.error('!!! ' + m);
+  console.error('!'.repeat(78));
+  process.exit(3);
+}

@@ -1,0 +1,158 @@
+// workloads.mjs - THE table of benchmark workloads. Adding a workload is one entry here
+// (plus, for pqt, one entry in the WORKLOADS table of pqt_bench.c).
+//
+// Each entry:
+//   id, title     shown in the report
+//   files         which data files it runs on (keys of FILES below)
+//   cols          names of the checksum values, ':i' = integer (compared exactly),
+//                 ':f' = float (compared to within 1e-9 relative)
+//   duckdb(src, ctx)    -> SQL text; src is a read_parquet(...) expression
+//   duckdbPost(rows)    -> optional: result rows (arrays) to checksum values; default: first row
+//   polars(pl, lf, ctx) -> LazyFrame to collect; lf is pl.scanParquet(file)
+//   polarsPost(df)      -> optional: DataFrame to checksum values; default: first row
+//   pqt           true: pqt_bench implements it; false: not yet (reported "n/a");
+//                 pqtOnly entries have no peers
+//   pqtArgs       extra pqt_bench arguments (default: --workload <id>)
+//   ref           [workload, col, ...]: pqt-only entries are checked against these values of
+//                 another workload on the same file (from whichever engines ran it)
+// ctx = { n } (rows of the catalogue).
+
+export const CAT_FILES = ['snappy', 'zstd', 'polars'];
+export const FILES = {
+  snappy: { catalogue: true, name: 'catalogue_snappy.parquet', label: 'DuckDB snappy' },
+  zstd: { catalogue: true, name: 'catalogue_zstd.parquet', label: 'DuckDB zstd' },
+  polars: { catalogue: true, name: 'catalogue_polars.parquet', label: 'Polars defaults' },
+  wide: { catalogue: false, name: 'wide.parquet', label: 'wide 2000 cols' },
+};
+
+// The W2 range: 1% of the ids, in the middle of the file.
+export function w2Range(n) {
+  const len = Math.max(1, Math.floor(n / 100));
+  const lo = Math.floor(n / 2) - Math.floor(len / 2) + 1;
+  return { lo, hi: lo + len - 1 };
+}
+
+// W7's answer (100 ids, largest mass first) folded into three numbers.
+function idDigest(ids) {
+  let s = 0;
+  let w = 0;
+  ids.forEach((id, r) => {
+    s += Number(id);
+    w += Number(id) * (r + 1);
+  });
+  return [ids.length, s, w];
+}
+
+const f64 = (pl, c) => pl.col(c).cast(pl.Float64);
+// select() with the outputs named v0, v1, ... (Polars refuses two outputs with one name).
+const sel = (lf, ...exprs) => lf.select(...exprs.map((e, i) => e.alias(`v${i}`)));
+
+export const WORKLOADS = [
+  {
+    id: 'W1', title: 'sum ra, dec, mass, z', files: CAT_FILES,
+    cols: ['sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'],
+    duckdb: (src) => `SELECT sum(ra), sum(dec), sum(mass), sum(z::DOUBLE) FROM ${src}`,
+    polars: (pl, lf) => sel(lf, pl.col('ra').sum(), pl.col('dec').sum(), pl.col('mass').sum(),
+                                f64(pl, 'z').sum()),
+    pqt: true,
+  },
+  {
+    id: 'W2', title: "1% `id` range (sorted): count, sum ra", files: CAT_FILES,
+    cols: ['count:i', 'sum_ra:f'],
+    duckdb: (src, { n }) => {
+      const { lo, hi } = w2Range(n);
+      return `SELECT count(*), sum(ra) FROM ${src} WHERE id BETWEEN ${lo} AND ${hi}`;
+    },
+    polars: (pl, lf, { n }) => {
+      const { lo, hi } = w2Range(n);
+      return sel(lf.filter(pl.col('id').gtEq(lo).and(pl.col('id').ltEq(hi))),
+                 pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum());
+    },
+    pqt: false,
+  },
+  {
+    id: 'W3', title: "survey = 'rare': count, sum ra, dec, mass, z", files: CAT_FILES,
+    cols: ['count:i', 'sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'],
+    duckdb: (src) => `SELECT count(*), sum(ra), sum(dec), sum(mass), sum(z::DOUBLE) FROM ${src}
+                      WHERE survey = 'rare'`,
+    polars: (pl, lf) => sel(lf.filter(pl.col('survey').eq(pl.lit('rare'))),
+                            pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum(),
+                            pl.col('dec').sum(), pl.col('mass').sum(), f64(pl, 'z').sum()),
+    pqt: false,
+  },
+  {
+    id: 'W4', title: 'mass > 1e12: count, sum ra', files: CAT_FILES,
+    cols: ['count:i', 'sum_ra:f'],
+    duckdb: (src) => `SELECT count(*), sum(ra) FROM ${src} WHERE mass > 1e12`,
+    polars: (pl, lf) => sel(lf.filter(pl.col('mass').gt(1e12)),
+                            pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum()),
+    pqt: false,
+  },
+  {
+    id: 'W5', title: 'total length of `name` (bytes)', files: CAT_FILES,
+    cols: ['bytes:i'],
+    duckdb: (src) => `SELECT sum(strlen(name)) FROM ${src}`,
+    // nodejs-polars has only str.lengths() (characters); names are ASCII, so chars = bytes.
+    polars: (pl, lf) => sel(lf, pl.col('name').str.lengths().cast(pl.Int64).sum()),
+    pqt: true,
+  },
+  {
+    id: 'W6', title: 'non-null `quality`: count, sum', files: CAT_FILES,
+    cols: ['count:i', 'sum:i'],
+    duckdb: (src) => `SELECT count(quality), sum(quality) FROM ${src}`,
+    polars: (pl, lf) => sel(lf, pl.col('quality').count().cast(pl.Int64),
+                                pl.col('quality').cast(pl.Int64).sum()),
+    pqt: true,
+  },
+  {
+    id: 'W7', title: 'ids of the 100 largest masses', files: CAT_FILES,
+    cols: ['count:i', 'sum_id:i', 'rank_weighted_id:i'],
+    duckdb: (src) => `SELECT id FROM ${src} ORDER BY mass DESC LIMIT 100`,
+    duckdbPost: (rows) => idDigest(rows.map((r) => r[0])),
+    polars: (pl, lf) => lf.select('id', 'mass').sort('mass', true).head(100).select('id'),
+    polarsPost: (df) => idDigest(df.getColumn('id').toArray()),
+    pqt: false,
+  },
+  {
+    id: 'W8', title: 'open `wide` (2000 cols), sum c1000', files: ['wide'],
+    cols: ['sum:f'],
+    duckdb: (src) => `SELECT sum(c1000) FROM ${src}`,
+    polars: (pl, lf) => sel(lf, pl.col('c1000').sum()),
+    pqt: true,
+  },
+  {
+    id: 'W9', title: 'sum of all `mag` elements (FLOAT[5])', files: CAT_FILES,
+    cols: ['sum:f'],
+    duckdb: (src) => `SELECT sum(m::DOUBLE) FROM (SELECT unnest(mag) AS m FROM ${src})`,
+    polars: (pl, lf) => sel(lf, pl.col('mag').explode().cast(pl.Float64).sum()),
+    pqt: true,
+  },
+  // ---- pqt only ----
+  {
+    id: 'W1ra', title: 'sum ra over the whole file (S1 baseline)', files: CAT_FILES,
+    cols: ['sum_ra:f'], pqt: true, pqtOnly: true, ref: ['W1', 'sum_ra'],
+  },
+  {
+    id: 'S1', title: 'slice: middle quarter of the row groups, sum ra', files: CAT_FILES,
+    cols: ['rows:i', 'sum_ra:f'], pqt: true, pqtOnly: true,
+  },
+  {
+    id: 'W1nocrc', title: 'W1 with PQT_OPT_VERIFY_CRC 0', files: CAT_FILES,
+    cols: ['sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'], pqt: true, pqtOnly: true,
+    pqtArgs: ['--workload', 'W1', '--crc', '0'], ref: ['W1', 'sum_ra', 'sum_dec', 'sum_mass', 'sum_z'],
+  },
+  {
+    id: 'T2', title: 'per-thread pattern: one open + read of mass per row group', files: CAT_FILES,
+    cols: ['sum_mass:f'], pqt: true, pqtOnly: true, ref: ['W1', 'sum_mass'],
+  },
+];
+
+export function selectedFiles(w) {
+  const only = process.env.BENCH_FILES ? process.env.BENCH_FILES.split(',') : null;
+  return w.files.filter((f) => !only || only.includes(f) || !FILES[f].catalogue);
+}
+
+export function selectedWorkloads() {
+  const only = process.env.BENCH_WORKLOADS ? process.env.BENCH_WORKLOADS.split(',') : null;
+  return WORKLOADS.filter((w) => !only || only.includes(w.id));
+}

@@ -1,0 +1,97 @@
+/*
+ * file_select.c - reading a column under per-row-group selections (layer: api).
+ *
+ * The table's read plan is one pqt_sel per physical row group (a slice is one run per
+ * covering group; a filter or sample will be a refined selection). This reads exactly
+ * the selected rows of every row group straight into their places in one destination
+ * allocated once, so no row group is copied twice and non-aligned slices are trimmed by
+ * the decoder. Kept apart from file_read.c, which serves the range-based public calls.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "api/file_select.h"
+#include "column/column.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+/* One row group, serial: a scratch context per call keeps the function re-entrant. */
+static pqt_status read_rg(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *c,
+                          const pqt_sel *sel, pqt_colbuf *b, int64_t dst_row)
+{
+    return pqt_chunk_read(cx, src, rg, c, sel, b, dst_row);
+}
+
+pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
+                             const int64_t *dst_row, int64_t nrows, int threads, pqt_colbuf *b)
+{
+    const pqt_file_meta *m = &f->meta;
+    int nrg = m->n_row_groups;
+    if (c->elem_kind == PQT_NONE)
+        return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s", f->path,
+                       c->path, c->why_unsupported ? c->why_unsupported : "unsupported type");
+    int64_t elem_cap = 0;
+    int first = -1, last = -1, nused = 0;
+    for (int rg = 0; rg < nrg; rg++) {
+        if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
+        if (first < 0) first = rg;
+        last = rg;
+        nused++;
+        if (c->is_list) {
+            /* a chunk's value count bounds the elements it can produce */
+            int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+            if (nv < 0 || elem_cap > INT64_MAX - nv)
+                return pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: bad value count %lld",
+                               f->path, c->path, rg, (long long)nv);
+            elem_cap += nv;
+        }
+    }
+    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap, NULL));
+    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc};
+    bool parallel = !c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1;
+    pqt_status st = PQT_OK;
+    if (first < 0) {
+        /* nothing selected: an empty column */
+    } else if (parallel) {
+        pqt_status *sts = pqt_calloc((size_t)nrg, sizeof *sts);
+        char(*msgs)[256] = pqt_calloc((size_t)nrg, 256);
+        if (!sts || !msgs) {
+            st = pqt_err(PQT_NOMEM, "out of memory");
+        } else {
+#pragma omp parallel num_threads(threads)
+            {
+                pqt_chunk_ctx *cx = NULL;
+                pqt_status tst = pqt_chunk_ctx_new(&cx);
+#pragma omp for schedule(dynamic, 1)
+                for (int rg = first; rg <= last; rg++) {
+                    if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
+                    sts[rg] = tst != PQT_OK ? tst : read_rg(cx, &src, rg, c, &sels[rg], b, dst_row[rg]);
+                    if (sts[rg] != PQT_OK) snprintf(msgs[rg], 256, "%s", pqt_errmsg());
+                }
+                pqt_chunk_ctx_free(cx);
+            }
+            for (int rg = first; rg <= last; rg++) {
+                if (sts[rg] != PQT_OK) {
+                    st = pqt_err(sts[rg], "%s", msgs[rg]);
+                    break;
+                }
+            }
+        }
+        pqt_mem_free(sts);
+        pqt_mem_free(msgs);
+    } else {
+        pqt_chunk_ctx *cx = NULL;
+        st = pqt_chunk_ctx_new(&cx);
+        for (int rg = first; st == PQT_OK && rg <= last; rg++) {
+            if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
+            /* lists append: their destination row is implied by the rows already written */
+            st = read_rg(cx, &src, rg, c, &sels[rg], b, c->is_list ? b->nrows : dst_row[rg]);
+        }
+        pqt_chunk_ctx_free(cx);
+    }
+    if (st == PQT_OK && c->is_list && b->nrows != nrows)
+        st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,
+                     c->path, (long long)b->nrows, (long long)nrows);
+    if (st != PQT_OK) pqt_colbuf_free(b);
+    return st;
+}

@@ -1,0 +1,20 @@
+/*
+ * file_select.h - selection-driven column reads for the table layer (layer: api, private).
+ */
+#ifndef PQT_API_FILE_SELECT_H
+#define PQT_API_FILE_SELECT_H
+
+#include "api/file_int.h"
+#include "util/sel.h"
+
+/* Read column c of f under one selection per physical row group: sels[rg] (row-group
+ * relative; NONE skips the row group) lands at destination row dst_row[rg] of b, which is
+ * allocated here at nrows rows (nrows must equal the sum of the selections). Fixed-width
+ * scalar columns decode their row groups in parallel when threads > 1; strings and lists
+ * append, so they go in order. On failure b is left freed and the message names the
+ * column and row group. Only reads f: several calls may run at once on one f for
+ * different columns. */
+pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
+                             const int64_t *dst_row, int64_t nrows, int threads, pqt_colbuf *b);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * table.c - opening and closing tables, name lookup, the parallel-region rule, warnings,
+ * and the queries that read nothing (layer: table).
+ *
+ * Opening reads the footer and schema only (pqt_file_open) and builds one slot per file
+ * column plus the read plan; no column data is touched. The row index is not a slot until
+ * it is first requested (table_rowindex.c).
+ */
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "table/table_int.h"
+#include "util/mem.h"
+
+static pqt_warning_fn warn_fn;
+static void *warn_user;
+
+void pqt_set_warning_callback(pqt_warning_fn fn, void *user)
+{
+    warn_fn = fn;
+    warn_user = user;
+}
+
+void pqt_tbl_warn(const char *fmt, ...)
+{
+    if (!warn_fn) return; /* the library never prints unless asked */
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    warn_fn(warn_user, msg);
+}
+
+int pqt_tbl_find(const pqt_table *t, const char *name)
+{
+    if (!t || !name) return -1;
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->cols[i].name, name) == 0) return i;
+    return -1;
+}
+
+pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret)
+{
+    if (!t || !name) return pqt_err(PQT_MISUSE, "%s: table and column name must not be NULL", call);
+    int ci = pqt_tbl_find(t, name);
+    if (ci < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && !t->f)
+        return pqt_err(PQT_NOT_FOUND, "%s: an in-memory table has no '%s' column: it was not "
+                                      "read from a file",
+                       call, name);
+    if (ci < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && !t->ri_possible)
+        return pqt_err(PQT_NOT_FOUND, "%s: no column '%s' in table %s (it was dropped, which is "
+                                      "permanent: reopen the file to get it back)",
+                       call, name, t->f->path);
+    if (ci < 0)
+        return pqt_err(PQT_NOT_FOUND, "%s: no column '%s' in table %s", call, name,
+                       t->f ? t->f->path : "(in memory)");
+    *ci_ret = ci;
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char *what)
+{
+    /* A table opened inside a region belongs to its thread: only levels deeper than the
+     * one it was opened at share it. */
+    if (omp_get_level() > t->open_level && omp_in_parallel())
+        return pqt_err(PQT_PARALLEL,
+                       "%s: %s inside an OpenMP parallel region on a table opened outside it "
+                       "(%s) is refused: call pqt_table_prefetch (or do the change) before the "
+                       "region",
+                       call, what, t->f ? t->f->path : "in-memory table");
+    return PQT_OK;
+}
+
+static pqt_status table_alloc(pqt_table **ret)
+{
+    pqt_table *t = pqt_calloc(1, sizeof *t);
+    if (!t) return pqt_err(PQT_NOMEM, "out of memory creating a table");
+    t->open_level = omp_get_level();
+    t->opts.verify_crc = true;
+    *ret = t;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_new(pqt_table **ret)
+{
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_new: ret is NULL");
+    return table_alloc(ret);
+}
+
+/* One slot per file column, in file order; a file column named like the row index is
+ * unreachable (the name is reserved) and is dropped with a warning. */
+static pqt_status add_file_slots(pqt_table *t)
+{
+    const pqt_schema *s = &t->f->schema;
+    for (int i = 0; i < s->ncols; i++) {
+        const pqt_col *fc = &s->cols[i];
+        if (strcmp(fc->path, PQT_TBL_ROW_INDEX) == 0) {
+            pqt_tbl_warn("%s: the file's own column '%s' is dropped: the name is reserved for "
+                         "the row-index column",
+                         t->f->path, PQT_TBL_ROW_INDEX);
+            continue;
+        }
+        pqt_tcol *c;
+        PQT_TRY(pqt_tbl_slot_add(t, &c));
+        c->name = pqt_strdup(fc->path);
+        c->unit = pqt_strdup("");
+        if (!c->name || !c->unit) return pqt_err(PQT_NOMEM, "out of memory opening %s", t->f->path);
+        c->file_col = i;
+        c->time_unit = fc->time_unit;
+        if (fc->elem_kind == PQT_NONE) {
+            c->kind = PQT_NONE;
+            c->kind_known = true;
+            c->width = 1;
+        } else if (fc->is_list) {
+            /* settled by pqt_tbl_resolve_kind or by the first read */
+            c->kind = fc->elem_kind | PQT_LIST;
+            c->width = 0;
+            c->kind_known = false;
+        } else {
+            c->kind = fc->kind;
+            c->width = 1;
+            c->kind_known = true;
+        }
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret)
+{
+    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
+    pqt_table *t = NULL;
+    PQT_TRY(table_alloc(&t));
+    if (opts) t->opts = *opts;
+    t->threads = t->opts.threads;
+    pqt_status st = pqt_file_open(path, opts, &t->f);
+    if (st != PQT_OK) goto fail;
+    int64_t n = t->f->meta.num_rows;
+    int64_t lo = 1, hi = n;
+    if (t->opts.row_lo != 0 || t->opts.row_hi != 0) {
+        lo = t->opts.row_lo != 0 ? t->opts.row_lo : 1;
+        hi = t->opts.row_hi != 0 ? t->opts.row_hi : n;
+        if (lo < 1 || hi > n || lo > hi) {
+            st = pqt_err(PQT_RANGE,
+                         "pqt_table_open: %s: rows %lld..%lld requested, the file has %lld rows "
+                         "(row_lo must be >= 1, row_hi <= %lld, row_lo <= row_hi; nothing is "
+                         "clamped)",
+                         path, (long long)lo, (long long)hi, (long long)n, (long long)n);
+            goto fail;
+        }
+    }
+    st = pqt_tbl_plan_slice(&t->plan, t->f, lo - 1, hi);
+    if (st != PQT_OK) goto fail;
+    t->nrows = t->plan.nsel;
+    t->nrows_unfiltered = hi - lo + 1;
+    t->rg_extent = pqt_tbl_plan_extent(&t->plan);
+    t->nrows_known = true;
+    t->ri_possible = true;
+    st = add_file_slots(t);
+    if (st != PQT_OK) goto fail;
+    *ret = t;
+    return PQT_OK;
+fail:
+    pqt_table_close(t);
+    return st;
+}
+
+void pqt_table_close(pqt_table *t)
+{
+    if (!t) return;
+    for (int i = 0; i < t->ncols; i++) pqt_tbl_slot_free(&t->cols[i]);
+    pqt_mem_free(t->cols);
+    pqt_tbl_plan_free(&t->plan);
+    pqt_file_close(t->f);
+    pqt_mem_free(t);
+}
+
+int64_t pqt_table_nrows(const pqt_table *t) { return t ? t->nrows : 0; }
+int64_t pqt_table_nrows_unfiltered(const pqt_table *t) { return t ? t->nrows_unfiltered : 0; }
+int64_t pqt_table_row_group_extent(const pqt_table *t) { return t ? t->rg_extent : 0; }
+int pqt_table_ncols(const pqt_table *t) { return t ? t->ncols : 0; }
+int pqt_table_is_detached(const pqt_table *t) { return t ? t->detached : 0; }
+uint64_t pqt_table_generation(const pqt_table *t) { return t ? t->generation : 0; }
+
+const char *pqt_table_column_name(const pqt_table *t, int i)
+{
+    if (!t || i < 0 || i >= t->ncols) return NULL;
+    return t->cols[i].name;
+}
+
+int pqt_table_has_column(const pqt_table *t, const char *name)
+{
+    if (!t || !name) return 0;
+    if (pqt_tbl_find(t, name) >= 0) return 1;
+    /* the virtual row index: usable while it can still be built */
+    return strcmp(name, PQT_TBL_ROW_INDEX) == 0 && t->ri_possible && t->f && !t->detached;
+}
+
+const char *pqt_table_filename(const pqt_table *t)
+{
+    if (!t) return NULL;
+    return t->f ? t->f->path : "";
+}
+
+pqt_status pqt_table_meta_value(const pqt_table *t, const char *key, const char **value_ret)
+{
+    if (!t || !key) return pqt_err(PQT_MISUSE, "pqt_table_meta_value: NULL argument");
+    if (!t->f)
+        return pqt_err(PQT_MISUSE, "pqt_table_meta_value: an in-memory table has no file "
+                                   "metadata");
+    return pqt_file_meta_value(t->f, key, value_ret);
+}
+
+/* Lookup for metadata queries: the virtual row index answers as an int64 column. */
+static pqt_status query_lookup(const pqt_table *t, const char *call, const char *name, int *ci,
+                               bool *virtual_ri)
+{
+    *virtual_ri = false;
+    if (t && name && pqt_tbl_find(t, name) < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 &&
+        pqt_table_has_column(t, name)) {
+        *virtual_ri = true;
+        return PQT_OK;
+    }
+    return pqt_tbl_lookup(t, call, name, ci);
+}
+
+pqt_status pqt_table_kind(pqt_table *t, const char *name, int *kind_ret)
+{
+    int ci = -1;
+    bool vri;
+    PQT_TRY(query_lookup(t, "pqt_table_kind", name, &ci, &vri));
+    if (vri) {
+        if (kind_ret) *kind_ret = PQT_INT64;
+        return PQT_OK;
+    }
+    PQT_TRY(pqt_tbl_resolve_kind(t, ci, "pqt_table_kind"));
+    if (kind_ret) *kind_ret = t->cols[ci].kind;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_width(pqt_table *t, const char *name, int *width_ret)
+{
+    int ci = -1;
+    bool vri;
+    PQT_TRY(query_lookup(t, "pqt_table_width", name, &ci, &vri));
+    if (vri) {
+        if (width_ret) *width_ret = 1;
+        return PQT_OK;
+    }
+    PQT_TRY(pqt_tbl_resolve_kind(t, ci, "pqt_table_width"));
+    if (width_ret) *width_ret = t->cols[ci].width;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_time_unit(const pqt_table *t, const char *name, int *unit_ret)
+{
+    int ci = -1;
+    bool vri;
+    PQT_TRY(query_lookup(t, "pqt_table_time_unit", name, &ci, &vri));
+    if (unit_ret) *unit_ret = vri ? -1 : t->cols[ci].time_unit;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_unit(const pqt_table *t, const char *name, const char **unit_ret)
+{
+    int ci = -1;
+    bool vri;
+    PQT_TRY(query_lookup(t, "pqt_table_unit", name, &ci, &vri));
+    if (unit_ret) *unit_ret = vri ? "" : t->cols[ci].unit;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_residency(const pqt_table *t, const char *name, int *res_ret)
+{
+    int ci = -1;
+    bool vri;
+    PQT_TRY(query_lookup(t, "pqt_table_residency", name, &ci, &vri));
+    if (res_ret) *res_ret = vri ? PQT_RES_EMPTY : t->cols[ci].residency;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_is_supported(const pqt_table *t, const char *name, int *ret)
+{
+    int ci = -1;
+    bool vri;
+    PQT_TRY(query_lookup(t, "pqt_table_is_supported", name, &ci, &vri));
+    if (ret) *ret = vri ? 1 : t->cols[ci].kind != PQT_NONE;
+    return PQT_OK;
+}

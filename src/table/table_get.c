@@ -1,0 +1,279 @@
+/*
+ * table_get.c - reaching values: copies with widening, zero-copy views and row-level access
+ * (layer: table).
+ *
+ * Copies widen only int32 -> int64 and float32 -> float64 (the two conversions that lose
+ * nothing); anything else must ask for the stored kind. Views never convert: a kind
+ * mismatch is an error naming the stored kind. All row numbers here are 1-based in the
+ * table's own numbering and are converted to 0-based once, at the top of each call.
+ */
+#include <string.h>
+
+#include "table/table_int.h"
+#include "util/mem.h"
+
+/* The element kind a copy produces, or PQT_KIND. */
+static pqt_status copy_kind(const pqt_tcol *c, int to_kind, const char *call, int *out)
+{
+    int ek = PQT_KIND_ELEMENT(c->kind);
+    if ((c->kind & PQT_LIST) || ek == PQT_STRING || ek == PQT_NONE)
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s: copies take fixed-width columns (use "
+                                 "pqt_table_column for its storage)",
+                       call, c->name, pqt_kind_name(c->kind));
+    if (to_kind == 0 || to_kind == ek || (to_kind == PQT_INT64 && ek == PQT_INT32) ||
+        (to_kind == PQT_FLOAT64 && ek == PQT_FLOAT32)) {
+        *out = to_kind ? to_kind : ek;
+        return PQT_OK;
+    }
+    return pqt_err(PQT_KIND, "%s: column '%s' is stored as %s; a copy gives the stored kind or "
+                             "widens int32 -> int64, float32 -> float64, not %s",
+                   call, c->name, pqt_kind_name(c->kind), pqt_kind_name(to_kind));
+}
+
+/* Copy n elements from element `first` of b into dst as kind `to`. */
+static void copy_elems(const pqt_colbuf *b, int64_t first, int64_t n, void *dst, int to)
+{
+    const char *src = (const char *)b->data + (size_t)first * b->elem_nbytes;
+    if (to == b->elem_kind) {
+        memcpy(dst, src, (size_t)n * b->elem_nbytes);
+    } else if (to == PQT_INT64) {
+        for (int64_t i = 0; i < n; i++) ((int64_t *)dst)[i] = ((const int32_t *)src)[i];
+    } else {
+        for (int64_t i = 0; i < n; i++) ((double *)dst)[i] = ((const float *)src)[i];
+    }
+    /* nulls copy as 0 whatever the decoder left in their slots */
+    if (b->validity)
+        for (int64_t i = 0; i < n; i++)
+            if (!pqt_tbl_bit(b->validity, first + i))
+                memset((char *)dst + (size_t)i * pqt_kind_elem_nbytes(to), 0, pqt_kind_elem_nbytes(to));
+}
+
+static void copy_validity(const pqt_colbuf *b, int64_t first, int64_t n, uint8_t *v, int64_t at)
+{
+    for (int64_t i = 0; i < n; i++) pqt_tbl_bit_set(v, at + i, pqt_tbl_bit(b->validity, first + i));
+}
+
+pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_kind, size_t *nbytes_ret)
+{
+    const char *call = "pqt_table_get_nbytes";
+    int ci, k;
+    if (t && name && pqt_tbl_find(t, name) < 0 && pqt_table_has_column(t, name)) {
+        /* the virtual row index: int64, known without building it */
+        if (to_kind != 0 && to_kind != PQT_INT64)
+            return pqt_err(PQT_KIND, "%s: '%s' is int64", call, name);
+        if (nbytes_ret) *nbytes_ret = (size_t)t->nrows * 8;
+        return PQT_OK;
+    }
+    PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
+    PQT_TRY(pqt_tbl_resolve_kind(t, ci, call));
+    PQT_TRY(copy_kind(&t->cols[ci], to_kind, call, &k));
+    if (nbytes_ret)
+        *nbytes_ret = (size_t)t->nrows * (size_t)t->cols[ci].width * pqt_kind_elem_nbytes(k);
+    return PQT_OK;
+}
+
+pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
+                         size_t dst_nbytes, uint8_t *validity, size_t validity_nbytes)
+{
+    const char *call = "pqt_table_get";
+    int ci, k;
+    PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    PQT_TRY(copy_kind(c, to_kind, call, &k));
+    const pqt_colbuf *b = &c->buf;
+    size_t need = (size_t)b->nelem * pqt_kind_elem_nbytes(k);
+    if ((!dst && need > 0) || dst_nbytes < need)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s need %zu",
+                       call, name, dst_nbytes, (long long)b->nelem, pqt_kind_name(k), need);
+    if (validity && validity_nbytes < (size_t)(b->nelem + 7) / 8)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': validity holds %zu bytes, %lld elements need "
+                                   "%lld",
+                       call, name, validity_nbytes, (long long)b->nelem,
+                       (long long)(b->nelem + 7) / 8);
+    if (b->nelem > 0) copy_elems(b, 0, b->nelem, dst, k);
+    if (validity) copy_validity(b, 0, b->nelem, validity, 0);
+    return PQT_OK;
+}
+
+pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind, void **data_ret,
+                               uint8_t **validity_ret, int64_t *nelem_ret)
+{
+    const char *call = "pqt_table_get_alloc";
+    int ci, k;
+    if (!data_ret) return pqt_err(PQT_MISUSE, "%s: data_ret is NULL", call);
+    PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    PQT_TRY(copy_kind(c, to_kind, call, &k));
+    const pqt_colbuf *b = &c->buf;
+    bool any_null = false;
+    for (int64_t i = 0; b->validity && !any_null && i < b->nelem; i++)
+        any_null = !pqt_tbl_bit(b->validity, i);
+    void *d = pqt_malloc_array((size_t)b->nelem + 1, pqt_kind_elem_nbytes(k));
+    uint8_t *v = validity_ret && any_null ? pqt_calloc((size_t)(b->nelem + 7) / 8 + 1, 1) : NULL;
+    if (!d || (validity_ret && any_null && !v)) {
+        pqt_mem_free(d);
+        pqt_mem_free(v);
+        return pqt_err(PQT_NOMEM, "%s: out of memory copying column '%s'", call, name);
+    }
+    if (b->nelem > 0) copy_elems(b, 0, b->nelem, d, k);
+    if (v) copy_validity(b, 0, b->nelem, v, 0);
+    *data_ret = d;
+    if (validity_ret) *validity_ret = v;
+    if (nelem_ret) *nelem_ret = b->nelem;
+    return PQT_OK;
+}
+
+static pqt_status check_row(const pqt_table *t, const char *call, const char *name, int64_t row)
+{
+    if (row < 1 || row > t->nrows)
+        return pqt_err(PQT_RANGE, "%s: column '%s': row %lld is outside the table's rows 1..%lld",
+                       call, name, (long long)row, (long long)t->nrows);
+    return PQT_OK;
+}
+
+pqt_status pqt_table_get_rows(pqt_table *t, const char *name, const int64_t *rows, int64_t n,
+                              int to_kind, void *dst, size_t dst_nbytes, uint8_t *validity,
+                              size_t validity_nbytes)
+{
+    const char *call = "pqt_table_get_rows";
+    int ci, k;
+    if (n < 0 || (n > 0 && !rows)) return pqt_err(PQT_MISUSE, "%s: bad row list", call);
+    PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    PQT_TRY(copy_kind(c, to_kind, call, &k));
+    for (int64_t i = 0; i < n; i++) PQT_TRY(check_row(t, call, name, rows[i]));
+    int64_t w = c->width, nelem = n * w;
+    size_t es = pqt_kind_elem_nbytes(k), need = (size_t)nelem * es;
+    if ((!dst && need > 0) || dst_nbytes < need)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s need %zu",
+                       call, name, dst_nbytes, (long long)nelem, pqt_kind_name(k), need);
+    if (validity && validity_nbytes < (size_t)(nelem + 7) / 8)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': validity holds %zu bytes, need %lld", call,
+                       name, validity_nbytes, (long long)(nelem + 7) / 8);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t first = pqt_tbl_row_first(&c->buf, rows[i] - 1);
+        copy_elems(&c->buf, first, w, (char *)dst + (size_t)(i * w) * es, k);
+        if (validity) copy_validity(&c->buf, first, w, validity, i * w);
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_table_column(pqt_table *t, const char *name, int expect_kind, pqt_column_view *view)
+{
+    const char *call = "pqt_table_column";
+    if (!view || view->struct_size < offsetof(pqt_column_view, generation) + sizeof(uint64_t))
+        return pqt_err(PQT_MISUSE, "%s: view is NULL or its struct_size (%zu) is too small; set "
+                                   "struct_size = sizeof(pqt_column_view)",
+                       call, view ? view->struct_size : (size_t)0);
+    int ci;
+    PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    if (expect_kind != 0 && expect_kind != c->kind)
+        return pqt_err(PQT_KIND, "%s: column '%s': the view asked for %s but the stored kind is "
+                                 "%s; a view never converts -- use pqt_table_get to copy with "
+                                 "widening",
+                       call, name, pqt_kind_name(expect_kind), pqt_kind_name(c->kind));
+    const pqt_colbuf *b = &c->buf;
+    size_t sz = view->struct_size;
+    memset((char *)view + sizeof view->struct_size, 0,
+           (sz < sizeof *view ? sz : sizeof *view) - sizeof view->struct_size);
+    view->kind = c->kind;
+    view->width = c->width;
+    view->time_unit = c->time_unit;
+    view->nrows = t->nrows;
+    view->nelem = b->nelem;
+    view->data = b->data;
+    view->validity = b->validity;
+    view->row_validity = b->is_list ? b->row_validity : NULL;
+    view->str_offsets = b->str_offsets;
+    view->str_bytes = b->str_offsets ? (b->str_bytes.data ? (const char *)b->str_bytes.data : "") : NULL;
+    view->list_offsets = b->is_list ? b->list_offsets : NULL;
+    view->unit = c->unit;
+    view->generation = t->generation;
+    return PQT_OK;
+}
+
+/* Resolve (row, elem) to an element index of a resident column. */
+static pqt_status element_at(const pqt_table *t, const pqt_tcol *c, const char *call,
+                             int64_t row, int elem, int64_t *e_ret)
+{
+    PQT_TRY(check_row(t, call, c->name, row));
+    int64_t n = pqt_tbl_row_nelem(&c->buf, row - 1);
+    if (elem == 0 && n == 1) elem = 1;
+    if (elem < 1 || elem > n)
+        return pqt_err(PQT_RANGE, "%s: column '%s', row %lld: element %d is outside 1..%lld", call,
+                       c->name, (long long)row, elem, (long long)n);
+    *e_ret = pqt_tbl_row_first(&c->buf, row - 1) + elem - 1;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_is_null(pqt_table *t, const char *name, int64_t row, int elem,
+                             int *is_null_ret)
+{
+    const char *call = "pqt_table_is_null";
+    int ci;
+    PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    PQT_TRY(check_row(t, call, name, row));
+    int r;
+    if (elem == 0) {
+        r = pqt_tbl_row_is_null(c, row - 1);
+        /* a list row's elements: any null element makes the row "null" too */
+        if (!r && c->buf.is_list && c->buf.validity) {
+            int64_t f = pqt_tbl_row_first(&c->buf, row - 1), n = pqt_tbl_row_nelem(&c->buf, row - 1);
+            for (int64_t e = 0; e < n && !r; e++) r = !pqt_tbl_bit(c->buf.validity, f + e);
+        }
+    } else {
+        int64_t e;
+        PQT_TRY(element_at(t, c, call, row, elem, &e));
+        r = !pqt_tbl_bit(c->buf.validity, e);
+    }
+    if (is_null_ret) *is_null_ret = r;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t row, int elem,
+                               int to_kind, void *dst, size_t dst_nbytes, int *is_null_ret)
+{
+    const char *call = "pqt_table_get_value";
+    int ci, k;
+    PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    int ek = PQT_KIND_ELEMENT(c->kind);
+    if (ek == PQT_STRING || ek == PQT_NONE)
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s (use pqt_table_get_string)", call, name,
+                       pqt_kind_name(c->kind));
+    /* a list element is fixed-width even when the list is not */
+    pqt_tcol tmp = *c;
+    tmp.kind = ek;
+    PQT_TRY(copy_kind(&tmp, to_kind, call, &k));
+    int64_t e;
+    PQT_TRY(element_at(t, c, call, row, elem, &e));
+    if (!dst || dst_nbytes < pqt_kind_elem_nbytes(k))
+        return pqt_err(PQT_MISUSE, "%s: column '%s': destination holds %zu bytes, %s needs %zu",
+                       call, name, dst_nbytes, pqt_kind_name(k), pqt_kind_elem_nbytes(k));
+    copy_elems(&c->buf, e, 1, dst, k);
+    if (is_null_ret) *is_null_ret = !pqt_tbl_bit(c->buf.validity, e);
+    return PQT_OK;
+}
+
+pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t row, int elem,
+                                const char **ptr_ret, int64_t *len_ret, int *is_null_ret)
+{
+    const char *call = "pqt_table_get_string";
+    int ci;
+    PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    if (PQT_KIND_ELEMENT(c->kind) != PQT_STRING)
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s, not string", call, name,
+                       pqt_kind_name(c->kind));
+    int64_t e;
+    PQT_TRY(element_at(t, c, call, row, elem, &e));
+    bool null = !pqt_tbl_bit(c->buf.validity, e);
+    int64_t o0 = c->buf.str_offsets[e], o1 = c->buf.str_offsets[e + 1];
+    if (ptr_ret)
+        *ptr_ret = null || o1 == o0 ? "" : (const char *)c->buf.str_bytes.data + o0;
+    if (len_ret) *len_ret = null ? 0 : o1 - o0;
+    if (is_null_ret) *is_null_ret = null;
+    return PQT_OK;
+}

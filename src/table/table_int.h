@@ -1,0 +1,149 @@
+/*
+ * table_int.h - layout of pqt_table, the lazy table, shared by the files of src/table/
+ * (layer: table, private).
+ *
+ * A table is a list of column slots over an optional file. Each slot knows its lookup
+ * name, the file column it reads (or none: added columns, the row index), its kind, width
+ * and unit before any read, and holds its values in one pqt_colbuf once resident.
+ *
+ * Which rows the table holds is decided once, at open, by the read plan: the slice, one
+ * row-group-relative selection per physical row group (a slice is one run; a filter or a
+ * sample will be a refined selection) and an optional permutation (a read-time sort).
+ * Every column read, the row index and row_group_bounds are computed from the plan, so a
+ * later column sees exactly the rows and order the first one did, and a clone that copies
+ * the plan sees them too.
+ */
+#ifndef PQT_TABLE_INT_H
+#define PQT_TABLE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "api/file_int.h"
+#include "column/column.h"
+#include "pqt.h"
+#include "util/error.h"
+#include "util/sel.h"
+
+#define PQT_TBL_ROW_INDEX "parquet_row_index"
+
+typedef struct pqt_tbl_plan {
+    int64_t lo, hi;     /* slice in file rows, 0-based half-open */
+    int nrg;            /* physical row groups of the file */
+    int64_t *rg_start;  /* nrg + 1 file-row starts */
+    pqt_sel *sel;       /* nrg selections, row-group relative */
+    int64_t *dst_row;   /* nrg: plan row where row group rg's first selected row lands */
+    int64_t nsel;       /* rows the plan produces */
+    int64_t *perm;      /* NULL, or nsel entries: table row i holds plan row perm[i] */
+} pqt_tbl_plan;
+
+typedef struct pqt_tcol {
+    char *name;        /* lookup name (rename changes only this) */
+    int file_col;      /* column of the file read on first touch; -1 when none */
+    int kind;          /* element kind | PQT_VECTOR / PQT_LIST; see kind_known */
+    int width;         /* 1 scalars, w vectors, 0 lists */
+    bool kind_known;   /* false only for a LIST column whose width is not measured yet */
+    int decode_kind;   /* element kind a cast before first touch asked for (0 = none) */
+    bool cast_exact;
+    int time_unit;     /* pqt_time_unit or -1 */
+    char *unit;        /* physical unit ("" = none), owned */
+    int residency;     /* PQT_RES_EMPTY or PQT_RES_FULL */
+    bool added;        /* made by add_column/copy_column: no file to re-read from */
+    bool user_written; /* values written by the caller (set, set_null, ...) */
+    bool is_row_index;
+    pqt_colbuf buf;    /* values when resident */
+} pqt_tcol;
+
+struct pqt_table {
+    pqt_file *f;            /* NULL for an in-memory table */
+    pqt_opts opts;          /* what the file was opened with (clone reopens with it) */
+    int threads;            /* 0 = all cores */
+    int open_level;         /* omp_get_level() at open: deeper levels share this table */
+    bool detached;          /* the row set changed: the file no longer describes the rows */
+    const char *detached_by; /* the call that detached it (static string) */
+    bool ri_possible;       /* the virtual row index can still be produced */
+    bool nrows_known;       /* in-memory: the first add_column fixed nrows */
+    pqt_tbl_plan plan;
+    int64_t nrows;
+    int64_t nrows_unfiltered;
+    int64_t rg_extent;
+    pqt_tcol *cols;
+    int ncols, cap;
+    uint64_t generation;
+};
+
+/* ---- table.c ---- */
+/* Slot index of a lookup name, -1 when absent (the virtual row index is absent). */
+int pqt_tbl_find(const pqt_table *t, const char *name);
+/* Slot of name or PQT_NOT_FOUND with a message naming the column and `call`. */
+pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret);
+/* PQT_PARALLEL when called inside a parallel region deeper than the one that opened t. */
+pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char *what);
+/* Forward an open-time warning to the caller's callback (nothing when none is set). */
+void pqt_tbl_warn(const char *fmt, ...) PQT_PRINTF(1, 2);
+
+/* ---- table_slots.c: slots and column buffers ---- */
+pqt_status pqt_tbl_slot_add(pqt_table *t, pqt_tcol **ret); /* zeroed slot at the end */
+void pqt_tbl_slot_free(pqt_tcol *c);
+void pqt_tbl_slot_remove(pqt_table *t, int ci);
+/* Allocate a buffer of nrows rows (nelem elements for lists, offsets set for vectors of
+ * width w > 0). Strings start with empty bytes. Validity allocated all-valid if nullable. */
+pqt_status pqt_tbl_buf_new(pqt_colbuf *b, int elem_kind, bool is_list, int vec_width,
+                           bool nullable, int64_t nrows, int64_t nelem);
+/* dst = rows of srcs picked by idx: idx[i] >= 0 is row idx[i] of a, <= -2 is row
+ * -idx[i] - 2 of b, -1 a null row (b may be NULL). Shape (kind, list-ness) of a. */
+pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const int64_t *idx,
+                              int64_t n, int vec_width, pqt_colbuf *dst);
+/* Deep copy. */
+pqt_status pqt_tbl_buf_copy(const pqt_colbuf *src, int vec_width, pqt_colbuf *dst);
+/* Convert the elements of a fixed-width buffer to element kind `to` (numeric kinds). exact:
+ * PQT_OVERFLOW when a value does not survive the round trip. name is for messages. */
+pqt_status pqt_tbl_buf_convert(pqt_colbuf *b, int to, bool exact, const char *name);
+/* Bit helpers (LSB-first, 1 = present). */
+static inline bool pqt_tbl_bit(const uint8_t *bm, int64_t i)
+{
+    return !bm || (bm[i >> 3] >> (i & 7) & 1);
+}
+static inline void pqt_tbl_bit_set(uint8_t *bm, int64_t i, bool v)
+{
+    if (v) bm[i >> 3] = (uint8_t)(bm[i >> 3] | (1u << (i & 7)));
+    else bm[i >> 3] = (uint8_t)(bm[i >> 3] & ~(1u << (i & 7)));
+}
+/* Elements in row i of a resident column. */
+static inline int64_t pqt_tbl_row_nelem(const pqt_colbuf *b, int64_t i)
+{
+    return b->is_list ? b->list_offsets[i + 1] - b->list_offsets[i] : 1;
+}
+static inline int64_t pqt_tbl_row_first(const pqt_colbuf *b, int64_t i)
+{
+    return b->is_list ? b->list_offsets[i] : i;
+}
+/* Row i null: list row absent, or (scalars/vectors) any element null. */
+bool pqt_tbl_row_is_null(const pqt_tcol *c, int64_t i);
+
+/* ---- table_read.c: residency ---- */
+/* Make column ci resident (first touch). `call` names the public call for messages. */
+pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call);
+/* Settle kind/width of a LIST column (may read, see pqt.h). */
+pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call);
+/* Slot of the row index, creating and filling it on first request. */
+pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret);
+/* Lookup that also answers the row-index name by building it; then touches the column. */
+pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, int *ci_ret);
+
+/* ---- table_bounds.c: the read plan ---- */
+/* Plan rows [lo, hi) (0-based file rows) of f: one-run selections. */
+pqt_status pqt_tbl_plan_slice(pqt_tbl_plan *p, const pqt_file *f, int64_t lo, int64_t hi);
+pqt_status pqt_tbl_plan_copy(pqt_tbl_plan *dst, const pqt_tbl_plan *src);
+void pqt_tbl_plan_free(pqt_tbl_plan *p);
+/* Rows the covering row groups hold. */
+int64_t pqt_tbl_plan_extent(const pqt_tbl_plan *p);
+
+/* ---- table_rowindex.c ---- */
+/* Fill out[0..nsel) with the 1-based file row of every table row. */
+pqt_status pqt_tbl_plan_file_rows(const pqt_tbl_plan *p, int64_t *out);
+
+/* ---- api/file_select.c ---- */
+#include "api/file_select.h"
+
+#endif

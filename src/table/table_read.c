@@ -1,0 +1,359 @@
+/*
+ * table_read.c - residency: first touch, LIST width measurement, prefetch,
+ * materialize_all, reload and evict (layer: table).
+ *
+ * A column is read through the table's read plan (pqt_file_read_sel): allocated once at
+ * the table's row count, each covering row group decoded straight into place. Reading
+ * builds a new buffer and only then commits it to the slot, so a failure changes nothing.
+ * Several columns (prefetch, materialize_all) are decoded in parallel across columns,
+ * each column on one thread; a single column decodes its row groups in parallel instead.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "table/table_int.h"
+#include "util/mem.h"
+
+static int effective_threads(const pqt_table *t)
+{
+    if (omp_in_parallel()) return 1; /* a table inside a region decodes on its own thread */
+    int n = t->threads > 0 ? t->threads : omp_get_max_threads();
+    return n < 1 ? 1 : n;
+}
+
+/* Width shared by every row of a list buffer (no null rows), or -1. */
+static int uniform_width(const pqt_colbuf *b)
+{
+    if (b->nrows == 0) return -1;
+    int64_t w = b->list_offsets[1] - b->list_offsets[0];
+    if (w < 1 || w > INT32_MAX) return -1;
+    for (int64_t i = 0; i < b->nrows; i++) {
+        if (b->list_offsets[i + 1] - b->list_offsets[i] != w) return -1;
+        if (b->row_validity && !pqt_tbl_bit(b->row_validity, i)) return -1;
+    }
+    return (int)w;
+}
+
+static pqt_status detached_err(const pqt_table *t, const char *call, const char *name)
+{
+    return pqt_err(PQT_DETACHED, "%s: column '%s' was never read and the table has detached "
+                                 "from %s (%s changed its rows): it can no longer be read",
+                   call, name, t->f ? t->f->path : "its file",
+                   t->detached_by ? t->detached_by : "a row change");
+}
+
+/* Checks every read shares: readable type, a file, attached. */
+static pqt_status check_readable(const pqt_table *t, const pqt_tcol *c, const char *call)
+{
+    if (c->kind == PQT_NONE) {
+        const pqt_col *fc = c->file_col >= 0 ? &t->f->schema.cols[c->file_col] : NULL;
+        return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' has a type this library cannot "
+                                             "read (%s)",
+                       call, c->name, fc && fc->why_unsupported ? fc->why_unsupported : "unsupported");
+    }
+    if (c->file_col < 0)
+        return pqt_err(PQT_MISUSE, "%s: column '%s' has no values and no file to read them from",
+                       call, c->name);
+    if (t->detached) return detached_err(t, call, c->name);
+    return PQT_OK;
+}
+
+/* Read column c through the plan into out; settles kind/width. Reads t, never writes it,
+ * so different columns may be read at once. */
+static pqt_status read_column(pqt_table *t, const pqt_tcol *c, int threads, pqt_colbuf *out,
+                              int *kind_ret, int *width_ret)
+{
+    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_tbl_plan *p = &t->plan;
+    pqt_colbuf b;
+    PQT_TRY(pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads, &b));
+    int kind = c->kind, width = c->width;
+    pqt_status st = PQT_OK;
+    if (fc->is_list) {
+        int uw = uniform_width(&b);
+        if (!c->kind_known) {
+            /* the read settles the width as a side effect: one pass, not two */
+            kind = fc->elem_kind | (uw > 0 ? PQT_VECTOR : PQT_LIST);
+            width = uw > 0 ? uw : 0;
+        } else if ((kind & PQT_VECTOR) && uw != width && b.nrows > 0) {
+            st = pqt_err(PQT_CORRUPT, "column '%s': rows disagree with the measured width %d",
+                         c->name, width);
+        }
+    }
+    if (st == PQT_OK && p->perm) {
+        pqt_colbuf g;
+        st = pqt_tbl_buf_gather(&b, NULL, p->perm, p->nsel, (kind & PQT_VECTOR) ? width : 0, &g);
+        if (st == PQT_OK) {
+            pqt_colbuf_free(&b);
+            b = g;
+        }
+    }
+    if (st == PQT_OK && c->decode_kind) {
+        st = pqt_tbl_buf_convert(&b, c->decode_kind, c->cast_exact, c->name);
+        if (st == PQT_OK) kind = (kind & ~0x1f) | c->decode_kind;
+    }
+    if (st != PQT_OK) {
+        pqt_colbuf_free(&b);
+        return st;
+    }
+    *out = b;
+    *kind_ret = kind;
+    *width_ret = width;
+    return PQT_OK;
+}
+
+/* Read the slots cis[0..n) (non-resident, readable) and commit them all, or none. */
+static pqt_status read_many(pqt_table *t, const int *cis, int n, const char *call)
+{
+    if (n == 0) return PQT_OK;
+    PQT_TRY(pqt_tbl_check_serial(t, call, "a first read of a column"));
+    pqt_colbuf *bufs = pqt_calloc((size_t)n, sizeof *bufs);
+    int *kinds = pqt_calloc((size_t)n, sizeof *kinds), *widths = pqt_calloc((size_t)n, sizeof *widths);
+    pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
+    char(*msgs)[256] = pqt_calloc((size_t)n, 256);
+    pqt_status st = PQT_OK;
+    if (!bufs || !kinds || !widths || !sts || !msgs) {
+        st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+        goto done;
+    }
+    int threads = effective_threads(t);
+    if (n > 1 && threads > 1) {
+        /* columns in parallel, each column's row groups on its own thread */
+#pragma omp parallel for num_threads(threads < n ? threads : n) schedule(dynamic, 1)
+        for (int k = 0; k < n; k++) {
+            sts[k] = read_column(t, &t->cols[cis[k]], 1, &bufs[k], &kinds[k], &widths[k]);
+            if (sts[k] != PQT_OK) snprintf(msgs[k], 256, "%s", pqt_errmsg());
+        }
+    } else {
+        for (int k = 0; k < n; k++) {
+            sts[k] = read_column(t, &t->cols[cis[k]], threads, &bufs[k], &kinds[k], &widths[k]);
+            if (sts[k] != PQT_OK) {
+                snprintf(msgs[k], 256, "%s", pqt_errmsg());
+                break;
+            }
+        }
+    }
+    for (int k = 0; k < n; k++) {
+        if (sts[k] != PQT_OK) {
+            st = pqt_err(sts[k], "%s: %s", call, msgs[k]);
+            break;
+        }
+    }
+    if (st == PQT_OK) {
+        for (int k = 0; k < n; k++) {
+            pqt_tcol *c = &t->cols[cis[k]];
+            pqt_colbuf_free(&c->buf);
+            c->buf = bufs[k];
+            memset(&bufs[k], 0, sizeof bufs[k]);
+            c->kind = kinds[k];
+            c->width = widths[k];
+            c->kind_known = true;
+            c->residency = PQT_RES_FULL;
+        }
+    }
+done:
+    if (bufs)
+        for (int k = 0; k < n; k++) pqt_colbuf_free(&bufs[k]);
+    pqt_mem_free(bufs);
+    pqt_mem_free(kinds);
+    pqt_mem_free(widths);
+    pqt_mem_free(sts);
+    pqt_mem_free(msgs);
+    return st;
+}
+
+pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call)
+{
+    pqt_tcol *c = &t->cols[ci];
+    if (c->residency == PQT_RES_FULL) return PQT_OK;
+    PQT_TRY(check_readable(t, c, call));
+    return read_many(t, &ci, 1, call);
+}
+
+pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, int *ci_ret)
+{
+    int ci = pqt_tbl_find(t, name);
+    if (ci < 0 && name && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && t && t->ri_possible && t->f)
+        return pqt_tbl_row_index(t, call, ci_ret);
+    PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
+    PQT_TRY(pqt_tbl_touch(t, ci, call));
+    *ci_ret = ci;
+    return PQT_OK;
+}
+
+/* Width of a LIST column over the plan's covering row groups: the footer first, then one
+ * row group at a time, stopping at the first that disagrees. -1 ragged. */
+static pqt_status measure_width(pqt_table *t, const pqt_col *fc, int *w_ret)
+{
+    const pqt_tbl_plan *p = &t->plan;
+    const pqt_file_meta *m = &t->f->meta;
+    int64_t w = -1;
+    for (int rg = 0; rg < p->nrg; rg++) {
+        int64_t rows = m->row_groups[rg].num_rows;
+        int64_t nv = m->row_groups[rg].columns[fc->chunk_col].meta.num_values;
+        if (p->sel[rg].nsel == 0 || rows == 0) continue;
+        if (nv % rows != 0 || nv / rows < 1 || (w >= 0 && nv / rows != w) || nv / rows > INT32_MAX) {
+            *w_ret = -1;
+            return PQT_OK;
+        }
+        w = nv / rows;
+    }
+    for (int rg = 0; w > 0 && rg < p->nrg; rg++) {
+        if (p->sel[rg].nsel == 0) continue;
+        pqt_colbuf b;
+        PQT_TRY(pqt_file_read_colbuf(t->f, fc, p->rg_start[rg], p->rg_start[rg + 1], &b, NULL));
+        int rw = uniform_width(&b);
+        pqt_colbuf_free(&b);
+        if (rw != w) w = -1;
+    }
+    *w_ret = (int)w;
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
+{
+    pqt_tcol *c = &t->cols[ci];
+    if (c->kind_known) return PQT_OK;
+    if (t->detached) return detached_err(t, call, c->name);
+    PQT_TRY(pqt_tbl_check_serial(t, call, "measuring the width of a LIST column"));
+    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    int w;
+    if (t->plan.lo == 0 && t->plan.hi == t->f->meta.num_rows) {
+        /* the whole file: the file caches the answer for every table on it */
+        w = pqt_file_list_width_discover(t->f, c->file_col);
+        if (w == -2) {
+            pqt_err_prefix("%s: column '%s': ", call, c->name);
+            return PQT_CORRUPT;
+        }
+    } else {
+        pqt_status st = measure_width(t, fc, &w);
+        if (st != PQT_OK) {
+            pqt_err_prefix("%s: column '%s': ", call, c->name);
+            return st;
+        }
+    }
+    int ek = c->decode_kind ? c->decode_kind : fc->elem_kind;
+    c->kind = ek | (w > 0 ? PQT_VECTOR : PQT_LIST);
+    c->width = w > 0 ? w : 0;
+    c->kind_known = true;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
+{
+    const char *call = "pqt_table_prefetch";
+    if (!t || (n > 0 && !names) || n < 0) return pqt_err(PQT_MISUSE, "%s: bad arguments", call);
+    int *cis = pqt_calloc((size_t)n + 1, sizeof *cis);
+    if (!cis) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    int nread = 0;
+    bool want_ri = false;
+    pqt_status st = PQT_OK;
+    for (int k = 0; k < n && st == PQT_OK; k++) {
+        int ci = pqt_tbl_find(t, names[k]);
+        if (ci < 0 && names[k] && strcmp(names[k], PQT_TBL_ROW_INDEX) == 0 && t->ri_possible &&
+            t->f) {
+            if (t->detached)
+                st = pqt_err(PQT_DETACHED, "%s: the row index cannot be built: the table has "
+                                           "detached from %s",
+                             call, t->f->path);
+            want_ri = true;
+            continue;
+        }
+        st = pqt_tbl_lookup(t, call, names[k], &ci);
+        if (st != PQT_OK || t->cols[ci].residency == PQT_RES_FULL) continue;
+        st = check_readable(t, &t->cols[ci], call);
+        bool dup = false;
+        for (int j = 0; j < nread; j++) dup = dup || cis[j] == ci;
+        if (st == PQT_OK && !dup) cis[nread++] = ci;
+    }
+    if (st == PQT_OK && (nread > 0 || want_ri))
+        st = pqt_tbl_check_serial(t, call, "a first read of a column");
+    /* the row index goes first: if the reads then fail, it stays built, which is harmless
+     * (building it is what asking for it means) and it cannot fail after the reads */
+    int ri;
+    if (st == PQT_OK && want_ri) st = pqt_tbl_row_index(t, call, &ri);
+    if (st == PQT_OK) st = read_many(t, cis, nread, call);
+    pqt_mem_free(cis);
+    return st;
+}
+
+pqt_status pqt_table_materialize_all(pqt_table *t)
+{
+    const char *call = "pqt_table_materialize_all";
+    if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
+    int *cis = pqt_calloc((size_t)t->ncols + 1, sizeof *cis);
+    if (!cis) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    int n = 0;
+    pqt_status st = PQT_OK;
+    for (int i = 0; i < t->ncols && st == PQT_OK; i++) {
+        pqt_tcol *c = &t->cols[i];
+        if (c->residency == PQT_RES_FULL || c->kind == PQT_NONE) continue;
+        st = check_readable(t, c, call);
+        cis[n++] = i;
+    }
+    if (st == PQT_OK) st = read_many(t, cis, n, call);
+    pqt_mem_free(cis);
+    return st;
+}
+
+/* Common refusals of reload and evict. */
+static pqt_status check_rereadable(pqt_table *t, const char *call, const char *name, int force,
+                                   int *ci_ret)
+{
+    int ci;
+    PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
+    pqt_tcol *c = &t->cols[ci];
+    if (c->is_row_index || c->added || c->file_col < 0)
+        return pqt_err(PQT_MISUSE, "%s: column '%s' was %s, not read from the file: there is "
+                                   "nothing to re-read it from",
+                       call, name, c->is_row_index ? "generated (the row index)" : "made in memory");
+    if (t->detached)
+        return pqt_err(PQT_DETACHED, "%s: column '%s': the table has detached from %s (%s "
+                                     "changed its rows)",
+                       call, name, t->f->path, t->detached_by ? t->detached_by : "a row change");
+    if (c->user_written && !force)
+        return pqt_err(PQT_MISUSE, "%s: column '%s' holds values written by the caller; pass "
+                                   "force to discard them",
+                       call, name);
+    *ci_ret = ci;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_reload(pqt_table *t, const char *name, int force)
+{
+    const char *call = "pqt_table_reload";
+    int ci;
+    PQT_TRY(check_rereadable(t, call, name, force, &ci));
+    PQT_TRY(check_readable(t, &t->cols[ci], call));
+    PQT_TRY(pqt_tbl_check_serial(t, call, "reloading a column"));
+    pqt_colbuf old = t->cols[ci].buf;
+    int old_res = t->cols[ci].residency;
+    t->cols[ci].residency = PQT_RES_EMPTY;
+    memset(&t->cols[ci].buf, 0, sizeof old);
+    pqt_status st = read_many(t, &ci, 1, call);
+    if (st != PQT_OK) {
+        t->cols[ci].buf = old;
+        t->cols[ci].residency = old_res;
+        return st;
+    }
+    pqt_colbuf_free(&old);
+    t->cols[ci].user_written = false;
+    t->generation++;
+    return PQT_OK;
+}
+
+pqt_status pqt_table_evict(pqt_table *t, const char *name, int force)
+{
+    const char *call = "pqt_table_evict";
+    int ci;
+    PQT_TRY(check_rereadable(t, call, name, force, &ci));
+    pqt_tcol *c = &t->cols[ci];
+    if (c->residency != PQT_RES_FULL) return PQT_OK;
+    PQT_TRY(pqt_tbl_check_serial(t, call, "evicting a column"));
+    pqt_colbuf_free(&c->buf);
+    c->residency = PQT_RES_EMPTY;
+    c->user_written = false;
+    t->generation++;
+    return PQT_OK;
+}

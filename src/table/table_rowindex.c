@@ -1,0 +1,88 @@
+/*
+ * table_rowindex.c - the row-index column "parquet_row_index" (layer: table).
+ *
+ * It holds, for every table row, the 1-based physical row of the file the row came from.
+ * It costs 8 bytes a row, so it is virtual until first requested (get, column view,
+ * prefetch, any value access by its name): has_column answers true before that while ncols
+ * and column names do not list it. The first request turns it into an ordinary in-memory
+ * slot, listed last; from then on it sorts and appends with everything else. It is built
+ * from the read plan (selections, then the permutation), so a filtered or sorted table
+ * will report its surviving rows in its own order without any change here.
+ *
+ * Rules (the seed's): materialize_all does not create it; dropping it is permanent; a
+ * detached table cannot produce it; an in-memory table has none; the first request inside
+ * a parallel region on a shared table is refused (it adds a slot).
+ */
+#include <string.h>
+
+#include "table/table_int.h"
+#include "util/mem.h"
+
+pqt_status pqt_tbl_plan_file_rows(const pqt_tbl_plan *p, int64_t *out)
+{
+    for (int rg = 0; rg < p->nrg; rg++) {
+        const pqt_sel *s = &p->sel[rg];
+        if (s->nsel == 0) continue;
+        int64_t k = p->dst_row[rg], start, len;
+        pqt_sel_cursor cur = {0};
+        while (pqt_sel_next_run(s, &cur, 0, s->nrows, &start, &len))
+            for (int64_t j = 0; j < len; j++) out[k++] = p->rg_start[rg] + start + j + 1;
+    }
+    if (!p->perm) return PQT_OK;
+    int64_t *tmp = pqt_malloc_array((size_t)p->nsel + 1, sizeof *tmp);
+    if (!tmp) return pqt_err(PQT_NOMEM, "out of memory building the row index");
+    for (int64_t i = 0; i < p->nsel; i++) tmp[i] = out[p->perm[i]];
+    memcpy(out, tmp, (size_t)p->nsel * sizeof *out);
+    pqt_mem_free(tmp);
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
+{
+    int ci = pqt_tbl_find(t, PQT_TBL_ROW_INDEX);
+    if (ci >= 0) {
+        *ci_ret = ci;
+        return PQT_OK;
+    }
+    if (!t->f)
+        return pqt_err(PQT_NOT_FOUND, "%s: an in-memory table has no '%s' column: it was not "
+                                      "read from a file",
+                       call, PQT_TBL_ROW_INDEX);
+    if (!t->ri_possible)
+        return pqt_err(PQT_NOT_FOUND, "%s: no column '%s' in table %s (it was dropped, which is "
+                                      "permanent: reopen the file to get it back)",
+                       call, PQT_TBL_ROW_INDEX, t->f->path);
+    if (t->detached)
+        return pqt_err(PQT_DETACHED, "%s: '%s' cannot be built: the table has detached from %s "
+                                     "(%s changed its rows), so its rows no longer name file "
+                                     "rows; request it before changing the row set",
+                       call, PQT_TBL_ROW_INDEX, t->f->path,
+                       t->detached_by ? t->detached_by : "a row change");
+    PQT_TRY(pqt_tbl_check_serial(t, call, "the first request for the row index"));
+    pqt_colbuf b;
+    PQT_TRY(pqt_tbl_buf_new(&b, PQT_INT64, false, 0, false, t->nrows, t->nrows));
+    pqt_status st = pqt_tbl_plan_file_rows(&t->plan, (int64_t *)b.data);
+    char *name = st == PQT_OK ? pqt_strdup(PQT_TBL_ROW_INDEX) : NULL;
+    char *unit = name ? pqt_strdup("") : NULL;
+    pqt_tcol *c = NULL;
+    if (st == PQT_OK && (!name || !unit)) st = pqt_err(PQT_NOMEM, "out of memory");
+    if (st == PQT_OK) st = pqt_tbl_slot_add(t, &c);
+    if (st != PQT_OK) {
+        pqt_colbuf_free(&b);
+        pqt_mem_free(name);
+        pqt_mem_free(unit);
+        return st;
+    }
+    c->name = name;
+    c->unit = unit;
+    c->kind = PQT_INT64;
+    c->width = 1;
+    c->kind_known = true;
+    c->residency = PQT_RES_FULL;
+    c->is_row_index = true;
+    c->buf = b;
+    t->ri_possible = false; /* built once: from now on it is an ordinary slot */
+    t->generation++;
+    *ci_ret = t->ncols - 1;
+    return PQT_OK;
+}
