@@ -37,11 +37,14 @@ fi
 
 # 2. the C tools, one target at a time so that a pqt that does not build yet only costs the
 #    pqt (and floor) columns. Their compiler output goes to results/build.log.
-if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+#    (Re-)configure first, as `make build` does: a build folder configured before bench/
+#    existed has no bench targets.
+if [ -f "$BUILD/CMakeCache.txt" ]; then
+    cmake -S . -B "$BUILD" >"$results/build.log" 2>&1 || true
+else
     say "configuring $BUILD"
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$results/build.log" 2>&1 || true
 fi
-: >"$results/build.log"
 for t in memcpy_bw pqt_bench pqt_floor; do
     rm -f "$BUILD/bench/$t"
     if cmake --build "$BUILD" --target "$t" -j "$(nproc)" >>"$results/build.log" 2>&1; then

@@ -192,7 +192,40 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
         else PQT_TRY(take_v1_levels(&p, &len, h->rep_level_encoding, col->max_rep, nlevels, reps));
         pv.reps = reps;
     }
-    if (col->max_def > 0) {
+    if (col->max_def > 0 && flat) {
+        /* Most flat pages have no nulls: count first (O(1) per RLE run) and only build the
+         * per-row presence bytes when some row is null. */
+        const uint8_t *lv = def_src;
+        size_t lv_n = def_n;
+        if (!v2) {
+            const uint8_t *q = p;
+            size_t ql = len;
+            if (h->def_level_encoding != PQT_ENC_RLE || ql < 4)
+                return pqt_err(PQT_CORRUPT, "definition levels missing or not RLE encoded");
+            uint32_t nb = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                          (uint32_t)q[3] << 24;
+            if (nb > ql - 4)
+                return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes "
+                                            "left)", nb, ql - 4);
+            lv = q + 4;
+            lv_n = nb;
+            p += 4 + nb;
+            len -= 4 + (size_t)nb;
+        }
+        pqt_rle_dec ld;
+        int64_t nn = 0;
+        PQT_TRY(pqt_rle_init(&ld, bit_width_of(col->max_def), lv, lv_n));
+        PQT_TRY(pqt_rle_count_eq(&ld, nlevels, (uint32_t)col->max_def, &nn));
+        pv.nvalues = nn;
+        pv.present = NULL;
+        if (nn != nlevels) {
+            PQT_TRY(decode_levels(lv, lv_n, col->max_def, nlevels, defs));
+            uint8_t *present = cx->present.data;
+            for (int64_t i = 0; i < nlevels; i++) present[i] = defs[i] == col->max_def;
+            pv.present = present;
+            pv.defs = defs;
+        }
+    } else if (col->max_def > 0) {
         if (v2) PQT_TRY(decode_levels(def_src, def_n, col->max_def, nlevels, defs));
         else PQT_TRY(take_v1_levels(&p, &len, h->def_level_encoding, col->max_def, nlevels, defs));
         pv.defs = defs;

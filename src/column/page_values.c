@@ -26,6 +26,21 @@ static int64_t count_present(const uint8_t *present, int64_t lo, int64_t hi)
 void pqt_bitmap_set_from_bytes(uint8_t *bitmap, int64_t pos, const uint8_t *present, int64_t n)
 {
     int64_t i = 0;
+    if (!present) {
+        /* all present: edge bytes bit by bit (shared with neighbours), the middle by memset */
+        while (i < n && ((pos + i) & 7)) {
+            __atomic_fetch_or(&bitmap[(pos + i) >> 3], (uint8_t)(1u << ((pos + i) & 7)),
+                              __ATOMIC_RELAXED);
+            i++;
+        }
+        int64_t whole = (n - i) >> 3;
+        if (whole > 0) memset(bitmap + ((pos + i) >> 3), 0xff, (size_t)whole);
+        i += whole << 3;
+        for (; i < n; i++)
+            __atomic_fetch_or(&bitmap[(pos + i) >> 3], (uint8_t)(1u << ((pos + i) & 7)),
+                              __ATOMIC_RELAXED);
+        return;
+    }
     while (i < n) {
         int64_t bit = (pos + i) & 7, byte = (pos + i) >> 3;
         int64_t take = 8 - bit < n - i ? 8 - bit : n - i;
