@@ -23,6 +23,7 @@ struct pqt_file {
     int threads;
     bool verify_crc;
     bool binary_as_string;
+    const uint8_t *map; /* file mapped read-only (NULL if mmap failed: chunks are pread) */
     int *list_width; /* per column: 0 unknown, -1 not uniform, > 0 discovered width */
 };
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api/file_int.h"
+#include "api/file_select.h"
 #include "column/column.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -53,104 +54,28 @@ static int effective_threads(const pqt_file *f)
     return t < 1 ? 1 : t;
 }
 
-pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi, pqt_colbuf *b,
-                             void *borrowed_data)
+pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,
+                                pqt_colbuf *b, void *borrowed_data)
 {
-    const pqt_file_meta *m = &f->meta;
-    int nrg = m->n_row_groups;
-    int64_t elem_cap = 0, rg_start = 0;
-    int first = -1, last = -1;
-    for (int rg = 0; rg < nrg; rg++) {
-        int64_t rows = m->row_groups[rg].num_rows;
-        if (rg_start < hi && rg_start + rows > lo) {
-            if (first < 0) first = rg;
-            last = rg;
-            if (c->is_list) {
-                int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
-                if (nv < 0 || elem_cap > INT64_MAX - nv)
-                    return pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: bad value count %lld",
-                                   f->path, c->path, rg, (long long)nv);
-                elem_cap += nv;
-            }
-        }
-        rg_start += rows;
+    /* A range is one run per covering row group: the selection read does the rest. */
+    int nrg = f->meta.n_row_groups;
+    pqt_sel *sels = pqt_calloc((size_t)nrg + 1, sizeof *sels);
+    int64_t *dst_row = pqt_calloc((size_t)nrg + 1, sizeof *dst_row);
+    pqt_status st = sels && dst_row ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
+    int64_t start = 0;
+    for (int rg = 0; st == PQT_OK && rg < nrg; rg++) {
+        int64_t rows = f->meta.row_groups[rg].num_rows;
+        int64_t rlo = lo > start ? lo - start : 0, rhi = hi < start + rows ? hi - start : rows;
+        st = pqt_sel_init_range(&sels[rg], rows, rlo, rhi);
+        dst_row[rg] = start + rlo - lo;
+        start += rows;
     }
-    /* a chunk's value count bounds its elements; it cannot exceed its byte size by much */
-    PQT_TRY(pqt_colbuf_alloc(b, c, hi - lo, elem_cap, borrowed_data));
-    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc};
-
-    int64_t *starts = pqt_malloc_array((size_t)nrg + 1, sizeof *starts);
-    if (!starts) {
-        pqt_colbuf_free(b);
-        return pqt_err(PQT_NOMEM, "out of memory");
-    }
-    starts[0] = 0;
-    for (int rg = 0; rg < nrg; rg++) starts[rg + 1] = starts[rg] + m->row_groups[rg].num_rows;
-
-    bool parallel = !c->is_list && c->elem_kind != PQT_STRING && last > first &&
-                    effective_threads(f) > 1;
-    pqt_status st = PQT_OK;
-    if (first >= 0) {
-        if (parallel) {
-            int nthreads = effective_threads(f);
-            pqt_status *sts = pqt_calloc((size_t)(last - first + 1), sizeof *sts);
-            char(*msgs)[256] = pqt_calloc((size_t)(last - first + 1), 256);
-            if (!sts || !msgs) {
-                st = pqt_err(PQT_NOMEM, "out of memory");
-            } else {
-#pragma omp parallel num_threads(nthreads)
-                {
-                    pqt_chunk_ctx *cx = NULL;
-                    pqt_status tst = pqt_chunk_ctx_new(&cx);
-#pragma omp for schedule(dynamic, 1)
-                    for (int rg = first; rg <= last; rg++) {
-                        int i = rg - first;
-                        if (tst != PQT_OK) {
-                            sts[i] = tst;
-                            snprintf(msgs[i], 256, "%s", pqt_errmsg());
-                            continue;
-                        }
-                        pqt_sel sel;
-                        memset(&sel, 0, sizeof sel);
-                        int64_t rlo = lo > starts[rg] ? lo - starts[rg] : 0;
-                        int64_t rhi = hi < starts[rg + 1] ? hi - starts[rg] : starts[rg + 1] - starts[rg];
-                        sts[i] = pqt_sel_init_range(&sel, starts[rg + 1] - starts[rg], rlo, rhi);
-                        if (sts[i] == PQT_OK)
-                            sts[i] = pqt_chunk_read(cx, &src, rg, c, &sel, b, starts[rg] + rlo - lo);
-                        if (sts[i] != PQT_OK) snprintf(msgs[i], 256, "%s", pqt_errmsg());
-                        pqt_sel_free(&sel);
-                    }
-                    pqt_chunk_ctx_free(cx);
-                }
-                for (int i = 0; i <= last - first; i++) {
-                    if (sts[i] != PQT_OK) {
-                        st = pqt_err(sts[i], "%s", msgs[i]);
-                        break;
-                    }
-                }
-            }
-            pqt_mem_free(sts);
-            pqt_mem_free(msgs);
-        } else {
-            pqt_chunk_ctx *cx = NULL;
-            st = pqt_chunk_ctx_new(&cx);
-            pqt_sel sel;
-            memset(&sel, 0, sizeof sel);
-            for (int rg = first; st == PQT_OK && rg <= last; rg++) {
-                int64_t rlo = lo > starts[rg] ? lo - starts[rg] : 0;
-                int64_t rhi = hi < starts[rg + 1] ? hi - starts[rg] : starts[rg + 1] - starts[rg];
-                st = pqt_sel_init_range(&sel, starts[rg + 1] - starts[rg], rlo, rhi);
-                if (st == PQT_OK) st = pqt_chunk_read(cx, &src, rg, c, &sel, b, starts[rg] + rlo - lo);
-            }
-            pqt_sel_free(&sel);
-            pqt_chunk_ctx_free(cx);
-        }
-    }
-    pqt_mem_free(starts);
-    if (st == PQT_OK && c->is_list && b->nrows != hi - lo)
-        st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,
-                     c->path, (long long)b->nrows, (long long)(hi - lo));
-    if (st != PQT_OK) pqt_colbuf_free(b);
+    if (st == PQT_OK)
+        st = pqt_file_read_sel_into(f, c, sels, dst_row, hi - lo, effective_threads(f), b,
+                                    borrowed_data);
+    for (int rg = 0; sels && rg < nrg; rg++) pqt_sel_free(&sels[rg]);
+    pqt_mem_free(sels);
+    pqt_mem_free(dst_row);
     return st;
 }
 

@@ -25,18 +25,30 @@ static pqt_status read_rg(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
 pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
                              const int64_t *dst_row, int64_t nrows, int threads, pqt_colbuf *b)
 {
+    return pqt_file_read_sel_into(f, c, sels, dst_row, nrows, threads, b, NULL);
+}
+
+pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
+                                  const int64_t *dst_row, int64_t nrows, int threads,
+                                  pqt_colbuf *b, void *borrowed_data)
+{
     const pqt_file_meta *m = &f->meta;
     int nrg = m->n_row_groups;
     if (c->elem_kind == PQT_NONE)
         return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s", f->path,
                        c->path, c->why_unsupported ? c->why_unsupported : "unsupported type");
-    int64_t elem_cap = 0;
+    int64_t elem_cap = 0, str_nbytes = 0;
     int first = -1, last = -1, nused = 0;
     for (int rg = 0; rg < nrg; rg++) {
         if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
         if (first < 0) first = rg;
         last = rg;
         nused++;
+        if (c->elem_kind == PQT_STRING) {
+            /* string bytes never exceed the chunk's uncompressed size: reserve once */
+            int64_t u = m->row_groups[rg].columns[c->chunk_col].meta.total_uncompressed_size;
+            if (u > 0 && u <= f->file_size * 64 && str_nbytes <= INT64_MAX - u) str_nbytes += u;
+        }
         if (c->is_list) {
             /* a chunk's value count bounds the elements it can produce */
             int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
@@ -46,8 +58,10 @@ pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
             elem_cap += nv;
         }
     }
-    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap, NULL));
-    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc};
+    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap, borrowed_data));
+    if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
+        b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
+    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map};
     bool parallel = !c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1;
     pqt_status st = PQT_OK;
     if (first < 0) {

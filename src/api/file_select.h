@@ -16,5 +16,10 @@
  * different columns. */
 pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
                              const int64_t *dst_row, int64_t nrows, int threads, pqt_colbuf *b);
+/* As pqt_file_read_sel; borrowed_data (may be NULL) is caller memory for the values of a
+ * fixed-width scalar column, decoded into directly. */
+pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
+                                  const int64_t *dst_row, int64_t nrows, int threads,
+                                  pqt_colbuf *b, void *borrowed_data);
 
 #endif

@@ -364,9 +364,13 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
                      (long long)start, (long long)len, (long long)src->file_size);
         goto fail;
     }
-    st = pqt_buf_reserve(&cx->chunk, (size_t)len);
-    if (st == PQT_OK) st = pqt_pread_full(src->fd, src->path, cx->chunk.data, (size_t)len, start);
-    if (st == PQT_OK) st = walk_pages(&w, cx->chunk.data, (size_t)len, start, sel, dst, dst_row);
+    if (src->map) {
+        st = walk_pages(&w, src->map + start, (size_t)len, start, sel, dst, dst_row);
+    } else {
+        st = pqt_buf_reserve(&cx->chunk, (size_t)len);
+        if (st == PQT_OK) st = pqt_pread_full(src->fd, src->path, cx->chunk.data, (size_t)len, start);
+        if (st == PQT_OK) st = walk_pages(&w, cx->chunk.data, (size_t)len, start, sel, dst, dst_row);
+    }
     if (st == PQT_OK) return PQT_OK;
 fail:
     if (w.page_no > 0) pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path, rg, w.page_no);

@@ -60,6 +60,7 @@ typedef struct pqt_chunk_src {
     int64_t file_size;
     const pqt_file_meta *meta;
     bool verify_crc;
+    const uint8_t *map; /* the whole file mapped read-only, or NULL to pread chunks */
 } pqt_chunk_src;
 
 /* Read column `col` of row group `rg` under selection `sel` (row-group relative) into

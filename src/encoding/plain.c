@@ -154,15 +154,18 @@ pqt_status pqt_plain_decode_ba(pqt_plain_dec *d, int64_t n, pqt_ba_out *out)
     const uint8_t *stop = d->p;
     size_t total = 0;
     PQT_TRY(scan_ba(d->p, d->end, n, &stop, &total));
-    PQT_TRY(pqt_buf_reserve_more(out->bytes, total));
+    /* 16 spare bytes let short values be copied as one fixed 16-byte block */
+    PQT_TRY(pqt_buf_reserve_more(out->bytes, total + 16));
     /* Checked above: every prefix and value lies inside [p, stop). */
     const uint8_t *p = d->p;
+    const uint8_t *end = d->end;
     uint8_t *base = out->bytes->data;
     size_t len = out->bytes->len;
     int64_t *ends = out->ends;
     for (int64_t i = 0; i < n; i++) {
         const uint32_t l = ld32le(p);
-        if (l) memcpy(base + len, p + 4, l);
+        if (l <= 16 && end - (p + 4) >= 16) memcpy(base + len, p + 4, 16);
+        else if (l) memcpy(base + len, p + 4, l);
         p += 4 + (size_t)l;
         len += l;
         ends[i] = (int64_t)len;

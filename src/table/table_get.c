@@ -13,7 +13,7 @@
 #include "util/mem.h"
 
 /* The element kind a copy produces, or PQT_KIND. */
-static pqt_status copy_kind(const pqt_tcol *c, int to_kind, const char *call, int *out)
+pqt_status pqt_tbl_copy_kind(const pqt_tcol *c, int to_kind, const char *call, int *out)
 {
     int ek = PQT_KIND_ELEMENT(c->kind);
     if ((c->kind & PQT_LIST) || ek == PQT_STRING || ek == PQT_NONE)
@@ -31,7 +31,7 @@ static pqt_status copy_kind(const pqt_tcol *c, int to_kind, const char *call, in
 }
 
 /* Copy n elements from element `first` of b into dst as kind `to`. */
-static void copy_elems(const pqt_colbuf *b, int64_t first, int64_t n, void *dst, int to)
+void pqt_tbl_copy_elems(const pqt_colbuf *b, int64_t first, int64_t n, void *dst, int to)
 {
     const char *src = (const char *)b->data + (size_t)first * b->elem_nbytes;
     if (to == b->elem_kind) {
@@ -48,7 +48,7 @@ static void copy_elems(const pqt_colbuf *b, int64_t first, int64_t n, void *dst,
                 memset((char *)dst + (size_t)i * pqt_kind_elem_nbytes(to), 0, pqt_kind_elem_nbytes(to));
 }
 
-static void copy_validity(const pqt_colbuf *b, int64_t first, int64_t n, uint8_t *v, int64_t at)
+void pqt_tbl_copy_validity(const pqt_colbuf *b, int64_t first, int64_t n, uint8_t *v, int64_t at)
 {
     for (int64_t i = 0; i < n; i++) pqt_tbl_bit_set(v, at + i, pqt_tbl_bit(b->validity, first + i));
 }
@@ -56,7 +56,7 @@ static void copy_validity(const pqt_colbuf *b, int64_t first, int64_t n, uint8_t
 pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_kind, size_t *nbytes_ret)
 {
     const char *call = "pqt_table_get_nbytes";
-    int ci, k;
+    int ci = -1, k = 0;
     if (t && name && pqt_tbl_find(t, name) < 0 && pqt_table_has_column(t, name)) {
         /* the virtual row index: int64, known without building it */
         if (to_kind != 0 && to_kind != PQT_INT64)
@@ -66,7 +66,7 @@ pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_kind, siz
     }
     PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
     PQT_TRY(pqt_tbl_resolve_kind(t, ci, call));
-    PQT_TRY(copy_kind(&t->cols[ci], to_kind, call, &k));
+    PQT_TRY(pqt_tbl_copy_kind(&t->cols[ci], to_kind, call, &k));
     if (nbytes_ret)
         *nbytes_ret = (size_t)t->nrows * (size_t)t->cols[ci].width * pqt_kind_elem_nbytes(k);
     return PQT_OK;
@@ -76,10 +76,10 @@ pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
                          size_t dst_nbytes, uint8_t *validity, size_t validity_nbytes)
 {
     const char *call = "pqt_table_get";
-    int ci, k;
+    int ci = -1, k = 0;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
-    PQT_TRY(copy_kind(c, to_kind, call, &k));
+    PQT_TRY(pqt_tbl_copy_kind(c, to_kind, call, &k));
     const pqt_colbuf *b = &c->buf;
     size_t need = (size_t)b->nelem * pqt_kind_elem_nbytes(k);
     if ((!dst && need > 0) || dst_nbytes < need)
@@ -90,8 +90,8 @@ pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
                                    "%lld",
                        call, name, validity_nbytes, (long long)b->nelem,
                        (long long)(b->nelem + 7) / 8);
-    if (b->nelem > 0) copy_elems(b, 0, b->nelem, dst, k);
-    if (validity) copy_validity(b, 0, b->nelem, validity, 0);
+    if (b->nelem > 0) pqt_tbl_copy_elems(b, 0, b->nelem, dst, k);
+    if (validity) pqt_tbl_copy_validity(b, 0, b->nelem, validity, 0);
     return PQT_OK;
 }
 
@@ -99,11 +99,11 @@ pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind, void
                                uint8_t **validity_ret, int64_t *nelem_ret)
 {
     const char *call = "pqt_table_get_alloc";
-    int ci, k;
+    int ci = -1, k = 0;
     if (!data_ret) return pqt_err(PQT_MISUSE, "%s: data_ret is NULL", call);
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
-    PQT_TRY(copy_kind(c, to_kind, call, &k));
+    PQT_TRY(pqt_tbl_copy_kind(c, to_kind, call, &k));
     const pqt_colbuf *b = &c->buf;
     bool any_null = false;
     for (int64_t i = 0; b->validity && !any_null && i < b->nelem; i++)
@@ -115,15 +115,15 @@ pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind, void
         pqt_mem_free(v);
         return pqt_err(PQT_NOMEM, "%s: out of memory copying column '%s'", call, name);
     }
-    if (b->nelem > 0) copy_elems(b, 0, b->nelem, d, k);
-    if (v) copy_validity(b, 0, b->nelem, v, 0);
+    if (b->nelem > 0) pqt_tbl_copy_elems(b, 0, b->nelem, d, k);
+    if (v) pqt_tbl_copy_validity(b, 0, b->nelem, v, 0);
     *data_ret = d;
     if (validity_ret) *validity_ret = v;
     if (nelem_ret) *nelem_ret = b->nelem;
     return PQT_OK;
 }
 
-static pqt_status check_row(const pqt_table *t, const char *call, const char *name, int64_t row)
+pqt_status pqt_tbl_check_row(const pqt_table *t, const char *call, const char *name, int64_t row)
 {
     if (row < 1 || row > t->nrows)
         return pqt_err(PQT_RANGE, "%s: column '%s': row %lld is outside the table's rows 1..%lld",
@@ -136,12 +136,12 @@ pqt_status pqt_table_get_rows(pqt_table *t, const char *name, const int64_t *row
                               size_t validity_nbytes)
 {
     const char *call = "pqt_table_get_rows";
-    int ci, k;
+    int ci = -1, k = 0;
     if (n < 0 || (n > 0 && !rows)) return pqt_err(PQT_MISUSE, "%s: bad row list", call);
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
-    PQT_TRY(copy_kind(c, to_kind, call, &k));
-    for (int64_t i = 0; i < n; i++) PQT_TRY(check_row(t, call, name, rows[i]));
+    PQT_TRY(pqt_tbl_copy_kind(c, to_kind, call, &k));
+    for (int64_t i = 0; i < n; i++) PQT_TRY(pqt_tbl_check_row(t, call, name, rows[i]));
     int64_t w = c->width, nelem = n * w;
     size_t es = pqt_kind_elem_nbytes(k), need = (size_t)nelem * es;
     if ((!dst && need > 0) || dst_nbytes < need)
@@ -152,8 +152,8 @@ pqt_status pqt_table_get_rows(pqt_table *t, const char *name, const int64_t *row
                        name, validity_nbytes, (long long)(nelem + 7) / 8);
     for (int64_t i = 0; i < n; i++) {
         int64_t first = pqt_tbl_row_first(&c->buf, rows[i] - 1);
-        copy_elems(&c->buf, first, w, (char *)dst + (size_t)(i * w) * es, k);
-        if (validity) copy_validity(&c->buf, first, w, validity, i * w);
+        pqt_tbl_copy_elems(&c->buf, first, w, (char *)dst + (size_t)(i * w) * es, k);
+        if (validity) pqt_tbl_copy_validity(&c->buf, first, w, validity, i * w);
     }
     return PQT_OK;
 }
@@ -165,7 +165,7 @@ pqt_status pqt_table_column(pqt_table *t, const char *name, int expect_kind, pqt
         return pqt_err(PQT_MISUSE, "%s: view is NULL or its struct_size (%zu) is too small; set "
                                    "struct_size = sizeof(pqt_column_view)",
                        call, view ? view->struct_size : (size_t)0);
-    int ci;
+    int ci = -1;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     if (expect_kind != 0 && expect_kind != c->kind)
@@ -197,7 +197,7 @@ pqt_status pqt_table_column(pqt_table *t, const char *name, int expect_kind, pqt
 static pqt_status element_at(const pqt_table *t, const pqt_tcol *c, const char *call,
                              int64_t row, int elem, int64_t *e_ret)
 {
-    PQT_TRY(check_row(t, call, c->name, row));
+    PQT_TRY(pqt_tbl_check_row(t, call, c->name, row));
     int64_t n = pqt_tbl_row_nelem(&c->buf, row - 1);
     if (elem == 0 && n == 1) elem = 1;
     if (elem < 1 || elem > n)
@@ -211,10 +211,10 @@ pqt_status pqt_table_is_null(pqt_table *t, const char *name, int64_t row, int el
                              int *is_null_ret)
 {
     const char *call = "pqt_table_is_null";
-    int ci;
+    int ci = -1;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
-    PQT_TRY(check_row(t, call, name, row));
+    PQT_TRY(pqt_tbl_check_row(t, call, name, row));
     int r;
     if (elem == 0) {
         r = pqt_tbl_row_is_null(c, row - 1);
@@ -236,7 +236,7 @@ pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t row, int 
                                int to_kind, void *dst, size_t dst_nbytes, int *is_null_ret)
 {
     const char *call = "pqt_table_get_value";
-    int ci, k;
+    int ci = -1, k = 0;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     int ek = PQT_KIND_ELEMENT(c->kind);
@@ -246,13 +246,13 @@ pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t row, int 
     /* a list element is fixed-width even when the list is not */
     pqt_tcol tmp = *c;
     tmp.kind = ek;
-    PQT_TRY(copy_kind(&tmp, to_kind, call, &k));
+    PQT_TRY(pqt_tbl_copy_kind(&tmp, to_kind, call, &k));
     int64_t e;
     PQT_TRY(element_at(t, c, call, row, elem, &e));
     if (!dst || dst_nbytes < pqt_kind_elem_nbytes(k))
         return pqt_err(PQT_MISUSE, "%s: column '%s': destination holds %zu bytes, %s needs %zu",
                        call, name, dst_nbytes, pqt_kind_name(k), pqt_kind_elem_nbytes(k));
-    copy_elems(&c->buf, e, 1, dst, k);
+    pqt_tbl_copy_elems(&c->buf, e, 1, dst, k);
     if (is_null_ret) *is_null_ret = !pqt_tbl_bit(c->buf.validity, e);
     return PQT_OK;
 }
@@ -261,7 +261,7 @@ pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t row, int
                                 const char **ptr_ret, int64_t *len_ret, int *is_null_ret)
 {
     const char *call = "pqt_table_get_string";
-    int ci;
+    int ci = -1;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     if (PQT_KIND_ELEMENT(c->kind) != PQT_STRING)

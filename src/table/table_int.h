@@ -121,6 +121,17 @@ static inline int64_t pqt_tbl_row_first(const pqt_colbuf *b, int64_t i)
 /* Row i null: list row absent, or (scalars/vectors) any element null. */
 bool pqt_tbl_row_is_null(const pqt_tcol *c, int64_t i);
 
+/* ---- table_get.c: copies ---- */
+/* The element kind a copy of c produces for to_kind (0 = stored; widening int32 -> int64,
+ * float32 -> float64), or PQT_KIND naming the stored kind. Fixed-width columns only. */
+pqt_status pqt_tbl_copy_kind(const pqt_tcol *c, int to_kind, const char *call, int *out);
+/* Copy n elements from element `first` of b into dst as element kind `to` (nulls as 0). */
+void pqt_tbl_copy_elems(const pqt_colbuf *b, int64_t first, int64_t n, void *dst, int to);
+/* Copy n validity bits from element `first` of b to bits at.. of v. */
+void pqt_tbl_copy_validity(const pqt_colbuf *b, int64_t first, int64_t n, uint8_t *v, int64_t at);
+/* PQT_RANGE naming the row unless 1 <= row <= nrows. */
+pqt_status pqt_tbl_check_row(const pqt_table *t, const char *call, const char *name, int64_t row);
+
 /* ---- table_read.c: residency ---- */
 /* Make column ci resident (first touch). `call` names the public call for messages. */
 pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call);

@@ -163,7 +163,7 @@ pqt_status pqt_table_drop_column(pqt_table *t, const char *name)
 pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name, const char *new_name)
 {
     const char *call = "pqt_table_rename_column";
-    int ci;
+    int ci = -1;
     PQT_TRY(pqt_tbl_lookup(t, call, old_name, &ci));
     PQT_TRY(pqt_tbl_check_serial(t, call, "renaming a column"));
     if (new_name && strcmp(old_name, new_name) == 0) return PQT_OK; /* changes nothing */
@@ -179,7 +179,7 @@ pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name, const cha
 pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst, int to_kind)
 {
     const char *call = "pqt_table_copy_column";
-    int ci;
+    int ci = -1;
     if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
     PQT_TRY(pqt_tbl_check_serial(t, call, "copying a column"));
     PQT_TRY(check_new_name(t, call, dst));
@@ -213,7 +213,7 @@ pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
 pqt_status pqt_table_cast(pqt_table *t, const char *name, int to_kind, int exact)
 {
     const char *call = "pqt_table_cast";
-    int ci;
+    int ci = -1;
     PQT_TRY(lookup_or_ri(t, call, name, &ci));
     pqt_tcol *c = &t->cols[ci];
     int ek = PQT_KIND_ELEMENT(c->kind);
@@ -237,7 +237,7 @@ pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data, size_
                          const uint8_t *validity)
 {
     const char *call = "pqt_table_set";
-    int ci;
+    int ci = -1;
     PQT_TRY(lookup_or_ri(t, call, name, &ci));
     PQT_TRY(pqt_tbl_resolve_kind(t, ci, call));
     pqt_tcol *c = &t->cols[ci];
@@ -268,7 +268,7 @@ pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data, size_
 static pqt_status change_null(pqt_table *t, const char *call, const char *name, int64_t row,
                               int elem, bool make_null)
 {
-    int ci;
+    int ci = -1;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     pqt_tcol *c = &t->cols[ci];
     pqt_colbuf *b = &c->buf;

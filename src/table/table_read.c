@@ -301,7 +301,7 @@ pqt_status pqt_table_materialize_all(pqt_table *t)
 static pqt_status check_rereadable(pqt_table *t, const char *call, const char *name, int force,
                                    int *ci_ret)
 {
-    int ci;
+    int ci = -1;
     PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
     pqt_tcol *c = &t->cols[ci];
     if (c->is_row_index || c->added || c->file_col < 0)
@@ -323,7 +323,7 @@ static pqt_status check_rereadable(pqt_table *t, const char *call, const char *n
 pqt_status pqt_table_reload(pqt_table *t, const char *name, int force)
 {
     const char *call = "pqt_table_reload";
-    int ci;
+    int ci = -1;
     PQT_TRY(check_rereadable(t, call, name, force, &ci));
     PQT_TRY(check_readable(t, &t->cols[ci], call));
     PQT_TRY(pqt_tbl_check_serial(t, call, "reloading a column"));
@@ -346,7 +346,7 @@ pqt_status pqt_table_reload(pqt_table *t, const char *name, int force)
 pqt_status pqt_table_evict(pqt_table *t, const char *name, int force)
 {
     const char *call = "pqt_table_evict";
-    int ci;
+    int ci = -1;
     PQT_TRY(check_rereadable(t, call, name, force, &ci));
     pqt_tcol *c = &t->cols[ci];
     if (c->residency != PQT_RES_FULL) return PQT_OK;

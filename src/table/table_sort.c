@@ -105,7 +105,7 @@ pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
         return pqt_err(PQT_MISUSE, "%s: at least one sort key is needed", call);
     /* names and kinds first: a bad key is reported before anything is read */
     for (int i = 0; i < nkeys; i++) {
-        int ci;
+        int ci = -1;
         if (pqt_tbl_find(t, keys[i]) < 0 && pqt_table_has_column(t, keys[i])) continue;
         PQT_TRY(pqt_tbl_lookup(t, call, keys[i], &ci));
         const pqt_tcol *c = &t->cols[ci];
