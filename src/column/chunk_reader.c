@@ -66,6 +66,7 @@ static pqt_status decode_levels(const uint8_t *p, size_t len, int max_level, int
     pqt_rle_dec d;
     PQT_TRY(pqt_rle_init(&d, bit_width_of(max_level), p, len));
     PQT_TRY(pqt_rle_get_u8(&d, n, out));
+    if (max_level == (1 << bit_width_of(max_level)) - 1) return PQT_OK; /* cannot exceed */
     for (int64_t i = 0; i < n; i++)
         if (PQT_UNLIKELY(out[i] > max_level))
             return pqt_err(PQT_CORRUPT, "level %d above the maximum %d", out[i], max_level);
@@ -212,19 +213,18 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
             p += 4 + nb;
             len -= 4 + (size_t)nb;
         }
-        pqt_rle_dec ld;
-        int64_t nn = 0;
-        PQT_TRY(pqt_rle_init(&ld, bit_width_of(col->max_def), lv, lv_n));
-        PQT_TRY(pqt_rle_count_eq(&ld, nlevels, (uint32_t)col->max_def, &nn));
-        pv.nvalues = nn;
-        pv.present = NULL;
-        if (nn != nlevels) {
-            PQT_TRY(decode_levels(lv, lv_n, col->max_def, nlevels, defs));
-            uint8_t *present = cx->present.data;
+        /* One decode (an all-present page is one RLE run: a memset), one vectorizable sum. */
+        PQT_TRY(decode_levels(lv, lv_n, col->max_def, nlevels, defs));
+        uint8_t *present = defs;
+        if (col->max_def != 1) {
+            present = cx->present.data;
             for (int64_t i = 0; i < nlevels; i++) present[i] = defs[i] == col->max_def;
-            pv.present = present;
-            pv.defs = defs;
         }
+        int64_t nn = 0;
+        for (int64_t i = 0; i < nlevels; i++) nn += present[i];
+        pv.nvalues = nn;
+        pv.present = nn == nlevels ? NULL : present;
+        pv.defs = defs;
     } else if (col->max_def > 0) {
         if (v2) PQT_TRY(decode_levels(def_src, def_n, col->max_def, nlevels, defs));
         else PQT_TRY(take_v1_levels(&p, &len, h->def_level_encoding, col->max_def, nlevels, defs));

@@ -41,6 +41,19 @@ void pqt_bitmap_set_from_bytes(uint8_t *bitmap, int64_t pos, const uint8_t *pres
                               __ATOMIC_RELAXED);
         return;
     }
+    /* align to a byte of the bitmap, then pack 8 presence bytes (each 0/1) per multiply */
+    while (i < n && ((pos + i) & 7)) {
+        if (present[i])
+            __atomic_fetch_or(&bitmap[(pos + i) >> 3], (uint8_t)(1u << ((pos + i) & 7)),
+                              __ATOMIC_RELAXED);
+        i++;
+    }
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, present + i, 8);
+        w = (w & 0x0101010101010101ULL) * 0x0102040810204080ULL;
+        bitmap[(pos + i) >> 3] = (uint8_t)(w >> 56);
+    }
     while (i < n) {
         int64_t bit = (pos + i) & 7, byte = (pos + i) >> 3;
         int64_t take = 8 - bit < n - i ? 8 - bit : n - i;
@@ -267,7 +280,7 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
     while (pqt_sel_next_run(sel, &cur, page_row0, page_row0 + pv->nrows, &s, &l)) {
         s -= page_row0;
         if (s > pos) PQT_TRY(pqt_vdec_skip(cx->vdec, count_present(pv->present, pos, s)));
-        int64_t k = count_present(pv->present, s, s + l);
+        int64_t k = (s == 0 && l == pv->nrows) ? pv->nvalues : count_present(pv->present, s, s + l);
         if (PQT_UNLIKELY(*out_row + l > dst->nrows))
             return pqt_err(PQT_CORRUPT, "more selected rows than the destination holds");
         PQT_TRY(emit_values(cx, col, ptype, type_len, pv->present ? pv->present + s : NULL, l, k,
@@ -285,6 +298,22 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
     PQT_TRY(init_values(cx, ptype, type_len, pv));
     const uint8_t *reps = pv->reps, *defs = pv->defs;
     int64_t n = pv->nlevels;
+    if (pv->nvalues == n && pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) == pv->nrows) {
+        /* Every entry is a present element and every row is wanted (fixed_size_list and
+         * most vector data): decode all values at once, offsets from the row starts. */
+        if (PQT_UNLIKELY(dst->nrows + pv->nrows > dst->rows_cap || dst->nelem + n > dst->elem_cap))
+            return pqt_err(PQT_CORRUPT, "more list rows or elements than the column chunk holds");
+        PQT_TRY(emit_values(cx, col, ptype, type_len, NULL, n, n, dst, dst->nelem));
+        int64_t *off = dst->list_offsets;
+        int64_t rix = dst->nrows, base = dst->nelem;
+        for (int64_t i = 1; i < n; i++)
+            if (reps[i] == 0) off[++rix] = base + i;
+        off[++rix] = base + n;
+        if (dst->row_validity) pqt_bitmap_set_from_bytes(dst->row_validity, dst->nrows, NULL, pv->nrows);
+        dst->nrows = rix;
+        dst->nelem += n;
+        return PQT_OK;
+    }
     PQT_TRY(pqt_buf_reserve(&cx->slots, (size_t)n + 1));
     uint8_t *slots = cx->slots.data;
     pqt_sel_cursor cur;
