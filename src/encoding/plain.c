@@ -151,27 +151,33 @@ pqt_status pqt_plain_decode_ba(pqt_plain_dec *d, int64_t n, pqt_ba_out *out)
     if (PQT_UNLIKELY(d->ptype != PQT_PT_BYTE_ARRAY))
         return pqt_err(PQT_MISUSE, "PLAIN data: byte-array decode on physical type %d",
                        d->ptype);
-    const uint8_t *stop = d->p;
-    size_t total = 0;
-    PQT_TRY(scan_ba(d->p, d->end, n, &stop, &total));
-    /* 16 spare bytes let short values be copied as one fixed 16-byte block */
-    PQT_TRY(pqt_buf_reserve_more(out->bytes, total + 16));
-    /* Checked above: every prefix and value lies inside [p, stop). */
+    /* One pass: the bytes left in the page bound the output, so reserve that (plus 16 spare
+     * bytes for the fixed-size copy of short values) and validate while copying. */
     const uint8_t *p = d->p;
     const uint8_t *end = d->end;
+    PQT_TRY(pqt_buf_reserve_more(out->bytes, (size_t)(end - p) + 16));
     uint8_t *base = out->bytes->data;
     size_t len = out->bytes->len;
     int64_t *ends = out->ends;
     for (int64_t i = 0; i < n; i++) {
+        if (PQT_UNLIKELY(end - p < 4))
+            return pqt_err(PQT_CORRUPT, "PLAIN BYTE_ARRAY data: length prefix of value %lld "
+                                        "runs past the end (%lld values asked)",
+                           (long long)i, (long long)n);
         const uint32_t l = ld32le(p);
-        if (l <= 16 && end - (p + 4) >= 16) memcpy(base + len, p + 4, 16);
-        else if (l) memcpy(base + len, p + 4, l);
-        p += 4 + (size_t)l;
+        p += 4;
+        if (PQT_UNLIKELY((size_t)(end - p) < l))
+            return pqt_err(PQT_CORRUPT, "PLAIN BYTE_ARRAY data: value %lld of length %u runs "
+                                        "past the end (%zu bytes left)",
+                           (long long)i, l, (size_t)(end - p));
+        if (l <= 16 && end - p >= 16) memcpy(base + len, p, 16);
+        else if (l) memcpy(base + len, p, l);
+        p += l;
         len += l;
         ends[i] = (int64_t)len;
     }
     out->bytes->len = len;
-    d->p = stop;
+    d->p = p;
     return PQT_OK;
 }
 
