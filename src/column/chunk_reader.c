@@ -112,6 +112,10 @@ typedef struct chunk_walk {
     int ptype, type_len;
     int rg, page_no;
     int64_t rg_rows;
+    /* rows of each data page from the offset index (NULL when absent): lets v1 list pages,
+     * whose row counts are otherwise only in their levels, be skipped undecompressed */
+    const int64_t *oi_rows;
+    int oi_npages, data_page_no;
 } chunk_walk;
 
 /* Prepare levels and values of a data page and hand it to the emitters. */
@@ -130,6 +134,8 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
     int64_t page_rows = -1;
     if (flat) page_rows = nlevels;
     else if (v2) page_rows = h->num_rows;
+    else if (w->oi_rows && w->data_page_no < w->oi_npages) page_rows = w->oi_rows[w->data_page_no];
+    w->data_page_no++;
     if (flat && v2 && h->num_rows != nlevels)
         return pqt_err(PQT_CORRUPT, "flat column page has %d rows but %d values", h->num_rows,
                        h->num_values);
@@ -326,6 +332,48 @@ static pqt_status walk_pages(chunk_walk *w, const uint8_t *buf, size_t n, int64_
     return PQT_OK;
 }
 
+/* Rows per data page from the chunk's OffsetIndex. */
+static pqt_status load_page_rows(const pqt_chunk_src *src, const pqt_column_chunk *cc,
+                                 int64_t rg_rows, int64_t **rows_ret, int *n_ret)
+{
+    int64_t off = cc->offset_index_offset;
+    int32_t len = cc->offset_index_length;
+    if (off < 0 || len <= 0 || off > src->file_size - len)
+        return pqt_err(PQT_CORRUPT, "offset index [%lld, +%d) is outside the file",
+                       (long long)off, len);
+    pqt_arena a = {0};
+    pqt_offset_index oi;
+    pqt_buf raw = {0};
+    const uint8_t *bytes = src->map ? src->map + off : NULL;
+    pqt_status st = PQT_OK;
+    if (!bytes) {
+        st = pqt_buf_reserve(&raw, (size_t)len);
+        if (st == PQT_OK) st = pqt_pread_full(src->fd, src->path, raw.data, (size_t)len, off);
+        bytes = raw.data;
+    }
+    if (st == PQT_OK) st = pqt_meta_decode_offset_index(bytes, (size_t)len, off, &a, &oi);
+    pqt_buf_free(&raw);
+    int64_t *rows = NULL;
+    if (st == PQT_OK) {
+        rows = pqt_malloc_array((size_t)oi.npages + 1, sizeof *rows);
+        if (!rows) st = pqt_err(PQT_NOMEM, "out of memory");
+    }
+    for (int i = 0; st == PQT_OK && i < oi.npages; i++) {
+        int64_t next = i + 1 < oi.npages ? oi.pages[i + 1].first_row_index : rg_rows;
+        rows[i] = next - oi.pages[i].first_row_index;
+        if (rows[i] < 0 || next > rg_rows)
+            st = pqt_err(PQT_CORRUPT, "offset index page %d has first rows out of order", i);
+    }
+    pqt_arena_free(&a);
+    if (st != PQT_OK) {
+        pqt_mem_free(rows);
+        return st;
+    }
+    *rows_ret = rows;
+    *n_ret = oi.npages;
+    return PQT_OK;
+}
+
 pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
                           const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
 {
@@ -335,6 +383,7 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
     chunk_walk w = {.cx = cx, .src = src, .col = col, .cm = &cc->meta, .ptype = leaf->type,
                     .type_len = leaf->type_length, .rg = rg, .rg_rows = g->num_rows};
     pqt_status st = PQT_OK;
+    int64_t *oi_rows = NULL;
     if (sel->kind == PQT_SEL_NONE) return PQT_OK;
     if (!cc->has_meta || cc->file_path) {
         st = pqt_err(PQT_UNSUPPORTED, "column chunk metadata %s",
@@ -364,6 +413,11 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
                      (long long)start, (long long)len, (long long)src->file_size);
         goto fail;
     }
+    if (col->max_rep > 0 && sel->kind != PQT_SEL_ALL && cc->has_offset_index) {
+        st = load_page_rows(src, cc, g->num_rows, &oi_rows, &w.oi_npages);
+        if (st != PQT_OK) goto fail;
+        w.oi_rows = oi_rows;
+    }
     if (src->map) {
         st = walk_pages(&w, src->map + start, (size_t)len, start, sel, dst, dst_row);
     } else {
@@ -371,6 +425,7 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
         if (st == PQT_OK) st = pqt_pread_full(src->fd, src->path, cx->chunk.data, (size_t)len, start);
         if (st == PQT_OK) st = walk_pages(&w, cx->chunk.data, (size_t)len, start, sel, dst, dst_row);
     }
+    pqt_mem_free(oi_rows);
     if (st == PQT_OK) return PQT_OK;
 fail:
     if (w.page_no > 0) pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path, rg, w.page_no);
