@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Source rules that a compiler does not check (STYLE.md, CONTRIBUTING.md):
+#  1. the layer graph: each src/ folder includes only the folders below it;
+#  2. no raw malloc/calloc/realloc/free in src/ outside src/util/mem.c;
+#  3. tools/ uses only the public header;
+#  4. the generated bit-unpack kernels match their generator.
+#   bash tests/test_lint.sh [PQT]      (from the repository root; the argument is ignored)
+set -u
+fail=0
+err() { echo "LINT: $*"; fail=1; }
+
+# allowed[layer] = layers it may include (besides itself and pqt.h)
+declare -A allowed=(
+    [util]=""
+    [format]="util"
+    [codec]="util format"
+    [encoding]="util format"
+    [column]="util format codec encoding"
+    [api]="util format codec encoding column"
+    [table]="util format codec encoding column api"
+    [scan]="util format codec encoding column"
+)
+for dir in src/*/; do
+    layer=$(basename "$dir")
+    [ -n "${allowed[$layer]+x}" ] || { err "src/$layer is not in the layer graph (tests/test_lint.sh)"; continue; }
+    while IFS=: read -r file line inc; do
+        target=$(sed -n 's/.*#include "\([a-z_]*\)\/.*/\1/p' <<<"$inc")
+        [ -z "$target" ] && continue
+        [ "$target" = "$layer" ] && continue
+        grep -qw "$target" <<<"${allowed[$layer]}" || err "$file:$line: $layer must not include $target/"
+    done < <(grep -Hn '#include "' "$dir"*.[ch])
+done
+
+while IFS= read -r hit; do
+    err "raw allocation (use src/util/mem.h): $hit"
+done < <(grep -rnE '(^|[^_a-z])(malloc|calloc|realloc|free)\(' src --include='*.[ch]' |
+         grep -v '^src/util/mem.c' | grep -vE 'pqt_(mem_)?(malloc|calloc|realloc|free)' |
+         grep -vE '^\S+:\s*(/\*|\*)')
+
+while IFS= read -r hit; do
+    err "tools/ must use only pqt.h: $hit"
+done < <(grep -n '#include "' tools/*.[ch] | grep -vE '"(pqt|tools|render)\.h"|render_json\.c')
+
+if command -v python3 >/dev/null; then
+    tmp=$(mktemp)
+    python3 tools/gen_unpack.py "$tmp" >/dev/null
+    cmp -s "$tmp" src/encoding/unpack_gen.c || err "src/encoding/unpack_gen.c differs from tools/gen_unpack.py output"
+    rm -f "$tmp"
+fi
+[ $fail = 0 ] && echo "lint: ok"
+exit $fail
