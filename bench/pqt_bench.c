@@ -193,6 +193,45 @@ out:
     return rc;
 }
 
+/* P1: the lazy table: open, prefetch ra, dec, mass, z in one call (parallel across columns
+ * with threads), sum them through zero-copy views. Reported at 1 vs 2 threads. */
+static int wl_p1(bench *b, double *v, int *nv)
+{
+    static const char *const names[] = {"ra", "dec", "mass", "z"};
+    pqt_opts *o = NULL;
+    pqt_table *t = NULL;
+    int rc = -1;
+    CK(b, pqt_opts_new(&o));
+    CK(b, pqt_opts_set_int(o, PQT_OPT_THREADS, b->threads));
+    CK(b, pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, b->crc));
+    CK(b, pqt_table_open(b->path, o, &t));
+    CK(b, pqt_table_prefetch(t, names, 4));
+    for (int k = 0; k < 4; k++) {
+        pqt_column_view view;
+        memset(&view, 0, sizeof view);
+        view.struct_size = sizeof view;
+        CK(b, pqt_table_column(t, names[k], 0, &view));
+        double s = 0;
+        if (view.kind == PQT_FLOAT64) {
+            const double *x = view.data;
+            for (int64_t i = 0; i < view.nrows; i++) s += x[i];
+        } else if (view.kind == PQT_FLOAT32) {
+            const float *x = view.data;
+            for (int64_t i = 0; i < view.nrows; i++) s += x[i];
+        } else {
+            fail(b, "column %s has kind %s", names[k], pqt_kind_name(view.kind));
+            goto out;
+        }
+        v[k] = s;
+    }
+    *nv = 4;
+    rc = 0;
+out:
+    pqt_table_close(t);
+    pqt_opts_free(o);
+    return rc;
+}
+
 /* W5: total length in bytes of `name`. */
 static int wl_w5(bench *b, double *v, int *nv)
 {
@@ -351,7 +390,7 @@ static const struct {
     workload_fn fn;
 } WORKLOADS[] = {
     {"W1", wl_w1}, {"W1ra", wl_w1ra}, {"S1", wl_s1}, {"W5", wl_w5},
-    {"W6", wl_w6}, {"W8", wl_w8},     {"W9", wl_w9}, {"T2", wl_t2},
+    {"W6", wl_w6}, {"W8", wl_w8},     {"W9", wl_w9}, {"T2", wl_t2}, {"P1", wl_p1},
 };
 
 /* ---- driver ----------------------------------------------------------------------------- */

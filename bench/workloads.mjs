@@ -142,6 +142,11 @@ export const WORKLOADS = [
     pqtArgs: ['--workload', 'W1', '--crc', '0'], ref: ['W1', 'sum_ra', 'sum_dec', 'sum_mass', 'sum_z'],
   },
   {
+    id: 'P1', title: 'table: open + prefetch ra, dec, mass, z (threads across columns), sum views',
+    files: CAT_FILES, cols: ['sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'], pqt: true,
+    pqtOnly: true, ref: ['W1', 'sum_ra', 'sum_dec', 'sum_mass', 'sum_z'],
+  },
+  {
     id: 'T2', title: 'per-thread pattern: one open + read of mass per row group', files: CAT_FILES,
     cols: ['sum_mass:f'], pqt: true, pqtOnly: true, ref: ['W1', 'sum_mass'],
   },
