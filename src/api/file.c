@@ -146,6 +146,13 @@ static const pqt_col *col_at(const pqt_file *f, int col)
 pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret)
 {
     if (!f || !path) return pqt_err(PQT_MISUSE, "pqt_file_find_column: NULL argument");
+    /* A top-level column whose own name contains dots wins over a struct path spelled alike. */
+    for (int i = 0; i < f->schema.ncols; i++) {
+        if (f->schema.cols[i].top_level && strcmp(f->schema.cols[i].path, path) == 0) {
+            if (col_ret) *col_ret = i;
+            return PQT_OK;
+        }
+    }
     for (int i = 0; i < f->schema.ncols; i++) {
         if (strcmp(f->schema.cols[i].path, path) == 0) {
             if (col_ret) *col_ret = i;

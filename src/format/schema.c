@@ -231,6 +231,7 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
         if (rep > 0) return emit_unreadable(w, path, "field inside a repeated group", depth);
         PQT_TRY(emit_primitive(w, path, level_after(def, e), rep,
                                nullable || e->repetition == PQT_REP_OPTIONAL, &c));
+        c->top_level = depth == 1;
         return PQT_OK;
     }
     if (is_list_annotated(e)) return visit_list(w, path, def, rep, nullable, depth);

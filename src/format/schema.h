@@ -35,6 +35,7 @@ typedef enum pqt_conv {
 
 typedef struct pqt_col {
     const char *path;        /* dotted name */
+    bool top_level;          /* a field of the root itself (its name may contain dots) */
     int kind;                /* element kind | PQT_VECTOR / PQT_LIST; PQT_NONE if unreadable */
     int elem_kind;           /* the element kind even when kind is not settled yet */
     int width;               /* 1 for scalars; 0 = LIST width not discovered yet */
