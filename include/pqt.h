@@ -225,13 +225,24 @@ PQT_API const int64_t *pqt_array_list_offsets(const pqt_array *a);
  *    PQT_PARALLEL and a message naming pqt_table_prefetch: prefetch before the region. A
  *    table opened inside the region belongs to the thread that opened it and is not
  *    restricted. Different tables may be used concurrently from different threads.
- *  - "Structural change": add/drop/rename/copy/cast/set/append/sort_by/evict/reload, the
- *    first request for the row index, and a set_null that has to allocate a null bitmap.
- *    Each bumps pqt_table_generation() and ends the life of column views; a call that
- *    changes nothing bumps nothing.
- *  - Detached: a change of the row set (sort_by that moves rows, append of rows) cuts the
- *    table loose from its file. Resident columns stay; reading a never-read column, building
- *    the row index and row_group_bounds are then PQT_DETACHED errors saying so.
+ *  - "Structural change": add/drop/keep/rename/copy/cast/set (all forms)/append/sort_by/
+ *    delete_rows/truncate/evict/reload, the first request for the row index, a set_null that
+ *    has to allocate a null bitmap or that nulls a list row holding elements. Each bumps
+ *    pqt_table_generation() and ends the life of column views; a call that changes nothing
+ *    bumps nothing.
+ *  - Detached: a change of the row set (sort_by that moves rows, append of rows,
+ *    delete_rows/truncate that remove rows) cuts the table loose from its file. Resident
+ *    columns stay; reading a never-read column, building the row index and row_group_bounds
+ *    are then PQT_DETACHED errors saying so.
+ *  - Ownership: the table owns everything it hands out by pointer (names, units, views,
+ *    strings); those live until the next structural change or pqt_table_close. Memory a
+ *    *_alloc call returns belongs to the caller and is freed with pqt_free. Copies into
+ *    caller buffers are sized by a query (pqt_table_get_nbytes, pqt_table_get_sizes); a
+ *    buffer that is too small is PQT_MISUSE naming the size needed, and nothing is written.
+ *  - Errors every by-name call can give besides its own: PQT_NOT_FOUND (no such column),
+ *    PQT_MISUSE (NULL table or name), and -- for calls that read values -- the read errors of
+ *    a first touch (PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_*, PQT_NOMEM), PQT_DETACHED and
+ *    PQT_PARALLEL as described above.
  * ------------------------------------------------------------------------------------------ */
 typedef struct pqt_table pqt_table;
 
@@ -262,11 +273,13 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
 
 /* An empty in-memory table: no file, no row index, no row groups. The first
- * pqt_table_add_column fixes its row count. Free with pqt_table_close. */
+ * pqt_table_add_column fixes its row count. *ret is owned by the caller: free with
+ * pqt_table_close. Errors: PQT_MISUSE (ret NULL), PQT_NOMEM. */
 PQT_API pqt_status pqt_table_new(pqt_table **ret);
 
-/* Free the table, its values and its file handle. NULL is a no-op. Views and strings
- * obtained from t end here. */
+/* Free the table, its values and its file handle. NULL is a no-op; never fails. Views,
+ * names and strings obtained from t end here; memory from *_alloc calls does not (it is
+ * the caller's). Not while another thread uses t. */
 PQT_API void pqt_table_close(pqt_table *t);
 
 /* Deep copy of t into *ret (caller frees with pqt_table_close). Resident columns are
@@ -295,6 +308,14 @@ PQT_API const char *pqt_table_column_name(const pqt_table *t, int i);
 /* 1 when `name` can be used: a slot, or the row index of a file-backed attached table that
  * has not dropped it (before it is built, while ncols does not count it). 0 otherwise. */
 PQT_API int pqt_table_has_column(const pqt_table *t, const char *name);
+/* Position (0-based, as for pqt_table_column_name) of a column. PQT_NOT_FOUND for a missing
+ * name, and for the row index before it is built (it has no position until then). Reads
+ * nothing; valid until the next structural change. */
+PQT_API pqt_status pqt_table_column_index(const pqt_table *t, const char *name, int *index_ret);
+/* PQT_OK when every one of names[0..n) can be used (pqt_table_has_column); otherwise
+ * PQT_NOT_FOUND with a message naming every missing one. Reads nothing. */
+PQT_API pqt_status pqt_table_require_columns(const pqt_table *t, const char *const *names,
+                                             int n);
 /* Kind (pqt_kind with PQT_VECTOR/PQT_LIST flag; PQT_NONE for an unreadable column) and
  * width (1 scalar, w vector, 0 list). For a variable-length LIST column not yet measured,
  * these two MAY READ: the footer of the covering row groups first, then a scan of those row
@@ -314,6 +335,12 @@ PQT_API pqt_status pqt_table_residency(const pqt_table *t, const char *name, int
 /* 1 when the column's type can be read (a LIST of readable elements counts, ragged or not),
  * 0 for MAP/INTERVAL/binary/... columns, which keep a slot but hold no values. */
 PQT_API pqt_status pqt_table_is_supported(const pqt_table *t, const char *name, int *ret);
+/* Whether the column may hold nulls, without reading: *ret 0 means none for certain, 1 means
+ * there are some (resident column: exact -- a null element or a null list row) or there may
+ * be some (unread column: from the footer, 1 unless the column is required or every covering
+ * chunk's statistics count zero nulls; an empty list may count as a null there). The row
+ * index answers 0. PQT_NOT_FOUND. */
+PQT_API pqt_status pqt_table_has_nulls(const pqt_table *t, const char *name, int *ret);
 /* Source file path, "" for an in-memory table. Lives as long as t. */
 PQT_API const char *pqt_table_filename(const pqt_table *t);
 /* Value of a key of the file's key-value metadata (snapshot at open; answers after a
@@ -362,13 +389,13 @@ PQT_API pqt_status pqt_table_evict(pqt_table *t, const char *name, int force);
  * column of a detached table. -- */
 
 /* Bytes pqt_table_get needs for the column's values as element kind to_kind (0 = the stored
- * kind): nrows * width * element size. Fixed-width kinds only (PQT_KIND for strings and
- * lists, whose values are reached through pqt_table_column). Reads nothing except a LIST
- * width measurement. */
+ * kind): nrows * width * element size. Fixed-width scalars and vectors only (PQT_KIND for
+ * strings and lists: see pqt_table_get_sizes). Reads nothing except a LIST width
+ * measurement. */
 PQT_API pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_kind,
                                         size_t *nbytes_ret);
-/* Copy the column's values (nrows * width elements, row-major: row i's elements together)
- * into caller memory dst of dst_nbytes bytes, as element kind to_kind: 0 or the stored
+/* Copy the column's values (nrows * width elements, row-major: row i's elements together,
+ * so a vector column comes out as width x nrows) into caller memory dst of dst_nbytes bytes, as element kind to_kind: 0 or the stored
  * element kind, or a widening int32 -> int64, float32 -> float64. Null elements copy as 0.
  * validity (may be NULL) receives one bit per element, LSB first, 1 = present, and must
  * hold validity_nbytes >= (nelem + 7) / 8. Errors: PQT_KIND (strings/lists, or a conversion
@@ -388,6 +415,58 @@ PQT_API pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_ki
 PQT_API pqt_status pqt_table_get_rows(pqt_table *t, const char *name, const int64_t *rows,
                                       int64_t n, int to_kind, void *dst, size_t dst_nbytes,
                                       uint8_t *validity, size_t validity_nbytes);
+/* Copy rows lo..hi (1-based, inclusive, lo <= hi) of a fixed-width column, as pqt_table_get
+ * does for the whole column: (hi - lo + 1) * width elements, validity bits from bit 0.
+ * PQT_RANGE (naming the range and the table's rows) unless 1 <= lo <= hi <= nrows. */
+PQT_API pqt_status pqt_table_get_range(pqt_table *t, const char *name, int64_t lo, int64_t hi,
+                                       int to_kind, void *dst, size_t dst_nbytes,
+                                       uint8_t *validity, size_t validity_nbytes);
+
+/* Sizes of a copy of any readable column: *nelem_ret elements (scalars: nrows; vectors:
+ * nrows * width; lists: elements over all rows; strings: strings, counting every element
+ * of a vector/list of strings) and *str_nbytes_ret bytes of string data (non-null strings
+ * only; 0 for other kinds). Either pointer may be NULL. Fixed-width scalars and vectors are
+ * answered from the schema; strings and lists read the column (their sizes are in the
+ * values). PQT_UNSUPPORTED_TYPE for an unreadable column. */
+PQT_API pqt_status pqt_table_get_sizes(pqt_table *t, const char *name, int64_t *nelem_ret,
+                                       int64_t *str_nbytes_ret);
+/* Copy the strings of a string column (scalar, vector or list of strings; one entry per
+ * element, in row order): offsets receives nelem + 1 byte offsets starting at 0 (noffsets
+ * entries available), bytes the concatenated UTF-8 (bytes_nbytes available, not
+ * terminated), validity (may be NULL) one bit per string, LSB first, 1 = present. A null
+ * string is an empty range. Sizes from pqt_table_get_sizes. Errors: PQT_KIND for a
+ * non-string column; PQT_MISUSE for a buffer too small (naming the size needed). */
+PQT_API pqt_status pqt_table_get_strings(pqt_table *t, const char *name, int64_t *offsets,
+                                         int64_t noffsets, char *bytes, size_t bytes_nbytes,
+                                         uint8_t *validity, size_t validity_nbytes);
+/* Same, into memory the library allocates (each freed with pqt_free): *offsets_ret
+ * (nelem + 1), *bytes_ret (NUL-terminated after the last string, so a single string column
+ * can be printed directly), *validity_ret (may be NULL; set to NULL when no string is
+ * null), *nelem_ret (may be NULL). */
+PQT_API pqt_status pqt_table_get_strings_alloc(pqt_table *t, const char *name,
+                                               int64_t **offsets_ret, char **bytes_ret,
+                                               uint8_t **validity_ret, int64_t *nelem_ret);
+/* Copy a list (or vector) column: offsets receives nrows + 1 element offsets starting at 0
+ * (noffsets entries available), dst the elements (offsets[nrows] of them) as element kind
+ * to_kind with the widening rules of pqt_table_get (nulls as 0), validity one bit per
+ * element, row_validity one bit per row (1 = the list is present; a null list row has no
+ * elements; vectors have no null rows). dst, validity and row_validity may each be NULL to
+ * skip them. For a list of strings dst must be NULL: the offsets here and the strings from
+ * pqt_table_get_strings together describe it. Errors: PQT_KIND for a scalar column or a
+ * conversion that is not a widening; PQT_MISUSE for a buffer too small. */
+PQT_API pqt_status pqt_table_get_list(pqt_table *t, const char *name, int to_kind,
+                                      int64_t *offsets, int64_t noffsets, void *dst,
+                                      size_t dst_nbytes, uint8_t *validity,
+                                      size_t validity_nbytes, uint8_t *row_validity,
+                                      size_t row_validity_nbytes);
+/* Same, into memory the library allocates (each freed with pqt_free): *offsets_ret
+ * (nrows + 1, required), *data_ret (may be NULL to skip; must be NULL for strings),
+ * *validity_ret and *row_validity_ret (may be NULL; set to NULL when nothing is null),
+ * *nelem_ret (may be NULL). */
+PQT_API pqt_status pqt_table_get_list_alloc(pqt_table *t, const char *name, int to_kind,
+                                            int64_t **offsets_ret, void **data_ret,
+                                            uint8_t **validity_ret, uint8_t **row_validity_ret,
+                                            int64_t *nelem_ret);
 
 /* A zero-copy view of a column's storage. Set struct_size = sizeof(pqt_column_view) before
  * the call (fields past the caller's size are not written, so old callers keep working).
@@ -445,11 +524,14 @@ PQT_API pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t 
  * nrows * width elements; validity (NULL = no nulls) one bit per element, LSB first.
  * TIME/TIMESTAMP columns get PQT_UNIT_MICROS. unit may be NULL or "" (none). The first column
  * of an in-memory table fixes nrows; later ones must match (PQT_MISUSE naming both). An
- * existing name (the row index's included) is PQT_MISUSE. */
+ * existing name (the row index's included) or an empty one is PQT_MISUSE; a kind that is
+ * not a fixed-width scalar or vector kind is PQT_KIND. The new column is listed last. */
 PQT_API pqt_status pqt_table_add_column(pqt_table *t, const char *name, int kind, int width,
                                         const void *data, const uint8_t *validity, int64_t nrows,
                                         const char *unit);
-/* Add a string column: offsets[nrows + 1] byte offsets into bytes; validity as above. */
+/* Add a string column (copied): offsets[nrows + 1] non-decreasing byte offsets into bytes
+ * (need not start at 0); validity as above. Errors as for pqt_table_add_column, and
+ * PQT_MISUSE for offsets that decrease (naming the row). */
 PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name,
                                                const int64_t *offsets, const char *bytes,
                                                const uint8_t *validity, int64_t nrows,
@@ -458,6 +540,16 @@ PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name,
  * and has_column stops answering 1 (reopen the file to get it back); dropping it before it
  * was built also works. */
 PQT_API pqt_status pqt_table_drop_column(pqt_table *t, const char *name);
+/* Remove several columns at once. Every name is checked first: unless ignore_missing,
+ * PQT_NOT_FOUND names every missing one and nothing is dropped; with ignore_missing missing
+ * names are skipped. Duplicates are fine. A call that drops nothing changes nothing. */
+PQT_API pqt_status pqt_table_drop_columns(pqt_table *t, const char *const *names, int n,
+                                          int ignore_missing);
+/* Keep only the named columns (a projection; slot order is kept, not the order of names).
+ * Every name is checked first (PQT_NOT_FOUND naming every missing one, nothing dropped).
+ * The row index not yet built is kept usable only when it is named; otherwise it is dropped
+ * like any other column, for good. */
+PQT_API pqt_status pqt_table_keep_columns(pqt_table *t, const char *const *names, int n);
 /* Change the lookup name only: the file column read stays the same, so reload still works.
  * new_name must be non-empty, unused, and not PQT_ROW_INDEX (PQT_MISUSE). */
 PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
@@ -474,14 +566,41 @@ PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const ch
  * its first touch. exact == 0 converts with C rules (NaN and out-of-range to 0). PQT_KIND for
  * non-numeric columns or kinds. */
 PQT_API pqt_status pqt_table_cast(pqt_table *t, const char *name, int to_kind, int exact);
-/* Replace every value of a fixed-width column: data holds nrows * width elements of the
- * exact stored element kind (data_nbytes checked); validity NULL makes every element
- * present, else one bit per element. Marks the column caller-written. */
+/* Replace every value of a fixed-width scalar or vector column: data holds nrows * width
+ * elements (row-major, width x nrows) of the exact stored element kind (data_nbytes
+ * checked); validity NULL makes every element present, else one bit per element. Values
+ * are copied. Does not read the column (it may measure a LIST width). Marks the column
+ * caller-written. PQT_KIND for strings and lists (pqt_table_set_strings/_set_list). */
 PQT_API pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data,
                                  size_t data_nbytes, const uint8_t *validity);
-/* Mark row `row` (elem 0: every element of it; elem >= 1: that element) null / present.
- * clear_null on a null list row makes it an empty list. Marks the column caller-written.
- * Not a structural change unless a null bitmap had to be allocated. */
+/* Replace every value of a string column (copied): offsets (nelem + 1, non-decreasing,
+ * need not start at 0) index into bytes; validity (NULL = none null) one bit per string,
+ * indexed like offsets. nelem is nrows for a scalar column, nrows * width for a vector of
+ * strings, list_offsets[nrows] for a list of strings, for which list_offsets (nrows + 1,
+ * non-decreasing) and row_validity (NULL = no null row) give the rows; a null row's strings
+ * are dropped. For other shapes list_offsets and row_validity must be NULL. PQT_KIND for a
+ * non-string column; PQT_MISUSE for offsets that decrease (naming the entry). */
+PQT_API pqt_status pqt_table_set_strings(pqt_table *t, const char *name, const int64_t *offsets,
+                                         const char *bytes, const uint8_t *validity,
+                                         const int64_t *list_offsets,
+                                         const uint8_t *row_validity);
+/* Replace every value of a list column of fixed-width elements (copied): list_offsets
+ * (nrows + 1, non-decreasing) give each row's elements in data, which holds at least
+ * list_offsets[nrows] elements of the exact stored element kind (element e at index e);
+ * validity (NULL = none null) one bit per element, indexed the same way; row_validity (NULL
+ * = no null row) one bit per row, a null row's elements are dropped. PQT_KIND for a column
+ * that is not a list of fixed-width elements; PQT_MISUSE for bad offsets or too few bytes. */
+PQT_API pqt_status pqt_table_set_list(pqt_table *t, const char *name, const int64_t *list_offsets,
+                                      const uint8_t *row_validity, const void *data,
+                                      size_t data_nbytes, const uint8_t *validity);
+/* Mark row `row` (elem 0: every element of it; elem >= 1: that element) null / present, for
+ * every kind: a scalar's value, a string, every element of a vector row; set_null with elem
+ * 0 on a list row makes it a null list (its elements are dropped), clear_null on a null list
+ * row makes it an empty list, and clear_null with elem 0 on a list row also clears its
+ * elements' nulls. An element that becomes present reads 0 (strings: the string it held,
+ * "" for one read as null). Reads the column first. Marks the column caller-written.
+ * PQT_RANGE for a row or element outside the column. Not a structural change unless a null
+ * bitmap had to be allocated or a list row's elements dropped. */
 PQT_API pqt_status pqt_table_set_null(pqt_table *t, const char *name, int64_t row, int elem);
 PQT_API pqt_status pqt_table_clear_null(pqt_table *t, const char *name, int64_t row, int elem);
 /* Append the rows of `other` to t. Every column of other must exist in t (PQT_NOT_FOUND
@@ -491,6 +610,13 @@ PQT_API pqt_status pqt_table_clear_null(pqt_table *t, const char *name, int64_t 
  * never read are not read: the append detaches t, after which they are unreadable. An
  * other with zero rows changes nothing. t and other must be different tables. */
 PQT_API pqt_status pqt_table_append(pqt_table *t, pqt_table *other);
+/* Remove the listed rows (1-based, any order; a row listed twice goes once). Every row is
+ * checked first (PQT_RANGE naming the first bad one; nothing removed). Removing rows
+ * detaches the table (never-read columns become unreadable); n == 0 changes nothing. */
+PQT_API pqt_status pqt_table_delete_rows(pqt_table *t, const int64_t *rows, int64_t n);
+/* Keep the first n rows. n >= nrows changes nothing (no detach); fewer rows detach the
+ * table. PQT_MISUSE for n < 0. */
+PQT_API pqt_status pqt_table_truncate(pqt_table *t, int64_t n);
 /* Stable sort of the rows by nkeys scalar columns, first key most significant.
  * descending/nulls_first: nkeys flags each, or NULL for all 0. Ascending order: values,
  * then NaN (floats), then nulls; descending reverses the values only (NaN and nulls stay

@@ -289,3 +289,72 @@ pqt_status pqt_table_is_supported(const pqt_table *t, const char *name, int *ret
     if (ret) *ret = vri ? 1 : t->cols[ci].kind != PQT_NONE;
     return PQT_OK;
 }
+
+pqt_status pqt_table_column_index(const pqt_table *t, const char *name, int *index_ret)
+{
+    const char *call = "pqt_table_column_index";
+    if (t && name && pqt_tbl_find(t, name) < 0 && pqt_table_has_column(t, name))
+        return pqt_err(PQT_NOT_FOUND, "%s: '%s' has no position yet: the row index is listed "
+                                      "only once it has been requested",
+                       call, name);
+    int ci = -1;
+    PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
+    if (index_ret) *index_ret = ci;
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_check_present(const pqt_table *t, const char *call, const char *const *names,
+                                 int n)
+{
+    char miss[1024];
+    size_t len = 0;
+    int nmiss = 0;
+    miss[0] = '\0';
+    for (int k = 0; k < n; k++) {
+        if (names[k] && pqt_table_has_column(t, names[k])) continue;
+        nmiss++;
+        int w = snprintf(miss + len, sizeof miss - len, "%s'%s'", nmiss > 1 ? ", " : "",
+                         names[k] ? names[k] : "(NULL)");
+        if (w > 0) len = len + (size_t)w < sizeof miss ? len + (size_t)w : sizeof miss - 1;
+    }
+    if (nmiss == 0) return PQT_OK;
+    return pqt_err(PQT_NOT_FOUND, "%s: %d column(s) not in table %s: %s", call, nmiss,
+                   t->f ? t->f->path : "(in memory)", miss);
+}
+
+pqt_status pqt_table_require_columns(const pqt_table *t, const char *const *names, int n)
+{
+    const char *call = "pqt_table_require_columns";
+    if (!t || n < 0 || (n > 0 && !names)) return pqt_err(PQT_MISUSE, "%s: bad arguments", call);
+    return pqt_tbl_check_present(t, call, names, n);
+}
+
+pqt_status pqt_table_has_nulls(const pqt_table *t, const char *name, int *ret)
+{
+    int ci = -1;
+    bool vri;
+    PQT_TRY(query_lookup(t, "pqt_table_has_nulls", name, &ci, &vri));
+    int r = 0;
+    if (vri) {
+        r = 0; /* file rows are never null */
+    } else if (t->cols[ci].residency == PQT_RES_FULL) {
+        const pqt_colbuf *b = &t->cols[ci].buf;
+        for (int64_t e = 0; b->validity && !r && e < b->nelem; e++) r = !pqt_tbl_bit(b->validity, e);
+        for (int64_t i = 0; b->is_list && b->row_validity && !r && i < b->nrows; i++)
+            r = !pqt_tbl_bit(b->row_validity, i);
+    } else if (t->cols[ci].file_col >= 0) {
+        /* from the footer: 0 only when every covering chunk says it holds no null */
+        const pqt_col *fc = &t->f->schema.cols[t->cols[ci].file_col];
+        const pqt_tbl_plan *p = &t->plan;
+        for (int rg = 0; fc->nullable && !r && rg < p->nrg; rg++) {
+            if (p->sel[rg].nsel == 0) continue;
+            for (int j = 0; j < fc->nchunk_cols && !r; j++) {
+                const pqt_column_chunk *ch = &t->f->meta.row_groups[rg].columns[fc->chunk_col + j];
+                r = !ch->has_meta || !ch->meta.has_stats || !ch->meta.stats.has_null_count ||
+                    ch->meta.stats.null_count != 0;
+            }
+        }
+    }
+    if (ret) *ret = r;
+    return PQT_OK;
+}

@@ -79,6 +79,9 @@ int pqt_tbl_find(const pqt_table *t, const char *name);
 pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret);
 /* PQT_PARALLEL when called inside a parallel region deeper than the one that opened t. */
 pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char *what);
+/* PQT_NOT_FOUND naming every name of names[0..n) the table cannot use (has_column). */
+pqt_status pqt_tbl_check_present(const pqt_table *t, const char *call, const char *const *names,
+                                 int n);
 /* Forward an open-time warning to the caller's callback (nothing when none is set). */
 void pqt_tbl_warn(const char *fmt, ...) PQT_PRINTF(1, 2);
 

@@ -7,6 +7,7 @@
  * each is a structural change (refused inside a parallel region on a shared table, bumps
  * the generation) unless it turns out to change nothing.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "table/table_int.h"
@@ -264,6 +265,146 @@ pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data, size_
     return PQT_OK;
 }
 
+/* The caller's values as a read-only pqt_colbuf, so the gather that builds every other
+ * buffer builds this one too (offsets need not start at 0; null list rows drop their
+ * elements). vec_offsets: scratch for a vector's row offsets (nrows + 1), or NULL. */
+static void caller_buf(pqt_colbuf *src, int ek, bool is_list, const void *data,
+                       const uint8_t *validity, const int64_t *str_offsets, const char *bytes,
+                       const int64_t *list_offsets, const uint8_t *row_validity, int64_t nrows,
+                       int64_t nelem)
+{
+    memset(src, 0, sizeof *src);
+    src->elem_kind = ek;
+    src->is_list = is_list;
+    src->elem_nbytes = pqt_kind_elem_nbytes(ek);
+    src->nrows = nrows;
+    src->nelem = nelem;
+    src->data = (void *)(uintptr_t)data;
+    src->validity = (uint8_t *)(uintptr_t)validity;
+    src->str_offsets = (int64_t *)(uintptr_t)str_offsets;
+    src->str_bytes.data = (uint8_t *)(uintptr_t)bytes;
+    src->list_offsets = (int64_t *)(uintptr_t)list_offsets;
+    src->row_validity = (uint8_t *)(uintptr_t)row_validity;
+}
+
+/* Gather the caller's buffer into a new one: every row in order, null list rows as -1. */
+static pqt_status build_from(const pqt_colbuf *src, int vec_width, int64_t nrows, pqt_colbuf *out)
+{
+    int64_t *idx = pqt_malloc_array((size_t)nrows + 1, sizeof *idx);
+    if (!idx) return pqt_err(PQT_NOMEM, "out of memory copying a column");
+    bool varlist = src->is_list && vec_width <= 0;
+    for (int64_t i = 0; i < nrows; i++)
+        idx[i] = varlist && src->row_validity && !pqt_tbl_bit(src->row_validity, i) ? -1 : i;
+    pqt_status st = pqt_tbl_buf_gather(src, NULL, idx, nrows, vec_width, out);
+    pqt_mem_free(idx);
+    return st;
+}
+
+/* Non-decreasing offsets[0..n], starting at >= 0. */
+static pqt_status check_offsets(const char *call, const char *name, const char *what,
+                                const int64_t *o, int64_t n)
+{
+    if (!o) return pqt_err(PQT_MISUSE, "%s: column '%s': %s is NULL", call, name, what);
+    if (o[0] < 0)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': %s start at %lld", call, name, what,
+                       (long long)o[0]);
+    for (int64_t i = 0; i < n; i++)
+        if (o[i + 1] < o[i])
+            return pqt_err(PQT_MISUSE, "%s: column '%s': %s decrease at entry %lld", call, name,
+                           what, (long long)i + 1);
+    return PQT_OK;
+}
+
+/* Replace column ci's values by b (owned from here on). */
+static void commit_values(pqt_table *t, int ci, pqt_colbuf *b)
+{
+    pqt_tcol *c = &t->cols[ci];
+    pqt_colbuf_free(&c->buf);
+    c->buf = *b;
+    memset(b, 0, sizeof *b);
+    c->residency = PQT_RES_FULL;
+    c->user_written = true;
+    t->generation++;
+}
+
+pqt_status pqt_table_set_strings(pqt_table *t, const char *name, const int64_t *offsets,
+                                 const char *bytes, const uint8_t *validity,
+                                 const int64_t *list_offsets, const uint8_t *row_validity)
+{
+    const char *call = "pqt_table_set_strings";
+    int ci = -1;
+    PQT_TRY(lookup_or_ri(t, call, name, &ci));
+    PQT_TRY(pqt_tbl_resolve_kind(t, ci, call));
+    const pqt_tcol *c = &t->cols[ci];
+    if (PQT_KIND_ELEMENT(c->kind) != PQT_STRING)
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s, not a string column (use %s)", call, name,
+                       pqt_kind_name(c->kind),
+                       (c->kind & PQT_LIST) ? "pqt_table_set_list" : "pqt_table_set");
+    bool is_list = (c->kind & PQT_LIST) != 0, vec = (c->kind & PQT_VECTOR) != 0;
+    int64_t nrows = t->nrows, nelem;
+    if (is_list) {
+        PQT_TRY(check_offsets(call, name, "list_offsets", list_offsets, nrows));
+        nelem = list_offsets[nrows];
+    } else {
+        if (list_offsets || row_validity)
+            return pqt_err(PQT_MISUSE, "%s: column '%s' is %s: list_offsets and row_validity "
+                                       "must be NULL",
+                           call, name, pqt_kind_name(c->kind));
+        nelem = nrows * c->width;
+    }
+    PQT_TRY(check_offsets(call, name, "offsets", offsets, nelem));
+    if (!bytes && offsets[nelem] > offsets[0])
+        return pqt_err(PQT_MISUSE, "%s: column '%s': bytes is NULL", call, name);
+    PQT_TRY(pqt_tbl_check_serial(t, call, "setting a column"));
+    int64_t *vo = NULL;
+    if (vec) {
+        vo = pqt_malloc_array((size_t)nrows + 1, sizeof *vo);
+        if (!vo) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+        for (int64_t i = 0; i <= nrows; i++) vo[i] = i * c->width;
+    }
+    pqt_colbuf src, b;
+    caller_buf(&src, PQT_STRING, is_list || vec, NULL, validity, offsets, bytes,
+               vec ? vo : list_offsets, is_list ? row_validity : NULL, nrows, nelem);
+    pqt_status st = build_from(&src, vec ? c->width : 0, nrows, &b);
+    pqt_mem_free(vo);
+    if (st != PQT_OK) return st;
+    commit_values(t, ci, &b);
+    return PQT_OK;
+}
+
+pqt_status pqt_table_set_list(pqt_table *t, const char *name, const int64_t *list_offsets,
+                              const uint8_t *row_validity, const void *data, size_t data_nbytes,
+                              const uint8_t *validity)
+{
+    const char *call = "pqt_table_set_list";
+    int ci = -1;
+    PQT_TRY(lookup_or_ri(t, call, name, &ci));
+    PQT_TRY(pqt_tbl_resolve_kind(t, ci, call));
+    const pqt_tcol *c = &t->cols[ci];
+    int ek = PQT_KIND_ELEMENT(c->kind);
+    if (!(c->kind & PQT_LIST) || !fixed_width_elem(ek))
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s: set_list takes list columns of "
+                                 "fixed-width elements (use %s)",
+                       call, name, pqt_kind_name(c->kind),
+                       ek == PQT_STRING ? "pqt_table_set_strings" : "pqt_table_set");
+    int64_t nrows = t->nrows;
+    PQT_TRY(check_offsets(call, name, "list_offsets", list_offsets, nrows));
+    int64_t nelem = list_offsets[nrows];
+    size_t need = (size_t)nelem * pqt_kind_elem_nbytes(ek);
+    if ((!data && need > 0) || data_nbytes < need)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s need "
+                                   "%zu",
+                       call, name, data ? data_nbytes : (size_t)0, (long long)nelem,
+                       pqt_kind_name(ek), need);
+    PQT_TRY(pqt_tbl_check_serial(t, call, "setting a column"));
+    pqt_colbuf src, b;
+    caller_buf(&src, ek, true, data, validity, NULL, NULL, list_offsets, row_validity, nrows,
+               nelem);
+    PQT_TRY(build_from(&src, 0, nrows, &b));
+    commit_values(t, ci, &b);
+    return PQT_OK;
+}
+
 /* Shared by set_null and clear_null. */
 static pqt_status change_null(pqt_table *t, const char *call, const char *name, int64_t row,
                               int elem, bool make_null)
@@ -281,6 +422,18 @@ static pqt_status change_null(pqt_table *t, const char *call, const char *name, 
         return pqt_err(PQT_RANGE, "%s: column '%s', row %lld: element %d is outside 1..%lld", call,
                        name, (long long)row, elem, (long long)n);
     PQT_TRY(pqt_tbl_check_serial(t, call, "changing nulls"));
+    if (varlist && elem == 0 && make_null && n > 0) {
+        /* a null list holds no elements: rebuild the column without this row's */
+        int64_t *idx = pqt_malloc_array((size_t)b->nrows + 1, sizeof *idx);
+        if (!idx) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+        for (int64_t r = 0; r < b->nrows; r++) idx[r] = r == i ? -1 : r;
+        pqt_colbuf nb;
+        pqt_status st = pqt_tbl_buf_gather(b, NULL, idx, b->nrows, 0, &nb);
+        pqt_mem_free(idx);
+        if (st != PQT_OK) return st;
+        commit_values(t, ci, &nb);
+        return PQT_OK;
+    }
     int64_t e0 = elem ? first + elem - 1 : first, e1 = elem ? e0 + 1 : first + n;
     bool need_vbits = make_null && !b->validity && (!varlist || elem != 0);
     bool need_rbits = make_null && varlist && elem == 0 && !b->row_validity;
@@ -296,10 +449,15 @@ static pqt_status change_null(pqt_table *t, const char *call, const char *name, 
     }
     if (varlist && elem == 0) {
         if (b->row_validity) pqt_tbl_bit_set(b->row_validity, i, !make_null);
-        if (!make_null && b->validity)
-            for (int64_t e = e0; e < e1; e++) pqt_tbl_bit_set(b->validity, e, true);
-    } else if (b->validity) {
-        for (int64_t e = e0; e < e1; e++) pqt_tbl_bit_set(b->validity, e, !make_null);
+        /* clearing: every element too, so is_null(row) answers 0 afterwards */
+        if (make_null) e0 = e1;
+    }
+    for (int64_t e = e0; e < e1 && b->validity; e++) {
+        bool was_null = !pqt_tbl_bit(b->validity, e);
+        pqt_tbl_bit_set(b->validity, e, !make_null);
+        /* an element that becomes present shows 0, not whatever the null slot held */
+        if (!make_null && was_null && b->data && b->elem_nbytes)
+            memset((char *)b->data + (size_t)e * b->elem_nbytes, 0, b->elem_nbytes);
     }
     c->user_written = true;
     return PQT_OK;
@@ -313,4 +471,63 @@ pqt_status pqt_table_set_null(pqt_table *t, const char *name, int64_t row, int e
 pqt_status pqt_table_clear_null(pqt_table *t, const char *name, int64_t row, int elem)
 {
     return change_null(t, "pqt_table_clear_null", name, row, elem, false);
+}
+
+/* Remove the slots whose flag is set and, when drop_ri, the virtual row index. */
+static void remove_marked(pqt_table *t, const bool *drop, bool drop_ri)
+{
+    int out = 0;
+    for (int i = 0; i < t->ncols; i++) {
+        if (drop[i]) pqt_tbl_slot_free(&t->cols[i]);
+        else t->cols[out++] = t->cols[i];
+    }
+    t->ncols = out;
+    if (drop_ri) t->ri_possible = false;
+    t->generation++;
+}
+
+pqt_status pqt_table_drop_columns(pqt_table *t, const char *const *names, int n,
+                                  int ignore_missing)
+{
+    const char *call = "pqt_table_drop_columns";
+    if (!t || n < 0 || (n > 0 && !names)) return pqt_err(PQT_MISUSE, "%s: bad arguments", call);
+    if (!ignore_missing) PQT_TRY(pqt_tbl_check_present(t, call, names, n));
+    bool *drop = pqt_calloc((size_t)t->ncols + 1, sizeof *drop);
+    if (!drop) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    bool any = false, drop_ri = false;
+    for (int k = 0; k < n; k++) {
+        if (!names[k]) continue;
+        int ci = pqt_tbl_find(t, names[k]);
+        if (ci >= 0) drop[ci] = any = true;
+        else if (strcmp(names[k], PQT_TBL_ROW_INDEX) == 0 && pqt_table_has_column(t, names[k]))
+            drop_ri = any = true;
+    }
+    pqt_status st = any ? pqt_tbl_check_serial(t, call, "dropping columns") : PQT_OK;
+    if (st == PQT_OK && any) remove_marked(t, drop, drop_ri);
+    pqt_mem_free(drop);
+    return st;
+}
+
+pqt_status pqt_table_keep_columns(pqt_table *t, const char *const *names, int n)
+{
+    const char *call = "pqt_table_keep_columns";
+    if (!t || n < 0 || (n > 0 && !names)) return pqt_err(PQT_MISUSE, "%s: bad arguments", call);
+    PQT_TRY(pqt_tbl_check_present(t, call, names, n));
+    bool *drop = pqt_calloc((size_t)t->ncols + 1, sizeof *drop);
+    if (!drop) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    bool any = false, keep_ri = false;
+    for (int i = 0; i < t->ncols; i++) drop[i] = true;
+    for (int k = 0; k < n; k++) {
+        int ci = pqt_tbl_find(t, names[k]);
+        if (ci >= 0) drop[ci] = false;
+        else keep_ri = true; /* present but not a slot: the virtual row index */
+    }
+    for (int i = 0; i < t->ncols; i++) any = any || drop[i];
+    bool drop_ri = !keep_ri && pqt_tbl_find(t, PQT_TBL_ROW_INDEX) < 0 &&
+                   pqt_table_has_column(t, PQT_TBL_ROW_INDEX);
+    any = any || drop_ri;
+    pqt_status st = any ? pqt_tbl_check_serial(t, call, "dropping columns") : PQT_OK;
+    if (st == PQT_OK && any) remove_marked(t, drop, drop_ri);
+    pqt_mem_free(drop);
+    return st;
 }

@@ -5,7 +5,8 @@
  * into, so a first touch hands its buffer over without a copy. Columns made in memory use
  * the same layout: a vector column is a list buffer with offsets i * width and no null
  * rows. Gather (pick rows by index, with null rows) is the one primitive behind sort,
- * append and row copies.
+ * append and row copies; it drops the bytes of null strings, so a null string is always an
+ * empty range.
  */
 #include <math.h>
 #include <string.h>
@@ -127,7 +128,9 @@ pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const in
         int64_t f = pqt_tbl_row_first(s, r), k = pqt_tbl_row_nelem(s, r);
         if (is_list && s->row_validity && !pqt_tbl_bit(s->row_validity, r)) has_null_rows = true;
         nelem += k;
-        if (s->str_offsets) nbytes += s->str_offsets[f + k] - s->str_offsets[f];
+        for (int64_t e = 0; s->str_offsets && e < k; e++) /* a null string holds no bytes */
+            if (pqt_tbl_bit(s->validity, f + e))
+                nbytes += s->str_offsets[f + e + 1] - s->str_offsets[f + e];
     }
     /* null rows of a scalar or vector column are null elements; of a list, null rows */
     bool nullable = elem_nullable || (has_null_rows && (!is_list || vec_width > 0));
@@ -165,6 +168,7 @@ pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const in
             if (s->str_offsets) {
                 for (int64_t e = 0; e < k; e++) {
                     int64_t o0 = s->str_offsets[f + e], o1 = s->str_offsets[f + e + 1];
+                    if (!pqt_tbl_bit(s->validity, f + e)) o1 = o0;
                     if (o1 > o0)
                         memcpy(dst->str_bytes.data + dst->str_bytes.len, s->str_bytes.data + o0,
                                (size_t)(o1 - o0));

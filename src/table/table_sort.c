@@ -118,7 +118,13 @@ pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
     if (!sk) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
     pqt_status st = PQT_OK;
     int *kci = pqt_calloc((size_t)nkeys, sizeof *kci);
-    if (!kci) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    bool *was_res = pqt_calloc((size_t)t->ncols + 1, sizeof *was_res);
+    if (!kci || !was_res) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    /* what a failure must restore: keys this call reads, the row index it may build */
+    int ncols0 = t->ncols;
+    uint64_t gen0 = t->generation;
+    bool ri0 = t->ri_possible;
+    for (int i = 0; i < ncols0 && was_res; i++) was_res[i] = t->cols[i].residency == PQT_RES_FULL;
     for (int i = 0; i < nkeys && st == PQT_OK; i++) st = pqt_tbl_resident(t, call, keys[i], &kci[i]);
     /* slots may have moved while reading (the row index adds one): take pointers now */
     for (int i = 0; i < nkeys && st == PQT_OK; i++) {
@@ -159,10 +165,22 @@ pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
 done:
     if (nb)
         for (int i = 0; i < t->ncols; i++) pqt_colbuf_free(&nb[i]);
+    if (st != PQT_OK && was_res) {
+        /* a failed sort changes nothing: forget what it read and built */
+        while (t->ncols > ncols0) pqt_tbl_slot_remove(t, t->ncols - 1);
+        for (int i = 0; i < ncols0; i++) {
+            if (was_res[i] || t->cols[i].residency != PQT_RES_FULL) continue;
+            pqt_colbuf_free(&t->cols[i].buf);
+            t->cols[i].residency = PQT_RES_EMPTY;
+        }
+        t->ri_possible = ri0;
+        t->generation = gen0;
+    }
     pqt_mem_free(nb);
     pqt_mem_free(idx);
     pqt_mem_free(tmp);
     pqt_mem_free(sk);
     pqt_mem_free(kci);
+    pqt_mem_free(was_res);
     return st;
 }
