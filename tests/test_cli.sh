@@ -189,5 +189,19 @@ for n, line in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
 EOF
 fi
 
+# Page checksums: verified by default (a corrupt page is an error naming it), skipped with --no-crc.
+CRC=../shared/parquet-testing/data/datapage_v1-corrupt-checksum.parquet
+run cat "$CRC" --format jsonl
+expect_rc 1 "cat of a page with a bad CRC"
+expect_grep "CRC32 mismatch" err "cat of a bad CRC names the mismatch"
+run cat "$CRC" --format jsonl --no-crc
+expect_rc 0 "cat --no-crc"
+[ "$(wc -l <"$TMP/out")" -eq 5120 ] || fail "cat --no-crc: not 5120 rows"
+# Old Impala files store strings as plain BYTE_ARRAY: --binary-as-string reads them
+# (alltypes_plain's string_col is '0','1',... per parquet-testing's own description).
+run cat "$PLAIN" --format jsonl --binary-as-string --columns string_col --limit 2
+[ "$(cat "$TMP/out")" = '{"string_col":"0"}
+{"string_col":"1"}' ] || fail "cat --binary-as-string: $(cat "$TMP/out")"
+
 echo "test_cli: $checks runs, $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -12,12 +12,15 @@
 
 static const char usage[] =
     "usage: pqt cat FILE [--columns a,b] [--rows LO:HI] [--limit N] [--format table|csv|jsonl]\n"
+    "               [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, one row group at a time.\n"
     "  --columns a,b   only these columns (dotted paths), in this order\n"
     "  --rows LO:HI    rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"
     "  --limit N       print at most N rows\n"
     "  --format F      table (default, for people), csv, or jsonl (one JSON object per row)\n"
+    "  --no-crc        do not verify page checksums (CRC32)\n"
+    "  --binary-as-string  read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"
     "  -h, --help      this text\n"
     "Columns pqt cannot read (maps, nested lists) are left out unless named.\n";
 
@@ -25,6 +28,7 @@ static const char *const value_opts[] = {"--columns", "--rows", "--limit", "--fo
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format;
+    int no_crc, binary_as_string;
 } cat_args;
 
 /* A decimal int64 filling all of s (empty is not a number). */
@@ -197,6 +201,14 @@ int cmd_cat(int argc, char **argv)
             fputs(usage, stdout);
             return EXIT_OK;
         }
+        if (r == ARG_BAD && strcmp(s.opt, "--no-crc") == 0) {
+            args.no_crc = 1;
+            continue;
+        }
+        if (r == ARG_BAD && strcmp(s.opt, "--binary-as-string") == 0) {
+            args.binary_as_string = 1;
+            continue;
+        }
         if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option("cat", usage, r, s.opt);
         if (r == ARG_OPERAND) {
             if (args.path) return tool_usage_error("cat", usage, "unexpected argument", s.value);
@@ -222,7 +234,13 @@ int cmd_cat(int argc, char **argv)
                                 args.format);
 
     pqt_file *f;
-    if (tool_open(args.path, &f) != EXIT_OK) return EXIT_FAIL;
+    pqt_opts *o = NULL;
+    if (pqt_opts_new(&o) != PQT_OK) return tool_fail(args.path);
+    pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, !args.no_crc);
+    pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, args.binary_as_string);
+    int opened = pqt_file_open(args.path, o, &f);
+    pqt_opts_free(o);
+    if (opened != PQT_OK) return tool_fail(args.path);
     int rc = run(f, &args);
     pqt_file_close(f);
     return rc;
