@@ -79,19 +79,6 @@ pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64
     return st;
 }
 
-/* Width shared by every row of a list colbuf, or -1. */
-static int uniform_width(const pqt_colbuf *b)
-{
-    if (b->nrows == 0) return -1;
-    int64_t w = b->list_offsets[1] - b->list_offsets[0];
-    if (w < 1 || w > INT32_MAX) return -1;
-    for (int64_t i = 0; i < b->nrows; i++) {
-        if (b->list_offsets[i + 1] - b->list_offsets[i] != w) return -1;
-        if (b->row_validity && !(b->row_validity[i >> 3] >> (i & 7) & 1)) return -1;
-    }
-    return (int)w;
-}
-
 pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret)
 {
     PQT_TRY(check_readable(f, col));
@@ -109,7 +96,7 @@ pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array
     a->kind = c->elem_kind;
     a->width = 1;
     if (c->is_list) {
-        int w = uniform_width(&a->buf);
+        int w = pqt_colbuf_uniform_width(&a->buf);
         if (w > 0) {
             a->kind |= PQT_VECTOR;
             a->width = w;
@@ -185,7 +172,7 @@ int pqt_file_list_width_discover(pqt_file *f, int col)
         if (rows == 0) continue;
         pqt_colbuf b;
         if (pqt_file_read_colbuf(f, c, start, start + rows, &b, NULL) != PQT_OK) return -2;
-        int rw = uniform_width(&b);
+        int rw = pqt_colbuf_uniform_width(&b);
         pqt_colbuf_free(&b);
         if (rw != w) {
             f->list_width[col] = -1;

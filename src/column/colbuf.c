@@ -80,3 +80,15 @@ oom:
     return pqt_err(PQT_NOMEM, "out of memory allocating column '%s' (%lld rows)", col->path,
                    (long long)nrows);
 }
+
+int pqt_colbuf_uniform_width(const pqt_colbuf *b)
+{
+    if (!b->is_list || b->nrows == 0) return -1;
+    int64_t w = b->list_offsets[1] - b->list_offsets[0];
+    if (w < 1 || w > INT32_MAX) return -1;
+    for (int64_t i = 0; i < b->nrows; i++) {
+        if (b->list_offsets[i + 1] - b->list_offsets[i] != w) return -1;
+        if (b->row_validity && !((b->row_validity[i >> 3] >> (i & 7)) & 1)) return -1;
+    }
+    return (int)w;
+}

@@ -47,6 +47,9 @@ typedef struct pqt_colbuf {
 pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, int64_t elem_cap,
                             void *borrowed_data);
 void pqt_colbuf_free(pqt_colbuf *b);
+/* The width every row of a list colbuf shares (no null lists, at least one element), or -1:
+ * what decides between a vector and a list kind. */
+int pqt_colbuf_uniform_width(const pqt_colbuf *b);
 
 /* Per-thread scratch reused across chunks and pages. */
 typedef struct pqt_chunk_ctx pqt_chunk_ctx;

@@ -22,19 +22,6 @@ static int effective_threads(const pqt_table *t)
     return n < 1 ? 1 : n;
 }
 
-/* Width shared by every row of a list buffer (no null rows), or -1. */
-static int uniform_width(const pqt_colbuf *b)
-{
-    if (b->nrows == 0) return -1;
-    int64_t w = b->list_offsets[1] - b->list_offsets[0];
-    if (w < 1 || w > INT32_MAX) return -1;
-    for (int64_t i = 0; i < b->nrows; i++) {
-        if (b->list_offsets[i + 1] - b->list_offsets[i] != w) return -1;
-        if (b->row_validity && !pqt_tbl_bit(b->row_validity, i)) return -1;
-    }
-    return (int)w;
-}
-
 static pqt_status detached_err(const pqt_table *t, const char *call, const char *name)
 {
     return pqt_err(PQT_DETACHED, "%s: column '%s' was never read and the table has detached "
@@ -71,7 +58,7 @@ static pqt_status read_column(pqt_table *t, const pqt_tcol *c, int threads, pqt_
     int kind = c->kind, width = c->width;
     pqt_status st = PQT_OK;
     if (fc->is_list) {
-        int uw = uniform_width(&b);
+        int uw = pqt_colbuf_uniform_width(&b);
         if (!c->kind_known) {
             /* the read settles the width as a side effect: one pass, not two */
             kind = fc->elem_kind | (uw > 0 ? PQT_VECTOR : PQT_LIST);
@@ -203,7 +190,7 @@ static pqt_status measure_width(pqt_table *t, const pqt_col *fc, int *w_ret)
         if (p->sel[rg].nsel == 0) continue;
         pqt_colbuf b;
         PQT_TRY(pqt_file_read_colbuf(t->f, fc, p->rg_start[rg], p->rg_start[rg + 1], &b, NULL));
-        int rw = uniform_width(&b);
+        int rw = pqt_colbuf_uniform_width(&b);
         pqt_colbuf_free(&b);
         if (rw != w) w = -1;
     }
