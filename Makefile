@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check check-asan bench interop install clean
+.PHONY: all deps build demo check check-asan fuzz bench interop install clean
 
 all: build
 
@@ -26,6 +26,19 @@ check: build
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 check-asan:
 	@$(MAKE) --no-print-directory check BUILD=build-asan CMAKE_FLAGS="-DPQT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+
+# libFuzzer on every tests/fuzz target, FUZZ_SECONDS each (not part of check): the library
+# built by clang with coverage + ASan + UBSan in build-fuzz; crashes land in
+# build-fuzz/fuzz-artifacts/<target>/ (tests/fuzz/run.sh says how to triage them).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@bash scripts/install-fuzz-deps
+	@cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DPQT_FUZZ_LIBFUZZER=ON \
+	  -DPQT_BUILD_BENCH=OFF \
+	  -DCMAKE_C_FLAGS="-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target $(addprefix fuzz_,footer page_header page_index rle vdec codec file)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh build-fuzz
 
 bench: build
 	bash bench/run.sh

@@ -197,6 +197,7 @@ pqt_status pqt_dba_decode_fixed(pqt_dba_dec *d, int64_t n, uint8_t *dst)
 pqt_status pqt_dba_skip(pqt_dba_dec *d, int64_t n)
 {
     PQT_TRY(check_n(d, n));
+    if (n == 0) return PQT_OK; /* the length arrays may be empty (NULL): no pointer arithmetic */
     const int64_t *pl = i64s(&d->prefix_lens) + d->pos;
     const int64_t *se = i64s(&d->suffix_lens) + d->pos;
     int64_t s = suf_start(d, d->pos);

@@ -205,10 +205,12 @@ pqt_status pqt_dict_decode_ba(pqt_rle_dec *r, const pqt_dict *dict, int64_t n, p
             uint32_t c;
             PQT_TRY(take_run(r, dict, run, &c));
             const size_t l = (size_t)(offs[c + 1] - offs[c]);
-            if (PQT_UNLIKELY(l && (uint64_t)run > SIZE_MAX / l))
+            if (PQT_UNLIKELY(l && (uint64_t)run > (SIZE_MAX - 1) / l))
                 return pqt_err(PQT_LIMIT, "dictionary data: %lld copies of a %zu-byte value",
                                (long long)run, l);
-            PQT_TRY(pqt_buf_reserve_more(out->bytes, (size_t)run * l));
+            /* +1: a run of empty strings into an unused buffer still needs data != NULL for
+             * the pointer arithmetic below. */
+            PQT_TRY(pqt_buf_reserve_more(out->bytes, (size_t)run * l + 1));
             uint8_t *b = out->bytes->data + out->bytes->len;
             size_t len = out->bytes->len;
             for (int64_t i = 0; i < run; i++) {

@@ -231,6 +231,13 @@ pqt_status pqt_rle_count_eq(pqt_rle_dec *d, int64_t n, uint32_t value, int64_t *
             if (d->rle_value == value) count += k;
             d->rle_left -= k;
             n -= k;
+        } else if (d->lit_left > 0 && d->bit_width == 0) {
+            /* A 0-bit packed run holds only zeros and no bytes: a few header bytes can
+             * claim billions of values, so count them at once, as skip does. */
+            const int64_t k = min64(n, d->lit_left);
+            if (value == 0) count += k;
+            d->lit_left -= k;
+            n -= k;
         } else if (d->lit_left > 0) {
             fill_lit_buf(d);
         } else {
