@@ -183,7 +183,8 @@ PQT_API pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, p
 
 /* Read a fixed-width column into caller memory: data must hold (hi-lo+1)*width values of the
  * column's element kind; validity (may be NULL) receives (hi-lo+1+7)/8 bytes, bit i = row i
- * present. PQT_KIND for string and list columns (use pqt_file_read). */
+ * present. Null rows hold 0 in data, so a sum needs no validity test. PQT_KIND for string
+ * and list columns (use pqt_file_read). */
 PQT_API pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void *data,
                                       size_t data_nbytes, uint8_t *validity);
 

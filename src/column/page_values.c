@@ -74,14 +74,26 @@ static void expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t l,
     case 1:
         for (int64_t i = l - 1; i >= 0; i--) base[i] = present[i] ? base[j--] : 0;
         break;
+    /* branch-free: nulls are frequent enough to defeat prediction; j never drops below
+     * -1 and a read at -1 is clamped to 0 (its value is masked away) */
     case 4: {
         uint32_t *v = (uint32_t *)base;
-        for (int64_t i = l - 1; i >= 0; i--) v[i] = present[i] ? v[j--] : 0;
+        for (int64_t i = l - 1; i >= 0; i--) {
+            uint32_t p = present[i];
+            uint32_t x = v[j > 0 ? j : 0];
+            v[i] = x & (0u - p);
+            j -= p;
+        }
         break;
     }
     case 8: {
         uint64_t *v = (uint64_t *)base;
-        for (int64_t i = l - 1; i >= 0; i--) v[i] = present[i] ? v[j--] : 0;
+        for (int64_t i = l - 1; i >= 0; i--) {
+            uint64_t p = present[i];
+            uint64_t x = v[j > 0 ? j : 0];
+            v[i] = x & (0ull - p);
+            j -= (int64_t)p;
+        }
         break;
     }
     default:
