@@ -103,6 +103,43 @@ static int find(bench *b, pqt_file *f, const char *name, int *col)
     return 0;
 }
 
+/* Sums with 8 independent accumulators: a single running sum is bound by the latency of
+ * one floating-point add per element, which is how a naive loop loses to the peers' SIMD
+ * sums. Each thread of the OpenMP loop sums its own share this way. */
+static double sum_f64(const double *d, size_t n, int threads)
+{
+    double s = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : s)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
+        double a[8] = {0};
+        size_t i = lo;
+        for (; i + 8 <= hi; i += 8)
+            for (int k = 0; k < 8; k++) a[k] += d[i + (size_t)k];
+        for (; i < hi; i++) a[0] += d[i];
+        s += ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+    }
+    return s;
+}
+
+static double sum_f32(const float *d, size_t n, int threads)
+{
+    double s = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : s)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
+        double a[8] = {0};
+        size_t i = lo;
+        for (; i + 8 <= hi; i += 8)
+            for (int k = 0; k < 8; k++) a[k] += (double)d[i + (size_t)k];
+        for (; i < hi; i++) a[0] += (double)d[i];
+        s += ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+    }
+    return s;
+}
+
 /* Sum of a double / float column over rows lo..hi, read into buffer slot `slot`. */
 static int sum_column(bench *b, pqt_file *f, const char *name, int64_t lo, int64_t hi, int slot,
                       double *sum)
@@ -117,17 +154,7 @@ static int sum_column(bench *b, pqt_file *f, const char *name, int64_t lo, int64
     void *data = grow(&b->buf[slot], &b->cap[slot], n * esz);
     if (!data) return fail(b, "out of memory");
     CK(b, pqt_file_read_into(f, col, lo, hi, data, n * esz, NULL));
-    double s = 0;
-    if (kind == PQT_FLOAT64) {
-        const double *d = data;
-#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
-        for (size_t i = 0; i < n; i++) s += d[i];
-    } else {
-        const float *d = data;
-#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
-        for (size_t i = 0; i < n; i++) s += (double)d[i];
-    }
-    *sum = s;
+    *sum = kind == PQT_FLOAT64 ? sum_f64(data, n, b->threads) : sum_f32(data, n, b->threads);
     return 0;
 out:
     return -1;
@@ -213,11 +240,9 @@ static int wl_p1(bench *b, double *v, int *nv)
         CK(b, pqt_table_column(t, names[k], 0, &view));
         double s = 0;
         if (view.kind == PQT_FLOAT64) {
-            const double *x = view.data;
-            for (int64_t i = 0; i < view.nrows; i++) s += x[i];
+            s = sum_f64(view.data, (size_t)view.nrows, b->threads);
         } else if (view.kind == PQT_FLOAT32) {
-            const float *x = view.data;
-            for (int64_t i = 0; i < view.nrows; i++) s += x[i];
+            s = sum_f32(view.data, (size_t)view.nrows, b->threads);
         } else {
             fail(b, "column %s has kind %s", names[k], pqt_kind_name(view.kind));
             goto out;
@@ -322,15 +347,9 @@ static int wl_w9(bench *b, double *v, int *nv)
     const float *d = pqt_array_data(a);
     const uint8_t *valid = pqt_array_validity(a);
     int64_t ne = pqt_array_nrows(a) * w;
-    double s = 0;
-    if (valid) {
-#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
-        for (int64_t i = 0; i < ne; i++)
-            if (valid[i >> 3] >> (i & 7) & 1) s += (double)d[i];
-    } else {
-#pragma omp parallel for num_threads(b->threads) reduction(+ : s) schedule(static)
-        for (int64_t i = 0; i < ne; i++) s += (double)d[i];
-    }
+    /* null elements hold 0 (pqt.h), so the validity bitmap need not be consulted */
+    (void)valid;
+    double s = sum_f32(d, (size_t)ne, b->threads);
     v[0] = s;
     *nv = 1;
     rc = 0;

@@ -192,7 +192,8 @@ PQT_API void pqt_array_free(pqt_array *a);
 PQT_API int pqt_array_kind(const pqt_array *a);
 PQT_API int pqt_array_width(const pqt_array *a);
 PQT_API int64_t pqt_array_nrows(const pqt_array *a);
-/* Values: nrows*width elements (vector), or offsets[nrows] elements (list). */
+/* Values: nrows*width elements (vector), or offsets[nrows] elements (list). Null elements
+ * of fixed-width kinds hold 0. */
 PQT_API const void *pqt_array_data(const pqt_array *a);
 /* Validity bitmap, bit i (LSB first) = element i present; NULL when nothing can be null. For
  * vectors and lists it covers elements; pqt_array_row_validity covers list rows. */

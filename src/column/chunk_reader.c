@@ -118,6 +118,36 @@ typedef struct chunk_walk {
     int oi_npages, data_page_no;
 } chunk_walk;
 
+pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const uint8_t *lv,
+                                    size_t lv_n, pqt_page_direct *pd)
+{
+    int64_t n = pd->nrows;
+    PQT_TRY(pqt_buf_reserve(&cx->defs, (size_t)n + 1));
+    PQT_TRY(pqt_buf_reserve(&cx->present, (size_t)n + 1));
+    uint8_t *defs = cx->defs.data;
+    /* Most pages hold no null: their levels are one RLE run, counted in O(1) without
+     * materializing a byte per row. Otherwise decode once and sum. */
+    pqt_rle_dec d;
+    PQT_TRY(pqt_rle_init(&d, bit_width_of(col->max_def), lv, lv_n));
+    if (n > 0 && pqt_rle_refill(&d, n) == PQT_OK && d.rle_left >= n &&
+        d.rle_value == (uint32_t)col->max_def) {
+        pd->nvalues = n;
+        pd->present = NULL;
+        return PQT_OK;
+    }
+    PQT_TRY(decode_levels(lv, lv_n, col->max_def, n, defs));
+    uint8_t *present = defs;
+    if (col->max_def != 1) {
+        present = cx->present.data;
+        for (int64_t i = 0; i < n; i++) present[i] = defs[i] == col->max_def;
+    }
+    int64_t nn = 0;
+    for (int64_t i = 0; i < n; i++) nn += present[i];
+    pd->nvalues = nn;
+    pd->present = nn == n ? NULL : present;
+    return PQT_OK;
+}
+
 /* Prepare levels and values of a data page and hand it to the emitters. */
 static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
                             const pqt_sel *sel, int64_t *rows_done, pqt_colbuf *dst,
@@ -149,16 +179,52 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
         }
     }
 
+    if (v2 && (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
+               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->compressed_size ||
+               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->uncompressed_size))
+        return pqt_err(PQT_CORRUPT, "v2 level lengths (%d + %d) exceed the page size",
+                       h->rep_levels_nbytes, h->def_levels_nbytes);
+
+    /* A wholly selected PLAIN page may decompress straight into the column. */
+    if (flat && nlevels > 0 && w->cm->codec != PQT_CODEC_UNCOMPRESSED &&
+        h->encoding == PQT_ENC_PLAIN &&
+        pqt_sel_count(sel, *rows_done, *rows_done + nlevels) == nlevels) {
+        pqt_page_direct pd = {.encoding = h->encoding, .max_def = col->max_def, .nrows = nlevels,
+                              .nvalues = nlevels};
+        bool eligible = true;
+        if (v2) {
+            size_t lv = (size_t)h->rep_levels_nbytes + (size_t)h->def_levels_nbytes;
+            pd.values_only = true;
+            pd.src = body + lv;
+            pd.src_nbytes = (size_t)h->compressed_size - lv;
+            pd.uncompressed_nbytes = (int64_t)h->uncompressed_size - (int64_t)lv;
+            eligible = h->is_compressed && pd.uncompressed_nbytes > 0;
+            if (eligible && col->max_def > 0)
+                PQT_TRY(pqt_page_levels_presence(cx, col, body + h->rep_levels_nbytes,
+                                                 (size_t)h->def_levels_nbytes, &pd));
+        } else {
+            pd.values_only = col->max_def == 0;
+            pd.src = body;
+            pd.src_nbytes = (size_t)h->compressed_size;
+            pd.uncompressed_nbytes = h->uncompressed_size;
+            eligible = col->max_def == 0 || h->def_level_encoding == PQT_ENC_RLE;
+        }
+        if (eligible) {
+            pqt_status st = pqt_page_decode_direct(cx, col, w->ptype, w->cm->codec, &pd, dst, *out_row);
+            if (st == PQT_OK) {
+                *out_row += nlevels;
+                *rows_done += nlevels;
+                return PQT_OK;
+            }
+            if (st != PQT_NOT_FOUND) return st;
+        }
+    }
+
     const uint8_t *p;
     size_t len;
     const uint8_t *rep_src = NULL, *def_src = NULL;
     size_t rep_n = 0, def_n = 0;
     if (v2) {
-        if (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
-            (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->compressed_size ||
-            (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->uncompressed_size)
-            return pqt_err(PQT_CORRUPT, "v2 level lengths (%d + %d) exceed the page size",
-                           h->rep_levels_nbytes, h->def_levels_nbytes);
         rep_src = body;
         rep_n = (size_t)h->rep_levels_nbytes;
         def_src = body + rep_n;
@@ -219,17 +285,10 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
             p += 4 + nb;
             len -= 4 + (size_t)nb;
         }
-        /* One decode (an all-present page is one RLE run: a memset), one vectorizable sum. */
-        PQT_TRY(decode_levels(lv, lv_n, col->max_def, nlevels, defs));
-        uint8_t *present = defs;
-        if (col->max_def != 1) {
-            present = cx->present.data;
-            for (int64_t i = 0; i < nlevels; i++) present[i] = defs[i] == col->max_def;
-        }
-        int64_t nn = 0;
-        for (int64_t i = 0; i < nlevels; i++) nn += present[i];
-        pv.nvalues = nn;
-        pv.present = nn == nlevels ? NULL : present;
+        pqt_page_direct lp = {.nrows = nlevels};
+        PQT_TRY(pqt_page_levels_presence(cx, col, lv, lv_n, &lp));
+        pv.nvalues = lp.nvalues;
+        pv.present = lp.present;
         pv.defs = defs;
     } else if (col->max_def > 0) {
         if (v2) PQT_TRY(decode_levels(def_src, def_n, col->max_def, nlevels, defs));

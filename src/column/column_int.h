@@ -47,6 +47,32 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst);
 
+/* A flat page that may be decompressed straight into its destination (page_direct.c). */
+typedef struct pqt_page_direct {
+    const uint8_t *src;          /* compressed bytes: values only, or v1 levels + values */
+    size_t src_nbytes;
+    int64_t uncompressed_nbytes;
+    bool values_only;            /* levels are known already (v2, or a required column) */
+    int encoding;
+    int max_def;
+    int64_t nrows;               /* rows of the page, all selected */
+    int64_t nvalues;             /* non-null values (set by the caller when values_only) */
+    const uint8_t *present;      /* per-row presence, NULL when none is null */
+} pqt_page_direct;
+
+/* Decompress the page's values straight into dst at row `row`. PQT_NOT_FOUND when the page
+ * does not qualify (nothing written); another status is an error. */
+pqt_status pqt_page_decode_direct(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int codec,
+                           pqt_page_direct *pd, pqt_colbuf *dst, int64_t row);
+
+/* Decode pd->nrows definition levels from lv[0..lv_n) and set pd->present/pd->nvalues
+ * (present points into cx scratch; NULL when every row holds a value). */
+pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const uint8_t *lv,
+                                    size_t lv_n, pqt_page_direct *pd);
+
+/* Spread k dense values over l slots (present[i] says which), zeroing nulls. */
+void pqt_page_expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t l, int64_t k);
+
 /* Set bits [pos, pos+n) of bitmap from present bytes (NULL = all present). Safe when other
  * threads write other bit ranges of the same bitmap. */
 void pqt_bitmap_set_from_bytes(uint8_t *bitmap, int64_t pos, const uint8_t *present, int64_t n);

@@ -67,7 +67,7 @@ void pqt_bitmap_set_from_bytes(uint8_t *bitmap, int64_t pos, const uint8_t *pres
 }
 
 /* Spread k dense values over l slots (present[i] says which), backwards, zeroing nulls. */
-static void expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t l, int64_t k)
+void pqt_page_expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t l, int64_t k)
 {
     int64_t j = k - 1;
     switch (esz) {
@@ -270,7 +270,7 @@ static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
     case PQT_CONV_UUID:
         return pqt_err(PQT_UNSUPPORTED_TYPE, "UUID conversion into a non-string column");
     }
-    if (present && k < l) expand(base, esz, present, l, k);
+    if (present && k < l) pqt_page_expand(base, esz, present, l, k);
     if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
     return PQT_OK;
 }

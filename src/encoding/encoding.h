@@ -60,6 +60,10 @@ pqt_status pqt_rle_get_u8(pqt_rle_dec *d, int64_t n, uint8_t *out);
 pqt_status pqt_rle_skip(pqt_rle_dec *d, int64_t n);
 /* Consume n values and count those equal to `value` (skipping levels without storing them). */
 pqt_status pqt_rle_count_eq(pqt_rle_dec *d, int64_t n, uint32_t value, int64_t *count_ret);
+/* Make sure a run is current (reads the next run header when the current one is used up),
+ * so callers can serve RLE runs wholesale (rle_left / rle_value); PQT_CORRUPT when the data
+ * ends with `want` values still to read. */
+pqt_status pqt_rle_refill(pqt_rle_dec *d, int64_t want);
 
 /* ---- dictionary ---- */
 typedef struct pqt_dict {

@@ -19,11 +19,6 @@ pqt_status pqt_plain_decode(pqt_plain_dec *d, int64_t n, void *dst);
 pqt_status pqt_plain_decode_ba(pqt_plain_dec *d, int64_t n, pqt_ba_out *out);
 pqt_status pqt_plain_skip(pqt_plain_dec *d, int64_t n);
 
-/* RLE/bit-packed (rle_bp.c): make sure a run is current (reads the next run header when
- * the current run is used up), so callers can serve RLE runs wholesale; PQT_CORRUPT when
- * the data ends with `want` values still to read. */
-pqt_status pqt_rle_refill(pqt_rle_dec *d, int64_t want);
-
 /* Dictionary-coded data pages (dict.c). The page starts with the code bit width (<= 32),
  * then RLE/bit-packed codes; every code is checked against dict->n before use. */
 pqt_status pqt_dict_codes_init(pqt_rle_dec *r, const uint8_t *p, size_t n);

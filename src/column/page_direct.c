@@ -1,0 +1,157 @@
+/*
+ * page_direct.c - decompress a PLAIN fixed-width page straight into its destination
+ * (layer: column).
+ *
+ * The common path decompresses a page into scratch and then copies its values into the
+ * column: two passes over every byte. When a flat page is wholly selected, PLAIN, and its
+ * values need no conversion, the values' final bytes are exactly the decompressed bytes,
+ * so they can be written in place:
+ *   - a stream of values only (data page v2, whose levels are stored uncompressed, or a
+ *     v1 page of a required column) is decompressed by the codec straight into the column;
+ *   - a v1 page whose definition levels precede the values inside one SNAPPY stream is
+ *     parsed here when the stream holds only literals (incompressible data such as random
+ *     doubles, which snappy stores verbatim): the level bytes go to scratch and the literal
+ *     bytes of the values are copied from the file into the column once.
+ * Anything else returns PQT_NOT_FOUND ("not applicable") and the caller takes the common
+ * path. Parquet-format: data pages; snappy's format description (framing_format.txt,
+ * format_description.txt of the snappy project) for the literal elements.
+ */
+#include <string.h>
+
+#include "column/column_int.h"
+#include "util/error.h"
+
+/* Copy bytes [a, b) of the uncompressed snappy stream src[0..n) into out, when the stream
+ * holds only literal elements. PQT_NOT_FOUND when it holds a copy element; PQT_CORRUPT when
+ * it is malformed. *total_ret receives the uncompressed length from the preamble. */
+static pqt_status snappy_literal_range(const uint8_t *src, size_t n, uint64_t a, uint64_t b,
+                                       uint8_t *out, uint64_t *total_ret)
+{
+    const uint8_t *p = src, *end = src + n;
+    uint64_t total = 0;
+    for (int shift = 0;; shift += 7) {
+        if (p == end || shift > 28) return pqt_err(PQT_CORRUPT, "SNAPPY data: bad length preamble");
+        uint8_t c = *p++;
+        total |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) break;
+    }
+    *total_ret = total;
+    uint64_t pos = 0;
+    while (p < end && pos < b) {
+        uint8_t tag = *p++;
+        if (tag & 3) return PQT_NOT_FOUND; /* a back-reference: let libsnappy do it */
+        uint64_t len = tag >> 2;
+        if (len >= 60) {
+            int nb = (int)len - 59;
+            if (end - p < nb) return pqt_err(PQT_CORRUPT, "SNAPPY data: literal length cut short");
+            len = 0;
+            for (int i = 0; i < nb; i++) len |= (uint64_t)p[i] << (8 * i);
+            p += nb;
+        }
+        len += 1;
+        if ((uint64_t)(end - p) < len) return pqt_err(PQT_CORRUPT, "SNAPPY data: literal past the end");
+        uint64_t s = pos > a ? pos : a, e = pos + len < b ? pos + len : b;
+        if (s < e) memcpy(out + (s - a), p + (s - pos), (size_t)(e - s));
+        p += len;
+        pos += len;
+    }
+    if (pos < b) {
+        if (p == end) return pqt_err(PQT_CORRUPT, "SNAPPY data ends before its stated length");
+        return PQT_NOT_FOUND;
+    }
+    return PQT_OK;
+}
+
+/* Check a whole snappy stream is literals summing to its stated length (before anything is
+ * written to the destination, so a fallback leaves it untouched). */
+static pqt_status snappy_all_literals(const uint8_t *src, size_t n, uint64_t *total_ret)
+{
+    uint64_t total;
+    uint8_t none;
+    pqt_status st = snappy_literal_range(src, n, 0, 0, &none, &total);
+    if (st != PQT_OK) return st;
+    const uint8_t *p = src, *end = src + n;
+    while (p < end && (*p & 0x80)) p++;
+    p++;
+    uint64_t pos = 0;
+    while (p < end) {
+        uint8_t tag = *p++;
+        if (tag & 3) return PQT_NOT_FOUND;
+        uint64_t len = tag >> 2;
+        if (len >= 60) {
+            int nb = (int)len - 59;
+            if (end - p < nb) return pqt_err(PQT_CORRUPT, "SNAPPY data: literal length cut short");
+            len = 0;
+            for (int i = 0; i < nb; i++) len |= (uint64_t)p[i] << (8 * i);
+            p += nb;
+        }
+        len += 1;
+        if ((uint64_t)(end - p) < len) return pqt_err(PQT_CORRUPT, "SNAPPY data: literal past the end");
+        p += len;
+        pos += len;
+    }
+    if (pos != total)
+        return pqt_err(PQT_CORRUPT, "SNAPPY data holds %llu bytes, its preamble says %llu",
+                       (unsigned long long)pos, (unsigned long long)total);
+    *total_ret = total;
+    return PQT_OK;
+}
+
+static bool direct_kind(const pqt_col *col, int ptype, const pqt_colbuf *dst)
+{
+    if (col->conv != PQT_CONV_NONE || dst->is_list || dst->elem_kind == PQT_STRING) return false;
+    if (ptype != PQT_PT_INT32 && ptype != PQT_PT_INT64 && ptype != PQT_PT_FLOAT &&
+        ptype != PQT_PT_DOUBLE)
+        return false;
+    return dst->elem_nbytes == (ptype == PQT_PT_INT32 || ptype == PQT_PT_FLOAT ? 4u : 8u);
+}
+
+/* Levels already decoded into present (or none null): spread and mark validity. */
+static void finish(const pqt_page_direct *pd, pqt_colbuf *dst, int64_t row)
+{
+    uint8_t *base = (uint8_t *)dst->data + (size_t)row * dst->elem_nbytes;
+    if (pd->present && pd->nvalues < pd->nrows)
+        pqt_page_expand(base, dst->elem_nbytes, pd->present, pd->nrows, pd->nvalues);
+    if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, row, pd->present, pd->nrows);
+}
+
+pqt_status pqt_page_decode_direct(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int codec,
+                           pqt_page_direct *pd, pqt_colbuf *dst, int64_t row)
+{
+    if (!direct_kind(col, ptype, dst) || pd->encoding != PQT_ENC_PLAIN) return PQT_NOT_FOUND;
+    if (row + pd->nrows > dst->nrows) return PQT_NOT_FOUND;
+    size_t esz = dst->elem_nbytes;
+    uint8_t *base = (uint8_t *)dst->data + (size_t)row * esz;
+
+    if (pd->values_only) {
+        /* levels (if any) are known: the stream must be exactly the non-null values */
+        if ((uint64_t)pd->uncompressed_nbytes != (uint64_t)pd->nvalues * esz) return PQT_NOT_FOUND;
+        PQT_TRY(pqt_codec_decompress(cx->codec, codec, pd->src, pd->src_nbytes, base,
+                                     (size_t)pd->uncompressed_nbytes));
+        finish(pd, dst, row);
+        return PQT_OK;
+    }
+
+    /* v1: [4-byte level length][levels][values] inside one snappy stream */
+    if (codec != PQT_CODEC_SNAPPY || pd->max_def <= 0) return PQT_NOT_FOUND;
+    uint64_t total = 0;
+    pqt_status st = snappy_all_literals(pd->src, pd->src_nbytes, &total);
+    if (st != PQT_OK) return st;
+    if (total != (uint64_t)pd->uncompressed_nbytes || total < 4)
+        return pqt_err(PQT_CORRUPT, "SNAPPY page decompresses to %llu bytes, its header says %lld",
+                       (unsigned long long)total, (long long)pd->uncompressed_nbytes);
+    uint8_t lenbuf[4];
+    PQT_TRY(snappy_literal_range(pd->src, pd->src_nbytes, 0, 4, lenbuf, &total));
+    uint64_t lv = (uint64_t)lenbuf[0] | (uint64_t)lenbuf[1] << 8 | (uint64_t)lenbuf[2] << 16 |
+                  (uint64_t)lenbuf[3] << 24;
+    if (lv > total - 4)
+        return pqt_err(PQT_CORRUPT, "levels of %llu bytes run past the page (%llu bytes)",
+                       (unsigned long long)lv, (unsigned long long)total);
+    PQT_TRY(pqt_buf_reserve(&cx->page, (size_t)lv + 8));
+    PQT_TRY(snappy_literal_range(pd->src, pd->src_nbytes, 4, 4 + lv, cx->page.data, &total));
+    PQT_TRY(pqt_page_levels_presence(cx, col, cx->page.data, (size_t)lv, pd));
+    if (total - 4 - lv != (uint64_t)pd->nvalues * esz) return PQT_NOT_FOUND;
+    PQT_TRY(snappy_literal_range(pd->src, pd->src_nbytes, 4 + lv, total, base, &total));
+    finish(pd, dst, row);
+    return PQT_OK;
+}
