@@ -64,19 +64,9 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     bool parallel = !appending && nused > 1 && threads > 1;
-    /* appending kinds go parallel through parts when row groups land back to back */
-    bool in_order = true;
-    int64_t next = 0;
-    for (int rg = first; first >= 0 && rg <= last; rg++) {
-        if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
-        if (!c->is_list && dst_row[rg] != next) in_order = false;
-        next = dst_row[rg] + sels[rg].nsel;
-    }
     pqt_status st = PQT_OK;
     if (first < 0) {
         /* nothing selected: an empty column */
-    } else if (appending && nused > 1 && threads > 1 && in_order) {
-        st = pqt_file_read_parts(f, c, sels, dst_row, first, last, threads, &src, b);
     } else if (parallel) {
         pqt_status *sts = pqt_calloc((size_t)nrg, sizeof *sts);
         char(*msgs)[256] = pqt_calloc((size_t)nrg, 256);

@@ -16,12 +16,6 @@
  * different columns. */
 pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
                              const int64_t *dst_row, int64_t nrows, int threads, pqt_colbuf *b);
-/* Parallel read of a string or list column (file_parts.c): row groups first..last decoded
- * into parts at once, then joined in order into b (allocated by the caller). */
-pqt_status pqt_file_read_parts(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
-                               const int64_t *dst_row, int first, int last, int threads,
-                               const pqt_chunk_src *src, pqt_colbuf *b);
-
 /* As pqt_file_read_sel; borrowed_data (may be NULL) is caller memory for the values of a
  * fixed-width scalar column, decoded into directly. */
 pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *sels,

@@ -19,7 +19,7 @@ pqt_status pqt_buf_reserve(pqt_buf *b, size_t cap)
         }
         ncap *= 2;
     }
-    uint8_t *p = pqt_realloc(b->data, ncap);
+    uint8_t *p = pqt_realloc_sized(b->data, b->len, ncap);
     if (!p) return pqt_err(PQT_NOMEM, "out of memory growing a buffer to %zu bytes", ncap);
     b->data = p;
     b->cap = ncap;

@@ -26,7 +26,7 @@ void pqt_mem_fail_after(long n) { fail_countdown = n; }
 
 /* Column buffers are large and written once: on huge pages they take one page fault per
  * 2 MiB instead of one per 4 KiB (transparent huge pages in madvise mode). */
-#define HUGE_ALLOC_NBYTES ((size_t)8 << 20)
+#define HUGE_ALLOC_NBYTES ((size_t)4 << 20)
 #define HUGE_PAGE_NBYTES ((size_t)2 << 20)
 
 void *pqt_malloc(size_t nbytes)
@@ -55,6 +55,17 @@ void *pqt_realloc(void *p, size_t nbytes)
 {
     if (injected_failure()) return NULL;
     return realloc(p, nbytes ? nbytes : 1);
+}
+
+void *pqt_realloc_sized(void *p, size_t old_nbytes, size_t nbytes)
+{
+    /* a growing buffer that becomes large moves to huge pages once, like pqt_malloc */
+    if (nbytes < HUGE_ALLOC_NBYTES || old_nbytes >= HUGE_ALLOC_NBYTES) return pqt_realloc(p, nbytes);
+    void *q = pqt_malloc(nbytes);
+    if (!q) return NULL;
+    if (p && old_nbytes) memcpy(q, p, old_nbytes < nbytes ? old_nbytes : nbytes);
+    free(p);
+    return q;
 }
 
 void *pqt_malloc_array(size_t n, size_t size)

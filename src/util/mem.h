@@ -14,6 +14,8 @@
 void *pqt_malloc(size_t nbytes);
 void *pqt_calloc(size_t n, size_t size);
 void *pqt_realloc(void *p, size_t nbytes);
+/* realloc knowing the old size, so a buffer growing past a few MiB can move to huge pages. */
+void *pqt_realloc_sized(void *p, size_t old_nbytes, size_t nbytes);
 /* n * size with overflow check; NULL on overflow or failure. */
 void *pqt_malloc_array(size_t n, size_t size);
 void pqt_mem_free(void *p);
