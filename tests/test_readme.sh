@@ -10,7 +10,10 @@ grep -q '^make check ' README.md || { echo "README: 'make check' line missing"; 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sed -n '/^```c/,/^```$/p' README.md | sed '1d;$d' > "$tmp/example.c"
-cc -std=c11 -Wall -Wextra -Werror -Iinclude "$tmp/example.c" -o "$tmp/example" \
+# a sanitizer build of the library needs the example built the same way
+san=()
+if ldd "$build/libpqt.so" 2>/dev/null | grep -q libasan; then san=(-fsanitize=address,undefined); fi
+cc -std=c11 -Wall -Wextra -Werror "${san[@]}" -Iinclude "$tmp/example.c" -o "$tmp/example" \
     -L"$build" -lpqt -Wl,-rpath,"$build"
 out=$("$tmp/example" examples/catalogue.parquet)
 [ "$out" = "500 rows, total mass 6.91646e+13" ] || { echo "README example printed: $out"; exit 1; }
