@@ -140,6 +140,37 @@ static pqt_status decimal_rescale(double *out, int64_t k, int32_t scale)
 
 static const char hexdig[] = "0123456789abcdef";
 
+/* Dictionary codes of a page with nulls: look up each present slot's value and write it in
+ * its final place in one pass (no dense write and no backward spread). */
+static pqt_status emit_dict_spread(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t *present,
+                                   int64_t l, int64_t k, pqt_colbuf *dst, int64_t pos)
+{
+    PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)(k + 1) * sizeof(uint32_t)));
+    uint32_t *codes = (uint32_t *)cx->ends.data;
+    PQT_TRY(pqt_vdec_decode_codes(d, k, codes)); /* checked against the dictionary size */
+    codes[k] = 0; /* read (and masked away) by trailing null slots */
+    int64_t j = 0;
+    if (dst->elem_nbytes == 4) {
+        const uint32_t *dv = (const uint32_t *)cx->dict.values.data;
+        uint32_t *o = (uint32_t *)dst->data + pos;
+        for (int64_t i = 0; i < l; i++) {
+            uint32_t p = present[i];
+            o[i] = dv[codes[j]] & (0u - p);
+            j += p;
+        }
+    } else {
+        const uint64_t *dv = (const uint64_t *)cx->dict.values.data;
+        uint64_t *o = (uint64_t *)dst->data + pos;
+        for (int64_t i = 0; i < l; i++) {
+            uint64_t p = present[i];
+            o[i] = dv[codes[j]] & (0ull - p);
+            j += (int64_t)p;
+        }
+    }
+    if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
+    return PQT_OK;
+}
+
 /* Decode k values for l slots at position pos of dst (row for scalars, element for lists). */
 static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                               const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
@@ -181,6 +212,10 @@ static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
 
     size_t esz = dst->elem_nbytes;
     uint8_t *base = (uint8_t *)dst->data + (size_t)pos * esz;
+    if (present && k < l && (col->conv == PQT_CONV_NONE || col->conv == PQT_CONV_U32_WIDEN) &&
+        (esz == 4 || esz == 8) && pqt_vdec_is_dict(d) && cx->dict.n > 0 &&
+        pqt_ptype_nbytes(ptype, type_len) == esz)
+        return emit_dict_spread(cx, d, present, l, k, dst, pos);
     switch (col->conv) {
     case PQT_CONV_NONE:
     case PQT_CONV_U32_WIDEN:
