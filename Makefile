@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check check-asan fuzz bench interop install clean
+.PHONY: all deps build demo check check-clang check-asan fuzz bench interop install clean
 
 all: build
 
@@ -22,6 +22,10 @@ demo: build
 # Every test.
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The same suite built by clang (the code must build warning-free with both compilers).
+check-clang:
+	@$(MAKE) --no-print-directory check BUILD=build-clang CMAKE_FLAGS="-DCMAKE_C_COMPILER=clang"
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 check-asan:
@@ -50,4 +54,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-clang

@@ -455,7 +455,7 @@ int main(int argc, char **argv)
     const char *wid = NULL;
     int runs = 5;
     static bench b = {.threads = 1, .crc = 1};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!val) {
             usage();
@@ -470,7 +470,6 @@ int main(int argc, char **argv)
             usage();
             return 2;
         }
-        i++;
     }
     workload_fn fn = NULL;
     for (size_t i = 0; wid && i < sizeof WORKLOADS / sizeof WORKLOADS[0]; i++)
