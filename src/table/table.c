@@ -37,9 +37,16 @@ void pqt_tbl_warn(const char *fmt, ...)
 int pqt_tbl_find(const pqt_table *t, const char *name)
 {
     if (!t || !name) return -1;
-    for (int i = 0; i < t->ncols; i++)
-        if (strcmp(t->cols[i].name, name) == 0) return i;
-    return -1;
+    int first = -1;
+    for (int i = 0; i < t->ncols; i++) {
+        if (strcmp(t->cols[i].name, name) != 0) continue;
+        /* a top-level file column whose own name contains dots wins over a struct leaf
+         * spelled alike */
+        int fc = t->cols[i].file_col;
+        if (t->f && fc >= 0 && t->f->schema.cols[fc].top_level) return i;
+        if (first < 0) first = i;
+    }
+    return first;
 }
 
 pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret)
