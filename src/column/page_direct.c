@@ -21,11 +21,15 @@
 #include "column/column_int.h"
 #include "util/error.h"
 
-/* Copy bytes [a, b) of the uncompressed snappy stream src[0..n) into out, when the stream
- * holds only literal elements. PQT_NOT_FOUND when it holds a copy element; PQT_CORRUPT when
- * it is malformed. *total_ret receives the uncompressed length from the preamble. */
-static pqt_status snappy_literal_range(const uint8_t *src, size_t n, uint64_t a, uint64_t b,
-                                       uint8_t *out, uint64_t *total_ret)
+#define WHOLE_STREAM UINT64_MAX
+
+/* Walk the literal elements of the snappy stream src[0..n): copy bytes [a, b) of its output
+ * into out, or with out NULL and b = WHOLE_STREAM only check that the stream is all
+ * literals adding up to its stated length (before anything is written, so a fallback leaves
+ * the destination untouched). PQT_NOT_FOUND for a copy element (libsnappy's job);
+ * PQT_CORRUPT for a malformed stream. *total_ret: the length stated in the preamble. */
+static pqt_status snappy_literals(const uint8_t *src, size_t n, uint64_t a, uint64_t b,
+                                  uint8_t *out, uint64_t *total_ret)
 {
     const uint8_t *p = src, *end = src + n;
     uint64_t total = 0;
@@ -39,7 +43,7 @@ static pqt_status snappy_literal_range(const uint8_t *src, size_t n, uint64_t a,
     uint64_t pos = 0;
     while (p < end && pos < b) {
         uint8_t tag = *p++;
-        if (tag & 3) return PQT_NOT_FOUND; /* a back-reference: let libsnappy do it */
+        if (tag & 3) return PQT_NOT_FOUND; /* a back-reference */
         uint64_t len = tag >> 2;
         if (len >= 60) {
             int nb = (int)len - 59;
@@ -50,50 +54,18 @@ static pqt_status snappy_literal_range(const uint8_t *src, size_t n, uint64_t a,
         }
         len += 1;
         if ((uint64_t)(end - p) < len) return pqt_err(PQT_CORRUPT, "SNAPPY data: literal past the end");
-        uint64_t s = pos > a ? pos : a, e = pos + len < b ? pos + len : b;
-        if (s < e) memcpy(out + (s - a), p + (s - pos), (size_t)(e - s));
+        uint64_t s = pos > a ? pos : a, e = b - pos < len ? b : pos + len;
+        if (out && s < e) memcpy(out + (s - a), p + (s - pos), (size_t)(e - s));
         p += len;
         pos += len;
     }
-    if (pos < b) {
-        if (p == end) return pqt_err(PQT_CORRUPT, "SNAPPY data ends before its stated length");
-        return PQT_NOT_FOUND;
+    if (b == WHOLE_STREAM) {
+        if (pos != total)
+            return pqt_err(PQT_CORRUPT, "SNAPPY data holds %llu bytes, its preamble says %llu",
+                           (unsigned long long)pos, (unsigned long long)total);
+        return PQT_OK;
     }
-    return PQT_OK;
-}
-
-/* Check a whole snappy stream is literals summing to its stated length (before anything is
- * written to the destination, so a fallback leaves it untouched). */
-static pqt_status snappy_all_literals(const uint8_t *src, size_t n, uint64_t *total_ret)
-{
-    uint64_t total;
-    uint8_t none;
-    pqt_status st = snappy_literal_range(src, n, 0, 0, &none, &total);
-    if (st != PQT_OK) return st;
-    const uint8_t *p = src, *end = src + n;
-    while (p < end && (*p & 0x80)) p++;
-    p++;
-    uint64_t pos = 0;
-    while (p < end) {
-        uint8_t tag = *p++;
-        if (tag & 3) return PQT_NOT_FOUND;
-        uint64_t len = tag >> 2;
-        if (len >= 60) {
-            int nb = (int)len - 59;
-            if (end - p < nb) return pqt_err(PQT_CORRUPT, "SNAPPY data: literal length cut short");
-            len = 0;
-            for (int i = 0; i < nb; i++) len |= (uint64_t)p[i] << (8 * i);
-            p += nb;
-        }
-        len += 1;
-        if ((uint64_t)(end - p) < len) return pqt_err(PQT_CORRUPT, "SNAPPY data: literal past the end");
-        p += len;
-        pos += len;
-    }
-    if (pos != total)
-        return pqt_err(PQT_CORRUPT, "SNAPPY data holds %llu bytes, its preamble says %llu",
-                       (unsigned long long)pos, (unsigned long long)total);
-    *total_ret = total;
+    if (pos < b) return pqt_err(PQT_CORRUPT, "SNAPPY data ends before its stated length");
     return PQT_OK;
 }
 
@@ -135,23 +107,23 @@ pqt_status pqt_page_decode_direct(pqt_chunk_ctx *cx, const pqt_col *col, int pty
     /* v1: [4-byte level length][levels][values] inside one snappy stream */
     if (codec != PQT_CODEC_SNAPPY || pd->max_def <= 0) return PQT_NOT_FOUND;
     uint64_t total = 0;
-    pqt_status st = snappy_all_literals(pd->src, pd->src_nbytes, &total);
+    pqt_status st = snappy_literals(pd->src, pd->src_nbytes, 0, WHOLE_STREAM, NULL, &total);
     if (st != PQT_OK) return st;
     if (total != (uint64_t)pd->uncompressed_nbytes || total < 4)
         return pqt_err(PQT_CORRUPT, "SNAPPY page decompresses to %llu bytes, its header says %lld",
                        (unsigned long long)total, (long long)pd->uncompressed_nbytes);
     uint8_t lenbuf[4];
-    PQT_TRY(snappy_literal_range(pd->src, pd->src_nbytes, 0, 4, lenbuf, &total));
+    PQT_TRY(snappy_literals(pd->src, pd->src_nbytes, 0, 4, lenbuf, &total));
     uint64_t lv = (uint64_t)lenbuf[0] | (uint64_t)lenbuf[1] << 8 | (uint64_t)lenbuf[2] << 16 |
                   (uint64_t)lenbuf[3] << 24;
     if (lv > total - 4)
         return pqt_err(PQT_CORRUPT, "levels of %llu bytes run past the page (%llu bytes)",
                        (unsigned long long)lv, (unsigned long long)total);
     PQT_TRY(pqt_buf_reserve(&cx->page, (size_t)lv + 8));
-    PQT_TRY(snappy_literal_range(pd->src, pd->src_nbytes, 4, 4 + lv, cx->page.data, &total));
+    PQT_TRY(snappy_literals(pd->src, pd->src_nbytes, 4, 4 + lv, cx->page.data, &total));
     PQT_TRY(pqt_page_levels_presence(cx, col, cx->page.data, (size_t)lv, pd));
     if (total - 4 - lv != (uint64_t)pd->nvalues * esz) return PQT_NOT_FOUND;
-    PQT_TRY(snappy_literal_range(pd->src, pd->src_nbytes, 4 + lv, total, base, &total));
+    PQT_TRY(snappy_literals(pd->src, pd->src_nbytes, 4 + lv, total, base, &total));
     finish(pd, dst, row);
     return PQT_OK;
 }
