@@ -87,19 +87,7 @@ pqt_status pqt_table_append(pqt_table *t, pqt_table *other)
                                 (d->kind & PQT_VECTOR) ? d->width : 0, &nb[i]);
     }
     if (st != PQT_OK) goto done;
-    for (int i = 0; i < t->ncols; i++) {
-        if (t->cols[i].residency != PQT_RES_FULL) continue;
-        pqt_colbuf_free(&t->cols[i].buf);
-        t->cols[i].buf = nb[i];
-        memset(&nb[i], 0, sizeof nb[i]);
-    }
-    t->nrows = n;
-    t->nrows_known = true;
-    if (t->f && !t->detached) {
-        t->detached = true;
-        t->detached_by = call;
-    }
-    t->generation++;
+    pqt_tbl_install_rows(t, nb, n, call);
 done:
     if (nb)
         for (int i = 0; i < t->ncols; i++) pqt_colbuf_free(&nb[i]);

@@ -95,6 +95,10 @@ pqt_status pqt_tbl_buf_new(pqt_colbuf *b, int elem_kind, bool is_list, int vec_w
                            bool nullable, int64_t nrows, int64_t nelem);
 /* dst = rows of srcs picked by idx: idx[i] >= 0 is row idx[i] of a, <= -2 is row
  * -idx[i] - 2 of b, -1 a null row (b may be NULL). Shape (kind, list-ness) of a. */
+/* A change of the row set succeeded: install the new buffers nb[i] of the resident columns
+ * (taking them over), set nrows, detach from the file and bump the generation. */
+void pqt_tbl_install_rows(pqt_table *t, pqt_colbuf *nb, int64_t nrows, const char *call);
+
 pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const int64_t *idx,
                               int64_t n, int vec_width, pqt_colbuf *dst);
 /* Deep copy. */

@@ -33,18 +33,7 @@ static pqt_status keep_rows(pqt_table *t, const char *call, const bool *keep, in
                                 &nb[i]);
     }
     if (st != PQT_OK) goto done;
-    for (int i = 0; i < t->ncols; i++) {
-        if (t->cols[i].residency != PQT_RES_FULL) continue;
-        pqt_colbuf_free(&t->cols[i].buf);
-        t->cols[i].buf = nb[i];
-        memset(&nb[i], 0, sizeof nb[i]);
-    }
-    t->nrows = nkeep;
-    if (t->f && !t->detached) {
-        t->detached = true;
-        t->detached_by = call;
-    }
-    t->generation++;
+    pqt_tbl_install_rows(t, nb, nkeep, call);
 done:
     if (nb)
         for (int i = 0; i < t->ncols; i++) pqt_colbuf_free(&nb[i]);
@@ -87,4 +76,22 @@ pqt_status pqt_table_truncate(pqt_table *t, int64_t n)
     pqt_status st = keep_rows(t, call, keep, n);
     pqt_mem_free(keep);
     return st;
+}
+
+void pqt_tbl_install_rows(pqt_table *t, pqt_colbuf *nb, int64_t nrows, const char *call)
+{
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].residency != PQT_RES_FULL) continue;
+        pqt_colbuf_free(&t->cols[i].buf);
+        t->cols[i].buf = nb[i];
+        memset(&nb[i], 0, sizeof nb[i]);
+    }
+    t->nrows = nrows;
+    t->nrows_known = true;
+    /* the rows no longer come from the file's row groups */
+    if (t->f && !t->detached) {
+        t->detached = true;
+        t->detached_by = call;
+    }
+    t->generation++;
 }

@@ -151,17 +151,7 @@ pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
         st = pqt_tbl_buf_gather(&c->buf, NULL, idx, n, (c->kind & PQT_VECTOR) ? c->width : 0, &nb[i]);
     }
     if (st != PQT_OK) goto done;
-    for (int i = 0; i < t->ncols; i++) {
-        if (t->cols[i].residency != PQT_RES_FULL) continue;
-        pqt_colbuf_free(&t->cols[i].buf);
-        t->cols[i].buf = nb[i];
-        memset(&nb[i], 0, sizeof nb[i]);
-    }
-    if (t->f && !t->detached) {
-        t->detached = true;
-        t->detached_by = call;
-    }
-    t->generation++;
+    pqt_tbl_install_rows(t, nb, t->nrows, call);
 done:
     if (nb)
         for (int i = 0; i < t->ncols; i++) pqt_colbuf_free(&nb[i]);
