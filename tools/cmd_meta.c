@@ -124,19 +124,9 @@ static void print_kv(const pqt_file *f, int i)
 
 int cmd_meta(int argc, char **argv)
 {
-    argscan s;
     const char *path = NULL;
-    argscan_init(&s, argc, argv);
-    for (int r; (r = argscan_next(&s, NULL)) != ARG_END;) {
-        if (r == ARG_HELP) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        }
-        if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option("meta", usage, r, s.opt);
-        if (path) return tool_usage_error("meta", usage, "unexpected argument", s.value);
-        path = s.value;
-    }
-    if (!path) return tool_usage_error("meta", usage, "missing FILE", NULL);
+    int rc = tool_file_operand(argc, argv, "meta", usage, &path);
+    if (rc >= 0) return rc;
 
     pqt_file *f;
     if (tool_open(path, &f) != EXIT_OK) return EXIT_FAIL;

@@ -83,19 +83,9 @@ static void print_lines(line *lines, int n)
 
 int cmd_schema(int argc, char **argv)
 {
-    argscan s;
     const char *path = NULL;
-    argscan_init(&s, argc, argv);
-    for (int r; (r = argscan_next(&s, NULL)) != ARG_END;) {
-        if (r == ARG_HELP) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        }
-        if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option("schema", usage, r, s.opt);
-        if (path) return tool_usage_error("schema", usage, "unexpected argument", s.value);
-        path = s.value;
-    }
-    if (!path) return tool_usage_error("schema", usage, "missing FILE", NULL);
+    int rc = tool_file_operand(argc, argv, "schema", usage, &path);
+    if (rc >= 0) return rc;
 
     pqt_file *f;
     if (tool_open(path, &f) != EXIT_OK) return EXIT_FAIL;

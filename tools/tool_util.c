@@ -119,3 +119,23 @@ size_t tool_text_prefix(const char *s, size_t n, size_t width)
     }
     return i;
 }
+
+int tool_file_operand(int argc, char **argv, const char *cmd, const char *usage,
+                      const char **path_ret)
+{
+    argscan s;
+    const char *path = NULL;
+    argscan_init(&s, argc, argv);
+    for (int r; (r = argscan_next(&s, NULL)) != ARG_END;) {
+        if (r == ARG_HELP) {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        }
+        if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option(cmd, usage, r, s.opt);
+        if (path) return tool_usage_error(cmd, usage, "unexpected argument", s.value);
+        path = s.value;
+    }
+    if (!path) return tool_usage_error(cmd, usage, "missing FILE", NULL);
+    *path_ret = path;
+    return -1;
+}

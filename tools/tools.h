@@ -27,6 +27,10 @@ int tool_usage_error(const char *cmd, const char *usage, const char *msg, const 
 int tool_bad_option(const char *cmd, const char *usage, int r, const char *opt);
 /* Open path or report why not. EXIT_OK or EXIT_FAIL. */
 int tool_open(const char *path, pqt_file **ret);
+/* Parse the arguments of a command taking one FILE and no options: -1 with *path_ret set to
+ * go on, otherwise the exit status to return (help printed, or a usage error). */
+int tool_file_operand(int argc, char **argv, const char *cmd, const char *usage,
+                      const char **path_ret);
 
 /* Command-line scanning shared by the subcommands: one FILE operand plus --long options
  * taking a value as "--opt value" or "--opt=value". */
