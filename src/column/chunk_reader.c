@@ -141,8 +141,14 @@ pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const
         present = cx->present.data;
         for (int64_t i = 0; i < n; i++) present[i] = defs[i] == col->max_def;
     }
-    int64_t nn = 0;
-    for (int64_t i = 0; i < n; i++) nn += present[i];
+    /* count 8 presence bytes (each 0 or 1) per multiply */
+    int64_t nn = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, present + i, 8);
+        nn += (int64_t)((w * 0x0101010101010101ULL) >> 56);
+    }
+    for (; i < n; i++) nn += present[i];
     pd->nvalues = nn;
     pd->present = nn == n ? NULL : present;
     return PQT_OK;

@@ -18,8 +18,13 @@
 static int64_t count_present(const uint8_t *present, int64_t lo, int64_t hi)
 {
     if (!present) return hi - lo;
-    int64_t c = 0;
-    for (int64_t i = lo; i < hi; i++) c += present[i];
+    int64_t c = 0, i = lo;
+    for (; i + 8 <= hi; i += 8) { /* 8 presence bytes (0/1) per multiply */
+        uint64_t w;
+        memcpy(&w, present + i, 8);
+        c += (int64_t)((w * 0x0101010101010101ULL) >> 56);
+    }
+    for (; i < hi; i++) c += present[i];
     return c;
 }
 
