@@ -15,6 +15,27 @@
 #include "util/error.h"
 #include "util/mem.h"
 
+/* Where each row group's list elements start when that is known before decoding: every
+ * covering chunk's statistics say it holds no null (so each level entry is one element and
+ * num_values counts them), and every row group but the last is read whole. Then row groups
+ * can decode in parallel, each into its own element range. */
+static bool list_element_bases(const pqt_file_meta *m, const pqt_col *c, const pqt_sel *sels,
+                               const int64_t *dst_row, int first, int last, int64_t *base)
+{
+    int64_t next_row = 0, next_elem = 0;
+    for (int rg = first; rg <= last; rg++) {
+        if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
+        const pqt_column_meta *cm = &m->row_groups[rg].columns[c->chunk_col].meta;
+        if (dst_row[rg] != next_row || !cm->has_stats || !cm->stats.has_null_count ||
+            cm->stats.null_count != 0 || (rg < last && sels[rg].kind != PQT_SEL_ALL))
+            return false;
+        base[rg] = next_elem;
+        next_row += sels[rg].nsel;
+        next_elem += cm->num_values;
+    }
+    return true;
+}
+
 /* One row group, serial: a scratch context per call keeps the function re-entrant. */
 static pqt_status read_rg(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *c,
                           const pqt_sel *sel, pqt_colbuf *b, int64_t dst_row)
@@ -63,6 +84,16 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
     pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
+    int64_t *elem_base = NULL, *elem_end = NULL;
+    if (c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1) {
+        elem_base = pqt_calloc((size_t)nrg, sizeof *elem_base);
+        elem_end = pqt_calloc((size_t)nrg, sizeof *elem_end);
+        if (elem_base && elem_end &&
+            list_element_bases(m, c, sels, dst_row, first, last, elem_base)) {
+            appending = false;
+            for (int rg = first; rg <= last; rg++) b->list_offsets[dst_row[rg]] = elem_base[rg];
+        }
+    }
     bool parallel = !appending && nused > 1 && threads > 1;
     pqt_status st = PQT_OK;
     if (first < 0) {
@@ -80,7 +111,20 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
 #pragma omp for schedule(dynamic, 1)
                 for (int rg = first; rg <= last; rg++) {
                     if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
-                    sts[rg] = tst != PQT_OK ? tst : read_rg(cx, &src, rg, c, &sels[rg], b, dst_row[rg]);
+                    if (c->is_list) {
+                        /* this row group's own window of rows and elements */
+                        pqt_colbuf view = *b;
+                        view.nrows = dst_row[rg];
+                        view.nelem = elem_base[rg];
+                        view.elem_cap = elem_base[rg] +
+                                        m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+                        sts[rg] = tst != PQT_OK ? tst
+                                                : read_rg(cx, &src, rg, c, &sels[rg], &view, view.nrows);
+                        elem_end[rg] = view.nelem;
+                    } else {
+                        sts[rg] = tst != PQT_OK ? tst
+                                                : read_rg(cx, &src, rg, c, &sels[rg], b, dst_row[rg]);
+                    }
                     if (sts[rg] != PQT_OK) snprintf(msgs[rg], 256, "%s", pqt_errmsg());
                 }
                 pqt_chunk_ctx_free(cx);
@@ -90,6 +134,20 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                     st = pqt_err(sts[rg], "%s", msgs[rg]);
                     break;
                 }
+            }
+            if (st == PQT_OK && c->is_list) {
+                /* the windows were laid out from the metadata: the data must fill them */
+                for (int rg = first; st == PQT_OK && rg < last; rg++) {
+                    if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
+                    int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+                    if (elem_end[rg] - elem_base[rg] != nv)
+                        st = pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: %lld list "
+                                                  "elements, the metadata promises %lld",
+                                     f->path, c->path, rg,
+                                     (long long)(elem_end[rg] - elem_base[rg]), (long long)nv);
+                }
+                b->nrows = nrows;
+                b->nelem = elem_end[last];
             }
         }
         pqt_mem_free(sts);
@@ -104,6 +162,8 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
         }
         pqt_chunk_ctx_free(cx);
     }
+    pqt_mem_free(elem_base);
+    pqt_mem_free(elem_end);
     if (st == PQT_OK && c->is_list && b->nrows != nrows)
         st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,
                      c->path, (long long)b->nrows, (long long)nrows);

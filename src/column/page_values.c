@@ -401,7 +401,8 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
             int64_t rix = dst->nrows++;
             dst->list_offsets[rix + 1] = dst->list_offsets[rix] + elems;
             if (dst->row_validity && (!defs || defs[a] >= col->list_def))
-                dst->row_validity[rix >> 3] |= (uint8_t)(1u << (rix & 7));
+                __atomic_fetch_or(&dst->row_validity[rix >> 3], (uint8_t)(1u << (rix & 7)),
+                                  __ATOMIC_RELAXED); /* neighbours may be another thread's */
         }
         if (PQT_UNLIKELY(dst->nelem + nslots > dst->elem_cap))
             return pqt_err(PQT_CORRUPT, "more list elements than the column chunk's value count");
