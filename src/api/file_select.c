@@ -36,6 +36,22 @@ static bool list_element_bases(const pqt_file_meta *m, const pqt_col *c, const p
     return true;
 }
 
+/* Bytes a chunk's strings may take, when they cannot exceed what it stores: PLAIN and
+ * DELTA_LENGTH_BYTE_ARRAY copy bytes out of the pages; a dictionary or DELTA_BYTE_ARRAY
+ * page can expand, so such chunks have no bound (-1). The 16 spare bytes are the
+ * decoders' fixed-size copy slack. */
+static int64_t string_bytes_bound(const pqt_column_meta *cm)
+{
+    for (int i = 0; i < cm->n_encodings; i++) {
+        int e = cm->encodings[i];
+        if (e != PQT_ENC_PLAIN && e != PQT_ENC_DELTA_LENGTH_BYTE_ARRAY && e != PQT_ENC_RLE &&
+            e != PQT_ENC_BIT_PACKED)
+            return -1;
+    }
+    if (cm->total_uncompressed_size < 0 || cm->total_uncompressed_size > INT64_MAX / 2) return -1;
+    return cm->total_uncompressed_size + 16;
+}
+
 /* One row group, serial: a scratch context per call keeps the function re-entrant. */
 static pqt_status read_rg(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *c,
                           const pqt_sel *sel, pqt_colbuf *b, int64_t dst_row)
@@ -94,6 +110,36 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
             for (int rg = first; rg <= last; rg++) b->list_offsets[dst_row[rg]] = elem_base[rg];
         }
     }
+    /* Scalar strings: each row group decodes into its own byte window (bounded by its chunk's
+     * uncompressed size) and its own offsets (one spare slot per row group), in parallel;
+     * then windows and offsets are closed up in order. */
+    int64_t *win = NULL;
+    if (!c->is_list && c->elem_kind == PQT_STRING && nused > 1 && threads > 1) {
+        win = pqt_calloc((size_t)nrg + 2, sizeof *win);
+        int64_t *off = win ? pqt_realloc_sized(b->str_offsets, (size_t)(nrows + 1) * 8,
+                                               (size_t)(nrows + nused + 1) * 8)
+                           : NULL;
+        if (off) {
+            b->str_offsets = off;
+            int64_t w = 0, next_row = 0;
+            bool ok = true;
+            for (int rg = first, k = 0; ok && rg <= last; rg++) {
+                if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
+                int64_t bound = string_bytes_bound(&m->row_groups[rg].columns[c->chunk_col].meta);
+                ok = dst_row[rg] == next_row && bound >= 0 && w <= INT64_MAX / 2 - bound;
+                next_row += sels[rg].nsel;
+                win[rg] = w;
+                w += bound;
+                off[dst_row[rg] + k++] = 0;
+            }
+            if (ok && pqt_buf_reserve(&b->str_bytes, (size_t)w) == PQT_OK) appending = false;
+            pqt_err_clear();
+        }
+        if (appending) {
+            pqt_mem_free(win);
+            win = NULL;
+        }
+    }
     bool parallel = !appending && nused > 1 && threads > 1;
     pqt_status st = PQT_OK;
     if (first < 0) {
@@ -121,6 +167,18 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                         sts[rg] = tst != PQT_OK ? tst
                                                 : read_rg(cx, &src, rg, c, &sels[rg], &view, view.nrows);
                         elem_end[rg] = view.nelem;
+                    } else if (win) {
+                        int k = 0;
+                        for (int r = first; r < rg; r++) k += sels[r].kind != PQT_SEL_NONE && sels[r].nsel > 0;
+                        pqt_colbuf view = *b;
+                        view.str_offsets = b->str_offsets + k;
+                        view.str_bytes = (pqt_buf){
+                            .data = b->str_bytes.data + win[rg],
+                            .cap = (size_t)string_bytes_bound(
+                                &m->row_groups[rg].columns[c->chunk_col].meta),
+                            .fixed = true};
+                        sts[rg] = tst != PQT_OK ? tst
+                                                : read_rg(cx, &src, rg, c, &sels[rg], &view, dst_row[rg]);
                     } else {
                         sts[rg] = tst != PQT_OK ? tst
                                                 : read_rg(cx, &src, rg, c, &sels[rg], b, dst_row[rg]);
@@ -134,6 +192,20 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                     st = pqt_err(sts[rg], "%s", msgs[rg]);
                     break;
                 }
+            }
+            if (st == PQT_OK && win) {
+                /* close up: bytes move left to the cursor, offsets left by their spare slots */
+                int64_t *off = b->str_offsets, cursor = 0;
+                for (int rg = first, k = 0; rg <= last; rg++) {
+                    if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
+                    int64_t r0 = dst_row[rg], n = sels[rg].nsel, len = off[r0 + k + n];
+                    memmove(b->str_bytes.data + cursor, b->str_bytes.data + win[rg], (size_t)len);
+                    for (int64_t i = 0; i < n; i++) off[r0 + i] = off[r0 + k + i] + cursor;
+                    cursor += len;
+                    k++;
+                }
+                off[nrows] = cursor;
+                b->str_bytes.len = (size_t)cursor;
             }
             if (st == PQT_OK && c->is_list) {
                 /* the windows were laid out from the metadata: the data must fill them */
@@ -164,6 +236,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     }
     pqt_mem_free(elem_base);
     pqt_mem_free(elem_end);
+    pqt_mem_free(win);
     if (st == PQT_OK && c->is_list && b->nrows != nrows)
         st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,
                      c->path, (long long)b->nrows, (long long)nrows);

@@ -11,6 +11,9 @@
 pqt_status pqt_buf_reserve(pqt_buf *b, size_t cap)
 {
     if (cap <= b->cap) return PQT_OK;
+    if (b->fixed)
+        return pqt_err(PQT_CORRUPT, "%zu bytes do not fit the %zu the metadata allows", cap,
+                       b->cap);
     size_t ncap = b->cap ? b->cap : 256;
     while (ncap < cap) {
         if (ncap > SIZE_MAX / 2) {
@@ -36,7 +39,7 @@ pqt_status pqt_buf_append(pqt_buf *b, const void *src, size_t nbytes)
 
 void pqt_buf_free(pqt_buf *b)
 {
-    pqt_mem_free(b->data);
+    if (!b->fixed) pqt_mem_free(b->data);
     b->data = NULL;
     b->len = b->cap = 0;
 }

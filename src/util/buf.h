@@ -8,6 +8,7 @@
 #ifndef PQT_UTIL_BUF_H
 #define PQT_UTIL_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,7 @@ typedef struct pqt_buf {
     uint8_t *data;
     size_t len;
     size_t cap;
+    bool fixed; /* a window into memory owned elsewhere: never reallocated or freed here */
 } pqt_buf;
 
 /* Make room for at least `cap` bytes in total (contents kept). */
