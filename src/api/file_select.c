@@ -40,7 +40,7 @@ static bool list_element_bases(const pqt_file_meta *m, const pqt_col *c, const p
  * DELTA_LENGTH_BYTE_ARRAY copy bytes out of the pages; a dictionary or DELTA_BYTE_ARRAY
  * page can expand, so such chunks have no bound (-1). The 16 spare bytes are the
  * decoders' fixed-size copy slack. */
-static int64_t string_bytes_bound(const pqt_column_meta *cm)
+static int64_t string_bytes_bound(const pqt_column_meta *cm, int64_t file_size)
 {
     for (int i = 0; i < cm->n_encodings; i++) {
         int e = cm->encodings[i];
@@ -48,7 +48,8 @@ static int64_t string_bytes_bound(const pqt_column_meta *cm)
             e != PQT_ENC_BIT_PACKED)
             return -1;
     }
-    if (cm->total_uncompressed_size < 0 || cm->total_uncompressed_size > INT64_MAX / 2) return -1;
+    /* a claim no plausible compression of this file supports is not trusted with memory */
+    if (cm->total_uncompressed_size < 0 || cm->total_uncompressed_size > file_size * 64) return -1;
     return cm->total_uncompressed_size + 16;
 }
 
@@ -101,6 +102,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     int64_t *elem_base = NULL, *elem_end = NULL;
+    bool windows_wrong = false;
     if (c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1) {
         elem_base = pqt_calloc((size_t)nrg, sizeof *elem_base);
         elem_end = pqt_calloc((size_t)nrg, sizeof *elem_end);
@@ -125,7 +127,8 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
             bool ok = true;
             for (int rg = first, k = 0; ok && rg <= last; rg++) {
                 if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
-                int64_t bound = string_bytes_bound(&m->row_groups[rg].columns[c->chunk_col].meta);
+                int64_t bound = string_bytes_bound(&m->row_groups[rg].columns[c->chunk_col].meta,
+                                                   f->file_size);
                 ok = dst_row[rg] == next_row && bound >= 0 && w <= INT64_MAX / 2 - bound;
                 next_row += sels[rg].nsel;
                 win[rg] = w;
@@ -175,7 +178,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                         view.str_bytes = (pqt_buf){
                             .data = b->str_bytes.data + win[rg],
                             .cap = (size_t)string_bytes_bound(
-                                &m->row_groups[rg].columns[c->chunk_col].meta),
+                                &m->row_groups[rg].columns[c->chunk_col].meta, f->file_size),
                             .fixed = true};
                         sts[rg] = tst != PQT_OK ? tst
                                                 : read_rg(cx, &src, rg, c, &sels[rg], &view, dst_row[rg]);
@@ -208,15 +211,12 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                 b->str_bytes.len = (size_t)cursor;
             }
             if (st == PQT_OK && c->is_list) {
-                /* the windows were laid out from the metadata: the data must fill them */
-                for (int rg = first; st == PQT_OK && rg < last; rg++) {
+                /* The windows were laid out from the statistics; a row group with fewer
+                 * elements means they were wrong (nulls after all): read again in order. */
+                for (int rg = first; rg < last; rg++) {
                     if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
                     int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
-                    if (elem_end[rg] - elem_base[rg] != nv)
-                        st = pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: %lld list "
-                                                  "elements, the metadata promises %lld",
-                                     f->path, c->path, rg,
-                                     (long long)(elem_end[rg] - elem_base[rg]), (long long)nv);
+                    if (elem_end[rg] - elem_base[rg] != nv) windows_wrong = true;
                 }
                 b->nrows = nrows;
                 b->nelem = elem_end[last];
@@ -237,6 +237,10 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     pqt_mem_free(elem_base);
     pqt_mem_free(elem_end);
     pqt_mem_free(win);
+    if (windows_wrong) {
+        pqt_colbuf_free(b);
+        return pqt_file_read_sel_into(f, c, sels, dst_row, nrows, 1, b, borrowed_data);
+    }
     if (st == PQT_OK && c->is_list && b->nrows != nrows)
         st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,
                      c->path, (long long)b->nrows, (long long)nrows);
