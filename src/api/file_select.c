@@ -99,7 +99,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap, borrowed_data));
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
-    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map};
+    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map, false};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     int64_t *elem_base = NULL, *elem_end = NULL;
     bool windows_wrong = false;
@@ -226,6 +226,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
         pqt_mem_free(msgs);
     } else {
         pqt_chunk_ctx *cx = NULL;
+        src.serial = true;
         st = pqt_chunk_ctx_new(&cx);
         for (int rg = first; st == PQT_OK && rg <= last; rg++) {
             if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;

@@ -196,7 +196,10 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
         h->encoding == PQT_ENC_PLAIN &&
         pqt_sel_count(sel, *rows_done, *rows_done + nlevels) == nlevels) {
         pqt_page_direct pd = {.encoding = h->encoding, .max_def = col->max_def, .nrows = nlevels,
-                              .nvalues = nlevels};
+                              .nvalues = nlevels,
+                              .expect_no_nulls = w->cm->has_stats && w->cm->stats.has_null_count &&
+                                                 w->cm->stats.null_count == 0,
+                              .owns_rows_before = w->src->serial};
         bool eligible = true;
         if (v2) {
             size_t lv = (size_t)h->rep_levels_nbytes + (size_t)h->def_levels_nbytes;

@@ -64,6 +64,7 @@ typedef struct pqt_chunk_src {
     const pqt_file_meta *meta;
     bool verify_crc;
     const uint8_t *map; /* the whole file mapped read-only, or NULL to pread chunks */
+    bool serial;        /* row groups are read in order by one thread into this destination */
 } pqt_chunk_src;
 
 /* Read column `col` of row group `rg` under selection `sel` (row-group relative) into

@@ -58,6 +58,8 @@ typedef struct pqt_page_direct {
     int64_t nrows;               /* rows of the page, all selected */
     int64_t nvalues;             /* non-null values (set by the caller when values_only) */
     const uint8_t *present;      /* per-row presence, NULL when none is null */
+    bool expect_no_nulls;        /* the chunk's statistics say it holds no null */
+    bool owns_rows_before;       /* rows before this page were written by this thread */
 } pqt_page_direct;
 
 /* Decompress the page's values straight into dst at row `row`. PQT_NOT_FOUND when the page

@@ -87,6 +87,40 @@ static void finish(const pqt_page_direct *pd, pqt_colbuf *dst, int64_t row)
     if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, row, pd->present, pd->nrows);
 }
 
+/* A v1 page of a column with no null: its stream is [4-byte length L][L level bytes][values],
+ * and the values' place is known, so the codec may write the whole stream ending exactly
+ * there, with the small level prefix landing on the end of the rows before. Those rows are
+ * this thread's own (owns_rows_before): their bytes are saved and put back. If the prefix is
+ * not what no-null data implies, the page goes the common way (it rewrites its own rows). */
+static pqt_status levels_before_values(pqt_chunk_ctx *cx, const pqt_col *col, int codec,
+                                       pqt_page_direct *pd, pqt_colbuf *dst, int64_t row)
+{
+    enum { MAX_PREFIX = 4096 };
+    if (!pd->owns_rows_before || !pd->expect_no_nulls) return PQT_NOT_FOUND;
+    size_t esz = dst->elem_nbytes;
+    int64_t prefix = pd->uncompressed_nbytes - pd->nrows * (int64_t)esz;
+    if (prefix < 5 || prefix > MAX_PREFIX || row * (int64_t)esz < prefix) return PQT_NOT_FOUND;
+    uint8_t saved[MAX_PREFIX];
+    uint8_t *start = (uint8_t *)dst->data + (size_t)row * esz - prefix;
+    memcpy(saved, start, (size_t)prefix);
+    pqt_status st = pqt_codec_decompress(cx->codec, codec, pd->src, pd->src_nbytes, start,
+                                         (size_t)pd->uncompressed_nbytes);
+    uint32_t lv = (uint32_t)start[0] | (uint32_t)start[1] << 8 | (uint32_t)start[2] << 16 |
+                  (uint32_t)start[3] << 24;
+    if (st == PQT_OK && (int64_t)lv + 4 == prefix) {
+        st = pqt_buf_reserve(&cx->page, (size_t)lv + 8);
+        if (st == PQT_OK) memcpy(cx->page.data, start + 4, lv);
+    } else if (st == PQT_OK) {
+        st = PQT_NOT_FOUND;
+    }
+    memcpy(start, saved, (size_t)prefix);
+    if (st != PQT_OK) return st;
+    PQT_TRY(pqt_page_levels_presence(cx, col, cx->page.data, lv, pd));
+    if (pd->nvalues != pd->nrows) return PQT_NOT_FOUND; /* nulls after all: the common path */
+    finish(pd, dst, row);
+    return PQT_OK;
+}
+
 pqt_status pqt_page_decode_direct(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int codec,
                            pqt_page_direct *pd, pqt_colbuf *dst, int64_t row)
 {
@@ -104,10 +138,12 @@ pqt_status pqt_page_decode_direct(pqt_chunk_ctx *cx, const pqt_col *col, int pty
         return PQT_OK;
     }
 
-    /* v1: [4-byte level length][levels][values] inside one snappy stream */
-    if (codec != PQT_CODEC_SNAPPY || pd->max_def <= 0) return PQT_NOT_FOUND;
+    /* v1: [4-byte level length][levels][values] inside one compressed stream */
+    if (pd->max_def <= 0) return PQT_NOT_FOUND;
+    if (codec != PQT_CODEC_SNAPPY) return levels_before_values(cx, col, codec, pd, dst, row);
     uint64_t total = 0;
     pqt_status st = snappy_literals(pd->src, pd->src_nbytes, 0, WHOLE_STREAM, NULL, &total);
+    if (st == PQT_NOT_FOUND) return levels_before_values(cx, col, codec, pd, dst, row);
     if (st != PQT_OK) return st;
     if (total != (uint64_t)pd->uncompressed_nbytes || total < 4)
         return pqt_err(PQT_CORRUPT, "SNAPPY page decompresses to %llu bytes, its header says %lld",

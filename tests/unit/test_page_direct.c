@@ -6,9 +6,13 @@
  * plain model: random doubles (snappy stores them as literals: the in-place path), a page
  * with nulls (values spread, validity set), repetitive data (snappy uses copies: the path
  * must decline and write nothing), a values-only stream through the codec, and damaged
- * literal headers (a clear error, nothing read past the input).
+ * literal headers (a clear error, nothing read past the input). Then zstd pages of a column
+ * whose statistics promise no null: the stream is written ending at the values' place, the
+ * level prefix lands on the rows before and must be put back; a page that has nulls after all
+ * must decline and leave the rows before intact.
  */
 #include <snappy-c.h>
+#include <zstd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +128,36 @@ int main(void)
         CHECK(st == PQT_CORRUPT || st == PQT_NOT_FOUND);
         pqt_colbuf_free(&b);
         free(copy);
+    }
+    /* zstd, levels before values, rows before this page owned by this thread */
+    for (int nulls = 0; nulls < 2; nulls++) {
+        for (int i = 0; i < N; i++) {
+            vals[i] = (double)pqt_test_rand(&rng) / 3.0;
+            present[i] = nulls ? (uint8_t)(i % 5 != 0) : 1;
+        }
+        size_t zraw = make_page(raw, vals, present, N);
+        size_t zn = ZSTD_compress(comp, sizeof comp, raw, zraw, 3);
+        CHECK(!ZSTD_isError(zn));
+        CHECK_OK(pqt_colbuf_alloc(&b, &col, N + 8, 0, NULL));
+        double *d = b.data;
+        for (int i = 0; i < 8; i++) d[i] = 1000.0 + i; /* the rows before: must survive */
+        pqt_page_direct pz = {.src = comp, .src_nbytes = zn, .uncompressed_nbytes = (int64_t)zraw,
+                              .encoding = PQT_ENC_PLAIN, .max_def = 1, .nrows = N,
+                              .expect_no_nulls = true, .owns_rows_before = true};
+        pqt_status st = pqt_page_decode_direct(cx, &col, PQT_PT_DOUBLE, PQT_CODEC_ZSTD, &pz, &b, 8);
+        for (int i = 0; i < 8; i++) CHECK(d[i] == 1000.0 + i);
+        if (!nulls) {
+            CHECK_OK(st);
+            for (int i = 0; i < N; i++) CHECK(d[8 + i] == vals[i]);
+            for (int i = 0; i < N; i++) CHECK((b.validity[(8 + i) >> 3] >> ((8 + i) & 7)) & 1);
+        } else {
+            CHECK_EQ_I64(st, PQT_NOT_FOUND); /* the common path takes it from here */
+        }
+        /* not owning the rows before (a parallel read): never attempted */
+        pz.owns_rows_before = false;
+        CHECK_EQ_I64(pqt_page_decode_direct(cx, &col, PQT_PT_DOUBLE, PQT_CODEC_ZSTD, &pz, &b, 8),
+                     PQT_NOT_FOUND);
+        pqt_colbuf_free(&b);
     }
     pqt_chunk_ctx_free(cx);
     return pqt_test_done("test_page_direct");

@@ -82,7 +82,7 @@ static void check_file(const char *path)
     pqt_chunk_ctx *cx;
     CHECK_OK(pqt_chunk_ctx_new(&cx));
     /* the mapped and the pread paths both serve reads: alternate them */
-    pqt_chunk_src src = {f->fd, f->path, f->file_size, &f->meta, true, NULL};
+    pqt_chunk_src src = {f->fd, f->path, f->file_size, &f->meta, true, NULL, true};
     static int use_map = 0;
     use_map = !use_map;
     if (use_map) src.map = f->map;
