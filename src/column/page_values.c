@@ -152,15 +152,18 @@ static pqt_status emit_dict_spread(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t
 {
     PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)(k + 1) * sizeof(uint32_t)));
     uint32_t *codes = (uint32_t *)cx->ends.data;
-    PQT_TRY(pqt_vdec_decode_codes(d, k, codes)); /* checked against the dictionary size */
+    PQT_TRY(pqt_vdec_decode_codes_raw(d, k, codes)); /* checked below, in the same pass */
     codes[k] = 0; /* read (and masked away) by trailing null slots */
+    const uint32_t dn = (uint32_t)cx->dict.n;
+    uint32_t bad = 0;
     int64_t j = 0;
     if (dst->elem_nbytes == 4) {
         const uint32_t *dv = (const uint32_t *)cx->dict.values.data;
         uint32_t *o = (uint32_t *)dst->data + pos;
         for (int64_t i = 0; i < l; i++) {
-            uint32_t p = present[i];
-            o[i] = dv[codes[j]] & (0u - p);
+            uint32_t p = present[i], c = codes[j];
+            bad |= c >= dn;
+            o[i] = dv[c < dn ? c : 0] & (0u - p);
             j += p;
         }
     } else {
@@ -168,9 +171,17 @@ static pqt_status emit_dict_spread(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t
         uint64_t *o = (uint64_t *)dst->data + pos;
         for (int64_t i = 0; i < l; i++) {
             uint64_t p = present[i];
-            o[i] = dv[codes[j]] & (0ull - p);
+            uint32_t c = codes[j];
+            bad |= c >= dn;
+            o[i] = dv[c < dn ? c : 0] & (0ull - p);
             j += (int64_t)p;
         }
+    }
+    if (PQT_UNLIKELY(bad)) {
+        for (int64_t i = 0; i < k; i++)
+            if (codes[i] >= dn)
+                return pqt_err(PQT_CORRUPT, "dictionary index %u out of range (dictionary has %u "
+                                            "entries)", codes[i], dn);
     }
     if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
     return PQT_OK;

@@ -101,5 +101,8 @@ pqt_status pqt_vdec_skip(pqt_vdec *d, int64_t n);
  * evaluation on codes). PQT_MISUSE when the page is not dictionary encoded. */
 pqt_status pqt_vdec_decode_codes(pqt_vdec *d, int64_t n, uint32_t *codes);
 bool pqt_vdec_is_dict(const pqt_vdec *d);
+/* As pqt_vdec_decode_codes but WITHOUT checking the codes against the dictionary size: for a
+ * caller that checks each code in the loop that uses it (one pass instead of two). */
+pqt_status pqt_vdec_decode_codes_raw(pqt_vdec *d, int64_t n, uint32_t *codes);
 
 #endif

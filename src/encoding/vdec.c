@@ -253,4 +253,13 @@ pqt_status pqt_vdec_decode_codes(pqt_vdec *d, int64_t n, uint32_t *codes)
     return pqt_dict_codes(&d->u.rle, d->dict, n, codes);
 }
 
+pqt_status pqt_vdec_decode_codes_raw(pqt_vdec *d, int64_t n, uint32_t *codes)
+{
+    if (PQT_UNLIKELY(d->kind != VK_DICT))
+        return pqt_err(PQT_MISUSE, "dictionary codes asked of a page that is not dictionary "
+                                   "encoded");
+    PQT_TRY(take(d, n));
+    return pqt_rle_get_u32(&d->u.rle, n, codes);
+}
+
 bool pqt_vdec_is_dict(const pqt_vdec *d) { return d->kind == VK_DICT; }
