@@ -179,19 +179,22 @@ out:
     return rc;
 }
 
-/* W1ra: sum of ra over the whole file (the baseline of S1). */
-static int wl_w1ra(bench *b, double *v, int *nv)
+/* Open the file and sum one float column over all its rows. */
+static int sum_whole_column(bench *b, const char *name, double *v, int *nv)
 {
     pqt_file *f = NULL;
     int rc = -1;
     CK(b, open_file(b, b->threads, &f));
-    if (sum_column(b, f, "ra", 1, pqt_file_nrows(f), 0, &v[0])) goto out;
+    if (sum_column(b, f, name, 1, pqt_file_nrows(f), 0, &v[0])) goto out;
     *nv = 1;
     rc = 0;
 out:
     pqt_file_close(f);
     return rc;
 }
+
+/* W1ra: sum of ra over the whole file (the baseline of S1). */
+static int wl_w1ra(bench *b, double *v, int *nv) { return sum_whole_column(b, "ra", v, nv); }
 
 /* S1: the middle quarter of the row groups (at least one), sum of ra. */
 static int wl_s1(bench *b, double *v, int *nv)
@@ -327,18 +330,7 @@ out:
 }
 
 /* W8: open `wide` (2000 columns, one row group) and sum c1000. */
-static int wl_w8(bench *b, double *v, int *nv)
-{
-    pqt_file *f = NULL;
-    int rc = -1;
-    CK(b, open_file(b, b->threads, &f));
-    if (sum_column(b, f, "c1000", 1, pqt_file_nrows(f), 0, &v[0])) goto out;
-    *nv = 1;
-    rc = 0;
-out:
-    pqt_file_close(f);
-    return rc;
-}
+static int wl_w8(bench *b, double *v, int *nv) { return sum_whole_column(b, "c1000", v, nv); }
 
 /* W9: sum of all elements of `mag` (FLOAT[5]: a vector column of width 5). */
 static int wl_w9(bench *b, double *v, int *nv)
