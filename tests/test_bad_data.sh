@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Every file of ../shared/parquet-testing/bad_data gets exactly its expected outcome from
+# Every file of tests/data/parquet-testing/bad_data gets exactly its expected outcome from
 # tests/corpus/bad_data.txt: an exit status (never a crash or a hang) and a message naming
 # where the damage is. A bad_data file with no expectation fails the test.
 #   bash tests/test_bad_data.sh PATH_TO_PQT      (from the repository root)
 set -u
 PQT=$1
-DIR=../shared/parquet-testing/bad_data
+DIR=tests/data/parquet-testing/bad_data
 EXP=tests/corpus/bad_data.txt
 fail=0
 for f in "$DIR"/*.parquet; do

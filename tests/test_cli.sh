@@ -5,7 +5,7 @@
 # Usage (ctest does this from the repository root): bash tests/test_cli.sh PATH_TO_PQT
 set -u
 PQT=${1:?usage: test_cli.sh PATH_TO_PQT}
-DATA=../shared/parquet-testing/data
+DATA=tests/data/parquet-testing/data
 PLAIN=$DATA/alltypes_plain.parquet
 CAT=examples/catalogue.parquet
 TMP=$(mktemp -d)
@@ -190,7 +190,7 @@ EOF
 fi
 
 # Page checksums: verified by default (a corrupt page is an error naming it), skipped with --no-crc.
-CRC=../shared/parquet-testing/data/datapage_v1-corrupt-checksum.parquet
+CRC=tests/data/parquet-testing/data/datapage_v1-corrupt-checksum.parquet
 run cat "$CRC" --format jsonl
 expect_rc 1 "cat of a page with a bad CRC"
 expect_grep "CRC32 mismatch" err "cat of a bad CRC names the mismatch"

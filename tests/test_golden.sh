@@ -4,7 +4,7 @@
 #
 #   bash tests/test_golden.sh PATH_TO_PQT        (run from the repository root)
 #
-# For every tests/golden/expected/<name>.jsonl: run pqt on ../shared/parquet-testing/data/<name>
+# For every tests/golden/expected/<name>.jsonl: run pqt on tests/data/parquet-testing/data/<name>
 # and compare with tests/golden/compare.py (plus <name>.summary.json when present).
 # For every line `<name> <PQT_STATUS_NAME> <why>` of tests/golden/expected/STATUS.txt: pqt must
 # exit 1 and print the status' text (from include/pqt.h) on stderr; `<name> SKIP <why>` lines are
@@ -17,7 +17,7 @@ if [ $# -ne 1 ]; then
     exit 2
 fi
 PQT=$1
-DATA=../shared/parquet-testing/data
+DATA=tests/data/parquet-testing/data
 GOLDEN=tests/golden
 EXP=$GOLDEN/expected
 STATUS=$EXP/STATUS.txt

@@ -24,7 +24,7 @@ function g17(x) {
   return strip(x.toFixed(Math.max(0, 16 - exp)));
 }
 
-const file = '../shared/parquet-testing/data/alltypes_plain.parquet';
+const file = 'tests/data/parquet-testing/data/alltypes_plain.parquet';
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 await con.run('SET threads = 1');
@@ -57,6 +57,6 @@ writeFileSync('tests/cli/alltypes_plain_rows3-4.jsonl', await jsonl(2, 2));
 // Lists with a null list and null elements: only integers and strings, where DuckDB's own
 // to_json writes exactly what the jsonl contract asks for.
 const lists = await con.runAndReadAll(
-  `SELECT to_json(t)::VARCHAR FROM read_parquet('../shared/parquet-testing/data/list_columns.parquet') t`);
+  `SELECT to_json(t)::VARCHAR FROM read_parquet('tests/data/parquet-testing/data/list_columns.parquet') t`);
 writeFileSync('tests/cli/list_columns.jsonl', lists.getRows().map((r) => r[0] + '\n').join(''));
 console.log('wrote tests/cli/alltypes_plain_limit2.jsonl, alltypes_plain_rows3-4.jsonl, list_columns.jsonl');

@@ -9,7 +9,7 @@ usage: python3 tests/fuzz/make_seeds.py [parquet-testing dir]  (run from the rep
 """
 import glob, os, struct, sys
 
-DATA = sys.argv[1] if len(sys.argv) > 1 else "../shared/parquet-testing"
+DATA = sys.argv[1] if len(sys.argv) > 1 else "tests/data/parquet-testing"
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seeds")
 
 

@@ -12,7 +12,7 @@ SECS=${FUZZ_SECONDS:-60}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(footer page_header page_index rle vdec codec file)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PT=$ROOT/../shared/parquet-testing
+PT=$ROOT/tests/data/parquet-testing
 status=0
 for t in "${TARGETS[@]}"; do
     corpus=$BUILD/fuzz-corpus/$t art=$BUILD/fuzz-artifacts/$t

@@ -9,7 +9,7 @@
 int main(void)
 {
     pqt_file *f;
-    CHECK_OK(pqt_file_open("tests/data/dotted_names.parquet", NULL, &f));
+    REQUIRE_OK(pqt_file_open("tests/data/dotted_names.parquet", NULL, &f));
     CHECK_EQ_I64(pqt_file_ncolumns(f), 3);
     int col = -1;
     CHECK_OK(pqt_file_find_column(f, "a.b", &col));
@@ -28,7 +28,7 @@ int main(void)
 
     /* the table resolves the name the same way */
     pqt_table *t;
-    CHECK_OK(pqt_table_open("tests/data/dotted_names.parquet", NULL, &t));
+    REQUIRE_OK(pqt_table_open("tests/data/dotted_names.parquet", NULL, &t));
     int64_t w[3] = {0};
     CHECK_OK(pqt_table_get(t, "a.b", PQT_INT64, w, sizeof w, NULL, 0));
     CHECK_EQ_I64(w[0], 1);

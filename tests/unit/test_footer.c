@@ -20,8 +20,8 @@
 #include "testutil.h"
 #include "util/error.h"
 
-#define DATA "../shared/parquet-testing/data/"
-#define BAD "../shared/parquet-testing/bad_data/"
+#define DATA "tests/data/parquet-testing/data/"
+#define BAD "tests/data/parquet-testing/bad_data/"
 
 typedef struct opened {
     int fd;
@@ -86,7 +86,7 @@ static void test_alltypes_plain(void)
                                           {545, 524, 47}, {639, 610, 55},  {766, 705, 88},
                                           {863, 840, 49}, {1040, 929, 139}};
     opened o;
-    CHECK_OK(open_meta(DATA "alltypes_plain.parquet", &o));
+    REQUIRE_OK(open_meta(DATA "alltypes_plain.parquet", &o));
     const pqt_file_meta *m = &o.meta;
     CHECK_EQ_I64(o.size, 1851);
     CHECK_EQ_I64(m->version, 1);
@@ -162,7 +162,7 @@ static void test_alltypes_plain(void)
 static void test_logical_types(void)
 {
     opened o;
-    CHECK_OK(open_meta(DATA "alltypes_tiny_pages.parquet", &o));
+    REQUIRE_OK(open_meta(DATA "alltypes_tiny_pages.parquet", &o));
     CHECK_EQ_I64(o.meta.num_rows, 7300);
     for (int i = 0; i < o.meta.nschema; i++) {
         const pqt_schema_elem *e = &o.meta.schema[i];
@@ -173,13 +173,13 @@ static void test_logical_types(void)
         }
     }
     close_meta(&o);
-    CHECK_OK(open_meta(DATA "concatenated_gzip_members.parquet", &o));
+    REQUIRE_OK(open_meta(DATA "concatenated_gzip_members.parquet", &o));
     CHECK(o.meta.nschema == 2 && strcmp(o.meta.schema[1].name, "long_col") == 0);
     CHECK_EQ_I64(o.meta.schema[1].logical.id, PQT_LT_INTEGER);
     CHECK_EQ_I64(o.meta.schema[1].logical.bit_width, 64);
     CHECK(!o.meta.schema[1].logical.is_signed);
     close_meta(&o);
-    CHECK_OK(open_meta(DATA "byte_stream_split_extended.gzip.parquet", &o));
+    REQUIRE_OK(open_meta(DATA "byte_stream_split_extended.gzip.parquet", &o));
     int ndec = 0;
     for (int i = 0; i < o.meta.nschema; i++) {
         const pqt_schema_elem *e = &o.meta.schema[i];
@@ -193,7 +193,7 @@ static void test_logical_types(void)
     }
     CHECK_EQ_I64(ndec, 1);
     close_meta(&o);
-    CHECK_OK(open_meta(DATA "int32_decimal.parquet", &o));
+    REQUIRE_OK(open_meta(DATA "int32_decimal.parquet", &o));
     CHECK(o.meta.nschema == 2 && o.meta.schema[1].converted_type == PQT_CT_DECIMAL);
     CHECK(o.meta.schema[1].has_scale && o.meta.schema[1].scale == 2);
     CHECK(o.meta.schema[1].has_precision && o.meta.schema[1].precision == 4);
@@ -207,7 +207,7 @@ static void test_logical_types(void)
 static void test_page_index(void)
 {
     opened o;
-    CHECK_OK(open_meta(DATA "alltypes_tiny_pages.parquet", &o));
+    REQUIRE_OK(open_meta(DATA "alltypes_tiny_pages.parquet", &o));
     CHECK_EQ_I64(o.size, 454233);
     const pqt_row_group *g = &o.meta.row_groups[0];
     CHECK_EQ_I64(g->ncolumns, 13);
@@ -286,7 +286,7 @@ static void test_page_index(void)
 static void test_bloom(void)
 {
     opened o;
-    CHECK_OK(open_meta(DATA "data_index_bloom_encoding_stats.parquet", &o));
+    REQUIRE_OK(open_meta(DATA "data_index_bloom_encoding_stats.parquet", &o));
     const pqt_column_meta *cm = &o.meta.row_groups[0].columns[0].meta;
     CHECK(cm->has_bloom_filter_offset && cm->bloom_filter_offset == 192);
     CHECK(!cm->has_bloom_filter_length);
@@ -444,7 +444,7 @@ static void test_big_footer(void)
     static const char tmp[] = "/tmp/pqt_test_footer_big.parquet";
     write_file(tmp, b, n);
     opened o;
-    CHECK_OK(open_meta(tmp, &o));
+    REQUIRE_OK(open_meta(tmp, &o));
     CHECK(o.meta.nkv == 1 && o.meta.kv[0].value_len == VALN);
     CHECK(o.meta.nkv == 1 && o.meta.kv[0].value[VALN - 1] == 'v' && o.meta.kv[0].value[VALN] == 0);
     CHECK(o.meta.nschema == 1 && strcmp(o.meta.schema[0].name, "root") == 0);
@@ -516,7 +516,7 @@ static void test_sweep(void)
     /* a pre-release parquet-mr wrote a list at ColumnMetaData field 15 (now the i32
      * bloom_filter_length): skipped, not corrupt. DuckDB: dictionary_page_offset 0, data at 4. */
     opened z;
-    CHECK_OK(open_meta(DATA "dict-page-offset-zero.parquet", &z));
+    REQUIRE_OK(open_meta(DATA "dict-page-offset-zero.parquet", &z));
     if (z.meta.n_row_groups == 1) {
         const pqt_column_meta *cm = &z.meta.row_groups[0].columns[0].meta;
         CHECK(!cm->has_bloom_filter_length && cm->n_encoding_stats == 1);
@@ -528,7 +528,7 @@ static void test_sweep(void)
     close_meta(&z);
     /* the negative dictionary num_values of ARROW-RS-GH-6229 is caught in the page header */
     opened o;
-    CHECK_OK(open_meta(BAD "ARROW-RS-GH-6229-DICTHEADER.parquet", &o));
+    REQUIRE_OK(open_meta(BAD "ARROW-RS-GH-6229-DICTHEADER.parquet", &o));
     if (o.meta.n_row_groups > 0 && o.meta.row_groups[0].ncolumns > 1) {
         const pqt_column_meta *cm = &o.meta.row_groups[0].columns[1].meta;
         int64_t off = cm->has_dictionary_page_offset && cm->dictionary_page_offset > 0

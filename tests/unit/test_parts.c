@@ -56,8 +56,8 @@ static int check_file(const char *path)
     CHECK_OK(pqt_opts_new(&o2));
     CHECK_OK(pqt_opts_set_int(o1, PQT_OPT_THREADS, 1));
     CHECK_OK(pqt_opts_set_int(o2, PQT_OPT_THREADS, 2));
-    CHECK_OK(pqt_file_open(path, o1, &f1));
-    CHECK_OK(pqt_file_open(path, o2, &f2));
+    REQUIRE_OK(pqt_file_open(path, o1, &f1));
+    REQUIRE_OK(pqt_file_open(path, o2, &f2));
     CHECK(pqt_file_num_row_groups(f1) >= 2);
     int64_t n = pqt_file_nrows(f1);
     int tested = 0;

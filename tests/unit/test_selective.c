@@ -155,7 +155,7 @@ int main(void)
     char path[512];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         if (strncmp(files[i], "tests/", 6) == 0) snprintf(path, sizeof path, "%s", files[i]);
-        else snprintf(path, sizeof path, "../shared/parquet-testing/data/%s", files[i]);
+        else snprintf(path, sizeof path, "tests/data/parquet-testing/data/%s", files[i]);
         check_file(path);
     }
     return pqt_test_done("test_selective");

@@ -35,7 +35,7 @@ static pqt_file *open_threads(int threads)
     pqt_file *f = NULL;
     CHECK_OK(pqt_opts_new(&o));
     CHECK_OK(pqt_opts_set_int(o, PQT_OPT_THREADS, threads));
-    CHECK_OK(pqt_file_open("tests/data/table_rg.parquet", o, &f));
+    REQUIRE_OK(pqt_file_open("tests/data/table_rg.parquet", o, &f));
     pqt_opts_free(o);
     return f;
 }

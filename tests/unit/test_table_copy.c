@@ -20,7 +20,7 @@
 #include "util/mem.h"
 
 #define RG "tests/data/table_rg.parquet"
-#define LISTS "../shared/parquet-testing/data/list_columns.parquet"
+#define LISTS "tests/data/parquet-testing/data/list_columns.parquet"
 
 static pqt_table *open_slice(const char *path, int64_t lo, int64_t hi)
 {
@@ -29,7 +29,7 @@ static pqt_table *open_slice(const char *path, int64_t lo, int64_t hi)
     if (pqt_opts_new(&o) != PQT_OK) return NULL;
     if (lo) pqt_opts_set_int(o, PQT_OPT_ROW_LO, lo);
     if (hi) pqt_opts_set_int(o, PQT_OPT_ROW_HI, hi);
-    if (pqt_table_open(path, o, &t) != PQT_OK) fprintf(stderr, "open: %s\n", pqt_errmsg());
+    REQUIRE_OK(pqt_table_open(path, o, &t));
     pqt_opts_free(o);
     return t;
 }
@@ -233,7 +233,7 @@ static void test_get_lists(void)
     pqt_table_close(t);
 
     /* lists of strings and of int64 from another writer */
-    CHECK_OK(pqt_table_open(LISTS, NULL, &t));
+    REQUIRE_OK(pqt_table_open(LISTS, NULL, &t));
     if (!t) return;
     int64_t lo[4], so[9], sn = 0, sbytes = 0;
     char sb[64];
@@ -357,7 +357,7 @@ static void test_set_shapes(void)
     pqt_table_close(t);
 
     /* a list of strings, set whole */
-    CHECK_OK(pqt_table_open(LISTS, NULL, &t));
+    REQUIRE_OK(pqt_table_open(LISTS, NULL, &t));
     if (!t) return;
     int64_t ls[4] = {0, 1, 1, 3}, ss[4] = {0, 2, 2, 5};
     uint8_t lrv = 0x5;                    /* row 2 null */

@@ -284,7 +284,7 @@ static void test_detach_and_clone(void)
     pqt_opts_set_int(o, PQT_OPT_ROW_LO, 101);
     pqt_opts_set_int(o, PQT_OPT_ROW_HI, 110);
     pqt_table *t = NULL;
-    CHECK_OK(pqt_table_open(RG, o, &t));
+    REQUIRE_OK(pqt_table_open(RG, o, &t));
     pqt_opts_free(o);
     if (!t) return;
     /* cast before the first read: sets the decode kind only */
@@ -342,7 +342,7 @@ static void test_detach_and_clone(void)
     }
     pqt_table_close(t);
     /* the row index requested before the sort is an ordinary column afterwards */
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     if (!t) return;
     const char *pre[] = {PQT_ROW_INDEX, "f32"};
     CHECK_OK(pqt_table_prefetch(t, pre, 2));
@@ -351,7 +351,7 @@ static void test_detach_and_clone(void)
     CHECK_EQ_I64(r, 10000);
     pqt_table_close(t);
     /* append onto a file table detaches it; a zero-row append changes nothing */
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     pqt_table *e = NULL;
     CHECK_OK(pqt_table_new(&e));
     int64_t ids[2] = {-1, -2};

@@ -31,7 +31,7 @@ static pqt_status open_slice(const char *path, int64_t lo, int64_t hi, int threa
 static void test_open_whole(void)
 {
     pqt_table *t = NULL;
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     if (!t) return;
     CHECK_EQ_I64(pqt_table_nrows(t), 10000);
     CHECK_EQ_I64(pqt_table_nrows_unfiltered(t), 10000);
@@ -133,7 +133,7 @@ static void test_slice(void)
 {
     /* rows 2000..4100 cross two row-group boundaries (2048|2049 and 4096|4097) */
     pqt_table *t = NULL;
-    CHECK_OK(open_slice(RG, 2000, 4100, -1, &t));
+    REQUIRE_OK(open_slice(RG, 2000, 4100, -1, &t));
     if (!t) return;
     CHECK_EQ_I64(pqt_table_nrows(t), 2101);
     CHECK_EQ_I64(pqt_table_nrows_unfiltered(t), 2101);
@@ -215,7 +215,7 @@ static void test_big_slice(void)
 {
     /* the seed's example: rows 1000001..2000000 of a larger file report 1000000 rows */
     pqt_table *t = NULL;
-    CHECK_OK(open_slice(BIG, 1000001, 2000000, -1, &t));
+    REQUIRE_OK(open_slice(BIG, 1000001, 2000000, -1, &t));
     if (!t) return;
     CHECK_EQ_I64(pqt_table_nrows(t), 1000000);
     CHECK_EQ_I64(pqt_table_nrows_unfiltered(t), 1000000);
@@ -238,7 +238,7 @@ static void test_big_slice(void)
     CHECK_EQ_I64(ri1, 1000001);
     pqt_table_close(t);
     /* and the whole file */
-    CHECK_OK(pqt_table_open(BIG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(BIG, NULL, &t));
     if (t) CHECK_EQ_I64(pqt_table_nrows(t), 2500000);
     pqt_table_close(t);
 }
@@ -256,10 +256,10 @@ static void test_row_index_file_column(void)
 {
     /* a file column named parquet_row_index is dropped at open with a warning */
     pqt_table *t = NULL;
-    CHECK_OK(pqt_table_open("tests/data/table_rowidx.parquet", NULL, &t)); /* default: silent */
+    REQUIRE_OK(pqt_table_open("tests/data/table_rowidx.parquet", NULL, &t)); /* default: silent */
     pqt_table_close(t);
     pqt_set_warning_callback(on_warn, NULL);
-    CHECK_OK(pqt_table_open("tests/data/table_rowidx.parquet", NULL, &t));
+    REQUIRE_OK(pqt_table_open("tests/data/table_rowidx.parquet", NULL, &t));
     pqt_set_warning_callback(NULL, NULL);
     CHECK_EQ_I64(nwarn, 1);
     CHECK(strstr(lastwarn, PQT_ROW_INDEX) != NULL);

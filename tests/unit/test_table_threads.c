@@ -61,7 +61,7 @@ static void test_per_thread_slices(void)
     pqt_opts_set_int(o, PQT_OPT_THREADS, 1);
     pqt_table *t = NULL;
     int64_t *x = NULL, n = 0, serial = 0;
-    CHECK_OK(pqt_table_open(BIG, o, &t));
+    REQUIRE_OK(pqt_table_open(BIG, o, &t));
     CHECK_OK(pqt_table_get_alloc(t, "v", 0, (void **)&x, NULL, &n));
     for (int64_t i = 0; x && i < n; i++) serial += x[i];
     CHECK_EQ_I64(serial, (int64_t)2500000 * 2500001 / 2);
@@ -75,7 +75,7 @@ static void test_per_thread_slices(void)
 static void test_shared_table_refusals(void)
 {
     pqt_table *t = NULL;
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     if (!t) return;
     const char *pre[] = {"id"};
     CHECK_OK(pqt_table_prefetch(t, pre, 1));
@@ -146,8 +146,8 @@ static void test_parallel_prefetch_twin(void)
             pqt_opts_set_int(o4, PQT_OPT_ROW_HI, 9000);
         }
         pqt_table *a = NULL, *b = NULL;
-        CHECK_OK(pqt_table_open(RG, o1, &a));
-        CHECK_OK(pqt_table_open(RG, o4, &b));
+        REQUIRE_OK(pqt_table_open(RG, o1, &a));
+        REQUIRE_OK(pqt_table_open(RG, o4, &b));
         if (!a || !b) return;
         CHECK_OK(pqt_table_prefetch(b, cols, 7));
         for (int c = 0; c < 7; c++) {

@@ -193,7 +193,7 @@ static void test_views(pqt_table *t)
 static void test_residency(void)
 {
     pqt_table *t = NULL;
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     if (!t) return;
     const char *names[] = {"i32", "s", "nope"};
     CHECK_EQ_I64(pqt_table_prefetch(t, names, 3), PQT_NOT_FOUND);
@@ -253,7 +253,7 @@ static void test_residency(void)
     CHECK_EQ_I64(pqt_table_ncols(t), 7);
     pqt_table_close(t);
     /* dropping it before it was ever built is permanent too */
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     if (!t) return;
     CHECK_OK(pqt_table_drop_column(t, PQT_ROW_INDEX));
     CHECK(!pqt_table_has_column(t, PQT_ROW_INDEX));
@@ -261,7 +261,7 @@ static void test_residency(void)
     CHECK_EQ_I64(pqt_table_ncols(t), 7);
     /* prefetch of the row index builds it */
     pqt_table_close(t);
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     if (!t) return;
     CHECK_OK(pqt_table_prefetch(t, ri, 1));
     CHECK_EQ_I64(pqt_table_ncols(t), 8);
@@ -276,7 +276,7 @@ static void test_property_slices(void)
 {
     uint64_t seed = 42;
     pqt_file *f = NULL;
-    CHECK_OK(pqt_file_open(RG, NULL, &f));
+    REQUIRE_OK(pqt_file_open(RG, NULL, &f));
     if (!f) return;
     for (int iter = 0; iter < 20; iter++) {
         int64_t lo = 1 + (int64_t)(pqt_test_rand(&seed) % N);
@@ -288,7 +288,7 @@ static void test_property_slices(void)
         pqt_opts_set_int(o, PQT_OPT_ROW_HI, hi);
         pqt_opts_set_int(o, PQT_OPT_THREADS, threads);
         pqt_table *t = NULL;
-        CHECK_OK(pqt_table_open(RG, o, &t));
+        REQUIRE_OK(pqt_table_open(RG, o, &t));
         pqt_opts_free(o);
         if (!t) continue;
         int64_t n = hi - lo + 1;
@@ -315,7 +315,7 @@ static void test_property_slices(void)
 int main(void)
 {
     pqt_table *t = NULL;
-    CHECK_OK(pqt_table_open(RG, NULL, &t));
+    REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     if (t) {
         test_get_widening(t);
         test_views(t);

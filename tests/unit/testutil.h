@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 extern int pqt_test_failures;
 
@@ -35,6 +36,19 @@ extern int pqt_test_failures;
             fprintf(stderr, "%s:%d: %s returned %d: %s\n", __FILE__, __LINE__, #expr, st_,         \
                     pqt_errmsg());                                                                 \
             pqt_test_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+/* Like CHECK_OK, but a failure ends the program at once (exit 1): for steps such as opening an
+ * input file that everything after them depends on, so a missing file fails with its message
+ * instead of carrying on with a null handle. */
+#define REQUIRE_OK(expr)                                                                           \
+    do {                                                                                           \
+        int st_ = (int)(expr);                                                                     \
+        if (st_ != 0) {                                                                            \
+            fprintf(stderr, "%s:%d: %s returned %d: %s (required; stopping)\n", __FILE__,        \
+                    __LINE__, #expr, st_, pqt_errmsg());                                           \
+            exit(1);                                                                               \
         }                                                                                          \
     } while (0)
 

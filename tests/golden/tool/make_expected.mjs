@@ -4,7 +4,7 @@
 //
 // Usage (from tests/golden/tool, after `npm ci`):
 //   node make_expected.mjs [--corpus DIR] [--out DIR] [--max-rows N] [FILE ...]
-// Defaults: --corpus ../../../../shared/parquet-testing/data (the corpus next to the repo),
+// Defaults: --corpus ../../data/parquet-testing/data (the copy in the repository),
 //           --out ../expected, --max-rows 1000, FILE = every *.parquet and *.parquet.encrypted
 //           directly in the corpus directory. FILE may be a bare name (looked up in --corpus) or
 //           a path.
@@ -34,7 +34,7 @@ const COMPARE_PY = path.resolve(HERE, '..', 'compare.py');
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
-let corpus = path.resolve(HERE, '../../../../shared/parquet-testing/data');
+let corpus = path.resolve(HERE, '../../data/parquet-testing/data');
 let outDir = path.resolve(HERE, '../expected');
 let maxRows = 1000;
 const files = [];

@@ -29,7 +29,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const COMPARE_PY = path.resolve(HERE, '..', 'compare.py');
 const MAX_ROWS = 1000; // as make_expected.mjs
 
-let corpus = path.resolve(HERE, '../../../../shared/parquet-testing/data');
+let corpus = path.resolve(HERE, '../../data/parquet-testing/data');
 let outDir = path.resolve(HERE, '../expected');
 {
   const a = process.argv.slice(2);
