@@ -202,7 +202,7 @@ static int wl_s1(bench *b, double *v, int *nv)
     pqt_file *f = NULL;
     int rc = -1;
     CK(b, open_file(b, b->threads, &f));
-    int nrg = pqt_file_num_row_groups(f);
+    int nrg = pqt_file_nrow_groups(f);
     if (nrg < 1) {
         fail(b, "no row groups");
         goto out;

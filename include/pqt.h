@@ -137,11 +137,11 @@ PQT_API void pqt_file_close(pqt_file *f);
 
 PQT_API const char *pqt_file_path(const pqt_file *f);
 PQT_API int64_t pqt_file_nrows(const pqt_file *f);
-PQT_API int pqt_file_num_row_groups(const pqt_file *f);
+PQT_API int pqt_file_nrow_groups(const pqt_file *f);
 /* Rows of row group rg (0-based index). -1 if rg is out of range. */
 PQT_API int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg);
 /* Number of leaf columns (struct leaves, list columns counted once, unreadable ones too). */
-PQT_API int pqt_file_ncolumns(const pqt_file *f);
+PQT_API int pqt_file_ncols(const pqt_file *f);
 /* Column index of a dotted path, or PQT_NOT_FOUND (no message set). */
 PQT_API pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret);
 
@@ -160,11 +160,12 @@ PQT_API int pqt_file_column_utc(const pqt_file *f, int col);       /* 1 if UTC-a
  * "" if none). */
 PQT_API const char *pqt_file_column_physical(const pqt_file *f, int col);
 PQT_API const char *pqt_file_column_logical(const pqt_file *f, int col);
-/* Why a PQT_NONE column cannot be read ("MAP", "list of lists", ...); NULL for readable ones. */
+/* Why a PQT_NONE column cannot be read ("MAP", "list of lists", ...; never empty); NULL for a
+ * readable column or col out of range. */
 PQT_API const char *pqt_file_column_unsupported_reason(const pqt_file *f, int col);
 
 /* Key-value metadata of the file. pqt_file_meta_value: PQT_NOT_FOUND if key is absent. */
-PQT_API int pqt_file_num_kv(const pqt_file *f);
+PQT_API int pqt_file_nkv(const pqt_file *f);
 PQT_API const char *pqt_file_kv_key(const pqt_file *f, int i);
 PQT_API pqt_status pqt_file_meta_value(const pqt_file *f, const char *key, const char **value_ret);
 
@@ -655,10 +656,6 @@ typedef enum pqt_stat {
 /* The writer named in the footer ("parquet-cpp-arrow version 15.0.0"); "" when absent. */
 PQT_API const char *pqt_file_created_by(const pqt_file *f);
 
-/* Why table column col reads as PQT_NONE ("MAP", "INTERVAL", ...); "" for a readable column.
- * NULL for col out of range. */
-PQT_API const char *pqt_file_column_why_unreadable(const pqt_file *f, int col);
-
 /* Bytes of row group rg (0-based) as the footer records them: total_byte_size (uncompressed
  * data) and the compressed total (the sum of its chunks when the footer omits it). */
 PQT_API int64_t pqt_file_row_group_nbytes(const pqt_file *f, int rg);
@@ -668,13 +665,13 @@ PQT_API int64_t pqt_file_row_group_compressed_nbytes(const pqt_file *f, int rg);
  * Schema tree: the footer's schema elements in pre-order. Node 0 is the root (the message);
  * a group node has children, a primitive node has none. Nodes are 0-based.
  */
-PQT_API int pqt_file_num_nodes(const pqt_file *f); /* including the root */
+PQT_API int pqt_file_nnodes(const pqt_file *f); /* including the root */
 PQT_API const char *pqt_file_node_name(const pqt_file *f, int node);
 /* Depth below the root (root 0, top-level fields 1); parent node (-1 for the root). Both walk
  * the tree from the root: O(node). -1 also when out of memory. */
 PQT_API int pqt_file_node_depth(const pqt_file *f, int node);
 PQT_API int pqt_file_node_parent(const pqt_file *f, int node);
-PQT_API int pqt_file_node_num_children(const pqt_file *f, int node);
+PQT_API int pqt_file_node_nchildren(const pqt_file *f, int node);
 /* "required", "optional", "repeated"; "" when the element has no repetition (the root).
  * Static storage. */
 PQT_API const char *pqt_file_node_repetition(const pqt_file *f, int node);
@@ -699,7 +696,7 @@ PQT_API int pqt_file_node_column(const pqt_file *f, int node);
  * in schema order; a nested unreadable column spans several leaves). rg is 0-based. For a
  * chunk whose metadata is absent (encrypted column) the chunk calls give NULL / -1.
  */
-PQT_API int pqt_file_num_leaves(const pqt_file *f);
+PQT_API int pqt_file_nleaves(const pqt_file *f);
 /* Schema node of a leaf (a primitive node), -1 if out of range. */
 PQT_API int pqt_file_leaf_node(const pqt_file *f, int leaf);
 /* Codec name ("ZSTD", "SNAPPY", "UNCOMPRESSED", "UNKNOWN" for a number not in the format).
@@ -707,7 +704,7 @@ PQT_API int pqt_file_leaf_node(const pqt_file *f, int leaf);
 PQT_API const char *pqt_file_chunk_codec(const pqt_file *f, int rg, int leaf);
 /* The encodings the chunk lists (ColumnMetaData.encodings, in file order), each by name
  * ("PLAIN", "RLE_DICTIONARY", "UNKNOWN"). Static storage. */
-PQT_API int pqt_file_chunk_num_encodings(const pqt_file *f, int rg, int leaf);
+PQT_API int pqt_file_chunk_nencodings(const pqt_file *f, int rg, int leaf);
 PQT_API const char *pqt_file_chunk_encoding(const pqt_file *f, int rg, int leaf, int i);
 /* num_values (values incl. nulls, counting list elements), and total sizes in bytes. */
 PQT_API int64_t pqt_file_chunk_nvals(const pqt_file *f, int rg, int leaf);

@@ -79,7 +79,7 @@ static void add_col(cat_out *o, const pqt_file *f, int col)
 /* The columns to print: those named by --columns, or every readable one. */
 static int pick_columns(const pqt_file *f, const char *path, const char *list, cat_out *o)
 {
-    int ncols = pqt_file_ncolumns(f);
+    int ncols = pqt_file_ncols(f);
     size_t cap = (size_t)ncols + 1;
     if (list)
         for (const char *p = list; *p; p++)
@@ -112,7 +112,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
             const char *logical = pqt_file_column_logical(f, col);
             fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
-                    logical ? logical : "", pqt_file_column_why_unreadable(f, col));
+                    logical ? logical : "", pqt_file_column_unsupported_reason(f, col));
             return EXIT_FAIL;
         }
         add_col(o, f, col);
@@ -130,7 +130,7 @@ static int stream(pqt_file *f, const char *path, cat_out *o, int64_t lo, int64_t
         fputs("pqt: out of memory\n", stderr);
         return EXIT_FAIL;
     }
-    int rc = EXIT_OK, nrg = pqt_file_num_row_groups(f);
+    int rc = EXIT_OK, nrg = pqt_file_nrow_groups(f);
     int64_t first = 1;
     for (int rg = 0; rg < nrg && first <= hi && rc == EXIT_OK; rg++) {
         int64_t last = first + pqt_file_row_group_nrows(f, rg) - 1;

@@ -74,7 +74,7 @@ static void print_chunk(const pqt_file *f, int rg, int leaf)
         puts("    no column metadata (encrypted column)");
         return;
     }
-    int nenc = pqt_file_chunk_num_encodings(f, rg, leaf);
+    int nenc = pqt_file_chunk_nencodings(f, rg, leaf);
     for (int i = 0; i < nenc; i++) {
         if (i) rb_putc(&b, ',');
         rb_puts(&b, pqt_file_chunk_encoding(f, rg, leaf, i));
@@ -130,13 +130,13 @@ int cmd_meta(int argc, char **argv)
 
     pqt_file *f;
     if (tool_open(path, &f) != EXIT_OK) return EXIT_FAIL;
-    int nrg = pqt_file_num_row_groups(f), nleaves = pqt_file_num_leaves(f);
+    int nrg = pqt_file_nrow_groups(f), nleaves = pqt_file_nleaves(f);
     printf("file: %s\n", path);
     const char *by = pqt_file_created_by(f);
     if (by && by[0]) printf("created by: %s\n", by);
     printf("rows: %lld\n", (long long)pqt_file_nrows(f));
     printf("row groups: %d\n", nrg);
-    printf("columns: %d (%d leaf chunk%s per row group)\n", pqt_file_ncolumns(f), nleaves,
+    printf("columns: %d (%d leaf chunk%s per row group)\n", pqt_file_ncols(f), nleaves,
            nleaves == 1 ? "" : "s");
 
     int64_t first = 1;
@@ -151,7 +151,7 @@ int cmd_meta(int argc, char **argv)
             print_chunk(f, rg, leaf);
     }
 
-    int nkv = pqt_file_num_kv(f);
+    int nkv = pqt_file_nkv(f);
     printf("\nkey-value metadata: %d key%s\n", nkv, nkv == 1 ? "" : "s");
     for (int i = 0; i < nkv; i++)
         print_kv(f, i);

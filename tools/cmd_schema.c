@@ -44,7 +44,7 @@ static void describe(const pqt_file *f, int node, int depth, line *l)
         int kind = pqt_file_column_kind(f, col);
         if (kind == PQT_NONE) {
             rb_puts(&l->field[F_KIND], "unreadable (");
-            rb_puts(&l->field[F_KIND], pqt_file_column_why_unreadable(f, col));
+            rb_puts(&l->field[F_KIND], pqt_file_column_unsupported_reason(f, col));
             rb_puts(&l->field[F_KIND], ")");
         } else {
             rb_puts(&l->field[F_KIND], pqt_kind_name(kind));
@@ -89,10 +89,10 @@ int cmd_schema(int argc, char **argv)
 
     pqt_file *f;
     if (tool_open(path, &f) != EXIT_OK) return EXIT_FAIL;
-    int nnodes = pqt_file_num_nodes(f), ncols = pqt_file_ncolumns(f), nreadable = 0;
+    int nnodes = pqt_file_nnodes(f), ncols = pqt_file_ncols(f), nreadable = 0;
     for (int c = 0; c < ncols; c++)
         nreadable += pqt_file_column_kind(f, c) != PQT_NONE;
-    int nrg = pqt_file_num_row_groups(f);
+    int nrg = pqt_file_nrow_groups(f);
     printf("%s: %lld rows, %d row group%s, %d column%s (%d readable)\n", path,
            (long long)pqt_file_nrows(f), nrg, nrg == 1 ? "" : "s", ncols, ncols == 1 ? "" : "s",
            nreadable);
@@ -111,7 +111,7 @@ int cmd_schema(int argc, char **argv)
             top--;
         describe(f, i, top, &lines[i]);
         if (top > 0) left[top - 1]--;
-        int nch = pqt_file_node_num_children(f, i);
+        int nch = pqt_file_node_nchildren(f, i);
         if (nch > 0) left[top++] = nch;
     }
     print_lines(lines, nnodes);

@@ -13,7 +13,7 @@ int main(int argc, char **argv)
     if (pqt_file_open(argv[1], NULL, &f) != PQT_OK)
         return fprintf(stderr, "%s: %s\n", argv[1], pqt_errmsg()), 1;
     int64_t n = pqt_file_nrows(f);
-    printf("%s: %lld rows, %d columns\n", argv[1], (long long)n, pqt_file_ncolumns(f));
+    printf("%s: %lld rows, %d columns\n", argv[1], (long long)n, pqt_file_ncols(f));
 
     double *mass = malloc((size_t)(n > 0 ? n : 1) * sizeof *mass);
     uint8_t *valid = malloc((size_t)(n + 7) / 8 + 1);

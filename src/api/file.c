@@ -127,7 +127,7 @@ void pqt_file_close(pqt_file *f)
 
 const char *pqt_file_path(const pqt_file *f) { return f ? f->path : NULL; }
 int64_t pqt_file_nrows(const pqt_file *f) { return f ? f->meta.num_rows : -1; }
-int pqt_file_num_row_groups(const pqt_file *f) { return f ? f->meta.n_row_groups : -1; }
+int pqt_file_nrow_groups(const pqt_file *f) { return f ? f->meta.n_row_groups : -1; }
 
 int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg)
 {
@@ -135,7 +135,7 @@ int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg)
     return f->meta.row_groups[rg].num_rows;
 }
 
-int pqt_file_ncolumns(const pqt_file *f) { return f ? f->schema.ncols : -1; }
+int pqt_file_ncols(const pqt_file *f) { return f ? f->schema.ncols : -1; }
 
 static const pqt_col *col_at(const pqt_file *f, int col)
 {
@@ -201,7 +201,8 @@ const char *pqt_file_column_logical(const pqt_file *f, int col)
 const char *pqt_file_column_unsupported_reason(const pqt_file *f, int col)
 {
     const pqt_col *c = col_at(f, col);
-    return c && c->kind == PQT_NONE ? c->why_unsupported : NULL;
+    if (!c || c->kind != PQT_NONE) return NULL;
+    return c->why_unsupported && c->why_unsupported[0] ? c->why_unsupported : "unsupported";
 }
 
 int pqt_file_column_kind(const pqt_file *f, int col)
@@ -223,7 +224,7 @@ int pqt_file_column_width(const pqt_file *f, int col)
     return w > 0 ? w : 0;
 }
 
-int pqt_file_num_kv(const pqt_file *f) { return f ? f->meta.nkv : -1; }
+int pqt_file_nkv(const pqt_file *f) { return f ? f->meta.nkv : -1; }
 
 const char *pqt_file_kv_key(const pqt_file *f, int i)
 {

@@ -97,14 +97,6 @@ const char *pqt_file_created_by(const pqt_file *f)
     return f->meta.created_by ? f->meta.created_by : "";
 }
 
-const char *pqt_file_column_why_unreadable(const pqt_file *f, int col)
-{
-    if (!f || col < 0 || col >= f->schema.ncols) return NULL;
-    const pqt_col *c = &f->schema.cols[col];
-    if (c->kind != PQT_NONE) return "";
-    return c->why_unsupported && c->why_unsupported[0] ? c->why_unsupported : "unsupported";
-}
-
 int64_t pqt_file_row_group_nbytes(const pqt_file *f, int rg)
 {
     if (!f || rg < 0 || rg >= f->meta.n_row_groups) return -1;
@@ -125,7 +117,7 @@ int64_t pqt_file_row_group_compressed_nbytes(const pqt_file *f, int rg)
 
 /* ---- schema tree ---- */
 
-int pqt_file_num_nodes(const pqt_file *f)
+int pqt_file_nnodes(const pqt_file *f)
 {
     return f ? f->meta.nschema : 0;
 }
@@ -137,7 +129,7 @@ const char *pqt_file_node_name(const pqt_file *f, int node)
     return s ? s : "";
 }
 
-int pqt_file_node_num_children(const pqt_file *f, int node)
+int pqt_file_node_nchildren(const pqt_file *f, int node)
 {
     if (!node_ok(f, node)) return -1;
     return f->meta.schema[node].num_children;
@@ -291,7 +283,7 @@ int pqt_file_node_column(const pqt_file *f, int node)
 
 /* ---- column chunks ---- */
 
-int pqt_file_num_leaves(const pqt_file *f)
+int pqt_file_nleaves(const pqt_file *f)
 {
     return f ? f->schema.nleaves : 0;
 }
@@ -337,7 +329,7 @@ const char *pqt_file_chunk_codec(const pqt_file *f, int rg, int leaf)
     return cm->codec >= 0 && cm->codec <= PQT_CODEC_LZ4_RAW ? codec_names[cm->codec] : "UNKNOWN";
 }
 
-int pqt_file_chunk_num_encodings(const pqt_file *f, int rg, int leaf)
+int pqt_file_chunk_nencodings(const pqt_file *f, int rg, int leaf)
 {
     const pqt_column_meta *cm = chunk_meta(f, rg, leaf);
     return cm ? cm->n_encodings : -1;

@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t nrows = 0;
     if (pqt_file_open(path, opts, &f) == PQT_OK) {
         nrows = pqt_file_nrows(f);
-        for (int col = 0; col < pqt_file_ncolumns(f); col++) {
+        for (int col = 0; col < pqt_file_ncols(f); col++) {
             if (pqt_file_column_kind(f, col) == PQT_NONE || nrows <= 0) continue;
             read_col(f, col, 1, nrows);
             const int64_t lo = 1 + (int64_t)((h >> 8) % (uint64_t)nrows);

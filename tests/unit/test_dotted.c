@@ -10,7 +10,7 @@ int main(void)
 {
     pqt_file *f;
     REQUIRE_OK(pqt_file_open("tests/data/dotted_names.parquet", NULL, &f));
-    CHECK_EQ_I64(pqt_file_ncolumns(f), 3);
+    CHECK_EQ_I64(pqt_file_ncols(f), 3);
     int col = -1;
     CHECK_OK(pqt_file_find_column(f, "a.b", &col));
     CHECK_EQ_I64(col, 2); /* file order: a.b (struct leaf), a.c, a.b (top level) */

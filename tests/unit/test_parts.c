@@ -58,10 +58,10 @@ static int check_file(const char *path)
     CHECK_OK(pqt_opts_set_int(o2, PQT_OPT_THREADS, 2));
     REQUIRE_OK(pqt_file_open(path, o1, &f1));
     REQUIRE_OK(pqt_file_open(path, o2, &f2));
-    CHECK(pqt_file_num_row_groups(f1) >= 2);
+    CHECK(pqt_file_nrow_groups(f1) >= 2);
     int64_t n = pqt_file_nrows(f1);
     int tested = 0;
-    for (int c = 0; c < pqt_file_ncolumns(f1); c++) {
+    for (int c = 0; c < pqt_file_ncols(f1); c++) {
         int k = pqt_file_column_kind(f1, c);
         if (k == PQT_NONE) continue;
         for (int trial = 0; trial < 10; trial++) {
