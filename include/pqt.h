@@ -142,7 +142,8 @@ PQT_API int pqt_file_nrow_groups(const pqt_file *f);
 PQT_API int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg);
 /* Number of leaf columns (struct leaves, list columns counted once, unreadable ones too). */
 PQT_API int pqt_file_ncols(const pqt_file *f);
-/* Column index of a dotted path, or PQT_NOT_FOUND (no message set). */
+/* Column index of a dotted path. PQT_NOT_FOUND with the message "PATH: no column 'mas'; did
+ * you mean 'mass'?" (the closest name, when one is close; nothing is read to find it). */
 PQT_API pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret);
 
 /* Per-column metadata. col is 0-based; out-of-range col gives NULL / PQT_NONE / -1. */

@@ -160,7 +160,7 @@ run cat "$PLAIN" --limit 0 --format jsonl
 # ---- cat: column selection and row ranges ----
 run cat "$PLAIN" --columns nope
 expect_rc 1 "cat --columns nope"
-expect_grep "no column 'nope' in $PLAIN" err "cat --columns nope"
+[ "$(cat "$TMP/err")" = "pqt: $PLAIN: no column 'nope'" ] || fail "cat --columns nope: $(cat "$TMP/err")"
 run cat "$PLAIN" --columns string_col
 expect_rc 1 "cat --columns on an unreadable column"
 expect_grep "BYTE_ARRAY" err "cat --columns on an unreadable column names its type"
@@ -202,6 +202,17 @@ expect_rc 0 "cat --no-crc"
 run cat "$PLAIN" --format jsonl --binary-as-string --columns string_col --limit 2
 [ "$(cat "$TMP/out")" = '{"string_col":"0"}
 {"string_col":"1"}' ] || fail "cat --binary-as-string: $(cat "$TMP/out")"
+
+# ==== issue 8, "a CLI that never misleads" (commands, options, messages) ====
+# Column typos: the library's message, with the closest name (DuckDB wrote "mass").
+run cat "$CAT" --columns id,mas
+expect_rc 1 "cat --columns typo"
+[ "$(cat "$TMP/err")" = "pqt: $CAT: no column 'mas'; did you mean 'mass'?" ] ||
+    fail "cat --columns typo: $(cat "$TMP/err")"
+[ -s "$TMP/out" ] && fail "cat --columns typo wrote to stdout"
+run cat "$CAT" --columns OBS_DATE
+[ "$(cat "$TMP/err")" = "pqt: $CAT: no column 'OBS_DATE'; did you mean 'obs_date'?" ] ||
+    fail "cat --columns case: $(cat "$TMP/err")"
 
 echo "test_cli: $checks runs, $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -104,10 +104,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         memcpy(name, p, n);
         name[n] = '\0';
         int col;
-        if (pqt_file_find_column(f, name, &col) != PQT_OK) {
-            fprintf(stderr, "pqt: no column '%s' in %s\n", name, path);
-            return EXIT_FAIL;
-        }
+        if (pqt_file_find_column(f, name, &col) != PQT_OK) return tool_fail(path);
         if (pqt_file_column_kind(f, col) == PQT_NONE) {
             const char *logical = pqt_file_column_logical(f, col);
             fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,

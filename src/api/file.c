@@ -14,6 +14,7 @@
 #include "format/footer.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/suggest.h"
 
 pqt_status pqt_opts_new(pqt_opts **ret)
 {
@@ -159,7 +160,14 @@ pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_re
             return PQT_OK;
         }
     }
-    return PQT_NOT_FOUND;
+    /* Only a failure pays for the suggestion. */
+    pqt_suggest sg;
+    pqt_suggest_init(&sg, path);
+    for (int i = 0; i < f->schema.ncols; i++)
+        pqt_suggest_offer(&sg, f->schema.cols[i].path);
+    char hint[300];
+    return pqt_err(PQT_NOT_FOUND, "%s: no column '%s'%s", f->path, path,
+                   pqt_suggest_text(&sg, hint, sizeof hint));
 }
 
 const char *pqt_file_column_path(const pqt_file *f, int col)
