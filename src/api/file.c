@@ -94,7 +94,7 @@ pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
     for (int i = 0; i < f->meta.n_row_groups; i++) {
         int64_t r = f->meta.row_groups[i].num_rows;
         if (r < 0 || total > INT64_MAX - r) {
-            st = pqt_err(PQT_CORRUPT, "%s: row group %d has an invalid row count %lld", path, i,
+            st = pqt_err(PQT_CORRUPT, "%s: row group %d has an invalid row count %lld", path, i + 1,
                          (long long)r);
             goto fail;
         }
