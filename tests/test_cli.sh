@@ -214,5 +214,18 @@ run cat "$CAT" --columns OBS_DATE
 [ "$(cat "$TMP/err")" = "pqt: $CAT: no column 'OBS_DATE'; did you mean 'obs_date'?" ] ||
     fail "cat --columns case: $(cat "$TMP/err")"
 
+# --columns: blanks around names are trimmed; an empty name is a usage error naming its place.
+run cat "$CAT" --format csv --columns ' id ,	survey  ' --rows 1:2
+expect_rc 0 "cat --columns with blanks"
+[ "$(cat "$TMP/out")" = 'id,survey
+1,DES
+2,Gaia' ] || fail "cat --columns with blanks: $(cat "$TMP/out")"
+for bad in 'id,,survey:2' 'id,:2' ',id:1' ' :1'; do
+    run cat "$CAT" --columns "${bad%:*}"
+    expect_rc 2 "cat --columns '${bad%:*}'"
+    expect_grep "^pqt cat: empty column name (item ${bad##*:}) in --columns '${bad%:*}'" err \
+        "cat --columns '${bad%:*}'"
+done
+
 echo "test_cli: $checks runs, $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -15,7 +15,8 @@ static const char usage[] =
     "               [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, one row group at a time.\n"
-    "  --columns a,b   only these columns (dotted paths), in this order\n"
+    "  --columns a,b   only these columns (dotted paths), in this order; blanks around\n"
+    "                  names are ignored (\"id, survey\")\n"
     "  --rows LO:HI    rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"
     "  --limit N       print at most N rows\n"
     "  --format F      table (default, for people), csv, or jsonl (one JSON object per row)\n"
@@ -94,27 +95,37 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
             if (pqt_file_column_kind(f, c) != PQT_NONE) add_col(o, f, c);
         return EXIT_OK;
     }
-    for (const char *p = list;;) {
-        size_t n = strcspn(p, ",");
-        char name[1024];
-        if (n == 0 || n >= sizeof name) {
-            fprintf(stderr, "pqt cat: bad column name in --columns '%s'\n", list);
-            return EXIT_USAGE;
+    const char *s = list, *item, *raw;
+    size_t n, raw_n;
+    while (tool_list_next(&s, &item, &n, &raw, &raw_n)) {
+        /* Blanks around a name are trimmed ("id, survey"), unless the file really has a
+         * column whose name carries them. */
+        char *name = malloc(raw_n + 1);
+        if (!name) {
+            fputs("pqt: out of memory\n", stderr);
+            return EXIT_FAIL;
         }
-        memcpy(name, p, n);
-        name[n] = '\0';
+        memcpy(name, raw, raw_n);
+        name[raw_n] = '\0';
         int col;
-        if (pqt_file_find_column(f, name, &col) != PQT_OK) return tool_fail(path);
+        if (raw_n == n || pqt_file_find_column(f, name, &col) != PQT_OK) {
+            memcpy(name, item, n);
+            name[n] = '\0';
+            if (pqt_file_find_column(f, name, &col) != PQT_OK) {
+                free(name);
+                return tool_fail(path);
+            }
+        }
         if (pqt_file_column_kind(f, col) == PQT_NONE) {
             const char *logical = pqt_file_column_logical(f, col);
             fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
                     logical ? logical : "", pqt_file_column_unsupported_reason(f, col));
+            free(name);
             return EXIT_FAIL;
         }
+        free(name);
         add_col(o, f, col);
-        if (!p[n]) break;
-        p += n + 1;
     }
     return EXIT_OK;
 }
@@ -192,6 +203,7 @@ int cmd_cat(int argc, char **argv)
 {
     argscan s;
     cat_args args = {0};
+    int rc;
     argscan_init(&s, argc, argv);
     for (int r; (r = argscan_next(&s, value_opts)) != ARG_END;) {
         if (r == ARG_HELP) {
@@ -220,6 +232,8 @@ int cmd_cat(int argc, char **argv)
             args.format = s.value;
     }
     if (!args.path) return tool_usage_error("cat", usage, "missing FILE", NULL);
+    if (args.columns && (rc = tool_list_check("cat", usage, "--columns", args.columns)) >= 0)
+        return rc;
     int64_t lo = 1, hi = 1, limit;
     if (args.rows && !parse_rows(args.rows, &lo, &hi))
         return tool_usage_error("cat", usage, "bad --rows (want LO:HI)", args.rows);
@@ -238,7 +252,7 @@ int cmd_cat(int argc, char **argv)
     int opened = pqt_file_open(args.path, o, &f);
     pqt_opts_free(o);
     if (opened != PQT_OK) return tool_fail(args.path);
-    int rc = run(f, &args);
+    rc = run(f, &args);
     pqt_file_close(f);
     return rc;
 }

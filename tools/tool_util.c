@@ -80,6 +80,43 @@ int argscan_next(argscan *s, const char *const *names)
     return ARG_BAD;
 }
 
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int tool_list_next(const char **s, const char **item, size_t *n, const char **raw,
+                   size_t *raw_n)
+{
+    const char *p = *s;
+    if (!p) return 0;
+    size_t len = strcspn(p, ",");
+    const char *a = p, *b = p + len;
+    while (a < b && blank(*a))
+        a++;
+    while (b > a && blank(b[-1]))
+        b--;
+    *item = a;
+    *n = (size_t)(b - a);
+    if (raw) *raw = p;
+    if (raw_n) *raw_n = len;
+    *s = p[len] ? p + len + 1 : NULL;
+    return 1;
+}
+
+int tool_list_check(const char *cmd, const char *usage, const char *opt, const char *list)
+{
+    const char *s = list, *item;
+    size_t n;
+    for (int pos = 1; tool_list_next(&s, &item, &n, NULL, NULL); pos++) {
+        if (n > 0) continue;
+        char msg[96];
+        snprintf(msg, sizeof msg, "empty column name (item %d) in %s", pos, opt);
+        return tool_usage_error(cmd, usage, msg, list);
+    }
+    return -1;
+}
+
 void tool_node_path(const pqt_file *f, int node, rbuf *b)
 {
     /* Collect the chain up to (not including) the root, then print it root first. */

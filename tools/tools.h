@@ -55,6 +55,16 @@ void argscan_init(argscan *s, int argc, char **argv);
 /* Next argument; names lists the options that take a value (NULL-terminated). */
 int argscan_next(argscan *s, const char *const *names);
 
+/* Next item of a comma-separated list such as --columns' value. *s walks the list (start it
+ * at the value; it becomes NULL after the last item); the item with blanks around it trimmed
+ * is item[0..n), untrimmed raw[0..raw_n). Returns 0 when the list is done. "a,,b" has an
+ * empty second item, "" one empty item. */
+int tool_list_next(const char **s, const char **item, size_t *n, const char **raw,
+                   size_t *raw_n);
+/* A usage error (EXIT_USAGE) naming the 1-based position of the first empty item of the
+ * list given to option opt, or -1 when no item is empty. */
+int tool_list_check(const char *cmd, const char *usage, const char *opt, const char *list);
+
 /* Dotted path of a schema node below the root ("a.b.c"), into b. */
 void tool_node_path(const pqt_file *f, int node, rbuf *b);
 /* Logical type text of a node ("" when none), into b. */
