@@ -232,6 +232,25 @@ int pqt_file_column_width(const pqt_file *f, int col)
     return w > 0 ? w : 0;
 }
 
+pqt_status pqt_file_column_shape(pqt_file *f, int col, int measure, int *kind_ret,
+                                 int *width_ret)
+{
+    const pqt_col *c = col_at(f, col);
+    if (!c)
+        return pqt_err(PQT_MISUSE, "pqt_file_column_shape: %s", f ? "column out of range"
+                                                                  : "NULL file");
+    int kind = c->kind, width = c->is_list ? 0 : 1;
+    if (c->is_list && c->elem_kind != PQT_NONE) {
+        int w;
+        PQT_TRY(pqt_file_list_width(f, col, measure, &w));
+        kind = c->elem_kind | (w > 0 ? PQT_VECTOR : PQT_LIST);
+        width = w > 0 ? w : w < 0 ? 0 : -1;
+    }
+    if (kind_ret) *kind_ret = kind;
+    if (width_ret) *width_ret = width;
+    return PQT_OK;
+}
+
 int pqt_file_nkv(const pqt_file *f) { return f ? f->meta.nkv : -1; }
 
 const char *pqt_file_kv_key(const pqt_file *f, int i)
