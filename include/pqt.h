@@ -160,8 +160,9 @@ PQT_API int pqt_file_column_width(const pqt_file *f, int col);
  * "unknown until measured". With measure = 1 it is settled as pqt_file_column_kind does
  * (scanning row groups until one disagrees), and a failed scan returns its status and
  * message (naming column, row group, page) instead of a guess. Every other column answers
- * as pqt_file_column_kind/_width do. Errors: PQT_MISUSE (NULL f, col out of range); with
- * measure = 1 the read statuses. Outputs are untouched on failure. */
+ * as pqt_file_column_kind/_width do. Answers are cached like theirs (the same thread rule).
+ * Errors: PQT_MISUSE (NULL f, col out of range); with measure = 1 the read statuses.
+ * Outputs are untouched on failure. */
 PQT_API pqt_status pqt_file_column_shape(pqt_file *f, int col, int measure, int *kind_ret,
                                          int *width_ret);
 PQT_API int pqt_file_column_nullable(const pqt_file *f, int col);
