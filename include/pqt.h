@@ -142,7 +142,8 @@ PQT_API int pqt_file_nrow_groups(const pqt_file *f);
 PQT_API int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg);
 /* Number of leaf columns (struct leaves, list columns counted once, unreadable ones too). */
 PQT_API int pqt_file_ncols(const pqt_file *f);
-/* Column index of a dotted path, or PQT_NOT_FOUND (no message set). */
+/* Column index of a dotted path. PQT_NOT_FOUND with the message "PATH: no column 'mas'; did
+ * you mean 'mass'?" (the closest name, when one is close; nothing is read to find it). */
 PQT_API pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret);
 
 /* Per-column metadata. col is 0-based; out-of-range col gives NULL / PQT_NONE / -1. */
@@ -153,6 +154,17 @@ PQT_API const char *pqt_file_column_path(const pqt_file *f, int col);
  * row disagrees. The answer is cached. Not thread-safe for LIST columns before it is cached. */
 PQT_API int pqt_file_column_kind(const pqt_file *f, int col);
 PQT_API int pqt_file_column_width(const pqt_file *f, int col);
+/* Kind and width of column col, reading data only when asked to. With measure = 0 nothing is
+ * read: a LIST column whose width neither the footer nor an earlier read settles (its value
+ * counts fit a fixed width) gives *kind_ret = element kind | PQT_LIST and *width_ret = -1,
+ * "unknown until measured". With measure = 1 it is settled as pqt_file_column_kind does
+ * (scanning row groups until one disagrees), and a failed scan returns its status and
+ * message (naming column, row group, page) instead of a guess. Every other column answers
+ * as pqt_file_column_kind/_width do. Answers are cached like theirs (the same thread rule).
+ * Errors: PQT_MISUSE (NULL f, col out of range); with measure = 1 the read statuses.
+ * Outputs are untouched on failure. */
+PQT_API pqt_status pqt_file_column_shape(pqt_file *f, int col, int measure, int *kind_ret,
+                                         int *width_ret);
 PQT_API int pqt_file_column_nullable(const pqt_file *f, int col);
 PQT_API int pqt_file_column_time_unit(const pqt_file *f, int col); /* pqt_time_unit or -1 */
 PQT_API int pqt_file_column_utc(const pqt_file *f, int col);       /* 1 if UTC-adjusted */

@@ -94,6 +94,7 @@ run cat "$DATA/nested_maps.snappy.parquet" --format csv --limit 1
 [ "$(head -1 "$TMP/out")" = "b,c" ] || fail "cat leaves out unreadable columns: $(head -1 "$TMP/out")"
 run schema "$CAT"
 expect_rc 0 "schema catalogue"
+run schema --measure "$CAT"
 grep -Eq "^  mag +optional +LIST +mag +vector<float32>$" "$TMP/out" || fail "schema catalogue: mag"
 grep -Eq "^      element +optional +FLOAT$" "$TMP/out" || fail "schema catalogue: mag element"
 grep -Eq "^  obs_date +optional +INT32 +DATE +obs_date +date$" "$TMP/out" ||
@@ -160,7 +161,7 @@ run cat "$PLAIN" --limit 0 --format jsonl
 # ---- cat: column selection and row ranges ----
 run cat "$PLAIN" --columns nope
 expect_rc 1 "cat --columns nope"
-expect_grep "no column 'nope' in $PLAIN" err "cat --columns nope"
+[ "$(cat "$TMP/err")" = "pqt: $PLAIN: no column 'nope'" ] || fail "cat --columns nope: $(cat "$TMP/err")"
 run cat "$PLAIN" --columns string_col
 expect_rc 1 "cat --columns on an unreadable column"
 expect_grep "BYTE_ARRAY" err "cat --columns on an unreadable column names its type"
@@ -202,6 +203,244 @@ expect_rc 0 "cat --no-crc"
 run cat "$PLAIN" --format jsonl --binary-as-string --columns string_col --limit 2
 [ "$(cat "$TMP/out")" = '{"string_col":"0"}
 {"string_col":"1"}' ] || fail "cat --binary-as-string: $(cat "$TMP/out")"
+
+# ==== issue 8, "a CLI that never misleads" (commands, options, messages) ====
+# Column typos: the library's message, with the closest name (DuckDB wrote "mass").
+run cat "$CAT" --columns id,mas
+expect_rc 1 "cat --columns typo"
+[ "$(cat "$TMP/err")" = "pqt: $CAT: no column 'mas'; did you mean 'mass'?" ] ||
+    fail "cat --columns typo: $(cat "$TMP/err")"
+[ -s "$TMP/out" ] && fail "cat --columns typo wrote to stdout"
+run cat "$CAT" --columns OBS_DATE
+[ "$(cat "$TMP/err")" = "pqt: $CAT: no column 'OBS_DATE'; did you mean 'obs_date'?" ] ||
+    fail "cat --columns case: $(cat "$TMP/err")"
+
+# --columns: blanks around names are trimmed; an empty name is a usage error naming its place.
+run cat "$CAT" --format csv --columns ' id ,	survey  ' --rows 1:2
+expect_rc 0 "cat --columns with blanks"
+[ "$(cat "$TMP/out")" = 'id,survey
+1,DES
+2,Gaia' ] || fail "cat --columns with blanks: $(cat "$TMP/out")"
+for bad in 'id,,survey:2' 'id,:2' ',id:1' ' :1'; do
+    run cat "$CAT" --columns "${bad%:*}"
+    expect_rc 2 "cat --columns '${bad%:*}'"
+    expect_grep "^pqt cat: empty column name (item ${bad##*:}) in --columns '${bad%:*}'" err \
+        "cat --columns '${bad%:*}'"
+done
+
+# schema reads the footer only: with every data page zeroed it still answers (the LIST
+# column's width is left unknown), and only --measure reads data (and says where it failed).
+run schema "$CAT"
+grep -Eq "^  mag +optional +LIST +mag +list<float32>, width unknown \(use --measure\)$" "$TMP/out" ||
+    fail "schema catalogue without --measure: mag"
+size=$(stat -c %s "$CAT")
+flen=$(od -An -t u4 -j $((size - 8)) -N4 "$CAT" | tr -d ' ')
+cp "$CAT" "$TMP/nodata.parquet"
+dd if=/dev/zero of="$TMP/nodata.parquet" bs=1 seek=4 count=$((size - 8 - flen - 4)) conv=notrunc \
+    status=none
+run schema "$TMP/nodata.parquet"
+expect_rc 0 "schema of a file whose data pages are zeroed"
+expect_grep "11 columns (11 readable)" out "schema without data"
+grep -Eq "^  mag .* list<float32>, width unknown \(use --measure\)$" "$TMP/out" ||
+    fail "schema without data: mag"
+run schema --format json "$TMP/nodata.parquet"
+expect_rc 0 "schema --format json of a file whose data pages are zeroed"
+run schema --measure "$TMP/nodata.parquet"
+expect_rc 1 "schema --measure on zeroed data pages"
+expect_grep "^pqt: $TMP/nodata.parquet: column 'mag', row group 1, page 1: corrupt page header" err \
+    "schema --measure names the failed read"
+[ -s "$TMP/out" ] && fail "schema --measure that failed wrote to stdout"
+run meta "$TMP/nodata.parquet"
+expect_rc 0 "meta of a file whose data pages are zeroed"
+
+# schema and meta as JSON, checked against DuckDB's parquet_metadata / parquet_schema /
+# parquet_kv_metadata of the same files (tests/cli/meta_truth.json, by make_meta_truth.mjs).
+python3 - "$PQT" tests/cli/meta_truth.json <<'EOF' || fail "schema/meta --format json against DuckDB"
+import json, math, subprocess, sys
+
+pqt, truth = sys.argv[1], json.load(open(sys.argv[2], encoding="utf-8"))
+bad, compared = [], 0
+
+def doc(*args):
+    r = subprocess.run([pqt, *args], capture_output=True)
+    assert r.returncode == 0, (args, r.stderr)
+    return json.loads(r.stdout)  # one document: trailing text would fail here
+
+def same(what, got, want):
+    global compared
+    compared += 1
+    if got != want:
+        bad.append(f"{what}: pqt {got!r}, DuckDB {want!r}")
+
+def stat_same(what, text, want, physical):
+    """pqt's statistic text against DuckDB's stats_*_value."""
+    if want is None or text is None:
+        return
+    if text.startswith('"'):
+        body = text[1:-1] if text.endswith('"') else text[1:]
+        if body.endswith("…"):  # cut after 40 characters
+            return same(what, want.startswith(body[:-1]), True)
+        return same(what, body, want)
+    if physical == "FLOAT":
+        return same(what, math.isclose(float(text), float(want), rel_tol=1e-6), True)
+    if physical == "DOUBLE":
+        return same(what, float(text), float(want))
+    same(what, text, want)
+
+for path, t in truth.items():
+    m = doc("meta", "--format", "json", path)
+    same(f"{path} keys", list(m), ["file", "created_by", "nrows", "nrow_groups", "ncols",
+                                   "nleaves", "row_groups", "key_value_metadata"])
+    same(f"{path} created_by", m["created_by"], t["created_by"])
+    same(f"{path} nrows", m["nrows"], t["num_rows"])
+    same(f"{path} nrow_groups", m["nrow_groups"], t["num_row_groups"])
+    first = 1
+    for i, (rg, trg) in enumerate(zip(m["row_groups"], t["row_groups"])):
+        w = f"{path} row group {i + 1}"
+        same(f"{w} number", rg["row_group"], i + 1)
+        same(f"{w} rows", (rg["first_row"], rg["last_row"], rg["nrows"]),
+             (first, first + trg["num_rows"] - 1, trg["num_rows"]))
+        first += trg["num_rows"]
+        same(f"{w} nbytes", rg["nbytes"], trg["bytes"])
+        if trg["compressed_bytes"]:
+            same(f"{w} compressed_nbytes", rg["compressed_nbytes"], trg["compressed_bytes"])
+        same(f"{w} chunks", len(rg["chunks"]), len(trg["chunks"]))
+        same(f"{w} nleaves", m["nleaves"], len(trg["chunks"]))
+        for c, tc in zip(rg["chunks"], trg["chunks"]):
+            wc = f"{w} {tc['path']}"
+            same(f"{wc} path", c["path"], tc["path"])
+            same(f"{wc} physical", c["physical"], tc["type"])
+            same(f"{wc} codec", c["codec"], tc["compression"])
+            same(f"{wc} encodings", c["encodings"], tc["encodings"])
+            same(f"{wc} sizes", (c["nvals"], c["compressed_nbytes"], c["uncompressed_nbytes"]),
+                 (tc["num_values"], tc["total_compressed_size"], tc["total_uncompressed_size"]))
+            st = c["statistics"]
+            same(f"{wc} statistics keys", list(st), ["min", "max", "min_exact", "max_exact",
+                                                    "null_count", "distinct_count", "nan_count"])
+            if tc["null_count"] is not None:
+                same(f"{wc} null_count", st["null_count"], tc["null_count"])
+            same(f"{wc} distinct_count", st["distinct_count"], tc["distinct_count"])
+            stat_same(f"{wc} min", st["min"], tc["min"], tc["type"])
+            stat_same(f"{wc} max", st["max"], tc["max"], tc["type"])
+            if tc["min"] is not None:
+                same(f"{wc} has min", st["min"] is not None, True)
+            same(f"{wc} bloom_filter", c["bloom_filter"], tc["bloom"])
+    same(f"{path} key_value_metadata", m["key_value_metadata"], t["kv"])
+
+    for measure in ([], ["--measure"]):
+        s = doc("schema", "-f", "json", *measure, path)
+        w = f"{path} schema{' --measure' if measure else ''}"
+        same(f"{w} keys", list(s), ["file", "nrows", "nrow_groups", "ncols", "nreadable",
+                                    "measured", "nodes", "columns"])
+        same(f"{w} measured", s["measured"], bool(measure))
+        same(f"{w} nrows", s["nrows"], t["num_rows"])
+        same(f"{w} nodes", len(s["nodes"]), len(t["schema"]))
+        for n, tn in zip(s["nodes"], t["schema"]):
+            wn = f"{w} node {tn['name']}"
+            same(f"{wn} name", n["name"], tn["name"])
+            same(f"{wn} physical", n["physical"], tn["type"] or "")
+            if tn["type_length"] is not None:
+                same(f"{wn} type_length", n["type_length"], tn["type_length"])
+            same(f"{wn} repetition", n["repetition"], (tn["repetition"] or "").lower())
+            same(f"{wn} nchildren", n["nchildren"], tn["num_children"] or 0)
+            lt = tn["logical_type"]
+            stem = lt[:lt.index("Type")].upper() if lt and "Type" in lt else None
+            ok = (n["logical"] == tn["converted_type"] or
+                  (stem is not None and n["logical"].startswith(stem)) or
+                  (n["logical"] == "" and tn["converted_type"] is None and lt is None))
+            same(f"{wn} logical {n['logical']!r} ({tn['converted_type']}, {lt})", ok, True)
+        cols = {c["path"]: c for c in s["columns"]}
+        for col, ln in t["list_lengths"].items():
+            c, wl = cols[col], f"{w} column {col}"
+            fixed = ln["min"] == ln["max"] and ln["null_rows"] == 0
+            if measure:
+                same(f"{wl} width", c["width"], ln["min"] if fixed else 0)
+                same(f"{wl} kind", c["kind"].split("<")[0], "vector" if fixed else "list")
+            elif fixed:  # only the data can tell: the footer-only answer says it does not know
+                same(f"{wl} width", c["width"], None)
+                same(f"{wl} kind", c["kind"].split("<")[0], "list")
+            else:  # ragged: the footer may settle it, never as a vector
+                same(f"{wl} width", c["width"] in (None, 0), True)
+                same(f"{wl} kind", c["kind"].split("<")[0], "list")
+
+for b in bad[:20]:
+    print("  " + b, file=sys.stderr)
+if compared < 500:
+    print(f"  only {compared} comparisons", file=sys.stderr)
+sys.exit(1 if bad or compared < 500 else 0)
+EOF
+
+# head = cat --limit 10, with cat's options; -n changes the count. (The surveys of rows 1-3
+# are those DuckDB reads: DES, Gaia, Euclid.)
+run head "$CAT" -f csv
+expect_rc 0 "head"
+"$PQT" cat "$CAT" --format csv --limit 10 >"$TMP/cat10"
+expect_out "$TMP/cat10" "head = cat --limit 10"
+[ "$(wc -l <"$TMP/out")" -eq 11 ] || fail "head: not a header and 10 rows"
+run head -n 3 -c 'id, survey' -f jsonl "$CAT"
+[ "$(cat "$TMP/out")" = '{"id":1,"survey":"DES"}
+{"id":2,"survey":"Gaia"}
+{"id":3,"survey":"Euclid"}' ] || fail "head -n 3 -c: $(cat "$TMP/out")"
+run head "$CAT"
+expect_grep "^showing 10 of 1000 rows$" out "head table footer"
+run head "$CAT" --rows 500:1000 -fjsonl -cid -n2
+[ "$(cat "$TMP/out")" = '{"id":500}
+{"id":501}' ] || fail "head --rows with attached short values: $(cat "$TMP/out")"
+run head --help
+expect_rc 0 "head --help"
+expect_grep "^usage: pqt head" out "head --help"
+run head
+expect_rc 2 "head without FILE"
+run head "$CAT" -n -1
+expect_rc 2 "head -n -1"
+
+# short options are the long ones: -c --columns, -n --limit, -f --format
+run cat "$PLAIN" -f jsonl -n 2
+expect_out tests/cli/alltypes_plain_limit2.jsonl "cat -f jsonl -n 2"
+run cat "$PLAIN" -fjsonl -n2 --rows 3:8
+expect_out tests/cli/alltypes_plain_rows3-4.jsonl "cat -fjsonl -n2"
+run cat "$PLAIN" -f jsonl -c double_col,id --rows 8:
+[ "$(cat "$TMP/out")" = '{"double_col":10.1,"id":1}' ] || fail "cat -c: $(cat "$TMP/out")"
+run schema -f json "$PLAIN"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "schema -f json"
+run meta -f json "$PLAIN"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "meta -f json"
+run cat "$PLAIN" -n
+expect_rc 2 "cat -n without a value"
+expect_grep "missing value for '-n'" err "cat -n without a value"
+run cat "$PLAIN" --no-crc=1
+expect_rc 2 "a flag given a value"
+run schema -f xml "$PLAIN"
+expect_rc 2 "schema -f xml"
+run meta --format=jsonl "$PLAIN"
+expect_rc 2 "meta --format=jsonl"
+
+# help CMD = CMD --help
+for cmd in schema meta cat head; do
+    "$PQT" "$cmd" --help >"$TMP/want"
+    run help "$cmd"
+    expect_rc 0 "help $cmd"
+    expect_out "$TMP/want" "help $cmd = $cmd --help"
+done
+run help
+expect_rc 0 "help"
+expect_grep "^usage: pqt COMMAND" out "help"
+run help frobnicate
+expect_rc 2 "help of an unknown command"
+
+# Every exit status the tool has (tools.h) is documented in pqt --help, and each happens.
+run --help
+codes=$(grep -o 'EXIT_[A-Z]* = [0-9]*' tools/tools.h | awk '{print $3}')
+[ "$(echo "$codes" | wc -l)" -ge 3 ] || fail "exit statuses not found in tools/tools.h"
+for code in $codes; do
+    expect_grep "^  $code  [a-z]" out "pqt --help documents exit status $code"
+done
+run head "$CAT" -n 1 -f csv
+expect_rc 0 "exit status 0"
+run head "$TMP/missing.parquet"
+expect_rc 1 "exit status 1 (a file that cannot be read)"
+run head "$CAT" --bogus
+expect_rc 2 "exit status 2 (a usage error)"
 
 echo "test_cli: $checks runs, $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -10,21 +10,35 @@
 
 #include "tools.h"
 
-static const char usage[] =
-    "usage: pqt cat FILE [--columns a,b] [--rows LO:HI] [--limit N] [--format table|csv|jsonl]\n"
-    "               [--no-crc] [--binary-as-string]\n"
-    "\n"
-    "Print the rows of a Parquet file, one row group at a time.\n"
-    "  --columns a,b   only these columns (dotted paths), in this order\n"
-    "  --rows LO:HI    rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"
-    "  --limit N       print at most N rows\n"
-    "  --format F      table (default, for people), csv, or jsonl (one JSON object per row)\n"
-    "  --no-crc        do not verify page checksums (CRC32)\n"
-    "  --binary-as-string  read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"
-    "  -h, --help      this text\n"
-    "Columns pqt cannot read (maps, nested lists) are left out unless named.\n";
+/* cat and head share options; their usage texts differ in the first lines only. */
+#define CAT_OPTIONS                                                                                \
+    "  -c, --columns a,b  only these columns (dotted paths), in this order; blanks around\n"       \
+    "                     names are ignored (\"id, survey\")\n"                                   \
+    "  --rows LO:HI       rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"  \
+    "  -n, --limit N      print at most N rows\n"                                                  \
+    "  -f, --format F     table (default, for people), csv, or jsonl (one JSON object a row)\n"   \
+    "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
+    "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
+    "  -h, --help         this text\n"                                                             \
+    "Columns pqt cannot read (maps, nested lists) are left out unless named.\n"
 
-static const char *const value_opts[] = {"--columns", "--rows", "--limit", "--format", NULL};
+static const char usage_cat[] =
+    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-n N] [-f table|csv|jsonl] [--no-crc]\n"
+    "               [--binary-as-string]\n"
+    "\n"
+    "Print the rows of a Parquet file, one row group at a time.\n" CAT_OPTIONS;
+
+static const char usage_head[] =
+    "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-f table|csv|jsonl] [--no-crc]\n"
+    "                [--binary-as-string]\n"
+    "\n"
+    "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
+    "with the same options; -n N prints N rows instead.\n" CAT_OPTIONS;
+
+static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
+                              {"--limit", 'n', 1},   {"--format", 'f', 1},
+                              {"--no-crc", 0, 0},    {"--binary-as-string", 0, 0},
+                              {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format;
@@ -94,30 +108,37 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
             if (pqt_file_column_kind(f, c) != PQT_NONE) add_col(o, f, c);
         return EXIT_OK;
     }
-    for (const char *p = list;;) {
-        size_t n = strcspn(p, ",");
-        char name[1024];
-        if (n == 0 || n >= sizeof name) {
-            fprintf(stderr, "pqt cat: bad column name in --columns '%s'\n", list);
-            return EXIT_USAGE;
-        }
-        memcpy(name, p, n);
-        name[n] = '\0';
-        int col;
-        if (pqt_file_find_column(f, name, &col) != PQT_OK) {
-            fprintf(stderr, "pqt: no column '%s' in %s\n", name, path);
+    const char *s = list, *item, *raw;
+    size_t n, raw_n;
+    while (tool_list_next(&s, &item, &n, &raw, &raw_n)) {
+        /* Blanks around a name are trimmed ("id, survey"), unless the file really has a
+         * column whose name carries them. */
+        char *name = malloc(raw_n + 1);
+        if (!name) {
+            fputs("pqt: out of memory\n", stderr);
             return EXIT_FAIL;
+        }
+        memcpy(name, raw, raw_n);
+        name[raw_n] = '\0';
+        int col;
+        if (raw_n == n || pqt_file_find_column(f, name, &col) != PQT_OK) {
+            memcpy(name, item, n);
+            name[n] = '\0';
+            if (pqt_file_find_column(f, name, &col) != PQT_OK) {
+                free(name);
+                return tool_fail(path);
+            }
         }
         if (pqt_file_column_kind(f, col) == PQT_NONE) {
             const char *logical = pqt_file_column_logical(f, col);
             fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
                     logical ? logical : "", pqt_file_column_unsupported_reason(f, col));
+            free(name);
             return EXIT_FAIL;
         }
+        free(name);
         add_col(o, f, col);
-        if (!p[n]) break;
-        p += n + 1;
     }
     return EXIT_OK;
 }
@@ -191,27 +212,22 @@ static int run(pqt_file *f, const cat_args *args)
     return rc;
 }
 
-int cmd_cat(int argc, char **argv)
+/* cat, and head (limit_default "10"). */
+static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
+                    const char *limit_default)
 {
     argscan s;
     cat_args args = {0};
+    int rc;
     argscan_init(&s, argc, argv);
-    for (int r; (r = argscan_next(&s, value_opts)) != ARG_END;) {
+    for (int r; (r = argscan_next(&s, opts)) != ARG_END;) {
         if (r == ARG_HELP) {
             fputs(usage, stdout);
             return EXIT_OK;
         }
-        if (r == ARG_BAD && strcmp(s.opt, "--no-crc") == 0) {
-            args.no_crc = 1;
-            continue;
-        }
-        if (r == ARG_BAD && strcmp(s.opt, "--binary-as-string") == 0) {
-            args.binary_as_string = 1;
-            continue;
-        }
-        if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option("cat", usage, r, s.opt);
+        if (r != ARG_OPERAND && r != ARG_OPTION) return tool_bad_option(cmd, usage, r, s.opt);
         if (r == ARG_OPERAND) {
-            if (args.path) return tool_usage_error("cat", usage, "unexpected argument", s.value);
+            if (args.path) return tool_usage_error(cmd, usage, "unexpected argument", s.value);
             args.path = s.value;
         } else if (strcmp(s.opt, "--columns") == 0)
             args.columns = s.value;
@@ -219,19 +235,25 @@ int cmd_cat(int argc, char **argv)
             args.rows = s.value;
         else if (strcmp(s.opt, "--limit") == 0)
             args.limit = s.value;
-        else
+        else if (strcmp(s.opt, "--format") == 0)
             args.format = s.value;
+        else if (strcmp(s.opt, "--no-crc") == 0)
+            args.no_crc = 1;
+        else
+            args.binary_as_string = 1;
     }
-    if (!args.path) return tool_usage_error("cat", usage, "missing FILE", NULL);
+    if (!args.path) return tool_usage_error(cmd, usage, "missing FILE", NULL);
+    if (!args.limit) args.limit = limit_default;
+    if (args.columns && (rc = tool_list_check(cmd, usage, "--columns", args.columns)) >= 0)
+        return rc;
     int64_t lo = 1, hi = 1, limit;
     if (args.rows && !parse_rows(args.rows, &lo, &hi))
-        return tool_usage_error("cat", usage, "bad --rows (want LO:HI)", args.rows);
+        return tool_usage_error(cmd, usage, "bad --rows (want LO:HI)", args.rows);
     if (args.limit && (!parse_i64(args.limit, strlen(args.limit), &limit) || limit < 0))
-        return tool_usage_error("cat", usage, "bad --limit (want a count >= 0)", args.limit);
+        return tool_usage_error(cmd, usage, "bad --limit (want a count >= 0)", args.limit);
     if (args.format && strcmp(args.format, "table") != 0 && strcmp(args.format, "csv") != 0 &&
         strcmp(args.format, "jsonl") != 0)
-        return tool_usage_error("cat", usage, "unknown --format (table, csv or jsonl)",
-                                args.format);
+        return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", args.format);
 
     pqt_file *f;
     pqt_opts *o = NULL;
@@ -241,7 +263,17 @@ int cmd_cat(int argc, char **argv)
     int opened = pqt_file_open(args.path, o, &f);
     pqt_opts_free(o);
     if (opened != PQT_OK) return tool_fail(args.path);
-    int rc = run(f, &args);
+    rc = run(f, &args);
     pqt_file_close(f);
     return rc;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+    return cat_main(argc, argv, "cat", usage_cat, NULL);
+}
+
+int cmd_head(int argc, char **argv)
+{
+    return cat_main(argc, argv, "head", usage_head, "10");
 }

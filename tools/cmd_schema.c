@@ -1,19 +1,47 @@
 /*
  * cmd_schema.c - `pqt schema FILE`: the footer's schema tree, one node per line, indented
  * by depth, with repetition, physical and logical type, and for every node that is read
- * as a table column, that column's path and kind ("unreadable (WHY)" for PQT_NONE).
+ * as a table column, that column's path and kind ("unreadable (WHY)" for PQT_NONE); or the
+ * same as one JSON document. Only the footer is read: a LIST column whose width only its
+ * data can settle says so, unless --measure asks for the row-group scan that settles it.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tools.h"
 
-static const char usage[] = "usage: pqt schema FILE\n"
-                            "\n"
-                            "Print the schema tree of a Parquet file: each node with its\n"
-                            "repetition, physical and logical type, and the table column\n"
-                            "(path and kind) it is read as.\n"
-                            "  -h, --help   this text\n";
+static const char usage[] =
+    "usage: pqt schema FILE [--measure] [-f|--format text|json]\n"
+    "\n"
+    "Print the schema tree of a Parquet file: each node with its repetition, physical and\n"
+    "logical type, and the table column (path and kind) it is read as. Only the footer is\n"
+    "read, so a LIST column whose width the footer cannot settle shows as\n"
+    "'list<T>, width unknown (use --measure)'.\n"
+    "  --measure        read LIST columns' data where needed to tell a fixed-width\n"
+    "                   vector<T> from a variable-length list<T> (reads whole columns)\n"
+    "  -f, --format F   text (default) or json\n"
+    "  -h, --help       this text\n"
+    "\n"
+    "--format json writes one JSON object with these keys, in this order:\n"
+    "  file, nrows, nrow_groups, ncols, nreadable (numbers), measured (bool),\n"
+    "  nodes: the schema elements in pre-order, root first, each\n"
+    "    {name, path (dotted, \"\" for the root), depth (root 0), repetition (\"\" for the\n"
+    "     root), physical (\"\" for a group), type_length (0 unless fixed-length),\n"
+    "     logical (\"\" when none), nchildren, column (the column path it is read as, or\n"
+    "     null)},\n"
+    "  columns: the table columns in file order, each\n"
+    "    {path, readable (bool), kind (\"int64\", \"vector<float32>\", \"list<float32>\", ...;\n"
+    "     null when unreadable), width (1 for scalars, N for vectors, 0 for lists, null\n"
+    "     while not measured), unsupported_reason (null when readable), nullable (bool),\n"
+    "     physical, logical}.\n";
+
+static const argopt opts[] = {
+    {"--measure", 0, 0}, {"--format", 'f', 1}, {NULL, 0, 0}};
+
+/* A column's kind as this run knows it: width -1 while not measured. */
+typedef struct shape {
+    int kind, width;
+} shape;
 
 enum { F_NODE, F_REP, F_PHYS, F_LOGICAL, F_COLUMN, F_KIND, NFIELDS };
 static const char *const headers[NFIELDS] = {"node",    "repetition", "physical",
@@ -24,7 +52,7 @@ typedef struct line {
     rbuf field[NFIELDS];
 } line;
 
-static void describe(const pqt_file *f, int node, int depth, line *l)
+static void describe(const pqt_file *f, const shape *shapes, int node, int depth, line *l)
 {
     for (int d = 0; d < depth; d++)
         rb_puts(&l->field[F_NODE], "  ");
@@ -41,13 +69,14 @@ static void describe(const pqt_file *f, int node, int depth, line *l)
     int col = pqt_file_node_column(f, node);
     if (col >= 0) {
         rb_puts(&l->field[F_COLUMN], pqt_file_column_path(f, col));
-        int kind = pqt_file_column_kind(f, col);
+        int kind = shapes[col].kind;
         if (kind == PQT_NONE) {
             rb_puts(&l->field[F_KIND], "unreadable (");
             rb_puts(&l->field[F_KIND], pqt_file_column_unsupported_reason(f, col));
             rb_puts(&l->field[F_KIND], ")");
         } else {
             rb_puts(&l->field[F_KIND], pqt_kind_name(kind));
+            if (shapes[col].width < 0) rb_puts(&l->field[F_KIND], ", width unknown (use --measure)");
         }
     }
 }
@@ -81,45 +110,187 @@ static void print_lines(line *lines, int n)
     }
 }
 
-int cmd_schema(int argc, char **argv)
+/* The depth of every node from one pre-order walk with a stack of children left per open
+ * group: O(nodes), where pqt_file_node_depth per node would be quadratic on wide files. */
+static int *node_depths(const pqt_file *f, int nnodes)
 {
-    const char *path = NULL;
-    int rc = tool_file_operand(argc, argv, "schema", usage, &path);
-    if (rc >= 0) return rc;
-
-    pqt_file *f;
-    if (tool_open(path, &f) != EXIT_OK) return EXIT_FAIL;
-    int nnodes = pqt_file_nnodes(f), ncols = pqt_file_ncols(f), nreadable = 0;
-    for (int c = 0; c < ncols; c++)
-        nreadable += pqt_file_column_kind(f, c) != PQT_NONE;
-    int nrg = pqt_file_nrow_groups(f);
-    printf("%s: %lld rows, %d row group%s, %d column%s (%d readable)\n", path,
-           (long long)pqt_file_nrows(f), nrg, nrg == 1 ? "" : "s", ncols, ncols == 1 ? "" : "s",
-           nreadable);
-
-    line *lines = calloc(nnodes > 0 ? (size_t)nnodes : 1, sizeof *lines);
+    int *depth = calloc(nnodes > 0 ? (size_t)nnodes : 1, sizeof *depth);
     int *left = calloc(nnodes > 0 ? (size_t)nnodes : 1, sizeof *left);
-    if (!lines || !left) {
+    if (!depth || !left) {
         fputs("pqt: out of memory\n", stderr);
         exit(EXIT_FAIL);
     }
-    /* Depth from a pre-order walk with a stack of children left per open group: O(nodes),
-     * where asking pqt_file_node_depth per node would be quadratic on wide files. */
     int top = 0;
     for (int i = 0; i < nnodes; i++) {
         while (top > 0 && left[top - 1] == 0)
             top--;
-        describe(f, i, top, &lines[i]);
+        depth[i] = top;
         if (top > 0) left[top - 1]--;
         int nch = pqt_file_node_nchildren(f, i);
         if (nch > 0) left[top++] = nch;
     }
+    free(left);
+    return depth;
+}
+
+static void print_text(const pqt_file *f, const char *path, const shape *shapes, int nreadable)
+{
+    int nnodes = pqt_file_nnodes(f), ncols = pqt_file_ncols(f), nrg = pqt_file_nrow_groups(f);
+    printf("%s: %lld rows, %d row group%s, %d column%s (%d readable)\n", path,
+           (long long)pqt_file_nrows(f), nrg, nrg == 1 ? "" : "s", ncols, ncols == 1 ? "" : "s",
+           nreadable);
+    line *lines = calloc(nnodes > 0 ? (size_t)nnodes : 1, sizeof *lines);
+    if (!lines) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    int *depth = node_depths(f, nnodes);
+    for (int i = 0; i < nnodes; i++)
+        describe(f, shapes, i, depth[i], &lines[i]);
     print_lines(lines, nnodes);
     for (int i = 0; i < nnodes; i++)
         for (int k = 0; k < NFIELDS; k++)
             rb_free(&lines[i].field[k]);
     free(lines);
-    free(left);
+    free(depth);
+}
+
+static void print_json(const pqt_file *f, const char *path, const shape *shapes, int nreadable,
+                       int measured)
+{
+    int nnodes = pqt_file_nnodes(f), ncols = pqt_file_ncols(f);
+    jw w = {0};
+    rbuf tmp = {0};
+    jw_open(&w, '{');
+    jw_key(&w, "file");
+    jw_str(&w, path);
+    jw_key(&w, "nrows");
+    jw_int(&w, pqt_file_nrows(f));
+    jw_key(&w, "nrow_groups");
+    jw_int(&w, pqt_file_nrow_groups(f));
+    jw_key(&w, "ncols");
+    jw_int(&w, ncols);
+    jw_key(&w, "nreadable");
+    jw_int(&w, nreadable);
+    jw_key(&w, "measured");
+    jw_bool(&w, measured);
+
+    int *depth = node_depths(f, nnodes);
+    jw_key(&w, "nodes");
+    jw_open(&w, '[');
+    for (int i = 0; i < nnodes; i++) {
+        jw_open(&w, '{');
+        jw_key(&w, "name");
+        jw_str(&w, pqt_file_node_name(f, i));
+        jw_key(&w, "path");
+        tmp.len = 0;
+        tool_node_path(f, i, &tmp);
+        jw_str(&w, tmp.p ? tmp.p : "");
+        jw_key(&w, "depth");
+        jw_int(&w, depth[i]);
+        jw_key(&w, "repetition");
+        jw_str(&w, pqt_file_node_repetition(f, i));
+        jw_key(&w, "physical");
+        jw_str(&w, pqt_file_node_physical(f, i));
+        jw_key(&w, "type_length");
+        jw_int(&w, pqt_file_node_type_length(f, i));
+        jw_key(&w, "logical");
+        tmp.len = 0;
+        tool_node_logical(f, i, &tmp);
+        jw_str(&w, tmp.p && tmp.len ? tmp.p : "");
+        jw_key(&w, "nchildren");
+        jw_int(&w, pqt_file_node_nchildren(f, i));
+        jw_key(&w, "column");
+        int col = pqt_file_node_column(f, i);
+        jw_str(&w, col >= 0 ? pqt_file_column_path(f, col) : NULL);
+        jw_close(&w, '}');
+        jw_flush(&w, stdout);
+    }
+    jw_close(&w, ']');
+    free(depth);
+
+    jw_key(&w, "columns");
+    jw_open(&w, '[');
+    for (int c = 0; c < ncols; c++) {
+        int kind = shapes[c].kind;
+        jw_open(&w, '{');
+        jw_key(&w, "path");
+        jw_str(&w, pqt_file_column_path(f, c));
+        jw_key(&w, "readable");
+        jw_bool(&w, kind != PQT_NONE);
+        jw_key(&w, "kind");
+        jw_str(&w, kind != PQT_NONE ? pqt_kind_name(kind) : NULL);
+        jw_key(&w, "width");
+        if (kind == PQT_NONE || shapes[c].width < 0)
+            jw_null(&w);
+        else
+            jw_int(&w, shapes[c].width);
+        jw_key(&w, "unsupported_reason");
+        jw_str(&w, pqt_file_column_unsupported_reason(f, c));
+        jw_key(&w, "nullable");
+        jw_bool(&w, pqt_file_column_nullable(f, c) > 0);
+        jw_key(&w, "physical");
+        jw_str(&w, pqt_file_column_physical(f, c));
+        jw_key(&w, "logical");
+        const char *lg = pqt_file_column_logical(f, c);
+        jw_str(&w, lg ? lg : "");
+        jw_close(&w, '}');
+        jw_flush(&w, stdout);
+    }
+    jw_close(&w, ']');
+    jw_close(&w, '}');
+    jw_flush(&w, stdout);
+    rb_free(&w.b);
+    rb_free(&tmp);
+}
+
+int cmd_schema(int argc, char **argv)
+{
+    argscan s;
+    const char *path = NULL;
+    int measure = 0, format = FORMAT_TEXT;
+    argscan_init(&s, argc, argv);
+    for (int r; (r = argscan_next(&s, opts)) != ARG_END;) {
+        if (r == ARG_HELP) {
+            fputs(usage, stdout);
+            return EXIT_OK;
+        }
+        if (r != ARG_OPERAND && r != ARG_OPTION) return tool_bad_option("schema", usage, r, s.opt);
+        if (r == ARG_OPERAND) {
+            if (path) return tool_usage_error("schema", usage, "unexpected argument", s.value);
+            path = s.value;
+        } else if (strcmp(s.opt, "--measure") == 0) {
+            measure = 1;
+        } else if ((format = tool_doc_format(s.value)) < 0) {
+            return tool_usage_error("schema", usage, "unknown --format (text or json)", s.value);
+        }
+    }
+    if (!path) return tool_usage_error("schema", usage, "missing FILE", NULL);
+
+    pqt_file *f;
+    if (tool_open(path, &f) != EXIT_OK) return EXIT_FAIL;
+    int ncols = pqt_file_ncols(f), nreadable = 0;
+    shape *shapes = calloc(ncols > 0 ? (size_t)ncols : 1, sizeof *shapes);
+    if (!shapes) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    /* Everything is settled before anything is printed, so a failed --measure leaves one
+     * error line and no half-written output. */
+    for (int c = 0; c < ncols; c++) {
+        if (pqt_file_column_shape(f, c, measure, &shapes[c].kind, &shapes[c].width) != PQT_OK) {
+            free(shapes);
+            int rc = tool_fail(path);
+            pqt_file_close(f);
+            return rc;
+        }
+        nreadable += shapes[c].kind != PQT_NONE;
+    }
+    if (format == FORMAT_JSON)
+        print_json(f, path, shapes, nreadable, measure);
+    else
+        print_text(f, path, shapes, nreadable);
+    free(shapes);
     pqt_file_close(f);
     return EXIT_OK;
 }

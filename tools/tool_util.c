@@ -31,8 +31,10 @@ int tool_usage_error(const char *cmd, const char *usage, const char *msg, const 
 
 int tool_bad_option(const char *cmd, const char *usage, int r, const char *opt)
 {
-    return tool_usage_error(cmd, usage, r == ARG_MISSING ? "missing value for" : "unknown option",
-                            opt);
+    const char *msg = r == ARG_MISSING   ? "missing value for"
+                      : r == ARG_NOVALUE ? "this option takes no value:"
+                                         : "unknown option";
+    return tool_usage_error(cmd, usage, msg, opt);
 }
 
 int tool_open(const char *path, pqt_file **ret)
@@ -49,7 +51,19 @@ void argscan_init(argscan *s, int argc, char **argv)
     s->i = 1; /* argv[0] is the command */
 }
 
-int argscan_next(argscan *s, const char *const *names)
+/* The value of a matched option: attached (after '=' or a short letter), or the next
+ * argument. */
+static int take_value(argscan *s, const argopt *o, const char *attached)
+{
+    /* on error s->opt stays the argument as typed, so the message quotes the user */
+    if (!o->takes_value && attached) return ARG_NOVALUE;
+    if (o->takes_value && !attached && s->i >= s->argc) return ARG_MISSING;
+    s->opt = o->name;
+    if (o->takes_value) s->value = attached ? attached : s->argv[s->i++];
+    return ARG_OPTION;
+}
+
+int argscan_next(argscan *s, const argopt *opts)
 {
     if (s->i >= s->argc) return ARG_END;
     const char *a = s->argv[s->i++];
@@ -61,23 +75,64 @@ int argscan_next(argscan *s, const char *const *names)
     }
     if (strcmp(a, "--") == 0) {
         s->no_more_opts = 1;
-        return argscan_next(s, names);
+        return argscan_next(s, opts);
     }
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return ARG_HELP;
+    if (a[1] != '-') {
+        for (int k = 0; opts && opts[k].name; k++)
+            if (opts[k].short_name == a[1]) return take_value(s, &opts[k], a[2] ? a + 2 : NULL);
+        return ARG_BAD;
+    }
     const char *eq = strchr(a, '=');
     size_t n = eq ? (size_t)(eq - a) : strlen(a);
-    for (int k = 0; names && names[k]; k++) {
-        if (strlen(names[k]) != n || strncmp(a, names[k], n) != 0) continue;
-        s->opt = names[k];
-        if (eq)
-            s->value = eq + 1;
-        else if (s->i < s->argc)
-            s->value = s->argv[s->i++];
-        else
-            return ARG_MISSING;
-        return ARG_OPTION;
-    }
+    for (int k = 0; opts && opts[k].name; k++)
+        if (strlen(opts[k].name) == n && strncmp(a, opts[k].name, n) == 0)
+            return take_value(s, &opts[k], eq ? eq + 1 : NULL);
     return ARG_BAD;
+}
+
+int tool_doc_format(const char *value)
+{
+    if (!value || strcmp(value, "text") == 0) return FORMAT_TEXT;
+    if (strcmp(value, "json") == 0) return FORMAT_JSON;
+    return -1;
+}
+
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int tool_list_next(const char **s, const char **item, size_t *n, const char **raw,
+                   size_t *raw_n)
+{
+    const char *p = *s;
+    if (!p) return 0;
+    size_t len = strcspn(p, ",");
+    const char *a = p, *b = p + len;
+    while (a < b && blank(*a))
+        a++;
+    while (b > a && blank(b[-1]))
+        b--;
+    *item = a;
+    *n = (size_t)(b - a);
+    if (raw) *raw = p;
+    if (raw_n) *raw_n = len;
+    *s = p[len] ? p + len + 1 : NULL;
+    return 1;
+}
+
+int tool_list_check(const char *cmd, const char *usage, const char *opt, const char *list)
+{
+    const char *s = list, *item;
+    size_t n;
+    for (int pos = 1; tool_list_next(&s, &item, &n, NULL, NULL); pos++) {
+        if (n > 0) continue;
+        char msg[96];
+        snprintf(msg, sizeof msg, "empty column name (item %d) in %s", pos, opt);
+        return tool_usage_error(cmd, usage, msg, list);
+    }
+    return -1;
 }
 
 void tool_node_path(const pqt_file *f, int node, rbuf *b)
@@ -118,24 +173,4 @@ size_t tool_text_prefix(const char *s, size_t n, size_t width)
         i++;
     }
     return i;
-}
-
-int tool_file_operand(int argc, char **argv, const char *cmd, const char *usage,
-                      const char **path_ret)
-{
-    argscan s;
-    const char *path = NULL;
-    argscan_init(&s, argc, argv);
-    for (int r; (r = argscan_next(&s, NULL)) != ARG_END;) {
-        if (r == ARG_HELP) {
-            fputs(usage, stdout);
-            return EXIT_OK;
-        }
-        if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option(cmd, usage, r, s.opt);
-        if (path) return tool_usage_error(cmd, usage, "unexpected argument", s.value);
-        path = s.value;
-    }
-    if (!path) return tool_usage_error(cmd, usage, "missing FILE", NULL);
-    *path_ret = path;
-    return -1;
 }

@@ -14,6 +14,7 @@
 #include "format/footer.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/suggest.h"
 
 pqt_status pqt_opts_new(pqt_opts **ret)
 {
@@ -93,7 +94,7 @@ pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
     for (int i = 0; i < f->meta.n_row_groups; i++) {
         int64_t r = f->meta.row_groups[i].num_rows;
         if (r < 0 || total > INT64_MAX - r) {
-            st = pqt_err(PQT_CORRUPT, "%s: row group %d has an invalid row count %lld", path, i,
+            st = pqt_err(PQT_CORRUPT, "%s: row group %d has an invalid row count %lld", path, i + 1,
                          (long long)r);
             goto fail;
         }
@@ -159,7 +160,14 @@ pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_re
             return PQT_OK;
         }
     }
-    return PQT_NOT_FOUND;
+    /* Only a failure pays for the suggestion. */
+    pqt_suggest sg;
+    pqt_suggest_init(&sg, path);
+    for (int i = 0; i < f->schema.ncols; i++)
+        pqt_suggest_offer(&sg, f->schema.cols[i].path);
+    char hint[300];
+    return pqt_err(PQT_NOT_FOUND, "%s: no column '%s'%s", f->path, path,
+                   pqt_suggest_text(&sg, hint, sizeof hint));
 }
 
 const char *pqt_file_column_path(const pqt_file *f, int col)
@@ -222,6 +230,25 @@ int pqt_file_column_width(const pqt_file *f, int col)
     if (c->elem_kind == PQT_NONE) return 0;
     int w = pqt_file_list_width_discover((pqt_file *)f, col);
     return w > 0 ? w : 0;
+}
+
+pqt_status pqt_file_column_shape(pqt_file *f, int col, int measure, int *kind_ret,
+                                 int *width_ret)
+{
+    const pqt_col *c = col_at(f, col);
+    if (!c)
+        return pqt_err(PQT_MISUSE, "pqt_file_column_shape: %s", f ? "column out of range"
+                                                                  : "NULL file");
+    int kind = c->kind, width = c->is_list ? 0 : 1;
+    if (c->is_list && c->elem_kind != PQT_NONE) {
+        int w;
+        PQT_TRY(pqt_file_list_width(f, col, measure, &w));
+        kind = c->elem_kind | (w > 0 ? PQT_VECTOR : PQT_LIST);
+        width = w > 0 ? w : w < 0 ? 0 : -1;
+    }
+    if (kind_ret) *kind_ret = kind;
+    if (width_ret) *width_ret = width;
+    return PQT_OK;
 }
 
 int pqt_file_nkv(const pqt_file *f) { return f ? f->meta.nkv : -1; }

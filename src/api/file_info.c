@@ -780,7 +780,8 @@ pqt_status pqt_file_chunk_stat_text(const pqt_file *f, int rg, int leaf, int whi
                                     size_t cap, size_t *len_ret)
 {
     if (!chunk_at(f, rg, leaf))
-        return pqt_err(PQT_MISUSE, "column chunk (row group %d, leaf %d) out of range", rg, leaf);
+        return pqt_err(PQT_MISUSE, "column chunk rg=%d, leaf=%d (0-based arguments) out of range",
+                       rg, leaf);
     if (which != PQT_STAT_MIN && which != PQT_STAT_MAX)
         return pqt_err(PQT_MISUSE, "statistic %d is not PQT_STAT_MIN or PQT_STAT_MAX", which);
     if (!buf && cap > 0) return pqt_err(PQT_MISUSE, "NULL buffer with capacity %zu", cap);

@@ -30,6 +30,9 @@ struct pqt_file {
 /* Settle the width of LIST column col (footer check, then a row-group scan); returns the
  * width, or -1 when rows disagree (a list kind), or -2 when the scan failed. */
 int pqt_file_list_width_discover(pqt_file *f, int col);
+/* The same with the scan's status: *w_ret > 0 a width, -1 rows disagree; with measure = 0
+ * nothing is read and *w_ret is 0 when only a scan could settle it. */
+pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret);
 
 /* Read rows [lo, hi) (0-based, half-open) of column c into a colbuf allocated here at
  * hi - lo rows (borrowed_data: caller memory for fixed-width scalar values, or NULL).

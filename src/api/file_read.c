@@ -144,9 +144,10 @@ pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void
     return PQT_OK;
 }
 
-int pqt_file_list_width_discover(pqt_file *f, int col)
+pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret)
 {
-    if (f->list_width[col] != 0) return f->list_width[col];
+    *w_ret = f->list_width[col];
+    if (*w_ret != 0) return PQT_OK;
     const pqt_col *c = &f->schema.cols[col];
     const pqt_file_meta *m = &f->meta;
     /* Tier 1, the footer alone: a uniform non-null list has exactly w level entries a row. */
@@ -156,32 +157,39 @@ int pqt_file_list_width_discover(pqt_file *f, int col)
         int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
         if (rows == 0) continue;
         if (nv % rows != 0 || (w >= 0 && nv / rows != w) || nv / rows < 1) {
-            f->list_width[col] = -1;
-            return -1;
+            *w_ret = f->list_width[col] = -1;
+            return PQT_OK;
         }
         w = nv / rows;
     }
     if (w < 1 || w > INT32_MAX) {
-        f->list_width[col] = -1;
-        return -1;
+        *w_ret = f->list_width[col] = -1;
+        return PQT_OK;
     }
+    if (!measure) return PQT_OK; /* *w_ret is 0: only the data can tell */
     /* Tier 2: scan one row group at a time, stopping at the first that disagrees. */
     int64_t start = 0;
     for (int rg = 0; rg < m->n_row_groups; rg++) {
         int64_t rows = m->row_groups[rg].num_rows;
         if (rows == 0) continue;
         pqt_colbuf b;
-        if (pqt_file_read_colbuf(f, c, start, start + rows, &b, NULL) != PQT_OK) return -2;
+        PQT_TRY(pqt_file_read_colbuf(f, c, start, start + rows, &b, NULL));
         int rw = pqt_colbuf_uniform_width(&b);
         pqt_colbuf_free(&b);
         if (rw != w) {
-            f->list_width[col] = -1;
-            return -1;
+            *w_ret = f->list_width[col] = -1;
+            return PQT_OK;
         }
         start += rows;
     }
-    f->list_width[col] = (int)w;
-    return (int)w;
+    *w_ret = f->list_width[col] = (int)w;
+    return PQT_OK;
+}
+
+int pqt_file_list_width_discover(pqt_file *f, int col)
+{
+    int w;
+    return pqt_file_list_width(f, col, 1, &w) == PQT_OK ? w : -2;
 }
 
 void pqt_array_free(pqt_array *a)

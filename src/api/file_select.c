@@ -92,7 +92,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
             int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
             if (nv < 0 || elem_cap > INT64_MAX - nv)
                 return pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: bad value count %lld",
-                               f->path, c->path, rg, (long long)nv);
+                               f->path, c->path, rg + 1, (long long)nv);
             elem_cap += nv;
         }
     }

@@ -430,7 +430,7 @@ static pqt_status load_page_rows(const pqt_chunk_src *src, const pqt_column_chun
         int64_t next = i + 1 < oi.npages ? oi.pages[i + 1].first_row_index : rg_rows;
         rows[i] = next - oi.pages[i].first_row_index;
         if (rows[i] < 0 || next > rg_rows)
-            st = pqt_err(PQT_CORRUPT, "offset index page %d has first rows out of order", i);
+            st = pqt_err(PQT_CORRUPT, "offset index page %d has first rows out of order", i + 1);
     }
     pqt_arena_free(&a);
     if (st != PQT_OK) {
@@ -496,7 +496,10 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
     pqt_mem_free(oi_rows);
     if (st == PQT_OK) return PQT_OK;
 fail:
-    if (w.page_no > 0) pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path, rg, w.page_no);
-    else pqt_err_prefix("%s: column '%s', row group %d: ", src->path, col->path, rg);
+    /* Messages number row groups (and pages) from 1, as the CLI and the API's rows do. */
+    if (w.page_no > 0)
+        pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path, rg + 1,
+                       w.page_no);
+    else pqt_err_prefix("%s: column '%s', row group %d: ", src->path, col->path, rg + 1);
     return st;
 }

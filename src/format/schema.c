@@ -261,7 +261,7 @@ pqt_status pqt_schema_build(const pqt_file_meta *meta, bool binary_as_string, pq
             return pqt_err(PQT_CORRUPT,
                            "corrupt footer: row group %d has %d column chunks, the schema has %d "
                            "leaf columns",
-                           rg, meta->row_groups[rg].ncolumns, w.leaf_count);
+                           rg + 1, meta->row_groups[rg].ncolumns, w.leaf_count);
     }
     out->cols = w.cols;
     out->ncols = w.ncols;

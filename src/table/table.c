@@ -13,6 +13,7 @@
 
 #include "table/table_int.h"
 #include "util/mem.h"
+#include "util/suggest.h"
 
 static pqt_warning_fn warn_fn;
 static void *warn_user;
@@ -49,21 +50,38 @@ int pqt_tbl_find(const pqt_table *t, const char *name)
     return first;
 }
 
+const char *pqt_tbl_where(const pqt_table *t)
+{
+    return t->f ? t->f->path : "in-memory table";
+}
+
+const char *pqt_tbl_suggest(const pqt_table *t, const char *name, char *buf, size_t cap)
+{
+    pqt_suggest sg;
+    pqt_suggest_init(&sg, name);
+    for (int i = 0; i < t->ncols; i++)
+        pqt_suggest_offer(&sg, t->cols[i].name);
+    if (pqt_tbl_find(t, PQT_TBL_ROW_INDEX) < 0 && pqt_table_has_column(t, PQT_TBL_ROW_INDEX))
+        pqt_suggest_offer(&sg, PQT_TBL_ROW_INDEX);
+    return pqt_suggest_text(&sg, buf, cap);
+}
+
 pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret)
 {
     if (!t || !name) return pqt_err(PQT_MISUSE, "%s: table and column name must not be NULL", call);
     int ci = pqt_tbl_find(t, name);
     if (ci < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && !t->f)
-        return pqt_err(PQT_NOT_FOUND, "%s: an in-memory table has no '%s' column: it was not "
-                                      "read from a file",
-                       call, name);
+        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was not read from a file",
+                       call, pqt_tbl_where(t), name);
     if (ci < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && !t->ri_possible)
-        return pqt_err(PQT_NOT_FOUND, "%s: no column '%s' in table %s (it was dropped, which is "
-                                      "permanent: reopen the file to get it back)",
-                       call, name, t->f->path);
-    if (ci < 0)
-        return pqt_err(PQT_NOT_FOUND, "%s: no column '%s' in table %s", call, name,
-                       t->f ? t->f->path : "(in memory)");
+        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was dropped, which is "
+                                      "permanent (reopen the file to get it back)",
+                       call, pqt_tbl_where(t), name);
+    if (ci < 0) {
+        char hint[300];
+        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s'%s", call, pqt_tbl_where(t), name,
+                       pqt_tbl_suggest(t, name, hint, sizeof hint));
+    }
     *ci_ret = ci;
     return PQT_OK;
 }
@@ -313,20 +331,25 @@ pqt_status pqt_table_column_index(const pqt_table *t, const char *name, int *ind
 pqt_status pqt_tbl_check_present(const pqt_table *t, const char *call, const char *const *names,
                                  int n)
 {
-    char miss[1024];
+    /* Each missing name as the single-name message says it ("no column 'x'; did you mean
+     * 'y'?"), joined by "; " after a count when there are several. */
+    char miss[900], hint[300];
     size_t len = 0;
     int nmiss = 0;
     miss[0] = '\0';
     for (int k = 0; k < n; k++) {
         if (names[k] && pqt_table_has_column(t, names[k])) continue;
         nmiss++;
-        int w = snprintf(miss + len, sizeof miss - len, "%s'%s'", nmiss > 1 ? ", " : "",
-                         names[k] ? names[k] : "(NULL)");
+        const char *nm = names[k] ? names[k] : "(NULL)";
+        int w = snprintf(miss + len, sizeof miss - len, "%sno column '%s'%s",
+                         nmiss > 1 ? "; " : "", nm,
+                         names[k] ? pqt_tbl_suggest(t, nm, hint, sizeof hint) : "");
         if (w > 0) len = len + (size_t)w < sizeof miss ? len + (size_t)w : sizeof miss - 1;
     }
     if (nmiss == 0) return PQT_OK;
-    return pqt_err(PQT_NOT_FOUND, "%s: %d column(s) not in table %s: %s", call, nmiss,
-                   t->f ? t->f->path : "(in memory)", miss);
+    if (nmiss == 1) return pqt_err(PQT_NOT_FOUND, "%s: %s: %s", call, pqt_tbl_where(t), miss);
+    return pqt_err(PQT_NOT_FOUND, "%s: %s: %d columns missing: %s", call, pqt_tbl_where(t), nmiss,
+                   miss);
 }
 
 pqt_status pqt_table_require_columns(const pqt_table *t, const char *const *names, int n)

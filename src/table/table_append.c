@@ -53,9 +53,9 @@ pqt_status pqt_table_append(pqt_table *t, pqt_table *other)
         const char *nm = other->cols[j].name;
         int di = pqt_tbl_find(t, nm);
         if (di < 0) {
-            st = pqt_err(PQT_NOT_FOUND, "%s: the appended table has a column '%s' that this table "
-                                        "does not have",
-                         call, nm);
+            char hint[300];
+            st = pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s'%s (the appended table has one)",
+                         call, pqt_tbl_where(t), nm, pqt_tbl_suggest(t, nm, hint, sizeof hint));
             break;
         }
         st = check_match(t, di, other, j, call);

@@ -75,7 +75,12 @@ struct pqt_table {
 /* ---- table.c ---- */
 /* Slot index of a lookup name, -1 when absent (the virtual row index is absent). */
 int pqt_tbl_find(const pqt_table *t, const char *name);
-/* Slot of name or PQT_NOT_FOUND with a message naming the column and `call`. */
+/* The file path of t, or "in-memory table": how messages name the table. */
+const char *pqt_tbl_where(const pqt_table *t);
+/* "; did you mean 'x'?" for a name t lacks (the closest column name), or "", into buf. */
+const char *pqt_tbl_suggest(const pqt_table *t, const char *name, char *buf, size_t cap);
+/* Slot of name or PQT_NOT_FOUND with a message naming `call`, the table, the column and the
+ * closest name ("CALL: FILE: no column 'mas'; did you mean 'mass'?"). */
 pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret);
 /* PQT_PARALLEL when called inside a parallel region deeper than the one that opened t. */
 pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char *what);

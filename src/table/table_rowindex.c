@@ -45,13 +45,12 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
         return PQT_OK;
     }
     if (!t->f)
-        return pqt_err(PQT_NOT_FOUND, "%s: an in-memory table has no '%s' column: it was not "
-                                      "read from a file",
-                       call, PQT_TBL_ROW_INDEX);
+        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was not read from a file",
+                       call, pqt_tbl_where(t), PQT_TBL_ROW_INDEX);
     if (!t->ri_possible)
-        return pqt_err(PQT_NOT_FOUND, "%s: no column '%s' in table %s (it was dropped, which is "
-                                      "permanent: reopen the file to get it back)",
-                       call, PQT_TBL_ROW_INDEX, t->f->path);
+        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was dropped, which is "
+                                      "permanent (reopen the file to get it back)",
+                       call, pqt_tbl_where(t), PQT_TBL_ROW_INDEX);
     if (t->detached)
         return pqt_err(PQT_DETACHED, "%s: '%s' cannot be built: the table has detached from %s "
                                      "(%s changed its rows), so its rows no longer name file "
