@@ -59,6 +59,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_KIND, 52, "kind mismatch")                                                               \
     X(PQT_PARALLEL, 53, "refused inside a parallel region")                                        \
     X(PQT_DETACHED, 54, "table is detached from its file")                                         \
+    X(PQT_UNIT_MISMATCH, 55, "unit mismatch")                                                      \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
 
@@ -611,8 +612,10 @@ PQT_API pqt_status pqt_table_set_list(pqt_table *t, const char *name, const int6
 PQT_API pqt_status pqt_table_set_null(pqt_table *t, const char *name, int64_t row, int elem);
 PQT_API pqt_status pqt_table_clear_null(pqt_table *t, const char *name, int64_t row, int elem);
 /* Append the rows of `other` to t. Every column of other must exist in t (PQT_NOT_FOUND
- * naming it) with the same kind, width and unit (PQT_KIND / PQT_MISUSE naming both; there is
- * no unit conversion: km/h into m/s is an error); columns of t that other lacks get null
+ * naming it) with the same kind and width (PQT_KIND naming both) and the same physical unit
+ * and time unit (PQT_UNIT_MISMATCH naming the column and both units: there is no unit
+ * conversion, km/h into m/s or milliseconds into microseconds is an error; no unit and a
+ * unit differ too); columns of t that other lacks get null
  * rows. other's columns are read if needed (other is not otherwise changed). Columns of t
  * never read are not read: the append detaches t, after which they are unreadable. An
  * other with zero rows changes nothing. t and other must be different tables. */
