@@ -72,8 +72,11 @@ typedef enum pqt_status {
 /* Symbolic name of a status ("PQT_CORRUPT"); "PQT_UNKNOWN" for other numbers. Static storage. */
 PQT_API const char *pqt_status_name(pqt_status st);
 
-/* Message of the last failed call on this thread ("" if none). Valid until the next pqt call
- * on this thread. */
+/* Message of the last failed pqt call on this thread: "" until a call on this thread fails;
+ * after that, the message of the most recent failure, which successful calls leave unchanged
+ * (a success does not clear it, so test the status, not the message, to see whether a call
+ * failed). Failures on other threads never change it. Never NULL. The pointer is to this
+ * thread's storage and the text is valid until the next failing pqt call on this thread. */
 PQT_API const char *pqt_errmsg(void);
 
 /* ------------------------------------------------------------------------------------------
