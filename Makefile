@@ -3,24 +3,41 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo check check-clang check-asan fuzz bench interop install clean
+.PHONY: all deps test-deps build demo check check-clang check-asan check-packaging fuzz bench \
+	interop install clean
 
 all: build
 
+# Debian packages: `build` for the library and the tool, `test` adds what the tests need.
 deps:
-	@bash scripts/install-deps
+	@bash scripts/install-deps build
+
+test-deps:
+	@bash scripts/install-deps test
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# The main job on the bundled example: schema and first rows of a small catalogue.
-demo: build
-	$(BUILD)/pqt schema examples/catalogue.parquet
-	$(BUILD)/pqt cat examples/catalogue.parquet --limit 10
+# The main job on the bundled example: schema and first rows of a small catalogue. Builds the
+# library and the tool only; the build's output goes to a log, shown if the build fails.
+DEMO_LOG = $(BUILD)/demo-build.log
+demo: deps
+	@mkdir -p $(BUILD)
+	@echo "Building pqt (the library and the tool; log in $(DEMO_LOG))..."
+	@{ cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) && \
+	   cmake --build $(BUILD) -j $(JOBS) --target pqt_cli; } >$(DEMO_LOG) 2>&1 || \
+	 { cat $(DEMO_LOG); echo "make demo: the build failed (output above, also in $(DEMO_LOG))" >&2; \
+	   exit 1; }
+	@echo
+	@echo '$$ pqt schema examples/catalogue.parquet'
+	@$(BUILD)/pqt schema examples/catalogue.parquet
+	@echo
+	@echo '$$ pqt cat examples/catalogue.parquet --limit 10'
+	@$(BUILD)/pqt cat examples/catalogue.parquet --limit 10
 
 # Every test.
-check: build
+check: test-deps build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # The same suite built by clang (the code must build warning-free with both compilers).
@@ -30,6 +47,12 @@ check-clang:
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 check-asan:
 	@$(MAKE) --no-print-directory check BUILD=build-asan CMAKE_FLAGS="-DPQT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+
+# Install to a prefix and build C, C++ and Fortran consumers against it (CMake and pkg-config),
+# and check that `make demo` is quiet and builds only the library and the tool (CI runs it).
+check-packaging: test-deps
+	bash tests/packaging/run.sh
+	bash tests/packaging/demo.sh
 
 # libFuzzer on every tests/fuzz target, FUZZ_SECONDS each (not part of check): the library
 # built by clang with coverage + ASan + UBSan in build-fuzz; crashes land in
@@ -54,4 +77,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf build build-asan build-clang
+	rm -rf build build-asan build-clang build-pkg

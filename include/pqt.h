@@ -59,6 +59,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_KIND, 52, "kind mismatch")                                                               \
     X(PQT_PARALLEL, 53, "refused inside a parallel region")                                        \
     X(PQT_DETACHED, 54, "table is detached from its file")                                         \
+    X(PQT_UNIT_MISMATCH, 55, "unit mismatch")                                                      \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
 
@@ -71,8 +72,11 @@ typedef enum pqt_status {
 /* Symbolic name of a status ("PQT_CORRUPT"); "PQT_UNKNOWN" for other numbers. Static storage. */
 PQT_API const char *pqt_status_name(pqt_status st);
 
-/* Message of the last failed call on this thread ("" if none). Valid until the next pqt call
- * on this thread. */
+/* Message of the last failed pqt call on this thread: "" until a call on this thread fails;
+ * after that, the message of the most recent failure, which successful calls leave unchanged
+ * (a success does not clear it, so test the status, not the message, to see whether a call
+ * failed). Failures on other threads never change it. Never NULL. The pointer is to this
+ * thread's storage and the text is valid until the next failing pqt call on this thread. */
 PQT_API const char *pqt_errmsg(void);
 
 /* ------------------------------------------------------------------------------------------
@@ -114,14 +118,17 @@ typedef enum pqt_opt {
     PQT_OPT_THREADS = 1,          /* int: 0 = all cores (default), 1 = no threads */
     PQT_OPT_VERIFY_CRC = 2,       /* int: 1 = verify page CRC32 when present (default), 0 = skip */
     PQT_OPT_BINARY_AS_STRING = 3, /* int: 1 = read plain BYTE_ARRAY as string (old Hive/Impala) */
-    PQT_OPT_ROW_LO = 4,           /* int64: first row of the slice, 1-based (table open) */
-    PQT_OPT_ROW_HI = 5            /* int64: last row of the slice, inclusive (table open) */
+    PQT_OPT_ROW_LO = 4,           /* int64 >= 1: first row of the slice, 1-based (table open) */
+    PQT_OPT_ROW_HI = 5            /* int64 >= 1: last row of the slice, inclusive (table open) */
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
 PQT_API pqt_status pqt_opts_new(pqt_opts **ret);
 PQT_API void pqt_opts_free(pqt_opts *opts);
-/* Set an integer option. PQT_MISUSE for an unknown option or a value out of its range. */
+/* Set an integer option. PQT_MISUSE for an unknown option or a value out of its range
+ * (the message names the option and the value); a failed set leaves opts as it was.
+ * PQT_OPT_ROW_LO and PQT_OPT_ROW_HI take rows >= 1: 0 or below is an error, not "unset";
+ * a bound never set means the start / the end of the file. */
 PQT_API pqt_status pqt_opts_set_int(pqt_opts *opts, pqt_opt opt, int64_t value);
 
 /* ------------------------------------------------------------------------------------------
@@ -280,9 +287,10 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
  * all cores, 1 = none; inside a parallel region a table decodes on its own thread),
  * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, and the slice PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
  * (1-based, inclusive; setting either one makes a slice, the other defaulting to 1 / the
- * last row; 0 means unset). A slice reads only the row groups covering it.
+ * last row; neither set: the whole file). A slice reads only the row groups covering it.
  * *ret is owned by the caller: free with pqt_table_close.
- * Errors: PQT_RANGE when row_lo < 1, row_hi is past the file's last row or row_lo > row_hi;
+ * Errors: PQT_RANGE when row_hi is past the file's last row or row_lo > row_hi (a bound
+ * below 1 is refused when it is set: pqt_opts_set_int);
  * the message names the range asked for and the file's row count (nothing is clamped);
  * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM. */
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
@@ -619,8 +627,10 @@ PQT_API pqt_status pqt_table_set_list(pqt_table *t, const char *name, const int6
 PQT_API pqt_status pqt_table_set_null(pqt_table *t, const char *name, int64_t row, int elem);
 PQT_API pqt_status pqt_table_clear_null(pqt_table *t, const char *name, int64_t row, int elem);
 /* Append the rows of `other` to t. Every column of other must exist in t (PQT_NOT_FOUND
- * naming it) with the same kind, width and unit (PQT_KIND / PQT_MISUSE naming both; there is
- * no unit conversion: km/h into m/s is an error); columns of t that other lacks get null
+ * naming it) with the same kind and width (PQT_KIND naming both) and the same physical unit
+ * and time unit (PQT_UNIT_MISMATCH naming the column and both units: there is no unit
+ * conversion, km/h into m/s or milliseconds into microseconds is an error; no unit and a
+ * unit differ too); columns of t that other lacks get null
  * rows. other's columns are read if needed (other is not otherwise changed). Columns of t
  * never read are not read: the append detaches t, after which they are unreadable. An
  * other with zero rows changes nothing. t and other must be different tables. */

@@ -10,6 +10,7 @@ int main(int argc, char **argv)
     pqt_file *f;
     int col;
     if (argc != 2) return fprintf(stderr, "usage: %s FILE.parquet\n", argv[0]), 2;
+    printf("pqt_version_number %u\n", pqt_version_number());
     if (pqt_file_open(argv[1], NULL, &f) != PQT_OK)
         return fprintf(stderr, "%s: %s\n", argv[1], pqt_errmsg()), 1;
     int64_t n = pqt_file_nrows(f);

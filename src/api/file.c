@@ -42,10 +42,20 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
     case PQT_OPT_BINARY_AS_STRING:
         o->binary_as_string = v != 0;
         return PQT_OK;
+    /* Rows are 1-based: 0 is not a way to say "unset" (an unset bound is never set), so a
+     * bound below 1 is refused here rather than silently meaning the whole file. */
     case PQT_OPT_ROW_LO:
+        if (v < 1)
+            return pqt_err(PQT_MISUSE, "PQT_OPT_ROW_LO = %lld: rows are 1-based, the first row is "
+                                       "1 (leave the option unset to start at row 1)",
+                           (long long)v);
         o->row_lo = v;
         return PQT_OK;
     case PQT_OPT_ROW_HI:
+        if (v < 1)
+            return pqt_err(PQT_MISUSE, "PQT_OPT_ROW_HI = %lld: rows are 1-based, the last row is "
+                                       "at least 1 (leave the option unset to end at the last row)",
+                           (long long)v);
         o->row_hi = v;
         return PQT_OK;
     }

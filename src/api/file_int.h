@@ -45,7 +45,7 @@ struct pqt_opts {
     int threads;
     bool verify_crc;
     bool binary_as_string;
-    int64_t row_lo, row_hi; /* 0 = unset */
+    int64_t row_lo, row_hi; /* 0 = never set (the setter refuses < 1) */
 };
 
 #endif

@@ -135,8 +135,10 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                 w += bound;
                 off[dst_row[rg] + k++] = 0;
             }
+            /* a refused reservation falls back to appending: not a failure of this call */
+            pqt_err_mute();
             if (ok && pqt_buf_reserve(&b->str_bytes, (size_t)w) == PQT_OK) appending = false;
-            pqt_err_clear();
+            pqt_err_unmute();
         }
         if (appending) {
             pqt_mem_free(win);
@@ -155,6 +157,8 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
         } else {
 #pragma omp parallel num_threads(threads)
             {
+                char tmsg[256]; /* this thread's failure, handed over below; its own message stays */
+                pqt_err_target prev = pqt_err_redirect(tmsg, sizeof tmsg);
                 pqt_chunk_ctx *cx = NULL;
                 pqt_status tst = pqt_chunk_ctx_new(&cx);
 #pragma omp for schedule(dynamic, 1)
@@ -186,9 +190,10 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                         sts[rg] = tst != PQT_OK ? tst
                                                 : read_rg(cx, &src, rg, c, &sels[rg], b, dst_row[rg]);
                     }
-                    if (sts[rg] != PQT_OK) snprintf(msgs[rg], 256, "%s", pqt_errmsg());
+                    if (sts[rg] != PQT_OK) snprintf(msgs[rg], 256, "%s", tmsg);
                 }
                 pqt_chunk_ctx_free(cx);
+                pqt_err_restore(prev);
             }
             for (int rg = first; rg <= last; rg++) {
                 if (sts[rg] != PQT_OK) {

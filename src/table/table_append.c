@@ -14,20 +14,39 @@
 
 static const char *or_empty(const char *s) { return s ? s : ""; }
 
-/* Kind, width, time unit and unit of dst column di and src column si agree. */
+static const char *time_unit_name(int u)
+{
+    switch (u) {
+    case PQT_UNIT_MILLIS:
+        return "milliseconds";
+    case PQT_UNIT_MICROS:
+        return "microseconds";
+    case PQT_UNIT_NANOS:
+        return "nanoseconds";
+    }
+    return "no time unit";
+}
+
+/* Kind, width, time unit and unit of dst column di and src column si agree. Kind and width
+ * say what the values are (PQT_KIND); the units say what they measure (PQT_UNIT_MISMATCH). */
 static pqt_status check_match(pqt_table *t, int di, pqt_table *o, int si, const char *call)
 {
     PQT_TRY(pqt_tbl_resolve_kind(t, di, call));
     PQT_TRY(pqt_tbl_resolve_kind(o, si, call));
     const pqt_tcol *d = &t->cols[di], *s = &o->cols[si];
-    if (d->kind != s->kind || d->width != s->width || d->time_unit != s->time_unit)
+    if (d->kind != s->kind || d->width != s->width)
         return pqt_err(PQT_KIND, "%s: column '%s' is %s (width %d) here but %s (width %d) in the "
                                  "appended table",
                        call, d->name, pqt_kind_name(d->kind), d->width, pqt_kind_name(s->kind),
                        s->width);
+    if (d->time_unit != s->time_unit)
+        return pqt_err(PQT_UNIT_MISMATCH, "%s: column '%s' is %s in %s here but in %s in the "
+                                          "appended table; there is no unit conversion",
+                       call, d->name, pqt_kind_name(d->kind), time_unit_name(d->time_unit),
+                       time_unit_name(s->time_unit));
     if (strcmp(or_empty(d->unit), or_empty(s->unit)) != 0)
-        return pqt_err(PQT_MISUSE, "%s: column '%s' has unit '%s' here but '%s' in the appended "
-                                   "table; there is no unit conversion",
+        return pqt_err(PQT_UNIT_MISMATCH, "%s: column '%s' has unit '%s' here but '%s' in the "
+                                          "appended table; there is no unit conversion",
                        call, d->name, or_empty(d->unit), or_empty(s->unit));
     return PQT_OK;
 }

@@ -109,8 +109,9 @@ static pqt_status read_many(pqt_table *t, const int *cis, int n, const char *cal
         /* columns in parallel, each column's row groups on its own thread */
 #pragma omp parallel for num_threads(threads < n ? threads : n) schedule(dynamic, 1)
         for (int k = 0; k < n; k++) {
+            pqt_err_target prev = pqt_err_redirect(msgs[k], 256); /* the worker's message stays */
             sts[k] = read_column(t, &t->cols[cis[k]], 1, &bufs[k], &kinds[k], &widths[k]);
-            if (sts[k] != PQT_OK) snprintf(msgs[k], 256, "%s", pqt_errmsg());
+            pqt_err_restore(prev);
         }
     } else {
         for (int k = 0; k < n; k++) {

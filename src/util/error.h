@@ -27,8 +27,23 @@ pqt_status pqt_err(pqt_status st, const char *fmt, ...) PQT_PRINTF(2, 3);
 /* Prepend context ("column 'x', row group 3: ") to the current message. */
 void pqt_err_prefix(const char *fmt, ...) PQT_PRINTF(1, 2);
 
-/* Forget the last message (a successful public call leaves the old one in place). */
-void pqt_err_clear(void);
+/* A public call that succeeds leaves the message of the last failure in place (pqt.h), so a
+ * failure the caller recovers from must not record one: run it between pqt_err_mute() and
+ * pqt_err_unmute() (they nest; this thread only). While muted, pqt_err and pqt_err_prefix
+ * record nothing; statuses are returned as usual. */
+void pqt_err_mute(void);
+void pqt_err_unmute(void);
+
+/* A worker thread of a parallel region hands its failure to the calling thread, which records
+ * it; the worker (an OpenMP pool thread, later perhaps a user's thread) must keep its own
+ * message. pqt_err_redirect(buf, nbytes) sends this thread's failures to buf (emptied first)
+ * until pqt_err_restore(the returned previous target); redirections nest. */
+typedef struct pqt_err_target {
+    char *buf;
+    size_t nbytes;
+} pqt_err_target;
+pqt_err_target pqt_err_redirect(char *buf, size_t nbytes);
+void pqt_err_restore(pqt_err_target prev);
 
 #define PQT_TRY(expr)                                                                              \
     do {                                                                                           \

@@ -27,10 +27,17 @@ static pqt_table *open_slice(const char *path, int64_t lo, int64_t hi)
     pqt_opts *o = NULL;
     pqt_table *t = NULL;
     if (pqt_opts_new(&o) != PQT_OK) return NULL;
-    if (lo) pqt_opts_set_int(o, PQT_OPT_ROW_LO, lo);
-    if (hi) pqt_opts_set_int(o, PQT_OPT_ROW_HI, hi);
+    CHECK_OK(pqt_opts_set_int(o, PQT_OPT_ROW_LO, lo));
+    CHECK_OK(pqt_opts_set_int(o, PQT_OPT_ROW_HI, hi));
     REQUIRE_OK(pqt_table_open(path, o, &t));
     pqt_opts_free(o);
+    return t;
+}
+
+static pqt_table *open_whole(const char *path)
+{
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open(path, NULL, &t));
     return t;
 }
 
@@ -378,7 +385,7 @@ static void test_set_shapes(void)
 
 static void test_lookup_helpers(void)
 {
-    pqt_table *t = open_slice(RG, 0, 0);
+    pqt_table *t = open_whole(RG);
     if (!t) return;
     int ix = -1;
     CHECK_OK(pqt_table_column_index(t, "f64", &ix));
@@ -427,7 +434,7 @@ static void test_lookup_helpers(void)
 
 static void test_drop_keep(void)
 {
-    pqt_table *t = open_slice(RG, 0, 0);
+    pqt_table *t = open_whole(RG);
     if (!t) return;
     uint64_t g = pqt_table_generation(t);
     const char *bad[3] = {"id", "x1", "x2"};
@@ -497,7 +504,7 @@ static void test_delete_truncate(void)
 /* Every call that names a column answers PQT_NOT_FOUND for a name the table lacks. */
 static void test_not_found_everywhere(void)
 {
-    pqt_table *t = open_slice(RG, 0, 0), *o = NULL;
+    pqt_table *t = open_whole(RG), *o = NULL;
     if (!t) return;
     CHECK_OK(pqt_table_new(&o));
     const char *x = "nope";

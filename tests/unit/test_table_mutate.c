@@ -134,7 +134,7 @@ static void test_append(void)
     CHECK_OK(pqt_table_add_column(b, "v", PQT_FLOAT64, 1, vb, NULL, 3, "km/h"));
     /* a unit mismatch is an error: no unit conversion */
     uint64_t g = pqt_table_generation(a);
-    CHECK_EQ_I64(pqt_table_append(a, b), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_append(a, b), PQT_UNIT_MISMATCH); /* more in test_append_units.c */
     CHECK(strstr(pqt_errmsg(), "km/h") && strstr(pqt_errmsg(), "m/s"));
     CHECK_EQ_I64(pqt_table_nrows(a), 2);
     CHECK_EQ_I64(pqt_table_generation(a), g);

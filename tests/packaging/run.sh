@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# tests/packaging/run.sh - install pqt to a prefix and build consumers against it, the way a
+# user would: C, C++ and Fortran programs (examples/find_package*), each
+#   - with CMake: find_package(pqt) in a project whose only language is that one, linking the
+#     shared (pqt::pqt) and the static (pqt::pqt_static) library;
+#   - with pkg-config: a dynamic link (`pkg-config --cflags --libs pqt`) and a fully static one
+#     (`-static` with `pkg-config --static --libs pqt`, which fails on any missing Libs.private);
+# and runs every program on examples/catalogue.parquet (1000 rows, 11 columns: written by
+# DuckDB, examples/make_catalogue.mjs). The library is built in its own directory with a
+# multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the prefix), and the
+# prefix is moved after installing, so every path an installed file holds must be relative.
+# The installed tool must run from the moved prefix with no LD_LIBRARY_PATH.
+#
+#   bash tests/packaging/run.sh [BUILD_DIR]     (default build-pkg; run from anywhere)
+# Needs cmake, cc, c++, gfortran, pkg-config (scripts/install-deps test). CI runs it (.ci/run).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+BUILD=${1:-build-pkg}
+LIBDIR=lib/x86_64-linux-gnu
+DATA=$ROOT/examples/catalogue.parquet
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+unset LD_LIBRARY_PATH
+
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); echo "ok: $*"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL: $*" >&2; }
+# quiet CMD...: run CMD with its output in $TMP/log, shown only when it fails.
+quiet() { "$@" >"$TMP/log" 2>&1 || { cat "$TMP/log" >&2; return 1; }; }
+
+# The version every consumer must print: the header's, which the library reports.
+major=$(sed -n 's/^#define PQT_VERSION_MAJOR \([0-9]*\)$/\1/p' include/pqt.h)
+minor=$(sed -n 's/^#define PQT_VERSION_MINOR \([0-9]*\)$/\1/p' include/pqt.h)
+patch=$(sed -n 's/^#define PQT_VERSION_PATCH \([0-9]*\)$/\1/p' include/pqt.h)
+VERSION_LINE="pqt_version_number $((major * 10000 + minor * 100 + patch))"
+SIZE_LINE="$DATA: 1000 rows, 11 columns"
+
+# check NAME EXE: run EXE on the catalogue; it must print the version and the file's size.
+check() {
+    local name=$1 exe=$2 out
+    if ! out=$("$exe" "$DATA" 2>&1); then
+        fail "$name: exited non-zero: $out"
+    elif ! grep -qxF "$VERSION_LINE" <<<"$out" || ! grep -qxF "$SIZE_LINE" <<<"$out"; then
+        fail "$name: expected '$VERSION_LINE' and '$SIZE_LINE', got: $out"
+    else
+        pass "$name"
+    fi
+}
+
+# not_needed NAME EXE LIB: EXE has no dynamic dependency on LIB (it was linked statically).
+not_needed() {
+    if readelf -d "$2" | grep -q "NEEDED.*\[$3"; then fail "$1: still needs $3"; else pass "$1: no $3"; fi
+}
+
+# ---- build and install the library and the tool ----
+echo "building pqt in $BUILD (libdir $LIBDIR)..."
+quiet cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_LIBDIR=$LIBDIR \
+    -DPQT_BUILD_TESTS=OFF -DPQT_BUILD_BENCH=OFF
+quiet cmake --build "$BUILD" -j 2
+quiet cmake --install "$BUILD" --prefix "$TMP/staged"
+mv "$TMP/staged" "$TMP/prefix" # nothing installed may remember where it was installed
+P=$TMP/prefix
+for f in include/pqt.h $LIBDIR/libpqt.so $LIBDIR/libpqt.a $LIBDIR/pkgconfig/pqt.pc \
+    $LIBDIR/cmake/pqt/pqtConfig.cmake bin/pqt; do
+    if [ -e "$P/$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
+done
+if grep -rqF "$TMP/staged" "$P/$LIBDIR/pkgconfig" "$P/$LIBDIR/cmake"; then
+    fail "an installed package file names the install prefix"
+else
+    pass "package files hold no absolute install path"
+fi
+
+# the tool, from the moved prefix, through its RPATH ($ORIGIN/../lib/x86_64-linux-gnu)
+if out=$("$P/bin/pqt" schema "$DATA" 2>&1) && grep -qF "$DATA: 1000 rows, 2 row groups, 11 columns" <<<"$out"; then
+    pass "installed pqt runs from its prefix"
+else
+    fail "installed pqt: $out"
+fi
+
+# ---- pkg-config ----
+export PKG_CONFIG_PATH=$P/$LIBDIR/pkgconfig
+PC_DYN=$(pkg-config --cflags --libs pqt)
+PC_STATIC=$(pkg-config --cflags --static --libs pqt)
+libdir=$(pkg-config --variable=libdir pqt)
+if [ "$(cd "$libdir" && pwd)" = "$(cd "$P/$LIBDIR" && pwd)" ]; then
+    pass "pqt.pc libdir is the installed libdir"
+else
+    fail "pqt.pc libdir $libdir is not $P/$LIBDIR"
+fi
+for lib in -lzstd -lsnappy -lz -llz4 -lbrotlidec -lxxhash -lgomp -lm -lpthread; do
+    grep -qw -- "$lib" <<<"$PC_STATIC" || fail "pkg-config --static --libs pqt lacks $lib: $PC_STATIC"
+done
+
+# pqt.h declares everything extern "C" and compiles as strict C++.
+if grep -q 'extern "C"' include/pqt.h &&
+    quiet c++ -std=c++11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c++ $(pkg-config --cflags pqt) - <<<'#include <pqt.h>'; then
+    pass "pqt.h is C++-clean with extern \"C\" guards"
+else
+    fail "pqt.h in C++"
+fi
+
+# build_pc LANG DRIVER SRC [FLAGS]: the dynamic and the fully static program of one language
+# (STATIC_EXTRA: more flags for the static link).
+build_pc() {
+    local lang=$1 driver=$2 src=$3
+    shift 3
+    if quiet "$driver" "$@" "$src" -o "$TMP/pc_$lang" $PC_DYN -Wl,-rpath,"$libdir"; then
+        check "pkg-config $lang dynamic" "$TMP/pc_$lang"
+    else
+        fail "pkg-config $lang dynamic: link failed"
+    fi
+    if quiet "$driver" "$@" -static "$src" -o "$TMP/pc_${lang}_static" $PC_STATIC ${STATIC_EXTRA:-}; then
+        check "pkg-config --static $lang" "$TMP/pc_${lang}_static"
+        not_needed "pkg-config --static $lang" "$TMP/pc_${lang}_static" libpqt
+    else
+        fail "pkg-config --static $lang: link failed"
+    fi
+}
+build_pc c cc examples/find_package/example.c -std=c11 -Wall -Wextra -Werror
+build_pc cxx c++ examples/find_package_cxx/example.cpp -std=c++11 -Wall -Wextra -Werror -pedantic
+# A fully static gfortran program whose libraries pull in threads (libgomp does) crashes at
+# exit in libgfortran's unit closing: it calls pthread_mutex_destroy through a weak reference
+# that nothing else pulls out of glibc 2.34+'s libc.a. A toolchain matter, not pqt's: -u pulls it.
+STATIC_EXTRA=-Wl,-u,pthread_mutex_destroy \
+    build_pc fortran gfortran examples/find_package_fortran/example.f90 -Wall -Werror
+
+# ---- CMake: find_package(pqt) in a project of one language ----
+# cmake_one DIR LANG EXE: configure and build examples/DIR against the moved prefix, check that
+# the project enabled no other language, run the shared and the static program.
+cmake_one() {
+    local dir=$1 lang=$2 exe=$3 b=$TMP/cmake_$1
+    if ! quiet cmake -S "examples/$dir" -B "$b" -DCMAKE_PREFIX_PATH="$P" ||
+        ! quiet cmake --build "$b"; then
+        fail "CMake $lang ($dir): configure or build failed"
+        return
+    fi
+    local other
+    for other in C CXX Fortran; do
+        if [ "$other" != "$lang" ] && grep -q "^CMAKE_${other}_COMPILER:" "$b/CMakeCache.txt"; then
+            fail "CMake $lang: the project also enabled $other"
+        fi
+    done
+    check "CMake $lang pqt::pqt" "$b/$exe"
+    check "CMake $lang pqt::pqt_static" "$b/${exe}_static"
+    not_needed "CMake $lang pqt::pqt_static" "$b/${exe}_static" libpqt
+}
+cmake_one find_package C pqt_example
+cmake_one find_package_cxx CXX pqt_example_cxx
+cmake_one find_package_fortran Fortran pqt_example_fortran
+
+echo "packaging: $npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
