@@ -8,246 +8,106 @@
  * plainest way it can (exact integer-vs-real comparison, (second, nanosecond) instants, libc
  * memcmp), sharing no code with src/scan.
  */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
+#include "filter_prop_ref.h"
+#include "filter_prop_gen.h"
 
-#include "filter_testkit.h"
+static int bitat(const uint8_t *m, int64_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
 
-static uint64_t rng = 20240131;
-static int64_t rnd(int64_t n) { return n > 0 ? (int64_t)(pqt_test_rand(&rng) % (uint64_t)n) : 0; }
-static int coin(int pct) { return rnd(100) < pct; }
-
-enum { C_I32, C_I64, C_F32, C_F64, C_B, C_S, C_D, C_TMS, C_TUS, C_TNS, C_TSMS, C_TSUS, C_TSNS,
-       C_LEAF, C_FJY, NCOL };
-static const char *const names[NCOL] = {"i32",   "i64",   "f32",   "f64",   "b",
-                                        "s",     "d",     "t_ms",  "t_us",  "t_ns",
-                                        "ts_ms", "ts_us", "ts_ns", "st.leaf", "f (Jy)"};
-static const int kinds[NCOL] = {PQT_INT32, PQT_INT64, PQT_FLOAT32, PQT_FLOAT64, PQT_BOOL,
-                                PQT_STRING, PQT_DATE, PQT_TIME, PQT_TIME, PQT_TIME,
-                                PQT_TIMESTAMP, PQT_TIMESTAMP, PQT_TIMESTAMP, PQT_INT32, PQT_FLOAT64};
-static const int units[NCOL] = {-1, -1, -1, -1, -1, -1, -1, 0, 1, 2, 0, 1, 2, -1, -1};
-
-#define MAXN 700
-static int32_t i32v[NCOL][MAXN];
-static int64_t i64v[NCOL][MAXN + 1];
-static float f32v[MAXN];
-static double f64v[NCOL][MAXN];
-static uint8_t u8v[MAXN];
-static char sbytes[MAXN * 8];
-static uint8_t valid[NCOL][MAXN / 8 + 1];
-static int64_t nrows;
-
-static const char *const spool[] = {"", "a", "ab", "abc", "b", "B", "\xc3\xa9", "\xc3\xa9" "a",
-                                    "\xe6\x97\xa5\xe6\x9c\xac", "a\"b", "zz", "ab c", "S18"};
-#define NSPOOL 13
-static const double fpool[] = {-INFINITY, -2.5, -1, -0.0, 0, 0.5, 1, 2.5, INFINITY, NAN,
-                               1e300, -1e-300, 0.1, 16777216, 3.4e38};
-#define NFPOOL 15
-static const int64_t ipool[] = {-5, -2, -1, 0, 1, 2, 3, 5, INT32_MIN, INT32_MAX,
-                                INT64_MIN, INT64_MAX, 9007199254740993LL, 3000000000LL};
-static const int64_t dpool[] = {-719528, -1, 0, 1, 19753, 19754, 2932896, -135140, 120000};
-/* instants (second, nanosecond): 1600, 2300 and 0000 are beyond nanosecond timestamps */
-static const int64_t ipool_sec[] = {0, -1, 19753LL * 86400, 19753LL * 86400, 19753LL * 86400,
-                                    19753LL * 86400 + 43200, 1, -86400, 9000000000LL,
-                                    -11676096000LL, 10413792000LL, -62167219200LL};
-static const int64_t ipool_ns[] = {0, 999000000, 0, 123000000, 123456789, 500000, 0, 0, 0, 0, 0, 0};
-#define NIPOOL 12
-
-static int64_t per_sec(int u) { return u == 0 ? 1000 : u == 1 ? 1000000 : 1000000000; }
-
-static int is_int_col(int c) { return c == C_I32 || c == C_I64 || c == C_LEAF; }
-static int is_flt_col(int c) { return c == C_F32 || c == C_F64 || c == C_FJY; }
-static int is_time_col(int c) { return c >= C_TMS && c <= C_TNS; }
-
-/* An instant as a count of unit u, if exact and in range. */
-static int instant_in(int64_t sec, int64_t ns, int u, int64_t *v)
+/* One random filter over the current table; returns 1 (a case). */
+static int run_case(int trial, int *nkept)
 {
-    int64_t ps = per_sec(u), sub = 1000000000 / ps;
-    if (ns % sub) return 0;
-    if (sec > INT64_MAX / ps - 1 || sec < INT64_MIN / ps + 1) return 0;
-    *v = sec * ps + ns / sub;
+    pqt_filter *f;
+    CHECK_OK(pqt_filter_new(&f));
+    nnodes = 0;
+    ngsets = 0;
+    tnode *roots[4];
+    int nr = coin(70) ? 1 : 2 + (int)rnd(2);
+    gbuf texts[4];
+    for (int r = 0; r < nr; r++) {
+        texts[r].n = 0;
+        texts[r].s[0] = '\0';
+        if (r > 0 && coin(25) && ngsets < 8) { /* an add_in rule */
+            tnode *e = node(3);
+            int c;
+            do c = (int)rnd(NCOL);
+            while (c == C_B);
+            e->col = c;
+            e->op = coin(50) ? OP_IN : OP_NOTIN;
+            gset *g = &gsets[ngsets++];
+            gen_set(c, g, e);
+            CHECK_OK(bind_set(f, g, names[c], e->op == OP_NOTIN));
+            app(&texts[r], "add_in(%s)", names[c]);
+            roots[r] = e;
+            continue;
+        }
+        roots[r] = gen_expr(&texts[r], 1 + (int)rnd(4));
+        pqt_status st = pqt_filter_add(f, texts[r].s);
+        if (st != PQT_OK) {
+            fprintf(stderr, "trial %d: rule refused: %s\n  %s\n", trial, texts[r].s, pqt_errmsg());
+            pqt_test_failures++;
+            pqt_filter_free(f);
+            return 1;
+        }
+    }
+    for (int g = 0; g < ngsets; g++)
+        if (gsets[g].name[0]) CHECK_OK(bind_set(f, &gsets[g], NULL, 0));
+    pqt_scan_col cols[NCOL];
+    for (int c = 0; c < NCOL; c++) cols[c] = (pqt_scan_col){names[c], kinds[c], units[c]};
+    pqt_fprog *p = NULL;
+    pqt_status st = pqt_scan_compile(f, cols, NCOL, &p);
+    pqt_filter_free(f);
+    if (st != PQT_OK) {
+        fprintf(stderr, "trial %d: compile refused %s: %s\n", trial, texts[0].s, pqt_errmsg());
+        pqt_test_failures++;
+        return 1;
+    }
+    uint8_t sel[MAXN / 8 + 1], keep[MAXN / 8 + 1], chain[MAXN / 8 + 1], part[MAXN / 8 + 1];
+    int use_sel = coin(50);
+    for (size_t i = 0; i < sizeof sel; i++) sel[i] = (uint8_t)(coin(20) ? 0 : rnd(256));
+    pqt_scan_vec vecs[NCOL];
+    vecs_for(p, vecs, 0);
+    pqt_scan_scratch sc = {0};
+    int64_t nk = -1;
+    CHECK_OK(pqt_scan_prog_eval(p, vecs, nrows, use_sel ? sel : NULL, keep, &nk, &sc));
+    int64_t want_n = 0, bad = 0;
+    for (int64_t r = 0; r < nrows; r++) {
+        int want = !use_sel || bitat(sel, r);
+        for (int k = 0; k < nr && want; k++) want = ref_eval(roots[k], r) == T_T;
+        want_n += want;
+        if (want != bitat(keep, r) && bad++ == 0) {
+            fprintf(stderr, "trial %d row %lld: kept %d, reference %d; rules:\n", trial,
+                    (long long)r, bitat(keep, r), want);
+            for (int k = 0; k < nr; k++) fprintf(stderr, "  %s\n", texts[k].s);
+        }
+    }
+    if (bad) pqt_test_failures++;
+    CHECK_EQ_I64(nk, want_n);
+    *nkept += want_n > 0 && want_n < nrows;
+    /* conjunct by conjunct, each on the rows the previous ones kept */
+    if (use_sel) memcpy(chain, sel, sizeof chain);
+    else memset(chain, 0xff, sizeof chain);
+    for (int k = 0; k < pqt_scan_prog_nconj(p); k++)
+        CHECK_OK(pqt_scan_conj_eval(p, k, vecs, nrows, chain, chain, NULL, &sc));
+    CHECK(memcmp(chain, keep, (size_t)(nrows + 7) / 8) == 0);
+    /* two batches split at a multiple of 8 rows give the same bits */
+    int64_t m = (rnd(nrows) / 8) * 8;
+    if (m > 0) {
+        CHECK_OK(pqt_scan_prog_eval(p, vecs, m, use_sel ? sel : NULL, part, NULL, &sc));
+        vecs_for(p, vecs, m);
+        CHECK_OK(pqt_scan_prog_eval(p, vecs, nrows - m, use_sel ? sel + m / 8 : NULL,
+                                    part + m / 8, NULL, &sc));
+        CHECK(memcmp(part, keep, (size_t)(nrows + 7) / 8) == 0);
+    }
+    pqt_scan_scratch_free(&sc);
+    pqt_scan_prog_free(p);
     return 1;
 }
-
-static void to_instant(int64_t v, int u, int64_t *sec, int64_t *ns)
-{
-    int64_t ps = per_sec(u);
-    *sec = v / ps;
-    int64_t r = v % ps;
-    if (r < 0) r += ps, (*sec)--;
-    *ns = r * (1000000000 / ps);
-}
-
-static void make_table(void)
-{
-    nrows = 1 + rnd(coin(20) ? MAXN : 150);
-    int64_t so = 0;
-    i64v[C_S][0] = 0;
-    for (int c = 0; c < NCOL; c++) memset(valid[c], 0, sizeof valid[c]);
-    int nullpct = (int)rnd(40);
-    for (int64_t r = 0; r < nrows; r++) {
-        for (int c = 0; c < NCOL; c++) {
-            if (!coin(nullpct)) valid[c][r >> 3] |= (uint8_t)(1 << (r & 7));
-        }
-        i32v[C_I32][r] = (int32_t)ipool[rnd(10)];
-        i32v[C_LEAF][r] = (int32_t)rnd(7) - 3;
-        i64v[C_I64][r] = ipool[rnd(14)];
-        f32v[r] = (float)fpool[rnd(NFPOOL)];
-        f64v[C_F64][r] = fpool[rnd(NFPOOL)];
-        f64v[C_FJY][r] = fpool[rnd(NFPOOL)];
-        u8v[r] = (uint8_t)rnd(2);
-        const char *s = spool[rnd(NSPOOL)];
-        memcpy(sbytes + so, s, strlen(s));
-        so += (int64_t)strlen(s);
-        i64v[C_S][r + 1] = so;
-        i32v[C_D][r] = (int32_t)dpool[rnd(9)];
-        for (int c = C_TMS; c <= C_TSNS; c++) {
-            int u = units[c];
-            int64_t v;
-            for (;;) {
-                int k = (int)rnd(NIPOOL);
-                int64_t sec = ipool_sec[k], ns = ipool_ns[k];
-                if (is_time_col(c)) sec = ((sec % 86400) + 86400) % 86400;
-                if (instant_in(sec, ns, u, &v)) break;
-            }
-            i64v[c][r] = v;
-        }
-    }
-}
-
-/* ---- the reference ---- */
-
-enum { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_IN, OP_NOTIN, OP_ISNULL, OP_ISNOTNULL,
-       OP_ISNAN, OP_ISNOTNAN, OP_ISFIN, OP_ISNOTFIN, OP_SW, OP_EW, OP_CT, NOP };
-static const char *const opword[NOP] = {"<", "<=", ">", ">=", "==", "/=", "in", "not_in",
-                                        "is_null", "is_not_null", "is_nan", "is_not_nan",
-                                        "is_finite", "is_not_finite", "starts_with", "ends_with",
-                                        "contains"};
-
-typedef struct tlit {
-    int is_real;   /* int columns: d is a real (else i exact) */
-    int64_t i;     /* ints, bool, date days */
-    double d;      /* floats; reals against ints */
-    const char *s; /* strings */
-    int64_t sec, ns; /* time / timestamp instants */
-    int none;      /* a bound member the reference must never match */
-} tlit;
-
-typedef struct tnode {
-    int type; /* 0 and, 1 or, 2 not, 3 leaf */
-    int nk;
-    struct tnode *k[3];
-    int col, op;
-    tlit lit;
-    tlit items[6];
-    int nitems;
-} tnode;
-
-enum { T_F = 0, T_T = 1, T_U = 2 };
-
-static int present(int c, int64_t r) { return (valid[c][r >> 3] >> (r & 7)) & 1; }
-
-static int sgn(double a, double b) { return a < b ? -1 : a > b ? 1 : a == b ? 0 : 2; }
-
-/* value of row r versus a literal: -1, 0, 1, or 2 (unordered: NaN) */
-static int cmp3(int c, int64_t r, const tlit *l)
-{
-    if (is_int_col(c) || c == C_B || c == C_D) {
-        int64_t v = c == C_I64 ? i64v[c][r] : c == C_B ? u8v[r] : i32v[c][r];
-        if (!l->is_real) return v < l->i ? -1 : v > l->i;
-        double d = l->d;
-        if (d >= 9223372036854775808.0) return -1;
-        if (d < -9223372036854775808.0) return 1;
-        double fl = floor(d);
-        int64_t fi = (int64_t)fl;
-        if (v != fi) return v < fi ? -1 : 1;
-        return d == fl ? 0 : -1;
-    }
-    if (c == C_F32) {
-        float lf = (float)l->d;
-        if (isfinite(lf) || !isfinite(l->d)) return sgn(f32v[r], lf);
-        return sgn((double)f32v[r], l->d);
-    }
-    if (is_flt_col(c)) return sgn(f64v[c][r], l->d);
-    if (c == C_S) {
-        int64_t lo = i64v[C_S][r], len = i64v[C_S][r + 1] - lo, ll = (int64_t)strlen(l->s);
-        int m = memcmp(sbytes + lo, l->s, (size_t)(len < ll ? len : ll));
-        if (m) return m < 0 ? -1 : 1;
-        return len < ll ? -1 : len > ll;
-    }
-    int64_t sec, ns;
-    to_instant(i64v[c][r], units[c], &sec, &ns);
-    if (sec != l->sec) return sec < l->sec ? -1 : 1;
-    return ns < l->ns ? -1 : ns > l->ns;
-}
-
-static int ref_leaf(const tnode *e, int64_t r)
-{
-    int c = e->col, op = e->op;
-    if (op == OP_ISNULL) return !present(c, r);
-    if (op == OP_ISNOTNULL) return present(c, r);
-    if (!present(c, r)) return T_U;
-    double fv = c == C_F32 ? f32v[r] : is_flt_col(c) ? f64v[c][r] : 0;
-    switch (op) {
-    case OP_ISNAN: return isnan(fv);
-    case OP_ISNOTNAN: return !isnan(fv);
-    case OP_ISFIN: return isfinite(fv);
-    case OP_ISNOTFIN: return !isfinite(fv);
-    case OP_IN:
-    case OP_NOTIN: {
-        int hit = 0;
-        for (int k = 0; k < e->nitems && !hit; k++) hit = !e->items[k].none && cmp3(c, r, &e->items[k]) == 0;
-        return op == OP_IN ? hit : !hit;
-    }
-    case OP_SW:
-    case OP_EW:
-    case OP_CT: {
-        const char *s = sbytes + i64v[C_S][r];
-        size_t len = (size_t)(i64v[C_S][r + 1] - i64v[C_S][r]), pl = strlen(e->lit.s);
-        if (pl > len) return T_F;
-        if (op == OP_SW) return memcmp(s, e->lit.s, pl) == 0;
-        if (op == OP_EW) return memcmp(s + len - pl, e->lit.s, pl) == 0;
-        for (size_t i = 0; i + pl <= len; i++)
-            if (memcmp(s + i, e->lit.s, pl) == 0) return T_T;
-        return T_F;
-    }
-    default: break;
-    }
-    int k = cmp3(c, r, &e->lit);
-    switch (op) {
-    case OP_LT: return k == -1;
-    case OP_LE: return k == -1 || k == 0;
-    case OP_GT: return k == 1;
-    case OP_GE: return k == 1 || k == 0;
-    case OP_EQ: return k == 0;
-    default: return k != 0; /* OP_NE: unordered counts as not equal */
-    }
-}
-
-static int ref_eval(const tnode *e, int64_t r)
-{
-    if (e->type == 3) return ref_leaf(e, r);
-    if (e->type == 2) {
-        int v = ref_eval(e->k[0], r);
-        return v == T_U ? T_U : !v;
-    }
-    int acc = e->type == 0 ? T_T : T_F;
-    for (int i = 0; i < e->nk; i++) {
-        int v = ref_eval(e->k[i], r);
-        if (e->type == 0) acc = acc == T_F || v == T_F ? T_F : acc == T_U || v == T_U ? T_U : T_T;
-        else acc = acc == T_T || v == T_T ? T_T : acc == T_U || v == T_U ? T_U : T_F;
-    }
-    return acc;
-}
-
-#include "filter_prop_gen.h"
 
 int main(void)
 {
     int ncases = 0, nkept = 0, nrows_total = 0;
     for (int trial = 0; trial < 4000; trial++) {
-        make_table();
+        make_table(coin(20) ? MAXN : 150);
         ncases += run_case(trial, &nkept);
         nrows_total += (int)nrows;
     }
