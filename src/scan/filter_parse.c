@@ -525,9 +525,8 @@ pqt_status pqt_scan_parse(const char *text, int32_t nbytes, int base_nodes, fnod
 {
     if (nbytes > PQT_FILTER_MAX_RULE_NBYTES)
         return pqt_scan_fail(NULL, 0,
-                             "filter rule is longer than the supported limit (%d characters; "
-                             "this one has %d)",
-                             PQT_FILTER_MAX_RULE_NBYTES, (int)nbytes);
+                             "filter rule is longer than the supported limit (%d characters)",
+                             PQT_FILTER_MAX_RULE_NBYTES);
     parser P;
     memset(&P, 0, sizeof P);
     P.t = text;

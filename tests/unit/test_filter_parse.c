@@ -13,6 +13,7 @@
 
 #include "filter_testkit.h"
 #include "scan/filter_int.h"
+#include "util/mem.h"
 
 static const int64_t v[] = {1, 3, 4, 5, 3, -2};
 static const double x[] = {5, 4, NAN, 0, 6, -INFINITY};
@@ -334,6 +335,52 @@ static void api(void)
     pqt_filter_free(NULL);
 }
 
+/* Every allocation failure is PQT_NOMEM and leaks nothing (the ASan build checks the leaks);
+ * the filter is unchanged by a failed call. */
+static void alloc_failures(const tk_table *t)
+{
+    int reached = 0;
+    for (long k = 0; k < 2000 && !reached; k++) {
+        pqt_mem_fail_after(k);
+        pqt_filter *f = NULL;
+        pqt_fprog *p = NULL;
+        pqt_status st = pqt_filter_new(&f);
+        const char *sv[] = {"abc", "x y", "abc"};
+        int64_t iv[] = {3, 1, 3};
+        if (st == PQT_OK)
+            st = pqt_filter_add(f, "v > 1 and (name in (\"a\", \"b\") or not x is_nan) and "
+                                   "mass < 1e12 or `flux (Jy)` /= 2");
+        if (st == PQT_OK) st = pqt_filter_bind(f, "s", PQT_STRING, sv, 3, NULL);
+        if (st == PQT_OK) st = pqt_filter_add(f, "name not_in @s");
+        if (st == PQT_OK) st = pqt_filter_add_in(f, "v", PQT_INT64, iv, 3, NULL, 0);
+        if (st == PQT_OK) st = pqt_filter_add(f, "x in (4, 5, 6)");
+        if (st == PQT_OK) p = tk_compile(t, f, &st);
+        uint8_t keep[1];
+        pqt_scan_scratch sc = {0};
+        if (st == PQT_OK) {
+            pqt_scan_vec vecs[TK_MAXCOLS];
+            for (int s = 0; s < pqt_scan_prog_ncols(p); s++) {
+                const tk_col *c = &t->cols[pqt_scan_prog_col(p, s)];
+                vecs[s] = (pqt_scan_vec){c->data, c->bytes, c->valid};
+            }
+            st = pqt_scan_prog_eval(p, vecs, t->nrows, NULL, keep, NULL, &sc);
+        }
+        pqt_mem_fail_after(-1);
+        if (st != PQT_OK && st != PQT_NOMEM) {
+            fprintf(stderr, "allocation failure %ld: status %d: %s\n", k, st, pqt_errmsg());
+            pqt_test_failures++;
+        }
+        if (st == PQT_OK) {
+            reached = 1;
+            CHECK_EQ_I64(keep[0], 0x02); /* row 1 alone passes all four rules */
+        }
+        pqt_scan_scratch_free(&sc);
+        pqt_scan_prog_free(p);
+        pqt_filter_free(f);
+    }
+    CHECK(reached);
+}
+
 int main(void)
 {
     tk_table t = table();
@@ -342,5 +389,6 @@ int main(void)
     extensions(&t);
     compile_errors(&t);
     api();
+    alloc_failures(&t);
     return pqt_test_done("test_filter_parse");
 }
