@@ -84,7 +84,16 @@ static inline int set_has_double(const cset *s, double d)
     return set_has_key(s, key, pqt_scan_hash64(key) >> s->shift);
 }
 
+/* the bitmap form: [imin, imax] checked without overflow by one unsigned comparison */
+static inline int set_has_bit(const cset *s, int64_t v)
+{
+    uint64_t o = (uint64_t)v - (uint64_t)s->imin;
+    return o <= (uint64_t)s->imax - (uint64_t)s->imin && ((s->bits[o >> 3] >> (o & 7)) & 1);
+}
+
 KERNEL(in_i32, int32_t, const cset *set = lf->set, set_has_int(set, x[j]))
+KERNEL(inb_i32, int32_t, const cset *set = lf->set, set_has_bit(set, x[j]))
+KERNEL(inb_i64, int64_t, const cset *set = lf->set, set_has_bit(set, x[j]))
 KERNEL(in_i64, int64_t, const cset *set = lf->set, set_has_int(set, x[j]))
 KERNEL(in_f32, float, const cset *set = lf->set, set_has_double(set, (double)x[j]))
 KERNEL(in_f64, double, const cset *set = lf->set, set_has_double(set, x[j]))
@@ -171,6 +180,8 @@ static const kernel_fn k_str[FOP_COUNT] = {
 
 static kernel_fn pick(const fleaf *lf)
 {
+    if (lf->op == FOP_IN && lf->set->bits)
+        return lf->kind == PQT_INT32 || lf->kind == PQT_DATE ? inb_i32 : inb_i64;
     switch (lf->kind) {
     case PQT_INT32:
     case PQT_DATE:
@@ -297,6 +308,10 @@ static pqt_status run(const pqt_fprog *p, int k0, int k1, const pqt_scan_vec *ve
                       const uint8_t *sel, uint8_t *keep, int64_t *nkeep_ret, pqt_scan_scratch *s)
 {
     if (n < 0) return pqt_err(PQT_MISUSE, "filter evaluation: n < 0");
+    if (n == 0) {
+        if (nkeep_ret) *nkeep_ret = 0;
+        return PQT_OK;
+    }
     int64_t nw = (n + 63) >> 6, nbytes = (n + 7) >> 3, depth = 0;
     for (int k = k0; k < k1; k++)
         if (p->conj[k].depth > depth) depth = p->conj[k].depth;

@@ -148,6 +148,7 @@ typedef struct cset {
     uint64_t *keys; /* integer/float: key per slot; strings: hash per slot */
     int64_t *slot;  /* member index + 1 per slot, 0 = empty */
     int64_t imin, imax;
+    uint8_t *bits; /* integer domains spanning few values: bit v - imin set for a member */
 } cset;
 
 typedef struct fleaf {

@@ -96,6 +96,7 @@ void pqt_scan_cset_free(cset *s)
     pqt_mem_free(s->sbytes);
     pqt_mem_free(s->keys);
     pqt_mem_free(s->slot);
+    pqt_mem_free(s->bits);
     memset(s, 0, sizeof *s);
 }
 
@@ -131,6 +132,16 @@ pqt_status pqt_scan_cset_ints(cset *s, const int64_t *v, int64_t n)
     for (int64_t i = 0; i < s->n; i++) table_put(s, (uint64_t)s->sorted_i[i], i);
     s->imin = s->n ? s->sorted_i[0] : 1;
     s->imax = s->n ? s->sorted_i[s->n - 1] : 0;
+    /* a dense span (ids, codes) is a bitmap: one load per value instead of a probe */
+    uint64_t span = s->n ? (uint64_t)s->imax - (uint64_t)s->imin + 1 : 0;
+    if (s->n && span <= ((uint64_t)1 << 20) && span <= 64 * (uint64_t)s->n + 4096) {
+        s->bits = pqt_calloc((size_t)(span + 7) / 8, 1);
+        if (!s->bits) return oom();
+        for (int64_t i = 0; i < s->n; i++) {
+            uint64_t o = (uint64_t)s->sorted_i[i] - (uint64_t)s->imin;
+            s->bits[o >> 3] |= (uint8_t)(1u << (o & 7));
+        }
+    }
     return PQT_OK;
 }
 

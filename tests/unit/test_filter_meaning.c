@@ -256,6 +256,9 @@ static void program_is_independent(void)
     CHECK_OK(pqt_scan_conj_eval(p, 0, vecs, N, &sel, &sel, &nk, &sc)); /* keep may be sel */
     CHECK_EQ_I64(sel, 0x24);
     CHECK_EQ_I64(pqt_scan_conj_eval(p, 2, vecs, N, NULL, &out, NULL, &sc), PQT_MISUSE);
+    nk = -1;
+    CHECK_OK(pqt_scan_prog_eval(p, vecs, 0, NULL, NULL, &nk, &sc)); /* an empty batch */
+    CHECK_EQ_I64(nk, 0);
     pqt_scan_scratch_free(&sc);
     pqt_scan_prog_free(p);
 }
