@@ -133,8 +133,9 @@ pqt_status pqt_scan_cset_ints(cset *s, const int64_t *v, int64_t n)
     s->imin = s->n ? s->sorted_i[0] : 1;
     s->imax = s->n ? s->sorted_i[s->n - 1] : 0;
     /* a dense span (ids, codes) is a bitmap: one load per value instead of a probe */
-    uint64_t span = s->n ? (uint64_t)s->imax - (uint64_t)s->imin + 1 : 0;
-    if (s->n && span <= ((uint64_t)1 << 20) && span <= 64 * (uint64_t)s->n + 4096) {
+    uint64_t width = (uint64_t)s->imax - (uint64_t)s->imin; /* span - 1: no wrap at 2^64 */
+    uint64_t span = width + 1;
+    if (s->n && width < ((uint64_t)1 << 20) && span <= 64 * (uint64_t)s->n + 4096) {
         s->bits = pqt_calloc((size_t)(span + 7) / 8, 1);
         if (!s->bits) return oom();
         for (int64_t i = 0; i < s->n; i++) {
