@@ -36,7 +36,7 @@ static char sbytes[MAXN * 8];
 static uint8_t valid[NCOL][MAXN / 8 + 1];
 static int64_t nrows;
 
-static const char *const spool[] = {"", "a", "ab", "abc", "b", "B", "\xc3\xa9", "\xc3\xa9" "a",
+static const char *const spool[] = {"", "a", "ab", "abc", "b", "B", "\xc3\xa9", "\xc3\xa9\x61",
                                     "\xe6\x97\xa5\xe6\x9c\xac", "a\"b", "zz", "ab c", "S18"};
 #define NSPOOL 13
 static const double fpool[] = {-INFINITY, -2.5, -1, -0.0, 0, 0.5, 1, 2.5, INFINITY, NAN,
