@@ -60,6 +60,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_PARALLEL, 53, "refused inside a parallel region")                                        \
     X(PQT_DETACHED, 54, "table is detached from its file")                                         \
     X(PQT_UNIT_MISMATCH, 55, "unit mismatch")                                                      \
+    X(PQT_BAD_FILTER, 56, "bad filter rule")                                                       \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
 
@@ -759,6 +760,76 @@ PQT_API pqt_status pqt_file_chunk_stat_text(const pqt_file *f, int rg, int leaf,
 PQT_API int pqt_file_chunk_stat_exact(const pqt_file *f, int rg, int leaf, int which);
 PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, int which);
 /* ---- end of file inspection ---- */
+
+/* ---- filters (the filter language: docs/filters.md) ---- */
+/*
+ * A pqt_filter collects rules; every rule is a boolean expression over a table's columns and
+ * the rules combine with AND. A row is kept only when the whole filter is TRUE (nulls make a
+ * comparison unknown, and unknown drops the row). A filter knows no file: a rule's syntax is
+ * checked when it is added, its columns and value types when the filter is applied to a
+ * table. One filter may be applied to any number of tables; applying it copies what it
+ * needs, so the filter may be changed, cleared or freed afterwards. A filter is used by one
+ * thread at a time. Every failed call changes nothing.
+ */
+typedef struct pqt_filter pqt_filter;
+
+/* Published limits (anchor-spec §1.7). A rule longer than PQT_FILTER_MAX_RULE_NBYTES bytes,
+ * nested deeper than PQT_FILTER_MAX_DEPTH levels (each '(' and each 'not' is one), more than
+ * PQT_FILTER_MAX_NODES expression nodes across all rules of a filter (each clause, each
+ * and/or/not, and one implicit AND per rule after the first), more than PQT_FILTER_MAX_SETS
+ * sets (pqt_filter_bind names plus pqt_filter_add_in calls), a column name over
+ * PQT_FILTER_MAX_NAME_NBYTES bytes or a value (a whole written-out list included) over
+ * PQT_FILTER_MAX_VALUE_NBYTES bytes is PQT_BAD_FILTER. */
+#define PQT_FILTER_MAX_RULE_NBYTES 8192
+#define PQT_FILTER_MAX_DEPTH 32
+#define PQT_FILTER_MAX_NODES 1024
+#define PQT_FILTER_MAX_SETS 64
+#define PQT_FILTER_MAX_NAME_NBYTES 64
+#define PQT_FILTER_MAX_VALUE_NBYTES 512
+
+/* The kind of a set of times or timestamps, carrying their unit (pqt_time_unit), for
+ * pqt_filter_bind and pqt_filter_add_in: PQT_KIND_UNIT(PQT_TIMESTAMP, PQT_UNIT_MICROS). */
+#define PQT_KIND_UNIT(kind, unit) ((kind) | (((unit) + 1) << 8))
+
+/* Create an empty filter (keeps every row). *ret is owned by the caller: pqt_filter_free. */
+PQT_API pqt_status pqt_filter_new(pqt_filter **ret);
+/* Free a filter; NULL is a no-op. Tables it was applied to are not affected. */
+PQT_API void pqt_filter_free(pqt_filter *f);
+/* Drop every rule and every bound set (the filter keeps every row again). */
+PQT_API void pqt_filter_clear(pqt_filter *f);
+
+/* Add one rule (NUL-terminated UTF-8), AND-combined with the rules already added. The rule is
+ * parsed now: PQT_BAD_FILTER for a syntax error or a limit, with a message carrying the
+ * anchor's wording and the 1-based character where the problem is ("... at character 7").
+ * Names, operators against kinds and value types are checked when the filter is applied.
+ * PQT_MISUSE for a NULL argument. */
+PQT_API pqt_status pqt_filter_add(pqt_filter *f, const char *rule);
+
+/* Add the clause `column in <values>` (negate != 0: `column not_in <values>`), AND-combined
+ * with the other rules. column is a name as a rule would spell it without backquotes (any
+ * characters). kind is the kind of values:
+ *   PQT_INT32 / PQT_DATE: int32_t[n]; PQT_INT64: int64_t[n]; PQT_FLOAT32: float[n];
+ *   PQT_FLOAT64: double[n]; PQT_STRING: const char *[n] (NUL-terminated UTF-8; a NULL entry
+ *   is not a member); PQT_KIND_UNIT(PQT_TIME or PQT_TIMESTAMP, unit): int64_t[n] in that unit.
+ * valid (may be NULL) has one bit per value (LSB first); a 0 bit leaves the value out. The
+ * values are copied and de-duplicated now. Integer sets fit integer columns, float sets float
+ * columns, strings strings, dates dates, times and timestamps their own kind in any unit
+ * (matched by instant). An empty set keeps no row (in) or every non-null row (not_in).
+ * Errors: PQT_BAD_FILTER for a NaN value (test NaN with is_nan), a set of booleans, an empty
+ * or too long column name, too many sets or nodes; PQT_MISUSE for NULL arguments, n < 0 or a
+ * kind not listed (a time or timestamp kind without PQT_KIND_UNIT included). */
+PQT_API pqt_status pqt_filter_add_in(pqt_filter *f, const char *column, int kind,
+                                     const void *values, int64_t n, const uint8_t *valid,
+                                     int negate);
+
+/* Bind a named set that rules use as `column in @name` / `column not_in @name`. kind, values,
+ * n and valid as for pqt_filter_add_in; copied and de-duplicated now, so the caller's array
+ * may change afterwards. Binding a name again replaces its set. name is non-empty, at most
+ * PQT_FILTER_MAX_NAME_NBYTES bytes, without spaces, parentheses or quotes (PQT_BAD_FILTER);
+ * a rule may name a set bound after it. Errors as for pqt_filter_add_in. */
+PQT_API pqt_status pqt_filter_bind(pqt_filter *f, const char *name, int kind, const void *values,
+                                   int64_t n, const uint8_t *valid);
+/* ---- end of filters ---- */
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,251 @@
+/*
+ * filter_compile.c - a pqt_filter compiled against a column list (layer: scan).
+ *
+ * NOT is pushed into the clauses (De Morgan over and/or, exact in Kleene logic; a negated
+ * clause swaps its true and false rows), AND/OR chains are flattened, and the AND of all
+ * rules is split into conjuncts, each listing the column slots it reads. Slots are numbered
+ * in order of first use. The program owns copies of every literal and set, so the filter
+ * may change afterwards (anchor-spec §1.1: clearing a filter does not disturb a reader).
+ */
+#include <string.h>
+
+#include "scan/filter_resolve.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+static pqt_status oom(void) { return pqt_err(PQT_NOMEM, "out of memory compiling a filter"); }
+
+typedef struct cctx {
+    const pqt_filter *f;
+    const pqt_scan_col *cols;
+    int ncols;
+    pqt_fprog *p;
+    int *slot_of; /* per column of the list: its slot, or -1 */
+} cctx;
+
+static void expr_free(fexpr *e)
+{
+    if (!e) return;
+    for (int32_t k = 0; k < e->nkids; k++) expr_free(e->kids[k]);
+    pqt_mem_free(e->kids);
+    if (e->type == FX_LEAF) pqt_scan_leaf_free(&e->leaf);
+    pqt_mem_free(e);
+}
+
+static pqt_status slot_for(cctx *C, int ci, int *slot_ret)
+{
+    pqt_fprog *p = C->p;
+    if (C->slot_of[ci] < 0) {
+        int n = p->ncols + 1;
+        int *cols = pqt_realloc(p->cols, (size_t)n * sizeof *cols);
+        if (cols) p->cols = cols;
+        int *kinds = cols ? pqt_realloc(p->kinds, (size_t)n * sizeof *kinds) : NULL;
+        if (kinds) p->kinds = kinds;
+        int *units = kinds ? pqt_realloc(p->units, (size_t)n * sizeof *units) : NULL;
+        if (!units) return oom();
+        p->units = units;
+        p->cols[p->ncols] = ci;
+        p->kinds[p->ncols] = C->cols[ci].kind;
+        p->units[p->ncols] = C->cols[ci].unit;
+        C->slot_of[ci] = p->ncols++;
+    }
+    *slot_ret = C->slot_of[ci];
+    return PQT_OK;
+}
+
+static pqt_status push_kid(fexpr *e, fexpr *k, int32_t *cap)
+{
+    if (e->nkids == *cap) {
+        *cap = *cap ? 2 * *cap : 4;
+        fexpr **kids = pqt_realloc(e->kids, (size_t)*cap * sizeof *kids);
+        if (!kids) return oom();
+        e->kids = kids;
+    }
+    e->kids[e->nkids++] = k;
+    return PQT_OK;
+}
+
+static pqt_status compile_node(cctx *C, const frule *rule, const fnode *n, int negate,
+                               fexpr **ret)
+{
+    if (n->type == FN_NOT) return compile_node(C, rule, n->kids[0], !negate, ret);
+    fexpr *e = pqt_calloc(1, sizeof *e);
+    if (!e) return oom();
+    pqt_status st = PQT_OK;
+    if (n->type == FN_CLAUSE) {
+        int ci = 0, slot = 0;
+        e->type = FX_LEAF;
+        st = pqt_scan_leaf_build(C->f, rule, n, negate, C->cols, C->ncols, &ci, &e->leaf);
+        if (st == PQT_OK) st = slot_for(C, ci, &slot);
+        if (st == PQT_OK) e->leaf.slot = slot;
+    } else {
+        /* not (a and b) = (not a) or (not b), and the other way round */
+        e->type = (uint8_t)((n->type == FN_AND) != (negate != 0) ? FX_AND : FX_OR);
+        int32_t cap = 0;
+        for (int32_t i = 0; i < n->nkids && st == PQT_OK; i++) {
+            fexpr *k = NULL;
+            st = compile_node(C, rule, n->kids[i], negate, &k);
+            if (st != PQT_OK) break;
+            if (k->type != e->type) {
+                st = push_kid(e, k, &cap);
+                if (st != PQT_OK) expr_free(k);
+                continue;
+            }
+            for (int32_t j = 0; j < k->nkids && st == PQT_OK; j++) {
+                st = push_kid(e, k->kids[j], &cap);
+                if (st == PQT_OK) k->kids[j] = NULL;
+            }
+            expr_free(k);
+        }
+    }
+    if (st != PQT_OK) {
+        expr_free(e);
+        return st;
+    }
+    *ret = e;
+    return PQT_OK;
+}
+
+static int expr_depth(const fexpr *e)
+{
+    int d = 0;
+    for (int32_t k = 0; k < e->nkids; k++) {
+        int x = expr_depth(e->kids[k]);
+        if (x > d) d = x;
+    }
+    return e->type == FX_LEAF ? 0 : d + 1;
+}
+
+static int expr_cost(const fexpr *e)
+{
+    if (e->type != FX_LEAF) {
+        int c = 0;
+        for (int32_t k = 0; k < e->nkids; k++) c += expr_cost(e->kids[k]);
+        return c;
+    }
+    const fleaf *lf = &e->leaf;
+    int c = lf->kind == PQT_STRING ? 5 : lf->kind == PQT_FLOAT32 || lf->kind == PQT_FLOAT64 ? 2 : 1;
+    if (lf->op == FOP_IS_NULL || lf->op == FOP_TRUE || lf->op == FOP_FALSE) c = 1;
+    return c + (lf->op == FOP_IN);
+}
+
+static void mark_slots(const fexpr *e, uint8_t *used)
+{
+    if (e->type == FX_LEAF) used[e->leaf.slot] = 1;
+    for (int32_t k = 0; k < e->nkids; k++) mark_slots(e->kids[k], used);
+}
+
+static pqt_status add_conj(pqt_fprog *p, fexpr *e, int *cap)
+{
+    if (p->nconj == *cap) {
+        *cap = *cap ? 2 * *cap : 4;
+        fconj *c = pqt_realloc(p->conj, (size_t)*cap * sizeof *c);
+        if (!c) return oom();
+        p->conj = c;
+    }
+    fconj *c = &p->conj[p->nconj];
+    memset(c, 0, sizeof *c);
+    c->root = e;
+    p->nconj++;
+    return PQT_OK;
+}
+
+/* Column lists, depth and cost of every conjunct, once all slots are known. */
+static pqt_status finish(pqt_fprog *p)
+{
+    uint8_t *used = pqt_malloc((size_t)(p->ncols ? p->ncols : 1));
+    if (!used) return oom();
+    for (int k = 0; k < p->nconj; k++) {
+        fconj *c = &p->conj[k];
+        memset(used, 0, (size_t)(p->ncols ? p->ncols : 1));
+        mark_slots(c->root, used);
+        int n = 0;
+        for (int s = 0; s < p->ncols; s++) n += used[s];
+        c->slots = pqt_malloc_array((size_t)(n ? n : 1), sizeof *c->slots);
+        if (!c->slots) {
+            pqt_mem_free(used);
+            return oom();
+        }
+        for (int s = 0; s < p->ncols; s++)
+            if (used[s]) c->slots[c->ncols++] = s;
+        c->depth = expr_depth(c->root);
+        c->cost = expr_cost(c->root);
+        if (c->depth > p->depth) p->depth = c->depth;
+    }
+    pqt_mem_free(used);
+    return PQT_OK;
+}
+
+pqt_status pqt_scan_compile(const pqt_filter *f, const pqt_scan_col *cols, int ncols,
+                            pqt_fprog **ret)
+{
+    if (!f || !ret || (ncols > 0 && !cols) || ncols < 0)
+        return pqt_err(PQT_MISUSE, "pqt_scan_compile: bad arguments");
+    pqt_fprog *p = pqt_calloc(1, sizeof *p);
+    int *slot_of = pqt_malloc_array((size_t)(ncols ? ncols : 1), sizeof *slot_of);
+    if (!p || !slot_of) {
+        pqt_mem_free(p);
+        pqt_mem_free(slot_of);
+        return oom();
+    }
+    for (int i = 0; i < ncols; i++) slot_of[i] = -1;
+    cctx C = {f, cols, ncols, p, slot_of};
+    pqt_status st = PQT_OK;
+    int cap = 0;
+    for (int r = 0; r < f->nrules && st == PQT_OK; r++) {
+        fexpr *e = NULL;
+        st = compile_node(&C, &f->rules[r], f->rules[r].root, 0, &e);
+        if (st != PQT_OK) break;
+        if (e->type != FX_AND) {
+            st = add_conj(p, e, &cap);
+            if (st != PQT_OK) expr_free(e);
+            continue;
+        }
+        for (int32_t k = 0; k < e->nkids && st == PQT_OK; k++) {
+            st = add_conj(p, e->kids[k], &cap);
+            if (st == PQT_OK) e->kids[k] = NULL;
+        }
+        expr_free(e);
+    }
+    if (st == PQT_OK) st = finish(p);
+    pqt_mem_free(slot_of);
+    if (st != PQT_OK) {
+        pqt_scan_prog_free(p);
+        return st;
+    }
+    *ret = p;
+    return PQT_OK;
+}
+
+void pqt_scan_prog_free(pqt_fprog *p)
+{
+    if (!p) return;
+    for (int k = 0; k < p->nconj; k++) {
+        expr_free(p->conj[k].root);
+        pqt_mem_free(p->conj[k].slots);
+    }
+    pqt_mem_free(p->conj);
+    pqt_mem_free(p->cols);
+    pqt_mem_free(p->kinds);
+    pqt_mem_free(p->units);
+    pqt_mem_free(p);
+}
+
+int pqt_scan_prog_ncols(const pqt_fprog *p) { return p->ncols; }
+int pqt_scan_prog_col(const pqt_fprog *p, int slot)
+{
+    return slot >= 0 && slot < p->ncols ? p->cols[slot] : -1;
+}
+int pqt_scan_prog_nconj(const pqt_fprog *p) { return p->nconj; }
+int pqt_scan_conj_ncols(const pqt_fprog *p, int k)
+{
+    return k >= 0 && k < p->nconj ? p->conj[k].ncols : 0;
+}
+const int *pqt_scan_conj_cols(const pqt_fprog *p, int k)
+{
+    return k >= 0 && k < p->nconj ? p->conj[k].slots : NULL;
+}
+int pqt_scan_conj_cost(const pqt_fprog *p, int k)
+{
+    return k >= 0 && k < p->nconj ? p->conj[k].cost : 0;
+}
