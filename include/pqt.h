@@ -738,6 +738,36 @@ PQT_API int pqt_file_chunk_stat_exact(const pqt_file *f, int rg, int leaf, int w
 PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, int which);
 /* ---- end of file inspection ---- */
 
+/* ---- exact values: number text ---- */
+/*
+ * Text of numbers, the same in every output of the pqt tool and in the statistics text.
+ * Each call writes into buf with snprintf semantics (at most cap - 1 bytes and a NUL; nothing
+ * when cap is 0) and returns the full length. PQT_NUMBER_TEXT_MAX bytes always suffice for
+ * the float calls. Never fails; thread-safe; no allocation.
+ *
+ * pqt_format_float64 / pqt_format_float32: the shortest decimal that reads back (strtod /
+ * strtof, round to nearest) to exactly v; among several of that length the one nearest v.
+ * A float32 is judged as a float: 0.1f gives "0.1", not the digits of the double it
+ * widens to. Layout (ECMAScript Number::toString, which JSON readers accept):
+ *   - plain notation when 1e-6 <= |v| < 1e21: "0.1", "123.25", "0.000001";
+ *   - an integral value in plain notation ends in ".0" ("3.0", "100000000000000000000.0")
+ *     so it stays a float when read back;
+ *   - otherwise exponent notation: "1e+21", "1.5e-7", "4.9406564584124654e-324" (one digit
+ *     before the point, no exponent zero-padding, the sign always written);
+ *   - "-0.0" for negative zero, "0.0" for zero;
+ *   - the words "NaN", "Infinity", "-Infinity" (not JSON numbers: a JSON writer quotes them).
+ *
+ * pqt_format_decimal: the exact decimal text of the unscaled integer hi * 2^64 + lo (a
+ * 128-bit two's-complement value: hi signed, lo unsigned; an int64 x is hi = x < 0 ? -1 : 0,
+ * lo = (uint64_t)x) divided by 10^scale, with exactly `scale` fraction digits: "12.345",
+ * "-0.05", "0.00012", "7" for scale 0. A negative scale multiplies: 12 with scale -2 is "1200".
+ */
+#define PQT_NUMBER_TEXT_MAX 32
+PQT_API size_t pqt_format_float64(double v, char *buf, size_t cap);
+PQT_API size_t pqt_format_float32(float v, char *buf, size_t cap);
+PQT_API size_t pqt_format_decimal(int64_t hi, uint64_t lo, int32_t scale, char *buf, size_t cap);
+/* ---- end of exact values ---- */
+
 #ifdef __cplusplus
 }
 #endif
