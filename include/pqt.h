@@ -719,10 +719,11 @@ PQT_API int pqt_file_chunk_has_bloom_filter(const pqt_file *f, int rg, int leaf)
  * PQT_STAT_NULL_COUNT, PQT_STAT_DISTINCT_COUNT or PQT_STAT_NAN_COUNT for the count call.
  *
  * pqt_file_chunk_stat_text renders min or max for the leaf's physical and logical type:
- * integers in decimal (unsigned ones unsigned), floats with round-trip digits and NaN /
- * Infinity / -Infinity, booleans true/false, dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
+ * integers in decimal (unsigned ones unsigned), floats as pqt_format_float64/32 print them
+ * (FLOAT and FLOAT16 as float32) including NaN / Infinity / -Infinity, booleans true/false, dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
  * timestamps YYYY-MM-DDTHH:MM:SS.ffffff (digits of the unit, "Z" if UTC-adjusted, INT96 as
- * nanoseconds), decimals exactly with their scale, strings "quoted" with JSON escapes
+ * nanoseconds), decimals exactly with their scale (pqt_format_decimal; hex when wider than
+ * 128 bits), strings "quoted" with JSON escapes
  * (\xNN for bytes that are not UTF-8) and cut after 40 characters with "…", UUIDs in the
  * 8-4-4-4-12 form, other bytes as 0x-hex cut after 32 bytes. It uses min_value/max_value,
  * or the deprecated min/max where their signed order is the type's order (not for byte

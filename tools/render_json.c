@@ -118,18 +118,25 @@ void render_timestamp(rbuf *b, int64_t ticks, int unit, int utc)
     if (utc) rb_putc(b, 'Z');
 }
 
+/* pqt_format_float* text; the words NaN/Infinity/-Infinity are quoted in JSON. */
+static void put_number_text(rbuf *b, const char *tmp, size_t n, int json)
+{
+    int word = tmp[0] == 'N' || tmp[0] == 'I' || (tmp[0] == '-' && tmp[1] == 'I');
+    if (json && word) rb_putc(b, '"');
+    rb_put(b, tmp, n);
+    if (json && word) rb_putc(b, '"');
+}
+
 void render_double(rbuf *b, double d, int json)
 {
-    const char *word = isnan(d) ? "NaN" : isinf(d) ? (d < 0 ? "-Infinity" : "Infinity") : NULL;
-    if (word) {
-        if (json) rb_putc(b, '"');
-        rb_puts(b, word);
-        if (json) rb_putc(b, '"');
-        return;
-    }
-    char tmp[40];
-    snprintf(tmp, sizeof tmp, "%.17g", d);
-    rb_puts(b, tmp);
+    char tmp[PQT_NUMBER_TEXT_MAX + 8];
+    put_number_text(b, tmp, pqt_format_float64(d, tmp, sizeof tmp), json);
+}
+
+void render_float(rbuf *b, float f, int json)
+{
+    char tmp[PQT_NUMBER_TEXT_MAX + 8];
+    put_number_text(b, tmp, pqt_format_float32(f, tmp, sizeof tmp), json);
 }
 
 /* ---- strings ---- */
@@ -250,22 +257,6 @@ static int bit(const uint8_t *bits, int64_t i)
     return !bits || (bits[i >> 3] >> (i & 7)) & 1;
 }
 
-/* The shortest "%.Ng" that reads back as the same value: tables are for people, and
- * 0.1 reads better than 0.10000000000000001. is_float: round trip through float. */
-static void render_short(rbuf *b, double d, int is_float)
-{
-    if (isnan(d) || isinf(d)) {
-        render_double(b, d, 0);
-        return;
-    }
-    char tmp[40];
-    for (int digits = is_float ? 6 : 15; digits <= 17; digits++) {
-        snprintf(tmp, sizeof tmp, "%.*g", digits, d);
-        if (is_float ? strtof(tmp, NULL) == (float)d : strtod(tmp, NULL) == d) break;
-    }
-    rb_puts(b, tmp);
-}
-
 /* Element i of the values array. json: write a JSON value (inside arrays in every style). */
 static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json)
 {
@@ -282,15 +273,11 @@ static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json
         snprintf(tmp, sizeof tmp, "%lld", (long long)((const int64_t *)v->data)[i]);
         break;
     case PQT_FLOAT32:
-    case PQT_FLOAT64: {
-        double d = v->elem == PQT_FLOAT32 ? (double)((const float *)v->data)[i]
-                                          : ((const double *)v->data)[i];
-        if (style == STYLE_TABLE && !(json && (isnan(d) || isinf(d))))
-            render_short(b, d, v->elem == PQT_FLOAT32);
-        else
-            render_double(b, d, json);
+        render_float(b, ((const float *)v->data)[i], json);
         return 1;
-    }
+    case PQT_FLOAT64:
+        render_double(b, ((const double *)v->data)[i], json);
+        return 1;
     case PQT_BOOL:
         rb_puts(b, ((const uint8_t *)v->data)[i] ? "true" : "false");
         return 1;
