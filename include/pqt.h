@@ -76,7 +76,7 @@ PQT_API const char *pqt_status_name(pqt_status st);
 PQT_API const char *pqt_errmsg(void);
 
 /* ------------------------------------------------------------------------------------------
- * Kinds: what a column is read as. A scalar column has one of the nine element kinds; a
+ * Kinds: what a column is read as. A scalar column has one of the element kinds; a
  * fixed-width vector column (LIST whose rows all have the same length, fixed_size_list) has
  * width > 1 and the PQT_VECTOR bit; a variable-length LIST column has the PQT_LIST bit.
  * ------------------------------------------------------------------------------------------ */
@@ -91,6 +91,12 @@ typedef enum pqt_kind {
     PQT_DATE = 7,      /* int32_t days since 1970-01-01 */
     PQT_TIME = 8,      /* int64_t since midnight, in the column's time unit */
     PQT_TIMESTAMP = 9, /* int64_t since 1970-01-01T00:00:00, in the column's time unit */
+    PQT_UINT64 = 10,   /* uint64_t: INTEGER(64,false) / UINT_64 columns, read exactly */
+    PQT_INT128 = 11,   /* 16 bytes per element, int64_t pairs {low, high}: the low 64 bits (as
+                        * unsigned) then the high 64 bits (signed) of a two's-complement value,
+                        * i.e. a little-endian __int128 on little-endian machines. Only the
+                        * unscaled values of wide decimals come in it (pqt_file_read_decimal,
+                        * pqt_table_get_decimal_alloc); no column is stored as int128 */
     PQT_VECTOR = 0x20, /* flag: fixed-width vector of the element kind */
     PQT_LIST = 0x40    /* flag: variable-length list of the element kind */
 } pqt_kind;
@@ -115,7 +121,13 @@ typedef enum pqt_opt {
     PQT_OPT_VERIFY_CRC = 2,       /* int: 1 = verify page CRC32 when present (default), 0 = skip */
     PQT_OPT_BINARY_AS_STRING = 3, /* int: 1 = read plain BYTE_ARRAY as string (old Hive/Impala) */
     PQT_OPT_ROW_LO = 4,           /* int64: first row of the slice, 1-based (table open) */
-    PQT_OPT_ROW_HI = 5            /* int64: last row of the slice, inclusive (table open) */
+    PQT_OPT_ROW_HI = 5,           /* int64: last row of the slice, inclusive (table open) */
+    /* int: pqt_time_unit INT96 timestamps are read in (file and table open): PQT_UNIT_NANOS
+     * (default) keeps Impala's nanoseconds but holds only the years 1677..2262 -- a value
+     * outside is PQT_OVERFLOW naming this option; PQT_UNIT_MICROS holds +-292,000 years
+     * (sub-microsecond digits are cut, rounding toward the past); PQT_UNIT_MILLIS holds every
+     * INT96 value. The column's time unit reports the choice. */
+    PQT_OPT_INT96_UNIT = 6
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -266,7 +278,7 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
 /* Open path as a lazy table; reads the footer and schema only. opts may be NULL. Options
  * used: PQT_OPT_THREADS (threads for decoding several row groups or columns at once: 0 =
  * all cores, 1 = none; inside a parallel region a table decodes on its own thread),
- * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, and the slice PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
+ * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, PQT_OPT_INT96_UNIT, and the slice PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
  * (1-based, inclusive; setting either one makes a slice, the other defaulting to 1 / the
  * last row; 0 means unset). A slice reads only the row groups covering it.
  * *ret is owned by the caller: free with pqt_table_close.
@@ -767,6 +779,46 @@ PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, i
 PQT_API size_t pqt_format_float64(double v, char *buf, size_t cap);
 PQT_API size_t pqt_format_float32(float v, char *buf, size_t cap);
 PQT_API size_t pqt_format_decimal(int64_t hi, uint64_t lo, int32_t scale, char *buf, size_t cap);
+
+/*
+ * Decimals. A DECIMAL column (logical or converted type DECIMAL on INT32, INT64,
+ * FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY) reads as float64 -- the double nearest each value --
+ * everywhere else in this API. These calls give its exact values: the unscaled integers u,
+ * value = u / 10^scale (pqt_format_decimal prints them).
+ *
+ * pqt_file_column_decimal / pqt_table_decimal: *precision_ret and *scale_ret (either may be
+ * NULL) of a DECIMAL column. PQT_KIND (with a message) for a column that is not a decimal --
+ * a cheap test; PQT_MISUSE for col out of range; the table call PQT_NOT_FOUND. A table
+ * column keeps answering after a rename; a cast, copy or caller-written column is no
+ * longer a decimal (PQT_KIND).
+ *
+ * pqt_file_read_decimal: rows lo..hi (1-based, inclusive) of a DECIMAL column, shaped like
+ * pqt_file_read (the same vector/list flags, width, offsets, validity; null elements hold 0)
+ * but with element kind PQT_INT64 (precision <= 18: one int64_t per element) or PQT_INT128
+ * (19..38: two int64_t per element, the low 64 bits first, see PQT_INT128). Errors: those of
+ * pqt_file_read; PQT_KIND (not a decimal); PQT_UNSUPPORTED_TYPE for precision > 38;
+ * PQT_OVERFLOW naming the column, row group and page for a stored value wider than its
+ * precision allows (a BYTE_ARRAY decimal of more than 16 significant bytes, say).
+ *
+ * pqt_table_get_decimal_alloc: every unscaled value of a table's DECIMAL column, in the
+ * table's rows (slice and read-time order included), into memory the library allocates:
+ * *data_ret (pqt_free; nelem elements of *kind_ret, PQT_INT64 or PQT_INT128, row-major like
+ * pqt_table_get), *validity_ret (may be NULL; NULL when nothing is null, else pqt_free),
+ * *nelem_ret and *kind_ret (may be NULL). List columns give their elements (use
+ * pqt_table_get_list for the offsets). The values are read from the file each call (the
+ * resident float64s are not used: they are rounded). Errors: PQT_KIND (not a decimal, or no
+ * longer one), PQT_DETACHED (the table has detached from its file), PQT_UNSUPPORTED_TYPE
+ * (precision > 38), read errors, PQT_NOMEM.
+ */
+PQT_API pqt_status pqt_file_column_decimal(const pqt_file *f, int col, int *precision_ret,
+                                           int *scale_ret);
+PQT_API pqt_status pqt_file_read_decimal(pqt_file *f, int col, int64_t lo, int64_t hi,
+                                         pqt_array **ret);
+PQT_API pqt_status pqt_table_decimal(pqt_table *t, const char *name, int *precision_ret,
+                                     int *scale_ret);
+PQT_API pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **data_ret,
+                                               uint8_t **validity_ret, int64_t *nelem_ret,
+                                               int *kind_ret);
 /* ---- end of exact values ---- */
 
 #ifdef __cplusplus
