@@ -58,6 +58,7 @@ enum render_style {
 /* One column of one batch, with its array pointers looked up once. */
 typedef struct colview {
     int kind, elem, width, unit, utc;
+    int dec, scale; /* dec: the values are unscaled decimals (int64 or int128) of this scale */
     int64_t nrows;
     const void *data;
     const uint8_t *valid, *row_valid;
@@ -65,7 +66,8 @@ typedef struct colview {
     const char *bytes;
 } colview;
 
-/* unit: pqt_time_unit of the column (or -1); utc: 1 if UTC-adjusted. */
+/* unit: pqt_time_unit of the column (or -1); utc: 1 if UTC-adjusted. Not a decimal view
+ * (dec 0) until the caller says so. */
 void colview_init(colview *v, const pqt_array *a, int unit, int utc);
 /* Append the value of row `row` (0-based within the array) in `style`. Returns 0 when the
  * value is null, 1 otherwise. */

@@ -243,6 +243,8 @@ void colview_init(colview *v, const pqt_array *a, int unit, int utc)
     if (v->width < 1) v->width = 1;
     v->unit = unit;
     v->utc = utc;
+    v->dec = 0;
+    v->scale = 0;
     v->nrows = pqt_array_nrows(a);
     v->data = pqt_array_data(a);
     v->valid = pqt_array_validity(a);
@@ -257,6 +259,25 @@ static int bit(const uint8_t *bits, int64_t i)
     return !bits || (bits[i >> 3] >> (i & 7)) & 1;
 }
 
+/* Exact decimal text of a 128-bit unscaled value (pqt_format_decimal), any scale. */
+static void put_decimal(rbuf *b, int64_t hi, uint64_t lo, int scale)
+{
+    char tmp[96];
+    size_t n = pqt_format_decimal(hi, lo, scale, tmp, sizeof tmp);
+    if (n < sizeof tmp) {
+        rb_put(b, tmp, n);
+        return;
+    }
+    char *big = malloc(n + 1); /* a scale in the hundreds: size the text first */
+    if (!big) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(1);
+    }
+    pqt_format_decimal(hi, lo, scale, big, n + 1);
+    rb_put(b, big, n);
+    free(big);
+}
+
 /* Element i of the values array. json: write a JSON value (inside arrays in every style). */
 static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json)
 {
@@ -269,9 +290,23 @@ static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json
     case PQT_INT32:
         snprintf(tmp, sizeof tmp, "%d", (int)((const int32_t *)v->data)[i]);
         break;
-    case PQT_INT64:
-        snprintf(tmp, sizeof tmp, "%lld", (long long)((const int64_t *)v->data)[i]);
+    case PQT_INT64: {
+        int64_t x = ((const int64_t *)v->data)[i];
+        if (v->dec) { /* exact decimal text: the unscaled integer and the scale */
+            put_decimal(b, x < 0 ? -1 : 0, (uint64_t)x, v->scale);
+            return 1;
+        }
+        snprintf(tmp, sizeof tmp, "%lld", (long long)x);
         break;
+    }
+    case PQT_UINT64:
+        snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)((const uint64_t *)v->data)[i]);
+        break;
+    case PQT_INT128: { /* only unscaled decimals come as int128: {low, high} pairs */
+        const int64_t *p = (const int64_t *)v->data + 2 * i;
+        put_decimal(b, p[1], (uint64_t)p[0], v->dec ? v->scale : 0);
+        return 1;
+    }
     case PQT_FLOAT32:
         render_float(b, ((const float *)v->data)[i], json);
         return 1;
