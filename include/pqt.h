@@ -278,7 +278,8 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
 /* Open path as a lazy table; reads the footer and schema only. opts may be NULL. Options
  * used: PQT_OPT_THREADS (threads for decoding several row groups or columns at once: 0 =
  * all cores, 1 = none; inside a parallel region a table decodes on its own thread),
- * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, PQT_OPT_INT96_UNIT, and the slice PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
+ * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, PQT_OPT_INT96_UNIT, and the slice
+ * PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
  * (1-based, inclusive; setting either one makes a slice, the other defaulting to 1 / the
  * last row; 0 means unset). A slice reads only the row groups covering it.
  * *ret is owned by the caller: free with pqt_table_close.
@@ -411,7 +412,11 @@ PQT_API pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_k
                                         size_t *nbytes_ret);
 /* Copy the column's values (nrows * width elements, row-major: row i's elements together,
  * so a vector column comes out as width x nrows) into caller memory dst of dst_nbytes bytes, as element kind to_kind: 0 or the stored
- * element kind, or a widening int32 -> int64, float32 -> float64. Null elements copy as 0.
+ * element kind, or a widening int32 -> int64, float32 -> float64, or uint64 -> int64 when
+ * every copied value fits (checked before anything is written: PQT_OVERFLOW names the
+ * column, the 1-based row and the value, and dst is untouched; a uint64 column goes to
+ * float64 only through pqt_table_cast). The same rules hold for every copy call below
+ * (get_alloc, get_rows, get_range, get_value, get_list). Null elements copy as 0.
  * validity (may be NULL) receives one bit per element, LSB first, 1 = present, and must
  * hold validity_nbytes >= (nelem + 7) / 8. Errors: PQT_KIND (strings/lists, or a conversion
  * that is not a widening; names the stored kind), PQT_MISUSE (buffer too small, naming the
@@ -573,9 +578,9 @@ PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
  * (0 = same) with the rules of pqt_table_cast (exact). The copy is an in-memory column. */
 PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
                                          int to_kind);
-/* Convert a numeric column (int32, int64, float32, float64; scalar or vector) to another
- * numeric element kind, in place. No-op when already that kind. On an unread column it only
- * records the kind to decode into (no read now; the conversion happens as the values
+/* Convert a numeric column (int32, int64, uint64, float32, float64; scalar or vector) to
+ * another numeric element kind, in place. No-op when already that kind. On an unread column
+ * it only records the kind to decode into (no read now; the conversion happens as the values
  * arrive). exact != 0: a value that does not survive the conversion (1.5 to int, 2^40 to
  * int32, NaN to int) is PQT_OVERFLOW naming the column and row -- for an unread column, on
  * its first touch. exact == 0 converts with C rules (NaN and out-of-range to 0). PQT_KIND for
@@ -732,7 +737,8 @@ PQT_API int pqt_file_chunk_has_bloom_filter(const pqt_file *f, int rg, int leaf)
  *
  * pqt_file_chunk_stat_text renders min or max for the leaf's physical and logical type:
  * integers in decimal (unsigned ones unsigned), floats as pqt_format_float64/32 print them
- * (FLOAT and FLOAT16 as float32) including NaN / Infinity / -Infinity, booleans true/false, dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
+ * (FLOAT and FLOAT16 as float32) including NaN / Infinity / -Infinity, booleans true/false,
+ * dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
  * timestamps YYYY-MM-DDTHH:MM:SS.ffffff (digits of the unit, "Z" if UTC-adjusted, INT96 as
  * nanoseconds), decimals exactly with their scale (pqt_format_decimal; hex when wider than
  * 128 bits), strings "quoted" with JSON escapes

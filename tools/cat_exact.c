@@ -82,7 +82,8 @@ int cat_settle_int96(pqt_file **f, const char *path, const cat_open_args *args, 
                      int64_t lo, int64_t hi)
 {
     int any = 0;
-    for (int c = 0; c < o->ncols; c++) any |= o->cols[c].is_int96;
+    for (int c = 0; c < o->ncols; c++)
+        any |= o->cols[c].is_int96;
     if (!any || lo > hi) return EXIT_OK;
     static const int units[] = {PQT_UNIT_NANOS, PQT_UNIT_MICROS, PQT_UNIT_MILLIS};
     for (int u = 0; u < 3; u++) {
@@ -105,8 +106,8 @@ void cat_warn_unreadable(const pqt_file *f, const char *path, int col)
 {
     const char *reason = pqt_file_column_unsupported_reason(f, col);
     const char *logical = pqt_file_column_logical(f, col);
-    int plain_binary = strcmp(pqt_file_column_physical(f, col), "BYTE_ARRAY") == 0 &&
-                       (!logical || !logical[0]);
+    int plain_binary =
+        strcmp(pqt_file_column_physical(f, col), "BYTE_ARRAY") == 0 && (!logical || !logical[0]);
     fprintf(stderr, "pqt: %s: warning: column '%s' not shown: %s%s\n", path,
             pqt_file_column_path(f, col), reason ? reason : "unreadable",
             plain_binary ? " (--binary-as-string reads it as text)" : "");

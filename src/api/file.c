@@ -49,7 +49,8 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
         return PQT_OK;
     case PQT_OPT_INT96_UNIT:
         if (v < PQT_UNIT_MILLIS || v > PQT_UNIT_NANOS)
-            return pqt_err(PQT_MISUSE, "PQT_OPT_INT96_UNIT must be a pqt_time_unit (0..2), got %lld",
+            return pqt_err(PQT_MISUSE, "PQT_OPT_INT96_UNIT must be a pqt_time_unit (0..2), "
+                                       "got %lld",
                            (long long)v);
         o->int96_unit_plus1 = (int)v + 1;
         return PQT_OK;

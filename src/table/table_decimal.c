@@ -24,8 +24,9 @@ static pqt_status decimal_source(pqt_table *t, const char *call, const char *nam
     if (!fc || fc->conv != PQT_CONV_DECIMAL)
         return pqt_err(PQT_KIND, "%s: column '%s' is not a DECIMAL column of the file", call, name);
     if (c->added || c->user_written || c->decode_kind || PQT_KIND_ELEMENT(c->kind) != PQT_FLOAT64)
-        return pqt_err(PQT_KIND, "%s: column '%s' no longer holds the file's decimals (it was "
-                                 "cast or written)",
+        return pqt_err(PQT_KIND,
+                       "%s: column '%s' no longer holds the file's decimals (it was "
+                       "cast or written)",
                        call, name);
     *ci_ret = ci;
     *fc_ret = fc;
@@ -51,8 +52,9 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
     const pqt_col *fc;
     PQT_TRY(decimal_source(t, call, name, &ci, &fc));
     if (t->detached)
-        return pqt_err(PQT_DETACHED, "%s: column '%s': the table has detached from %s, so its "
-                                     "decimals cannot be read again",
+        return pqt_err(PQT_DETACHED,
+                       "%s: column '%s': the table has detached from %s, so its "
+                       "decimals cannot be read again",
                        call, name, t->f->path);
     PQT_TRY(pqt_tbl_check_serial(t, call, "reading the file again"));
     pqt_col dc;

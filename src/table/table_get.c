@@ -4,9 +4,10 @@
  *
  * Copies widen only int32 -> int64 and float32 -> float64 (the two conversions that lose
  * nothing), and give uint64 as int64 when every copied value fits (checked before anything
- * is written); anything else must ask for the stored kind or cast explicitly. Views never convert: a kind
- * mismatch is an error naming the stored kind. All row numbers here are 1-based in the
- * table's own numbering and are converted to 0-based once, at the top of each call.
+ * is written); anything else must ask for the stored kind or cast explicitly. Views never
+ * convert: a kind mismatch is an error naming the stored kind. All row numbers here are
+ * 1-based in the table's own numbering and are converted to 0-based once, at the top of
+ * each call.
  */
 #include <string.h>
 
@@ -62,8 +63,8 @@ pqt_status pqt_tbl_check_fit(const pqt_colbuf *b, int64_t first, int64_t n, int 
     if (!(any >> 63)) return PQT_OK;
     for (int64_t i = 0; i < n; i++)
         if ((v[i] >> 63) && pqt_tbl_bit(b->validity, first + i))
-            return pqt_err(PQT_OVERFLOW, "%s: column '%s', row %lld: uint64 value %llu does not fit "
-                                         "int64; nothing was copied (get it as PQT_UINT64)",
+            return pqt_err(PQT_OVERFLOW, "%s: column '%s', row %lld: uint64 value %llu does not "
+                                         "fit int64; nothing was copied (get it as PQT_UINT64)",
                            call, name, (long long)row_of_elem(b, first + i) + 1,
                            (unsigned long long)v[i]);
     return PQT_OK;

@@ -24,12 +24,18 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 
 /* floor(log10(2^e)), floor(log10(3/4 * 2^e)), floor(log2(10^e)) for the exponents of
  * doubles (constants from the paper, checked against exact integers for |e| <= 1200). */
-static inline int flog10_pow2(int e) { return (int)(((int64_t)e * 661971961083LL) >> 41); }
+static inline int flog10_pow2(int e)
+{
+    return (int)(((int64_t)e * 661971961083LL) >> 41);
+}
 static inline int flog10_3q_pow2(int e)
 {
     return (int)(((int64_t)e * 661971961083LL - 274743187321LL) >> 41);
 }
-static inline int flog2_pow10(int e) { return (int)(((int64_t)e * 913124641741LL) >> 38); }
+static inline int flog2_pow10(int e)
+{
+    return (int)(((int64_t)e * 913124641741LL) >> 38);
+}
 
 /* The paper's rop(g * cp / 2^127): the integer part with a sticky low bit that says
  * whether anything was cut (round to odd). */

@@ -39,7 +39,8 @@ static void file_reads(void)
     uint64_t v[6];
     uint8_t valid[1];
     CHECK_OK(pqt_file_read_into(f, u64, 1, 6, v, sizeof v, valid));
-    for (int i = 0; i < 5; i++) CHECK(v[i] == U64[i]);
+    for (int i = 0; i < 5; i++)
+        CHECK(v[i] == U64[i]);
     CHECK_EQ_I64(valid[0], 0x1f);
     /* UINT_32 widens to int64 (zero-extended), UINT_16 stays int32: exact either way */
     int64_t w[6];
@@ -64,7 +65,8 @@ static void file_reads(void)
     CHECK_EQ_I64(pqt_array_kind(a), PQT_INT64);
     static const int64_t d5[6] = {12, -12, 123456789, 0, -999999999, 0};
     const int64_t *dv = pqt_array_data(a);
-    for (int i = 0; i < 6; i++) CHECK_EQ_I64(dv[i], d5[i]);
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ_I64(dv[i], d5[i]);
     CHECK_EQ_I64(pqt_array_validity(a)[0] & 0x3f, 0x1f);
     pqt_array_free(a);
     CHECK_OK(pqt_file_read_decimal(f, col_of(f, "d18"), 2, 3, &a));
@@ -95,7 +97,8 @@ static void table_uint64(void)
     CHECK_EQ_I64(k, PQT_UINT64);
     uint64_t u[6];
     CHECK_OK(pqt_table_get(t, "u64", 0, u, sizeof u, NULL, 0));
-    for (int i = 0; i < 5; i++) CHECK(u[i] == U64[i]);
+    for (int i = 0; i < 5; i++)
+        CHECK(u[i] == U64[i]);
     /* as int64: checked per value; a refused copy writes nothing */
     int64_t s[6];
     memset(s, 0x5a, sizeof s);
@@ -136,7 +139,8 @@ static void table_uint64(void)
     CHECK_OK(pqt_table_copy_column(t, "u64", "u64c", 0));
     CHECK_OK(pqt_table_sort_by(t, &key, 1, &desc, NULL));
     CHECK_OK(pqt_table_get(t, "u64", 0, u, sizeof u, NULL, 0));
-    for (int i = 0; i < 5; i++) CHECK(u[i] == U64[4 - i]);
+    for (int i = 0; i < 5; i++)
+        CHECK(u[i] == U64[4 - i]);
     /* exact cast to float64 refuses 2^64-1; the rounding cast takes it */
     CHECK_EQ_I64(pqt_table_cast(t, "u64c", PQT_FLOAT64, 1), PQT_OVERFLOW);
     CHECK_OK(pqt_table_cast(t, "u64c", PQT_FLOAT64, 0));
@@ -176,7 +180,8 @@ static void table_decimal(void)
     CHECK_EQ_I64(n, 4);
     CHECK_EQ_I64(kind, PQT_INT64);
     static const int64_t want[4] = {-12345, 999999999999999999LL, -5, 0};
-    for (int i = 0; i < 4; i++) CHECK_EQ_I64(((int64_t *)d)[i], want[i]);
+    for (int i = 0; i < 4; i++)
+        CHECK_EQ_I64(((int64_t *)d)[i], want[i]);
     pqt_free(d);
     CHECK_OK(pqt_table_rename_column(t, "d38", "wide"));
     uint8_t *valid = NULL;
@@ -193,8 +198,9 @@ static void table_decimal(void)
 static void int96_unit(void)
 {
     /* DuckDB epoch_us of each row; row 6 from int96_from_spark.md */
-    static const int64_t us[6] = {1704141296123456LL, 1704070800000000LL, 253402225200000000LL,
-                                  1735599600000000LL, 0, 9089380393200000000LL};
+    static const int64_t us[6] = {
+        1704141296123456LL,   1704070800000000LL, 253402225200000000LL, 1735599600000000LL, 0,
+        9089380393200000000LL};
     pqt_file *f;
     REQUIRE_OK(pqt_file_open(INT96, NULL, &f));
     CHECK_EQ_I64(pqt_file_column_time_unit(f, 0), PQT_UNIT_NANOS);
@@ -213,7 +219,8 @@ static void int96_unit(void)
     CHECK_EQ_I64(pqt_file_column_time_unit(f, 0), PQT_UNIT_MICROS);
     uint8_t valid[1];
     CHECK_OK(pqt_file_read_into(f, 0, 1, 6, v, sizeof v, valid));
-    for (int i = 0; i < 6; i++) CHECK_EQ_I64(v[i], us[i]);
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ_I64(v[i], us[i]);
     CHECK_EQ_I64(valid[0], 0x2f);
     pqt_file_close(f);
 
@@ -224,7 +231,8 @@ static void int96_unit(void)
     CHECK_OK(pqt_table_time_unit(t, "a", &unit));
     CHECK_EQ_I64(unit, PQT_UNIT_MILLIS);
     CHECK_OK(pqt_table_get(t, "a", 0, v, sizeof v, NULL, 0));
-    for (int i = 0; i < 6; i++) CHECK_EQ_I64(v[i], us[i] / 1000);
+    for (int i = 0; i < 6; i++)
+        CHECK_EQ_I64(v[i], us[i] / 1000);
     pqt_table *c;
     CHECK_OK(pqt_table_clone(t, &c)); /* the clone reopens with the same unit */
     CHECK_OK(pqt_table_time_unit(c, "a", &unit));

@@ -78,8 +78,8 @@ static void sci(char *out, size_t cap, unsigned long long m, int e, int neg)
 static void check_value(double v, int is_float)
 {
     char s[64], dig[64];
-    size_t n = is_float ? pqt_format_float32((float)v, s, sizeof s)
-                        : pqt_format_float64(v, s, sizeof s);
+    size_t n =
+        is_float ? pqt_format_float32((float)v, s, sizeof s) : pqt_format_float64(v, s, sizeof s);
     if (n != strlen(s) || n >= PQT_NUMBER_TEXT_MAX) {
         report("length", v, s);
         return;
@@ -112,7 +112,8 @@ static void check_value(double v, int is_float)
         len++;
     }
     unsigned long long top = 1;
-    for (int i = 0; i < p - 1; i++) top *= 10;
+    for (int i = 0; i < p - 1; i++)
+        top *= 10;
     unsigned long long cands[4] = {m - 1, m, m + 1, top - 1};
     int cexp[4] = {re10, re10, re10, re10 - 1};
     for (int i = 0; i < 4; i++) {
@@ -218,10 +219,14 @@ static void edge_cases(void)
     CHECK(small[0] == '\0');
 
     /* every power of ten and of two in range, both types */
-    for (int e = -323; e <= 308; e++) check_value(strtod("1e0", NULL) * pow(10, e), 0);
-    for (int e = -1074; e <= 1023; e++) check_value(ldexp(1, e), 0);
-    for (int e = -149; e <= 127; e++) check_value((double)ldexpf(1, e), 1);
-    for (int e = -45; e <= 38; e++) check_value((double)strtof("1", NULL) * (double)powf(10, (float)e), 1);
+    for (int e = -323; e <= 308; e++)
+        check_value(strtod("1e0", NULL) * pow(10, e), 0);
+    for (int e = -1074; e <= 1023; e++)
+        check_value(ldexp(1, e), 0);
+    for (int e = -149; e <= 127; e++)
+        check_value((double)ldexpf(1, e), 1);
+    for (int e = -45; e <= 38; e++)
+        check_value((double)strtof("1", NULL) * (double)powf(10, (float)e), 1);
     /* neighbours of the extremes */
     double d = DBL_MAX, m = DBL_MIN;
     float f = FLT_MAX;
