@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "format/schema_int.h"
 #include "pqt.h"
 #include "testutil.h"
 
@@ -242,8 +243,94 @@ static void int96_unit(void)
     pqt_opts_free(o);
 }
 
+/* The logical-type forms DuckDB does not write (it writes converted types): hand-built
+ * schema elements, kinds by LogicalTypes.md. */
+static void classify_logical(void)
+{
+    pqt_schema_elem e;
+    pqt_col c;
+    memset(&e, 0, sizeof e);
+    e.converted_type = -1;
+    e.type = PQT_PT_INT64;
+    e.logical.id = PQT_LT_INTEGER;
+    e.logical.bit_width = 64;
+    e.logical.is_signed = false;
+    memset(&c, 0, sizeof c);
+    pqt_schema_classify(&e, false, &c);
+    CHECK_EQ_I64(c.elem_kind, PQT_UINT64);
+    e.logical.is_signed = true;
+    pqt_schema_classify(&e, false, &c);
+    CHECK_EQ_I64(c.elem_kind, PQT_INT64);
+    e.type = PQT_PT_INT32;
+    e.logical.bit_width = 32;
+    e.logical.is_signed = false;
+    pqt_schema_classify(&e, false, &c);
+    CHECK_EQ_I64(c.elem_kind, PQT_INT64); /* zero-extended: exact */
+    e.logical.bit_width = 16;
+    pqt_schema_classify(&e, false, &c);
+    CHECK_EQ_I64(c.elem_kind, PQT_INT32);
+    e.type = PQT_PT_BYTE_ARRAY;
+    e.logical.id = PQT_LT_DECIMAL;
+    e.logical.precision = 30;
+    e.logical.scale = 4;
+    memset(&c, 0, sizeof c);
+    pqt_schema_classify(&e, false, &c);
+    CHECK_EQ_I64(c.elem_kind, PQT_FLOAT64);
+    CHECK_EQ_I64(c.decimal_precision, 30);
+    CHECK_EQ_I64(c.decimal_scale, 4);
+    /* the converted DECIMAL form carries precision too */
+    e.logical.id = PQT_LT_NONE;
+    e.converted_type = PQT_CT_DECIMAL;
+    e.precision = 7;
+    e.scale = 2;
+    e.has_scale = true;
+    memset(&c, 0, sizeof c);
+    pqt_schema_classify(&e, false, &c);
+    CHECK_EQ_I64(c.decimal_precision, 7);
+    CHECK_EQ_I64(c.decimal_scale, 2);
+}
+
+/* The corpus' decimal files hold 1.00 .. 24.00 (DuckDB reads them so:
+ * tests/golden/expected/<file>.jsonl): unscaled 100 .. 2400 through every physical type. */
+static void corpus_decimals(void)
+{
+    static const struct {
+        const char *file;
+        int kind, precision;
+    } files[] = {{"byte_array_decimal.parquet", PQT_INT64, 4},
+                 {"fixed_length_decimal.parquet", PQT_INT128, 25},
+                 {"fixed_length_decimal_legacy.parquet", PQT_INT64, 13},
+                 {"int32_decimal.parquet", PQT_INT64, 4},
+                 {"int64_decimal.parquet", PQT_INT64, 10}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/data/parquet-testing/data/%s", files[i].file);
+        pqt_file *f;
+        REQUIRE_OK(pqt_file_open(path, NULL, &f));
+        int p = 0, s = 0;
+        CHECK_OK(pqt_file_column_decimal(f, 0, &p, &s));
+        CHECK_EQ_I64(p, files[i].precision);
+        CHECK_EQ_I64(s, 2);
+        pqt_array *a = NULL;
+        CHECK_OK(pqt_file_read_decimal(f, 0, 1, 24, &a));
+        if (a) {
+            CHECK_EQ_I64(pqt_array_kind(a), files[i].kind);
+            const int64_t *v = pqt_array_data(a);
+            int step = files[i].kind == PQT_INT128 ? 2 : 1;
+            for (int r = 0; r < 24; r++) {
+                CHECK_EQ_I64(v[r * step], (r + 1) * 100);
+                if (step == 2) CHECK_EQ_I64(v[r * 2 + 1], 0);
+            }
+        }
+        pqt_array_free(a);
+        pqt_file_close(f);
+    }
+}
+
 int main(void)
 {
+    classify_logical();
+    corpus_decimals();
     file_reads();
     table_uint64();
     table_decimal();
