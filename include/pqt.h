@@ -81,7 +81,7 @@ PQT_API const char *pqt_status_name(pqt_status st);
 PQT_API const char *pqt_errmsg(void);
 
 /* ------------------------------------------------------------------------------------------
- * Kinds: what a column is read as. A scalar column has one of the nine element kinds; a
+ * Kinds: what a column is read as. A scalar column has one of the element kinds; a
  * fixed-width vector column (LIST whose rows all have the same length, fixed_size_list) has
  * width > 1 and the PQT_VECTOR bit; a variable-length LIST column has the PQT_LIST bit.
  * ------------------------------------------------------------------------------------------ */
@@ -96,6 +96,12 @@ typedef enum pqt_kind {
     PQT_DATE = 7,      /* int32_t days since 1970-01-01 */
     PQT_TIME = 8,      /* int64_t since midnight, in the column's time unit */
     PQT_TIMESTAMP = 9, /* int64_t since 1970-01-01T00:00:00, in the column's time unit */
+    PQT_UINT64 = 10,   /* uint64_t: INTEGER(64,false) / UINT_64 columns, read exactly */
+    PQT_INT128 = 11,   /* 16 bytes per element, int64_t pairs {low, high}: the low 64 bits (as
+                        * unsigned) then the high 64 bits (signed) of a two's-complement value,
+                        * i.e. a little-endian __int128 on little-endian machines. Only the
+                        * unscaled values of wide decimals come in it (pqt_file_read_decimal,
+                        * pqt_table_get_decimal_alloc); no column is stored as int128 */
     PQT_VECTOR = 0x20, /* flag: fixed-width vector of the element kind */
     PQT_LIST = 0x40    /* flag: variable-length list of the element kind */
 } pqt_kind;
@@ -120,7 +126,13 @@ typedef enum pqt_opt {
     PQT_OPT_VERIFY_CRC = 2,       /* int: 1 = verify page CRC32 when present (default), 0 = skip */
     PQT_OPT_BINARY_AS_STRING = 3, /* int: 1 = read plain BYTE_ARRAY as string (old Hive/Impala) */
     PQT_OPT_ROW_LO = 4,           /* int64 >= 1: first row of the slice, 1-based (table open) */
-    PQT_OPT_ROW_HI = 5            /* int64 >= 1: last row of the slice, inclusive (table open) */
+    PQT_OPT_ROW_HI = 5,           /* int64 >= 1: last row of the slice, inclusive (table open) */
+    /* int: pqt_time_unit INT96 timestamps are read in (file and table open): PQT_UNIT_NANOS
+     * (default) keeps Impala's nanoseconds but holds only the years 1677..2262 -- a value
+     * outside is PQT_OVERFLOW naming this option; PQT_UNIT_MICROS holds +-292,000 years
+     * (sub-microsecond digits are cut, rounding toward the past); PQT_UNIT_MILLIS holds every
+     * INT96 value. The column's time unit reports the choice. */
+    PQT_OPT_INT96_UNIT = 6
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -286,7 +298,8 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
 /* Open path as a lazy table; reads the footer and schema only. opts may be NULL. Options
  * used: PQT_OPT_THREADS (threads for decoding several row groups or columns at once: 0 =
  * all cores, 1 = none; inside a parallel region a table decodes on its own thread),
- * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, and the slice PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
+ * PQT_OPT_VERIFY_CRC, PQT_OPT_BINARY_AS_STRING, PQT_OPT_INT96_UNIT, and the slice
+ * PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
  * (1-based, inclusive; setting either one makes a slice, the other defaulting to 1 / the
  * last row; neither set: the whole file). A slice reads only the row groups covering it.
  * *ret is owned by the caller: free with pqt_table_close.
@@ -420,7 +433,11 @@ PQT_API pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_k
                                         size_t *nbytes_ret);
 /* Copy the column's values (nrows * width elements, row-major: row i's elements together,
  * so a vector column comes out as width x nrows) into caller memory dst of dst_nbytes bytes, as element kind to_kind: 0 or the stored
- * element kind, or a widening int32 -> int64, float32 -> float64. Null elements copy as 0.
+ * element kind, or a widening int32 -> int64, float32 -> float64, or uint64 -> int64 when
+ * every copied value fits (checked before anything is written: PQT_OVERFLOW names the
+ * column, the 1-based row and the value, and dst is untouched; a uint64 column goes to
+ * float64 only through pqt_table_cast). The same rules hold for every copy call below
+ * (get_alloc, get_rows, get_range, get_value, get_list). Null elements copy as 0.
  * validity (may be NULL) receives one bit per element, LSB first, 1 = present, and must
  * hold validity_nbytes >= (nelem + 7) / 8. Errors: PQT_KIND (strings/lists, or a conversion
  * that is not a widening; names the stored kind), PQT_MISUSE (buffer too small, naming the
@@ -582,9 +599,9 @@ PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
  * (0 = same) with the rules of pqt_table_cast (exact). The copy is an in-memory column. */
 PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
                                          int to_kind);
-/* Convert a numeric column (int32, int64, float32, float64; scalar or vector) to another
- * numeric element kind, in place. No-op when already that kind. On an unread column it only
- * records the kind to decode into (no read now; the conversion happens as the values
+/* Convert a numeric column (int32, int64, uint64, float32, float64; scalar or vector) to
+ * another numeric element kind, in place. No-op when already that kind. On an unread column
+ * it only records the kind to decode into (no read now; the conversion happens as the values
  * arrive). exact != 0: a value that does not survive the conversion (1.5 to int, 2^40 to
  * int32, NaN to int) is PQT_OVERFLOW naming the column and row -- for an unread column, on
  * its first touch. exact == 0 converts with C rules (NaN and out-of-range to 0). PQT_KIND for
@@ -742,10 +759,12 @@ PQT_API int pqt_file_chunk_has_bloom_filter(const pqt_file *f, int rg, int leaf)
  * PQT_STAT_NULL_COUNT, PQT_STAT_DISTINCT_COUNT or PQT_STAT_NAN_COUNT for the count call.
  *
  * pqt_file_chunk_stat_text renders min or max for the leaf's physical and logical type:
- * integers in decimal (unsigned ones unsigned), floats with round-trip digits and NaN /
- * Infinity / -Infinity, booleans true/false, dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
+ * integers in decimal (unsigned ones unsigned), floats as pqt_format_float64/32 print them
+ * (FLOAT and FLOAT16 as float32) including NaN / Infinity / -Infinity, booleans true/false,
+ * dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
  * timestamps YYYY-MM-DDTHH:MM:SS.ffffff (digits of the unit, "Z" if UTC-adjusted, INT96 as
- * nanoseconds), decimals exactly with their scale, strings "quoted" with JSON escapes
+ * nanoseconds), decimals exactly with their scale (pqt_format_decimal; hex when wider than
+ * 128 bits), strings "quoted" with JSON escapes
  * (\xNN for bytes that are not UTF-8) and cut after 40 characters with "…", UUIDs in the
  * 8-4-4-4-12 form, other bytes as 0x-hex cut after 32 bytes. It uses min_value/max_value,
  * or the deprecated min/max where their signed order is the type's order (not for byte
@@ -830,6 +849,76 @@ PQT_API pqt_status pqt_filter_add_in(pqt_filter *f, const char *column, int kind
 PQT_API pqt_status pqt_filter_bind(pqt_filter *f, const char *name, int kind, const void *values,
                                    int64_t n, const uint8_t *valid);
 /* ---- end of filters ---- */
+
+/* ---- exact values: number text ---- */
+/*
+ * Text of numbers, the same in every output of the pqt tool and in the statistics text.
+ * Each call writes into buf with snprintf semantics (at most cap - 1 bytes and a NUL; nothing
+ * when cap is 0) and returns the full length. PQT_NUMBER_TEXT_MAX bytes always suffice for
+ * the float calls. Never fails; thread-safe; no allocation.
+ *
+ * pqt_format_float64 / pqt_format_float32: the shortest decimal that reads back (strtod /
+ * strtof, round to nearest) to exactly v; among several of that length the one nearest v.
+ * A float32 is judged as a float: 0.1f gives "0.1", not the digits of the double it
+ * widens to. Layout (ECMAScript Number::toString, which JSON readers accept):
+ *   - plain notation when 1e-6 <= |v| < 1e21: "0.1", "123.25", "0.000001";
+ *   - an integral value in plain notation ends in ".0" ("3.0", "100000000000000000000.0")
+ *     so it stays a float when read back;
+ *   - otherwise exponent notation: "1e+21", "1.5e-7", "4.9406564584124654e-324" (one digit
+ *     before the point, no exponent zero-padding, the sign always written);
+ *   - "-0.0" for negative zero, "0.0" for zero;
+ *   - the words "NaN", "Infinity", "-Infinity" (not JSON numbers: a JSON writer quotes them).
+ *
+ * pqt_format_decimal: the exact decimal text of the unscaled integer hi * 2^64 + lo (a
+ * 128-bit two's-complement value: hi signed, lo unsigned; an int64 x is hi = x < 0 ? -1 : 0,
+ * lo = (uint64_t)x) divided by 10^scale, with exactly `scale` fraction digits: "12.345",
+ * "-0.05", "0.00012", "7" for scale 0. A negative scale multiplies: 12 with scale -2 is "1200".
+ */
+#define PQT_NUMBER_TEXT_MAX 32
+PQT_API size_t pqt_format_float64(double v, char *buf, size_t cap);
+PQT_API size_t pqt_format_float32(float v, char *buf, size_t cap);
+PQT_API size_t pqt_format_decimal(int64_t hi, uint64_t lo, int32_t scale, char *buf, size_t cap);
+
+/*
+ * Decimals. A DECIMAL column (logical or converted type DECIMAL on INT32, INT64,
+ * FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY) reads as float64 -- the double nearest each value --
+ * everywhere else in this API. These calls give its exact values: the unscaled integers u,
+ * value = u / 10^scale (pqt_format_decimal prints them).
+ *
+ * pqt_file_column_decimal / pqt_table_decimal: *precision_ret and *scale_ret (either may be
+ * NULL) of a DECIMAL column. PQT_KIND (with a message) for a column that is not a decimal --
+ * a cheap test; PQT_MISUSE for col out of range; the table call PQT_NOT_FOUND. A table
+ * column keeps answering after a rename; a cast, copy or caller-written column is no
+ * longer a decimal (PQT_KIND).
+ *
+ * pqt_file_read_decimal: rows lo..hi (1-based, inclusive) of a DECIMAL column, shaped like
+ * pqt_file_read (the same vector/list flags, width, offsets, validity; null elements hold 0)
+ * but with element kind PQT_INT64 (precision <= 18: one int64_t per element) or PQT_INT128
+ * (19..38: two int64_t per element, the low 64 bits first, see PQT_INT128). Errors: those of
+ * pqt_file_read; PQT_KIND (not a decimal); PQT_UNSUPPORTED_TYPE for precision > 38;
+ * PQT_OVERFLOW naming the column, row group and page for a stored value wider than its
+ * precision allows (a BYTE_ARRAY decimal of more than 16 significant bytes, say).
+ *
+ * pqt_table_get_decimal_alloc: every unscaled value of a table's DECIMAL column, in the
+ * table's rows (slice and read-time order included), into memory the library allocates:
+ * *data_ret (pqt_free; nelem elements of *kind_ret, PQT_INT64 or PQT_INT128, row-major like
+ * pqt_table_get), *validity_ret (may be NULL; NULL when nothing is null, else pqt_free),
+ * *nelem_ret and *kind_ret (may be NULL). List columns give their elements (use
+ * pqt_table_get_list for the offsets). The values are read from the file each call (the
+ * resident float64s are not used: they are rounded). Errors: PQT_KIND (not a decimal, or no
+ * longer one), PQT_DETACHED (the table has detached from its file), PQT_UNSUPPORTED_TYPE
+ * (precision > 38), read errors, PQT_NOMEM.
+ */
+PQT_API pqt_status pqt_file_column_decimal(const pqt_file *f, int col, int *precision_ret,
+                                           int *scale_ret);
+PQT_API pqt_status pqt_file_read_decimal(pqt_file *f, int col, int64_t lo, int64_t hi,
+                                         pqt_array **ret);
+PQT_API pqt_status pqt_table_decimal(pqt_table *t, const char *name, int *precision_ret,
+                                     int *scale_ret);
+PQT_API pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **data_ret,
+                                               uint8_t **validity_ret, int64_t *nelem_ret,
+                                               int *kind_ret);
+/* ---- end of exact values ---- */
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
 #  1. the layer graph: each src/ folder includes only the folders below it;
 #  2. no raw malloc/calloc/realloc/free in src/ outside src/util/mem.c;
 #  3. tools/ uses only the public header;
-#  4. the generated bit-unpack kernels match their generator.
+#  4. the generated bit-unpack kernels and power-of-ten table match their generators.
 #   bash tests/test_lint.sh [PQT]      (from the repository root; the argument is ignored)
 set -u
 fail=0
@@ -45,6 +45,8 @@ if command -v python3 >/dev/null; then
     tmp=$(mktemp)
     python3 tools/gen_unpack.py "$tmp" >/dev/null
     cmp -s "$tmp" src/encoding/unpack_gen.c || err "src/encoding/unpack_gen.c differs from tools/gen_unpack.py output"
+    python3 tools/gen_pow10.py "$tmp" >/dev/null
+    cmp -s "$tmp" src/util/numtext_pow10.h || err "src/util/numtext_pow10.h differs from tools/gen_pow10.py output"
     rm -f "$tmp"
 fi
 [ $fail = 0 ] && echo "lint: ok"

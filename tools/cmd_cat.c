@@ -20,7 +20,12 @@
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
     "  -h, --help         this text\n"                                                             \
-    "Columns pqt cannot read (maps, nested lists) are left out unless named.\n"
+    "Columns pqt cannot read (maps, nested lists, plain binary...) are left out with a warning\n"  \
+    "on stderr naming each and why; the rest prints and the exit status stays 0. Naming such\n"    \
+    "a column in --columns is an error (exit status 1).\n"                                         \
+    "Values print exactly: decimals with their scale, unsigned integers unsigned, floats as the\n" \
+    "shortest text that reads back to the same value, INT96 timestamps in nanoseconds, or in\n"    \
+    "microseconds/milliseconds when a printed value lies outside the years 1677..2262.\n"
 
 static const char usage_cat[] =
     "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-n N] [-f table|csv|jsonl] [--no-crc]\n"
@@ -85,9 +90,10 @@ static void add_col(cat_out *o, const pqt_file *f, int col)
     c->kind_name = pqt_kind_name(kind);
     c->unit = pqt_file_column_time_unit(f, col);
     c->utc = pqt_file_column_utc(f, col) == 1;
-    int plain_number =
-        kind == PQT_INT32 || kind == PQT_INT64 || kind == PQT_FLOAT32 || kind == PQT_FLOAT64;
+    int plain_number = kind == PQT_INT32 || kind == PQT_INT64 || kind == PQT_UINT64 ||
+                       kind == PQT_FLOAT32 || kind == PQT_FLOAT64;
     c->right_align = plain_number;
+    cat_col_exact(c, f);
 }
 
 /* The columns to print: those named by --columns, or every readable one. */
@@ -104,8 +110,12 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         return EXIT_FAIL;
     }
     if (!list) {
-        for (int c = 0; c < ncols; c++)
-            if (pqt_file_column_kind(f, c) != PQT_NONE) add_col(o, f, c);
+        for (int c = 0; c < ncols; c++) {
+            if (pqt_file_column_kind(f, c) != PQT_NONE)
+                add_col(o, f, c);
+            else /* picked implicitly: say it is left out, print the rest */
+                cat_warn_unreadable(f, path, c);
+        }
         return EXIT_OK;
     }
     const char *s = list, *item, *raw;
@@ -159,12 +169,12 @@ static int stream(pqt_file *f, const char *path, cat_out *o, int64_t lo, int64_t
         first = last + 1;
         if (a > b) continue;
         for (int c = 0; c < o->ncols; c++) {
-            if (pqt_file_read(f, o->cols[c].col, a, b, &arrays[c]) != PQT_OK) {
+            if (cat_read(f, &o->cols[c], a, b, &arrays[c]) != PQT_OK) {
                 fflush(stdout);
                 rc = tool_fail(path);
                 break;
             }
-            colview_init(&o->cols[c].v, arrays[c], o->cols[c].unit, o->cols[c].utc);
+            cat_view(&o->cols[c], arrays[c]);
         }
         if (rc == EXIT_OK) cat_write_batch(o, b - a + 1);
         for (int c = 0; c < o->ncols; c++) {
@@ -176,8 +186,9 @@ static int stream(pqt_file *f, const char *path, cat_out *o, int64_t lo, int64_t
     return rc;
 }
 
-static int run(pqt_file *f, const cat_args *args)
+static int run(pqt_file **fp, const cat_args *args)
 {
+    pqt_file *f = *fp;
     cat_out o = {0};
     o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
                : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
@@ -200,7 +211,10 @@ static int run(pqt_file *f, const cat_args *args)
     if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
     int64_t total = hi - lo + 1;
     int64_t end = limit >= 0 && limit < total ? lo + limit - 1 : hi;
-    rc = stream(f, args->path, &o, lo, end);
+    cat_open_args oa = {args->no_crc, args->binary_as_string};
+    rc = cat_settle_int96(fp, args->path, &oa, &o, lo, end);
+    f = *fp;
+    if (rc == EXIT_OK) rc = stream(f, args->path, &o, lo, end);
     if (rc == EXIT_OK)
         cat_finish(&o, total);
     else {
@@ -256,14 +270,9 @@ static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
         return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", args.format);
 
     pqt_file *f;
-    pqt_opts *o = NULL;
-    if (pqt_opts_new(&o) != PQT_OK) return tool_fail(args.path);
-    pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, !args.no_crc);
-    pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, args.binary_as_string);
-    int opened = pqt_file_open(args.path, o, &f);
-    pqt_opts_free(o);
-    if (opened != PQT_OK) return tool_fail(args.path);
-    rc = run(f, &args);
+    cat_open_args oa = {args.no_crc, args.binary_as_string};
+    if (cat_open(args.path, &oa, PQT_UNIT_NANOS, &f) != PQT_OK) return tool_fail(args.path);
+    rc = run(&f, &args);
     pqt_file_close(f);
     return rc;
 }

@@ -2,7 +2,8 @@
  * render.h - value rendering shared by every output format of the pqt tool.
  *
  * One place decides how a Parquet value looks as text: dates, times and timestamps in
- * ISO 8601 from a civil-from-days conversion, floats with 17 significant digits, strings
+ * ISO 8601 from a civil-from-days conversion, floats as the shortest text that reads back to
+ * the same value of their own type (pqt_format_float64/32: one rule in every format), strings
  * as JSON or as sanitized UTF-8, vectors and lists as JSON arrays. `pqt cat --format jsonl`
  * is a contract other tools parse, so these renderings are stable. Uses only pqt.h.
  */
@@ -36,8 +37,10 @@ void render_time(rbuf *b, int64_t ticks, int unit);
 /* "YYYY-MM-DDTHH:MM:SS.ffffff" (fraction digits of the unit), "Z" appended when utc;
  * instants before 1970 floor to the previous day. */
 void render_timestamp(rbuf *b, int64_t ticks, int unit, int utc);
-/* "%.17g"; NaN, Infinity, -Infinity as words, quoted when json is nonzero. */
+/* pqt_format_float64 / pqt_format_float32 text ("0.1", "3.0", "1e+21"); NaN, Infinity,
+ * -Infinity as words, quoted when json is nonzero. */
 void render_double(rbuf *b, double d, int json);
+void render_float(rbuf *b, float f, int json);
 /* A JSON string literal with quotes: escapes ", \, control characters; passes valid UTF-8
  * through; every byte that is not part of valid UTF-8 becomes \ufffd. */
 void render_json_string(rbuf *b, const char *s, size_t n);
@@ -55,6 +58,7 @@ enum render_style {
 /* One column of one batch, with its array pointers looked up once. */
 typedef struct colview {
     int kind, elem, width, unit, utc;
+    int dec, scale; /* dec: the values are unscaled decimals (int64 or int128) of this scale */
     int64_t nrows;
     const void *data;
     const uint8_t *valid, *row_valid;
@@ -62,7 +66,8 @@ typedef struct colview {
     const char *bytes;
 } colview;
 
-/* unit: pqt_time_unit of the column (or -1); utc: 1 if UTC-adjusted. */
+/* unit: pqt_time_unit of the column (or -1); utc: 1 if UTC-adjusted. Not a decimal view
+ * (dec 0) until the caller says so. */
 void colview_init(colview *v, const pqt_array *a, int unit, int utc);
 /* Append the value of row `row` (0-based within the array) in `style`. Returns 0 when the
  * value is null, 1 otherwise. */

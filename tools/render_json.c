@@ -118,18 +118,25 @@ void render_timestamp(rbuf *b, int64_t ticks, int unit, int utc)
     if (utc) rb_putc(b, 'Z');
 }
 
+/* pqt_format_float* text; the words NaN/Infinity/-Infinity are quoted in JSON. */
+static void put_number_text(rbuf *b, const char *tmp, size_t n, int json)
+{
+    int word = tmp[0] == 'N' || tmp[0] == 'I' || (tmp[0] == '-' && tmp[1] == 'I');
+    if (json && word) rb_putc(b, '"');
+    rb_put(b, tmp, n);
+    if (json && word) rb_putc(b, '"');
+}
+
 void render_double(rbuf *b, double d, int json)
 {
-    const char *word = isnan(d) ? "NaN" : isinf(d) ? (d < 0 ? "-Infinity" : "Infinity") : NULL;
-    if (word) {
-        if (json) rb_putc(b, '"');
-        rb_puts(b, word);
-        if (json) rb_putc(b, '"');
-        return;
-    }
-    char tmp[40];
-    snprintf(tmp, sizeof tmp, "%.17g", d);
-    rb_puts(b, tmp);
+    char tmp[PQT_NUMBER_TEXT_MAX + 8];
+    put_number_text(b, tmp, pqt_format_float64(d, tmp, sizeof tmp), json);
+}
+
+void render_float(rbuf *b, float f, int json)
+{
+    char tmp[PQT_NUMBER_TEXT_MAX + 8];
+    put_number_text(b, tmp, pqt_format_float32(f, tmp, sizeof tmp), json);
 }
 
 /* ---- strings ---- */
@@ -236,6 +243,8 @@ void colview_init(colview *v, const pqt_array *a, int unit, int utc)
     if (v->width < 1) v->width = 1;
     v->unit = unit;
     v->utc = utc;
+    v->dec = 0;
+    v->scale = 0;
     v->nrows = pqt_array_nrows(a);
     v->data = pqt_array_data(a);
     v->valid = pqt_array_validity(a);
@@ -250,20 +259,23 @@ static int bit(const uint8_t *bits, int64_t i)
     return !bits || (bits[i >> 3] >> (i & 7)) & 1;
 }
 
-/* The shortest "%.Ng" that reads back as the same value: tables are for people, and
- * 0.1 reads better than 0.10000000000000001. is_float: round trip through float. */
-static void render_short(rbuf *b, double d, int is_float)
+/* Exact decimal text of a 128-bit unscaled value (pqt_format_decimal), any scale. */
+static void put_decimal(rbuf *b, int64_t hi, uint64_t lo, int scale)
 {
-    if (isnan(d) || isinf(d)) {
-        render_double(b, d, 0);
+    char tmp[96];
+    size_t n = pqt_format_decimal(hi, lo, scale, tmp, sizeof tmp);
+    if (n < sizeof tmp) {
+        rb_put(b, tmp, n);
         return;
     }
-    char tmp[40];
-    for (int digits = is_float ? 6 : 15; digits <= 17; digits++) {
-        snprintf(tmp, sizeof tmp, "%.*g", digits, d);
-        if (is_float ? strtof(tmp, NULL) == (float)d : strtod(tmp, NULL) == d) break;
+    char *big = malloc(n + 1); /* a scale in the hundreds: size the text first */
+    if (!big) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(1);
     }
-    rb_puts(b, tmp);
+    pqt_format_decimal(hi, lo, scale, big, n + 1);
+    rb_put(b, big, n);
+    free(big);
 }
 
 /* Element i of the values array. json: write a JSON value (inside arrays in every style). */
@@ -278,19 +290,29 @@ static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json
     case PQT_INT32:
         snprintf(tmp, sizeof tmp, "%d", (int)((const int32_t *)v->data)[i]);
         break;
-    case PQT_INT64:
-        snprintf(tmp, sizeof tmp, "%lld", (long long)((const int64_t *)v->data)[i]);
+    case PQT_INT64: {
+        int64_t x = ((const int64_t *)v->data)[i];
+        if (v->dec) { /* exact decimal text: the unscaled integer and the scale */
+            put_decimal(b, x < 0 ? -1 : 0, (uint64_t)x, v->scale);
+            return 1;
+        }
+        snprintf(tmp, sizeof tmp, "%lld", (long long)x);
         break;
-    case PQT_FLOAT32:
-    case PQT_FLOAT64: {
-        double d = v->elem == PQT_FLOAT32 ? (double)((const float *)v->data)[i]
-                                          : ((const double *)v->data)[i];
-        if (style == STYLE_TABLE && !(json && (isnan(d) || isinf(d))))
-            render_short(b, d, v->elem == PQT_FLOAT32);
-        else
-            render_double(b, d, json);
+    }
+    case PQT_UINT64:
+        snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)((const uint64_t *)v->data)[i]);
+        break;
+    case PQT_INT128: { /* only unscaled decimals come as int128: {low, high} pairs */
+        const int64_t *p = (const int64_t *)v->data + 2 * i;
+        put_decimal(b, p[1], (uint64_t)p[0], v->dec ? v->scale : 0);
         return 1;
     }
+    case PQT_FLOAT32:
+        render_float(b, ((const float *)v->data)[i], json);
+        return 1;
+    case PQT_FLOAT64:
+        render_double(b, ((const double *)v->data)[i], json);
+        return 1;
     case PQT_BOOL:
         rb_puts(b, ((const uint8_t *)v->data)[i] ? "true" : "false");
         return 1;

@@ -115,6 +115,8 @@ typedef struct cat_col {
     const char *path, *kind_name;
     int unit, utc;
     int right_align; /* numbers line up on the right in the table format */
+    int dec_precision, dec_scale; /* DECIMAL up to precision 38: read unscaled (else 0) */
+    int is_int96;
     colview v;
 } cat_col;
 
@@ -127,6 +129,25 @@ typedef struct cat_out {
     int64_t nrows_out;
     rbuf line, cell;
 } cat_out;
+
+/* ---- exact values (cat_exact.c) ---- */
+typedef struct cat_open_args {
+    int no_crc, binary_as_string;
+} cat_open_args;
+/* Open path with the cat options and PQT_OPT_INT96_UNIT = int96_unit. */
+pqt_status cat_open(const char *path, const cat_open_args *a, int int96_unit, pqt_file **ret);
+/* Fill the decimal and INT96 facts of a column being printed (c->col set). */
+void cat_col_exact(cat_col *c, const pqt_file *f);
+/* Read rows lo..hi of c: unscaled integers for decimals, else pqt_file_read. */
+pqt_status cat_read(pqt_file *f, const cat_col *c, int64_t lo, int64_t hi, pqt_array **ret);
+/* c->v for array a (a decimal column's view prints its unscaled values with the scale). */
+void cat_view(cat_col *c, const pqt_array *a);
+/* Before printing rows lo..hi: reopen *f with the finest INT96 unit that holds every INT96
+ * value printed (ns, us, ms), updating the columns' units. EXIT_OK or EXIT_FAIL. */
+int cat_settle_int96(pqt_file **f, const char *path, const cat_open_args *args, cat_out *o,
+                     int64_t lo, int64_t hi);
+/* "pqt: FILE: warning: column 'x' not shown: why" on stderr. */
+void cat_warn_unreadable(const pqt_file *f, const char *path, int col);
 
 /* Write the rows 0..nrows-1 of the current batch (cols[].v set by the caller). */
 void cat_write_batch(cat_out *o, int64_t nrows);

@@ -58,6 +58,13 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
                            (long long)v);
         o->row_hi = v;
         return PQT_OK;
+    case PQT_OPT_INT96_UNIT:
+        if (v < PQT_UNIT_MILLIS || v > PQT_UNIT_NANOS)
+            return pqt_err(PQT_MISUSE, "PQT_OPT_INT96_UNIT must be a pqt_time_unit (0..2), "
+                                       "got %lld",
+                           (long long)v);
+        o->int96_unit_plus1 = (int)v + 1;
+        return PQT_OK;
     }
     return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);
 }
@@ -100,6 +107,8 @@ pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
         pqt_err_prefix("%s: ", path);
         goto fail;
     }
+    pqt_schema_set_int96_unit(&f->schema, opts && opts->int96_unit_plus1
+                                              ? opts->int96_unit_plus1 - 1 : PQT_UNIT_NANOS);
     int64_t total = 0;
     for (int i = 0; i < f->meta.n_row_groups; i++) {
         int64_t r = f->meta.row_groups[i].num_rows;
@@ -304,21 +313,23 @@ pqt_status pqt_row_group_bounds(const char *path, int64_t **bounds_ret, int *n_r
     return PQT_OK;
 }
 
-static const char *const kind_names[] = {"none", "int32", "int64", "float32", "float64", "bool",
-                                         "string", "date", "time", "timestamp"};
+static const char *const kind_names[] = {"none", "int32",  "int64",  "float32",
+                                         "float64", "bool", "string", "date",
+                                         "time",    "timestamp", "uint64", "int128"};
 
 const char *pqt_kind_name(int kind)
 {
     static const char *const vec_names[] = {"none", "vector<int32>", "vector<int64>",
                                             "vector<float32>", "vector<float64>", "vector<bool>",
                                             "vector<string>", "vector<date>", "vector<time>",
-                                            "vector<timestamp>"};
+                                            "vector<timestamp>", "vector<uint64>",
+                                            "vector<int128>"};
     static const char *const list_names[] = {"none", "list<int32>", "list<int64>",
                                              "list<float32>", "list<float64>", "list<bool>",
                                              "list<string>", "list<date>", "list<time>",
-                                             "list<timestamp>"};
+                                             "list<timestamp>", "list<uint64>", "list<int128>"};
     int e = PQT_KIND_ELEMENT(kind);
-    if (e < 0 || e > 9 || (kind & ~(0x1f | PQT_VECTOR | PQT_LIST))) return "unknown";
+    if (e < 0 || e > PQT_INT128 || (kind & ~(0x1f | PQT_VECTOR | PQT_LIST))) return "unknown";
     if (kind & PQT_LIST) return list_names[e];
     if (kind & PQT_VECTOR) return vec_names[e];
     return kind_names[e];

@@ -525,27 +525,21 @@ static void timestamp(int64_t v, int unit, bool utc, tb *t)
     if (utc) tb_str(t, "Z");
 }
 
+/* Exact decimal text of a 128-bit unscaled value (pqt_format_decimal). */
+static void decimal_128(int64_t hi, uint64_t lo, int32_t scale, tb *t)
+{
+    char tmp[96];
+    size_t n = pqt_format_decimal(hi, lo, scale, tmp, sizeof tmp);
+    if (n >= sizeof tmp) { /* a scale in the thousands: the statistic is not worth a page */
+        tb_str(t, "?");
+        return;
+    }
+    tb_put(t, tmp, n);
+}
+
 static void decimal_i64(int64_t v, int32_t scale, tb *t)
 {
-    char digits[32];
-    /* Negate as unsigned so INT64_MIN does not overflow. */
-    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)mag);
-    if (v < 0) tb_str(t, "-");
-    if (scale <= 0) {
-        tb_put(t, digits, (size_t)n);
-        return;
-    }
-    if (n <= scale) {
-        tb_str(t, "0.");
-        for (int i = n; i < scale; i++)
-            tb_str(t, "0");
-        tb_put(t, digits, (size_t)n);
-        return;
-    }
-    tb_put(t, digits, (size_t)(n - scale));
-    tb_str(t, ".");
-    tb_put(t, digits + n - scale, (size_t)scale);
+    decimal_128(v < 0 ? -1 : 0, (uint64_t)v, scale, t);
 }
 
 static void hex(const uint8_t *v, uint32_t n, tb *t)
@@ -560,7 +554,7 @@ static void hex(const uint8_t *v, uint32_t n, tb *t)
 }
 
 /* Big-endian two's-complement unscaled decimal (BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY). Values
- * wider than int64 are shown as hex rather than approximated. */
+ * wider than 128 bits are shown as hex rather than approximated. */
 static void decimal_be(const uint8_t *v, uint32_t n, int32_t scale, tb *t)
 {
     if (n == 0) {
@@ -569,28 +563,27 @@ static void decimal_be(const uint8_t *v, uint32_t n, int32_t scale, tb *t)
     }
     uint8_t sign = (v[0] & 0x80) ? 0xff : 0;
     uint32_t skip = 0;
-    while (n - skip > 8 && v[skip] == sign)
+    while (n - skip > 16 && v[skip] == sign)
         skip++;
-    if (n - skip > 8 || (n - skip == 8 && skip > 0 && ((v[skip] ^ sign) & 0x80))) {
+    if (n - skip > 16 || (n - skip == 16 && skip > 0 && ((v[skip] ^ sign) & 0x80))) {
         hex(v, n, t);
         return;
     }
-    uint64_t u = sign ? ~(uint64_t)0 : 0;
-    for (uint32_t i = skip; i < n; i++)
-        u = (u << 8) | v[i];
-    decimal_i64((int64_t)u, scale, t);
+    uint64_t hi = sign ? ~(uint64_t)0 : 0, lo = hi;
+    for (uint32_t i = skip; i < n; i++) {
+        hi = (hi << 8) | (lo >> 56);
+        lo = (lo << 8) | v[i];
+    }
+    decimal_128((int64_t)hi, lo, scale, t);
 }
 
-static void floating(double d, int digits, tb *t)
+/* Shortest round-trip text, the same as `pqt cat` prints (pqt_format_float64/32). */
+static void floating(double d, bool is_float, tb *t)
 {
-    if (isnan(d))
-        tb_str(t, "NaN");
-    else if (isinf(d))
-        tb_str(t, d < 0 ? "-Infinity" : "Infinity");
-    else {
-        char tmp[40];
-        tb_put(t, tmp, (size_t)snprintf(tmp, sizeof tmp, "%.*g", digits, d));
-    }
+    char tmp[PQT_NUMBER_TEXT_MAX + 8];
+    size_t n = is_float ? pqt_format_float32((float)d, tmp, sizeof tmp)
+                        : pqt_format_float64(d, tmp, sizeof tmp);
+    tb_put(t, tmp, n);
 }
 
 static float half_to_float(uint16_t h)
@@ -747,7 +740,7 @@ static bool render_stat(const pqt_schema_elem *e, const uint8_t *v, uint32_t n, 
         uint32_t bits = (uint32_t)le_u64(v, 4);
         float x;
         memcpy(&x, &bits, 4);
-        floating(x, 9, t);
+        floating(x, true, t);
         return true;
     }
     case PQT_PT_DOUBLE: {
@@ -755,7 +748,7 @@ static bool render_stat(const pqt_schema_elem *e, const uint8_t *v, uint32_t n, 
         uint64_t bits = le_u64(v, 8);
         double x;
         memcpy(&x, &bits, 8);
-        floating(x, 17, t);
+        floating(x, false, t);
         return true;
     }
     case PQT_PT_BYTE_ARRAY:
@@ -763,7 +756,7 @@ static bool render_stat(const pqt_schema_elem *e, const uint8_t *v, uint32_t n, 
         if (decimal)
             decimal_be(v, n, scale, t);
         else if (lt == PQT_LT_FLOAT16 && n == 2)
-            floating(half_to_float((uint16_t)le_u64(v, 2)), 5, t);
+            floating(half_to_float((uint16_t)le_u64(v, 2)), true, t);
         else if (lt == PQT_LT_UUID && n == 16)
             uuid(v, t);
         else if (textual(e))

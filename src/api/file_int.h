@@ -41,11 +41,18 @@ pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret);
 pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,
                                 pqt_colbuf *b, void *borrowed_data);
 
+/* A copy of DECIMAL column col that reads the unscaled integers exactly (int64 kind up to
+ * precision 18, int128 up to 38). PQT_KIND for a column that is not a decimal,
+ * PQT_UNSUPPORTED_TYPE above precision 38. */
+pqt_status pqt_file_decimal_col(const pqt_file *f, int col, pqt_col *out);
+
 struct pqt_opts {
     int threads;
     bool verify_crc;
     bool binary_as_string;
     int64_t row_lo, row_hi; /* 0 = never set (the setter refuses < 1) */
+    int int96_unit_plus1;   /* PQT_OPT_INT96_UNIT + 1; 0 = default (nanoseconds), so a
+                               zeroed pqt_opts keeps the default */
 };
 
 #endif

@@ -79,12 +79,11 @@ pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64
     return st;
 }
 
-pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret)
+/* Read rows lo..hi of column col as described by c (the schema's column, or a copy of it
+ * with another conversion). */
+static pqt_status read_array(pqt_file *f, int col, const pqt_col *c, int64_t lo, int64_t hi,
+                             pqt_array **ret)
 {
-    PQT_TRY(check_readable(f, col));
-    PQT_TRY(check_range(f, lo, hi));
-    if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_read: ret is NULL");
-    const pqt_col *c = &f->schema.cols[col];
     pqt_array *a = pqt_calloc(1, sizeof *a);
     if (!a) return pqt_err(PQT_NOMEM, "out of memory");
     pqt_status st = pqt_file_read_colbuf(f, c, lo - 1, hi, &a->buf, NULL);
@@ -110,6 +109,55 @@ pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array
     }
     *ret = a;
     return PQT_OK;
+}
+
+pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret)
+{
+    PQT_TRY(check_readable(f, col));
+    PQT_TRY(check_range(f, lo, hi));
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_read: ret is NULL");
+    return read_array(f, col, &f->schema.cols[col], lo, hi, ret);
+}
+
+pqt_status pqt_file_column_decimal(const pqt_file *f, int col, int *precision_ret,
+                                   int *scale_ret)
+{
+    if (!f || col < 0 || col >= f->schema.ncols)
+        return pqt_err(PQT_MISUSE, "pqt_file_column_decimal: column %d out of range", col);
+    const pqt_col *c = &f->schema.cols[col];
+    if (c->conv != PQT_CONV_DECIMAL)
+        return pqt_err(PQT_KIND, "%s: column '%s' is not a DECIMAL (physical %s%s%s)", f->path,
+                       c->path, c->physical, c->logical[0] ? ", logical " : "", c->logical);
+    if (precision_ret) *precision_ret = c->decimal_precision;
+    if (scale_ret) *scale_ret = c->decimal_scale;
+    return PQT_OK;
+}
+
+pqt_status pqt_file_decimal_col(const pqt_file *f, int col, pqt_col *out)
+{
+    const pqt_col *c = &f->schema.cols[col];
+    if (c->conv != PQT_CONV_DECIMAL)
+        return pqt_err(PQT_KIND, "%s: column '%s' is not a DECIMAL (physical %s%s%s)", f->path,
+                       c->path, c->physical, c->logical[0] ? ", logical " : "", c->logical);
+    if (c->decimal_precision > 38 || c->decimal_precision < 1)
+        return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' is DECIMAL with precision %d: "
+                                             "unscaled values are given up to precision 38",
+                       f->path, c->path, (int)c->decimal_precision);
+    *out = *c;
+    out->conv = PQT_CONV_DECIMAL_UNSCALED;
+    out->elem_kind = c->decimal_precision <= 18 ? PQT_INT64 : PQT_INT128;
+    if (out->kind != PQT_NONE) out->kind = (out->kind & ~0x1f) | out->elem_kind;
+    return PQT_OK;
+}
+
+pqt_status pqt_file_read_decimal(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret)
+{
+    PQT_TRY(check_readable(f, col));
+    PQT_TRY(check_range(f, lo, hi));
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_read_decimal: ret is NULL");
+    pqt_col dc;
+    PQT_TRY(pqt_file_decimal_col(f, col, &dc));
+    return read_array(f, col, &dc, lo, hi, ret);
 }
 
 pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void *data,

@@ -15,7 +15,8 @@ static size_t kind_nbytes(int kind)
 {
     switch (kind) {
     case PQT_INT32: case PQT_FLOAT32: case PQT_DATE: return 4;
-    case PQT_INT64: case PQT_FLOAT64: case PQT_TIME: case PQT_TIMESTAMP: return 8;
+    case PQT_INT64: case PQT_FLOAT64: case PQT_TIME: case PQT_TIMESTAMP: case PQT_UINT64: return 8;
+    case PQT_INT128: return 16;
     case PQT_BOOL: return 1;
     default: return 0;
     }

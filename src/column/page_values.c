@@ -134,6 +134,86 @@ static double be_signed_to_double(const uint8_t *p, size_t n)
     return neg ? -(v + 1.0) : v;
 }
 
+/* Big-endian two's-complement integer of n bytes as an __int128; false when it needs more
+ * than 128 bits (a value wider than the column's precision allows). */
+static bool be_to_i128(const uint8_t *p, size_t n, __int128 *out)
+{
+    if (n == 0) {
+        *out = 0;
+        return true;
+    }
+    uint8_t sign = (p[0] & 0x80) ? 0xff : 0;
+    size_t skip = 0;
+    while (n - skip > 16 && p[skip] == sign) skip++;
+    if (n - skip > 16 || (skip > 0 && ((p[skip] ^ sign) & 0x80))) return false;
+    __int128 v = sign ? -1 : 0;
+    for (size_t i = skip; i < n; i++) v = (__int128)(((unsigned __int128)v << 8) | p[i]);
+    *out = v;
+    return true;
+}
+
+/* Unscaled decimals exactly (PQT_CONV_DECIMAL_UNSCALED): int64 slots (esz 8) or int128 as
+ * {low, high} int64 pairs (esz 16). Values too wide for the slot are PQT_OVERFLOW. */
+static pqt_status emit_unscaled(pqt_chunk_ctx *cx, pqt_vdec *d, int ptype, int type_len,
+                                int64_t k, size_t esz, uint8_t *base)
+{
+    int64_t *o = (int64_t *)base;
+    if (ptype == PQT_PT_INT32 || ptype == PQT_PT_INT64) {
+        size_t w = ptype == PQT_PT_INT32 ? 4 : 8;
+        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * w + 8));
+        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
+        for (int64_t i = 0; i < k; i++) {
+            int64_t v;
+            if (w == 4) {
+                int32_t v32;
+                memcpy(&v32, cx->scratch.data + i * 4, 4);
+                v = v32;
+            } else {
+                memcpy(&v, cx->scratch.data + i * 8, 8);
+            }
+            if (esz == 8) o[i] = v;
+            else {
+                o[2 * i] = v;
+                o[2 * i + 1] = v < 0 ? -1 : 0;
+            }
+        }
+        return PQT_OK;
+    }
+    const uint8_t *bytes;
+    const int64_t *ends = NULL;
+    if (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
+        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * (size_t)type_len + 8));
+        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
+        bytes = cx->scratch.data;
+    } else {
+        PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
+        cx->tmpbytes.len = 0;
+        pqt_ba_out out = {&cx->tmpbytes, (int64_t *)cx->ends.data};
+        PQT_TRY(pqt_vdec_decode_ba(d, k, &out));
+        bytes = cx->tmpbytes.data;
+        ends = (const int64_t *)cx->ends.data;
+    }
+    int64_t prev = 0;
+    for (int64_t i = 0; i < k; i++) {
+        int64_t start = ends ? prev : i * type_len, end = ends ? ends[i] : start + type_len;
+        prev = end;
+        __int128 v;
+        bool ok = be_to_i128(bytes + start, (size_t)(end - start), &v);
+        if (ok && esz == 8) ok = v >= INT64_MIN && v <= INT64_MAX;
+        if (PQT_UNLIKELY(!ok))
+            return pqt_err(PQT_OVERFLOW, "value does not fit the destination kind: a %lld-byte "
+                                         "unscaled decimal does not fit %s",
+                           (long long)(end - start), esz == 8 ? "int64 (precision <= 18)"
+                                                              : "int128 (precision <= 38)");
+        if (esz == 8) o[i] = (int64_t)v;
+        else {
+            o[2 * i] = (int64_t)(uint64_t)v;
+            o[2 * i + 1] = (int64_t)(v >> 64);
+        }
+    }
+    return PQT_OK;
+}
+
 static pqt_status decimal_rescale(double *out, int64_t k, int32_t scale)
 {
     if (scale == 0) return PQT_OK;
@@ -237,13 +317,6 @@ static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
     case PQT_CONV_U32_WIDEN:
         PQT_TRY(pqt_vdec_decode(d, k, base));
         break;
-    case PQT_CONV_U64_CHECK:
-        PQT_TRY(pqt_vdec_decode(d, k, base));
-        for (int64_t i = 0; i < k; i++)
-            if (PQT_UNLIKELY(((int64_t *)base)[i] < 0))
-                return pqt_err(PQT_OVERFLOW, "value does not fit the destination kind: uint64 value %llu is above INT64_MAX",
-                               (unsigned long long)((uint64_t *)base)[i]);
-        break;
     case PQT_CONV_I32_TO_I64:
     case PQT_CONV_TIME_MS: {
         /* decode the int32s into the upper half of the int64 slots, then widen forwards */
@@ -259,21 +332,54 @@ static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 12 + 8));
         PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
         int64_t *o = (int64_t *)base;
+        /* ticks per day and nanoseconds per tick of the unit asked for (PQT_OPT_INT96_UNIT) */
+        static const int64_t per_day[] = {86400000LL, 86400000000LL, 86400000000000LL};
+        static const uint64_t ns_per[] = {1000000, 1000, 1};
+        int u = col->time_unit >= 0 && col->time_unit <= 2 ? col->time_unit : PQT_UNIT_NANOS;
+        const int64_t pd = per_day[u];
+        const uint64_t div = ns_per[u];
         for (int64_t i = 0; i < k; i++) {
             const uint8_t *q = cx->scratch.data + i * 12;
             uint64_t nanos;
             uint32_t jd;
             memcpy(&nanos, q, 8);
             memcpy(&jd, q + 8, 4);
-            int64_t ns;
-            /* years past 2262 do not fit int64 nanoseconds: say so rather than wrap */
-            if (PQT_UNLIKELY(__builtin_mul_overflow((int64_t)jd - 2440588, 86400000000000LL, &ns) ||
-                             nanos > 86400000000000ULL ||
-                             __builtin_add_overflow(ns, (int64_t)nanos, &ns)))
+            int64_t t;
+            bool bad;
+            if ((int32_t)jd < 0 || (int64_t)nanos < 0) {
+                /* Spark's form of an instant whose Julian-epoch microseconds wrapped around
+                 * int64 when it was written (int96_from_spark.parquet, year 290000): its
+                 * truncating split leaves a negative day or nanos. Undo the wrap the way
+                 * Spark's reader does, in int64 microseconds modulo 2^64, then convert. */
+                uint64_t us = (uint64_t)((int64_t)(int32_t)jd) * 86400000000ULL +
+                              (uint64_t)((int64_t)nanos / 1000) - 2440588ULL * 86400000000ULL;
+                int64_t s_us = (int64_t)us;
+                if (u == PQT_UNIT_MICROS) {
+                    t = s_us;
+                    bad = false;
+                } else if (u == PQT_UNIT_MILLIS) {
+                    t = s_us / 1000 - (s_us % 1000 < 0);
+                    bad = false;
+                } else {
+                    bad = __builtin_mul_overflow(s_us, (int64_t)1000, &t);
+                }
+            } else {
+                /* years past 2262 do not fit int64 nanoseconds: say so rather than wrap */
+                bad = __builtin_mul_overflow((int64_t)jd - 2440588, pd, &t) ||
+                      nanos > 86400000000000ULL ||
+                      __builtin_add_overflow(t, (int64_t)(nanos / div), &t);
+            }
+            if (PQT_UNLIKELY(bad)) {
+                static const char *const unit_word[] = {"milliseconds", "microseconds",
+                                                        "nanoseconds"};
                 return pqt_err(PQT_OVERFLOW, "value does not fit the destination kind: INT96 "
-                                             "timestamp (Julian day %u) is outside int64 nanoseconds",
-                               jd);
-            o[i] = ns;
+                                             "timestamp (Julian day %d, %lld ns into the day) "
+                                             "is outside int64 %s; open with PQT_OPT_INT96_UNIT "
+                                             "= %s",
+                               (int32_t)jd, (long long)(int64_t)nanos, unit_word[u],
+                               u == PQT_UNIT_NANOS ? "PQT_UNIT_MICROS" : "PQT_UNIT_MILLIS");
+            }
+            o[i] = t;
         }
         break;
     }
@@ -318,6 +424,9 @@ static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         decimal_rescale(o, k, col->decimal_scale);
         break;
     }
+    case PQT_CONV_DECIMAL_UNSCALED:
+        PQT_TRY(emit_unscaled(cx, d, ptype, type_len, k, esz, base));
+        break;
     case PQT_CONV_UUID:
         return pqt_err(PQT_UNSUPPORTED_TYPE, "UUID conversion into a non-string column");
     }

@@ -25,10 +25,11 @@ typedef enum pqt_conv {
     PQT_CONV_NONE = 0,     /* copy as is (int32, int64, float, double, bool, string) */
     PQT_CONV_I32_TO_I64,   /* uint32 stored as INT32 -> int64 (zero-extended) */
     PQT_CONV_U32_WIDEN,    /* uint8/uint16 stored as INT32: values already fit int32 */
-    PQT_CONV_U64_CHECK,    /* uint64: error if a value exceeds INT64_MAX */
     PQT_CONV_DECIMAL,      /* int32/int64/FLBA/BYTE_ARRAY unscaled -> double / 10^scale */
+    PQT_CONV_DECIMAL_UNSCALED, /* the same unscaled integers exactly: int64 or int128 kind
+                                  (pqt_file_read_decimal; never set by classification) */
     PQT_CONV_FLOAT16,      /* FLBA(2) half -> float */
-    PQT_CONV_INT96,        /* INT96 -> int64 ns timestamp */
+    PQT_CONV_INT96,        /* INT96 -> int64 timestamp in the column's time_unit */
     PQT_CONV_UUID,         /* FLBA(16) -> 36-char lowercase string */
     PQT_CONV_TIME_MS       /* TIME(MILLIS) stored as INT32 -> int64 ms */
 } pqt_conv;
@@ -45,6 +46,7 @@ typedef struct pqt_col {
     bool utc;
     pqt_conv conv;
     int32_t decimal_scale;
+    int32_t decimal_precision; /* DECIMAL columns (conv PQT_CONV_DECIMAL), else 0 */
     int leaf_schema_idx;     /* index into meta.schema of the primitive leaf (first leaf) */
     int chunk_col;           /* index into RowGroup.columns (first leaf) */
     int nchunk_cols;         /* leaves covered (>1 only for PQT_NONE nested columns) */
@@ -68,5 +70,9 @@ typedef struct pqt_schema {
  * leaf count not matching the row groups, levels too deep). */
 pqt_status pqt_schema_build(const pqt_file_meta *meta, bool binary_as_string, pqt_arena *arena,
                             pqt_schema *out);
+
+/* Read INT96 timestamps in pqt_time_unit `unit` (PQT_OPT_INT96_UNIT; default nanoseconds):
+ * sets the time unit of every INT96 column. */
+void pqt_schema_set_int96_unit(pqt_schema *s, int unit);
 
 #endif

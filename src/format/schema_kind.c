@@ -1,7 +1,8 @@
 /*
  * schema_kind.c - what each primitive leaf is read as (layer: format).
  *
- * Implements the kind mapping of parquet-format LogicalTypes.md onto pqt's nine kinds.
+ * Implements the kind mapping of parquet-format LogicalTypes.md onto pqt's kinds. Unsigned
+ * integers stay exact: UINT_8/16 fit int32, UINT_32 widens to int64, UINT_64 is uint64.
  * The LogicalType annotation wins over the legacy ConvertedType; the converted
  * TIMESTAMP_MILLIS/MICROS and TIME_* types are UTC-adjusted, as the spec says.
  * Anything we cannot represent exactly is PQT_NONE with a reason, never a guess.
@@ -57,6 +58,7 @@ static void classify_logical(const pqt_schema_elem *e, pqt_col *c)
             c->elem_kind = PQT_FLOAT64;
             c->conv = PQT_CONV_DECIMAL;
             c->decimal_scale = lt->scale;
+            c->decimal_precision = lt->precision;
         } else {
             set_none(c, "DECIMAL with an unsupported physical type");
         }
@@ -89,8 +91,7 @@ static void classify_logical(const pqt_schema_elem *e, pqt_col *c)
                 c->elem_kind = PQT_INT32;
             }
         } else if (pt == PQT_PT_INT64 && lt->bit_width == 64) {
-            c->elem_kind = PQT_INT64;
-            if (!lt->is_signed) c->conv = PQT_CONV_U64_CHECK;
+            c->elem_kind = lt->is_signed ? PQT_INT64 : PQT_UINT64;
         } else {
             set_none(c, "INTEGER annotation with an unsupported width");
         }
@@ -125,6 +126,7 @@ static void classify_converted(const pqt_schema_elem *e, bool binary_as_string, 
         pqt_schema_elem tmp = *e;
         tmp.logical.id = PQT_LT_DECIMAL;
         tmp.logical.scale = e->has_scale ? e->scale : 0;
+        tmp.logical.precision = e->precision;
         classify_logical(&tmp, c);
         return;
     }
@@ -171,8 +173,7 @@ static void classify_converted(const pqt_schema_elem *e, bool binary_as_string, 
     case PQT_CT_INT_64:
     case PQT_CT_UINT_64:
         if (pt == PQT_PT_INT64) {
-            c->elem_kind = PQT_INT64;
-            if (e->converted_type == PQT_CT_UINT_64) c->conv = PQT_CONV_U64_CHECK;
+            c->elem_kind = e->converted_type == PQT_CT_UINT_64 ? PQT_UINT64 : PQT_INT64;
         } else {
             set_none(c, "64-bit integer annotation on a non-INT64 column");
         }
@@ -225,6 +226,12 @@ void pqt_schema_classify(const pqt_schema_elem *e, bool binary_as_string, pqt_co
         set_none(c, "unknown physical type");
         return;
     }
+}
+
+void pqt_schema_set_int96_unit(pqt_schema *s, int unit)
+{
+    for (int i = 0; i < s->ncols; i++)
+        if (s->cols[i].conv == PQT_CONV_INT96) s->cols[i].time_unit = unit;
 }
 
 static const char *const physical_names[] = {"BOOLEAN", "INT32", "INT64", "INT96",

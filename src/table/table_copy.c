@@ -215,6 +215,7 @@ pqt_status pqt_table_get_list(pqt_table *t, const char *name, int to_kind, int64
                                    "need %lld",
                        call, name, row_validity_nbytes, (long long)nrows,
                        (long long)(nrows + 7) / 8);
+    if (dst) PQT_TRY(pqt_tbl_check_fit(b, first, n, k, call, name));
     for (int64_t i = 0; i <= nrows; i++) offsets[i] = b->list_offsets[i] - first;
     if (dst && n > 0) pqt_tbl_copy_elems(b, first, n, dst, k);
     if (validity) pqt_tbl_copy_validity(b, first, n, validity, 0);
@@ -237,6 +238,7 @@ pqt_status pqt_table_get_list_alloc(pqt_table *t, const char *name, int to_kind,
                                  "take the strings with pqt_table_get_strings_alloc",
                        call, name, pqt_kind_name(t->cols[ci].kind));
     int64_t nrows = b->nrows, n = list_nelem(b), first = list_first(b);
+    if (data_ret) PQT_TRY(pqt_tbl_check_fit(b, first, n, k, call, name));
     bool any_null = false, any_null_row = false;
     for (int64_t i = 0; b->validity && !any_null && i < n; i++)
         any_null = !pqt_tbl_bit(b->validity, first + i);
@@ -290,6 +292,7 @@ pqt_status pqt_table_get_range(pqt_table *t, const char *name, int64_t lo, int64
         return pqt_err(PQT_MISUSE, "%s: column '%s': validity holds %zu bytes, need %lld", call,
                        name, validity_nbytes, (long long)(nelem + 7) / 8);
     int64_t first = pqt_tbl_row_first(&c->buf, lo - 1);
+    PQT_TRY(pqt_tbl_check_fit(&c->buf, first, nelem, k, call, name));
     pqt_tbl_copy_elems(&c->buf, first, nelem, dst, k);
     if (validity) pqt_tbl_copy_validity(&c->buf, first, nelem, validity, 0);
     return PQT_OK;

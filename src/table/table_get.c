@@ -3,9 +3,11 @@
  * (layer: table).
  *
  * Copies widen only int32 -> int64 and float32 -> float64 (the two conversions that lose
- * nothing); anything else must ask for the stored kind. Views never convert: a kind
- * mismatch is an error naming the stored kind. All row numbers here are 1-based in the
- * table's own numbering and are converted to 0-based once, at the top of each call.
+ * nothing), and give uint64 as int64 when every copied value fits (checked before anything
+ * is written); anything else must ask for the stored kind or cast explicitly. Views never
+ * convert: a kind mismatch is an error naming the stored kind. All row numbers here are
+ * 1-based in the table's own numbering and are converted to 0-based once, at the top of
+ * each call.
  */
 #include <string.h>
 
@@ -21,21 +23,59 @@ pqt_status pqt_tbl_copy_kind(const pqt_tcol *c, int to_kind, const char *call, i
                                  "pqt_table_column for its storage)",
                        call, c->name, pqt_kind_name(c->kind));
     if (to_kind == 0 || to_kind == ek || (to_kind == PQT_INT64 && ek == PQT_INT32) ||
-        (to_kind == PQT_FLOAT64 && ek == PQT_FLOAT32)) {
+        (to_kind == PQT_FLOAT64 && ek == PQT_FLOAT32) ||
+        (to_kind == PQT_INT64 && ek == PQT_UINT64)) {
         *out = to_kind ? to_kind : ek;
         return PQT_OK;
     }
+    if (ek == PQT_UINT64)
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s: a copy gives uint64, or int64 when every "
+                                 "value fits; for %s convert explicitly with "
+                                 "pqt_table_cast(t, \"%s\", PQT_%s, 0) (values above 2^53 round)",
+                       call, c->name, pqt_kind_name(c->kind), pqt_kind_name(to_kind), c->name,
+                       to_kind == PQT_FLOAT64 ? "FLOAT64" : to_kind == PQT_FLOAT32 ? "FLOAT32"
+                                                                                  : "INT32");
     return pqt_err(PQT_KIND, "%s: column '%s' is stored as %s; a copy gives the stored kind or "
                              "widens int32 -> int64, float32 -> float64, not %s",
                    call, c->name, pqt_kind_name(c->kind), pqt_kind_name(to_kind));
+}
+
+/* Row (0-based) holding element e of b. */
+static int64_t row_of_elem(const pqt_colbuf *b, int64_t e)
+{
+    if (!b->is_list) return e;
+    int64_t lo = 0, hi = b->nrows; /* list_offsets[lo] <= e < list_offsets[hi] */
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (b->list_offsets[mid] <= e) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+pqt_status pqt_tbl_check_fit(const pqt_colbuf *b, int64_t first, int64_t n, int to,
+                             const char *call, const char *name)
+{
+    if (b->elem_kind != PQT_UINT64 || to != PQT_INT64) return PQT_OK;
+    const uint64_t *v = (const uint64_t *)b->data + first;
+    uint64_t any = 0;
+    for (int64_t i = 0; i < n; i++) any |= v[i]; /* one pass; the search runs only on a hit */
+    if (!(any >> 63)) return PQT_OK;
+    for (int64_t i = 0; i < n; i++)
+        if ((v[i] >> 63) && pqt_tbl_bit(b->validity, first + i))
+            return pqt_err(PQT_OVERFLOW, "%s: column '%s', row %lld: uint64 value %llu does not "
+                                         "fit int64; nothing was copied (get it as PQT_UINT64)",
+                           call, name, (long long)row_of_elem(b, first + i) + 1,
+                           (unsigned long long)v[i]);
+    return PQT_OK;
 }
 
 /* Copy n elements from element `first` of b into dst as kind `to`. */
 void pqt_tbl_copy_elems(const pqt_colbuf *b, int64_t first, int64_t n, void *dst, int to)
 {
     const char *src = (const char *)b->data + (size_t)first * b->elem_nbytes;
-    if (to == b->elem_kind) {
-        memcpy(dst, src, (size_t)n * b->elem_nbytes);
+    if (to == b->elem_kind || (to == PQT_INT64 && b->elem_kind == PQT_UINT64)) {
+        memcpy(dst, src, (size_t)n * b->elem_nbytes); /* uint64 -> int64: checked to fit */
     } else if (to == PQT_INT64) {
         for (int64_t i = 0; i < n; i++) ((int64_t *)dst)[i] = ((const int32_t *)src)[i];
     } else {
@@ -90,6 +130,7 @@ pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
                                    "%lld",
                        call, name, validity_nbytes, (long long)b->nelem,
                        (long long)(b->nelem + 7) / 8);
+    PQT_TRY(pqt_tbl_check_fit(b, 0, b->nelem, k, call, name));
     if (b->nelem > 0) pqt_tbl_copy_elems(b, 0, b->nelem, dst, k);
     if (validity) pqt_tbl_copy_validity(b, 0, b->nelem, validity, 0);
     return PQT_OK;
@@ -105,6 +146,7 @@ pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind, void
     const pqt_tcol *c = &t->cols[ci];
     PQT_TRY(pqt_tbl_copy_kind(c, to_kind, call, &k));
     const pqt_colbuf *b = &c->buf;
+    PQT_TRY(pqt_tbl_check_fit(b, 0, b->nelem, k, call, name));
     bool any_null = false;
     for (int64_t i = 0; b->validity && !any_null && i < b->nelem; i++)
         any_null = !pqt_tbl_bit(b->validity, i);
@@ -150,6 +192,9 @@ pqt_status pqt_table_get_rows(pqt_table *t, const char *name, const int64_t *row
     if (validity && validity_nbytes < (size_t)(nelem + 7) / 8)
         return pqt_err(PQT_MISUSE, "%s: column '%s': validity holds %zu bytes, need %lld", call,
                        name, validity_nbytes, (long long)(nelem + 7) / 8);
+    for (int64_t i = 0; i < n; i++)
+        PQT_TRY(pqt_tbl_check_fit(&c->buf, pqt_tbl_row_first(&c->buf, rows[i] - 1), w, k, call,
+                                  name));
     for (int64_t i = 0; i < n; i++) {
         int64_t first = pqt_tbl_row_first(&c->buf, rows[i] - 1);
         pqt_tbl_copy_elems(&c->buf, first, w, (char *)dst + (size_t)(i * w) * es, k);
@@ -252,6 +297,7 @@ pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t row, int 
     if (!dst || dst_nbytes < pqt_kind_elem_nbytes(k))
         return pqt_err(PQT_MISUSE, "%s: column '%s': destination holds %zu bytes, %s needs %zu",
                        call, name, dst_nbytes, pqt_kind_name(k), pqt_kind_elem_nbytes(k));
+    PQT_TRY(pqt_tbl_check_fit(&c->buf, e, 1, k, call, name));
     pqt_tbl_copy_elems(&c->buf, e, 1, dst, k);
     if (is_null_ret) *is_null_ret = !pqt_tbl_bit(c->buf.validity, e);
     return PQT_OK;

@@ -137,6 +137,11 @@ bool pqt_tbl_row_is_null(const pqt_tcol *c, int64_t i);
 /* The element kind a copy of c produces for to_kind (0 = stored; widening int32 -> int64,
  * float32 -> float64), or PQT_KIND naming the stored kind. Fixed-width columns only. */
 pqt_status pqt_tbl_copy_kind(const pqt_tcol *c, int to_kind, const char *call, int *out);
+/* PQT_OVERFLOW naming the column, the 1-based row and the value when a copy of elements
+ * first..first+n-1 of b as kind `to` would not hold a value exactly (uint64 -> int64 only);
+ * called before anything is written, so a refused copy changes nothing. */
+pqt_status pqt_tbl_check_fit(const pqt_colbuf *b, int64_t first, int64_t n, int to,
+                             const char *call, const char *name);
 /* Copy n elements from element `first` of b into dst as element kind `to` (nulls as 0). */
 void pqt_tbl_copy_elems(const pqt_colbuf *b, int64_t first, int64_t n, void *dst, int to);
 /* Copy n validity bits from element `first` of b to bits at.. of v. */

@@ -15,12 +15,13 @@
 
 static bool fixed_width_elem(int ek)
 {
-    return ek >= PQT_INT32 && ek <= PQT_TIMESTAMP && ek != PQT_STRING;
+    return (ek >= PQT_INT32 && ek <= PQT_TIMESTAMP && ek != PQT_STRING) || ek == PQT_UINT64;
 }
 
 static bool numeric(int k)
 {
-    return k == PQT_INT32 || k == PQT_INT64 || k == PQT_FLOAT32 || k == PQT_FLOAT64;
+    return k == PQT_INT32 || k == PQT_INT64 || k == PQT_UINT64 || k == PQT_FLOAT32 ||
+           k == PQT_FLOAT64;
 }
 
 /* A name a new column may take. */

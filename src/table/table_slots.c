@@ -201,18 +201,22 @@ pqt_status pqt_tbl_buf_copy(const pqt_colbuf *src, int vec_width, pqt_colbuf *ds
 
 static bool numeric(int k)
 {
-    return k == PQT_INT32 || k == PQT_INT64 || k == PQT_FLOAT32 || k == PQT_FLOAT64;
+    return k == PQT_INT32 || k == PQT_INT64 || k == PQT_UINT64 || k == PQT_FLOAT32 ||
+           k == PQT_FLOAT64;
 }
 
-/* Convert one value through double/int64; *ok false when exact and it does not survive. */
+/* Convert one value; integers travel as __int128 so int64 and uint64 both fit exactly. *ok
+ * false when the value does not survive (exact casts then fail; others write 0 for a value
+ * out of range, C rounding for floats). */
 static void conv_one(const void *src, int from, void *dst, int to, bool *ok)
 {
-    int64_t iv = 0;
+    __int128 iv = 0;
     double dv = 0;
-    bool is_int = from == PQT_INT32 || from == PQT_INT64;
+    bool is_int = from == PQT_INT32 || from == PQT_INT64 || from == PQT_UINT64;
     switch (from) {
     case PQT_INT32: iv = *(const int32_t *)src; break;
     case PQT_INT64: iv = *(const int64_t *)src; break;
+    case PQT_UINT64: iv = *(const uint64_t *)src; break;
     case PQT_FLOAT32: dv = *(const float *)src; break;
     default: dv = *(const double *)src; break;
     }
@@ -228,7 +232,8 @@ static void conv_one(const void *src, int from, void *dst, int to, bool *ok)
         break;
     case PQT_INT64:
         if (is_int) {
-            *(int64_t *)dst = iv;
+            if (iv < INT64_MIN || iv > INT64_MAX) *ok = false, iv = 0;
+            *(int64_t *)dst = (int64_t)iv;
         } else {
             /* 2^63 is exactly representable; anything at or above it does not fit */
             bool fits = dv >= -9223372036854775808.0 && dv < 9223372036854775808.0;
@@ -236,16 +241,25 @@ static void conv_one(const void *src, int from, void *dst, int to, bool *ok)
             *(int64_t *)dst = fits ? (int64_t)dv : 0;
         }
         break;
+    case PQT_UINT64:
+        if (is_int) {
+            if (iv < 0 || iv > (__int128)UINT64_MAX) *ok = false, iv = 0;
+            *(uint64_t *)dst = (uint64_t)iv;
+        } else {
+            bool fits = dv >= 0 && dv < 18446744073709551616.0;
+            if (!fits || dv != trunc(dv)) *ok = false;
+            *(uint64_t *)dst = fits ? (uint64_t)dv : 0;
+        }
+        break;
     case PQT_FLOAT32: {
         float fv = is_int ? (float)iv : (float)dv;
-        if (is_int ? !(fabsf(fv) < 9.2e18f) || (int64_t)fv != iv : (!isnan(dv) && (double)fv != dv))
-            *ok = false;
+        if (is_int ? (__int128)fv != iv : (!isnan(dv) && (double)fv != dv)) *ok = false;
         *(float *)dst = fv;
         break;
     }
     default: {
         double d = is_int ? (double)iv : dv;
-        if (is_int && (!(fabs(d) < 9.2e18) || (int64_t)d != iv)) *ok = false;
+        if (is_int && (__int128)d != iv) *ok = false;
         *(double *)dst = d;
         break;
     }

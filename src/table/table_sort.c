@@ -46,6 +46,11 @@ static int cmp_key(const sort_key *k, int64_t a, int64_t b)
         c = x < y ? -1 : x > y;
         break;
     }
+    case PQT_UINT64: {
+        uint64_t x = ((const uint64_t *)k->b->data)[a], y = ((const uint64_t *)k->b->data)[b];
+        c = x < y ? -1 : x > y;
+        break;
+    }
     case PQT_BOOL: {
         uint8_t x = ((const uint8_t *)k->b->data)[a], y = ((const uint8_t *)k->b->data)[b];
         c = x < y ? -1 : x > y;

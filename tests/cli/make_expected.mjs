@@ -3,25 +3,30 @@
 // values. Run from the repository root with @duckdb/node-api installed outside the repo:
 //   (cd /tmp/duck && npm install @duckdb/node-api)
 //   NODE_PATH=/tmp/duck/node_modules node tests/cli/make_expected.mjs
-// It renders values the way the jsonl contract says (render.h): integers exact, floats
-// "%.17g", timestamps with the digits of their unit. Binary columns (BYTE_ARRAY without a
+// It renders values the way the jsonl contract says (render.h): integers exact, floats the
+// shortest round trip of their own type (float32 as float32), timestamps with the digits
+// of their unit. Binary columns (BYTE_ARRAY without a
 // string annotation) are left out, as pqt cat leaves out columns it cannot read.
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 const require = createRequire(process.env.NODE_PATH ? process.env.NODE_PATH + '/' : import.meta.url);
 const { DuckDBInstance } = require('@duckdb/node-api');
 
-// C's printf("%.17g") for a finite double.
-function g17(x) {
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const [mant, expStr] = x.toExponential(16).split('e');
-  const exp = Number(expStr);
-  const strip = (s) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
-  if (exp < -4 || exp >= 17) {
-    const e = Math.abs(exp) < 10 ? '0' + Math.abs(exp) : String(Math.abs(exp));
-    return strip(mant) + 'e' + (exp < 0 ? '-' : '+') + e;
+// The jsonl contract's float text (include/pqt.h, pqt_format_float64/32): the shortest
+// decimal that reads back to the same value of the column's own type, laid out as
+// JavaScript's String(x) does, with ".0" after integral values.
+function layout(x) {
+  if (Object.is(x, -0)) return '-0.0';
+  const s = String(x);
+  return Number.isInteger(x) && !/e/.test(s) ? s + '.0' : s;
+}
+const f64 = (x) => layout(x); // String(x) is the shortest round trip for a double
+function f32(x) { // shortest decimal that Math.fround maps back to x
+  for (let p = 1; p <= 9; p++) {
+    const y = Number(x.toPrecision(p));
+    if (Math.fround(y) === x) return layout(y);
   }
-  return strip(x.toFixed(Math.max(0, 16 - exp)));
+  throw new Error(`no float32 text for ${x}`);
 }
 
 const file = 'tests/data/parquet-testing/data/alltypes_plain.parquet';
@@ -44,7 +49,8 @@ async function jsonl(limit, offset) {
       else if (typeof v === 'boolean') text = String(v);
       else if (typeof v === 'bigint') text = v.toString();
       else if (typeof v === 'string') text = JSON.stringify(v);
-      else if (names[i] === 'float_col' || names[i] === 'double_col') text = g17(v);
+      else if (names[i] === 'float_col') text = f32(v);
+      else if (names[i] === 'double_col') text = f64(v);
       else text = String(v);
       return JSON.stringify(names[i]) + ':' + text;
     });

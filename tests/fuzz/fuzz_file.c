@@ -55,6 +55,13 @@ static void read_col(pqt_file *f, int col, int64_t lo, int64_t hi)
         walk(a);
     }
     pqt_array_free(a);
+    a = NULL; /* decimals: the unscaled integers too (int64 / int128 elements) */
+    if (pqt_file_column_decimal(f, col, NULL, NULL) == PQT_OK &&
+        pqt_file_read_decimal(f, col, lo, hi, &a) == PQT_OK) {
+        if (pqt_array_nrows(a) != hi - lo + 1) abort();
+        walk(a);
+    }
+    pqt_array_free(a);
 }
 
 static void read_into(pqt_file *f, int col, int64_t lo, int64_t hi)

@@ -49,8 +49,9 @@ export function leafKind(n) {
     case 'BOOLEAN':
       return lt || ct ? bad(`BOOLEAN annotated ${lt || ct}`) : { kind: 'bool' };
     case 'FLOAT': case 'DOUBLE':
-      return lt || ct ? bad(`${pt} annotated ${lt || ct}`) : { kind: 'float' };
-    case 'INT96':
+      // f32: printed as the shortest text that reads back to the same float32
+      return lt || ct ? bad(`${pt} annotated ${lt || ct}`) : { kind: 'float', f32: pt === 'FLOAT' };
+    case 'INT96': // ns, or us / ms for a file with a value outside int64 ns (int96Unit)
       return { kind: 'timestamp', unit: 'ns', utc: false, int96: true };
     case 'INT32': case 'INT64': {
       if (lt === 'TimestampType')
@@ -75,7 +76,7 @@ export function leafKind(n) {
       return bad(lt || ct ? `BYTE_ARRAY annotated ${lt || ct}` : 'BYTE_ARRAY without a string annotation');
     case 'FIXED_LEN_BYTE_ARRAY':
       if (lt === 'UUIDType' && n.typeLength === 16) return { kind: 'uuid' };
-      if (lt === 'Float16Type' && n.typeLength === 2) return { kind: 'float' };
+      if (lt === 'Float16Type' && n.typeLength === 2) return { kind: 'float', f32: true };
       return bad(lt || ct ? `FIXED_LEN_BYTE_ARRAY annotated ${lt || ct}` : 'FIXED_LEN_BYTE_ARRAY without annotation');
     default:
       return bad(`physical type ${pt}`);
@@ -143,6 +144,7 @@ export function leafSql(c, x) {
 
 // ---------------------------------------------------------------------------------------------
 // Formatting (the jsonl contract)
+// float64: JavaScript's String(v) is the shortest round trip; ".0" keeps integral values floats.
 export function fmtFloat(v) {
   if (Number.isNaN(v)) return '"NaN"';
   if (v === Infinity) return '"Infinity"';
@@ -150,6 +152,34 @@ export function fmtFloat(v) {
   if (Object.is(v, -0)) return '-0.0';
   const s = String(v); // shortest round-trip representation
   return Number.isInteger(v) && !/e/.test(s) ? s + '.0' : s;
+}
+
+// float32 (FLOAT, FLOAT16; v is the exact float32 value as a double): the shortest decimal that
+// reads back to the same float32, in fmtFloat's layout (pqt_format_float32 in include/pqt.h).
+export function fmtFloat32(v) {
+  if (!Number.isFinite(v) || v === 0) return fmtFloat(v);
+  if (Math.fround(v) !== v) throw new Error(`not a float32 value: ${v}`);
+  for (let p = 1; p <= 9; p++) {
+    const y = Number(v.toPrecision(p));
+    if (Math.fround(y) === v) return fmtFloat(y);
+  }
+  throw new Error(`no float32 text for ${v}`);
+}
+
+// Decimals: the exact text a reader gives (DuckDB's DECIMAL -> VARCHAR, Polars' Utf8): the
+// unscaled integer with exactly `scale` fraction digits (pqt_format_decimal).
+export function fmtDecimal(v) {
+  const s = String(v);
+  if (!/^-?\d+(\.\d+)?$/.test(s)) throw new Error(`not an exact decimal: ${s}`);
+  return s;
+}
+
+// INT96 unit of a file: ns when every INT96 value fits int64 nanoseconds, else us, else ms --
+// what `pqt cat` picks (tools/cat_exact.c). us: the values in microseconds (BigInt).
+export function int96Unit(us) {
+  const MAX = 9223372036854775807n;
+  const fits = (per) => us.every((v) => v === null || (v * per <= MAX && v * per >= -MAX - 1n));
+  return fits(1000n) ? 'ns' : fits(1n) ? 'us' : 'ms';
 }
 
 export function civil(days) { // days since 1970-01-01 -> [y, m, d], proleptic Gregorian (H. Hinnant)
@@ -187,8 +217,8 @@ export function fmtLeaf(c, v) {
   if (v === null || v === undefined) return 'null';
   switch (c.kind) {
     case 'int': if (!/^-?\d+$/.test(v)) throw new Error(`not an integer: ${v}`); return v;
-    case 'decimal': return fmtFloat(Number(v));
-    case 'float': return fmtFloat(v);
+    case 'decimal': return fmtDecimal(v);
+    case 'float': return c.f32 ? fmtFloat32(v) : fmtFloat(v);
     case 'bool': return v ? 'true' : 'false';
     case 'string': return JSON.stringify(v);
     case 'uuid': if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v)) throw new Error(`bad uuid ${v}`);
@@ -201,7 +231,7 @@ export function fmtLeaf(c, v) {
     }
     case 'timestamp': {
       let t = BigInt(v);
-      if (c.int96) t *= 1000n; // DuckDB gives INT96 as microseconds
+      if (c.int96) t = c.unit === 'ns' ? t * 1000n : c.unit === 'ms' ? (t >= 0n ? t / 1000n : -((-t + 999n) / 1000n)) : t; // DuckDB gives INT96 as microseconds
       return JSON.stringify(fmtTimestamp(t, c.unit, c.utc));
     }
     default: throw new Error(`no format for kind ${c.kind}`);

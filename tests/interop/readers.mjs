@@ -11,7 +11,7 @@
 // so tests/golden/tool (own node_modules) can use these readers too.
 
 import {
-  buildTree, classify, fmtDate, fmtFloat, fmtTimeOfDay, fmtTimestamp, fmtValue, leafSql, lit,
+  buildTree, classify, fmtDate, fmtFloat, fmtFloat32, fmtTimeOfDay, fmtTimestamp, fmtValue, leafSql, lit,
 } from './contract.mjs';
 
 export async function contractColumns(con, file) {
@@ -76,9 +76,9 @@ function polarsColumn(pl, df, c) {
       vals = cast(pl.Utf8).toArray();
       fmt = (v) => fmtFloat(Number(v));
       break;
-    case 'float':
+    case 'float': // float32 columns print as float32 (the contract's fmtFloat32)
       vals = cast(pl.Float64).toArray();
-      fmt = fmtFloat;
+      fmt = c.f32 ? fmtFloat32 : fmtFloat;
       break;
     case 'bool':
       vals = raw.toArray();
