@@ -15,6 +15,7 @@
 
 #include "format/schema_int.h"
 #include "util/error.h"
+#include "util/mem.h"
 
 #define MAX_NESTING 64
 
@@ -26,6 +27,7 @@ typedef struct walker {
     int leaf_count;  /* chunk columns seen so far */
     pqt_col *cols;
     int ncols, cap;
+    int32_t *node_col; /* per schema node: the column it names, -1 if none */
 } walker;
 
 static pqt_status corrupt_tree(const char *what, int idx)
@@ -48,13 +50,15 @@ static const char *join_path(walker *w, const char *prefix, const char *name)
     return s;
 }
 
+/* The columns grow in heap memory and move to the arena at their exact size once the walk
+ * is done: doubling inside the arena would leave every outgrown copy behind (on a footer
+ * with a million leaves that is most of the handle's memory). */
 static pqt_col *push_col(walker *w)
 {
     if (w->ncols == w->cap) {
         int ncap = w->cap ? w->cap * 2 : 16;
-        pqt_col *n = pqt_arena_alloc_array(w->arena, (size_t)ncap, sizeof *n);
+        pqt_col *n = pqt_realloc(w->cols, (size_t)ncap * sizeof *n);
         if (!n) return NULL;
-        if (w->ncols) memcpy(n, w->cols, (size_t)w->ncols * sizeof *n);
         w->cols = n;
         w->cap = ncap;
     }
@@ -209,10 +213,15 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
 {
     if (depth > MAX_NESTING) return corrupt_tree("nesting deeper than 64 levels", w->pos);
     if (w->pos >= w->meta->nschema) return corrupt_tree("num_children runs past the end", w->pos);
-    const pqt_schema_elem *e = &w->meta->schema[w->pos];
-    if (!e->name) return corrupt_tree("element without a name", w->pos);
+    const int idx = w->pos;
+    const pqt_schema_elem *e = &w->meta->schema[idx];
+    if (!e->name) return corrupt_tree("element without a name", idx);
     const char *path = join_path(w, prefix, e->name);
     if (!path) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    /* Every branch but a plain struct emits exactly one column, named by this node. */
+    if (!is_group(e) || is_list_annotated(e) || is_map_annotated(e) ||
+        e->repetition == PQT_REP_REPEATED)
+        w->node_col[idx] = w->ncols;
 
     if (!is_group(e)) {
         if (e->repetition == PQT_REP_REPEATED) {
@@ -246,25 +255,68 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
     return PQT_OK;
 }
 
+/* Parent of every node from the pre-order list and num_children (the tree was checked by
+ * the walk): one pass with a stack of open groups and their children left. */
+static pqt_status node_parents(const pqt_file_meta *m, pqt_arena *arena, int32_t **ret)
+{
+    int32_t *parent = pqt_arena_alloc_array(arena, (size_t)m->nschema, sizeof *parent);
+    int32_t *stack = pqt_malloc_array((size_t)m->nschema * 2, sizeof *stack);
+    if (!parent || !stack) {
+        pqt_mem_free(stack);
+        return pqt_err(PQT_NOMEM, "out of memory indexing %d schema nodes", m->nschema);
+    }
+    int32_t *left = stack + m->nschema;
+    int top = 0;
+    for (int i = 0; i < m->nschema; i++) {
+        while (top > 0 && left[top - 1] == 0) top--;
+        parent[i] = top > 0 ? stack[top - 1] : -1;
+        if (top > 0) left[top - 1]--;
+        if (m->schema[i].num_children > 0) {
+            stack[top] = i;
+            left[top++] = m->schema[i].num_children;
+        }
+    }
+    pqt_mem_free(stack);
+    *ret = parent;
+    return PQT_OK;
+}
+
+static pqt_status build(walker *w, pqt_schema *out)
+{
+    const pqt_file_meta *meta = w->meta;
+    const pqt_schema_elem *root = &meta->schema[0];
+    if (root->num_children < 0) return corrupt_tree("negative num_children", 0);
+    for (int i = 0; i < root->num_children; i++) PQT_TRY(visit(w, NULL, 0, 0, false, 1));
+    if (w->pos != meta->nschema)
+        return corrupt_tree("elements left over after the root's children", w->pos);
+    for (int rg = 0; rg < meta->n_row_groups; rg++) {
+        if (meta->row_groups[rg].ncolumns != w->leaf_count)
+            return pqt_err(PQT_CORRUPT,
+                           "corrupt footer: row group %d has %d column chunks, the schema has %d "
+                           "leaf columns",
+                           rg + 1, meta->row_groups[rg].ncolumns, w->leaf_count);
+    }
+    pqt_col *cols = pqt_arena_alloc_array(w->arena, (size_t)w->ncols + 1, sizeof *cols);
+    if (!cols) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    if (w->ncols) memcpy(cols, w->cols, (size_t)w->ncols * sizeof *cols);
+    PQT_TRY(node_parents(meta, w->arena, &out->node_parent));
+    out->cols = cols;
+    out->ncols = w->ncols;
+    out->nleaves = w->leaf_count;
+    out->node_col = w->node_col;
+    return PQT_OK;
+}
+
 pqt_status pqt_schema_build(const pqt_file_meta *meta, bool binary_as_string, pqt_arena *arena,
                             pqt_schema *out)
 {
     if (meta->nschema < 1) return corrupt_tree("empty schema", 0);
     walker w = {.meta = meta, .arena = arena, .binary_as_string = binary_as_string, .pos = 1};
-    const pqt_schema_elem *root = &meta->schema[0];
-    if (root->num_children < 0) return corrupt_tree("negative num_children", 0);
-    for (int i = 0; i < root->num_children; i++) PQT_TRY(visit(&w, NULL, 0, 0, false, 1));
-    if (w.pos != meta->nschema)
-        return corrupt_tree("elements left over after the root's children", w.pos);
-    for (int rg = 0; rg < meta->n_row_groups; rg++) {
-        if (meta->row_groups[rg].ncolumns != w.leaf_count)
-            return pqt_err(PQT_CORRUPT,
-                           "corrupt footer: row group %d has %d column chunks, the schema has %d "
-                           "leaf columns",
-                           rg, meta->row_groups[rg].ncolumns, w.leaf_count);
-    }
-    out->cols = w.cols;
-    out->ncols = w.ncols;
-    out->nleaves = w.leaf_count;
-    return PQT_OK;
+    w.node_col = pqt_arena_alloc_array(arena, (size_t)meta->nschema, sizeof *w.node_col);
+    if (!w.node_col) return pqt_err(PQT_NOMEM, "out of memory indexing %d schema nodes",
+                                    meta->nschema);
+    for (int i = 0; i < meta->nschema; i++) w.node_col[i] = -1;
+    pqt_status st = build(&w, out);
+    pqt_mem_free(w.cols);
+    return st;
 }

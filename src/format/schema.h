@@ -61,6 +61,9 @@ typedef struct pqt_schema {
     pqt_col *cols;
     int ncols;
     int nleaves; /* chunk columns per row group */
+    /* per schema node (meta->schema index), computed once so node queries are O(1): */
+    int32_t *node_col;    /* the column this node names (its path), or -1 */
+    int32_t *node_parent; /* the parent node, -1 for the root */
 } pqt_schema;
 
 /* Build the column list from meta->schema; strings live in arena. binary_as_string maps
