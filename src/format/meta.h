@@ -186,6 +186,7 @@ typedef struct pqt_row_group {
     bool has_total_compressed_size;
     int32_t ordinal;
     bool has_ordinal;
+    int64_t first_row; /* rows of the row groups before this one (saturating) */
 } pqt_row_group;
 
 typedef struct pqt_file_meta {

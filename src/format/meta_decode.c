@@ -540,5 +540,14 @@ pqt_status pqt_meta_decode_file(const uint8_t *buf, size_t n, int64_t base_offse
     pqt_thrift_reader r;
     memset(out, 0, sizeof *out);
     pqt_thrift_init(&r, buf, n, base_offset, "footer");
-    return dec_file(&r, arena, out);
+    PQT_TRY(dec_file(&r, arena, out));
+    /* Where each row group starts, so a range read finds its row groups by binary search
+     * (counts are validated by the caller; saturation keeps this defined until then). */
+    int64_t first = 0;
+    for (int i = 0; i < out->n_row_groups; i++) {
+        int64_t rows = out->row_groups[i].num_rows;
+        out->row_groups[i].first_row = first;
+        first = rows > 0 && first <= INT64_MAX - rows ? first + rows : rows > 0 ? INT64_MAX : first;
+    }
+    return PQT_OK;
 }
