@@ -37,6 +37,16 @@ static bool list_element_bases(const pqt_file_meta *m, const pqt_col *c, int rg0
     return true;
 }
 
+/* Uncompressed bytes a chunk can really hold: its total_uncompressed_size, unless its
+ * compressed bytes (within the file) cannot expand that far with its codec. -1 if negative. */
+static int64_t chunk_bytes_justified(const pqt_column_meta *cm, int64_t file_size)
+{
+    int64_t tus = cm->total_uncompressed_size, tcs = cm->total_compressed_size;
+    if (tus < 0 || tcs < 0) return -1;
+    int64_t most = pqt_codec_max_nbytes(cm->codec, tcs < file_size ? tcs : file_size);
+    return tus < most ? tus : most;
+}
+
 /* Bytes a chunk's strings may take, when they cannot exceed what it stores: PLAIN and
  * DELTA_LENGTH_BYTE_ARRAY copy bytes out of the pages; a dictionary or DELTA_BYTE_ARRAY
  * page can expand, so such chunks have no bound (-1). The 16 spare bytes are the
@@ -83,18 +93,23 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
     if (c->elem_kind == PQT_NONE)
         return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s", f->path,
                        c->path, c->why_unsupported ? c->why_unsupported : "unsupported type");
-    int64_t elem_cap = 0, str_nbytes = 0;
+    /* List elements are limited by the chunks' value counts, but only what their bytes can
+     * justify (8 entries a byte, plus a row each) is allocated up front: a footer claiming
+     * 2^31 values in a 1 KiB chunk costs nothing until the pages show the values. */
+    int64_t elem_cap = 0, elem_just = nrows, str_nbytes = 0;
     int first = -1, last = -1, nused = 0;
     for (int rg = 0; rg < nrg; rg++) {
         if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
         if (first < 0) first = rg;
         last = rg;
         nused++;
+        int64_t u = chunk_bytes_justified(&groups[rg].columns[c->chunk_col].meta, f->file_size);
         if (c->elem_kind == PQT_STRING) {
             /* string bytes never exceed the chunk's uncompressed size: reserve once */
-            int64_t u = groups[rg].columns[c->chunk_col].meta.total_uncompressed_size;
             if (u > 0 && u <= f->file_size * 64 && str_nbytes <= INT64_MAX - u) str_nbytes += u;
         }
+        if (c->is_list && u > 0) elem_just = u > (INT64_MAX / 8 - elem_just) / 8
+                                                 ? INT64_MAX / 8 : elem_just + u * 8;
         if (c->is_list) {
             /* a chunk's value count bounds the elements it can produce */
             int64_t nv = groups[rg].columns[c->chunk_col].meta.num_values;
@@ -104,14 +119,18 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
             elem_cap += nv;
         }
     }
-    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap, borrowed_data));
+    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap < elem_just ? elem_cap : elem_just,
+                             borrowed_data));
+    b->elem_limit = elem_cap;
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
     pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map, false};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     int64_t *elem_base = NULL, *elem_end = NULL;
     bool windows_wrong = false;
-    if (c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1) {
+    /* windows need every element allocated up front: only for counts the bytes justify */
+    if (c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1 &&
+        b->elem_cap == elem_cap) {
         elem_base = pqt_calloc((size_t)nrg, sizeof *elem_base);
         elem_end = pqt_calloc((size_t)nrg, sizeof *elem_end);
         if (elem_base && elem_end &&
@@ -177,6 +196,7 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
                         view.nelem = elem_base[rg];
                         view.elem_cap = elem_base[rg] +
                                         groups[rg].columns[c->chunk_col].meta.num_values;
+                        view.elem_limit = view.elem_cap; /* a window never grows */
                         sts[rg] = tst != PQT_OK ? tst
                                                 : pqt_chunk_read(cx, &src, rg0 + rg, c, &sels[rg], &view, view.nrows);
                         elem_end[rg] = view.nelem;
