@@ -173,17 +173,9 @@ pqt_status pqt_file_node_logical(const pqt_file *f, int node, char *buf, size_t 
 {
     if (!node_ok(f, node)) return pqt_err(PQT_MISUSE, "schema node %d out of range", node);
     if (!buf && cap > 0) return pqt_err(PQT_MISUSE, "NULL buffer with capacity %zu", cap);
-    /* The format layer renders it into an arena; a short-lived one keeps the handle const
-     * and its memory flat however often this is called. */
-    pqt_arena tmp = {0};
-    const char *s = pqt_schema_logical_text(&f->meta.schema[node], &tmp);
-    if (!s) {
-        pqt_arena_free(&tmp);
-        return pqt_err(PQT_NOMEM, "out of memory rendering a logical type");
-    }
-    pqt_status st = put_text(s, strlen(s), buf, cap, len_ret);
-    pqt_arena_free(&tmp);
-    return st;
+    char s[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_logical_render(&f->meta.schema[node], s, sizeof s);
+    return put_text(s, strlen(s), buf, cap, len_ret);
 }
 
 /* Parents and named columns are indexed once at open (pqt_schema_build): every node

@@ -28,7 +28,44 @@ typedef struct walker {
     pqt_col *cols;
     int ncols, cap;
     int32_t *node_col; /* per schema node: the column it names, -1 if none */
+    const char *texts[64]; /* interned physical/logical texts (open addressing) */
 } walker;
+
+/* One arena copy per distinct text: a wide file has a million leaves and a handful of
+ * types. When the table is full, texts are simply copied. */
+static const char *intern(walker *w, const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = s; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    for (int i = 0; i < 64; i++) {
+        const char **slot = &w->texts[(h + (uint32_t)i) & 63];
+        if (*slot && strcmp(*slot, s) == 0) return *slot;
+        if (!*slot) {
+            size_t n = strlen(s);
+            char *d = pqt_arena_alloc(w->arena, n + 1);
+            if (d) memcpy(d, s, n + 1);
+            return *slot = d;
+        }
+    }
+    size_t n = strlen(s);
+    char *d = pqt_arena_alloc(w->arena, n + 1);
+    if (d) memcpy(d, s, n + 1);
+    return d;
+}
+
+static const char *physical_text(walker *w, const pqt_schema_elem *e)
+{
+    char tmp[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_physical_render(e, tmp, sizeof tmp);
+    return intern(w, tmp);
+}
+
+static const char *logical_text(walker *w, const pqt_schema_elem *e)
+{
+    char tmp[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_logical_render(e, tmp, sizeof tmp);
+    return intern(w, tmp);
+}
 
 static pqt_status corrupt_tree(const char *what, int idx)
 {
@@ -37,6 +74,7 @@ static pqt_status corrupt_tree(const char *what, int idx)
 
 static const char *join_path(walker *w, const char *prefix, const char *name)
 {
+    if (!prefix) return name; /* a top-level field: its name is its path (an arena string) */
     size_t plen = prefix ? strlen(prefix) : 0, nlen = strlen(name);
     char *s = pqt_arena_alloc(w->arena, plen + nlen + 2);
     if (!s) return NULL;
@@ -50,18 +88,12 @@ static const char *join_path(walker *w, const char *prefix, const char *name)
     return s;
 }
 
-/* The columns grow in heap memory and move to the arena at their exact size once the walk
- * is done: doubling inside the arena would leave every outgrown copy behind (on a footer
- * with a million leaves that is most of the handle's memory). */
+/* Every column is named by a distinct schema node other than the root, so nschema - 1
+ * slots always suffice: allocated once in the arena, never grown or copied (a doubling
+ * array would leave its outgrown copies in the arena, or double the peak on the heap). */
 static pqt_col *push_col(walker *w)
 {
-    if (w->ncols == w->cap) {
-        int ncap = w->cap ? w->cap * 2 : 16;
-        pqt_col *n = pqt_realloc(w->cols, (size_t)ncap * sizeof *n);
-        if (!n) return NULL;
-        w->cols = n;
-        w->cap = ncap;
-    }
+    if (w->ncols == w->cap) return NULL;
     pqt_col *c = &w->cols[w->ncols++];
     memset(c, 0, sizeof *c);
     c->time_unit = -1;
@@ -117,8 +149,8 @@ static pqt_status emit_unreadable(walker *w, const char *path, const char *why, 
     c->logical = "";
     const pqt_schema_elem *e = &w->meta->schema[first_idx];
     if (!is_group(e)) {
-        c->physical = pqt_schema_physical_text(e, w->arena);
-        c->logical = pqt_schema_logical_text(e, w->arena);
+        c->physical = physical_text(w, e);
+        c->logical = logical_text(w, e);
     }
     w->leaf_count += nleaves;
     return PQT_OK;
@@ -139,8 +171,8 @@ static pqt_status emit_primitive(walker *w, const char *path, int16_t def, int16
     c->max_def = def;
     c->max_rep = rep;
     c->nullable = nullable;
-    c->physical = pqt_schema_physical_text(e, w->arena);
-    c->logical = pqt_schema_logical_text(e, w->arena);
+    c->physical = physical_text(w, e);
+    c->logical = logical_text(w, e);
     if (!c->physical || !c->logical) return pqt_err(PQT_NOMEM, "out of memory building the column list");
     pqt_schema_classify(e, w->binary_as_string, c);
     c->kind = c->elem_kind;
@@ -296,11 +328,8 @@ static pqt_status build(walker *w, pqt_schema *out)
                            "leaf columns",
                            rg + 1, meta->row_groups[rg].ncolumns, w->leaf_count);
     }
-    pqt_col *cols = pqt_arena_alloc_array(w->arena, (size_t)w->ncols + 1, sizeof *cols);
-    if (!cols) return pqt_err(PQT_NOMEM, "out of memory building the column list");
-    if (w->ncols) memcpy(cols, w->cols, (size_t)w->ncols * sizeof *cols);
     PQT_TRY(node_parents(meta, w->arena, &out->node_parent));
-    out->cols = cols;
+    out->cols = w->cols;
     out->ncols = w->ncols;
     out->nleaves = w->leaf_count;
     out->node_col = w->node_col;
@@ -316,7 +345,8 @@ pqt_status pqt_schema_build(const pqt_file_meta *meta, bool binary_as_string, pq
     if (!w.node_col) return pqt_err(PQT_NOMEM, "out of memory indexing %d schema nodes",
                                     meta->nschema);
     for (int i = 0; i < meta->nschema; i++) w.node_col[i] = -1;
-    pqt_status st = build(&w, out);
-    pqt_mem_free(w.cols);
-    return st;
+    w.cap = meta->nschema;
+    w.cols = pqt_arena_alloc_array(arena, (size_t)w.cap, sizeof *w.cols);
+    if (!w.cols) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    return build(&w, out);
 }

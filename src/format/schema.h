@@ -33,16 +33,17 @@ typedef enum pqt_conv {
     PQT_CONV_TIME_MS       /* TIME(MILLIS) stored as INT32 -> int64 ms */
 } pqt_conv;
 
+/* One per column of a file (a million on wide files): pointers first, then ints, then the
+ * narrow fields, so nothing is padding. */
 typedef struct pqt_col {
-    const char *path;        /* dotted name */
-    bool top_level;          /* a field of the root itself (its name may contain dots) */
+    const char *path;        /* dotted name (a top-level field's is its schema name) */
+    const char *physical;    /* "INT64", "FIXED_LEN_BYTE_ARRAY(16)" (shared between columns) */
+    const char *logical;     /* "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "" (shared) */
+    const char *why_unsupported; /* for PQT_NONE: "MAP", "INTERVAL", "BYTE_ARRAY", ... */
     int kind;                /* element kind | PQT_VECTOR / PQT_LIST; PQT_NONE if unreadable */
     int elem_kind;           /* the element kind even when kind is not settled yet */
     int width;               /* 1 for scalars; 0 = LIST width not discovered yet */
-    bool is_list;            /* a LIST column (width discovery applies) */
-    bool nullable;           /* some level above or at the leaf is optional */
     int time_unit;           /* pqt_time_unit for TIME/TIMESTAMP, else -1 */
-    bool utc;
     pqt_conv conv;
     int32_t decimal_scale;
     int leaf_schema_idx;     /* index into meta.schema of the primitive leaf (first leaf) */
@@ -52,9 +53,10 @@ typedef struct pqt_col {
     /* LIST structure (is_list only): definition levels at which ... */
     int16_t list_def;        /* def >= list_def: the list itself is present (not null) */
     int16_t elem_def;        /* def >= elem_def: an element slot exists (list not empty) */
-    const char *physical;    /* "INT64", "FIXED_LEN_BYTE_ARRAY(16)" */
-    const char *logical;     /* "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "" */
-    const char *why_unsupported; /* for PQT_NONE: "MAP", "INTERVAL", "BYTE_ARRAY", ... */
+    bool top_level;          /* a field of the root itself (its name may contain dots) */
+    bool is_list;            /* a LIST column (width discovery applies) */
+    bool nullable;           /* some level above or at the leaf is optional */
+    bool utc;
 } pqt_col;
 
 typedef struct pqt_schema {
