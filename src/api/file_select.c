@@ -151,13 +151,17 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
                            : NULL;
         if (off) {
             b->str_offsets = off;
-            int64_t w = 0, next_row = 0;
+            /* The windows are allocated whole, so their chunks must be distinct bytes of the
+             * file: row groups sharing one chunk would multiply one claim by their number. */
+            int64_t w = 0, next_row = 0, stored = 0;
             bool ok = true;
             for (int rg = first, k = 0; ok && rg <= last; rg++) {
                 if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
-                int64_t bound = string_bytes_bound(&groups[rg].columns[c->chunk_col].meta,
-                                                   f->file_size);
-                ok = dst_row[rg] == next_row && bound >= 0 && w <= INT64_MAX / 2 - bound;
+                const pqt_column_meta *cm = &groups[rg].columns[c->chunk_col].meta;
+                int64_t bound = string_bytes_bound(cm, f->file_size);
+                stored += cm->total_compressed_size > 0 ? cm->total_compressed_size : 0;
+                ok = dst_row[rg] == next_row && bound >= 0 && w <= INT64_MAX / 2 - bound &&
+                     stored <= f->file_size;
                 next_row += sels[rg].nsel;
                 win[rg] = w;
                 w += bound;
