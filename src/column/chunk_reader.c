@@ -120,11 +120,12 @@ static int64_t chunk_unc_slack(int64_t total)
 }
 
 /* Most bytes a page of n level entries can take when its values have a fixed width
- * (INT64_MAX for BYTE_ARRAY, whose values have no bound). PLAIN takes n x width; dictionary codes, DELTA_BINARY_PACKED and RLE
- * booleans can take a little more (an RLE run per value costs a header byte; delta blocks
- * have headers), so 2 bytes more per entry are allowed, 10 for FIXED_LEN_BYTE_ARRAY (whose
- * DELTA_BYTE_ARRAY stores two lengths per value); each level stream inside the page (v1)
- * adds up to 2 bytes per entry (an RLE run per level), and every page a little overhead. */
+ * (INT64_MAX for BYTE_ARRAY, whose values have no bound). PLAIN takes n x width; dictionary
+ * codes, DELTA_BINARY_PACKED and RLE booleans can take a little more (an RLE run per value
+ * costs a header byte; delta blocks have headers), so 2 bytes more per entry are allowed,
+ * 10 for FIXED_LEN_BYTE_ARRAY (whose DELTA_BYTE_ARRAY stores two lengths per value); each
+ * level stream inside the page (v1) adds up to 2 bytes per entry (an RLE run per level),
+ * and every page a little overhead. */
 static int64_t fixed_page_bound(int ptype, int type_len, int64_t n, int nlevel_streams)
 {
     if (ptype == PQT_PT_BYTE_ARRAY) return INT64_MAX;
@@ -433,7 +434,9 @@ static pqt_status walk(chunk_walk *w, const uint8_t *buf, size_t n, int64_t base
                                     "uncompressed bytes",
                        (long long)w->cm->num_values, (long long)tus);
     w->values_left = w->cm->num_values;
-    w->unc_left = tus > INT64_MAX / 2 ? INT64_MAX / 2 : tus + chunk_unc_slack(tus);
+    /* 0 for a chunk that stores bytes means "not recorded": the codec bounds its pages */
+    bool unrecorded = tus == 0 && w->cm->total_compressed_size > 0;
+    w->unc_left = unrecorded || tus > INT64_MAX / 4 ? INT64_MAX / 2 : tus + chunk_unc_slack(tus);
     while (pos < n && rows_done < w->rg_rows) {
         pqt_page_header h;
         size_t hlen;
