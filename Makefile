@@ -64,7 +64,7 @@ fuzz:
 	  -DPQT_BUILD_BENCH=OFF \
 	  -DCMAKE_C_FLAGS="-O1 -gline-tables-only -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target $(addprefix fuzz_,footer page_header page_index rle vdec codec file)
+	@cmake --build build-fuzz -j $(JOBS) --target $(addprefix fuzz_,footer page_header page_index rle vdec codec file list_page filter)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh build-fuzz
 
 bench: build

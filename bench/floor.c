@@ -166,11 +166,21 @@ static void do_chunk(int fd, const char *path, const chunk *c, scratch *s, run_s
     rs->bytes_read += c->nbytes;
 }
 
-static int column_matches(const pqt_column_meta *m, char cols[][64], int ncols)
+/* Is leaf `leaf` (its index in RowGroup.columns) inside a top-level field named in cols?
+ * Leaves are the schema's nodes without children, in order; the top-level field is the
+ * root's child whose subtree holds the leaf. */
+static int column_matches(const pqt_file_meta *meta, int leaf, char cols[][64], int ncols)
 {
-    if (m->path_len < 1) return 0;
+    const char *top = NULL;
+    int left = 0, seen = -1; /* left: nodes of the current top-level subtree still to visit */
+    for (int i = 1; i < meta->nschema && seen < leaf; i++) {
+        if (left == 0) top = meta->schema[i].name, left = 1;
+        left += meta->schema[i].num_children - 1;
+        if (meta->schema[i].num_children <= 0) seen++;
+    }
+    if (seen != leaf || !top) return 0;
     for (int i = 0; i < ncols; i++)
-        if (!strcmp(m->path_in_schema[0], cols[i])) return 1;
+        if (!strcmp(top, cols[i])) return 1;
     return 0;
 }
 
@@ -210,7 +220,7 @@ static int run_once(const char *path, int threads, char cols[][64], int ncols, s
         const pqt_row_group *rg = &meta.row_groups[g];
         for (int c = 0; c < rg->ncolumns; c++) {
             const pqt_column_meta *m = &rg->columns[c].meta;
-            if (!rg->columns[c].has_meta || !column_matches(m, cols, ncols)) continue;
+            if (!rg->columns[c].has_meta || !column_matches(&meta, c, cols, ncols)) continue;
             int64_t off = m->data_page_offset;
             if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 &&
                 m->dictionary_page_offset < off)

@@ -173,112 +173,31 @@ pqt_status pqt_file_node_logical(const pqt_file *f, int node, char *buf, size_t 
 {
     if (!node_ok(f, node)) return pqt_err(PQT_MISUSE, "schema node %d out of range", node);
     if (!buf && cap > 0) return pqt_err(PQT_MISUSE, "NULL buffer with capacity %zu", cap);
-    /* The format layer renders it into an arena; a short-lived one keeps the handle const
-     * and its memory flat however often this is called. */
-    pqt_arena tmp = {0};
-    const char *s = pqt_schema_logical_text(&f->meta.schema[node], &tmp);
-    if (!s) {
-        pqt_arena_free(&tmp);
-        return pqt_err(PQT_NOMEM, "out of memory rendering a logical type");
-    }
-    pqt_status st = put_text(s, strlen(s), buf, cap, len_ret);
-    pqt_arena_free(&tmp);
-    return st;
+    char s[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_logical_render(&f->meta.schema[node], s, sizeof s);
+    return put_text(s, strlen(s), buf, cap, len_ret);
 }
 
-/* Walk the pre-order list up to `node` with a stack of open groups; on return
- * stack[0..depth) are node's ancestors, root first. -1 on out of memory. */
-static int ancestors(const pqt_file *f, int node, int **stack_ret)
-{
-    const pqt_file_meta *m = &f->meta;
-    int *stack = pqt_malloc_array((size_t)m->nschema * 2, sizeof(int));
-    if (!stack) return -1;
-    int *left = stack + m->nschema;
-    int top = 0;
-    for (int i = 0; i < m->nschema; i++) {
-        while (top > 0 && left[top - 1] == 0)
-            top--;
-        if (i == node) break;
-        if (top > 0) left[top - 1]--;
-        if (m->schema[i].num_children > 0 && top < m->nschema) {
-            stack[top] = i;
-            left[top++] = m->schema[i].num_children;
-        }
-    }
-    *stack_ret = stack;
-    return top;
-}
-
+/* Parents and named columns are indexed once at open (pqt_schema_build): every node
+ * query is O(1), or O(depth) for the depth, so walking a wide schema stays linear. */
 int pqt_file_node_depth(const pqt_file *f, int node)
 {
     if (!node_ok(f, node)) return -1;
-    int *stack;
-    int depth = ancestors(f, node, &stack);
-    if (depth >= 0) pqt_mem_free(stack);
+    int depth = 0;
+    for (int p = f->schema.node_parent[node]; p >= 0; p = f->schema.node_parent[p]) depth++;
     return depth;
 }
 
 int pqt_file_node_parent(const pqt_file *f, int node)
 {
-    if (!node_ok(f, node) || node == 0) return -1;
-    int *stack;
-    int depth = ancestors(f, node, &stack);
-    if (depth < 0) return -1;
-    int parent = depth > 0 ? stack[depth - 1] : -1;
-    pqt_mem_free(stack);
-    return parent;
-}
-
-/* Does `path` equal the dotted names of stack[1..depth) followed by node's own name? */
-static bool path_is(const pqt_file *f, const char *path, const int *stack, int depth, int node)
-{
-    for (int i = 1; i <= depth; i++) {
-        const char *name = f->meta.schema[i < depth ? stack[i] : node].name;
-        size_t n = name ? strlen(name) : 0;
-        if (strncmp(path, name ? name : "", n) != 0) return false;
-        path += n;
-        if (i < depth) {
-            if (*path != '.') return false;
-            path++;
-        }
-    }
-    return *path == '\0';
-}
-
-/* Index of the table column whose first chunk leaf is at or before schema node `leaf`:
- * columns are in file order, so their first leaves increase. -1 if none. */
-static int column_covering_node(const pqt_file *f, int leaf)
-{
-    int lo = 0, hi = f->schema.ncols - 1, best = -1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (f->schema.cols[mid].leaf_schema_idx <= leaf) {
-            best = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return best;
+    if (!node_ok(f, node)) return -1;
+    return f->schema.node_parent[node];
 }
 
 int pqt_file_node_column(const pqt_file *f, int node)
 {
-    if (!node_ok(f, node) || node == 0) return -1;
-    const pqt_file_meta *m = &f->meta;
-    /* The column that could be named by this node is the one reading its first leaf. */
-    int leaf = node;
-    while (leaf < m->nschema && m->schema[leaf].num_children > 0)
-        leaf++;
-    if (leaf >= m->nschema) return -1;
-    int col = column_covering_node(f, leaf);
-    if (col < 0) return -1;
-    int *stack;
-    int depth = ancestors(f, node, &stack);
-    if (depth < 0) return -1;
-    bool same = path_is(f, f->schema.cols[col].path, stack, depth, node);
-    pqt_mem_free(stack);
-    return same ? col : -1;
+    if (!node_ok(f, node)) return -1;
+    return f->schema.node_col[node];
 }
 
 /* ---- column chunks ---- */

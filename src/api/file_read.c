@@ -54,26 +54,44 @@ static int effective_threads(const pqt_file *f)
     return t < 1 ? 1 : t;
 }
 
+/* The first row group whose rows end after row `row` (n_row_groups if none). */
+static int rg_after(const pqt_file_meta *m, int64_t row)
+{
+    int lo = 0, hi = m->n_row_groups;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        const pqt_row_group *g = &m->row_groups[mid];
+        if (g->first_row + g->num_rows > row) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
 pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,
                                 pqt_colbuf *b, void *borrowed_data)
 {
-    /* A range is one run per covering row group: the selection read does the rest. */
-    int nrg = f->meta.n_row_groups;
-    pqt_sel *sels = pqt_calloc((size_t)nrg + 1, sizeof *sels);
-    int64_t *dst_row = pqt_calloc((size_t)nrg + 1, sizeof *dst_row);
+    /* A range is one run per covering row group: the selection read does the rest. Only
+     * the covering row groups are set up, found by binary search, so reading a file row
+     * group by row group stays linear in its row groups. */
+    const pqt_file_meta *m = &f->meta;
+    int rg0 = lo < hi ? rg_after(m, lo) : 0;
+    int rg1 = lo < hi ? rg_after(m, hi - 1) + 1 : 0;
+    if (rg1 > m->n_row_groups) rg1 = m->n_row_groups;
+    int n = rg1 > rg0 ? rg1 - rg0 : 0;
+    pqt_sel *sels = pqt_calloc((size_t)n + 1, sizeof *sels);
+    int64_t *dst_row = pqt_calloc((size_t)n + 1, sizeof *dst_row);
     pqt_status st = sels && dst_row ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
-    int64_t start = 0;
-    for (int rg = 0; st == PQT_OK && rg < nrg; rg++) {
-        int64_t rows = f->meta.row_groups[rg].num_rows;
+    for (int i = 0; st == PQT_OK && i < n; i++) {
+        const pqt_row_group *g = &m->row_groups[rg0 + i];
+        int64_t start = g->first_row, rows = g->num_rows;
         int64_t rlo = lo > start ? lo - start : 0, rhi = hi < start + rows ? hi - start : rows;
-        st = pqt_sel_init_range(&sels[rg], rows, rlo, rhi);
-        dst_row[rg] = start + rlo - lo;
-        start += rows;
+        st = pqt_sel_init_range(&sels[i], rows, rlo, rhi);
+        dst_row[i] = start + rlo - lo;
     }
     if (st == PQT_OK)
-        st = pqt_file_read_sel_into(f, c, sels, dst_row, hi - lo, effective_threads(f), b,
-                                    borrowed_data);
-    for (int rg = 0; sels && rg < nrg; rg++) pqt_sel_free(&sels[rg]);
+        st = pqt_file_read_span(f, c, rg0, n, sels, dst_row, hi - lo, effective_threads(f), b,
+                                borrowed_data);
+    for (int i = 0; sels && i < n; i++) pqt_sel_free(&sels[i]);
     pqt_mem_free(sels);
     pqt_mem_free(dst_row);
     return st;

@@ -19,13 +19,14 @@
  * covering chunk's statistics say it holds no null (so each level entry is one element and
  * num_values counts them), and every row group but the last is read whole. Then row groups
  * can decode in parallel, each into its own element range. */
-static bool list_element_bases(const pqt_file_meta *m, const pqt_col *c, const pqt_sel *sels,
-                               const int64_t *dst_row, int first, int last, int64_t *base)
+static bool list_element_bases(const pqt_file_meta *m, const pqt_col *c, int rg0,
+                               const pqt_sel *sels, const int64_t *dst_row, int first, int last,
+                               int64_t *base)
 {
     int64_t next_row = 0, next_elem = 0;
     for (int rg = first; rg <= last; rg++) {
         if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
-        const pqt_column_meta *cm = &m->row_groups[rg].columns[c->chunk_col].meta;
+        const pqt_column_meta *cm = &m->row_groups[rg0 + rg].columns[c->chunk_col].meta;
         if (dst_row[rg] != next_row || !cm->has_stats || !cm->stats.has_null_count ||
             cm->stats.null_count != 0 || (rg < last && sels[rg].kind != PQT_SEL_ALL))
             return false;
@@ -34,6 +35,16 @@ static bool list_element_bases(const pqt_file_meta *m, const pqt_col *c, const p
         next_elem += cm->num_values;
     }
     return true;
+}
+
+/* Uncompressed bytes a chunk can really hold: its total_uncompressed_size, unless its
+ * compressed bytes (within the file) cannot expand that far with its codec. -1 if negative. */
+static int64_t chunk_bytes_justified(const pqt_column_meta *cm, int64_t file_size)
+{
+    int64_t tus = cm->total_uncompressed_size, tcs = cm->total_compressed_size;
+    if (tus < 0 || tcs < 0) return -1;
+    int64_t most = pqt_codec_max_nbytes(cm->codec, tcs < file_size ? tcs : file_size);
+    return tus < most ? tus : most;
 }
 
 /* Bytes a chunk's strings may take, when they cannot exceed what it stores: PLAIN and
@@ -53,61 +64,77 @@ static int64_t string_bytes_bound(const pqt_column_meta *cm, int64_t file_size)
     return cm->total_uncompressed_size + 16;
 }
 
-/* One row group, serial: a scratch context per call keeps the function re-entrant. */
-static pqt_status read_rg(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *c,
-                          const pqt_sel *sel, pqt_colbuf *b, int64_t dst_row)
-{
-    return pqt_chunk_read(cx, src, rg, c, sel, b, dst_row);
-}
-
 pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
                              const int64_t *dst_row, int64_t nrows, int threads, pqt_colbuf *b)
 {
-    return pqt_file_read_sel_into(f, c, sels, dst_row, nrows, threads, b, NULL);
+    return pqt_file_read_span(f, c, 0, f->meta.n_row_groups, sels, dst_row, nrows, threads, b,
+                              NULL);
 }
 
 pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
                                   const int64_t *dst_row, int64_t nrows, int threads,
                                   pqt_colbuf *b, void *borrowed_data)
 {
+    return pqt_file_read_span(f, c, 0, f->meta.n_row_groups, sels, dst_row, nrows, threads, b,
+                              borrowed_data);
+}
+
+/* Everything below indexes sels, dst_row and its own arrays by rg, relative to the span;
+ * the row group itself is rg0 + rg. The cost is proportional to the span, not the file. */
+pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
+                              const pqt_sel *sels, const int64_t *dst_row, int64_t nrows,
+                              int threads, pqt_colbuf *b, void *borrowed_data)
+{
     const pqt_file_meta *m = &f->meta;
-    int nrg = m->n_row_groups;
+    if (rg0 < 0 || nrg < 0 || rg0 > m->n_row_groups - nrg)
+        return pqt_err(PQT_MISUSE, "%s: row groups %d..%d requested, the file has %d", f->path,
+                       rg0 + 1, rg0 + nrg, m->n_row_groups);
+    const pqt_row_group *groups = m->row_groups + rg0;
     if (c->elem_kind == PQT_NONE)
         return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s", f->path,
                        c->path, c->why_unsupported ? c->why_unsupported : "unsupported type");
-    int64_t elem_cap = 0, str_nbytes = 0;
+    /* List elements are limited by the chunks' value counts, but only what their bytes can
+     * justify (8 entries a byte, plus a row each) is allocated up front: a footer claiming
+     * 2^31 values in a 1 KiB chunk costs nothing until the pages show the values. */
+    int64_t elem_cap = 0, elem_just = nrows, str_nbytes = 0;
     int first = -1, last = -1, nused = 0;
     for (int rg = 0; rg < nrg; rg++) {
         if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
         if (first < 0) first = rg;
         last = rg;
         nused++;
+        int64_t u = chunk_bytes_justified(&groups[rg].columns[c->chunk_col].meta, f->file_size);
         if (c->elem_kind == PQT_STRING) {
             /* string bytes never exceed the chunk's uncompressed size: reserve once */
-            int64_t u = m->row_groups[rg].columns[c->chunk_col].meta.total_uncompressed_size;
             if (u > 0 && u <= f->file_size * 64 && str_nbytes <= INT64_MAX - u) str_nbytes += u;
         }
+        if (c->is_list && u > 0) elem_just = u > (INT64_MAX / 8 - elem_just) / 8
+                                                 ? INT64_MAX / 8 : elem_just + u * 8;
         if (c->is_list) {
             /* a chunk's value count bounds the elements it can produce */
-            int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+            int64_t nv = groups[rg].columns[c->chunk_col].meta.num_values;
             if (nv < 0 || elem_cap > INT64_MAX - nv)
                 return pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: bad value count %lld",
-                               f->path, c->path, rg + 1, (long long)nv);
+                               f->path, c->path, rg0 + rg + 1, (long long)nv);
             elem_cap += nv;
         }
     }
-    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap, borrowed_data));
+    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap < elem_just ? elem_cap : elem_just,
+                             borrowed_data));
+    b->elem_limit = elem_cap;
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
     pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map, false};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     int64_t *elem_base = NULL, *elem_end = NULL;
     bool windows_wrong = false;
-    if (c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1) {
+    /* windows need every element allocated up front: only for counts the bytes justify */
+    if (c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1 &&
+        b->elem_cap == elem_cap) {
         elem_base = pqt_calloc((size_t)nrg, sizeof *elem_base);
         elem_end = pqt_calloc((size_t)nrg, sizeof *elem_end);
         if (elem_base && elem_end &&
-            list_element_bases(m, c, sels, dst_row, first, last, elem_base)) {
+            list_element_bases(m, c, rg0, sels, dst_row, first, last, elem_base)) {
             appending = false;
             for (int rg = first; rg <= last; rg++) b->list_offsets[dst_row[rg]] = elem_base[rg];
         }
@@ -115,24 +142,30 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     /* Scalar strings: each row group decodes into its own byte window (bounded by its chunk's
      * uncompressed size) and its own offsets (one spare slot per row group), in parallel;
      * then windows and offsets are closed up in order. */
-    int64_t *win = NULL;
+    int64_t *win = NULL, *kth = NULL; /* byte window and spare-slot index of each row group */
     if (!c->is_list && c->elem_kind == PQT_STRING && nused > 1 && threads > 1) {
-        win = pqt_calloc((size_t)nrg + 2, sizeof *win);
+        win = pqt_calloc((size_t)nrg * 2 + 2, sizeof *win);
+        kth = win ? win + nrg + 1 : NULL;
         int64_t *off = win ? pqt_realloc_sized(b->str_offsets, (size_t)(nrows + 1) * 8,
                                                (size_t)(nrows + nused + 1) * 8)
                            : NULL;
         if (off) {
             b->str_offsets = off;
-            int64_t w = 0, next_row = 0;
+            /* The windows are allocated whole, so their chunks must be distinct bytes of the
+             * file: row groups sharing one chunk would multiply one claim by their number. */
+            int64_t w = 0, next_row = 0, stored = 0;
             bool ok = true;
             for (int rg = first, k = 0; ok && rg <= last; rg++) {
                 if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
-                int64_t bound = string_bytes_bound(&m->row_groups[rg].columns[c->chunk_col].meta,
-                                                   f->file_size);
-                ok = dst_row[rg] == next_row && bound >= 0 && w <= INT64_MAX / 2 - bound;
+                const pqt_column_meta *cm = &groups[rg].columns[c->chunk_col].meta;
+                int64_t bound = string_bytes_bound(cm, f->file_size);
+                stored += cm->total_compressed_size > 0 ? cm->total_compressed_size : 0;
+                ok = dst_row[rg] == next_row && bound >= 0 && w <= INT64_MAX / 2 - bound &&
+                     stored <= f->file_size;
                 next_row += sels[rg].nsel;
                 win[rg] = w;
                 w += bound;
+                kth[rg] = k;
                 off[dst_row[rg] + k++] = 0;
             }
             /* a refused reservation falls back to appending: not a failure of this call */
@@ -170,25 +203,24 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                         view.nrows = dst_row[rg];
                         view.nelem = elem_base[rg];
                         view.elem_cap = elem_base[rg] +
-                                        m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+                                        groups[rg].columns[c->chunk_col].meta.num_values;
+                        view.elem_limit = view.elem_cap; /* a window never grows */
                         sts[rg] = tst != PQT_OK ? tst
-                                                : read_rg(cx, &src, rg, c, &sels[rg], &view, view.nrows);
+                                                : pqt_chunk_read(cx, &src, rg0 + rg, c, &sels[rg], &view, view.nrows);
                         elem_end[rg] = view.nelem;
                     } else if (win) {
-                        int k = 0;
-                        for (int r = first; r < rg; r++) k += sels[r].kind != PQT_SEL_NONE && sels[r].nsel > 0;
                         pqt_colbuf view = *b;
-                        view.str_offsets = b->str_offsets + k;
+                        view.str_offsets = b->str_offsets + kth[rg];
                         view.str_bytes = (pqt_buf){
                             .data = b->str_bytes.data + win[rg],
                             .cap = (size_t)string_bytes_bound(
-                                &m->row_groups[rg].columns[c->chunk_col].meta, f->file_size),
+                                &groups[rg].columns[c->chunk_col].meta, f->file_size),
                             .fixed = true};
                         sts[rg] = tst != PQT_OK ? tst
-                                                : read_rg(cx, &src, rg, c, &sels[rg], &view, dst_row[rg]);
+                                                : pqt_chunk_read(cx, &src, rg0 + rg, c, &sels[rg], &view, dst_row[rg]);
                     } else {
                         sts[rg] = tst != PQT_OK ? tst
-                                                : read_rg(cx, &src, rg, c, &sels[rg], b, dst_row[rg]);
+                                                : pqt_chunk_read(cx, &src, rg0 + rg, c, &sels[rg], b, dst_row[rg]);
                     }
                     if (sts[rg] != PQT_OK) snprintf(msgs[rg], 256, "%s", tmsg);
                 }
@@ -220,7 +252,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                  * elements means they were wrong (nulls after all): read again in order. */
                 for (int rg = first; rg < last; rg++) {
                     if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
-                    int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
+                    int64_t nv = groups[rg].columns[c->chunk_col].meta.num_values;
                     if (elem_end[rg] - elem_base[rg] != nv) windows_wrong = true;
                 }
                 b->nrows = nrows;
@@ -236,7 +268,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
         for (int rg = first; st == PQT_OK && rg <= last; rg++) {
             if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
             /* lists append: their destination row is implied by the rows already written */
-            st = read_rg(cx, &src, rg, c, &sels[rg], b, c->is_list ? b->nrows : dst_row[rg]);
+            st = pqt_chunk_read(cx, &src, rg0 + rg, c, &sels[rg], b, c->is_list ? b->nrows : dst_row[rg]);
         }
         pqt_chunk_ctx_free(cx);
     }
@@ -245,7 +277,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     pqt_mem_free(win);
     if (windows_wrong) {
         pqt_colbuf_free(b);
-        return pqt_file_read_sel_into(f, c, sels, dst_row, nrows, 1, b, borrowed_data);
+        return pqt_file_read_span(f, c, rg0, nrg, sels, dst_row, nrows, 1, b, borrowed_data);
     }
     if (st == PQT_OK && c->is_list && b->nrows != nrows)
         st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,

@@ -22,4 +22,10 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
                                   const int64_t *dst_row, int64_t nrows, int threads,
                                   pqt_colbuf *b, void *borrowed_data);
 
+/* As pqt_file_read_sel_into over the nrg row groups starting at rg0 only: sels[i] and
+ * dst_row[i] belong to row group rg0 + i. Work and memory are proportional to nrg. */
+pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
+                              const pqt_sel *sels, const int64_t *dst_row, int64_t nrows,
+                              int threads, pqt_colbuf *b, void *borrowed_data);
+
 #endif

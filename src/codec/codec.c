@@ -76,6 +76,23 @@ pqt_status pqt_codec_size_mismatch(int codec, size_t got_nbytes, size_t want_nby
                    pqt_codec_name(codec), got_nbytes, want_nbytes);
 }
 
+int64_t pqt_codec_max_nbytes(int codec, int64_t src_nbytes)
+{
+    int64_t ratio;
+    switch (codec) {
+    case PQT_CODEC_UNCOMPRESSED: return src_nbytes;
+    case PQT_CODEC_SNAPPY: ratio = 22; break;
+    case PQT_CODEC_LZ4:
+    case PQT_CODEC_LZ4_RAW: ratio = 256; break;
+    case PQT_CODEC_GZIP: ratio = 1040; break;
+    case PQT_CODEC_ZSTD: ratio = 32768; break;
+    default: return INT64_MAX;
+    }
+    /* 128 KiB: a zstd block's worth of slack for frame and block headers */
+    if (src_nbytes < 0 || src_nbytes > (INT64_MAX >> 20) / ratio) return INT64_MAX;
+    return src_nbytes * ratio + ((int64_t)128 << 10);
+}
+
 pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *src,
                                 size_t src_nbytes, uint8_t *dst, size_t dst_nbytes)
 {

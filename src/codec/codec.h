@@ -26,6 +26,14 @@ bool pqt_codec_supported(int codec);
 /* "SNAPPY", "ZSTD", ...; "UNKNOWN(n)" style names are not returned: unknown gives "UNKNOWN". */
 const char *pqt_codec_name(int codec);
 
+/* The most bytes `codec` can produce from src_nbytes of input, from the format's own
+ * limits: UNCOMPRESSED 1:1, SNAPPY about 21:1 (a 3-byte copy of 64 bytes), LZ4 about 255:1
+ * (one length byte per 255 bytes of match), GZIP 1032:1 (a 258-byte match in 2 bits), ZSTD
+ * 32768:1 (a 4-byte RLE block of 128 KiB), with slack for headers. BROTLI has no useful
+ * bound: INT64_MAX, as for an unknown codec. A page claiming more is corrupt whatever its
+ * bytes hold, so its buffer need not be allocated to find out. */
+int64_t pqt_codec_max_nbytes(int codec, int64_t src_nbytes);
+
 /* Decompress src[0..src_nbytes) into dst, which must receive exactly dst_nbytes bytes
  * (the page header's uncompressed size). PQT_CORRUPT when the input is malformed or the
  * output size differs; PQT_UNSUPPORTED_CODEC for LZO/unknown. ctx may be NULL (slower:

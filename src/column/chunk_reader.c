@@ -36,6 +36,7 @@ pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret)
 void pqt_chunk_ctx_free(pqt_chunk_ctx *cx)
 {
     if (!cx) return;
+    pqt_page_buf_release(cx);
     pqt_codec_ctx_free(cx->codec);
     pqt_vdec_free(cx->vdec);
     pqt_dict_free(&cx->dict);
@@ -92,18 +93,6 @@ static pqt_status take_v1_levels(const uint8_t **p, size_t *len, int encoding, i
     return PQT_OK;
 }
 
-static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src,
-                                  size_t src_n, pqt_buf *dst, int64_t dst_n)
-{
-    if (dst_n < 0 || dst_n > MAX_PAGE_NBYTES)
-        return pqt_err(PQT_CORRUPT, "page uncompressed size %lld is not plausible",
-                       (long long)dst_n);
-    PQT_TRY(pqt_buf_reserve(dst, (size_t)dst_n + 8));
-    dst->len = (size_t)dst_n;
-    memset(dst->data + dst_n, 0, 8); /* decoders may look at a few bytes past the end */
-    return pqt_codec_decompress(cx->codec, codec, src, src_n, dst->data, (size_t)dst_n);
-}
-
 typedef struct chunk_walk {
     pqt_chunk_ctx *cx;
     const pqt_chunk_src *src;
@@ -116,7 +105,66 @@ typedef struct chunk_walk {
      * whose row counts are otherwise only in their levels, be skipped undecompressed */
     const int64_t *oi_rows;
     int oi_npages, data_page_no;
+    /* What the footer leaves for the pages still to come: level entries (num_values) and
+     * uncompressed bytes (total_uncompressed_size, with slack for writers that get it a
+     * little wrong). A page claiming more is refused before anything is allocated for it. */
+    int64_t values_left, unc_left;
 } chunk_walk;
+
+/* Uncompressed bytes a chunk's data pages may claim beyond its total_uncompressed_size.
+ * Writers have left out page headers or the dictionary page (fastparquet #305); the corpus
+ * is exact. The slack only has to keep a 1 KiB claim from becoming a 1 GiB allocation. */
+static int64_t chunk_unc_slack(int64_t total)
+{
+    return ((int64_t)1 << 20) + (total > 0 ? total / 16 : 0);
+}
+
+/* Most bytes a page of n level entries can take when its values have a fixed width
+ * (INT64_MAX for BYTE_ARRAY, whose values have no bound). PLAIN takes n x width; dictionary
+ * codes, DELTA_BINARY_PACKED and RLE booleans can take a little more (an RLE run per value
+ * costs a header byte; delta blocks have headers), so 2 bytes more per entry are allowed,
+ * 10 for FIXED_LEN_BYTE_ARRAY (whose DELTA_BYTE_ARRAY stores two lengths per value); each
+ * level stream inside the page (v1) adds up to 2 bytes per entry (an RLE run per level),
+ * and every page a little overhead. */
+static int64_t fixed_page_bound(int ptype, int type_len, int64_t n, int nlevel_streams)
+{
+    if (ptype == PQT_PT_BYTE_ARRAY) return INT64_MAX;
+    int64_t w = (int64_t)pqt_ptype_nbytes(ptype, type_len);
+    if (w <= 0) return INT64_MAX;
+    int64_t per = w + (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY ? 10 : 2) + 2 * nlevel_streams;
+    if (n > (INT64_MAX >> 2) / per) return INT64_MAX;
+    return n * per + 1024;
+}
+
+/* Decompress a page of dst_n claimed bytes into dst. The claim is checked first against
+ * what the compressed bytes can expand to, the values the page holds (values_max) and what
+ * the chunk leaves (unc_max; INT64_MAX for dictionary pages, which some writers leave out
+ * of the chunk's total); only then is the buffer made (page_buf.c). */
+static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src,
+                                  size_t src_n, pqt_buf *dst, int64_t dst_n, int64_t values_max,
+                                  int64_t unc_max)
+{
+    if (dst_n < 0 || dst_n > MAX_PAGE_NBYTES)
+        return pqt_err(PQT_CORRUPT, "page uncompressed size %lld is not plausible",
+                       (long long)dst_n);
+    int64_t codec_max = pqt_codec_max_nbytes(codec, (int64_t)src_n);
+    if (PQT_UNLIKELY(dst_n > codec_max))
+        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; %zu bytes of %s cannot "
+                                    "hold more than %lld",
+                       (long long)dst_n, src_n, pqt_codec_name(codec), (long long)codec_max);
+    if (PQT_UNLIKELY(dst_n > values_max))
+        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; its values cannot take "
+                                    "more than %lld",
+                       (long long)dst_n, (long long)values_max);
+    if (PQT_UNLIKELY(dst_n > unc_max))
+        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; the column chunk's "
+                                    "total_uncompressed_size leaves %lld",
+                       (long long)dst_n, (long long)(unc_max > 0 ? unc_max : 0));
+    PQT_TRY(pqt_page_buf_reserve(cx, dst, (size_t)dst_n + 8));
+    dst->len = (size_t)dst_n;
+    memset(dst->data + dst_n, 0, 8); /* decoders may look at a few bytes past the end */
+    return pqt_codec_decompress(cx->codec, codec, src, src_n, dst->data, (size_t)dst_n);
+}
 
 pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const uint8_t *lv,
                                     size_t lv_n, pqt_page_direct *pd)
@@ -165,6 +213,13 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
     if (h->num_values < 0) return pqt_err(PQT_CORRUPT, "negative num_values %d", h->num_values);
     int64_t nlevels = h->num_values;
     bool flat = col->max_rep == 0;
+    /* Level buffers are sized by this count: bound it by the chunk before anything else. */
+    if (PQT_UNLIKELY(nlevels > w->values_left))
+        return pqt_err(PQT_CORRUPT, "page holds %lld values, the column chunk's metadata leaves "
+                                    "%lld of its %lld",
+                       (long long)nlevels, (long long)w->values_left,
+                       (long long)w->cm->num_values);
+    w->values_left -= nlevels;
 
     /* Skip a page with no selected row before decompressing it. */
     int64_t page_rows = -1;
@@ -243,7 +298,9 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
         size_t vals_n = (size_t)h->compressed_size - lv;
         int64_t vals_un = (int64_t)h->uncompressed_size - (int64_t)lv;
         if (h->is_compressed && w->cm->codec != PQT_CODEC_UNCOMPRESSED && vals_un > 0) {
-            PQT_TRY(decompress_into(cx, w->cm->codec, vals, vals_n, &cx->page, vals_un));
+            PQT_TRY(decompress_into(cx, w->cm->codec, vals, vals_n, &cx->page, vals_un,
+                                    fixed_page_bound(w->ptype, w->type_len, nlevels, 0),
+                                    w->unc_left - (int64_t)lv));
             p = cx->page.data;
             len = cx->page.len;
         } else {
@@ -254,8 +311,11 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
         }
     } else {
         if (w->cm->codec != PQT_CODEC_UNCOMPRESSED) {
+            int nstreams = (col->max_rep > 0) + (col->max_def > 0);
             PQT_TRY(decompress_into(cx, w->cm->codec, body, (size_t)h->compressed_size, &cx->page,
-                                    h->uncompressed_size));
+                                    h->uncompressed_size,
+                                    fixed_page_bound(w->ptype, w->type_len, nlevels, nstreams),
+                                    w->unc_left));
             p = cx->page.data;
             len = cx->page.len;
         } else {
@@ -350,7 +410,10 @@ static pqt_status dictionary_page(chunk_walk *w, const pqt_page_header *h, const
     const uint8_t *p = body;
     size_t len = (size_t)h->compressed_size;
     if (w->cm->codec != PQT_CODEC_UNCOMPRESSED) {
-        PQT_TRY(decompress_into(cx, w->cm->codec, body, len, &cx->dict_raw, h->uncompressed_size));
+        /* a PLAIN dictionary of fixed-width values is exactly num_values x width */
+        int64_t vmax = fixed_page_bound(w->ptype, w->type_len, h->num_values, 0);
+        PQT_TRY(decompress_into(cx, w->cm->codec, body, len, &cx->dict_raw, h->uncompressed_size,
+                                vmax, INT64_MAX));
         p = cx->dict_raw.data;
         len = cx->dict_raw.len;
     }
@@ -359,12 +422,21 @@ static pqt_status dictionary_page(chunk_walk *w, const pqt_page_header *h, const
     return PQT_OK;
 }
 
-static pqt_status walk_pages(chunk_walk *w, const uint8_t *buf, size_t n, int64_t base,
-                             const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+static pqt_status walk(chunk_walk *w, const uint8_t *buf, size_t n, int64_t base,
+                       const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
 {
     size_t pos = 0;
     int64_t rows_done = 0, out_row = dst_row;
     w->cx->have_dict = false;
+    int64_t tus = w->cm->total_uncompressed_size;
+    if (w->cm->num_values < 0 || tus < 0)
+        return pqt_err(PQT_CORRUPT, "column chunk metadata counts %lld values in %lld "
+                                    "uncompressed bytes",
+                       (long long)w->cm->num_values, (long long)tus);
+    w->values_left = w->cm->num_values;
+    /* 0 for a chunk that stores bytes means "not recorded": the codec bounds its pages */
+    bool unrecorded = tus == 0 && w->cm->total_compressed_size > 0;
+    w->unc_left = unrecorded || tus > INT64_MAX / 4 ? INT64_MAX / 2 : tus + chunk_unc_slack(tus);
     while (pos < n && rows_done < w->rg_rows) {
         pqt_page_header h;
         size_t hlen;
@@ -389,7 +461,9 @@ static pqt_status walk_pages(chunk_walk *w, const uint8_t *buf, size_t n, int64_
         if (h.type == PQT_PAGE_DICTIONARY) {
             PQT_TRY(dictionary_page(w, &h, body));
         } else if (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2) {
+            w->unc_left -= (int64_t)hlen;
             PQT_TRY(data_page(w, &h, body, sel, &rows_done, dst, &out_row));
+            w->unc_left -= h.uncompressed_size;
         }
         /* index pages and unknown page types are skipped */
         pos += hlen + (size_t)h.compressed_size;
@@ -397,7 +471,23 @@ static pqt_status walk_pages(chunk_walk *w, const uint8_t *buf, size_t n, int64_
     if (rows_done != w->rg_rows)
         return pqt_err(PQT_CORRUPT, "column chunk holds %lld rows, the row group has %lld",
                        (long long)rows_done, (long long)w->rg_rows);
+    /* Allocations were sized by the footer's num_values (list elements): a count the pages
+     * do not hold is a lie, not a short read. */
+    if (w->values_left != 0)
+        return pqt_err(PQT_CORRUPT, "column chunk holds %lld values, its metadata says %lld",
+                       (long long)(w->cm->num_values - w->values_left),
+                       (long long)w->cm->num_values);
     return PQT_OK;
+}
+
+/* Large decompression buffers go back to the shared budget after every chunk, so a thread
+ * never holds them while it waits for anything else. */
+static pqt_status walk_pages(chunk_walk *w, const uint8_t *buf, size_t n, int64_t base,
+                             const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+{
+    pqt_status st = walk(w, buf, n, base, sel, dst, dst_row);
+    pqt_page_buf_release(w->cx);
+    return st;
 }
 
 /* Rows per data page from the chunk's OffsetIndex. */

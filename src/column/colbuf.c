@@ -82,6 +82,43 @@ oom:
                    (long long)nrows);
 }
 
+pqt_status pqt_colbuf_reserve_elems(pqt_colbuf *b, int64_t need)
+{
+    if (need <= b->elem_cap) return PQT_OK;
+    if (need > b->elem_limit || b->data_borrowed)
+        return pqt_err(PQT_CORRUPT, "more list elements (%lld) than the column chunks' value "
+                                    "counts (%lld)",
+                       (long long)need, (long long)(b->elem_limit > b->elem_cap ? b->elem_limit
+                                                                                : b->elem_cap));
+    int64_t cap = b->elem_cap > 512 ? b->elem_cap : 512;
+    while (cap < need) cap = cap > INT64_MAX / 2 ? INT64_MAX : cap * 2;
+    if (cap > b->elem_limit) cap = b->elem_limit;
+    if ((uint64_t)cap > SIZE_MAX / 16 - 1) goto oom;
+    size_t old_v = (size_t)(b->elem_cap + 7) / 8 + 1, new_v = (size_t)(cap + 7) / 8 + 1;
+    if (b->elem_kind == PQT_STRING) {
+        int64_t *o = pqt_realloc_sized(b->str_offsets, (size_t)(b->elem_cap + 1) * 8,
+                                       (size_t)(cap + 1) * 8);
+        if (!o) goto oom;
+        b->str_offsets = o;
+    } else {
+        void *d = pqt_realloc_sized(b->data, (size_t)(b->elem_cap + 1) * b->elem_nbytes,
+                                    (size_t)(cap + 1) * b->elem_nbytes);
+        if (!d) goto oom;
+        b->data = d;
+    }
+    if (b->validity) {
+        uint8_t *v = pqt_realloc_sized(b->validity, old_v, new_v);
+        if (!v) goto oom;
+        memset(v + old_v, 0, new_v - old_v);
+        b->validity = v;
+    }
+    b->elem_cap = cap;
+    return PQT_OK;
+oom:
+    return pqt_err(PQT_NOMEM, "out of memory growing a list column to %lld elements",
+                   (long long)cap);
+}
+
 int pqt_colbuf_uniform_width(const pqt_colbuf *b)
 {
     if (!b->is_list || b->nrows == 0) return -1;

@@ -30,7 +30,9 @@ typedef struct pqt_colbuf {
     bool is_list;
     size_t elem_nbytes;    /* 0 for strings */
     int64_t nrows;         /* rows written so far (lists) or allocated (scalars) */
-    int64_t nelem, elem_cap;
+    int64_t nelem, elem_cap; /* elements written (lists) / allocated */
+    int64_t elem_limit;      /* lists: elements may grow up to this (the chunks' value
+                              * counts) when it exceeds elem_cap; 0: no growth */
     void *data;
     uint8_t *validity;
     int64_t *str_offsets;
@@ -47,6 +49,10 @@ typedef struct pqt_colbuf {
 pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, int64_t elem_cap,
                             void *borrowed_data);
 void pqt_colbuf_free(pqt_colbuf *b);
+/* Make room for `need` elements of a list colbuf, growing geometrically up to elem_limit:
+ * counts from the footer are trusted as a limit, not as an allocation. PQT_CORRUPT past the
+ * limit (more elements than the chunks' value counts). */
+pqt_status pqt_colbuf_reserve_elems(pqt_colbuf *b, int64_t need);
 /* The width every row of a list colbuf shares (no null lists, at least one element), or -1:
  * what decides between a vector and a list kind. */
 int pqt_colbuf_uniform_width(const pqt_colbuf *b);

@@ -21,7 +21,19 @@ struct pqt_chunk_ctx {
     pqt_buf ends;     /* int64 ends of BYTE_ARRAY values */
     pqt_buf slots;    /* list element slots: 1 = present value */
     pqt_buf tmpbytes; /* BYTE_ARRAY values awaiting conversion (decimals) */
+    size_t page_lent, dict_lent; /* bytes of page / dict_raw borrowed from the budget */
 };
+
+/* Make b (cx->page or cx->dict_raw) hold nbytes for a decompressed page, contents not kept.
+ * Large buffers are borrowed from a budget shared by all threads (waiting for it), and
+ * given back by pqt_page_buf_release. PQT_LIMIT when one page alone exceeds the budget. */
+pqt_status pqt_page_buf_reserve(pqt_chunk_ctx *cx, pqt_buf *b, size_t nbytes);
+/* Free cx's borrowed buffers and give their bytes back (after each chunk). */
+void pqt_page_buf_release(pqt_chunk_ctx *cx);
+/* Tests: set the budget (bytes all threads may hold in large page buffers at once; it
+ * starts at 1 GiB) and read the most held at once since the last set. */
+void pqt_page_budget_set(size_t nbytes);
+size_t pqt_page_budget_peak(void);
 
 /* One data page, ready for value decoding. */
 typedef struct pqt_page_view {

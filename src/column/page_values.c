@@ -473,8 +473,9 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
     if (pv->nvalues == n && pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) == pv->nrows) {
         /* Every entry is a present element and every row is wanted (fixed_size_list and
          * most vector data): decode all values at once, offsets from the row starts. */
-        if (PQT_UNLIKELY(dst->nrows + pv->nrows > dst->rows_cap || dst->nelem + n > dst->elem_cap))
-            return pqt_err(PQT_CORRUPT, "more list rows or elements than the column chunk holds");
+        if (PQT_UNLIKELY(dst->nrows + pv->nrows > dst->rows_cap))
+            return pqt_err(PQT_CORRUPT, "more list rows than the destination holds");
+        PQT_TRY(pqt_colbuf_reserve_elems(dst, dst->nelem + n));
         PQT_TRY(emit_values(cx, col, ptype, type_len, NULL, n, n, dst, dst->nelem));
         int64_t *off = dst->list_offsets;
         int64_t rix = dst->nrows, base = dst->nelem;
@@ -524,8 +525,7 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                 __atomic_fetch_or(&dst->row_validity[rix >> 3], (uint8_t)(1u << (rix & 7)),
                                   __ATOMIC_RELAXED); /* neighbours may be another thread's */
         }
-        if (PQT_UNLIKELY(dst->nelem + nslots > dst->elem_cap))
-            return pqt_err(PQT_CORRUPT, "more list elements than the column chunk's value count");
+        PQT_TRY(pqt_colbuf_reserve_elems(dst, dst->nelem + nslots));
         PQT_TRY(emit_values(cx, col, ptype, type_len, k < nslots ? slots : NULL, nslots, k, dst,
                             dst->nelem));
         dst->nelem += nslots;

@@ -75,14 +75,16 @@ enum {
     PQT_LT_GEOGRAPHY = 18
 };
 
+/* Per-leaf structures below are ordered widest field first and use the narrowest type that
+ * holds every value the format allows: a footer can have millions of leaves. */
 typedef struct pqt_logical_type {
-    int id;         /* PQT_LT_*, or another field id for a member we do not know */
-    int32_t scale;  /* DECIMAL */
+    int id;            /* PQT_LT_*, or another field id for a member we do not know */
+    int32_t scale;     /* DECIMAL */
     int32_t precision;
-    bool utc;       /* TIME / TIMESTAMP isAdjustedToUTC */
-    int unit;       /* TIME / TIMESTAMP: pqt_time_unit (0 ms, 1 us, 2 ns), -1 unknown */
-    int bit_width;  /* INTEGER */
-    bool is_signed; /* INTEGER */
+    int16_t bit_width; /* INTEGER (an i8 in parquet.thrift; clamped) */
+    int8_t unit;       /* TIME / TIMESTAMP: pqt_time_unit (0 ms, 1 us, 2 ns), -1 unknown */
+    bool utc;          /* TIME / TIMESTAMP isAdjustedToUTC */
+    bool is_signed;    /* INTEGER */
 } pqt_logical_type;
 
 typedef struct pqt_schema_elem {
@@ -93,10 +95,9 @@ typedef struct pqt_schema_elem {
     int32_t num_children;
     int converted_type; /* PQT_CT_*, -1 when absent */
     int32_t scale, precision;
-    bool has_scale, has_precision;
     int32_t field_id;
-    bool has_field_id;
     pqt_logical_type logical;
+    bool has_scale, has_precision, has_field_id;
 } pqt_schema_elem;
 
 typedef struct pqt_kv {
@@ -107,16 +108,16 @@ typedef struct pqt_kv {
 
 typedef struct pqt_stats {
     const uint8_t *max, *min;             /* deprecated fields 1/2 (signed order) */
-    uint32_t max_len, min_len;
-    bool has_max, has_min;
     const uint8_t *max_value, *min_value; /* fields 5/6 (column order) */
+    uint32_t max_len, min_len;
     uint32_t max_value_len, min_value_len;
-    bool has_max_value, has_min_value;
     int64_t null_count, distinct_count;
+    int64_t nan_count; /* field 9 in recent parquet.thrift */
+    bool has_max, has_min;
+    bool has_max_value, has_min_value;
     bool has_null_count, has_distinct_count;
     bool is_max_value_exact, is_min_value_exact;
     bool has_is_max_value_exact, has_is_min_value_exact;
-    int64_t nan_count; /* field 9 in recent parquet.thrift */
     bool has_nan_count;
 } pqt_stats;
 
@@ -127,29 +128,28 @@ typedef struct pqt_page_enc_stats {
 } pqt_page_enc_stats;
 
 typedef struct pqt_column_meta {
-    int type; /* PQT_PT_* */
     int32_t *encodings;
-    int n_encodings;
-    const char **path_in_schema;
-    int path_len;
-    int codec; /* PQT_CODEC_* */
+    pqt_kv *kv;
+    pqt_page_enc_stats *encoding_stats;
     int64_t num_values;
     int64_t total_uncompressed_size;
     int64_t total_compressed_size;
-    pqt_kv *kv;
-    int nkv;
     int64_t data_page_offset;
     int64_t index_page_offset;
-    bool has_index_page_offset;
     int64_t dictionary_page_offset;
-    bool has_dictionary_page_offset;
-    pqt_stats stats;
-    bool has_stats;
-    pqt_page_enc_stats *encoding_stats;
-    int n_encoding_stats;
     int64_t bloom_filter_offset;
-    bool has_bloom_filter_offset;
+    pqt_stats stats;
+    int type;  /* PQT_PT_* */
+    int codec; /* PQT_CODEC_* */
+    int n_encodings;
+    int path_len; /* elements of path_in_schema (checked, not kept: the schema has them) */
+    int nkv;
+    int n_encoding_stats;
     int32_t bloom_filter_length;
+    bool has_index_page_offset;
+    bool has_dictionary_page_offset;
+    bool has_stats;
+    bool has_bloom_filter_offset;
     bool has_bloom_filter_length;
 } pqt_column_meta;
 
@@ -157,12 +157,12 @@ typedef struct pqt_column_chunk {
     const char *file_path; /* NULL unless the chunk lives in another file */
     int64_t file_offset;
     pqt_column_meta meta;
-    bool has_meta;
     int64_t offset_index_offset;
-    int32_t offset_index_length;
-    bool has_offset_index;
     int64_t column_index_offset;
+    int32_t offset_index_length;
     int32_t column_index_length;
+    bool has_meta;
+    bool has_offset_index;
     bool has_column_index;
     bool encrypted; /* crypto_metadata or encrypted_column_metadata present */
 } pqt_column_chunk;
@@ -186,6 +186,7 @@ typedef struct pqt_row_group {
     bool has_total_compressed_size;
     int32_t ordinal;
     bool has_ordinal;
+    int64_t first_row; /* rows of the row groups before this one (saturating) */
 } pqt_row_group;
 
 typedef struct pqt_file_meta {

@@ -245,14 +245,13 @@ static pqt_status dec_column_meta(pqt_thrift_reader *r, pqt_arena *a, pqt_column
             m->n_encodings = (int)n;
             break;
         case 3:
+            /* Checked but not kept: the schema names every leaf already, and a copy per
+             * chunk is most of a wide footer's memory. */
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "path_in_schema", PQT_TT_BINARY, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(char *), (void **)&m->path_in_schema));
             for (uint32_t i = 0; i < n; i++) {
-                const uint8_t *data = NULL, *p = NULL;
+                const uint8_t *data = NULL;
                 uint32_t len;
                 PQT_TRY(pqt_thrift_read_binary(r, &data, &len));
-                PQT_TRY(copy_bytes(r, a, data, len, &p));
-                m->path_in_schema[i] = (const char *)p;
             }
             m->path_len = (int)n;
             break;
@@ -540,5 +539,14 @@ pqt_status pqt_meta_decode_file(const uint8_t *buf, size_t n, int64_t base_offse
     pqt_thrift_reader r;
     memset(out, 0, sizeof *out);
     pqt_thrift_init(&r, buf, n, base_offset, "footer");
-    return dec_file(&r, arena, out);
+    PQT_TRY(dec_file(&r, arena, out));
+    /* Where each row group starts, so a range read finds its row groups by binary search
+     * (counts are validated by the caller; saturation keeps this defined until then). */
+    int64_t first = 0;
+    for (int i = 0; i < out->n_row_groups; i++) {
+        int64_t rows = out->row_groups[i].num_rows;
+        out->row_groups[i].first_row = first;
+        first = rows > 0 && first <= INT64_MAX - rows ? first + rows : rows > 0 ? INT64_MAX : first;
+    }
+    return PQT_OK;
 }

@@ -15,7 +15,7 @@
 
 /* ---- LogicalType (a union of mostly empty structs) ---- */
 
-static pqt_status dec_time_unit(pqt_thrift_reader *r, int *unit)
+static pqt_status dec_time_unit(pqt_thrift_reader *r, int8_t *unit)
 {
     int16_t last;
     pqt_thrift_field f;
@@ -25,7 +25,7 @@ static pqt_status dec_time_unit(pqt_thrift_reader *r, int *unit)
         PQT_TRY(pqt_thrift_read_field(r, &last, &f));
         if (f.type == PQT_TT_STOP) break;
         /* MILLIS=1, MICROS=2, NANOS=3 map onto pqt_time_unit 0/1/2; anything newer is -1 */
-        if (f.id >= 1 && f.id <= 3) *unit = f.id - 1;
+        if (f.id >= 1 && f.id <= 3) *unit = (int8_t)(f.id - 1);
         PQT_TRY(pqt_thrift_skip(r, f.type));
     }
     pqt_thrift_struct_end(r);
@@ -77,7 +77,7 @@ static pqt_status dec_decimal_or_int(pqt_thrift_reader *r, bool is_int, pqt_logi
         if (is_int && f.id == 1) {
             int32_t w;
             PQT_TRY(pqt_thrift_field_i32(r, &f, sname, "bitWidth", &w));
-            lt->bit_width = w;
+            lt->bit_width = (int16_t)(w < INT16_MIN ? INT16_MIN : w > INT16_MAX ? INT16_MAX : w);
         } else if (is_int && f.id == 2) {
             PQT_TRY(pqt_thrift_field_bool(r, &f, sname, "isSigned", &lt->is_signed));
         } else if (!is_int && f.id == 1) {

@@ -15,6 +15,7 @@
 
 #include "format/schema_int.h"
 #include "util/error.h"
+#include "util/mem.h"
 
 #define MAX_NESTING 64
 
@@ -26,7 +27,45 @@ typedef struct walker {
     int leaf_count;  /* chunk columns seen so far */
     pqt_col *cols;
     int ncols, cap;
+    int32_t *node_col; /* per schema node: the column it names, -1 if none */
+    const char *texts[64]; /* interned physical/logical texts (open addressing) */
 } walker;
+
+/* One arena copy per distinct text: a wide file has a million leaves and a handful of
+ * types. When the table is full, texts are simply copied. */
+static const char *intern(walker *w, const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = s; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    for (int i = 0; i < 64; i++) {
+        const char **slot = &w->texts[(h + (uint32_t)i) & 63];
+        if (*slot && strcmp(*slot, s) == 0) return *slot;
+        if (!*slot) {
+            size_t n = strlen(s);
+            char *d = pqt_arena_alloc(w->arena, n + 1);
+            if (d) memcpy(d, s, n + 1);
+            return *slot = d;
+        }
+    }
+    size_t n = strlen(s);
+    char *d = pqt_arena_alloc(w->arena, n + 1);
+    if (d) memcpy(d, s, n + 1);
+    return d;
+}
+
+static const char *physical_text(walker *w, const pqt_schema_elem *e)
+{
+    char tmp[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_physical_render(e, tmp, sizeof tmp);
+    return intern(w, tmp);
+}
+
+static const char *logical_text(walker *w, const pqt_schema_elem *e)
+{
+    char tmp[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_logical_render(e, tmp, sizeof tmp);
+    return intern(w, tmp);
+}
 
 static pqt_status corrupt_tree(const char *what, int idx)
 {
@@ -35,6 +74,7 @@ static pqt_status corrupt_tree(const char *what, int idx)
 
 static const char *join_path(walker *w, const char *prefix, const char *name)
 {
+    if (!prefix) return name; /* a top-level field: its name is its path (an arena string) */
     size_t plen = prefix ? strlen(prefix) : 0, nlen = strlen(name);
     char *s = pqt_arena_alloc(w->arena, plen + nlen + 2);
     if (!s) return NULL;
@@ -48,16 +88,12 @@ static const char *join_path(walker *w, const char *prefix, const char *name)
     return s;
 }
 
+/* Every column is named by a distinct schema node other than the root, so nschema - 1
+ * slots always suffice: allocated once in the arena, never grown or copied (a doubling
+ * array would leave its outgrown copies in the arena, or double the peak on the heap). */
 static pqt_col *push_col(walker *w)
 {
-    if (w->ncols == w->cap) {
-        int ncap = w->cap ? w->cap * 2 : 16;
-        pqt_col *n = pqt_arena_alloc_array(w->arena, (size_t)ncap, sizeof *n);
-        if (!n) return NULL;
-        if (w->ncols) memcpy(n, w->cols, (size_t)w->ncols * sizeof *n);
-        w->cols = n;
-        w->cap = ncap;
-    }
+    if (w->ncols == w->cap) return NULL;
     pqt_col *c = &w->cols[w->ncols++];
     memset(c, 0, sizeof *c);
     c->time_unit = -1;
@@ -113,8 +149,8 @@ static pqt_status emit_unreadable(walker *w, const char *path, const char *why, 
     c->logical = "";
     const pqt_schema_elem *e = &w->meta->schema[first_idx];
     if (!is_group(e)) {
-        c->physical = pqt_schema_physical_text(e, w->arena);
-        c->logical = pqt_schema_logical_text(e, w->arena);
+        c->physical = physical_text(w, e);
+        c->logical = logical_text(w, e);
     }
     w->leaf_count += nleaves;
     return PQT_OK;
@@ -135,8 +171,8 @@ static pqt_status emit_primitive(walker *w, const char *path, int16_t def, int16
     c->max_def = def;
     c->max_rep = rep;
     c->nullable = nullable;
-    c->physical = pqt_schema_physical_text(e, w->arena);
-    c->logical = pqt_schema_logical_text(e, w->arena);
+    c->physical = physical_text(w, e);
+    c->logical = logical_text(w, e);
     if (!c->physical || !c->logical) return pqt_err(PQT_NOMEM, "out of memory building the column list");
     pqt_schema_classify(e, w->binary_as_string, c);
     c->kind = c->elem_kind;
@@ -209,10 +245,15 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
 {
     if (depth > MAX_NESTING) return corrupt_tree("nesting deeper than 64 levels", w->pos);
     if (w->pos >= w->meta->nschema) return corrupt_tree("num_children runs past the end", w->pos);
-    const pqt_schema_elem *e = &w->meta->schema[w->pos];
-    if (!e->name) return corrupt_tree("element without a name", w->pos);
+    const int idx = w->pos;
+    const pqt_schema_elem *e = &w->meta->schema[idx];
+    if (!e->name) return corrupt_tree("element without a name", idx);
     const char *path = join_path(w, prefix, e->name);
     if (!path) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    /* Every branch but a plain struct emits exactly one column, named by this node. */
+    if (!is_group(e) || is_list_annotated(e) || is_map_annotated(e) ||
+        e->repetition == PQT_REP_REPEATED)
+        w->node_col[idx] = w->ncols;
 
     if (!is_group(e)) {
         if (e->repetition == PQT_REP_REPEATED) {
@@ -246,25 +287,66 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
     return PQT_OK;
 }
 
+/* Parent of every node from the pre-order list and num_children (the tree was checked by
+ * the walk): one pass with a stack of open groups and their children left. */
+static pqt_status node_parents(const pqt_file_meta *m, pqt_arena *arena, int32_t **ret)
+{
+    int32_t *parent = pqt_arena_alloc_array(arena, (size_t)m->nschema, sizeof *parent);
+    int32_t *stack = pqt_malloc_array((size_t)m->nschema * 2, sizeof *stack);
+    if (!parent || !stack) {
+        pqt_mem_free(stack);
+        return pqt_err(PQT_NOMEM, "out of memory indexing %d schema nodes", m->nschema);
+    }
+    int32_t *left = stack + m->nschema;
+    int top = 0;
+    for (int i = 0; i < m->nschema; i++) {
+        while (top > 0 && left[top - 1] == 0) top--;
+        parent[i] = top > 0 ? stack[top - 1] : -1;
+        if (top > 0) left[top - 1]--;
+        if (m->schema[i].num_children > 0) {
+            stack[top] = i;
+            left[top++] = m->schema[i].num_children;
+        }
+    }
+    pqt_mem_free(stack);
+    *ret = parent;
+    return PQT_OK;
+}
+
+static pqt_status build(walker *w, pqt_schema *out)
+{
+    const pqt_file_meta *meta = w->meta;
+    const pqt_schema_elem *root = &meta->schema[0];
+    if (root->num_children < 0) return corrupt_tree("negative num_children", 0);
+    for (int i = 0; i < root->num_children; i++) PQT_TRY(visit(w, NULL, 0, 0, false, 1));
+    if (w->pos != meta->nschema)
+        return corrupt_tree("elements left over after the root's children", w->pos);
+    for (int rg = 0; rg < meta->n_row_groups; rg++) {
+        if (meta->row_groups[rg].ncolumns != w->leaf_count)
+            return pqt_err(PQT_CORRUPT,
+                           "corrupt footer: row group %d has %d column chunks, the schema has %d "
+                           "leaf columns",
+                           rg + 1, meta->row_groups[rg].ncolumns, w->leaf_count);
+    }
+    PQT_TRY(node_parents(meta, w->arena, &out->node_parent));
+    out->cols = w->cols;
+    out->ncols = w->ncols;
+    out->nleaves = w->leaf_count;
+    out->node_col = w->node_col;
+    return PQT_OK;
+}
+
 pqt_status pqt_schema_build(const pqt_file_meta *meta, bool binary_as_string, pqt_arena *arena,
                             pqt_schema *out)
 {
     if (meta->nschema < 1) return corrupt_tree("empty schema", 0);
     walker w = {.meta = meta, .arena = arena, .binary_as_string = binary_as_string, .pos = 1};
-    const pqt_schema_elem *root = &meta->schema[0];
-    if (root->num_children < 0) return corrupt_tree("negative num_children", 0);
-    for (int i = 0; i < root->num_children; i++) PQT_TRY(visit(&w, NULL, 0, 0, false, 1));
-    if (w.pos != meta->nschema)
-        return corrupt_tree("elements left over after the root's children", w.pos);
-    for (int rg = 0; rg < meta->n_row_groups; rg++) {
-        if (meta->row_groups[rg].ncolumns != w.leaf_count)
-            return pqt_err(PQT_CORRUPT,
-                           "corrupt footer: row group %d has %d column chunks, the schema has %d "
-                           "leaf columns",
-                           rg + 1, meta->row_groups[rg].ncolumns, w.leaf_count);
-    }
-    out->cols = w.cols;
-    out->ncols = w.ncols;
-    out->nleaves = w.leaf_count;
-    return PQT_OK;
+    w.node_col = pqt_arena_alloc_array(arena, (size_t)meta->nschema, sizeof *w.node_col);
+    if (!w.node_col) return pqt_err(PQT_NOMEM, "out of memory indexing %d schema nodes",
+                                    meta->nschema);
+    for (int i = 0; i < meta->nschema; i++) w.node_col[i] = -1;
+    w.cap = meta->nschema;
+    w.cols = pqt_arena_alloc_array(arena, (size_t)w.cap, sizeof *w.cols);
+    if (!w.cols) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+    return build(&w, out);
 }

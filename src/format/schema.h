@@ -34,16 +34,17 @@ typedef enum pqt_conv {
     PQT_CONV_TIME_MS       /* TIME(MILLIS) stored as INT32 -> int64 ms */
 } pqt_conv;
 
+/* One per column of a file (a million on wide files): pointers first, then ints, then the
+ * narrow fields, so nothing is padding. */
 typedef struct pqt_col {
-    const char *path;        /* dotted name */
-    bool top_level;          /* a field of the root itself (its name may contain dots) */
+    const char *path;        /* dotted name (a top-level field's is its schema name) */
+    const char *physical;    /* "INT64", "FIXED_LEN_BYTE_ARRAY(16)" (shared between columns) */
+    const char *logical;     /* "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "" (shared) */
+    const char *why_unsupported; /* for PQT_NONE: "MAP", "INTERVAL", "BYTE_ARRAY", ... */
     int kind;                /* element kind | PQT_VECTOR / PQT_LIST; PQT_NONE if unreadable */
     int elem_kind;           /* the element kind even when kind is not settled yet */
     int width;               /* 1 for scalars; 0 = LIST width not discovered yet */
-    bool is_list;            /* a LIST column (width discovery applies) */
-    bool nullable;           /* some level above or at the leaf is optional */
     int time_unit;           /* pqt_time_unit for TIME/TIMESTAMP, else -1 */
-    bool utc;
     pqt_conv conv;
     int32_t decimal_scale;
     int32_t decimal_precision; /* DECIMAL columns (conv PQT_CONV_DECIMAL), else 0 */
@@ -54,15 +55,19 @@ typedef struct pqt_col {
     /* LIST structure (is_list only): definition levels at which ... */
     int16_t list_def;        /* def >= list_def: the list itself is present (not null) */
     int16_t elem_def;        /* def >= elem_def: an element slot exists (list not empty) */
-    const char *physical;    /* "INT64", "FIXED_LEN_BYTE_ARRAY(16)" */
-    const char *logical;     /* "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "" */
-    const char *why_unsupported; /* for PQT_NONE: "MAP", "INTERVAL", "BYTE_ARRAY", ... */
+    bool top_level;          /* a field of the root itself (its name may contain dots) */
+    bool is_list;            /* a LIST column (width discovery applies) */
+    bool nullable;           /* some level above or at the leaf is optional */
+    bool utc;
 } pqt_col;
 
 typedef struct pqt_schema {
     pqt_col *cols;
     int ncols;
     int nleaves; /* chunk columns per row group */
+    /* per schema node (meta->schema index), computed once so node queries are O(1): */
+    int32_t *node_col;    /* the column this node names (its path), or -1 */
+    int32_t *node_parent; /* the parent node, -1 for the root */
 } pqt_schema;
 
 /* Build the column list from meta->schema; strings live in arena. binary_as_string maps

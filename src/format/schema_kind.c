@@ -245,16 +245,21 @@ static const char *arena_str(pqt_arena *a, const char *s)
     return d;
 }
 
+void pqt_schema_physical_render(const pqt_schema_elem *e, char *tmp, size_t cap)
+{
+    if (e->type < 0 || e->type > 7) {
+        snprintf(tmp, cap, "TYPE(%d)", e->type);
+    } else if (e->type == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
+        snprintf(tmp, cap, "FIXED_LEN_BYTE_ARRAY(%d)", (int)e->type_length);
+    } else {
+        snprintf(tmp, cap, "%s", physical_names[e->type]);
+    }
+}
+
 const char *pqt_schema_physical_text(const pqt_schema_elem *e, pqt_arena *arena)
 {
-    char tmp[64];
-    if (e->type < 0 || e->type > 7) {
-        snprintf(tmp, sizeof tmp, "TYPE(%d)", e->type);
-    } else if (e->type == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
-        snprintf(tmp, sizeof tmp, "FIXED_LEN_BYTE_ARRAY(%d)", (int)e->type_length);
-    } else {
-        snprintf(tmp, sizeof tmp, "%s", physical_names[e->type]);
-    }
+    char tmp[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_physical_render(e, tmp, sizeof tmp);
     return arena_str(arena, tmp);
 }
 
@@ -266,47 +271,52 @@ static const char *const converted_names[] = {
 
 const char *pqt_schema_logical_text(const pqt_schema_elem *e, pqt_arena *arena)
 {
-    char tmp[96];
+    char tmp[PQT_SCHEMA_TEXT_NBYTES];
+    pqt_schema_logical_render(e, tmp, sizeof tmp);
+    return arena_str(arena, tmp);
+}
+
+void pqt_schema_logical_render(const pqt_schema_elem *e, char *tmp, size_t cap)
+{
     const pqt_logical_type *lt = &e->logical;
     const char *unit = (lt->unit >= 0 && lt->unit <= 2) ? unit_names[lt->unit] : "?";
     switch (lt->id) {
     case PQT_LT_NONE:
         if (e->converted_type >= 0 && e->converted_type <= PQT_CT_INTERVAL) {
             if (e->converted_type == PQT_CT_DECIMAL)
-                snprintf(tmp, sizeof tmp, "DECIMAL(%d,%d)", (int)e->precision, (int)e->scale);
-            else snprintf(tmp, sizeof tmp, "%s", converted_names[e->converted_type]);
+                snprintf(tmp, cap, "DECIMAL(%d,%d)", (int)e->precision, (int)e->scale);
+            else snprintf(tmp, cap, "%s", converted_names[e->converted_type]);
         } else if (e->converted_type >= 0) {
-            snprintf(tmp, sizeof tmp, "CONVERTED(%d)", e->converted_type);
+            snprintf(tmp, cap, "CONVERTED(%d)", e->converted_type);
         } else {
             tmp[0] = '\0';
         }
         break;
-    case PQT_LT_STRING: snprintf(tmp, sizeof tmp, "STRING"); break;
-    case PQT_LT_MAP: snprintf(tmp, sizeof tmp, "MAP"); break;
-    case PQT_LT_LIST: snprintf(tmp, sizeof tmp, "LIST"); break;
-    case PQT_LT_ENUM: snprintf(tmp, sizeof tmp, "ENUM"); break;
+    case PQT_LT_STRING: snprintf(tmp, cap, "STRING"); break;
+    case PQT_LT_MAP: snprintf(tmp, cap, "MAP"); break;
+    case PQT_LT_LIST: snprintf(tmp, cap, "LIST"); break;
+    case PQT_LT_ENUM: snprintf(tmp, cap, "ENUM"); break;
     case PQT_LT_DECIMAL:
-        snprintf(tmp, sizeof tmp, "DECIMAL(%d,%d)", (int)lt->precision, (int)lt->scale);
+        snprintf(tmp, cap, "DECIMAL(%d,%d)", (int)lt->precision, (int)lt->scale);
         break;
-    case PQT_LT_DATE: snprintf(tmp, sizeof tmp, "DATE"); break;
+    case PQT_LT_DATE: snprintf(tmp, cap, "DATE"); break;
     case PQT_LT_TIME:
-        snprintf(tmp, sizeof tmp, "TIME(%s,%s)", unit, lt->utc ? "true" : "false");
+        snprintf(tmp, cap, "TIME(%s,%s)", unit, lt->utc ? "true" : "false");
         break;
     case PQT_LT_TIMESTAMP:
-        snprintf(tmp, sizeof tmp, "TIMESTAMP(%s,%s)", unit, lt->utc ? "true" : "false");
+        snprintf(tmp, cap, "TIMESTAMP(%s,%s)", unit, lt->utc ? "true" : "false");
         break;
     case PQT_LT_INTEGER:
-        snprintf(tmp, sizeof tmp, "INTEGER(%d,%s)", lt->bit_width, lt->is_signed ? "true" : "false");
+        snprintf(tmp, cap, "INTEGER(%d,%s)", lt->bit_width, lt->is_signed ? "true" : "false");
         break;
-    case PQT_LT_UNKNOWN: snprintf(tmp, sizeof tmp, "UNKNOWN"); break;
-    case PQT_LT_JSON: snprintf(tmp, sizeof tmp, "JSON"); break;
-    case PQT_LT_BSON: snprintf(tmp, sizeof tmp, "BSON"); break;
-    case PQT_LT_UUID: snprintf(tmp, sizeof tmp, "UUID"); break;
-    case PQT_LT_FLOAT16: snprintf(tmp, sizeof tmp, "FLOAT16"); break;
-    case PQT_LT_VARIANT: snprintf(tmp, sizeof tmp, "VARIANT"); break;
-    case PQT_LT_GEOMETRY: snprintf(tmp, sizeof tmp, "GEOMETRY"); break;
-    case PQT_LT_GEOGRAPHY: snprintf(tmp, sizeof tmp, "GEOGRAPHY"); break;
-    default: snprintf(tmp, sizeof tmp, "LOGICAL(%d)", lt->id); break;
+    case PQT_LT_UNKNOWN: snprintf(tmp, cap, "UNKNOWN"); break;
+    case PQT_LT_JSON: snprintf(tmp, cap, "JSON"); break;
+    case PQT_LT_BSON: snprintf(tmp, cap, "BSON"); break;
+    case PQT_LT_UUID: snprintf(tmp, cap, "UUID"); break;
+    case PQT_LT_FLOAT16: snprintf(tmp, cap, "FLOAT16"); break;
+    case PQT_LT_VARIANT: snprintf(tmp, cap, "VARIANT"); break;
+    case PQT_LT_GEOMETRY: snprintf(tmp, cap, "GEOMETRY"); break;
+    case PQT_LT_GEOGRAPHY: snprintf(tmp, cap, "GEOGRAPHY"); break;
+    default: snprintf(tmp, cap, "LOGICAL(%d)", lt->id); break;
     }
-    return arena_str(arena, tmp);
 }

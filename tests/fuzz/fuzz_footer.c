@@ -53,7 +53,6 @@ static void walk(const pqt_file_meta *m)
             if (!cc->has_meta) continue;
             const pqt_column_meta *cm = &cc->meta;
             if (cm->n_encodings) touch(cm->encodings, (size_t)cm->n_encodings * 4);
-            for (int k = 0; k < cm->path_len; k++) touch_str(cm->path_in_schema[k]);
             touch_kv(cm->kv, cm->nkv);
             if (cm->has_stats) touch_stats(&cm->stats);
             if (cm->n_encoding_stats)

@@ -181,5 +181,33 @@ def synthetic():
         put("rle", "w%d.all" % w, bytes([w, 0]) + rle(vals, w))
 
 
+def list_page():
+    """fuzz_list_page: [flags][nv1][nv2][footer nv][rows][v2 num_rows, rep, def, nulls][bodies].
+    Rows [1, 2] [] null [3] of list<int32> (max_rep 1, max_def 3), then hostile counts."""
+    def runs(rs, w):  # RLE runs (count, value)
+        return b"".join(uvar(c << 1) + v.to_bytes((w + 7) // 8, "little") for c, v in rs)
+    rep = runs([(1, 0), (1, 1), (3, 0)], 1)
+    dfl = runs([(2, 3), (1, 1), (1, 0), (1, 3)], 2)
+    vals = struct.pack("<3i", 1, 2, 3)
+    sv = b"".join(struct.pack("<I", len(x)) + x for x in (b"a", b"bc", b"def"))
+    def seed(flags, nv1, fnv, rows, body, nv2=0, v2=(0, 0, 0, 0)):
+        return (bytes([flags]) + struct.pack("<iiIH", nv1, nv2, fnv, rows) +
+                struct.pack("<iHHi", *v2) + body)
+    v1body = struct.pack("<I", len(rep)) + rep + struct.pack("<I", len(dfl)) + dfl
+    put("list_page", "v1", seed(8, 5, 5, 4, v1body + vals))
+    put("list_page", "v1.strings", seed(2, 5, 5, 4, v1body + sv))
+    put("list_page", "v2", seed(9, 5, 5, 4, rep + dfl + vals, v2=(4, len(rep), len(dfl), 2)))
+    put("list_page", "two_pages", seed(12, 5, 10, 8, v1body + vals + v1body + vals, nv2=5))
+    big = 2**31 - 1
+    hrep = runs([(1, 0), (big - 1, 1)], 1)
+    hdef = runs([(big, 2)], 2)
+    hbody = struct.pack("<I", len(hrep)) + hrep + struct.pack("<I", len(hdef)) + hdef
+    put("list_page", "claims_2g_levels", seed(0, big, 3, 1, hbody))
+    put("list_page", "claims_2g_levels.v2", seed(1, big, 3, 1, hrep + hdef,
+                                                  v2=(1, len(hrep), len(hdef), big)))
+    put("list_page", "claims_64k_levels", seed(0, 2**16 - 1, 2**16 - 1, 1, hbody))
+
+
 from_files()
 synthetic()
+list_page()

@@ -10,7 +10,7 @@ set -uo pipefail
 BUILD=${1:?usage: run.sh BUILD_DIR [target...]}; shift
 SECS=${FUZZ_SECONDS:-60}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(footer page_header page_index rle vdec codec file)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(footer page_header page_index rle vdec codec file list_page filter)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PT=$ROOT/tests/data/parquet-testing
 status=0
