@@ -115,7 +115,12 @@ typedef enum pqt_opt {
     PQT_OPT_VERIFY_CRC = 2,       /* int: 1 = verify page CRC32 when present (default), 0 = skip */
     PQT_OPT_BINARY_AS_STRING = 3, /* int: 1 = read plain BYTE_ARRAY as string (old Hive/Impala) */
     PQT_OPT_ROW_LO = 4,           /* int64: first row of the slice, 1-based (table open) */
-    PQT_OPT_ROW_HI = 5            /* int64: last row of the slice, inclusive (table open) */
+    PQT_OPT_ROW_HI = 5,           /* int64: last row of the slice, inclusive (table open) */
+    PQT_OPT_MMAP = 6              /* int: 1 = read a file through a read-only mapping instead of
+                                   * pread (default 0). Faster on some machines, slower on others
+                                   * (page faults); a file truncated while mapped then kills the
+                                   * process with SIGBUS instead of giving PQT_IO. No effect on
+                                   * memory sources. */
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -133,6 +138,21 @@ typedef struct pqt_file pqt_file;
  * Errors: PQT_IO (cannot open/read, names path), PQT_CORRUPT (bad magic, footer length,
  * metadata; names the byte offset), PQT_UNSUPPORTED_ENCRYPTED. */
 PQT_API pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret);
+/* Open a Parquet file held in memory: nbytes at data, read in place (never copied). The
+ * caller keeps the bytes alive and unchanged until the handle is closed -- and, for a table,
+ * until it and every clone of it are closed (clones share the bytes). name (may be NULL:
+ * "(memory)") stands for the path in messages and pqt_file_path. Errors as for
+ * pqt_file_open (a truncated buffer is PQT_CORRUPT naming the offset); PQT_MISUSE for NULL
+ * data with nbytes > 0. */
+PQT_API pqt_status pqt_file_open_mem(const void *data, size_t nbytes, const char *name,
+                                     const pqt_opts *opts, pqt_file **ret);
+/* Open the Parquet file behind the caller's open descriptor fd (a regular file, readable).
+ * The descriptor is duplicated: the caller still owns fd and may close it right after this
+ * call; the handle closes only its own copy. Reads are positional (pread), so fd's offset is
+ * neither used nor moved. name (may be NULL: "fd N") stands for the path in messages.
+ * Errors as for pqt_file_open; PQT_IO when fd is not open or not a regular file. */
+PQT_API pqt_status pqt_file_open_fd(int fd, const char *name, const pqt_opts *opts,
+                                    pqt_file **ret);
 PQT_API void pqt_file_close(pqt_file *f);
 
 PQT_API const char *pqt_file_path(const pqt_file *f);
@@ -274,6 +294,13 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
  * the message names the range asked for and the file's row count (nothing is clamped);
  * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM. */
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
+/* pqt_table_open over a file in memory or behind a descriptor, with the contracts of
+ * pqt_file_open_mem and pqt_file_open_fd (the memory must outlive the table and every clone
+ * of it; the descriptor is duplicated). Clones share the bytes or the descriptor. */
+PQT_API pqt_status pqt_table_open_mem(const void *data, size_t nbytes, const char *name,
+                                      const pqt_opts *opts, pqt_table **ret);
+PQT_API pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts,
+                                     pqt_table **ret);
 
 /* An empty in-memory table: no file, no row index, no row groups. The first
  * pqt_table_add_column fixes its row count. *ret is owned by the caller: free with

@@ -99,7 +99,7 @@ pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *
     PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap, borrowed_data));
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
-    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map, false};
+    pqt_chunk_src src = {f->io, f->path, f->file_size, m, f->verify_crc, false};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     int64_t *elem_base = NULL, *elem_end = NULL;
     bool windows_wrong = false;

@@ -135,14 +135,19 @@ static pqt_status add_file_slots(pqt_table *t)
     return PQT_OK;
 }
 
-pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret)
+/* Open a table over the source io (its reference is taken over, also on failure). */
+static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **ret)
 {
-    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
     pqt_table *t = NULL;
-    PQT_TRY(table_alloc(&t));
+    pqt_status st = table_alloc(&t);
+    if (st != PQT_OK) {
+        pqt_io_unref(io);
+        return st;
+    }
     if (opts) t->opts = *opts;
     t->threads = t->opts.threads;
-    pqt_status st = pqt_file_open(path, opts, &t->f);
+    const char *path = io->name;
+    st = pqt_file_open_io(io, opts, &t->f);
     if (st != PQT_OK) goto fail;
     int64_t n = t->f->meta.num_rows;
     int64_t lo = 1, hi = n;
@@ -172,6 +177,31 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
 fail:
     pqt_table_close(t);
     return st;
+}
+
+pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret)
+{
+    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_path(path, opts && opts->mmap, &io));
+    return table_open_io(io, opts, ret);
+}
+
+pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts, pqt_table **ret)
+{
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_open_fd: ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_fd(fd, name, opts && opts->mmap, &io));
+    return table_open_io(io, opts, ret);
+}
+
+pqt_status pqt_table_open_mem(const void *data, size_t nbytes, const char *name,
+                              const pqt_opts *opts, pqt_table **ret)
+{
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_open_mem: ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_mem(data, nbytes, name, &io));
+    return table_open_io(io, opts, ret);
 }
 
 void pqt_table_close(pqt_table *t)

@@ -2,10 +2,12 @@
  * table_clone.c - pqt_table_clone: a deep copy that keeps unread columns lazy
  * (layer: table).
  *
- * Resident columns are copied. A file-backed clone reopens the file with the same options
- * and copies the read plan, so a column the source never touched comes back with exactly
- * the rows (and order) the source would have read; the file handle is not shared because
- * a table belongs to one thread at a time and two tables must be usable concurrently.
+ * Resident columns are copied. A file-backed clone opens a handle of its own on the same
+ * source (util/io.h: the same descriptor or the same caller memory, never the path again)
+ * with the same options and copies the read plan, so a column the source never touched
+ * comes back with exactly the rows (and order) the source would have read. The handles are
+ * separate because two tables must be usable concurrently; the source reads positionally
+ * and is safe to share.
  * A detached source gives a detached clone, which still answers file metadata.
  */
 #include <string.h>
@@ -54,7 +56,7 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
     c->generation = 0;
     pqt_status st = PQT_OK;
     if (t->f) {
-        st = pqt_file_open(t->f->path, &t->opts, &c->f);
+        st = pqt_file_reopen(t->f, &t->opts, &c->f);
         if (st == PQT_OK && (c->f->meta.num_rows != t->f->meta.num_rows ||
                              c->f->meta.n_row_groups != t->f->meta.n_row_groups))
             st = pqt_err(PQT_IO, "%s: %s changed since the table was opened (%lld rows in %d row "

@@ -73,19 +73,23 @@ static void make_selection(pqt_sel *sel, int64_t nrows, int mode, uint8_t *keep)
 
 static void check_file(const char *path)
 {
+    /* the mapped (in place) and the pread paths both serve reads: alternate them */
+    static int use_map = 0;
+    use_map = !use_map;
+    pqt_opts *o;
+    CHECK_OK(pqt_opts_new(&o));
+    CHECK_OK(pqt_opts_set_int(o, PQT_OPT_MMAP, use_map));
     pqt_file *f;
-    if (pqt_file_open(path, NULL, &f) != PQT_OK) {
+    pqt_status ost = pqt_file_open(path, o, &f);
+    pqt_opts_free(o);
+    if (ost != PQT_OK) {
         fprintf(stderr, "cannot open %s: %s\n", path, pqt_errmsg());
         pqt_test_failures++;
         return;
     }
     pqt_chunk_ctx *cx;
     CHECK_OK(pqt_chunk_ctx_new(&cx));
-    /* the mapped and the pread paths both serve reads: alternate them */
-    pqt_chunk_src src = {f->fd, f->path, f->file_size, &f->meta, true, NULL, true};
-    static int use_map = 0;
-    use_map = !use_map;
-    if (use_map) src.map = f->map;
+    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, true, true};
     pqt_sel all, sel;
     memset(&all, 0, sizeof all);
     memset(&sel, 0, sizeof sel);
