@@ -145,13 +145,16 @@ void pqt_io_unref(pqt_io *io)
     pqt_mem_free(io);
 }
 
-static pqt_status short_read(const char *name, size_t n, int64_t offset, int64_t got,
-                             int64_t size)
+/* The file ended inside [offset, offset + n): it shrank after it was opened. */
+static pqt_status short_read(const pqt_io *io, size_t n, int64_t offset, int64_t got)
 {
+    struct stat sb;
+    long long now = fstat(io->fd, &sb) == 0 ? (long long)sb.st_size : -1;
     return pqt_err(PQT_IO,
-                   "%s: the file ends at byte %lld, inside the %zu bytes wanted at offset %lld "
-                   "(it had %lld bytes when opened: truncated while open?)",
-                   name, (long long)(offset + got), n, (long long)offset, (long long)size);
+                   "%s: reading %zu bytes at offset %lld: the file ends at byte %lld (it had "
+                   "%lld bytes when opened: it was truncated while open)",
+                   io->name, n, (long long)offset, now >= 0 ? now : (long long)(offset + got),
+                   (long long)io->size);
 }
 
 pqt_status pqt_pread_full(int fd, const char *path, void *buf, size_t n, int64_t offset)
@@ -199,7 +202,7 @@ pqt_status pqt_io_read(const pqt_io *io, void *buf, size_t n, int64_t offset)
             return pqt_err(PQT_IO, "%s: read of %zu bytes at offset %lld failed: %s", io->name,
                            n, (long long)offset, strerror(errno));
         }
-        if (r == 0) return short_read(io->name, n, offset, (int64_t)done, io->size);
+        if (r == 0) return short_read(io, n, offset, (int64_t)done);
         done += (size_t)r;
     }
     return PQT_OK;
