@@ -248,6 +248,13 @@ PQT_API const int64_t *pqt_array_list_offsets(const pqt_array *a);
  *    PQT_PARALLEL and a message naming pqt_table_prefetch: prefetch before the region. A
  *    table opened inside the region belongs to the thread that opened it and is not
  *    restricted. Different tables may be used concurrently from different threads.
+ *    Threads of any other kind (pthreads, C11 threads) sharing one table get the same
+ *    protection for overlapping changes: while one thread makes a column resident, builds
+ *    the row index, measures a LIST width or makes a structural change, another thread's
+ *    change or first touch is refused with PQT_PARALLEL (the same message), never answered
+ *    with wrong data; a column another thread has made resident is read whole. What is not
+ *    detected is a change that STARTS while another thread is inside a read: prefetch, and
+ *    finish changes, before sharing a table.
  *  - "Structural change": add/drop/keep/rename/copy/cast/set (all forms)/append/sort_by/
  *    delete_rows/truncate/evict/reload, the first request for the row index, a set_null that
  *    has to allocate a null bitmap or that nulls a list row holding elements. Each bumps

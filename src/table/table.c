@@ -81,11 +81,48 @@ pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char
     return PQT_OK;
 }
 
+/* An address unique to each live thread: who holds a table. */
+static _Thread_local char thread_token;
+
+pqt_status pqt_tbl_hold_take(pqt_tbl_hold *h, const pqt_table *ct, const char *call,
+                             const char *what)
+{
+    h->t = NULL;
+    if (!ct) return PQT_OK; /* the caller reports the NULL table */
+    PQT_TRY(pqt_tbl_check_serial(ct, call, what));
+    pqt_table *t = (pqt_table *)ct; /* the flag is the only thing written */
+    uintptr_t me = (uintptr_t)&thread_token, cur = 0;
+    if (!atomic_compare_exchange_strong_explicit(&t->owner, &cur, me, memory_order_acquire,
+                                                 memory_order_relaxed)) {
+        if (cur != me)
+            return pqt_err(PQT_PARALLEL,
+                           "%s: %s while another thread is changing or reading the table (%s) "
+                           "is refused: call pqt_table_prefetch (or do the change) before "
+                           "sharing the table between threads",
+                           call, what, t->f ? t->f->path : "in-memory table");
+        t->hold_depth++;
+    } else {
+        t->hold_depth = 1;
+    }
+    h->t = t;
+    return PQT_OK;
+}
+
+void pqt_tbl_hold_drop(pqt_tbl_hold *h)
+{
+    pqt_table *t = h->t;
+    if (!t) return;
+    h->t = NULL;
+    /* the release publishes every write made under the hold to the next holder */
+    if (--t->hold_depth == 0) atomic_store_explicit(&t->owner, 0, memory_order_release);
+}
+
 static pqt_status table_alloc(pqt_table **ret)
 {
     pqt_table *t = pqt_calloc(1, sizeof *t);
     if (!t) return pqt_err(PQT_NOMEM, "out of memory creating a table");
     t->open_level = omp_get_level();
+    atomic_init(&t->owner, 0);
     t->opts.verify_crc = true;
     *ret = t;
     return PQT_OK;

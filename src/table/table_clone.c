@@ -53,6 +53,8 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
     c->ncols = c->cap = 0;
     memset(&c->plan, 0, sizeof c->plan);
     c->open_level = t->open_level;
+    atomic_init(&c->owner, 0); /* a new table: nobody holds it */
+    c->hold_depth = 0;
     c->generation = 0;
     pqt_status st = PQT_OK;
     if (t->f) {
@@ -70,9 +72,10 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
         if (st == PQT_OK) st = pqt_tbl_plan_copy(&c->plan, &t->plan);
     }
     if (st == PQT_OK && t->ncols > 0) {
-        c->cols = pqt_calloc((size_t)t->ncols, sizeof *c->cols);
+        /* one slot to spare, as pqt_tbl_slot_add keeps: for the row index */
+        c->cols = pqt_calloc((size_t)t->ncols + 1, sizeof *c->cols);
         if (!c->cols) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
-        else c->cap = t->ncols;
+        else c->cap = t->ncols + 1;
     }
     for (int i = 0; i < t->ncols && st == PQT_OK; i++) {
         st = copy_slot(&t->cols[i], &c->cols[i]);
