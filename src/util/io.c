@@ -25,6 +25,9 @@
 
 /* Read buffers grow in steps of this much, so chunks of similar sizes share one. */
 #define BUF_STEP ((size_t)64 * 1024)
+/* Idle buffers larger than this are freed rather than kept: a source holds at most
+ * PQT_IO_POOL of them as long as it is open. */
+#define POOL_MAX_NBYTES ((size_t)64 << 20)
 
 static pqt_status io_new(const char *name, pqt_io **ret)
 {
@@ -248,6 +251,12 @@ void pqt_io_buf_give(pqt_io *io, pqt_io_buf *buf)
 {
     uint8_t *p = buf->data;
     if (!p) return;
+    if (buf->cap > POOL_MAX_NBYTES) {
+        pqt_mem_free(p);
+        buf->data = NULL;
+        buf->cap = 0;
+        return;
+    }
     /* an idle buffer's contents are scratch: its capacity rides in its first bytes */
     memcpy(p, &buf->cap, sizeof buf->cap);
     buf->data = NULL;
