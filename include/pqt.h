@@ -155,6 +155,7 @@ PQT_API pqt_status pqt_file_open_fd(int fd, const char *name, const pqt_opts *op
                                     pqt_file **ret);
 PQT_API void pqt_file_close(pqt_file *f);
 
+/* The path given at open (or the name given to pqt_file_open_mem/_fd). Lives as long as f. */
 PQT_API const char *pqt_file_path(const pqt_file *f);
 PQT_API int64_t pqt_file_nrows(const pqt_file *f);
 PQT_API int pqt_file_nrow_groups(const pqt_file *f);
@@ -378,7 +379,8 @@ PQT_API pqt_status pqt_table_is_supported(const pqt_table *t, const char *name, 
  * chunk's statistics count zero nulls; an empty list may count as a null there). The row
  * index answers 0. PQT_NOT_FOUND. */
 PQT_API pqt_status pqt_table_has_nulls(const pqt_table *t, const char *name, int *ret);
-/* Source file path, "" for an in-memory table. Lives as long as t. */
+/* Source file path (for a table opened from memory or a descriptor, the name given at open),
+ * "" for an in-memory table. Lives as long as t. */
 PQT_API const char *pqt_table_filename(const pqt_table *t);
 /* Value of a key of the file's key-value metadata (snapshot at open; answers after a
  * detach). *value_ret lives as long as t. Errors: PQT_NOT_FOUND for an absent key (no
