@@ -160,26 +160,6 @@ static pqt_status short_read(const pqt_io *io, size_t n, int64_t offset, int64_t
                    (long long)io->size);
 }
 
-pqt_status pqt_pread_full(int fd, const char *path, void *buf, size_t n, int64_t offset)
-{
-    uint8_t *p = buf;
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = pread(fd, p + done, n - done, (off_t)(offset + (int64_t)done));
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            return pqt_err(PQT_IO, "%s: read of %zu bytes at offset %lld failed: %s", path, n,
-                           (long long)offset, strerror(errno));
-        }
-        if (r == 0)
-            return pqt_err(PQT_IO, "%s: unexpected end of file reading %zu bytes at offset %lld "
-                                   "(the file ends at byte %lld)",
-                           path, n, (long long)offset, (long long)(offset + (int64_t)done));
-        done += (size_t)r;
-    }
-    return PQT_OK;
-}
-
 /* [offset, offset + n) inside the source's size at open? */
 static pqt_status check_bounds(const pqt_io *io, size_t n, int64_t offset)
 {

@@ -77,7 +77,4 @@ void pqt_io_buf_give(pqt_io *io, pqt_io_buf *buf);
  * memory sources). Never fails. */
 void pqt_io_willneed(const pqt_io *io, int64_t offset, int64_t n);
 
-/* Read exactly n bytes at offset of fd; PQT_IO on error or short read (message names path). */
-pqt_status pqt_pread_full(int fd, const char *path, void *buf, size_t n, int64_t offset);
-
 #endif
