@@ -115,12 +115,7 @@ typedef enum pqt_opt {
     PQT_OPT_VERIFY_CRC = 2,       /* int: 1 = verify page CRC32 when present (default), 0 = skip */
     PQT_OPT_BINARY_AS_STRING = 3, /* int: 1 = read plain BYTE_ARRAY as string (old Hive/Impala) */
     PQT_OPT_ROW_LO = 4,           /* int64: first row of the slice, 1-based (table open) */
-    PQT_OPT_ROW_HI = 5,           /* int64: last row of the slice, inclusive (table open) */
-    PQT_OPT_MMAP = 6              /* int: 1 = read a file through a read-only mapping instead of
-                                   * pread (default 0). Faster on some machines, slower on others
-                                   * (page faults); a file truncated while mapped then kills the
-                                   * process with SIGBUS instead of giving PQT_IO. No effect on
-                                   * memory sources. */
+    PQT_OPT_ROW_HI = 5            /* int64: last row of the slice, inclusive (table open) */
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -141,9 +136,11 @@ PQT_API pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_fil
 /* Open a Parquet file held in memory: nbytes at data, read in place (never copied). The
  * caller keeps the bytes alive and unchanged until the handle is closed -- and, for a table,
  * until it and every clone of it are closed (clones share the bytes). name (may be NULL:
- * "(memory)") stands for the path in messages and pqt_file_path. Errors as for
- * pqt_file_open (a truncated buffer is PQT_CORRUPT naming the offset); PQT_MISUSE for NULL
- * data with nbytes > 0. */
+ * "(memory)") stands for the path in messages and pqt_file_path. Files opened by path or
+ * descriptor are read with pread (a file truncated while open gives PQT_IO); to read one
+ * through a mapping instead, map it and open the memory (a truncation then raises SIGBUS).
+ * Errors as for pqt_file_open (a truncated buffer is PQT_CORRUPT naming the offset);
+ * PQT_MISUSE for NULL data with nbytes > 0. */
 PQT_API pqt_status pqt_file_open_mem(const void *data, size_t nbytes, const char *name,
                                      const pqt_opts *opts, pqt_file **ret);
 /* Open the Parquet file behind the caller's open descriptor fd (a regular file, readable).

@@ -42,9 +42,6 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
     case PQT_OPT_ROW_HI:
         o->row_hi = v;
         return PQT_OK;
-    case PQT_OPT_MMAP:
-        o->mmap = v != 0;
-        return PQT_OK;
     }
     return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);
 }
@@ -99,7 +96,7 @@ pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
 {
     if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_file_open: path and ret must not be NULL");
     pqt_io *io;
-    PQT_TRY(pqt_io_open_path(path, opts && opts->mmap, &io));
+    PQT_TRY(pqt_io_open_path(path, &io));
     return pqt_file_open_io(io, opts, ret);
 }
 
@@ -107,7 +104,7 @@ pqt_status pqt_file_open_fd(int fd, const char *name, const pqt_opts *opts, pqt_
 {
     if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_open_fd: ret must not be NULL");
     pqt_io *io;
-    PQT_TRY(pqt_io_open_fd(fd, name, opts && opts->mmap, &io));
+    PQT_TRY(pqt_io_open_fd(fd, name, &io));
     return pqt_file_open_io(io, opts, ret);
 }
 

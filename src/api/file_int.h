@@ -48,7 +48,6 @@ struct pqt_opts {
     int threads;
     bool verify_crc;
     bool binary_as_string;
-    bool mmap; /* PQT_OPT_MMAP: read a path or descriptor through a mapping */
     int64_t row_lo, row_hi; /* 0 = unset */
 };
 

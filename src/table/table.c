@@ -220,7 +220,7 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
 {
     if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
     pqt_io *io;
-    PQT_TRY(pqt_io_open_path(path, opts && opts->mmap, &io));
+    PQT_TRY(pqt_io_open_path(path, &io));
     return table_open_io(io, opts, ret);
 }
 
@@ -228,7 +228,7 @@ pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts, pqt
 {
     if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_open_fd: ret must not be NULL");
     pqt_io *io;
-    PQT_TRY(pqt_io_open_fd(fd, name, opts && opts->mmap, &io));
+    PQT_TRY(pqt_io_open_fd(fd, name, &io));
     return table_open_io(io, opts, ret);
 }
 

@@ -6,7 +6,7 @@
  * table and its clones. Reads are positional (pread), so one source serves any number of
  * threads at once. Bytes read from a descriptor land in reusable page-aligned buffers that
  * the source keeps in a small lock-free pool, so steady-state reads neither allocate nor
- * fault. A memory source (or a file mapped on request) is read in place, without a copy.
+ * fault. A memory source is read in place, without a copy.
  * A read past the end of a file that shrank after it was opened is a PQT_IO naming the
  * source and the offset, never a signal.
  */
@@ -33,21 +33,18 @@ typedef struct pqt_io {
     char *name;         /* messages start with it (a path, or the caller's name) */
     int fd;             /* -1 for a memory source */
     bool owns_fd;       /* closed with the source (always, except for a borrowed stack source) */
-    const uint8_t *mem; /* every byte in memory (caller's buffer or our mapping), or NULL */
-    bool mapped;        /* mem is our own mapping of fd */
+    const uint8_t *mem; /* every byte in the caller's memory, or NULL */
     bool heap;          /* allocated by pqt_io_open_* (false: pqt_io_borrow_fd) */
     int64_t size;       /* bytes when opened */
     _Atomic(uint8_t *) pool[PQT_IO_POOL]; /* idle buffers; each stores its capacity in front */
 } pqt_io;
 
-/* Open `path` read-only. map: map the whole file and read it in place (faster on some
- * machines, but a file truncated while mapped then kills the process with SIGBUS); when the
- * mapping fails the file is read with pread.
+/* Open `path` read-only.
  * Errors: PQT_IO naming the path (cannot open, not a regular file), PQT_NOMEM. */
-pqt_status pqt_io_open_path(const char *path, bool map, pqt_io **ret);
+pqt_status pqt_io_open_path(const char *path, pqt_io **ret);
 /* A source over the caller's descriptor fd, which is duplicated: the caller keeps fd and may
  * close it at any time. name (NULL: "fd N") is used in messages. Errors as for a path. */
-pqt_status pqt_io_open_fd(int fd, const char *name, bool map, pqt_io **ret);
+pqt_status pqt_io_open_fd(int fd, const char *name, pqt_io **ret);
 /* A source over nbytes of the caller's memory at data, read in place: the caller keeps it
  * alive and unchanged until the last reference is dropped. name (NULL: "(memory)"). */
 pqt_status pqt_io_open_mem(const void *data, size_t nbytes, const char *name, pqt_io **ret);
