@@ -3,8 +3,8 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps test-deps build demo check check-clang check-asan check-packaging fuzz bench \
-	interop install clean
+.PHONY: all deps test-deps build demo check check-clang check-asan check-tsan check-packaging \
+	fuzz bench interop install clean
 
 all: build
 
@@ -54,6 +54,17 @@ check-packaging: test-deps
 	bash tests/packaging/run.sh
 	bash tests/packaging/demo.sh
 
+# The thread tests under ThreadSanitizer, built by clang with OpenMP from LLVM's libomp
+# (Debian libomp-dev), whose Archer tool tells TSan about OpenMP's own synchronization
+# (libgomp is not instrumented and gives false reports). A report fails the test.
+TSAN_TESTS = test_table_pthreads test_table_threads test_parts test_stats_lie
+check-tsan: deps
+	@cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQT_TSAN=ON \
+	  -DPQT_BUILD_BENCH=OFF >/dev/null
+	@cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
+	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
+	  ctest --output-on-failure -j $(JOBS) -R '^(test_table_pthreads|test_table_threads|test_parts|test_stats_lie)$$'
+
 # libFuzzer on every tests/fuzz target, FUZZ_SECONDS each (not part of check): the library
 # built by clang with coverage + ASan + UBSan in build-fuzz; crashes land in
 # build-fuzz/fuzz-artifacts/<target>/ (tests/fuzz/run.sh says how to triage them).
@@ -77,4 +88,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf build build-asan build-clang build-pkg
+	rm -rf build build-asan build-clang build-pkg build-tsan

@@ -260,6 +260,38 @@ out:
     return rc;
 }
 
+/* W1t: W1 through the README's path: pqt_table_open, then per column pqt_table_get_alloc (a
+ * copy the caller owns and frees), summed. */
+static int wl_w1t(bench *b, double *v, int *nv)
+{
+    static const char *const names[] = {"ra", "dec", "mass", "z"};
+    pqt_opts *o = NULL;
+    pqt_table *t = NULL;
+    void *d = NULL;
+    int rc = -1;
+    CK(b, pqt_opts_new(&o));
+    CK(b, pqt_opts_set_int(o, PQT_OPT_THREADS, b->threads));
+    CK(b, pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, b->crc));
+    CK(b, pqt_table_open(b->path, o, &t));
+    for (int k = 0; k < 4; k++) {
+        int kind = 0;
+        int64_t n = 0;
+        CK(b, pqt_table_kind(t, names[k], &kind));
+        CK(b, pqt_table_get_alloc(t, names[k], 0, &d, NULL, &n));
+        v[k] = kind == PQT_FLOAT32 ? sum_f32(d, (size_t)n, b->threads)
+                                   : sum_f64(d, (size_t)n, b->threads);
+        pqt_free(d);
+        d = NULL;
+    }
+    *nv = 4;
+    rc = 0;
+out:
+    pqt_free(d);
+    pqt_table_close(t);
+    pqt_opts_free(o);
+    return rc;
+}
+
 /* W5: total length in bytes of `name`. */
 static int wl_w5(bench *b, double *v, int *nv)
 {
@@ -412,6 +444,7 @@ static const struct {
 } WORKLOADS[] = {
     {"W1", wl_w1}, {"W1ra", wl_w1ra}, {"S1", wl_s1}, {"W5", wl_w5},
     {"W6", wl_w6}, {"W8", wl_w8},     {"W9", wl_w9}, {"T2", wl_t2}, {"P1", wl_p1},
+    {"W1t", wl_w1t},
 };
 
 /* ---- driver ----------------------------------------------------------------------------- */

@@ -147,6 +147,11 @@ export const WORKLOADS = [
     pqtOnly: true, ref: ['W1', 'sum_ra', 'sum_dec', 'sum_mass', 'sum_z'],
   },
   {
+    id: 'W1t', title: "W1 through the README's path: table open + pqt_table_get_alloc per column",
+    files: CAT_FILES, cols: ['sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'], pqt: true,
+    pqtOnly: true, ref: ['W1', 'sum_ra', 'sum_dec', 'sum_mass', 'sum_z'],
+  },
+  {
     id: 'T2', title: 'per-thread pattern: one open + read of mass per row group', files: CAT_FILES,
     cols: ['sum_mass:f'], pqt: true, pqtOnly: true, ref: ['W1', 'sum_mass'],
   },

@@ -153,8 +153,26 @@ typedef struct pqt_file pqt_file;
  * Errors: PQT_IO (cannot open/read, names path), PQT_CORRUPT (bad magic, footer length,
  * metadata; names the byte offset), PQT_UNSUPPORTED_ENCRYPTED. */
 PQT_API pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret);
+/* Open a Parquet file held in memory: nbytes at data, read in place (never copied). The
+ * caller keeps the bytes alive and unchanged until the handle is closed -- and, for a table,
+ * until it and every clone of it are closed (clones share the bytes). name (may be NULL:
+ * "(memory)") stands for the path in messages and pqt_file_path. Files opened by path or
+ * descriptor are read with pread (a file truncated while open gives PQT_IO); to read one
+ * through a mapping instead, map it and open the memory (a truncation then raises SIGBUS).
+ * Errors as for pqt_file_open (a truncated buffer is PQT_CORRUPT naming the offset);
+ * PQT_MISUSE for NULL data with nbytes > 0. */
+PQT_API pqt_status pqt_file_open_mem(const void *data, size_t nbytes, const char *name,
+                                     const pqt_opts *opts, pqt_file **ret);
+/* Open the Parquet file behind the caller's open descriptor fd (a regular file, readable).
+ * The descriptor is duplicated: the caller still owns fd and may close it right after this
+ * call; the handle closes only its own copy. Reads are positional (pread), so fd's offset is
+ * neither used nor moved. name (may be NULL: "fd N") stands for the path in messages.
+ * Errors as for pqt_file_open; PQT_IO when fd is not open or not a regular file. */
+PQT_API pqt_status pqt_file_open_fd(int fd, const char *name, const pqt_opts *opts,
+                                    pqt_file **ret);
 PQT_API void pqt_file_close(pqt_file *f);
 
+/* The path given at open (or the name given to pqt_file_open_mem/_fd). Lives as long as f. */
 PQT_API const char *pqt_file_path(const pqt_file *f);
 PQT_API int64_t pqt_file_nrows(const pqt_file *f);
 PQT_API int pqt_file_nrow_groups(const pqt_file *f);
@@ -260,6 +278,13 @@ PQT_API const int64_t *pqt_array_list_offsets(const pqt_array *a);
  *    PQT_PARALLEL and a message naming pqt_table_prefetch: prefetch before the region. A
  *    table opened inside the region belongs to the thread that opened it and is not
  *    restricted. Different tables may be used concurrently from different threads.
+ *    Threads of any other kind (pthreads, C11 threads) sharing one table get the same
+ *    protection for overlapping changes: while one thread makes a column resident, builds
+ *    the row index, measures a LIST width or makes a structural change, another thread's
+ *    change or first touch is refused with PQT_PARALLEL (the same message), never answered
+ *    with wrong data; a column another thread has made resident is read whole. What is not
+ *    detected is a change that STARTS while another thread is inside a read: prefetch, and
+ *    finish changes, before sharing a table.
  *  - "Structural change": add/drop/keep/rename/copy/cast/set (all forms)/append/sort_by/
  *    delete_rows/truncate/evict/reload, the first request for the row index, a set_null that
  *    has to allocate a null bitmap or that nulls a list row holding elements. Each bumps
@@ -308,6 +333,13 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
  * the message names the range asked for and the file's row count (nothing is clamped);
  * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM. */
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
+/* pqt_table_open over a file in memory or behind a descriptor, with the contracts of
+ * pqt_file_open_mem and pqt_file_open_fd (the memory must outlive the table and every clone
+ * of it; the descriptor is duplicated). Clones share the bytes or the descriptor. */
+PQT_API pqt_status pqt_table_open_mem(const void *data, size_t nbytes, const char *name,
+                                      const pqt_opts *opts, pqt_table **ret);
+PQT_API pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts,
+                                     pqt_table **ret);
 
 /* An empty in-memory table: no file, no row index, no row groups. The first
  * pqt_table_add_column fixes its row count. *ret is owned by the caller: free with
@@ -378,7 +410,8 @@ PQT_API pqt_status pqt_table_is_supported(const pqt_table *t, const char *name, 
  * chunk's statistics count zero nulls; an empty list may count as a null there). The row
  * index answers 0. PQT_NOT_FOUND. */
 PQT_API pqt_status pqt_table_has_nulls(const pqt_table *t, const char *name, int *ret);
-/* Source file path, "" for an in-memory table. Lives as long as t. */
+/* Source file path (for a table opened from memory or a descriptor, the name given at open),
+ * "" for an in-memory table. Lives as long as t. */
 PQT_API const char *pqt_table_filename(const pqt_table *t);
 /* Value of a key of the file's key-value metadata (snapshot at open; answers after a
  * detach). *value_ret lives as long as t. Errors: PQT_NOT_FOUND for an absent key (no

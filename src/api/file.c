@@ -1,14 +1,9 @@
 /*
  * file.c - the low-level public API: options, footer-only open, column metadata,
- * row-group bounds (layer: api). Reads live in file_read.c.
+ * row-group bounds (layer: api). Reads live in file_read.c. A handle reads one source
+ * (util/io.h): a path, a caller's descriptor or a caller's memory.
  */
-#define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "api/file_int.h"
 #include "format/footer.h"
@@ -69,38 +64,21 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
     return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);
 }
 
-pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
+pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
 {
-    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_file_open: path and ret must not be NULL");
     pqt_file *f = pqt_calloc(1, sizeof *f);
-    if (!f) return pqt_err(PQT_NOMEM, "out of memory opening %s", path);
-    f->fd = -1;
+    if (!f) {
+        pqt_io_unref(io);
+        return pqt_err(PQT_NOMEM, "out of memory opening %s", io->name);
+    }
+    f->io = io;
+    f->path = io->name;
+    f->file_size = io->size;
     f->threads = opts ? opts->threads : 0;
     f->verify_crc = opts ? opts->verify_crc : true;
     f->binary_as_string = opts ? opts->binary_as_string : false;
-    pqt_status st = PQT_OK;
-    f->path = pqt_strdup(path);
-    if (!f->path) {
-        st = pqt_err(PQT_NOMEM, "out of memory opening %s", path);
-        goto fail;
-    }
-    f->fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat sb;
-    if (f->fd < 0 || fstat(f->fd, &sb) != 0) {
-        st = pqt_err(PQT_IO, "%s: cannot open: %s", path, strerror(errno));
-        goto fail;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        st = pqt_err(PQT_IO, "%s: not a regular file", path);
-        goto fail;
-    }
-    f->file_size = (int64_t)sb.st_size;
-    /* Mapping saves the kernel's copy of every chunk; reads fall back to pread without it. */
-    if (f->file_size > 0) {
-        void *m = mmap(NULL, (size_t)f->file_size, PROT_READ, MAP_SHARED, f->fd, 0);
-        if (m != MAP_FAILED) f->map = m;
-    }
-    st = pqt_footer_read(f->fd, f->path, f->file_size, &f->arena, &f->meta);
+    const char *path = f->path;
+    pqt_status st = pqt_footer_read_io(io, &f->arena, &f->meta);
     if (st != PQT_OK) goto fail;
     st = pqt_schema_build(&f->meta, f->binary_as_string, &f->arena, &f->schema);
     if (st != PQT_OK) {
@@ -134,14 +112,42 @@ fail:
     return st;
 }
 
+pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
+{
+    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_file_open: path and ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_path(path, &io));
+    return pqt_file_open_io(io, opts, ret);
+}
+
+pqt_status pqt_file_open_fd(int fd, const char *name, const pqt_opts *opts, pqt_file **ret)
+{
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_open_fd: ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_fd(fd, name, &io));
+    return pqt_file_open_io(io, opts, ret);
+}
+
+pqt_status pqt_file_open_mem(const void *data, size_t nbytes, const char *name,
+                             const pqt_opts *opts, pqt_file **ret)
+{
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_open_mem: ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_mem(data, nbytes, name, &io));
+    return pqt_file_open_io(io, opts, ret);
+}
+
+pqt_status pqt_file_reopen(const pqt_file *f, const pqt_opts *opts, pqt_file **ret)
+{
+    return pqt_file_open_io(pqt_io_ref(f->io), opts, ret);
+}
+
 void pqt_file_close(pqt_file *f)
 {
     if (!f) return;
-    if (f->map) munmap((void *)f->map, (size_t)f->file_size);
-    if (f->fd >= 0) close(f->fd);
+    pqt_io_unref(f->io);
     pqt_arena_free(&f->arena);
     pqt_mem_free(f->list_width);
-    pqt_mem_free(f->path);
     pqt_mem_free(f);
 }
 

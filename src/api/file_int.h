@@ -12,10 +12,11 @@
 #include "format/schema.h"
 #include "pqt.h"
 #include "util/buf.h"
+#include "util/io.h"
 
 struct pqt_file {
-    char *path;
-    int fd;
+    const char *path;    /* the source's name (io->name): a path, or the caller's name */
+    pqt_io *io;          /* where the bytes come from; shared with clones */
     int64_t file_size;
     pqt_arena arena;     /* owns meta and schema */
     pqt_file_meta meta;
@@ -23,9 +24,14 @@ struct pqt_file {
     int threads;
     bool verify_crc;
     bool binary_as_string;
-    const uint8_t *map; /* file mapped read-only (NULL if mmap failed: chunks are pread) */
     int *list_width; /* per column: 0 unknown, -1 not uniform, > 0 discovered width */
 };
+
+/* Open the footer of the source io (a reference is taken over, also on failure). */
+pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret);
+/* Another handle on the same source as f (a clone's): the footer is decoded again, nothing
+ * is reopened by path. */
+pqt_status pqt_file_reopen(const pqt_file *f, const pqt_opts *opts, pqt_file **ret);
 
 /* Settle the width of LIST column col (footer check, then a row-group scan); returns the
  * width, or -1 when rows disagree (a list kind), or -2 when the scan failed. */

@@ -124,7 +124,7 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
     b->elem_limit = elem_cap;
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
-    pqt_chunk_src src = {f->fd, f->path, f->file_size, m, f->verify_crc, f->map, false};
+    pqt_chunk_src src = {f->io, f->path, f->file_size, m, f->verify_crc, false};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     int64_t *elem_base = NULL, *elem_end = NULL;
     bool windows_wrong = false;

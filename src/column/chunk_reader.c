@@ -40,7 +40,6 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx)
     pqt_codec_ctx_free(cx->codec);
     pqt_vdec_free(cx->vdec);
     pqt_dict_free(&cx->dict);
-    pqt_buf_free(&cx->chunk);
     pqt_buf_free(&cx->page);
     pqt_buf_free(&cx->dict_raw);
     pqt_buf_free(&cx->present);
@@ -490,6 +489,42 @@ static pqt_status walk_pages(chunk_walk *w, const uint8_t *buf, size_t n, int64_
     return st;
 }
 
+/* Byte range of a column chunk: from its dictionary page (when there is one) to the end of
+ * its data pages. Unchecked: the caller checks it against the file. */
+static void chunk_range(const pqt_column_meta *cm, int64_t *start, int64_t *len)
+{
+    *start = cm->data_page_offset;
+    /* Some writers store 0 for "no dictionary page": only an offset before the data pages
+     * can be a dictionary page (dict-page-offset-zero.parquet). */
+    if (cm->has_dictionary_page_offset && cm->dictionary_page_offset > 0 &&
+        cm->dictionary_page_offset < *start)
+        *start = cm->dictionary_page_offset;
+    *len = cm->total_compressed_size;
+}
+
+/* Reads below this size are not worth a readahead hint (a syscall of their own). */
+#define HINT_MIN_NBYTES ((int64_t)256 * 1024)
+
+/* The bytes of the chunk [start, start + len) of column chunk_col in row group rg: in place
+ * for a source in memory, else read with one pread into buf. A large chunk is first
+ * announced to the kernel, and so is the same column's chunk in the next row group (what
+ * a column read asks for next), so that a cold file is read while this one decodes. */
+static pqt_status fetch_chunk(const pqt_chunk_src *src, int rg, int chunk_col, int64_t start,
+                              int64_t len, pqt_io_buf *buf, const uint8_t **ret)
+{
+    if (!src->io->mem && len >= HINT_MIN_NBYTES) {
+        pqt_io_willneed(src->io, start, len);
+        if (rg + 1 < src->meta->n_row_groups &&
+            chunk_col < src->meta->row_groups[rg + 1].ncolumns) {
+            const pqt_column_chunk *nx = &src->meta->row_groups[rg + 1].columns[chunk_col];
+            int64_t ns, nl;
+            chunk_range(&nx->meta, &ns, &nl);
+            if (nx->has_meta && nl >= HINT_MIN_NBYTES) pqt_io_willneed(src->io, ns, nl);
+        }
+    }
+    return pqt_io_view(src->io, start, (size_t)len, buf, ret);
+}
+
 /* Rows per data page from the chunk's OffsetIndex. */
 static pqt_status load_page_rows(const pqt_chunk_src *src, const pqt_column_chunk *cc,
                                  int64_t rg_rows, int64_t **rows_ret, int *n_ret)
@@ -501,16 +536,11 @@ static pqt_status load_page_rows(const pqt_chunk_src *src, const pqt_column_chun
                        (long long)off, len);
     pqt_arena a = {0};
     pqt_offset_index oi;
-    pqt_buf raw = {0};
-    const uint8_t *bytes = src->map ? src->map + off : NULL;
-    pqt_status st = PQT_OK;
-    if (!bytes) {
-        st = pqt_buf_reserve(&raw, (size_t)len);
-        if (st == PQT_OK) st = pqt_pread_full(src->fd, src->path, raw.data, (size_t)len, off);
-        bytes = raw.data;
-    }
+    pqt_io_buf raw = pqt_io_buf_take(src->io);
+    const uint8_t *bytes;
+    pqt_status st = pqt_io_view(src->io, off, (size_t)len, &raw, &bytes);
     if (st == PQT_OK) st = pqt_meta_decode_offset_index(bytes, (size_t)len, off, &a, &oi);
-    pqt_buf_free(&raw);
+    pqt_io_buf_give(src->io, &raw);
     int64_t *rows = NULL;
     if (st == PQT_OK) {
         rows = pqt_malloc_array((size_t)oi.npages + 1, sizeof *rows);
@@ -558,13 +588,8 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
                      pqt_codec_name(cc->meta.codec));
         goto fail;
     }
-    int64_t start = cc->meta.data_page_offset;
-    /* Some writers store 0 for "no dictionary page": only an offset before the data pages
-     * can be a dictionary page (dict-page-offset-zero.parquet). */
-    if (cc->meta.has_dictionary_page_offset && cc->meta.dictionary_page_offset > 0 &&
-        cc->meta.dictionary_page_offset < start)
-        start = cc->meta.dictionary_page_offset;
-    int64_t len = cc->meta.total_compressed_size;
+    int64_t start, len;
+    chunk_range(&cc->meta, &start, &len);
     if (start < 4 || len <= 0 || len > src->file_size || start > src->file_size - len) {
         st = pqt_err(PQT_CORRUPT, "column chunk byte range [%lld, +%lld) is outside the file "
                                   "(%lld bytes)",
@@ -576,12 +601,12 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
         if (st != PQT_OK) goto fail;
         w.oi_rows = oi_rows;
     }
-    if (src->map) {
-        st = walk_pages(&w, src->map + start, (size_t)len, start, sel, dst, dst_row);
-    } else {
-        st = pqt_buf_reserve(&cx->chunk, (size_t)len);
-        if (st == PQT_OK) st = pqt_pread_full(src->fd, src->path, cx->chunk.data, (size_t)len, start);
-        if (st == PQT_OK) st = walk_pages(&w, cx->chunk.data, (size_t)len, start, sel, dst, dst_row);
+    {
+        pqt_io_buf buf = pqt_io_buf_take(src->io);
+        const uint8_t *bytes;
+        st = fetch_chunk(src, rg, col->chunk_col, start, len, &buf, &bytes);
+        if (st == PQT_OK) st = walk_pages(&w, bytes, (size_t)len, start, sel, dst, dst_row);
+        pqt_io_buf_give(src->io, &buf);
     }
     pqt_mem_free(oi_rows);
     if (st == PQT_OK) return PQT_OK;

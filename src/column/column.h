@@ -19,6 +19,7 @@
 #include "format/schema.h"
 #include "pqt.h"
 #include "util/buf.h"
+#include "util/io.h"
 #include "util/sel.h"
 
 /* Where a column's values go. Scalars: element i = row i. Lists: elements appended, with
@@ -62,14 +63,13 @@ typedef struct pqt_chunk_ctx pqt_chunk_ctx;
 pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret);
 void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
 
-/* What the reader needs of the file: descriptor, size, path and options. */
+/* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {
-    int fd;
+    pqt_io *io;         /* chunks are read in place (memory) or into its pooled buffers */
     const char *path;
     int64_t file_size;
     const pqt_file_meta *meta;
     bool verify_crc;
-    const uint8_t *map; /* the whole file mapped read-only, or NULL to pread chunks */
     bool serial;        /* row groups are read in order by one thread into this destination */
 } pqt_chunk_src;
 

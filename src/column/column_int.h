@@ -8,7 +8,6 @@
 
 struct pqt_chunk_ctx {
     pqt_codec_ctx *codec;
-    pqt_buf chunk;    /* raw bytes of the column chunk */
     pqt_buf page;     /* decompressed data page */
     pqt_buf dict_raw; /* decompressed dictionary page */
     pqt_dict dict;

@@ -509,18 +509,18 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         int64_t nslots = 0, k = 0;
         for (int64_t r = 0; r < l; r++, row++) {
             int64_t a = e;
-            int64_t elems = 0;
             do {
                 int d = defs ? defs[e] : col->max_def;
                 if (d >= col->elem_def) {
                     slots[nslots++] = d == col->max_def;
                     k += d == col->max_def;
-                    elems++;
                 }
                 e++;
             } while (e < n && reps[e] != 0);
             int64_t rix = dst->nrows++;
-            dst->list_offsets[rix + 1] = dst->list_offsets[rix] + elems;
+            /* from the running count, not offsets[rix]: in a parallel windowed read the
+             * first row's offsets[rix] is the boundary the previous window's thread writes */
+            dst->list_offsets[rix + 1] = dst->nelem + nslots;
             if (dst->row_validity && (!defs || defs[a] >= col->list_def))
                 __atomic_fetch_or(&dst->row_validity[rix >> 3], (uint8_t)(1u << (rix & 7)),
                                   __ATOMIC_RELAXED); /* neighbours may be another thread's */

@@ -30,15 +30,16 @@ static bool any_chunk_encrypted(const pqt_file_meta *m)
     return false;
 }
 
-static pqt_status check_head_magic(int fd, const char *path, const uint8_t *tail,
-                                   int64_t tail_nbytes, int64_t file_size)
+static pqt_status check_head_magic(const pqt_io *io, const uint8_t *tail, int64_t tail_nbytes,
+                                   int64_t file_size)
 {
+    const char *path = io->name;
     uint8_t head[MAGIC_NBYTES];
     const uint8_t *p = head;
     if (tail_nbytes == file_size) {
         p = tail; /* the tail already holds the whole file */
     } else {
-        PQT_TRY(pqt_pread_full(fd, path, head, MAGIC_NBYTES, 0));
+        PQT_TRY(pqt_io_read(io, head, MAGIC_NBYTES, 0));
     }
     if (memcmp(p, "PAR1", MAGIC_NBYTES) != 0)
         return pqt_err(PQT_CORRUPT, "%s: not a Parquet file (no PAR1 magic at byte 0)", path);
@@ -62,6 +63,15 @@ static pqt_status decode(const char *path, const uint8_t *buf, uint32_t len, int
 pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_arena *arena,
                            pqt_file_meta *out)
 {
+    pqt_io io;
+    pqt_io_borrow_fd(&io, fd, path, file_size);
+    return pqt_footer_read_io(&io, arena, out);
+}
+
+pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta *out)
+{
+    const char *path = io->name;
+    int64_t file_size = io->size;
     memset(out, 0, sizeof *out);
     if (file_size < FRAME_NBYTES)
         return pqt_err(PQT_CORRUPT,
@@ -73,7 +83,7 @@ pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_aren
     uint8_t *tail = pqt_malloc((size_t)tail_nbytes);
     if (!tail) return pqt_err(PQT_NOMEM, "%s: out of memory reading the footer", path);
     uint8_t *big = NULL;
-    pqt_status st = pqt_pread_full(fd, path, tail, (size_t)tail_nbytes, tail_start);
+    pqt_status st = pqt_io_read(io, tail, (size_t)tail_nbytes, tail_start);
     if (st != PQT_OK) goto done;
 
     const uint8_t *end = tail + tail_nbytes;
@@ -88,7 +98,7 @@ pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_aren
                     path, (long long)(file_size - MAGIC_NBYTES));
         goto done;
     }
-    st = check_head_magic(fd, path, tail, tail_nbytes, file_size);
+    st = check_head_magic(io, tail, tail_nbytes, file_size);
     if (st != PQT_OK) goto done;
 
     const uint8_t *lp = end - 8;
@@ -110,7 +120,7 @@ pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_aren
             st = pqt_err(PQT_NOMEM, "%s: out of memory for a footer of %u bytes", path, len);
             goto done;
         }
-        st = pqt_pread_full(fd, path, big, len, start);
+        st = pqt_io_read(io, big, len, start);
         if (st != PQT_OK) goto done;
         meta = big;
     }

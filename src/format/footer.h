@@ -14,6 +14,7 @@
 #include "format/meta.h"
 #include "pqt.h"
 #include "util/buf.h"
+#include "util/io.h"
 
 /* Read and decode the footer of the open file `fd` of `file_size` bytes.
  * path: used only in messages, which always start with it.
@@ -26,5 +27,8 @@
  * file, malformed metadata with the byte offset), PQT_UNSUPPORTED_ENCRYPTED, PQT_NOMEM. */
 pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_arena *arena,
                            pqt_file_meta *out);
+/* The same over any source (util/io.h: path, descriptor or memory); io->name starts the
+ * messages and io->size is the file size. */
+pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta *out);
 
 #endif

@@ -99,11 +99,48 @@ pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char
     return PQT_OK;
 }
 
+/* An address unique to each live thread: who holds a table. */
+static _Thread_local char thread_token;
+
+pqt_status pqt_tbl_hold_take(pqt_tbl_hold *h, const pqt_table *ct, const char *call,
+                             const char *what)
+{
+    h->t = NULL;
+    if (!ct) return PQT_OK; /* the caller reports the NULL table */
+    PQT_TRY(pqt_tbl_check_serial(ct, call, what));
+    pqt_table *t = (pqt_table *)ct; /* the flag is the only thing written */
+    uintptr_t me = (uintptr_t)&thread_token, cur = 0;
+    if (!atomic_compare_exchange_strong_explicit(&t->owner, &cur, me, memory_order_acquire,
+                                                 memory_order_relaxed)) {
+        if (cur != me)
+            return pqt_err(PQT_PARALLEL,
+                           "%s: %s while another thread is changing or reading the table (%s) "
+                           "is refused: call pqt_table_prefetch (or do the change) before "
+                           "sharing the table between threads",
+                           call, what, t->f ? t->f->path : "in-memory table");
+        t->hold_depth++;
+    } else {
+        t->hold_depth = 1;
+    }
+    h->t = t;
+    return PQT_OK;
+}
+
+void pqt_tbl_hold_drop(pqt_tbl_hold *h)
+{
+    pqt_table *t = h->t;
+    if (!t) return;
+    h->t = NULL;
+    /* the release publishes every write made under the hold to the next holder */
+    if (--t->hold_depth == 0) atomic_store_explicit(&t->owner, 0, memory_order_release);
+}
+
 static pqt_status table_alloc(pqt_table **ret)
 {
     pqt_table *t = pqt_calloc(1, sizeof *t);
     if (!t) return pqt_err(PQT_NOMEM, "out of memory creating a table");
     t->open_level = omp_get_level();
+    atomic_init(&t->owner, 0);
     t->opts.verify_crc = true;
     *ret = t;
     return PQT_OK;
@@ -153,14 +190,19 @@ static pqt_status add_file_slots(pqt_table *t)
     return PQT_OK;
 }
 
-pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret)
+/* Open a table over the source io (its reference is taken over, also on failure). */
+static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **ret)
 {
-    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
     pqt_table *t = NULL;
-    PQT_TRY(table_alloc(&t));
+    pqt_status st = table_alloc(&t);
+    if (st != PQT_OK) {
+        pqt_io_unref(io);
+        return st;
+    }
     if (opts) t->opts = *opts;
     t->threads = t->opts.threads;
-    pqt_status st = pqt_file_open(path, opts, &t->f);
+    const char *path = io->name;
+    st = pqt_file_open_io(io, opts, &t->f);
     if (st != PQT_OK) goto fail;
     int64_t n = t->f->meta.num_rows;
     int64_t lo = 1, hi = n;
@@ -190,6 +232,31 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
 fail:
     pqt_table_close(t);
     return st;
+}
+
+pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret)
+{
+    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_path(path, &io));
+    return table_open_io(io, opts, ret);
+}
+
+pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts, pqt_table **ret)
+{
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_open_fd: ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_fd(fd, name, &io));
+    return table_open_io(io, opts, ret);
+}
+
+pqt_status pqt_table_open_mem(const void *data, size_t nbytes, const char *name,
+                              const pqt_opts *opts, pqt_table **ret)
+{
+    if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_open_mem: ret must not be NULL");
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_mem(data, nbytes, name, &io));
+    return table_open_io(io, opts, ret);
 }
 
 void pqt_table_close(pqt_table *t)

@@ -56,7 +56,7 @@ pqt_status pqt_table_append(pqt_table *t, pqt_table *other)
     const char *call = "pqt_table_append";
     if (!t || !other) return pqt_err(PQT_MISUSE, "%s: NULL table", call);
     if (t == other) return pqt_err(PQT_MISUSE, "%s: a table cannot be appended to itself", call);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "appending rows"));
+    PQT_TBL_HOLD(t, call, "appending rows");
     /* map every source column to its destination slot, checking as we go */
     int *dst_of = pqt_calloc((size_t)other->ncols + 1, sizeof *dst_of);
     int *src_of = pqt_calloc((size_t)t->ncols + 1, sizeof *src_of);

@@ -2,10 +2,12 @@
  * table_clone.c - pqt_table_clone: a deep copy that keeps unread columns lazy
  * (layer: table).
  *
- * Resident columns are copied. A file-backed clone reopens the file with the same options
- * and copies the read plan, so a column the source never touched comes back with exactly
- * the rows (and order) the source would have read; the file handle is not shared because
- * a table belongs to one thread at a time and two tables must be usable concurrently.
+ * Resident columns are copied. A file-backed clone opens a handle of its own on the same
+ * source (util/io.h: the same descriptor or the same caller memory, never the path again)
+ * with the same options and copies the read plan, so a column the source never touched
+ * comes back with exactly the rows (and order) the source would have read. The handles are
+ * separate because two tables must be usable concurrently; the source reads positionally
+ * and is safe to share.
  * A detached source gives a detached clone, which still answers file metadata.
  */
 #include <string.h>
@@ -51,10 +53,12 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
     c->ncols = c->cap = 0;
     memset(&c->plan, 0, sizeof c->plan);
     c->open_level = t->open_level;
+    atomic_init(&c->owner, 0); /* a new table: nobody holds it */
+    c->hold_depth = 0;
     c->generation = 0;
     pqt_status st = PQT_OK;
     if (t->f) {
-        st = pqt_file_open(t->f->path, &t->opts, &c->f);
+        st = pqt_file_reopen(t->f, &t->opts, &c->f);
         if (st == PQT_OK && (c->f->meta.num_rows != t->f->meta.num_rows ||
                              c->f->meta.n_row_groups != t->f->meta.n_row_groups))
             st = pqt_err(PQT_IO, "%s: %s changed since the table was opened (%lld rows in %d row "
@@ -68,9 +72,10 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
         if (st == PQT_OK) st = pqt_tbl_plan_copy(&c->plan, &t->plan);
     }
     if (st == PQT_OK && t->ncols > 0) {
-        c->cols = pqt_calloc((size_t)t->ncols, sizeof *c->cols);
+        /* one slot to spare, as pqt_tbl_slot_add keeps: for the row index */
+        c->cols = pqt_calloc((size_t)t->ncols + 1, sizeof *c->cols);
         if (!c->cols) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
-        else c->cap = t->ncols;
+        else c->cap = t->ncols + 1;
     }
     for (int i = 0; i < t->ncols && st == PQT_OK; i++) {
         st = copy_slot(&t->cols[i], &c->cols[i]);

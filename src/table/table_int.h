@@ -16,6 +16,7 @@
 #ifndef PQT_TABLE_INT_H
 #define PQT_TABLE_INT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,12 +43,16 @@ typedef struct pqt_tcol {
     int file_col;      /* column of the file read on first touch; -1 when none */
     int kind;          /* element kind | PQT_VECTOR / PQT_LIST; see kind_known */
     int width;         /* 1 scalars, w vectors, 0 lists */
-    bool kind_known;   /* false only for a LIST column whose width is not measured yet */
+    /* false only for a LIST column whose width is not measured yet; atomic because another
+     * thread may look while the width is being measured (set last, after kind and width) */
+    _Atomic bool kind_known;
     int decode_kind;   /* element kind a cast before first touch asked for (0 = none) */
     bool cast_exact;
     int time_unit;     /* pqt_time_unit or -1 */
     char *unit;        /* physical unit ("" = none), owned */
-    int residency;     /* PQT_RES_EMPTY or PQT_RES_FULL */
+    /* PQT_RES_EMPTY or PQT_RES_FULL; atomic because a thread may test it while another
+     * makes the column resident (set last: seeing FULL means seeing buf) */
+    _Atomic int residency;
     bool added;        /* made by add_column/copy_column: no file to re-read from */
     bool user_written; /* values written by the caller (set, set_null, ...) */
     bool is_row_index;
@@ -59,17 +64,22 @@ struct pqt_table {
     pqt_opts opts;          /* what the file was opened with (clone reopens with it) */
     int threads;            /* 0 = all cores */
     int open_level;         /* omp_get_level() at open: deeper levels share this table */
+    atomic_uintptr_t owner; /* the thread changing the table (table.c's hold), or 0 */
+    int hold_depth;         /* nested holds of that thread (only it touches this) */
     bool detached;          /* the row set changed: the file no longer describes the rows */
     const char *detached_by; /* the call that detached it (static string) */
-    bool ri_possible;       /* the virtual row index can still be produced */
+    _Atomic bool ri_possible; /* the virtual row index can still be produced */
     bool nrows_known;       /* in-memory: the first add_column fixed nrows */
     pqt_tbl_plan plan;
     int64_t nrows;
     int64_t nrows_unfiltered;
     int64_t rg_extent;
     pqt_tcol *cols;
-    int ncols, cap;
-    uint64_t generation;
+    /* atomic: the first request of the row index adds a slot, and bumps the generation,
+     * while other threads may be looking names up (see pqt_tbl_slot_next) */
+    _Atomic int ncols;
+    int cap;
+    _Atomic uint64_t generation;
 };
 
 /* ---- table.c ---- */
@@ -84,6 +94,24 @@ const char *pqt_tbl_suggest(const pqt_table *t, const char *name, char *buf, siz
 pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret);
 /* PQT_PARALLEL when called inside a parallel region deeper than the one that opened t. */
 pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char *what);
+
+/* The one-thread-at-a-time rule for changes. Whatever changes a table -- a first touch, the
+ * row index, measuring a LIST width, a structural change, a clone's reading of it -- holds
+ * it for the rest of the calling function: PQT_TBL_HOLD(t, call, what) first applies
+ * pqt_tbl_check_serial (OpenMP regions), then takes t's atomic owner flag, or returns
+ * PQT_PARALLEL when another thread (pthreads or any other) holds it. Holds nest on one
+ * thread; the flag is dropped when the declaring scope ends (cleanup attribute, so every
+ * return path drops it). A thread that only reads resident columns takes no hold, and
+ * published state (residency, kind_known) is atomic, so it sees whole columns or none. */
+typedef struct pqt_tbl_hold {
+    pqt_table *t; /* NULL when nothing is held */
+} pqt_tbl_hold;
+pqt_status pqt_tbl_hold_take(pqt_tbl_hold *h, const pqt_table *t, const char *call,
+                             const char *what);
+void pqt_tbl_hold_drop(pqt_tbl_hold *h);
+#define PQT_TBL_HOLD(t, call, what)                                                                \
+    pqt_tbl_hold pqt_tbl_hold_ __attribute__((cleanup(pqt_tbl_hold_drop))) = {NULL};            \
+    PQT_TRY(pqt_tbl_hold_take(&pqt_tbl_hold_, (t), (call), (what)))
 /* PQT_NOT_FOUND naming every name of names[0..n) the table cannot use (has_column). */
 pqt_status pqt_tbl_check_present(const pqt_table *t, const char *call, const char *const *names,
                                  int n);
@@ -92,6 +120,10 @@ void pqt_tbl_warn(const char *fmt, ...) PQT_PRINTF(1, 2);
 
 /* ---- table_slots.c: slots and column buffers ---- */
 pqt_status pqt_tbl_slot_add(pqt_table *t, pqt_tcol **ret); /* zeroed slot at the end */
+/* A zeroed slot just past the end, not yet counted: fill it, then ncols++ publishes it
+ * whole to threads looking names up. slot_add keeps one slot to spare, so taking it (the
+ * row index does) never moves the slots. */
+pqt_status pqt_tbl_slot_next(pqt_table *t, pqt_tcol **ret);
 void pqt_tbl_slot_free(pqt_tcol *c);
 void pqt_tbl_slot_remove(pqt_table *t, int ci);
 /* Allocate a buffer of nrows rows (nelem elements for lists, offsets set for vectors of

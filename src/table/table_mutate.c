@@ -76,7 +76,7 @@ static pqt_status add_slot(pqt_table *t, const char *call, const char *name, int
 static pqt_status check_add(pqt_table *t, const char *call, const char *name, int64_t nrows)
 {
     if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "adding a column"));
+    PQT_TBL_HOLD(t, call, "adding a column");
     PQT_TRY(check_new_name(t, call, name));
     if (nrows < 0) return pqt_err(PQT_MISUSE, "%s: column '%s': negative row count", call, name);
     if (t->nrows_known && nrows != t->nrows)
@@ -150,13 +150,13 @@ pqt_status pqt_table_drop_column(pqt_table *t, const char *name)
     int ci = pqt_tbl_find(t, name);
     if (ci < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && pqt_table_has_column(t, name)) {
         /* dropping the virtual row index: no slot to remove, but it is gone for good */
-        PQT_TRY(pqt_tbl_check_serial(t, call, "dropping a column"));
+        PQT_TBL_HOLD(t, call, "dropping a column");
         t->ri_possible = false;
         t->generation++;
         return PQT_OK;
     }
     PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
-    PQT_TRY(pqt_tbl_check_serial(t, call, "dropping a column"));
+    PQT_TBL_HOLD(t, call, "dropping a column");
     pqt_tbl_slot_remove(t, ci);
     t->generation++;
     return PQT_OK;
@@ -167,7 +167,7 @@ pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name, const cha
     const char *call = "pqt_table_rename_column";
     int ci = -1;
     PQT_TRY(pqt_tbl_lookup(t, call, old_name, &ci));
-    PQT_TRY(pqt_tbl_check_serial(t, call, "renaming a column"));
+    PQT_TBL_HOLD(t, call, "renaming a column");
     if (new_name && strcmp(old_name, new_name) == 0) return PQT_OK; /* changes nothing */
     PQT_TRY(check_new_name(t, call, new_name));
     char *nm = pqt_strdup(new_name);
@@ -183,7 +183,7 @@ pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
     const char *call = "pqt_table_copy_column";
     int ci = -1;
     if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "copying a column"));
+    PQT_TBL_HOLD(t, call, "copying a column");
     PQT_TRY(check_new_name(t, call, dst));
     PQT_TRY(pqt_tbl_resident(t, call, src, &ci));
     const pqt_tcol *c = &t->cols[ci];
@@ -224,7 +224,7 @@ pqt_status pqt_table_cast(pqt_table *t, const char *name, int to_kind, int exact
                                  "float32 and float64 only, not to %s",
                        call, name, pqt_kind_name(c->kind), pqt_kind_name(to_kind));
     if (ek == to_kind) return PQT_OK; /* changes nothing */
-    PQT_TRY(pqt_tbl_check_serial(t, call, "casting a column"));
+    PQT_TBL_HOLD(t, call, "casting a column");
     if (c->residency == PQT_RES_FULL)
         PQT_TRY(pqt_tbl_buf_convert(&c->buf, to_kind, exact != 0, name));
     /* a later reload (or the first touch) decodes into the cast kind */
@@ -252,7 +252,7 @@ pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data, size_
     if ((!data && need > 0) || data_nbytes != need)
         return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s are %zu",
                        call, name, data_nbytes, (long long)nelem, pqt_kind_name(ek), need);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "setting a column"));
+    PQT_TBL_HOLD(t, call, "setting a column");
     bool vec = (c->kind & PQT_VECTOR) != 0;
     pqt_colbuf b;
     PQT_TRY(pqt_tbl_buf_new(&b, ek, vec, vec ? c->width : 0, validity != NULL, t->nrows, nelem));
@@ -356,7 +356,7 @@ pqt_status pqt_table_set_strings(pqt_table *t, const char *name, const int64_t *
     PQT_TRY(check_offsets(call, name, "offsets", offsets, nelem));
     if (!bytes && offsets[nelem] > offsets[0])
         return pqt_err(PQT_MISUSE, "%s: column '%s': bytes is NULL", call, name);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "setting a column"));
+    PQT_TBL_HOLD(t, call, "setting a column");
     int64_t *vo = NULL;
     if (vec) {
         vo = pqt_malloc_array((size_t)nrows + 1, sizeof *vo);
@@ -397,7 +397,7 @@ pqt_status pqt_table_set_list(pqt_table *t, const char *name, const int64_t *lis
                                    "%zu",
                        call, name, data ? data_nbytes : (size_t)0, (long long)nelem,
                        pqt_kind_name(ek), need);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "setting a column"));
+    PQT_TBL_HOLD(t, call, "setting a column");
     pqt_colbuf src, b;
     caller_buf(&src, ek, true, data, validity, NULL, NULL, list_offsets, row_validity, nrows,
                nelem);
@@ -422,7 +422,7 @@ static pqt_status change_null(pqt_table *t, const char *call, const char *name, 
     if (elem < 0 || elem > n || (elem == 0 && n == 0 && !varlist))
         return pqt_err(PQT_RANGE, "%s: column '%s', row %lld: element %d is outside 1..%lld", call,
                        name, (long long)row, elem, (long long)n);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "changing nulls"));
+    PQT_TBL_HOLD(t, call, "changing nulls");
     if (varlist && elem == 0 && make_null && n > 0) {
         /* a null list holds no elements: rebuild the column without this row's */
         int64_t *idx = pqt_malloc_array((size_t)b->nrows + 1, sizeof *idx);
@@ -503,8 +503,10 @@ pqt_status pqt_table_drop_columns(pqt_table *t, const char *const *names, int n,
         else if (strcmp(names[k], PQT_TBL_ROW_INDEX) == 0 && pqt_table_has_column(t, names[k]))
             drop_ri = any = true;
     }
-    pqt_status st = any ? pqt_tbl_check_serial(t, call, "dropping columns") : PQT_OK;
+    pqt_tbl_hold h = {NULL};
+    pqt_status st = any ? pqt_tbl_hold_take(&h, t, call, "dropping columns") : PQT_OK;
     if (st == PQT_OK && any) remove_marked(t, drop, drop_ri);
+    pqt_tbl_hold_drop(&h);
     pqt_mem_free(drop);
     return st;
 }
@@ -527,8 +529,10 @@ pqt_status pqt_table_keep_columns(pqt_table *t, const char *const *names, int n)
     bool drop_ri = !keep_ri && pqt_tbl_find(t, PQT_TBL_ROW_INDEX) < 0 &&
                    pqt_table_has_column(t, PQT_TBL_ROW_INDEX);
     any = any || drop_ri;
-    pqt_status st = any ? pqt_tbl_check_serial(t, call, "dropping columns") : PQT_OK;
+    pqt_tbl_hold h = {NULL};
+    pqt_status st = any ? pqt_tbl_hold_take(&h, t, call, "dropping columns") : PQT_OK;
     if (st == PQT_OK && any) remove_marked(t, drop, drop_ri);
+    pqt_tbl_hold_drop(&h);
     pqt_mem_free(drop);
     return st;
 }

@@ -90,11 +90,18 @@ static pqt_status read_column(pqt_table *t, const pqt_tcol *c, int threads, pqt_
     return PQT_OK;
 }
 
-/* Read the slots cis[0..n) (non-resident, readable) and commit them all, or none. */
-static pqt_status read_many(pqt_table *t, const int *cis, int n, const char *call)
+/* Read the slots cis[0..n) (readable) that are not resident and commit them all, or none. */
+static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
 {
     if (n == 0) return PQT_OK;
-    PQT_TRY(pqt_tbl_check_serial(t, call, "a first read of a column"));
+    PQT_TBL_HOLD(t, call, "a first read of a column");
+    /* Another thread may have made some resident between our test and our hold: never read
+     * them again, since readers may be copying out of the buffers a commit would free. */
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (t->cols[cis[k]].residency != PQT_RES_FULL) cis[m++] = cis[k];
+    n = m;
+    if (n == 0) return PQT_OK;
     pqt_colbuf *bufs = pqt_calloc((size_t)n, sizeof *bufs);
     int *kinds = pqt_calloc((size_t)n, sizeof *kinds), *widths = pqt_calloc((size_t)n, sizeof *widths);
     pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
@@ -134,9 +141,11 @@ static pqt_status read_many(pqt_table *t, const int *cis, int n, const char *cal
             pqt_colbuf_free(&c->buf);
             c->buf = bufs[k];
             memset(&bufs[k], 0, sizeof bufs[k]);
-            c->kind = kinds[k];
-            c->width = widths[k];
-            c->kind_known = true;
+            /* A known kind may be read by other threads right now: write only news. The
+             * atomic stores come last, so whoever sees them sees the values. */
+            if (c->kind != kinds[k]) c->kind = kinds[k];
+            if (c->width != widths[k]) c->width = widths[k];
+            if (!c->kind_known) c->kind_known = true;
             c->residency = PQT_RES_FULL;
         }
     }
@@ -204,7 +213,8 @@ pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
     pqt_tcol *c = &t->cols[ci];
     if (c->kind_known) return PQT_OK;
     if (t->detached) return detached_err(t, call, c->name);
-    PQT_TRY(pqt_tbl_check_serial(t, call, "measuring the width of a LIST column"));
+    PQT_TBL_HOLD(t, call, "measuring the width of a LIST column");
+    if (c->kind_known) return PQT_OK; /* measured by the thread that held t before us */
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     int w;
     if (t->plan.lo == 0 && t->plan.hi == t->f->meta.num_rows) {
@@ -255,13 +265,15 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
         for (int j = 0; j < nread; j++) dup = dup || cis[j] == ci;
         if (st == PQT_OK && !dup) cis[nread++] = ci;
     }
+    pqt_tbl_hold h = {NULL};
     if (st == PQT_OK && (nread > 0 || want_ri))
-        st = pqt_tbl_check_serial(t, call, "a first read of a column");
+        st = pqt_tbl_hold_take(&h, t, call, "a first read of a column");
     /* the row index goes first: if the reads then fail, it stays built, which is harmless
      * (building it is what asking for it means) and it cannot fail after the reads */
     int ri;
     if (st == PQT_OK && want_ri) st = pqt_tbl_row_index(t, call, &ri);
     if (st == PQT_OK) st = read_many(t, cis, nread, call);
+    pqt_tbl_hold_drop(&h);
     pqt_mem_free(cis);
     return st;
 }
@@ -314,7 +326,7 @@ pqt_status pqt_table_reload(pqt_table *t, const char *name, int force)
     int ci = -1;
     PQT_TRY(check_rereadable(t, call, name, force, &ci));
     PQT_TRY(check_readable(t, &t->cols[ci], call));
-    PQT_TRY(pqt_tbl_check_serial(t, call, "reloading a column"));
+    PQT_TBL_HOLD(t, call, "reloading a column");
     pqt_colbuf old = t->cols[ci].buf;
     int old_res = t->cols[ci].residency;
     t->cols[ci].residency = PQT_RES_EMPTY;
@@ -338,7 +350,7 @@ pqt_status pqt_table_evict(pqt_table *t, const char *name, int force)
     PQT_TRY(check_rereadable(t, call, name, force, &ci));
     pqt_tcol *c = &t->cols[ci];
     if (c->residency != PQT_RES_FULL) return PQT_OK;
-    PQT_TRY(pqt_tbl_check_serial(t, call, "evicting a column"));
+    PQT_TBL_HOLD(t, call, "evicting a column");
     pqt_colbuf_free(&c->buf);
     c->residency = PQT_RES_EMPTY;
     c->user_written = false;

@@ -57,7 +57,12 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
                                      "rows; request it before changing the row set",
                        call, PQT_TBL_ROW_INDEX, t->f->path,
                        t->detached_by ? t->detached_by : "a row change");
-    PQT_TRY(pqt_tbl_check_serial(t, call, "the first request for the row index"));
+    PQT_TBL_HOLD(t, call, "the first request for the row index");
+    ci = pqt_tbl_find(t, PQT_TBL_ROW_INDEX); /* built by the thread that held t before us? */
+    if (ci >= 0) {
+        *ci_ret = ci;
+        return PQT_OK;
+    }
     pqt_colbuf b;
     PQT_TRY(pqt_tbl_buf_new(&b, PQT_INT64, false, 0, false, t->nrows, t->nrows));
     pqt_status st = pqt_tbl_plan_file_rows(&t->plan, (int64_t *)b.data);
@@ -65,7 +70,7 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
     char *unit = name ? pqt_strdup("") : NULL;
     pqt_tcol *c = NULL;
     if (st == PQT_OK && (!name || !unit)) st = pqt_err(PQT_NOMEM, "out of memory");
-    if (st == PQT_OK) st = pqt_tbl_slot_add(t, &c);
+    if (st == PQT_OK) st = pqt_tbl_slot_next(t, &c);
     if (st != PQT_OK) {
         pqt_colbuf_free(&b);
         pqt_mem_free(name);
@@ -80,8 +85,10 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
     c->residency = PQT_RES_FULL;
     c->is_row_index = true;
     c->buf = b;
+    int ci_new = t->ncols;
+    t->ncols++;             /* publishes the whole slot */
     t->ri_possible = false; /* built once: from now on it is an ordinary slot */
     t->generation++;
-    *ci_ret = t->ncols - 1;
+    *ci_ret = ci_new;
     return PQT_OK;
 }

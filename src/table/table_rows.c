@@ -15,7 +15,7 @@
 /* Keep the rows whose keep[i] is set (nkeep of them); commit or change nothing. */
 static pqt_status keep_rows(pqt_table *t, const char *call, const bool *keep, int64_t nkeep)
 {
-    PQT_TRY(pqt_tbl_check_serial(t, call, "removing rows"));
+    PQT_TBL_HOLD(t, call, "removing rows");
     int64_t *idx = pqt_malloc_array((size_t)nkeep + 1, sizeof *idx);
     pqt_colbuf *nb = pqt_calloc((size_t)t->ncols + 1, sizeof *nb);
     pqt_status st = PQT_OK;

@@ -14,21 +14,38 @@
 #include "table/table_int.h"
 #include "util/mem.h"
 
-pqt_status pqt_tbl_slot_add(pqt_table *t, pqt_tcol **ret)
+/* Room for `need` slots. */
+static pqt_status slots_reserve(pqt_table *t, int need)
 {
-    if (t->ncols == t->cap) {
-        int cap = t->cap ? t->cap * 2 : 8;
-        pqt_tcol *cols = pqt_realloc(t->cols, (size_t)cap * sizeof *cols);
-        if (!cols) return pqt_err(PQT_NOMEM, "out of memory adding a column slot");
-        t->cols = cols;
-        t->cap = cap;
-    }
-    pqt_tcol *c = &t->cols[t->ncols++];
+    if (need <= t->cap) return PQT_OK;
+    int cap = t->cap ? t->cap * 2 : 8;
+    if (cap < need) cap = need;
+    pqt_tcol *cols = pqt_realloc(t->cols, (size_t)cap * sizeof *cols);
+    if (!cols) return pqt_err(PQT_NOMEM, "out of memory adding a column slot");
+    t->cols = cols;
+    t->cap = cap;
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_slot_next(pqt_table *t, pqt_tcol **ret)
+{
+    PQT_TRY(slots_reserve(t, t->ncols + 1));
+    pqt_tcol *c = &t->cols[t->ncols];
     memset(c, 0, sizeof *c);
     c->file_col = -1;
     c->time_unit = -1;
     c->residency = PQT_RES_EMPTY;
     *ret = c;
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_slot_add(pqt_table *t, pqt_tcol **ret)
+{
+    /* keep one slot to spare: the row index, which a read may add while other threads look
+     * names up, then takes it without moving the slots under them */
+    PQT_TRY(slots_reserve(t, t->ncols + 2));
+    PQT_TRY(pqt_tbl_slot_next(t, ret));
+    t->ncols++;
     return PQT_OK;
 }
 

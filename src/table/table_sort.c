@@ -118,7 +118,7 @@ pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
             return pqt_err(PQT_KIND, "%s: sort key '%s' is %s; sorting takes scalar columns only",
                            call, keys[i], c->kind_known ? pqt_kind_name(c->kind) : "a list column");
     }
-    PQT_TRY(pqt_tbl_check_serial(t, call, "sorting"));
+    PQT_TBL_HOLD(t, call, "sorting");
     sort_key *sk = pqt_calloc((size_t)nkeys, sizeof *sk);
     if (!sk) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
     pqt_status st = PQT_OK;

@@ -1,16 +1,77 @@
 /*
- * io.h - positional file reads (layer: util). Hosts may later supply callbacks; for now
- * a plain file descriptor with pread, which is safe to share between threads.
+ * io.h - where a file's bytes come from: a path, a caller's descriptor or a caller's memory
+ * (layer: util).
+ *
+ * A pqt_io is one source, shared (reference-counted) by every handle that reads it, e.g. a
+ * table and its clones. Reads are positional (pread), so one source serves any number of
+ * threads at once. Bytes read from a descriptor land in reusable page-aligned buffers that
+ * the source keeps in a small lock-free pool, so steady-state reads neither allocate nor
+ * fault. A memory source is read in place, without a copy.
+ * A read past the end of a file that shrank after it was opened is a PQT_IO naming the
+ * source and the offset, never a signal.
  */
 #ifndef PQT_UTIL_IO_H
 #define PQT_UTIL_IO_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "pqt.h"
 
-/* Read exactly n bytes at offset; PQT_IO on error or short read (message names path). */
-pqt_status pqt_pread_full(int fd, const char *path, void *buf, size_t n, int64_t offset);
+/* A reusable read buffer (page-aligned; capacity only grows). */
+typedef struct pqt_io_buf {
+    uint8_t *data;
+    size_t cap;
+} pqt_io_buf;
+
+#define PQT_IO_POOL 8 /* buffers a source keeps for reuse: one per concurrent reader */
+
+typedef struct pqt_io {
+    atomic_int refs;
+    char *name;         /* messages start with it (a path, or the caller's name) */
+    int fd;             /* -1 for a memory source */
+    bool owns_fd;       /* closed with the source (always, except for a borrowed stack source) */
+    const uint8_t *mem; /* every byte in the caller's memory, or NULL */
+    bool heap;          /* allocated by pqt_io_open_* (false: pqt_io_borrow_fd) */
+    int64_t size;       /* bytes when opened */
+    _Atomic(uint8_t *) pool[PQT_IO_POOL]; /* idle buffers; each stores its capacity in front */
+} pqt_io;
+
+/* Open `path` read-only.
+ * Errors: PQT_IO naming the path (cannot open, not a regular file), PQT_NOMEM. */
+pqt_status pqt_io_open_path(const char *path, pqt_io **ret);
+/* A source over the caller's descriptor fd, which is duplicated: the caller keeps fd and may
+ * close it at any time. name (NULL: "fd N") is used in messages. Errors as for a path. */
+pqt_status pqt_io_open_fd(int fd, const char *name, pqt_io **ret);
+/* A source over nbytes of the caller's memory at data, read in place: the caller keeps it
+ * alive and unchanged until the last reference is dropped. name (NULL: "(memory)"). */
+pqt_status pqt_io_open_mem(const void *data, size_t nbytes, const char *name, pqt_io **ret);
+/* Another reference to io (returns io). */
+pqt_io *pqt_io_ref(pqt_io *io);
+/* Drop a reference; the last one closes the source. NULL is a no-op. */
+void pqt_io_unref(pqt_io *io);
+/* A source on the stack over an open descriptor the caller keeps (no pool, no reference
+ * counting; nothing to release). For callers that have only a descriptor and a size. */
+void pqt_io_borrow_fd(pqt_io *io, int fd, const char *name, int64_t size);
+
+/* Copy exactly n bytes at offset into buf. PQT_IO naming the source and offset on a failed
+ * or short read (the file ended early: it shrank since it was opened). */
+pqt_status pqt_io_read(const pqt_io *io, void *buf, size_t n, int64_t offset);
+
+/* Bytes [offset, offset + n) for reading in place: *ret points into the source when it is in
+ * memory, else into buf (taken with pqt_io_buf_take), which the bytes are read into. Valid
+ * until buf is reused or given back. Errors as for pqt_io_read, PQT_NOMEM. */
+pqt_status pqt_io_view(const pqt_io *io, int64_t offset, size_t n, pqt_io_buf *buf,
+                       const uint8_t **ret);
+/* A buffer from io's pool (empty when the pool has none), and back to the pool (or freed
+ * when the pool is full). Safe from any thread. */
+pqt_io_buf pqt_io_buf_take(pqt_io *io);
+void pqt_io_buf_give(pqt_io *io, pqt_io_buf *buf);
+
+/* Hint that [offset, offset + n) will be read soon (posix_fadvise WILLNEED; nothing for
+ * memory sources). Never fails. */
+void pqt_io_willneed(const pqt_io *io, int64_t offset, int64_t n);
 
 #endif

@@ -68,6 +68,16 @@ void *pqt_realloc_sized(void *p, size_t old_nbytes, size_t nbytes)
     return q;
 }
 
+void *pqt_malloc_pages(size_t nbytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (nbytes >= HUGE_ALLOC_NBYTES) return pqt_malloc(nbytes); /* 2 MiB aligned already */
+#endif
+    if (injected_failure()) return NULL;
+    void *p = NULL;
+    return posix_memalign(&p, 4096, nbytes ? nbytes : 1) == 0 ? p : NULL;
+}
+
 void *pqt_malloc_array(size_t n, size_t size)
 {
     if (size != 0 && n > SIZE_MAX / size) return NULL;
