@@ -474,12 +474,17 @@ PQT_API pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_k
  * validity (may be NULL) receives one bit per element, LSB first, 1 = present, and must
  * hold validity_nbytes >= (nelem + 7) / 8. Errors: PQT_KIND (strings/lists, or a conversion
  * that is not a widening; names the stored kind), PQT_MISUSE (buffer too small, naming the
- * size needed), PQT_NOT_FOUND. */
+ * size needed), PQT_NOT_FOUND.
+ * A column never read before, copied in its stored kind (a fixed-width scalar column of an
+ * unsorted table), is decoded straight into dst and stays unread (residency PQT_RES_EMPTY):
+ * the column is held once, in dst. If that read fails, dst holds partial values and the
+ * table is unchanged. Any other copy reads the column into the table first (a first touch). */
 PQT_API pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
                                  size_t dst_nbytes, uint8_t *validity, size_t validity_nbytes);
 /* Same, into memory the library allocates: *data_ret (free with pqt_free), *validity_ret
  * (may be NULL; set to NULL when no element is null, else free with pqt_free), *nelem_ret
- * (may be NULL) elements. */
+ * (may be NULL) elements. A never-read column in its stored kind is decoded straight into
+ * *data_ret and stays unread, as for pqt_table_get. */
 PQT_API pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind,
                                        void **data_ret, uint8_t **validity_ret,
                                        int64_t *nelem_ret);

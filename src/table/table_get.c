@@ -112,27 +112,92 @@ pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_kind, siz
     return PQT_OK;
 }
 
+static pqt_status check_dst(const char *call, const char *name, int64_t nelem, int k,
+                            const void *dst, size_t dst_nbytes, const uint8_t *validity,
+                            size_t validity_nbytes)
+{
+    size_t need = (size_t)nelem * pqt_kind_elem_nbytes(k);
+    if ((!dst && need > 0) || dst_nbytes < need)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s need %zu",
+                       call, name, dst_nbytes, (long long)nelem, pqt_kind_name(k), need);
+    if (validity && validity_nbytes < (size_t)(nelem + 7) / 8)
+        return pqt_err(PQT_MISUSE, "%s: column '%s': validity holds %zu bytes, %lld elements need "
+                                   "%lld",
+                       call, name, validity_nbytes, (long long)nelem, (long long)(nelem + 7) / 8);
+    return PQT_OK;
+}
+
+/* After a direct read: nulls read as 0 whatever the decoder left in their slots; the
+ * caller's validity (when given) gets the bits. Frees b (not dst). Returns whether any
+ * value is null. */
+static bool finish_direct(pqt_colbuf *b, void *dst, int k, uint8_t *validity)
+{
+    bool any_null = false;
+    size_t es = pqt_kind_elem_nbytes(k);
+    if (b->validity)
+        for (int64_t i = 0; i < b->nelem; i++)
+            if (!pqt_tbl_bit(b->validity, i)) {
+                any_null = true;
+                memset((char *)dst + (size_t)i * es, 0, es);
+            }
+    if (validity) pqt_tbl_copy_validity(b, 0, b->nelem, validity, 0);
+    pqt_colbuf_free(b);
+    return any_null;
+}
+
 pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
                          size_t dst_nbytes, uint8_t *validity, size_t validity_nbytes)
 {
     const char *call = "pqt_table_get";
-    int ci = -1, k = 0;
+    int ci = pqt_tbl_direct_slot(t, name, to_kind), k = 0;
+    if (ci >= 0) {
+        k = PQT_KIND_ELEMENT(t->cols[ci].kind);
+        PQT_TRY(check_dst(call, name, t->nrows, k, dst, dst_nbytes, validity, validity_nbytes));
+        pqt_colbuf b;
+        PQT_TRY(pqt_tbl_read_direct(t, ci, call, dst, &b));
+        finish_direct(&b, dst, k, validity);
+        return PQT_OK;
+    }
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     PQT_TRY(pqt_tbl_copy_kind(c, to_kind, call, &k));
     const pqt_colbuf *b = &c->buf;
-    size_t need = (size_t)b->nelem * pqt_kind_elem_nbytes(k);
-    if ((!dst && need > 0) || dst_nbytes < need)
-        return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s need %zu",
-                       call, name, dst_nbytes, (long long)b->nelem, pqt_kind_name(k), need);
-    if (validity && validity_nbytes < (size_t)(b->nelem + 7) / 8)
-        return pqt_err(PQT_MISUSE, "%s: column '%s': validity holds %zu bytes, %lld elements need "
-                                   "%lld",
-                       call, name, validity_nbytes, (long long)b->nelem,
-                       (long long)(b->nelem + 7) / 8);
+    PQT_TRY(check_dst(call, name, b->nelem, k, dst, dst_nbytes, validity, validity_nbytes));
     PQT_TRY(pqt_tbl_check_fit(b, 0, b->nelem, k, call, name));
     if (b->nelem > 0) pqt_tbl_copy_elems(b, 0, b->nelem, dst, k);
     if (validity) pqt_tbl_copy_validity(b, 0, b->nelem, validity, 0);
+    return PQT_OK;
+}
+
+/* get_alloc of a never-read column: one allocation, decoded into directly. */
+static pqt_status get_alloc_direct(pqt_table *t, int ci, const char *call, void **data_ret,
+                                   uint8_t **validity_ret, int64_t *nelem_ret)
+{
+    int k = PQT_KIND_ELEMENT(t->cols[ci].kind);
+    int64_t n = t->nrows;
+    void *d = pqt_malloc_array((size_t)n + 1, pqt_kind_elem_nbytes(k));
+    if (!d) return pqt_err(PQT_NOMEM, "%s: out of memory for column '%s'", call, t->cols[ci].name);
+    pqt_colbuf b;
+    pqt_status st = pqt_tbl_read_direct(t, ci, call, d, &b);
+    if (st != PQT_OK) {
+        pqt_mem_free(d);
+        return st;
+    }
+    uint8_t *v = NULL;
+    if (validity_ret && b.validity) {
+        bool any_null = false;
+        for (int64_t i = 0; !any_null && i < b.nelem; i++) any_null = !pqt_tbl_bit(b.validity, i);
+        if (any_null && !(v = pqt_calloc((size_t)(n + 7) / 8 + 1, 1))) {
+            pqt_colbuf_free(&b);
+            pqt_mem_free(d);
+            return pqt_err(PQT_NOMEM, "%s: out of memory for column '%s'", call,
+                           t->cols[ci].name);
+        }
+    }
+    finish_direct(&b, d, k, v);
+    *data_ret = d;
+    if (validity_ret) *validity_ret = v;
+    if (nelem_ret) *nelem_ret = n;
     return PQT_OK;
 }
 
@@ -142,6 +207,8 @@ pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind, void
     const char *call = "pqt_table_get_alloc";
     int ci = -1, k = 0;
     if (!data_ret) return pqt_err(PQT_MISUSE, "%s: data_ret is NULL", call);
+    int direct = pqt_tbl_direct_slot(t, name, to_kind);
+    if (direct >= 0) return get_alloc_direct(t, direct, call, data_ret, validity_ret, nelem_ret);
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     PQT_TRY(pqt_tbl_copy_kind(c, to_kind, call, &k));

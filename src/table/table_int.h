@@ -185,6 +185,14 @@ pqt_status pqt_tbl_check_row(const pqt_table *t, const char *call, const char *n
 /* Make column ci resident (first touch). `call` names the public call for messages. */
 pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call);
 /* Settle kind/width of a LIST column (may read, see pqt.h). */
+/* Copies of a never-read column straight into caller memory, leaving it unread (so the
+ * column is held once, not in the table and again in the copy). direct_slot: the slot of
+ * a fixed-width scalar file column a copy of to_kind can take this way (stored kind, no
+ * conversion, no permutation, not resident), or -1. read_direct: decode its rows through
+ * the plan into dst (nrows elements); b owns the validity (pqt_colbuf_free, which leaves
+ * dst alone); on failure dst holds partial values and nothing else changed. */
+int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind);
+pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst, pqt_colbuf *b);
 pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call);
 /* Slot of the row index, creating and filling it on first request. */
 pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret);

@@ -179,6 +179,33 @@ pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, in
     return PQT_OK;
 }
 
+int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind)
+{
+    int ci = pqt_tbl_find(t, name);
+    if (ci < 0) return -1;
+    const pqt_tcol *c = &t->cols[ci];
+    if (c->residency == PQT_RES_FULL || !c->kind_known || c->file_col < 0 || t->detached ||
+        c->kind == PQT_NONE || (c->kind & (PQT_VECTOR | PQT_LIST)) || c->decode_kind ||
+        t->plan.perm || t->f->schema.cols[c->file_col].is_list)
+        return -1;
+    int ek = PQT_KIND_ELEMENT(c->kind);
+    if (ek == PQT_STRING || ek == PQT_UINT64 || (to_kind != 0 && to_kind != ek)) return -1;
+    return ci;
+}
+
+pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst, pqt_colbuf *b)
+{
+    /* held like a first touch: the same refusal inside a shared parallel region */
+    PQT_TBL_HOLD(t, call, "a first read of a column");
+    const pqt_tcol *c = &t->cols[ci];
+    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_tbl_plan *p = &t->plan;
+    pqt_status st = pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
+                                           effective_threads(t), b, dst);
+    if (st != PQT_OK) pqt_err_prefix("%s: ", call);
+    return st;
+}
+
 /* Width of a LIST column over the plan's covering row groups: the footer first, then one
  * row group at a time, stopping at the first that disagrees. -1 ragged. */
 static pqt_status measure_width(pqt_table *t, const pqt_col *fc, int *w_ret)
