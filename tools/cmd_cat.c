@@ -1,34 +1,49 @@
 /*
  * cmd_cat.c - `pqt cat FILE`: print rows. Parses the options, picks the columns, then
- * streams one row group at a time: each requested column is read over that row group's
- * part of the range, the rows are written (cat_format.c) and the arrays freed, so memory
- * stays bounded by one row group and output starts at once.
+ * streams batches of rows (cat_read.c): each printed column is read over the batch, the
+ * rows are written (cat_format.c for csv and jsonl, cat_table.c for the table) and the
+ * arrays freed, so memory stays bounded by one batch and output starts at once.
+ *
+ * On a terminal the table shows only the first and last PREVIEW_ROWS rows (two small reads,
+ * however big the file); --all, --limit or a pipe print rows as asked. PQT_ISATTY=1 or 0
+ * overrides the terminal test (the tests have no terminal).
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "tools.h"
+#include "cat.h"
 
 static const char usage[] =
-    "usage: pqt cat FILE [--columns a,b] [--rows LO:HI] [--limit N] [--format table|csv|jsonl]\n"
-    "               [--no-crc] [--binary-as-string]\n"
+    "usage: pqt cat FILE [--columns a,b] [--rows LO:HI] [--limit N] [--all]\n"
+    "               [--format table|csv|jsonl] [--no-crc] [--binary-as-string]\n"
     "\n"
-    "Print the rows of a Parquet file, one row group at a time.\n"
+    "Print the rows of a Parquet file, streaming them a batch at a time.\n"
     "  --columns a,b   only these columns (dotted paths), in this order\n"
     "  --rows LO:HI    rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"
     "  --limit N       print at most N rows\n"
+    "  --all           every row on a terminal too (there the table shows the first and\n"
+    "                  last 10 rows of a longer one; a pipe always gets every row)\n"
     "  --format F      table (default, for people), csv, or jsonl (one JSON object per row)\n"
     "  --no-crc        do not verify page checksums (CRC32)\n"
     "  --binary-as-string  read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"
     "  -h, --help      this text\n"
-    "Columns pqt cannot read (maps, nested lists) are left out unless named.\n";
+    "Columns pqt cannot read (maps, nested lists) are left out unless named.\n"
+    "The table never cuts a number; strings longer than 32 cells end in \"…\", and columns\n"
+    "that do not fit the terminal (or COLUMNS) are named after it. csv and jsonl print every\n"
+    "value in full. A reader that stops early (pqt cat F | head) ends pqt quietly, status 0;\n"
+    "a failed write (disk full) is an error, status 1.\n";
 
 static const char *const value_opts[] = {"--columns", "--rows", "--limit", "--format", NULL};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format;
-    int no_crc, binary_as_string;
+    int no_crc, binary_as_string, all;
 } cat_args;
 
 /* A decimal int64 filling all of s (empty is not a number). */
@@ -66,14 +81,17 @@ static void add_col(cat_out *o, const pqt_file *f, int col)
     cat_col *c = &o->cols[o->ncols++];
     memset(c, 0, sizeof *c);
     c->col = col;
-    c->path = pqt_file_column_path(f, col);
-    int kind = pqt_file_column_kind(f, col);
-    c->kind_name = pqt_kind_name(kind);
+    const char *path = pqt_file_column_path(f, col);
+    size_t n = strlen(path) + 1;
+    c->path = malloc(n); /* a copy outlives a reopened handle */
+    if (c->path) memcpy(c->path, path, n);
+    if (!c->path) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
     c->unit = pqt_file_column_time_unit(f, col);
     c->utc = pqt_file_column_utc(f, col) == 1;
-    int plain_number =
-        kind == PQT_INT32 || kind == PQT_INT64 || kind == PQT_FLOAT32 || kind == PQT_FLOAT64;
-    c->right_align = plain_number;
+    c->leaf = -1;
 }
 
 /* The columns to print: those named by --columns, or every readable one. */
@@ -91,7 +109,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
     }
     if (!list) {
         for (int c = 0; c < ncols; c++)
-            if (pqt_file_column_kind(f, c) != PQT_NONE) add_col(o, f, c);
+            if (!pqt_file_column_unsupported_reason(f, c)) add_col(o, f, c);
         return EXIT_OK;
     }
     for (const char *p = list;;) {
@@ -108,7 +126,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
             fprintf(stderr, "pqt: no column '%s' in %s\n", name, path);
             return EXIT_FAIL;
         }
-        if (pqt_file_column_kind(f, col) == PQT_NONE) {
+        if (pqt_file_column_unsupported_reason(f, col)) {
             const char *logical = pqt_file_column_logical(f, col);
             fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
@@ -122,72 +140,27 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
     return EXIT_OK;
 }
 
-/* Stream rows lo..hi (1-based, inclusive) row group by row group. */
-static int stream(pqt_file *f, const char *path, cat_out *o, int64_t lo, int64_t hi)
-{
-    pqt_array **arrays = calloc((size_t)o->ncols + 1, sizeof *arrays);
-    if (!arrays) {
-        fputs("pqt: out of memory\n", stderr);
-        return EXIT_FAIL;
-    }
-    int rc = EXIT_OK, nrg = pqt_file_nrow_groups(f);
-    int64_t first = 1;
-    for (int rg = 0; rg < nrg && first <= hi && rc == EXIT_OK; rg++) {
-        int64_t last = first + pqt_file_row_group_nrows(f, rg) - 1;
-        int64_t a = lo > first ? lo : first, b = hi < last ? hi : last;
-        first = last + 1;
-        if (a > b) continue;
-        for (int c = 0; c < o->ncols; c++) {
-            if (pqt_file_read(f, o->cols[c].col, a, b, &arrays[c]) != PQT_OK) {
-                fflush(stdout);
-                rc = tool_fail(path);
-                break;
-            }
-            colview_init(&o->cols[c].v, arrays[c], o->cols[c].unit, o->cols[c].utc);
-        }
-        if (rc == EXIT_OK) cat_write_batch(o, b - a + 1);
-        for (int c = 0; c < o->ncols; c++) {
-            pqt_array_free(arrays[c]);
-            arrays[c] = NULL;
-        }
-    }
-    free(arrays);
-    return rc;
-}
-
-static int run(pqt_file *f, const cat_args *args)
+static int run(cat_reader *rd, const cat_args *args)
 {
     cat_out o = {0};
     o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
                : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
                                                                    : FORMAT_JSONL;
-    int rc = pick_columns(f, args->path, args->columns, &o);
-    if (rc != EXIT_OK) {
-        free(o.cols);
-        return rc;
-    }
-    int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
-    if (args->rows) {
+    int rc = pick_columns(rd->f, args->path, args->columns, &o);
+    int64_t nrows = pqt_file_nrows(rd->f), lo = 1, hi = nrows, limit = -1;
+    if (rc == EXIT_OK && args->rows) {
         parse_rows(args->rows, &lo, &hi); /* checked by the caller */
         if (lo < 1 || hi > nrows || lo > hi) {
             fprintf(stderr, "pqt: %s: rows %s outside the table (%lld rows)\n", args->path,
                     args->rows, (long long)nrows);
-            free(o.cols);
-            return EXIT_FAIL;
+            rc = EXIT_FAIL;
         }
     }
-    if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
-    int64_t total = hi - lo + 1;
-    int64_t end = limit >= 0 && limit < total ? lo + limit - 1 : hi;
-    rc = stream(f, args->path, &o, lo, end);
-    if (rc == EXIT_OK)
-        cat_finish(&o, total);
-    else {
-        free(o.width);
-        rb_free(&o.line);
-        rb_free(&o.cell);
+    if (rc == EXIT_OK) {
+        if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
+        rc = cat_print(rd, &o, lo, hi, limit, args->all);
     }
-    free(o.cols);
+    cat_out_free(&o);
     return rc;
 }
 
@@ -207,6 +180,10 @@ int cmd_cat(int argc, char **argv)
         }
         if (r == ARG_BAD && strcmp(s.opt, "--binary-as-string") == 0) {
             args.binary_as_string = 1;
+            continue;
+        }
+        if (r == ARG_BAD && strcmp(s.opt, "--all") == 0) {
+            args.all = 1;
             continue;
         }
         if (r == ARG_BAD || r == ARG_MISSING) return tool_bad_option("cat", usage, r, s.opt);
@@ -233,15 +210,19 @@ int cmd_cat(int argc, char **argv)
         return tool_usage_error("cat", usage, "unknown --format (table, csv or jsonl)",
                                 args.format);
 
-    pqt_file *f;
-    pqt_opts *o = NULL;
-    if (pqt_opts_new(&o) != PQT_OK) return tool_fail(args.path);
-    pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, !args.no_crc);
-    pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, args.binary_as_string);
-    int opened = pqt_file_open(args.path, o, &f);
-    pqt_opts_free(o);
-    if (opened != PQT_OK) return tool_fail(args.path);
-    int rc = run(f, &args);
-    pqt_file_close(f);
+    /* A closed pipe is a write error (EPIPE) the sink ends quietly on, rather than a signal
+     * that kills the process wherever it is. */
+    signal(SIGPIPE, SIG_IGN);
+#ifdef M_MMAP_THRESHOLD
+    /* Every batch allocates and frees the same large buffers (pages, columns); glibc's
+     * sliding threshold would move them onto the heap, where they fragment and the
+     * resident size creeps up batch after batch. Mapped, they go back when freed. */
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+#endif
+    cat_reader rd;
+    if (cat_reader_open(&rd, args.path, !args.no_crc, args.binary_as_string) != EXIT_OK)
+        return EXIT_FAIL;
+    int rc = run(&rd, &args);
+    cat_reader_close(&rd);
     return rc;
 }

@@ -64,33 +64,4 @@ size_t tool_text_width(const char *s, size_t n);
 /* Bytes of the prefix of s[0..n) holding at most `width` code points. */
 size_t tool_text_prefix(const char *s, size_t n, size_t width);
 
-/* ---- pqt cat output (cat_format.c) ---- */
-
-enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL };
-
-/* A column being printed; v is refreshed for every batch. */
-typedef struct cat_col {
-    int col;
-    const char *path, *kind_name;
-    int unit, utc;
-    int right_align; /* numbers line up on the right in the table format */
-    colview v;
-} cat_col;
-
-typedef struct cat_out {
-    int format;
-    cat_col *cols;
-    int ncols;
-    size_t *width; /* table: column widths, fixed by the first batch */
-    int started;   /* header written */
-    int64_t nrows_out;
-    rbuf line, cell;
-} cat_out;
-
-/* Write the rows 0..nrows-1 of the current batch (cols[].v set by the caller). */
-void cat_write_batch(cat_out *o, int64_t nrows);
-/* Finish: a header if no batch came, the table footer; free the writer's buffers.
- * total is the number of rows that were asked for. */
-void cat_finish(cat_out *o, int64_t total);
-
 #endif

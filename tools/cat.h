@@ -1,0 +1,179 @@
+/*
+ * cat.h - the parts of `pqt cat` shared by its files: the output sink (cat_sink.c), the csv
+ * and jsonl writers (cat_format.c), the table layout (cat_table.c), the display width of
+ * text (text_width.c) and the column state that cmd_cat.c fills batch by batch.
+ *
+ * Data flow: cmd_cat.c reads every printed column over one batch of rows (a few thousand
+ * to 64k rows, bounded by bytes), points each column's colview at the arrays, hands the
+ * batch to the writer of the format, frees the arrays and goes on. Nothing holds more than
+ * one batch, so memory does not grow with the file.
+ */
+#ifndef PQT_TOOLS_CAT_H
+#define PQT_TOOLS_CAT_H
+
+#include <string.h>
+
+#include "tools.h"
+
+/* ---- output sink (cat_sink.c) ---- */
+
+/* Output is built in one buffer and handed to write(2) in blocks of about SINK_BLOCK bytes;
+ * every write is checked. A reader that closes the pipe ends the output quietly (status
+ * SINK_CLOSED); any other failure is reported once on stderr (SINK_ERROR). */
+#define SINK_BLOCK ((size_t)1 << 20)
+enum { SINK_OK, SINK_CLOSED, SINK_ERROR };
+
+typedef struct cat_sink {
+    char *p;
+    size_t len, cap;
+    int fd;
+    int status;
+} cat_sink;
+
+void sink_init(cat_sink *s, int fd);
+void sink_free(cat_sink *s);
+/* Write out everything buffered. 0, or -1 once the output has failed (s->status says how). */
+int sink_flush(cat_sink *s);
+/* Make room for n more bytes (the tool exits when memory runs out, like rbuf). */
+void sink_grow(cat_sink *s, size_t n);
+
+static inline char *sink_room(cat_sink *s, size_t n)
+{
+    if (s->cap - s->len < n) sink_grow(s, n);
+    return s->p + s->len;
+}
+static inline void sink_put(cat_sink *s, const char *x, size_t n)
+{
+    memcpy(sink_room(s, n), x, n);
+    s->len += n;
+}
+static inline void sink_putc(cat_sink *s, char c)
+{
+    *sink_room(s, 1) = c;
+    s->len++;
+}
+static inline void sink_puts(cat_sink *s, const char *x)
+{
+    sink_put(s, x, strlen(x));
+}
+static inline void sink_pad(cat_sink *s, size_t n)
+{
+    memset(sink_room(s, n), ' ', n);
+    s->len += n;
+}
+/* After each row: hand a full block to the kernel. 0, or -1 when the output failed. */
+static inline int sink_row_done(cat_sink *s)
+{
+    return s->len >= SINK_BLOCK ? sink_flush(s) : s->status == SINK_OK ? 0 : -1;
+}
+
+/* ---- display width (text_width.c) ---- */
+
+/* Terminal cells of one code point: 2 for East Asian wide and emoji, 0 for combining marks
+ * and zero-width characters, 1 otherwise. Independent of the locale. */
+int cat_char_width(uint32_t cp);
+/* Cells of UTF-8 text s[0..n). */
+size_t cat_text_width(const char *s, size_t n);
+/* Bytes of the longest prefix of s[0..n) that fits in `cells` cells (never splitting a
+ * character; zero-width marks stay with their base); its cells into *cells_ret (may be
+ * NULL). */
+size_t cat_text_prefix(const char *s, size_t n, size_t cells, size_t *cells_ret);
+
+/* ---- columns and the writers ---- */
+
+enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL };
+
+/* How csv and jsonl write a column: a direct loop for plain kinds, render_cell for the rest
+ * (dates, times, decimals, unsigned, strings in arrays, ...). */
+enum { W_GENERIC, W_I32, W_I64, W_F32, W_F64, W_BOOL, W_STR, W_ARRAY };
+
+/* How the table may shorten a column's text. */
+enum { ELIDE_NEVER, ELIDE_TEXT, ELIDE_ELEMENTS };
+
+typedef struct cat_col {
+    int col;    /* file column */
+    char *path; /* a copy: the file handle may be reopened */
+    const char *kind_name;
+    int kind, unit, utc;
+    int is_list;     /* a Parquet LIST: kind known from the first batch read */
+    int planned;     /* writer and layout chosen (on the first batch) */
+    int writer;      /* W_* */
+    int elem_writer; /* W_ARRAY: W_I32..W_BOOL of the elements */
+    int right_align; /* table: numbers line up on the right */
+    int elide;       /* table: ELIDE_* */
+    int hidden;      /* table: does not fit the terminal, not read */
+    char *key;       /* jsonl: "path": */
+    size_t key_len;
+    colview v;       /* the current batch */
+    pqt_array *arr;
+    int leaf;             /* a chunk of this column, for size estimates (-1: none) */
+    double row_nbytes;    /* decoded bytes a row, estimated then measured */
+} cat_col;
+
+typedef struct cat_table cat_table; /* cat_table.c */
+
+typedef struct cat_out {
+    int format;
+    cat_col *cols;
+    int ncols;
+    cat_sink sink;
+    rbuf cell;         /* scratch for one rendered value */
+    int started;       /* header written */
+    int64_t nrows_out; /* rows written so far */
+    cat_table *table;
+} cat_out;
+
+/* csv / jsonl (cat_format.c): choose how column c is written (once, when its kind is
+ * known); write rows 0..nrows-1 of the current batch, the csv header first (nrows 0 writes
+ * just the header, if not yet written). 0, or -1 when the output failed. */
+void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c);
+int cat_write_rows(cat_out *o, int64_t nrows);
+/* The one place a floating-point value becomes text in csv and jsonl; json: NaN and the
+ * infinities as JSON strings. Writes at most CAT_FLOAT_MAX bytes at p, returns the end. */
+#define CAT_FLOAT_MAX 48
+char *cat_put_float(char *p, double d, int is_f32, int json);
+
+/* reading (cat_read.c): the file handle and the batch sizes. Functions returning int
+ * return EXIT_OK or EXIT_FAIL after printing why. */
+typedef struct cat_reader {
+    pqt_file *f;
+    const char *path;
+    int verify_crc, binary_as_string;
+    int measured;   /* a batch has been read: the sizes are measured */
+    double touched; /* column chunk bytes read through the current mapping */
+} cat_reader;
+int cat_reader_open(cat_reader *rd, const char *path, int verify_crc, int binary_as_string);
+void cat_reader_close(cat_reader *rd);
+/* Once the columns are picked: the chunk of each column and the first size estimates. */
+void cat_reader_plan(cat_reader *rd, cat_out *o);
+/* Rows for the next batch. */
+int64_t cat_batch_rows(const cat_reader *rd, const cat_out *o);
+/* Read rows lo..hi (1-based, inclusive, inside row group rg, 0-based) of every column that
+ * is not hidden and point the columns' colviews at them. */
+int cat_batch_read(cat_reader *rd, cat_out *o, int rg, int64_t lo, int64_t hi);
+/* Free the batch, keeping what it measured for the next one. */
+void cat_batch_free(cat_reader *rd, cat_out *o);
+
+/* The whole output (cat_run.c): rows lo..hi, at most `limit` of them (-1: no limit); all:
+ * no terminal preview. Exit status. cat_out_free releases what o holds. */
+int cat_print(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi, int64_t limit, int all);
+void cat_out_free(cat_out *o);
+
+/* table (cat_table.c). Terminal: width in cells, 0 = no limit. */
+typedef struct cat_term {
+    int is_tty;
+    size_t width;
+} cat_term;
+void cat_term_detect(cat_term *t);
+int cat_table_new(cat_out *o, const cat_term *t);
+/* Render rows 0..nrows-1 of the current batch into the table's cells (no output yet). */
+void cat_table_collect(cat_out *o, int64_t nrows);
+/* Lay out the collected rows and forget them. The first call fixes which columns fit and
+ * writes the header; later calls widen a column whose values need more room (numbers are
+ * never cut). gap_after >= 0 puts a row of "…" after that many rows (the preview). */
+int cat_table_emit(cat_out *o, int64_t gap_after);
+/* Lines after the table: the row count (given by the caller) and the hidden columns. */
+int cat_table_finish(cat_out *o, const char *rows_line);
+void cat_table_free(cat_out *o);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * cat_read.c - how `pqt cat` reads: every printed column over one batch of rows at a time,
+ * through the low-level range read (pqt_file_read decodes only the pages that hold the
+ * rows asked for).
+ *
+ * A batch holds about BATCH_NBYTES of decoded values and never crosses a row group. The
+ * first batch is a probe of PROBE_ROWS rows (output starts at once; strings and lists get
+ * measured); every later one is sized from what the previous one measured. Big batches
+ * matter: a page is decompressed whole for every batch that needs a row of it, and some
+ * writers (DuckDB) put a whole column chunk in one page. The table format keeps the text
+ * of a batch, so its batches stay at TABLE_BATCH_ROWS.
+ *
+ * The library maps the file, and the pages a read touches stay resident in the process
+ * until the mapping goes. So the handle is reopened (cheap: the footer is parsed again)
+ * before a read would take the chunks read through the current mapping past REMAP_NBYTES,
+ * counting whole chunks (a read may touch all of one): the file's share of the resident
+ * size stays below REMAP_NBYTES plus one chunk, whatever the size of the file.
+ */
+#include <stdlib.h>
+
+#include "cat.h"
+
+#define BATCH_ROWS (1 << 20)
+#define TABLE_BATCH_ROWS 65536
+#define BATCH_NBYTES ((double)(16 << 20))
+#define PROBE_ROWS 4096
+#define REMAP_NBYTES ((double)(16 << 20))
+
+int cat_reader_open(cat_reader *rd, const char *path, int verify_crc, int binary_as_string)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->path = path;
+    rd->verify_crc = verify_crc;
+    rd->binary_as_string = binary_as_string;
+    pqt_opts *o = NULL;
+    if (pqt_opts_new(&o) != PQT_OK) return tool_fail(path);
+    pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, verify_crc);
+    pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, binary_as_string);
+    int st = pqt_file_open(path, o, &rd->f);
+    pqt_opts_free(o);
+    return st == PQT_OK ? EXIT_OK : tool_fail(path);
+}
+
+void cat_reader_close(cat_reader *rd)
+{
+    pqt_file_close(rd->f);
+    rd->f = NULL;
+}
+
+/* A leaf (column chunk) of each printed column: the footer's sizes feed the estimates. */
+void cat_reader_plan(cat_reader *rd, cat_out *o)
+{
+    const pqt_file *f = rd->f;
+    int nleaves = pqt_file_nleaves(f);
+    for (int leaf = 0; leaf < nleaves; leaf++) {
+        int node = pqt_file_leaf_node(f, leaf);
+        while (node > 0 && pqt_file_node_column(f, node) < 0)
+            node = pqt_file_node_parent(f, node);
+        int col = node > 0 ? pqt_file_node_column(f, node) : -1;
+        for (int c = 0; c < o->ncols; c++) {
+            if (o->cols[c].col != col || o->cols[c].leaf >= 0) continue;
+            o->cols[c].leaf = leaf;
+            o->cols[c].is_list = node != pqt_file_leaf_node(f, leaf);
+        }
+    }
+    for (int c = 0; c < o->ncols; c++) {
+        cat_col *col = &o->cols[c];
+        /* The kind of a LIST column says whether every row has the same length, which the
+         * library may learn only by reading the whole column: it is taken from the first
+         * batch instead ("list<...>" either way). */
+        col->kind = col->is_list ? PQT_NONE : pqt_file_column_kind(f, col->col);
+        col->kind_name = col->is_list ? "list" : pqt_kind_name(col->kind);
+        int elem = PQT_KIND_ELEMENT(col->kind);
+        col->row_nbytes = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+        if (col->is_list) col->row_nbytes = 64; /* a guess; the probe batch measures it */
+    }
+}
+
+/* Decoded bytes a row of column c takes in the current batch. */
+static double measured_row_nbytes(const cat_col *c)
+{
+    const colview *v = &c->v;
+    int64_t n = v->nrows;
+    if (n <= 0) return c->row_nbytes;
+    double esz = v->elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(v->elem);
+    double nelem = (double)n * (v->width > 0 ? v->width : 1);
+    double bytes = 0;
+    if (v->kind & PQT_LIST) {
+        nelem = (double)(v->list_off[n] - v->list_off[0]);
+        bytes += 8.0 * (double)(n + 1);
+    }
+    bytes += nelem * esz;
+    if (v->elem == PQT_STRING && v->str_off) {
+        int64_t ne = (int64_t)nelem;
+        bytes += (double)(v->str_off[ne] - v->str_off[0]);
+    }
+    return bytes / (double)n + 1;
+}
+
+int64_t cat_batch_rows(const cat_reader *rd, const cat_out *o)
+{
+    double row = 1;
+    for (int c = 0; c < o->ncols; c++)
+        if (!o->cols[c].hidden) row += o->cols[c].row_nbytes;
+    double n = BATCH_NBYTES / row;
+    double max = !rd->measured ? PROBE_ROWS : o->format == FORMAT_TABLE ? TABLE_BATCH_ROWS
+                                                                         : BATCH_ROWS;
+    if (n > max) n = max;
+    return n < 1 ? 1 : (int64_t)n;
+}
+
+/* Reopen the file: the old mapping, and every page it made resident, goes. */
+static int remap(cat_reader *rd)
+{
+    pqt_file *old = rd->f;
+    cat_reader fresh;
+    int rc = cat_reader_open(&fresh, rd->path, rd->verify_crc, rd->binary_as_string);
+    if (rc != EXIT_OK) return rc;
+    pqt_file_close(old);
+    rd->f = fresh.f;
+    rd->touched = 0;
+    return EXIT_OK;
+}
+
+int cat_batch_read(cat_reader *rd, cat_out *o, int rg, int64_t lo, int64_t hi)
+{
+    for (int c = 0; c < o->ncols; c++) {
+        cat_col *col = &o->cols[c];
+        if (col->hidden) continue;
+        double chunk = col->leaf < 0 ? 0 : (double)pqt_file_chunk_compressed_nbytes(rd->f, rg, col->leaf);
+        if (rd->touched > 0 && rd->touched + chunk > REMAP_NBYTES && remap(rd) != EXIT_OK) {
+            cat_batch_free(rd, o);
+            return EXIT_FAIL;
+        }
+        rd->touched += chunk;
+        if (pqt_file_read(rd->f, col->col, lo, hi, &col->arr) != PQT_OK) {
+            cat_batch_free(rd, o);
+            return tool_fail(rd->path);
+        }
+        if (!col->planned) {
+            if (col->is_list) {
+                col->kind = PQT_KIND_ELEMENT(pqt_array_kind(col->arr)) | PQT_LIST;
+                col->kind_name = pqt_kind_name(col->kind);
+            }
+            cat_plan_column(o, rd->f, col);
+            col->planned = 1;
+        }
+        colview_init(&col->v, col->arr, col->unit, col->utc);
+    }
+    return EXIT_OK;
+}
+
+void cat_batch_free(cat_reader *rd, cat_out *o)
+{
+    int all = 1;
+    for (int c = 0; c < o->ncols; c++) {
+        cat_col *col = &o->cols[c];
+        if (!col->arr) {
+            all &= col->hidden;
+            continue;
+        }
+        col->row_nbytes = measured_row_nbytes(col);
+        pqt_array_free(col->arr);
+        col->arr = NULL;
+        memset(&col->v, 0, sizeof col->v);
+    }
+    if (all) rd->measured = 1;
+}
