@@ -3,10 +3,11 @@
  * and jsonl writers (cat_format.c), the table layout (cat_table.c), the display width of
  * text (text_width.c) and the column state that cmd_cat.c fills batch by batch.
  *
- * Data flow: cmd_cat.c reads every printed column over one batch of rows (a few thousand
- * to 64k rows, bounded by bytes), points each column's colview at the arrays, hands the
- * batch to the writer of the format, frees the arrays and goes on. Nothing holds more than
- * one batch, so memory does not grow with the file.
+ * Data flow: cat_run.c reads every printed column over one batch of rows (cat_read.c:
+ * about 16 MiB of values, never past a row group), points each column's colview at the
+ * arrays, hands the batch to the writer of the format and frees it. csv and jsonl read the
+ * next batch on a second thread while writing this one (cat_pipe.c). Nothing holds more
+ * than two batches, so memory does not grow with the file.
  */
 #ifndef PQT_TOOLS_CAT_H
 #define PQT_TOOLS_CAT_H
@@ -105,7 +106,6 @@ typedef struct cat_col {
     char *key;       /* jsonl: "path": */
     size_t key_len;
     colview v;       /* the current batch */
-    pqt_array *arr;
     int leaf;             /* a chunk of this column, for size estimates (-1: none) */
     double row_nbytes;    /* decoded bytes a row, estimated then measured */
 } cat_col;
@@ -133,26 +133,48 @@ int cat_write_rows(cat_out *o, int64_t nrows);
 #define CAT_FLOAT_MAX 48
 char *cat_put_float(char *p, double d, int is_f32, int json);
 
-/* reading (cat_read.c): the file handle and the batch sizes. Functions returning int
- * return EXIT_OK or EXIT_FAIL after printing why. */
+/* reading (cat_read.c): the file handle, the batches and their sizes. */
 typedef struct cat_reader {
     pqt_file *f;
     const char *path;
     int verify_crc, binary_as_string;
-    int measured;   /* a batch has been read: the sizes are measured */
-    double touched; /* column chunk bytes read through the current mapping */
+    int measured;          /* a batch has been read: the sizes are measured */
+    double touched;        /* column chunk bytes read through the current mapping */
+    int64_t next, end;     /* the rows still to read */
+    int rg;                /* row group of the last batch, and its last row */
+    int64_t rg_last;
+    char err[1024];        /* why the last read failed (cat_reader_report) */
 } cat_reader;
+
+/* One batch: rows lo..hi (1-based, inclusive) of row group rg (0-based); arr[c] the values
+ * of printed column c (NULL for a hidden one). */
+typedef struct cat_batch {
+    int rg;
+    int64_t lo, hi;
+    pqt_array **arr;
+} cat_batch;
+
+/* Open (EXIT_OK, or EXIT_FAIL after saying why) and close. */
 int cat_reader_open(cat_reader *rd, const char *path, int verify_crc, int binary_as_string);
 void cat_reader_close(cat_reader *rd);
 /* Once the columns are picked: the chunk of each column and the first size estimates. */
 void cat_reader_plan(cat_reader *rd, cat_out *o);
-/* Rows for the next batch. */
-int64_t cat_batch_rows(const cat_reader *rd, const cat_out *o);
-/* Read rows lo..hi (1-based, inclusive, inside row group rg, 0-based) of every column that
- * is not hidden and point the columns' colviews at them. */
-int cat_batch_read(cat_reader *rd, cat_out *o, int rg, int64_t lo, int64_t hi);
-/* Free the batch, keeping what it measured for the next one. */
-void cat_batch_free(cat_reader *rd, cat_out *o);
+/* Batches over rows lo..hi: cat_next_batch fills b's range (0 when none is left). */
+void cat_reader_start(cat_reader *rd, int64_t lo, int64_t hi);
+int cat_next_batch(cat_reader *rd, const cat_out *o, cat_batch *b);
+/* Read b's rows of every column that is not hidden into b->arr (the first read of a column
+ * settles its writer). EXIT_OK, or EXIT_FAIL with nothing held and the reason kept for
+ * cat_reader_report (one line "pqt: FILE: message" on stderr). */
+int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b);
+void cat_reader_report(const cat_reader *rd);
+/* Point the columns' colviews at b's arrays; free b's arrays. */
+void cat_batch_view(cat_out *o, const cat_batch *b);
+void cat_batch_free(cat_batch *b, int ncols);
+
+/* csv and jsonl with reading and writing on two threads (cat_pipe.c): the next batch is
+ * read while this one is written. EXIT_OK, EXIT_FAIL (a read failed, reported) or -1 (the
+ * output failed). */
+int cat_stream_piped(cat_reader *rd, cat_out *o);
 
 /* The whole output (cat_run.c): rows lo..hi, at most `limit` of them (-1: no limit); all:
  * no terminal preview. Exit status. cat_out_free releases what o holds. */

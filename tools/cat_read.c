@@ -76,29 +76,39 @@ void cat_reader_plan(cat_reader *rd, cat_out *o)
     }
 }
 
-/* Decoded bytes a row of column c takes in the current batch. */
-static double measured_row_nbytes(const cat_col *c)
+/* Decoded bytes a row of array a takes. */
+static double measured_row_nbytes(const pqt_array *a, double old)
 {
-    const colview *v = &c->v;
-    int64_t n = v->nrows;
-    if (n <= 0) return c->row_nbytes;
-    double esz = v->elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(v->elem);
-    double nelem = (double)n * (v->width > 0 ? v->width : 1);
-    double bytes = 0;
-    if (v->kind & PQT_LIST) {
-        nelem = (double)(v->list_off[n] - v->list_off[0]);
+    int64_t n = pqt_array_nrows(a);
+    if (n <= 0) return old;
+    int kind = pqt_array_kind(a), elem = PQT_KIND_ELEMENT(kind), width = pqt_array_width(a);
+    double esz = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+    double nelem = (double)n * (width > 0 ? width : 1), bytes = 0;
+    const int64_t *lo = pqt_array_list_offsets(a), *so = pqt_array_str_offsets(a);
+    if (lo) {
+        nelem = (double)(lo[n] - lo[0]);
         bytes += 8.0 * (double)(n + 1);
     }
     bytes += nelem * esz;
-    if (v->elem == PQT_STRING && v->str_off) {
-        int64_t ne = (int64_t)nelem;
-        bytes += (double)(v->str_off[ne] - v->str_off[0]);
-    }
+    if (so) bytes += (double)(so[(int64_t)nelem] - so[0]);
     return bytes / (double)n + 1;
 }
 
-int64_t cat_batch_rows(const cat_reader *rd, const cat_out *o)
+void cat_reader_start(cat_reader *rd, int64_t lo, int64_t hi)
 {
+    rd->next = lo;
+    rd->end = hi;
+    rd->rg = -1;
+    rd->rg_last = 0;
+}
+
+int cat_next_batch(cat_reader *rd, const cat_out *o, cat_batch *b)
+{
+    if (rd->next > rd->end) return 0;
+    while (rd->next > rd->rg_last) { /* the row group holding rd->next */
+        rd->rg++;
+        rd->rg_last += pqt_file_row_group_nrows(rd->f, rd->rg);
+    }
     double row = 1;
     for (int c = 0; c < o->ncols; c++)
         if (!o->cols[c].hidden) row += o->cols[c].row_nbytes;
@@ -106,63 +116,93 @@ int64_t cat_batch_rows(const cat_reader *rd, const cat_out *o)
     double max = !rd->measured ? PROBE_ROWS : o->format == FORMAT_TABLE ? TABLE_BATCH_ROWS
                                                                          : BATCH_ROWS;
     if (n > max) n = max;
-    return n < 1 ? 1 : (int64_t)n;
+    int64_t rows = n < 1 ? 1 : (int64_t)n;
+    int64_t last = rd->end < rd->rg_last ? rd->end : rd->rg_last;
+    b->rg = rd->rg;
+    b->lo = rd->next;
+    b->hi = last - b->lo + 1 > rows ? b->lo + rows - 1 : last;
+    rd->next = b->hi + 1;
+    return 1;
+}
+
+/* Keep the library's message for cat_reader_report. */
+static int failed(cat_reader *rd)
+{
+    snprintf(rd->err, sizeof rd->err, "%s", pqt_errmsg());
+    return EXIT_FAIL;
+}
+
+void cat_reader_report(const cat_reader *rd)
+{
+    const char *msg = rd->err[0] ? rd->err : "failed";
+    /* The library's message often starts with the path already; say it once. */
+    size_t n = strlen(rd->path);
+    if (strncmp(msg, rd->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0) msg += n + 2;
+    fprintf(stderr, "pqt: %s: %s\n", rd->path, msg);
 }
 
 /* Reopen the file: the old mapping, and every page it made resident, goes. */
 static int remap(cat_reader *rd)
 {
-    pqt_file *old = rd->f;
-    cat_reader fresh;
-    int rc = cat_reader_open(&fresh, rd->path, rd->verify_crc, rd->binary_as_string);
-    if (rc != EXIT_OK) return rc;
-    pqt_file_close(old);
-    rd->f = fresh.f;
+    pqt_opts *o = NULL;
+    pqt_file *fresh = NULL;
+    int st = pqt_opts_new(&o);
+    if (st == PQT_OK) {
+        pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, rd->verify_crc);
+        pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, rd->binary_as_string);
+        st = pqt_file_open(rd->path, o, &fresh);
+    }
+    pqt_opts_free(o);
+    if (st != PQT_OK) return failed(rd);
+    pqt_file_close(rd->f);
+    rd->f = fresh;
     rd->touched = 0;
     return EXIT_OK;
 }
 
-int cat_batch_read(cat_reader *rd, cat_out *o, int rg, int64_t lo, int64_t hi)
+int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
 {
     for (int c = 0; c < o->ncols; c++) {
         cat_col *col = &o->cols[c];
+        b->arr[c] = NULL;
         if (col->hidden) continue;
-        double chunk = col->leaf < 0 ? 0 : (double)pqt_file_chunk_compressed_nbytes(rd->f, rg, col->leaf);
+        double chunk = col->leaf < 0 ? 0
+                                     : (double)pqt_file_chunk_compressed_nbytes(rd->f, b->rg,
+                                                                                col->leaf);
         if (rd->touched > 0 && rd->touched + chunk > REMAP_NBYTES && remap(rd) != EXIT_OK) {
-            cat_batch_free(rd, o);
+            cat_batch_free(b, c);
             return EXIT_FAIL;
         }
         rd->touched += chunk;
-        if (pqt_file_read(rd->f, col->col, lo, hi, &col->arr) != PQT_OK) {
-            cat_batch_free(rd, o);
-            return tool_fail(rd->path);
+        if (pqt_file_read(rd->f, col->col, b->lo, b->hi, &b->arr[c]) != PQT_OK) {
+            failed(rd);
+            cat_batch_free(b, c);
+            return EXIT_FAIL;
         }
         if (!col->planned) {
             if (col->is_list) {
-                col->kind = PQT_KIND_ELEMENT(pqt_array_kind(col->arr)) | PQT_LIST;
+                col->kind = PQT_KIND_ELEMENT(pqt_array_kind(b->arr[c])) | PQT_LIST;
                 col->kind_name = pqt_kind_name(col->kind);
             }
             cat_plan_column(o, rd->f, col);
             col->planned = 1;
         }
-        colview_init(&col->v, col->arr, col->unit, col->utc);
+        col->row_nbytes = measured_row_nbytes(b->arr[c], col->row_nbytes);
     }
+    rd->measured = 1;
     return EXIT_OK;
 }
 
-void cat_batch_free(cat_reader *rd, cat_out *o)
+void cat_batch_view(cat_out *o, const cat_batch *b)
 {
-    int all = 1;
-    for (int c = 0; c < o->ncols; c++) {
-        cat_col *col = &o->cols[c];
-        if (!col->arr) {
-            all &= col->hidden;
-            continue;
-        }
-        col->row_nbytes = measured_row_nbytes(col);
-        pqt_array_free(col->arr);
-        col->arr = NULL;
-        memset(&col->v, 0, sizeof col->v);
+    for (int c = 0; c < o->ncols; c++)
+        if (b->arr[c]) colview_init(&o->cols[c].v, b->arr[c], o->cols[c].unit, o->cols[c].utc);
+}
+
+void cat_batch_free(cat_batch *b, int ncols)
+{
+    for (int c = 0; c < ncols; c++) {
+        pqt_array_free(b->arr[c]);
+        b->arr[c] = NULL;
     }
-    if (all) rd->measured = 1;
 }

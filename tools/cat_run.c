@@ -11,77 +11,67 @@
 /* Rows a terminal sees at each end of a long table. */
 #define PREVIEW_ROWS 10
 
-/* Rows lo..hi (1-based, inclusive) of row group rg, batch by batch through the writer of
- * the format. EXIT_OK, EXIT_FAIL (a read failed, said why), or -1 (the output failed). */
-static int stream_rows(cat_reader *rd, cat_out *o, int rg, int64_t lo, int64_t hi)
+static cat_batch new_batch(const cat_out *o)
 {
-    for (int64_t a = lo; a <= hi;) {
-        int64_t n = cat_batch_rows(rd, o);
-        int64_t b = hi - a + 1 > n ? a + n - 1 : hi;
-        if (cat_batch_read(rd, o, rg, a, b) != EXIT_OK) return EXIT_FAIL;
-        int wrc;
-        if (o->format == FORMAT_TABLE) {
-            cat_table_collect(o, b - a + 1);
-            o->nrows_out += b - a + 1;
-            wrc = cat_table_emit(o, -1);
-        } else {
-            wrc = cat_write_rows(o, b - a + 1);
-        }
-        cat_batch_free(rd, o);
-        /* Each batch shows as soon as it is read. */
-        if (wrc != 0 || sink_flush(&o->sink) != 0) return -1;
-        a = b + 1;
+    cat_batch b = {0};
+    b.arr = calloc((size_t)o->ncols + 1, sizeof *b.arr);
+    if (!b.arr) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
     }
-    return EXIT_OK;
+    return b;
 }
 
-/* Stream rows lo..hi (1-based, inclusive) row group by row group; returns as stream_rows. */
+/* Rows lo..hi (1-based, inclusive), batch by batch through the writer of the format, on
+ * this thread. EXIT_OK, EXIT_FAIL (a read failed, reported) or -1 (the output failed). */
 static int stream(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi)
 {
-    int nrg = pqt_file_nrow_groups(rd->f);
-    int64_t first = 1;
-    for (int rg = 0; rg < nrg && first <= hi; rg++) {
-        int64_t last = first + pqt_file_row_group_nrows(rd->f, rg) - 1;
-        int64_t a = lo > first ? lo : first, b = hi < last ? hi : last;
-        first = last + 1;
-        if (a > b) continue;
-        int rc = stream_rows(rd, o, rg, a, b);
-        if (rc != EXIT_OK) return rc;
-    }
-    return EXIT_OK;
-}
-
-/* The row group holding row `row` (1-based), and its first row. */
-static int row_group_of(const pqt_file *f, int64_t row, int64_t *first_ret)
-{
-    int nrg = pqt_file_nrow_groups(f);
-    int64_t first = 1;
-    for (int rg = 0; rg < nrg; rg++) {
-        int64_t n = pqt_file_row_group_nrows(f, rg);
-        if (row < first + n) {
-            *first_ret = first;
-            return rg;
+    cat_batch b = new_batch(o);
+    int rc = EXIT_OK;
+    cat_reader_start(rd, lo, hi);
+    while (rc == EXIT_OK && cat_next_batch(rd, o, &b)) {
+        if (cat_batch_read(rd, o, &b) != EXIT_OK) {
+            sink_flush(&o->sink); /* the rows read so far, then the error */
+            cat_reader_report(rd);
+            rc = EXIT_FAIL;
+            break;
         }
-        first += n;
+        cat_batch_view(o, &b);
+        int64_t n = b.hi - b.lo + 1;
+        int wrc;
+        if (o->format == FORMAT_TABLE) {
+            cat_table_collect(o, n);
+            o->nrows_out += n;
+            wrc = cat_table_emit(o, -1);
+        } else {
+            wrc = cat_write_rows(o, n);
+        }
+        cat_batch_free(&b, o->ncols);
+        /* Each batch shows as soon as it is read. */
+        if (wrc != 0 || sink_flush(&o->sink) != 0) rc = -1;
     }
-    *first_ret = first;
-    return nrg - 1;
+    free(b.arr);
+    return rc;
 }
 
 /* Collect rows lo..hi for the table without printing them (the preview). */
 static int collect_rows(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi)
 {
-    while (lo <= hi) {
-        int64_t first;
-        int rg = row_group_of(rd->f, lo, &first);
-        int64_t last = first + pqt_file_row_group_nrows(rd->f, rg) - 1;
-        int64_t b = hi < last ? hi : last;
-        if (cat_batch_read(rd, o, rg, lo, b) != EXIT_OK) return EXIT_FAIL;
-        cat_table_collect(o, b - lo + 1);
-        cat_batch_free(rd, o);
-        lo = b + 1;
+    cat_batch b = new_batch(o);
+    int rc = EXIT_OK;
+    cat_reader_start(rd, lo, hi);
+    while (rc == EXIT_OK && cat_next_batch(rd, o, &b)) {
+        if (cat_batch_read(rd, o, &b) != EXIT_OK) {
+            cat_reader_report(rd);
+            rc = EXIT_FAIL;
+            break;
+        }
+        cat_batch_view(o, &b);
+        cat_table_collect(o, b.hi - b.lo + 1);
+        cat_batch_free(&b, o->ncols);
     }
-    return EXIT_OK;
+    free(b.arr);
+    return rc;
 }
 
 /* The exit status once the output failed: a reader that went away is not an error. */
@@ -117,12 +107,14 @@ int cat_print(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi, int64_t limit,
         }
     }
     if (end >= lo) {
-        rc = stream(rd, o, lo, end);
-        if (rc < 0) goto failed;
-        if (rc != EXIT_OK) {
-            sink_flush(&o->sink); /* the rows read so far, then the error */
-            return rc;
+        if (o->format != FORMAT_TABLE && !getenv("PQT_CAT_ONE_THREAD")) {
+            cat_reader_start(rd, lo, end);
+            rc = cat_stream_piped(rd, o);
+        } else {
+            rc = stream(rd, o, lo, end);
         }
+        if (rc < 0) goto failed;
+        if (rc != EXIT_OK) return rc;
     }
     if (o->format == FORMAT_TABLE) {
         if (o->nrows_out == total)
