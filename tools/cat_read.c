@@ -43,6 +43,7 @@ int cat_reader_open(cat_reader *rd, const char *path, int verify_crc, int binary
 
 void cat_reader_close(cat_reader *rd)
 {
+    if (!rd->f) return;
     pqt_file_close(rd->f);
     rd->f = NULL;
 }

@@ -3,6 +3,11 @@
  * picked: stream the rows batch by batch (cat_read.c) through the writer of the format,
  * or, for the table on a terminal, read just the first and last PREVIEW_ROWS rows.
  */
+#include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -83,6 +88,15 @@ static int output_status(const cat_out *o)
 int cat_print(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi, int64_t limit, int all)
 {
     int rc = EXIT_OK;
+    /* A closed pipe is a write error (EPIPE) the sink ends quietly on, rather than a signal
+     * that kills the process wherever it is. */
+    signal(SIGPIPE, SIG_IGN);
+#ifdef M_MMAP_THRESHOLD
+    /* Every batch allocates and frees the same large buffers (pages, columns); glibc's
+     * sliding threshold would move them onto the heap, where they fragment and the
+     * resident size creeps up batch after batch. Mapped, they go back when freed. */
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+#endif
     sink_init(&o->sink, STDOUT_FILENO);
     int64_t total = hi - lo + 1;
     int64_t end = limit >= 0 && limit < total ? lo + limit - 1 : hi;

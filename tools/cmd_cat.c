@@ -9,13 +9,8 @@
  * overrides the terminal test (the tests have no terminal).
  */
 #include <errno.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cat.h"
 
@@ -140,14 +135,14 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
     return EXIT_OK;
 }
 
-static int run(cat_reader *rd, const cat_args *args)
+static int run(pqt_file *f, const cat_args *args)
 {
     cat_out o = {0};
     o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
                : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
                                                                    : FORMAT_JSONL;
-    int rc = pick_columns(rd->f, args->path, args->columns, &o);
-    int64_t nrows = pqt_file_nrows(rd->f), lo = 1, hi = nrows, limit = -1;
+    int rc = pick_columns(f, args->path, args->columns, &o);
+    int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
     if (rc == EXIT_OK && args->rows) {
         parse_rows(args->rows, &lo, &hi); /* checked by the caller */
         if (lo < 1 || hi > nrows || lo > hi) {
@@ -158,7 +153,11 @@ static int run(cat_reader *rd, const cat_args *args)
     }
     if (rc == EXIT_OK) {
         if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
-        rc = cat_print(rd, &o, lo, hi, limit, args->all);
+        /* The rows are read through a handle of their own (cat_read.c reopens it). */
+        cat_reader rd;
+        rc = cat_reader_open(&rd, args->path, !args->no_crc, args->binary_as_string);
+        if (rc == EXIT_OK) rc = cat_print(&rd, &o, lo, hi, limit, args->all);
+        cat_reader_close(&rd);
     }
     cat_out_free(&o);
     return rc;
@@ -210,19 +209,15 @@ int cmd_cat(int argc, char **argv)
         return tool_usage_error("cat", usage, "unknown --format (table, csv or jsonl)",
                                 args.format);
 
-    /* A closed pipe is a write error (EPIPE) the sink ends quietly on, rather than a signal
-     * that kills the process wherever it is. */
-    signal(SIGPIPE, SIG_IGN);
-#ifdef M_MMAP_THRESHOLD
-    /* Every batch allocates and frees the same large buffers (pages, columns); glibc's
-     * sliding threshold would move them onto the heap, where they fragment and the
-     * resident size creeps up batch after batch. Mapped, they go back when freed. */
-    mallopt(M_MMAP_THRESHOLD, 4 << 20);
-#endif
-    cat_reader rd;
-    if (cat_reader_open(&rd, args.path, !args.no_crc, args.binary_as_string) != EXIT_OK)
-        return EXIT_FAIL;
-    int rc = run(&rd, &args);
-    cat_reader_close(&rd);
+    pqt_file *f;
+    pqt_opts *o = NULL;
+    if (pqt_opts_new(&o) != PQT_OK) return tool_fail(args.path);
+    pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, !args.no_crc);
+    pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, args.binary_as_string);
+    int opened = pqt_file_open(args.path, o, &f);
+    pqt_opts_free(o);
+    if (opened != PQT_OK) return tool_fail(args.path);
+    int rc = run(f, &args);
+    pqt_file_close(f);
     return rc;
 }
