@@ -278,6 +278,15 @@ else
     awk -v a="$cpu" -v b="$cpu_full" 'BEGIN { exit !(a * 4 < b) }' ||
         fail "cat | head -1 with SIGPIPE ignored took $cpu s of CPU, the whole file $cpu_full s"
 fi
+# The table of corpus files, on a terminal and piped: nothing on stderr (under ASan+UBSan this
+# catches a zero-length write on a fresh sink, nulls.snappy's first cell).
+for f in "$DATA/nulls.snappy.parquet" "$DATA/int32_with_null_pages.parquet" "$DATA/list_columns.parquet"; do
+    for tty in 0 1; do
+        PQT_ISATTY=$tty COLUMNS=60 run cat "$f"
+        expect_rc 0 "cat table $f (terminal $tty)"
+        [ -s "$TMP/err" ] && fail "cat table $f (terminal $tty) wrote to stderr: $(head -c 200 "$TMP/err")"
+    done
+done
 # The fast writers of csv and jsonl print what render_cell prints (PQT_CAT_GENERIC=1 sends
 # every value through render_cell), over files with every kind.
 for f in "$PLAIN" "$CAT" "$WID" "$DATA/alltypes_tiny_pages.parquet" "$DATA/list_columns.parquet" \

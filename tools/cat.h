@@ -45,6 +45,7 @@ static inline char *sink_room(cat_sink *s, size_t n)
 }
 static inline void sink_put(cat_sink *s, const char *x, size_t n)
 {
+    if (!n) return; /* x, and the buffer, may be NULL then */
     memcpy(sink_room(s, n), x, n);
     s->len += n;
 }
@@ -59,6 +60,7 @@ static inline void sink_puts(cat_sink *s, const char *x)
 }
 static inline void sink_pad(cat_sink *s, size_t n)
 {
+    if (!n) return;
     memset(sink_room(s, n), ' ', n);
     s->len += n;
 }
