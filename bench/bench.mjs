@@ -9,7 +9,8 @@
 //   duckdb   node duckdb_runner.mjs           one process per thread count
 //   polars   node polars_runner.mjs           one process per thread count (POLARS_MAX_THREADS)
 //   pqt      BUILD/bench/pqt_bench            one process per (workload, file, threads), so a
-//                                             crash or a hang costs one cell
+//                                             crash or a hang costs one cell; export workloads
+//                                             (X*) run BUILD/pqt cat, timed from here
 // A failure of any of them becomes an {"error": ...} record; nothing here stops the run.
 // Environment: BENCH_WORKLOADS=W1,W5 / BENCH_FILES=snappy,zstd restrict the run;
 // BENCH_TIMEOUT (seconds) bounds one pqt/floor process (default max(60, 30 s per M rows)).
@@ -17,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { BENCH_DIR, REPO_DIR, parseArgs, peerVersion, errorText, catalogueDir } from './lib.mjs';
+import { BENCH_DIR, REPO_DIR, parseArgs, peerVersion, errorText, catalogueDir, stats } from './lib.mjs';
 import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -157,6 +158,30 @@ for (const t of threadList) {
   }
 }
 
+// ---- pqt cat: an export workload, timed from outside (the output goes to /dev/null) ----
+const pqtCli = path.join(buildDir, 'pqt');
+function exportCell(w, fk, t, base) {
+  if (!exists(pqtCli)) return [{ ...base, error: 'pqt not built' }];
+  const argv = ['cat', filePath(fk), '--format', w.exportFormat];
+  const env = { ...process.env, OMP_NUM_THREADS: String(t) };
+  // Warm-up, and the check: the rows printed (lines, less the csv header).
+  const count = spawnSync('sh', ['-c', `"$0" "$@" | wc -l`, pqtCli, ...argv],
+    { env, encoding: 'utf8', timeout: timeoutS * 1000, killSignal: 'SIGKILL' });
+  const lines = Number((count.stdout || '').trim());
+  if (count.status !== 0 || !Number.isFinite(lines)) {
+    return [{ ...base, error: `pqt cat failed: ${(count.stderr || count.error || '').toString().trim().slice(0, 200)}` }];
+  }
+  const values = [lines - (w.exportFormat === 'csv' ? 1 : 0)];
+  const times = [];
+  for (let r = 0; r < runs; r++) {
+    const t0 = performance.now();
+    const res = spawnSync(pqtCli, argv, { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: timeoutS * 1000, killSignal: 'SIGKILL' });
+    times.push(performance.now() - t0);
+    if (res.status !== 0) return [{ ...base, error: `pqt cat: exit ${res.status ?? res.signal}: ${String(res.stderr || '').trim().slice(0, 200)}` }];
+  }
+  return [{ ...base, values, times_ms: times, ...stats(times) }];
+}
+
 // ---- pqt: one process per cell ----
 {
   const built = exists(bin('pqt_bench'));
@@ -169,7 +194,8 @@ for (const t of threadList) {
       for (const t of threadList) {
         const base = { engine: 'pqt', workload: w.id, file: fk, threads: t };
         let recs;
-        if (!built) recs = [{ ...base, error: 'pqt_bench not built (see bench/results/build.log)' }];
+        if (w.exportFormat) recs = exportCell(w, fk, t, base);
+        else if (!built) recs = [{ ...base, error: 'pqt_bench not built (see bench/results/build.log)' }];
         else {
           const a = [...(w.pqtArgs ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs];
           recs = runProc(bin('pqt_bench'), a.map(String), { timeout: timeoutS, base }).recs;

@@ -133,6 +133,12 @@ for (const w of peerWls) {
 p();
 p(`Polars: the faster of its two engines per cell, (M) in-memory, (S) streaming. ` +
   `pqt ÷ best < 1.0: pqt is faster than the best peer. n/a: pqt cannot do this workload yet (filters).`);
+if (WORKLOADS.some((w) => w.exportFormat && present.has(key(w.id, 'snappy')))) {
+  p();
+  p(`X1, X2 (exports): pqt is the whole \`pqt cat FILE --format csv|jsonl\` process, output to /dev/null, ` +
+    `timed from outside (start-up included; threads = OMP_NUM_THREADS); DuckDB is \`COPY (SELECT * ...) TO ` +
+    `'/dev/null'\` timed inside node. The check compares the rows each wrote.`);
+}
 p();
 
 // ---- pqt against the physical limit ----

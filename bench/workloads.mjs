@@ -13,6 +13,9 @@
 //   pqt           true: pqt_bench implements it; false: not yet (reported "n/a");
 //                 pqtOnly entries have no peers
 //   pqtArgs       extra pqt_bench arguments (default: --workload <id>)
+//   exportFormat  an export workload: pqt is the `pqt cat FILE --format <this>` process with
+//                 its output to /dev/null (timed from outside, start-up included), checked by
+//                 the number of rows it prints; DuckDB runs the COPY of its SQL
 //   ref           [workload, col, ...]: pqt-only entries are checked against these values of
 //                 another workload on the same file (from whichever engines ran it)
 // ctx = { n } (rows of the catalogue).
@@ -125,6 +128,21 @@ export const WORKLOADS = [
     cols: ['sum:f'],
     duckdb: (src) => `SELECT sum(m::DOUBLE) FROM (SELECT unnest(mag) AS m FROM ${src})`,
     polars: (pl, lf) => sel(lf, pl.col('mag').explode().cast(pl.Float64).sum()),
+    pqt: true,
+  },
+  // ---- exports: every column of every row as text, to /dev/null ----
+  {
+    id: 'X1', title: 'export all columns to csv (/dev/null)', files: ['snappy'],
+    cols: ['rows:i'], exportFormat: 'csv',
+    duckdb: (src) => `COPY (SELECT * FROM ${src}) TO '/dev/null' (FORMAT csv)`,
+    duckdbPost: (rows) => [Number(rows[0][0])],
+    pqt: true,
+  },
+  {
+    id: 'X2', title: 'export all columns to jsonl (/dev/null)', files: ['snappy'],
+    cols: ['rows:i'], exportFormat: 'jsonl',
+    duckdb: (src) => `COPY (SELECT * FROM ${src}) TO '/dev/null' (FORMAT json)`,
+    duckdbPost: (rows) => [Number(rows[0][0])],
     pqt: true,
   },
   // ---- pqt only ----

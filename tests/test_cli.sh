@@ -482,5 +482,123 @@ run meta "$EXACT"
 expect_grep "statistics: min 1e-45, max 3.4028235e+38" out "meta float32 statistics"
 expect_grep "statistics: min -9999999999999999999999999999.9999999999, max 9999999999999999999999999999.9999999999" out "meta DECIMAL(38,10) statistics"
 
+# ---- cat output: never misleading, streamed, every write checked (issue 8) ----
+# Fixtures by tests/data/make_cat_fixtures.mjs (DuckDB). Values checked against DuckDB's own
+# text of them (the jsonl of pqt is tested against DuckDB above and in tests/golden).
+WID=tests/data/cat_widths.parquet
+BIG=tests/data/cat_big.parquet
+LIMITS="python3 tests/cli_limits.py"
+# A number is never cut: the first batch (4096 rows) sizes the columns, the last row's
+# 19-digit id and row 9000's 24-character x come later and widen their columns.
+PQT_ISATTY=0 run cat "$WID"
+expect_rc 0 "cat table of a file with a late wide number"
+grep -Eq '^1234567890123456789 +5000\.0  v10000 +tail$' "$TMP/out" || fail "table cut the late wide id: $(tail -2 "$TMP/out" | head -1)"
+x9000=$("$PQT" cat "$WID" --format csv --rows 9000 | sed -n '2p' | cut -d, -f2)
+grep -Eq "^ +9000  $x9000  v9000 " "$TMP/out" || fail "table cut x = $x9000: $(grep -E '^ +9000 ' "$TMP/out")"
+grep '…' "$TMP/out" | grep -vq '^ *7 ' && fail "table elided something other than the long string"
+# Strings are elided in the table only, with a visible marker; csv and jsonl keep them whole.
+grep -Eq "^ +7  +3.5  a{31}…  tail$" "$TMP/out" || fail "table elision of a 100-character string"
+a100=$(printf 'a%.0s' $(seq 100))
+[ "$("$PQT" cat "$WID" --format csv --rows 7 | sed -n 2p)" = "7,3.5,$a100,tail" ] || fail "csv cut a string"
+[ "$("$PQT" cat "$WID" --format jsonl --rows 7)" = "{\"id\":7,\"x\":3.5,\"s\":\"$a100\",\"t\":\"tail\"}" ] ||
+    fail "jsonl cut a string"
+# CJK and emoji take two cells: every line of the table has the same display width.
+PQT_ISATTY=0 run cat "$WID" --columns s,id --rows 1:9
+grep -q '日本語テキスト' "$TMP/out" || fail "table lost the CJK value"
+head -n -1 "$TMP/out" >"$TMP/lines"
+[ "$($LIMITS width "$TMP/lines" | sort -u | wc -l)" -eq 1 ] ||
+    fail "table with CJK/emoji is not aligned: widths $($LIMITS width "$TMP/lines" | tr '\n' ' ')"
+# A terminal (forced: ctest has none) gets the first and last 10 rows and how to see all.
+PQT_ISATTY=1 COLUMNS=200 run cat "$WID"
+expect_rc 0 "cat preview"
+[ "$(wc -l <"$TMP/out")" -eq 25 ] || fail "preview: 3 header + 10 + gap + 10 + footer lines, got $(wc -l <"$TMP/out")"
+[ "$(sed -n 4p "$TMP/out" | awk '{print $1}')" = 1 ] || fail "preview first row"
+[ "$(sed -n 14p "$TMP/out" | tr -d ' ')" = "…………" ] || fail "preview gap row: $(sed -n 14p "$TMP/out")"
+[ "$(sed -n 15p "$TMP/out" | awk '{print $1}')" = 9991 ] || fail "preview tail starts at 9991"
+[ "$(sed -n 24p "$TMP/out" | awk '{print $1}')" = 1234567890123456789 ] || fail "preview last row"
+expect_grep '^10000 rows, 20 shown .*--all' out "preview footer"
+PQT_ISATTY=1 COLUMNS=200 run cat "$WID" --all
+[ "$(wc -l <"$TMP/out")" -eq 10004 ] || fail "--all on a terminal prints every row"
+PQT_ISATTY=1 COLUMNS=200 run cat "$WID" --limit 15
+[ "$(wc -l <"$TMP/out")" -eq 19 ] || fail "--limit on a terminal prints the rows asked for"
+PQT_ISATTY=0 COLUMNS=200 run cat "$WID"
+[ "$(wc -l <"$TMP/out")" -eq 10004 ] || fail "a pipe gets every row"
+# A wide table fits the terminal: columns that do not fit are named after it.
+PQT_ISATTY=1 COLUMNS=40 run cat "$WID"
+expect_grep '^2 columns not shown (wider than 40 cells): s, t; ' out "hidden columns line"
+head -n -2 "$TMP/out" >"$TMP/lines"
+[ "$($LIMITS width "$TMP/lines" | sort -n | tail -1)" -le 40 ] || fail "table wider than COLUMNS=40"
+# Every write is checked: a full disk and a closed descriptor are errors (exit 1, one line).
+for fmt in csv jsonl table; do
+    "$PQT" cat "$WID" --format $fmt >/dev/full 2>"$TMP/err"
+    rc=$?
+    checks=$((checks + 1))
+    expect_rc 1 "cat --format $fmt > /dev/full"
+    expect_grep '^pqt: cannot write the output: ' err "cat --format $fmt > /dev/full"
+done
+"$PQT" cat "$WID" --format csv >&- 2>"$TMP/err"
+rc=$?
+expect_rc 1 "cat with stdout closed"
+# Memory is bounded by a batch, not by the row group (150 MB of text in one row group).
+if ldd "$PQT" 2>/dev/null | grep -q libasan; then
+    echo "test_cli: ASan build, memory bounds not checked"
+else
+    read -r st peak cpu_full <<<"$($LIMITS run "$PQT" cat "$BIG" --format csv)"
+    checks=$((checks + 1))
+    [ "$st" -eq 0 ] || fail "cat of $BIG: exit status $st"
+    [ "$peak" -lt 65536 ] || fail "cat of $BIG: peak RSS $peak KB, want < 64 MB"
+    # A reader that stops early ends pqt at once, quietly and with status 0, even with
+    # SIGPIPE ignored (then the write fails with EPIPE).
+    read -r st peak cpu err line <<<"$($LIMITS head1 "$PQT" cat "$BIG" --format csv)"
+    checks=$((checks + 1))
+    [ "$st" -eq 0 ] && [ "$err" -eq 0 ] && [ "$line" = "id,s" ] ||
+        fail "cat | head -1 with SIGPIPE ignored: status $st, $err bytes on stderr, line '$line'"
+    [ "$peak" -lt 65536 ] || fail "cat | head -1: peak RSS $peak KB"
+    awk -v a="$cpu" -v b="$cpu_full" 'BEGIN { exit !(a * 4 < b) }' ||
+        fail "cat | head -1 with SIGPIPE ignored took $cpu s of CPU, the whole file $cpu_full s"
+fi
+# The table of corpus files, on a terminal and piped: nothing on stderr (under ASan+UBSan this
+# catches a zero-length write on a fresh sink, nulls.snappy's first cell).
+for f in "$DATA/nulls.snappy.parquet" "$DATA/int32_with_null_pages.parquet" "$DATA/list_columns.parquet"; do
+    for tty in 0 1; do
+        PQT_ISATTY=$tty COLUMNS=60 run cat "$f"
+        expect_rc 0 "cat table $f (terminal $tty)"
+        [ -s "$TMP/err" ] && fail "cat table $f (terminal $tty) wrote to stderr: $(head -c 200 "$TMP/err")"
+    done
+done
+# The fast writers of csv and jsonl print what render_cell prints (PQT_CAT_GENERIC=1 sends
+# every value through render_cell), over files with every kind.
+for f in "$PLAIN" "$CAT" "$WID" "$DATA/alltypes_tiny_pages.parquet" "$DATA/list_columns.parquet" \
+    "$DATA/nan_in_stats.parquet" "$DATA/int32_decimal.parquet" "$DATA/fixed_length_decimal.parquet" \
+    "$DATA/int96_from_spark.parquet" "$DATA/float16_nonzeros_and_nans.parquet" \
+    "$DATA/nullable.impala.parquet" "$DATA/null_list.parquet" "$DATA/repeated_primitive_no_list.parquet" \
+    "$DATA/datapage_v2.snappy.parquet" "$DATA/byte_stream_split.zstd.parquet"; do
+    [ -f "$f" ] || { fail "missing $f"; continue; }
+    for fmt in csv jsonl; do
+        "$PQT" cat "$f" --format $fmt >"$TMP/fast" 2>/dev/null
+        PQT_CAT_GENERIC=1 "$PQT" cat "$f" --format $fmt >"$TMP/slow" 2>/dev/null
+        checks=$((checks + 1))
+        cmp -s "$TMP/fast" "$TMP/slow" || fail "cat --format $fmt $f: fast writer differs from render_cell"
+    done
+done
+
+# ---- pqt cat - : Parquet from standard input (pqt_file_open_mem over the buffered bytes) ----
+# The same rows as the file itself, which DuckDB's golden output checks (tests/golden).
+STDIN_SRC=tests/data/parquet-testing/data/alltypes_plain.parquet
+"$PQT" cat - --format jsonl <"$STDIN_SRC" >"$TMP/stdin.jsonl" 2>/dev/null
+checks=$((checks + 1))
+cmp -s "$TMP/stdin.jsonl" tests/golden/expected/alltypes_plain.parquet.jsonl ||
+    fail "cat - differs from the golden output of the same file"
+# through a pipe, with an INT96 file that reopens the input in another unit
+cat tests/data/parquet-testing/data/int96_from_spark.parquet | "$PQT" cat - -f jsonl >"$TMP/stdin96.jsonl" 2>/dev/null
+checks=$((checks + 1))
+cmp -s "$TMP/stdin96.jsonl" tests/golden/expected/int96_from_spark.parquet.jsonl ||
+    fail "cat - of int96_from_spark differs from its golden output"
+printf 'not parquet' | "$PQT" cat - >"$TMP/out" 2>"$TMP/err"
+rc=$?
+checks=$((checks + 1))
+expect_rc 1 "cat - of garbage"
+expect_grep "^pqt: (stdin): " err "cat - names standard input"
+
 echo "test_cli: $checks runs, $failures failure(s)"
 [ "$failures" -eq 0 ]

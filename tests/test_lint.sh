@@ -39,7 +39,7 @@ done < <(grep -rnE '(^|[^_a-z])(malloc|calloc|realloc|free)\(' src --include='*.
 
 while IFS= read -r hit; do
     err "tools/ must use only pqt.h: $hit"
-done < <(grep -n '#include "' tools/*.[ch] | grep -vE '"(pqt|tools|render)\.h"|render_json\.c')
+done < <(grep -n '#include "' tools/*.[ch] | grep -vE '"(pqt|tools|render|cat)\.h"|render_json\.c')
 
 if command -v python3 >/dev/null; then
     tmp=$(mktemp)

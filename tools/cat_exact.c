@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "tools.h"
+#include "cat.h"
 
 pqt_status cat_open(const char *path, const cat_open_args *a, int int96_unit, pqt_file **ret)
 {
@@ -16,7 +16,7 @@ pqt_status cat_open(const char *path, const cat_open_args *a, int int96_unit, pq
     pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, !a->no_crc);
     pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, a->binary_as_string);
     pqt_opts_set_int(o, PQT_OPT_INT96_UNIT, int96_unit);
-    st = pqt_file_open(path, o, ret);
+    st = tool_file_open(path, o, ret);
     pqt_opts_free(o);
     return st;
 }
@@ -92,10 +92,8 @@ int cat_settle_int96(pqt_file **f, const char *path, const cat_open_args *args, 
             if (cat_open(path, args, units[u], &g) != PQT_OK) return tool_fail(path);
             pqt_file_close(*f);
             *f = g;
-            for (int c = 0; c < o->ncols; c++) { /* names lived in the old handle */
-                o->cols[c].path = pqt_file_column_path(g, o->cols[c].col);
+            for (int c = 0; c < o->ncols; c++) /* paths are copies; units follow the open */
                 o->cols[c].unit = pqt_file_column_time_unit(g, o->cols[c].col);
-            }
         }
         if (int96_overflows(*f, o, lo, hi) != 1) return EXIT_OK;
     }

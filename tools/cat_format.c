@@ -1,208 +1,335 @@
 /*
- * cat_format.c - the three output formats of `pqt cat`, written one batch (one row group's
- * part of the requested rows) at a time: jsonl (the stable machine format), csv (RFC 4180
- * quoting) and table (for people: aligned, long values cut with "…", a row-count footer).
+ * cat_format.c - the csv and jsonl output of `pqt cat`, one batch of rows at a time.
+ *
+ * jsonl is the stable machine format (one JSON object per row, keys in column order; see
+ * tests/golden); csv is RFC 4180 with a header line, nulls as empty fields, empty strings
+ * as "" and arrays as JSON text. Neither ever shortens a value.
+ *
+ * Speed: rows go straight into the sink's buffer. Each column gets a writer once
+ * (cat_plan_writers); plain integers, floats, booleans and strings, and arrays of the plain
+ * numbers, are written by a switch in the row loop (integers without printf, floats through
+ * the one function cat_put_float); every other kind -- dates, times, decimals, unsigned
+ * integers, strings inside arrays -- goes through render_cell, which owns how a value looks.
+ * PQT_CAT_GENERIC=1 sends every value through render_cell: the tests compare both ways.
  */
+#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "tools.h"
+#include "cat.h"
 
-/* Table cells are cut to this many characters, headers to TABLE_HEAD_MAX. Dates, times and
- * timestamps have a fixed form that is useless cut, so they get TABLE_TIME_MAX. */
-#define TABLE_CELL_MAX 24
-#define TABLE_TIME_MAX 32
-#define TABLE_HEAD_MAX 32
-/* Rows of the first batch looked at to size the table columns. */
-#define TABLE_SAMPLE_ROWS 100
+/* ---- numbers ---- */
 
-static void flush_line(cat_out *o)
+static const char digit_pairs[201] = "00010203040506070809"
+                                     "10111213141516171819"
+                                     "20212223242526272829"
+                                     "30313233343536373839"
+                                     "40414243444546474849"
+                                     "50515253545556575859"
+                                     "60616263646566676869"
+                                     "70717273747576777879"
+                                     "80818283848586878889"
+                                     "90919293949596979899";
+
+static inline unsigned ndigits(uint64_t v)
 {
-    rb_putc(&o->line, '\n');
-    fwrite(o->line.p, 1, o->line.len, stdout);
-    o->line.len = 0;
-}
-
-/* ---- jsonl ---- */
-
-static void jsonl_batch(cat_out *o, int64_t nrows)
-{
-    for (int64_t r = 0; r < nrows; r++) {
-        rb_putc(&o->line, '{');
-        for (int c = 0; c < o->ncols; c++) {
-            if (c) rb_putc(&o->line, ',');
-            render_json_string(&o->line, o->cols[c].path, strlen(o->cols[c].path));
-            rb_putc(&o->line, ':');
-            render_cell(&o->line, &o->cols[c].v, r, STYLE_JSON);
-        }
-        rb_putc(&o->line, '}');
-        flush_line(o);
+    unsigned n = 1;
+    for (;;) {
+        if (v < 10) return n;
+        if (v < 100) return n + 1;
+        if (v < 1000) return n + 2;
+        if (v < 10000) return n + 3;
+        v /= 10000;
+        n += 4;
     }
 }
 
-/* ---- csv ---- */
+/* Decimal digits of v at p (at most 20 bytes); returns the end. */
+static inline char *put_u64(char *p, uint64_t v)
+{
+    unsigned n = ndigits(v);
+    char *e = p + n;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        e -= 2;
+        e[0] = digit_pairs[2 * r];
+        e[1] = digit_pairs[2 * r + 1];
+    }
+    if (v >= 10) {
+        p[0] = digit_pairs[2 * v];
+        p[1] = digit_pairs[2 * v + 1];
+    } else {
+        p[0] = (char)('0' + v);
+    }
+    return p + n;
+}
+
+static inline char *put_i64(char *p, int64_t v)
+{
+    if (v >= 0) return put_u64(p, (uint64_t)v);
+    *p++ = '-';
+    return put_u64(p, 0 - (uint64_t)v);
+}
+
+char *cat_put_float(char *p, double d, int is_f32, int json)
+{
+    /* The library's shortest round-trip text of the value's own type, as render_cell. */
+    size_t n = is_f32 ? pqt_format_float32((float)d, p, CAT_FLOAT_MAX - 2)
+                      : pqt_format_float64(d, p, CAT_FLOAT_MAX - 2);
+    if (json && (p[0] == 'N' || p[0] == 'I' || (p[0] == '-' && p[1] == 'I'))) {
+        memmove(p + 1, p, n); /* NaN and the infinities are not JSON numbers: quoted */
+        p[0] = '"';
+        p[n + 1] = '"';
+        return p + n + 2;
+    }
+    return p + n;
+}
+
+/* ---- choosing a writer ---- */
+
+/* Whether the logical type leaves the value's text to its physical kind alone. Anything
+ * else (decimals, unsigned, JSON, UUID, FLOAT16, ...) goes through render_cell. */
+static int plain_logical(const char *lg, int elem)
+{
+    if (!lg || !lg[0]) return 1;
+    static const char *const ints[] = {"INT_8",           "INT_16",           "INT_32",
+                                       "INT_64",          "INTEGER(8,true)",  "INTEGER(16,true)",
+                                       "INTEGER(32,true)", "INTEGER(64,true)", NULL};
+    if (elem == PQT_INT32 || elem == PQT_INT64) {
+        for (int i = 0; ints[i]; i++)
+            if (strcmp(lg, ints[i]) == 0) return 1;
+        return 0;
+    }
+    if (elem == PQT_STRING) return strcmp(lg, "STRING") == 0 || strcmp(lg, "UTF8") == 0;
+    return 0;
+}
+
+static int scalar_writer(int elem)
+{
+    switch (elem) {
+    case PQT_INT32: return W_I32;
+    case PQT_INT64: return W_I64;
+    case PQT_FLOAT32: return W_F32;
+    case PQT_FLOAT64: return W_F64;
+    case PQT_BOOL: return W_BOOL;
+    case PQT_STRING: return W_STR;
+    default: return W_GENERIC;
+    }
+}
+
+void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c)
+{
+    const char *env = getenv("PQT_CAT_GENERIC");
+    int elem = PQT_KIND_ELEMENT(c->kind);
+    int w = plain_logical(pqt_file_column_logical(f, c->col), elem) ? scalar_writer(elem)
+                                                                     : W_GENERIC;
+    c->writer = w;
+    if (c->kind & (PQT_VECTOR | PQT_LIST)) {
+        /* Strings inside arrays need JSON escaping and csv quote doubling: render_cell. */
+        c->writer = w == W_GENERIC || w == W_STR ? W_GENERIC : W_ARRAY;
+        c->elem_writer = w;
+    }
+    if (env && strcmp(env, "1") == 0) c->writer = W_GENERIC;
+    (void)o;
+}
+
+/* ---- values ---- */
+
+static inline int is_valid(const uint8_t *bits, int64_t i)
+{
+    return !bits || (bits[i >> 3] >> (i & 7)) & 1;
+}
+
+/* One element of a plain kind (ints, floats, bools) at p; returns the end. */
+static inline char *put_elem(char *p, const colview *v, int w, int64_t i, int json)
+{
+    switch (w) {
+    case W_I32: return put_i64(p, ((const int32_t *)v->data)[i]);
+    case W_I64: return put_i64(p, ((const int64_t *)v->data)[i]);
+    case W_F32: return cat_put_float(p, (double)((const float *)v->data)[i], 1, json);
+    case W_F64: return cat_put_float(p, ((const double *)v->data)[i], 0, json);
+    default: /* W_BOOL */
+        if (((const uint8_t *)v->data)[i]) {
+            memcpy(p, "true", 4);
+            return p + 4;
+        }
+        memcpy(p, "false", 5);
+        return p + 5;
+    }
+}
+
+/* An array row as JSON ([1,null,3]); the caller checked the row is not null. */
+static void put_array(cat_sink *s, const cat_col *c, int64_t row)
+{
+    const colview *v = &c->v;
+    int64_t lo, hi;
+    if (v->kind & PQT_LIST) {
+        lo = v->list_off[row];
+        hi = v->list_off[row + 1];
+    } else {
+        lo = row * v->width;
+        hi = lo + v->width;
+    }
+    sink_putc(s, '[');
+    for (int64_t i = lo; i < hi; i++) {
+        char *p = sink_room(s, CAT_FLOAT_MAX + 8);
+        if (i > lo) *p++ = ',';
+        if (is_valid(v->valid, i)) {
+            p = put_elem(p, v, c->elem_writer, i, 1);
+        } else {
+            memcpy(p, "null", 4);
+            p += 4;
+        }
+        s->len = (size_t)(p - s->p);
+    }
+    sink_putc(s, ']');
+}
 
 /* RFC 4180: a field holding a comma, quote or line break is quoted, quotes doubled. An
  * empty string is quoted too, so that it differs from a null (an empty field). */
-static void csv_field(rbuf *b, const char *s, size_t n, int force_quote)
+static void csv_field(cat_sink *s, const char *x, size_t n, int force_quote)
 {
     int quote = force_quote || n == 0;
     for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+        quote = x[i] == ',' || x[i] == '"' || x[i] == '\n' || x[i] == '\r';
     if (!quote) {
-        rb_put(b, s, n);
+        sink_put(s, x, n);
         return;
     }
-    rb_putc(b, '"');
+    char *p = sink_room(s, 2 * n + 2);
+    *p++ = '"';
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"') rb_putc(b, '"');
-        rb_putc(b, s[i]);
+        if (x[i] == '"') *p++ = '"';
+        *p++ = x[i];
     }
-    rb_putc(b, '"');
+    *p++ = '"';
+    s->len = (size_t)(p - s->p);
 }
 
-static void csv_header(cat_out *o)
+/* A string value: bytes that need no escaping are copied as they are; anything else (an
+ * escape, a byte of UTF-8 to validate) goes through the renderers. */
+static void put_string(cat_out *o, const colview *v, int64_t r, int json)
 {
-    for (int c = 0; c < o->ncols; c++) {
-        if (c) rb_putc(&o->line, ',');
-        csv_field(&o->line, o->cols[c].path, strlen(o->cols[c].path), 0);
-    }
-    flush_line(o);
-}
-
-static void csv_batch(cat_out *o, int64_t nrows)
-{
-    for (int64_t r = 0; r < nrows; r++) {
-        for (int c = 0; c < o->ncols; c++) {
-            const colview *v = &o->cols[c].v;
-            if (c) rb_putc(&o->line, ',');
-            o->cell.len = 0;
-            if (!render_cell(&o->cell, v, r, STYLE_CSV)) continue; /* null: empty field */
-            int is_array = (v->kind & (PQT_VECTOR | PQT_LIST)) != 0;
-            csv_field(&o->line, o->cell.p, o->cell.len, is_array);
-        }
-        flush_line(o);
-    }
-}
-
-/* ---- table ---- */
-
-/* Append s cut to `width` characters ("…" marks a cut) and padded to exactly `width`. */
-static void table_cell(rbuf *b, const char *s, size_t n, size_t width, int right, int last)
-{
-    size_t w = tool_text_width(s, n);
-    int cut = w > width;
-    if (cut) {
-        n = tool_text_prefix(s, n, width - 1);
-        w = width;
-    }
-    size_t pad = width - w;
-    if (right)
-        for (size_t i = 0; i < pad; i++)
-            rb_putc(b, ' ');
-    rb_put(b, s, n);
-    if (cut) rb_puts(b, "…");
-    if (!right && !last)
-        for (size_t i = 0; i < pad; i++)
-            rb_putc(b, ' ');
-}
-
-static void table_header(cat_out *o)
-{
-    for (int pass = 0; pass < 3; pass++) {
-        for (int c = 0; c < o->ncols; c++) {
-            const char *s = pass == 0 ? o->cols[c].path : o->cols[c].kind_name;
-            int last = c == o->ncols - 1;
-            if (c) rb_puts(&o->line, "  ");
-            if (pass == 2)
-                for (size_t i = 0; i < o->width[c]; i++)
-                    rb_putc(&o->line, '-');
-            else
-                table_cell(&o->line, s, strlen(s), o->width[c], o->cols[c].right_align, last);
-        }
-        flush_line(o);
-    }
-}
-
-/* Widths come from the header and the first rows of the first batch, and then stay fixed so
- * the whole output lines up; later wider values are cut. */
-static void table_size(cat_out *o, int64_t nrows)
-{
-    o->width = calloc(o->ncols > 0 ? (size_t)o->ncols : 1, sizeof *o->width);
-    if (!o->width) {
-        fputs("pqt: out of memory\n", stderr);
-        exit(EXIT_FAIL);
-    }
-    for (int c = 0; c < o->ncols; c++) {
-        int kind = o->cols[c].v.kind;
-        size_t max = kind == PQT_DATE || kind == PQT_TIME || kind == PQT_TIMESTAMP ? TABLE_TIME_MAX
-                                                                                   : TABLE_CELL_MAX;
-        size_t w = tool_text_width(o->cols[c].path, strlen(o->cols[c].path));
-        size_t k = tool_text_width(o->cols[c].kind_name, strlen(o->cols[c].kind_name));
-        w = w > k ? w : k;
-        w = w < TABLE_HEAD_MAX ? w : TABLE_HEAD_MAX;
-        for (int64_t r = 0; r < nrows && r < TABLE_SAMPLE_ROWS; r++) {
-            o->cell.len = 0;
-            render_cell(&o->cell, &o->cols[c].v, r, STYLE_TABLE);
-            size_t cw = tool_text_width(o->cell.p, o->cell.len);
-            cw = cw < max ? cw : max;
-            if (cw > w) w = cw;
-        }
-        o->width[c] = w > 0 ? w : 1;
-    }
-}
-
-static void table_batch(cat_out *o, int64_t nrows)
-{
-    for (int64_t r = 0; r < nrows; r++) {
-        for (int c = 0; c < o->ncols; c++) {
-            if (c) rb_puts(&o->line, "  ");
-            o->cell.len = 0;
-            render_cell(&o->cell, &o->cols[c].v, r, STYLE_TABLE);
-            table_cell(&o->line, o->cell.p, o->cell.len, o->width[c], o->cols[c].right_align,
-                       c == o->ncols - 1);
-        }
-        flush_line(o);
-    }
-}
-
-/* ---- dispatch ---- */
-
-static void start(cat_out *o, int64_t nrows)
-{
-    if (o->started) return;
-    o->started = 1;
-    if (o->format == FORMAT_CSV) csv_header(o);
-    if (o->format == FORMAT_TABLE) {
-        table_size(o, nrows);
-        table_header(o);
-    }
-}
-
-void cat_write_batch(cat_out *o, int64_t nrows)
-{
-    start(o, nrows);
-    if (o->format == FORMAT_JSONL)
-        jsonl_batch(o, nrows);
-    else if (o->format == FORMAT_CSV)
-        csv_batch(o, nrows);
+    const char *x = v->bytes + v->str_off[r];
+    size_t n = (size_t)(v->str_off[r + 1] - v->str_off[r]);
+    const unsigned char *u = (const unsigned char *)x;
+    size_t i = 0;
+    if (json)
+        while (i < n && u[i] >= 0x20 && u[i] < 0x80 && u[i] != '"' && u[i] != '\\')
+            i++;
     else
-        table_batch(o, nrows);
-    o->nrows_out += nrows;
-    fflush(stdout); /* each batch shows as soon as it is read */
+        while (i < n && u[i] < 0x80)
+            i++;
+    cat_sink *s = &o->sink;
+    if (i == n) {
+        if (!json) {
+            csv_field(s, x, n, 0);
+            return;
+        }
+        char *p = sink_room(s, n + 2);
+        *p = '"';
+        memcpy(p + 1, x, n);
+        p[n + 1] = '"';
+        s->len += n + 2;
+        return;
+    }
+    o->cell.len = 0;
+    if (json) {
+        render_json_string(&o->cell, x, n);
+        sink_put(s, o->cell.p, o->cell.len);
+    } else {
+        render_text_string(&o->cell, x, n, 0);
+        csv_field(s, o->cell.p, o->cell.len, 0);
+    }
 }
 
-void cat_finish(cat_out *o, int64_t total)
+/* Row r of column c in csv (json 0) or jsonl (json 1). */
+static inline void put_value(cat_out *o, const cat_col *c, int64_t r, int json)
 {
-    start(o, 0);
-    if (o->format == FORMAT_TABLE) {
-        if (o->nrows_out == total)
-            printf("%lld row%s\n", (long long)total, total == 1 ? "" : "s");
-        else
-            printf("showing %lld of %lld rows\n", (long long)o->nrows_out, (long long)total);
+    cat_sink *s = &o->sink;
+    const colview *v = &c->v;
+    int w = c->writer;
+    if (w == W_GENERIC) {
+        o->cell.len = 0;
+        int present = render_cell(&o->cell, v, r, json ? STYLE_JSON : STYLE_CSV);
+        if (json)
+            sink_put(s, o->cell.p, o->cell.len);
+        else if (present)
+            csv_field(s, o->cell.p, o->cell.len, (v->kind & (PQT_VECTOR | PQT_LIST)) != 0);
+        return;
     }
-    fflush(stdout);
-    free(o->width);
-    rb_free(&o->line);
-    rb_free(&o->cell);
+    if (!is_valid(w == W_ARRAY ? v->row_valid : v->valid, r)) {
+        if (json) sink_put(s, "null", 4);
+        return;
+    }
+    if (w == W_STR) {
+        put_string(o, v, r, json);
+    } else if (w == W_ARRAY) {
+        /* csv: an array is one quoted field; "NaN" inside needs its quotes doubled. */
+        size_t start = s->len;
+        if (!json) sink_putc(s, '"');
+        put_array(s, c, r);
+        if (json) return;
+        size_t n = s->len - start - 1;
+        if (!memchr(s->p + start + 1, '"', n)) {
+            sink_putc(s, '"');
+            return;
+        }
+        o->cell.len = 0;
+        rb_put(&o->cell, s->p + start + 1, n);
+        s->len = start;
+        csv_field(s, o->cell.p, o->cell.len, 1);
+    } else {
+        char *p = sink_room(s, CAT_FLOAT_MAX);
+        s->len = (size_t)(put_elem(p, v, w, r, json) - s->p);
+    }
+}
+
+/* ---- rows ---- */
+
+static int csv_header(cat_out *o)
+{
+    for (int c = 0; c < o->ncols; c++) {
+        if (c) sink_putc(&o->sink, ',');
+        csv_field(&o->sink, o->cols[c].path, strlen(o->cols[c].path), 0);
+    }
+    sink_putc(&o->sink, '\n');
+    return sink_row_done(&o->sink);
+}
+
+int cat_write_rows(cat_out *o, int64_t nrows)
+{
+    int json = o->format == FORMAT_JSONL;
+    cat_sink *s = &o->sink;
+    if (!o->started) {
+        o->started = 1;
+        if (!json && csv_header(o) != 0) return -1;
+        for (int c = 0; json && c < o->ncols; c++) {
+            rbuf k = {0};
+            render_json_string(&k, o->cols[c].path, strlen(o->cols[c].path));
+            rb_putc(&k, ':');
+            o->cols[c].key = k.p;
+            o->cols[c].key_len = k.len;
+        }
+    }
+    for (int64_t r = 0; r < nrows; r++) {
+        if (json) sink_putc(s, '{');
+        for (int c = 0; c < o->ncols; c++) {
+            const cat_col *col = &o->cols[c];
+            if (json) {
+                char *p = sink_room(s, col->key_len + 1);
+                if (c) *p++ = ',';
+                memcpy(p, col->key, col->key_len);
+                s->len = (size_t)(p + col->key_len - s->p);
+            } else if (c) {
+                sink_putc(s, ',');
+            }
+            put_value(o, col, r, json);
+        }
+        if (json) sink_putc(s, '}');
+        sink_putc(s, '\n');
+        if (sink_row_done(s) != 0) return -1;
+    }
+    o->nrows_out += nrows;
+    return 0;
 }

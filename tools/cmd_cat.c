@@ -1,14 +1,18 @@
 /*
  * cmd_cat.c - `pqt cat FILE`: print rows. Parses the options, picks the columns, then
- * streams one row group at a time: each requested column is read over that row group's
- * part of the range, the rows are written (cat_format.c) and the arrays freed, so memory
- * stays bounded by one row group and output starts at once.
+ * streams batches of rows (cat_read.c): each printed column is read over the batch, the
+ * rows are written (cat_format.c for csv and jsonl, cat_table.c for the table) and the
+ * arrays freed, so memory stays bounded by one batch and output starts at once.
+ *
+ * On a terminal the table shows only the first and last PREVIEW_ROWS rows (two small reads,
+ * however big the file); --all, --limit or a pipe print rows as asked. PQT_ISATTY=1 or 0
+ * overrides the terminal test (the tests have no terminal).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools.h"
+#include "cat.h"
 
 /* cat and head share options; their usage texts differ in the first lines only. */
 #define CAT_OPTIONS                                                                                \
@@ -16,6 +20,8 @@
     "                     names are ignored (\"id, survey\")\n"                                   \
     "  --rows LO:HI       rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"  \
     "  -n, --limit N      print at most N rows\n"                                                  \
+    "  --all              every row on a terminal too (there the table shows the first and\n"    \
+    "                     last 10 rows of a longer one; a pipe always gets every row)\n"         \
     "  -f, --format F     table (default, for people), csv, or jsonl (one JSON object a row)\n"   \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
@@ -25,13 +31,17 @@
     "a column in --columns is an error (exit status 1).\n"                                         \
     "Values print exactly: decimals with their scale, unsigned integers unsigned, floats as the\n" \
     "shortest text that reads back to the same value, INT96 timestamps in nanoseconds, or in\n"    \
-    "microseconds/milliseconds when a printed value lies outside the years 1677..2262.\n"
+    "microseconds/milliseconds when a printed value lies outside the years 1677..2262.\n" \
+    "The table never cuts a number; strings longer than 32 cells end in \"…\", and columns\n"  \
+    "that do not fit the terminal (or COLUMNS) are named after it. csv and jsonl print every\n"   \
+    "value in full. A reader that stops early (pqt cat F | head) ends pqt quietly, status 0;\n"  \
+    "a failed write (disk full) is an error, status 1.\n"
 
 static const char usage_cat[] =
-    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-n N] [-f table|csv|jsonl] [--no-crc]\n"
-    "               [--binary-as-string]\n"
+    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-n N] [--all] [-f table|csv|jsonl]\n"
+    "               [--no-crc] [--binary-as-string]\n"
     "\n"
-    "Print the rows of a Parquet file, one row group at a time.\n" CAT_OPTIONS;
+    "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
     "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-f table|csv|jsonl] [--no-crc]\n"
@@ -43,11 +53,11 @@ static const char usage_head[] =
 static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--limit", 'n', 1},   {"--format", 'f', 1},
                               {"--no-crc", 0, 0},    {"--binary-as-string", 0, 0},
-                              {NULL, 0, 0}};
+                              {"--all", 0, 0},       {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format;
-    int no_crc, binary_as_string;
+    int no_crc, binary_as_string, all;
 } cat_args;
 
 /* A decimal int64 filling all of s (empty is not a number). */
@@ -85,14 +95,17 @@ static void add_col(cat_out *o, const pqt_file *f, int col)
     cat_col *c = &o->cols[o->ncols++];
     memset(c, 0, sizeof *c);
     c->col = col;
-    c->path = pqt_file_column_path(f, col);
-    int kind = pqt_file_column_kind(f, col);
-    c->kind_name = pqt_kind_name(kind);
+    const char *path = pqt_file_column_path(f, col);
+    size_t n = strlen(path) + 1;
+    c->path = malloc(n); /* a copy outlives a reopened handle */
+    if (c->path) memcpy(c->path, path, n);
+    if (!c->path) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
     c->unit = pqt_file_column_time_unit(f, col);
     c->utc = pqt_file_column_utc(f, col) == 1;
-    int plain_number = kind == PQT_INT32 || kind == PQT_INT64 || kind == PQT_UINT64 ||
-                       kind == PQT_FLOAT32 || kind == PQT_FLOAT64;
-    c->right_align = plain_number;
+    c->leaf = -1;
     cat_col_exact(c, f);
 }
 
@@ -111,7 +124,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
     }
     if (!list) {
         for (int c = 0; c < ncols; c++) {
-            if (pqt_file_column_kind(f, c) != PQT_NONE)
+            if (!pqt_file_column_unsupported_reason(f, c))
                 add_col(o, f, c);
             else /* picked implicitly: say it is left out, print the rest */
                 cat_warn_unreadable(f, path, c);
@@ -139,7 +152,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
                 return tool_fail(path);
             }
         }
-        if (pqt_file_column_kind(f, col) == PQT_NONE) {
+        if (pqt_file_column_unsupported_reason(f, col)) {
             const char *logical = pqt_file_column_logical(f, col);
             fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
@@ -153,76 +166,34 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
     return EXIT_OK;
 }
 
-/* Stream rows lo..hi (1-based, inclusive) row group by row group. */
-static int stream(pqt_file *f, const char *path, cat_out *o, int64_t lo, int64_t hi)
+static int run(pqt_file *f, const cat_args *args)
 {
-    pqt_array **arrays = calloc((size_t)o->ncols + 1, sizeof *arrays);
-    if (!arrays) {
-        fputs("pqt: out of memory\n", stderr);
-        return EXIT_FAIL;
-    }
-    int rc = EXIT_OK, nrg = pqt_file_nrow_groups(f);
-    int64_t first = 1;
-    for (int rg = 0; rg < nrg && first <= hi && rc == EXIT_OK; rg++) {
-        int64_t last = first + pqt_file_row_group_nrows(f, rg) - 1;
-        int64_t a = lo > first ? lo : first, b = hi < last ? hi : last;
-        first = last + 1;
-        if (a > b) continue;
-        for (int c = 0; c < o->ncols; c++) {
-            if (cat_read(f, &o->cols[c], a, b, &arrays[c]) != PQT_OK) {
-                fflush(stdout);
-                rc = tool_fail(path);
-                break;
-            }
-            cat_view(&o->cols[c], arrays[c]);
-        }
-        if (rc == EXIT_OK) cat_write_batch(o, b - a + 1);
-        for (int c = 0; c < o->ncols; c++) {
-            pqt_array_free(arrays[c]);
-            arrays[c] = NULL;
-        }
-    }
-    free(arrays);
-    return rc;
-}
-
-static int run(pqt_file **fp, const cat_args *args)
-{
-    pqt_file *f = *fp;
     cat_out o = {0};
     o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
                : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
                                                                    : FORMAT_JSONL;
     int rc = pick_columns(f, args->path, args->columns, &o);
-    if (rc != EXIT_OK) {
-        free(o.cols);
-        return rc;
-    }
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
-    if (args->rows) {
+    if (rc == EXIT_OK && args->rows) {
         parse_rows(args->rows, &lo, &hi); /* checked by the caller */
         if (lo < 1 || hi > nrows || lo > hi) {
             fprintf(stderr, "pqt: %s: rows %s outside the table (%lld rows)\n", args->path,
                     args->rows, (long long)nrows);
-            free(o.cols);
-            return EXIT_FAIL;
+            rc = EXIT_FAIL;
         }
     }
-    if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
-    int64_t total = hi - lo + 1;
-    int64_t end = limit >= 0 && limit < total ? lo + limit - 1 : hi;
-    cat_open_args oa = {args->no_crc, args->binary_as_string};
-    rc = cat_settle_int96(fp, args->path, &oa, &o, lo, end);
-    f = *fp;
-    if (rc == EXIT_OK) rc = stream(f, args->path, &o, lo, end);
-    if (rc == EXIT_OK)
-        cat_finish(&o, total);
-    else {
-        free(o.width);
-        rb_free(&o.line);
-        rb_free(&o.cell);
+    if (rc == EXIT_OK) {
+        if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
+        /* The rows are read through a handle of their own (the INT96 unit may reopen it). */
+        cat_reader rd;
+        cat_open_args oa = {args->no_crc, args->binary_as_string};
+        int64_t end = limit >= 0 && limit < hi - lo + 1 ? lo + limit - 1 : hi;
+        rc = cat_reader_open(&rd, args->path, &oa);
+        if (rc == EXIT_OK) rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, end);
+        if (rc == EXIT_OK) rc = cat_print(&rd, &o, lo, hi, limit, args->all);
+        cat_reader_close(&rd);
     }
-    free(o.cols);
+    cat_out_free(&o);
     return rc;
 }
 
@@ -253,6 +224,8 @@ static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
             args.format = s.value;
         else if (strcmp(s.opt, "--no-crc") == 0)
             args.no_crc = 1;
+        else if (strcmp(s.opt, "--all") == 0)
+            args.all = 1;
         else
             args.binary_as_string = 1;
     }
@@ -272,7 +245,7 @@ static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
     pqt_file *f;
     cat_open_args oa = {args.no_crc, args.binary_as_string};
     if (cat_open(args.path, &oa, PQT_UNIT_NANOS, &f) != PQT_OK) return tool_fail(args.path);
-    rc = run(&f, &args);
+    rc = run(f, &args);
     pqt_file_close(f);
     return rc;
 }

@@ -2,6 +2,8 @@
  * tool_util.c - helpers every subcommand of the `pqt` tool uses: error lines and exit
  * statuses, argument scanning, schema node paths, and the display width of UTF-8 text.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools.h"
@@ -10,6 +12,7 @@ int tool_fail(const char *path)
 {
     const char *msg = pqt_errmsg();
     if (!msg || !msg[0]) msg = "failed";
+    if (strcmp(path, "-") == 0) path = "(stdin)"; /* the name pqt_file_open_mem was given */
     /* The library's message often starts with the path already; say it once. */
     size_t n = strlen(path);
     if (strncmp(msg, path, n) == 0 && strncmp(msg + n, ": ", 2) == 0) msg += n + 2;
@@ -37,9 +40,49 @@ int tool_bad_option(const char *cmd, const char *usage, int r, const char *opt)
     return tool_usage_error(cmd, usage, msg, opt);
 }
 
+/* Standard input, read whole on first use and kept until the process ends: a Parquet file
+ * is read from its footer backwards, so a pipe must be buffered (and reopening, as cat does
+ * for INT96 units, reuses the same bytes). */
+static char *stdin_bytes;
+static size_t stdin_nbytes;
+
+static pqt_status read_stdin(void)
+{
+    if (stdin_bytes) return PQT_OK;
+    size_t cap = 1 << 20;
+    char *b = malloc(cap);
+    size_t n = 0;
+    for (;;) {
+        if (!b) return PQT_NOMEM;
+        size_t got = fread(b + n, 1, cap - n, stdin);
+        n += got;
+        if (got == 0) break;
+        if (n == cap) b = realloc(b, cap *= 2);
+    }
+    if (ferror(stdin)) {
+        free(b);
+        return PQT_IO;
+    }
+    stdin_bytes = b;
+    stdin_nbytes = n;
+    return PQT_OK;
+}
+
+pqt_status tool_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
+{
+    if (strcmp(path, "-") != 0) return pqt_file_open(path, opts, ret);
+    pqt_status st = read_stdin();
+    if (st != PQT_OK) { /* not a library failure: say it here and stop */
+        fprintf(stderr, "pqt: (stdin): %s\n",
+                st == PQT_NOMEM ? "out of memory buffering the input" : strerror(errno));
+        exit(EXIT_FAIL);
+    }
+    return pqt_file_open_mem(stdin_bytes, stdin_nbytes, "(stdin)", opts, ret);
+}
+
 int tool_open(const char *path, pqt_file **ret)
 {
-    if (pqt_file_open(path, NULL, ret) != PQT_OK) return tool_fail(path);
+    if (tool_file_open(path, NULL, ret) != PQT_OK) return tool_fail(path);
     return EXIT_OK;
 }
 

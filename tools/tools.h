@@ -28,6 +28,9 @@ int tool_usage_error(const char *cmd, const char *usage, const char *msg, const 
 int tool_bad_option(const char *cmd, const char *usage, int r, const char *opt);
 /* Open path or report why not. EXIT_OK or EXIT_FAIL. */
 int tool_open(const char *path, pqt_file **ret);
+/* pqt_file_open, where path "-" is standard input (buffered whole, named "(stdin)"); on a
+ * failure for stdin the message is already printed. */
+pqt_status tool_file_open(const char *path, const pqt_opts *opts, pqt_file **ret);
 
 /* Command-line scanning shared by the subcommands: one FILE operand plus options. A long
  * option's value comes as "--opt value" or "--opt=value", a short one's as "-c value" or
@@ -104,55 +107,5 @@ void jw_bool(jw *w, int v);
 void jw_null(jw *w);
 /* Write what is built so far to out and empty the buffer (the document goes on). */
 void jw_flush(jw *w, FILE *out);
-
-/* ---- pqt cat output (cat_format.c) ---- */
-
-enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL };
-
-/* A column being printed; v is refreshed for every batch. */
-typedef struct cat_col {
-    int col;
-    const char *path, *kind_name;
-    int unit, utc;
-    int right_align; /* numbers line up on the right in the table format */
-    int dec_precision, dec_scale; /* DECIMAL up to precision 38: read unscaled (else 0) */
-    int is_int96;
-    colview v;
-} cat_col;
-
-typedef struct cat_out {
-    int format;
-    cat_col *cols;
-    int ncols;
-    size_t *width; /* table: column widths, fixed by the first batch */
-    int started;   /* header written */
-    int64_t nrows_out;
-    rbuf line, cell;
-} cat_out;
-
-/* ---- exact values (cat_exact.c) ---- */
-typedef struct cat_open_args {
-    int no_crc, binary_as_string;
-} cat_open_args;
-/* Open path with the cat options and PQT_OPT_INT96_UNIT = int96_unit. */
-pqt_status cat_open(const char *path, const cat_open_args *a, int int96_unit, pqt_file **ret);
-/* Fill the decimal and INT96 facts of a column being printed (c->col set). */
-void cat_col_exact(cat_col *c, const pqt_file *f);
-/* Read rows lo..hi of c: unscaled integers for decimals, else pqt_file_read. */
-pqt_status cat_read(pqt_file *f, const cat_col *c, int64_t lo, int64_t hi, pqt_array **ret);
-/* c->v for array a (a decimal column's view prints its unscaled values with the scale). */
-void cat_view(cat_col *c, const pqt_array *a);
-/* Before printing rows lo..hi: reopen *f with the finest INT96 unit that holds every INT96
- * value printed (ns, us, ms), updating the columns' units. EXIT_OK or EXIT_FAIL. */
-int cat_settle_int96(pqt_file **f, const char *path, const cat_open_args *args, cat_out *o,
-                     int64_t lo, int64_t hi);
-/* "pqt: FILE: warning: column 'x' not shown: why" on stderr. */
-void cat_warn_unreadable(const pqt_file *f, const char *path, int col);
-
-/* Write the rows 0..nrows-1 of the current batch (cols[].v set by the caller). */
-void cat_write_batch(cat_out *o, int64_t nrows);
-/* Finish: a header if no batch came, the table footer; free the writer's buffers.
- * total is the number of rows that were asked for. */
-void cat_finish(cat_out *o, int64_t total);
 
 #endif

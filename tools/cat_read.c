@@ -1,0 +1,170 @@
+/*
+ * cat_read.c - how `pqt cat` reads: every printed column over one batch of rows at a time,
+ * through the low-level range read (pqt_file_read decodes only the pages that hold the
+ * rows asked for).
+ *
+ * A batch holds about BATCH_NBYTES of decoded values and never crosses a row group. The
+ * first batch is a probe of PROBE_ROWS rows (output starts at once; strings and lists get
+ * measured); every later one is sized from what the previous one measured. Big batches
+ * matter: a page is decompressed whole for every batch that needs a row of it, and some
+ * writers (DuckDB) put a whole column chunk in one page. The table format keeps the text
+ * of a batch, so its batches stay at TABLE_BATCH_ROWS.
+ *
+ * The library reads chunks with pread into buffers it reuses, so nothing of the file stays
+ * resident between batches.
+ */
+#include <stdlib.h>
+
+#include "cat.h"
+
+#define BATCH_ROWS (1 << 20)
+#define TABLE_BATCH_ROWS 65536
+#define BATCH_NBYTES ((double)(16 << 20))
+#define PROBE_ROWS 4096
+
+int cat_reader_open(cat_reader *rd, const char *path, const cat_open_args *args)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->path = path;
+    return cat_open(path, args, PQT_UNIT_NANOS, &rd->f) == PQT_OK ? EXIT_OK : tool_fail(path);
+}
+
+void cat_reader_close(cat_reader *rd)
+{
+    if (!rd->f) return;
+    pqt_file_close(rd->f);
+    rd->f = NULL;
+}
+
+/* A leaf (column chunk) of each printed column: the footer's sizes feed the estimates. */
+void cat_reader_plan(cat_reader *rd, cat_out *o)
+{
+    const pqt_file *f = rd->f;
+    int nleaves = pqt_file_nleaves(f);
+    for (int leaf = 0; leaf < nleaves; leaf++) {
+        int node = pqt_file_leaf_node(f, leaf);
+        while (node > 0 && pqt_file_node_column(f, node) < 0)
+            node = pqt_file_node_parent(f, node);
+        int col = node > 0 ? pqt_file_node_column(f, node) : -1;
+        for (int c = 0; c < o->ncols; c++) {
+            if (o->cols[c].col != col || o->cols[c].leaf >= 0) continue;
+            o->cols[c].leaf = leaf;
+            o->cols[c].is_list = node != pqt_file_leaf_node(f, leaf);
+        }
+    }
+    for (int c = 0; c < o->ncols; c++) {
+        cat_col *col = &o->cols[c];
+        /* The kind of a LIST column says whether every row has the same length, which the
+         * library may learn only by reading the whole column: it is taken from the first
+         * batch instead ("list<...>" either way). */
+        col->kind = col->is_list ? PQT_NONE : pqt_file_column_kind(f, col->col);
+        col->kind_name = col->is_list ? "list" : pqt_kind_name(col->kind);
+        int elem = PQT_KIND_ELEMENT(col->kind);
+        col->row_nbytes = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+        if (col->is_list) col->row_nbytes = 64; /* a guess; the probe batch measures it */
+    }
+}
+
+/* Decoded bytes a row of array a takes. */
+static double measured_row_nbytes(const pqt_array *a, double old)
+{
+    int64_t n = pqt_array_nrows(a);
+    if (n <= 0) return old;
+    int kind = pqt_array_kind(a), elem = PQT_KIND_ELEMENT(kind), width = pqt_array_width(a);
+    double esz = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+    double nelem = (double)n * (width > 0 ? width : 1), bytes = 0;
+    const int64_t *lo = pqt_array_list_offsets(a), *so = pqt_array_str_offsets(a);
+    if (lo) {
+        nelem = (double)(lo[n] - lo[0]);
+        bytes += 8.0 * (double)(n + 1);
+    }
+    bytes += nelem * esz;
+    if (so) bytes += (double)(so[(int64_t)nelem] - so[0]);
+    return bytes / (double)n + 1;
+}
+
+void cat_reader_start(cat_reader *rd, int64_t lo, int64_t hi)
+{
+    rd->next = lo;
+    rd->end = hi;
+    rd->rg = -1;
+    rd->rg_last = 0;
+}
+
+int cat_next_batch(cat_reader *rd, const cat_out *o, cat_batch *b)
+{
+    if (rd->next > rd->end) return 0;
+    while (rd->next > rd->rg_last) { /* the row group holding rd->next */
+        rd->rg++;
+        rd->rg_last += pqt_file_row_group_nrows(rd->f, rd->rg);
+    }
+    double row = 1;
+    for (int c = 0; c < o->ncols; c++)
+        if (!o->cols[c].hidden) row += o->cols[c].row_nbytes;
+    double n = BATCH_NBYTES / row;
+    double max = !rd->measured ? PROBE_ROWS : o->format == FORMAT_TABLE ? TABLE_BATCH_ROWS
+                                                                         : BATCH_ROWS;
+    if (n > max) n = max;
+    int64_t rows = n < 1 ? 1 : (int64_t)n;
+    int64_t last = rd->end < rd->rg_last ? rd->end : rd->rg_last;
+    b->rg = rd->rg;
+    b->lo = rd->next;
+    b->hi = last - b->lo + 1 > rows ? b->lo + rows - 1 : last;
+    rd->next = b->hi + 1;
+    return 1;
+}
+
+/* Keep the library's message for cat_reader_report. */
+static int failed(cat_reader *rd)
+{
+    snprintf(rd->err, sizeof rd->err, "%s", pqt_errmsg());
+    return EXIT_FAIL;
+}
+
+void cat_reader_report(const cat_reader *rd)
+{
+    const char *msg = rd->err[0] ? rd->err : "failed";
+    /* The library's message often starts with the path already; say it once. */
+    size_t n = strlen(rd->path);
+    if (strncmp(msg, rd->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0) msg += n + 2;
+    fprintf(stderr, "pqt: %s: %s\n", rd->path, msg);
+}
+
+int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
+{
+    for (int c = 0; c < o->ncols; c++) {
+        cat_col *col = &o->cols[c];
+        b->arr[c] = NULL;
+        if (col->hidden) continue;
+        if (cat_read(rd->f, col, b->lo, b->hi, &b->arr[c]) != PQT_OK) {
+            failed(rd);
+            cat_batch_free(b, c);
+            return EXIT_FAIL;
+        }
+        if (!col->planned) {
+            if (col->is_list) {
+                col->kind = PQT_KIND_ELEMENT(pqt_array_kind(b->arr[c])) | PQT_LIST;
+                col->kind_name = pqt_kind_name(col->kind);
+            }
+            cat_plan_column(o, rd->f, col);
+            col->planned = 1;
+        }
+        col->row_nbytes = measured_row_nbytes(b->arr[c], col->row_nbytes);
+    }
+    rd->measured = 1;
+    return EXIT_OK;
+}
+
+void cat_batch_view(cat_out *o, const cat_batch *b)
+{
+    for (int c = 0; c < o->ncols; c++)
+        if (b->arr[c]) cat_view(&o->cols[c], b->arr[c]);
+}
+
+void cat_batch_free(cat_batch *b, int ncols)
+{
+    for (int c = 0; c < ncols; c++) {
+        pqt_array_free(b->arr[c]);
+        b->arr[c] = NULL;
+    }
+}
