@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * floor.c - the physical floor of W1: read (pread) and decompress the column chunks of
  * ra, dec, mass and z with the codec library pqt uses, without decoding anything.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memcpy_bw.c - memory bandwidth as memcpy sees it: copy a large buffer (default 512 MiB,
  * far beyond the caches) split over T OpenMP threads; a warm-up copy, then `runs` timed

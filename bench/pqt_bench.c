@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pqt_bench.c - the pqt engine of the benchmark: one workload on one file at one thread
  * count, a warm-up run then `runs` timed runs, one JSON line on stdout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_tour.c - a tour of the lazy table, written from pqt.h alone: open a file whole and
  * as a slice, row-group bounds in both forms, reading columns (numbers, strings, lists),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pqt.h - the public C API of pqt, a reader for Apache Parquet files.
  *

@@ -41,6 +41,12 @@ while IFS= read -r hit; do
     err "tools/ must use only pqt.h: $hit"
 done < <(grep -n '#include "' tools/*.[ch] | grep -vE '"(pqt|tools|render|cat)\.h"|render_json\.c')
 
+# Every hand-written C file carries the license line (generated files say who made them).
+for f in src/*/*.[ch] include/*.h tools/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch] bench/*.c; do
+    case "$f" in src/encoding/unpack_gen.c | src/util/numtext_pow10.h) continue ;; esac
+    head -1 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' || err "$f: no SPDX license line"
+done
+
 if command -v python3 >/dev/null; then
     tmp=$(mktemp)
     python3 tools/gen_unpack.py "$tmp" >/dev/null

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat.h - the parts of `pqt cat` shared by its files: the output sink (cat_sink.c), the csv
  * and jsonl writers (cat_format.c), the table layout (cat_table.c), the display width of

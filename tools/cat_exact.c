@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat_exact.c - what `pqt cat` does so that every value it prints is exact: decimals read as
  * their unscaled integers (printed by pqt_format_decimal, not through a double), INT96

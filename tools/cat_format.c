@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat_format.c - the csv and jsonl output of `pqt cat`, one batch of rows at a time.
  *

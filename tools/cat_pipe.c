@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat_pipe.c - csv and jsonl output on two threads: a reader thread decodes the next batch
  * while this thread writes the current one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat_read.c - how `pqt cat` reads: every printed column over one batch of rows at a time,
  * through the low-level range read (pqt_file_read decodes only the pages that hold the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat_run.c - the order of work of `pqt cat` once the file is open and the columns are
  * picked: stream the rows batch by batch (cat_read.c) through the writer of the format,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat_sink.c - where `pqt cat` output goes: one growing buffer, written to the output file
  * descriptor with write(2) in large blocks, every write checked.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cat_table.c - the table format of `pqt cat`: aligned columns for people.
  *

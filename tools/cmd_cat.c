@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_cat.c - `pqt cat FILE`: print rows. Parses the options, picks the columns, then
  * streams batches of rows (cat_read.c): each printed column is read over the batch, the

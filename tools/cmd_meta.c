@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_meta.c - `pqt meta FILE`: what the footer says about the file. File totals, then
  * per row group (numbered from 1) its rows and bytes and per column chunk: codec,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cmd_schema.c - `pqt schema FILE`: the footer's schema tree, one node per line, indented
  * by depth, with repetition, physical and logical type, and for every node that is read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json_out.c - a small writer of indented JSON documents for `pqt schema --format json` and
  * `pqt meta --format json` (see tools.h). It tracks only what it must to place commas and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pqt_main.c - entry point of the `pqt` tool: the top-level usage text (commands and exit
  * statuses), --version, `pqt help CMD`, and dispatch to the subcommands (cmd_*.c).

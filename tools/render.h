@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * render.h - value rendering shared by every output format of the pqt tool.
  *

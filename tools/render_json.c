@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * render_json.c - value rendering for the pqt tool (see render.h).
  *

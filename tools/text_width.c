@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * text_width.c - how many terminal cells UTF-8 text takes, for the table layout of
  * `pqt cat`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tool_util.c - helpers every subcommand of the `pqt` tool uses: error lines and exit
  * statuses, argument scanning, schema node paths, and the display width of UTF-8 text.

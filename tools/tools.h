@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tools.h - what the files of the `pqt` command-line tool share.
  *

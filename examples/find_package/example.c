@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* example.c - the smallest useful pqt program: open a Parquet file, say what it holds, and
  * sum its "mass" column (nulls skipped). Build: see CMakeLists.txt next to this file. */
 #include <stdio.h>

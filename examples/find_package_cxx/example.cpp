@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // example.cpp - pqt from C++: pqt.h is a C header with extern "C" guards, so it is included
 // as is (without the guards this program would not link: the names would be mangled).
 // Prints the library's version and the size of a file, as ../find_package/example.c does.

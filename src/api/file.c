@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * file.c - the low-level public API: options, footer-only open, column metadata,
  * row-group bounds (layer: api). Reads live in file_read.c. A handle reads one source

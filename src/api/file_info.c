@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * file_info.c - read-only inspection of an open pqt_file (layer: api).
  *

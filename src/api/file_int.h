@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * file_int.h - layout of pqt_file, the footer-only reader handle (layer: api, private).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * file_read.c - reading a column over a row range, pqt_array, and LIST width discovery
  * (layer: api).

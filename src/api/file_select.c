@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * file_select.c - reading a column under per-row-group selections (layer: api).
  *

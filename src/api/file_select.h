@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * file_select.h - selection-driven column reads for the table layer (layer: api, private).
  */

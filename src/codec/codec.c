@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec.c - codec dispatch, names and the reusable decompression context (layer: codec).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec.h - one dispatch over the system compression libraries (layer: codec).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec_brotli.c - BROTLI adapter over libbrotlidec (layer: codec).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec_gzip.c - GZIP adapter over zlib's inflate (layer: codec).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec_int.h - the adapters behind pqt_codec_decompress (layer: codec, private).
  * Only files under src/codec/ include this. Each adapter owns one system library, keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec_lz4.c - LZ4_RAW and (deprecated) LZ4 adapters over liblz4 (layer: codec).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec_snappy.c - SNAPPY adapter over libsnappy's C API (layer: codec).
  *

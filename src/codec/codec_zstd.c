@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * codec_zstd.c - ZSTD adapter over libzstd (layer: codec).
  *

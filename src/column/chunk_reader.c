@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * chunk_reader.c - walk the pages of one column chunk (layer: column).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * colbuf.c - allocation of a column's destination arrays (layer: column).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * column.h - the column-chunk reader: pages -> values in a destination (layer: column).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * column_int.h - state shared by the files of the column layer (private).
  */

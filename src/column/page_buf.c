@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * page_buf.c - decompressed-page buffers and the budget that bounds the large ones
  * (layer: column).

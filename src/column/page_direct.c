@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * page_direct.c - decompress a PLAIN fixed-width page straight into its destination
  * (layer: column).

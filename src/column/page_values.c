@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * page_values.c - decode the selected values of one data page into a pqt_colbuf
  * (layer: column).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bss.c - BYTE_STREAM_SPLIT decoder (layer: encoding).
  *

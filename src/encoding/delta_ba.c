@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * delta_ba.c - DELTA_BYTE_ARRAY decoder (layer: encoding).
  *

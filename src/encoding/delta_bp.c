@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * delta_bp.c - DELTA_BINARY_PACKED decoder (layer: encoding).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * delta_len_ba.c - DELTA_LENGTH_BYTE_ARRAY decoder (layer: encoding).
  *

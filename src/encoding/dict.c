@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dict.c - dictionary pages and dictionary-coded data pages (layer: encoding).
  *

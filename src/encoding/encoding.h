@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * encoding.h - value and level decoders (layer: encoding).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * encoding_int.h - per-encoding decoder states behind pqt_vdec (layer: encoding, private).
  * Only files under src/encoding/ include this.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plain.c - PLAIN decoding of every physical type (layer: encoding).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rle_bp.c - the RLE / bit-packed hybrid decoder (layer: encoding).
  *

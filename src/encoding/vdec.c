@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vdec.c - one value decoder for a data page, whatever its encoding (layer: encoding).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * footer.c - find and decode FileMetaData at the end of a Parquet file (layer: format).
  *

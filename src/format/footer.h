@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * footer.h - locate, read and decode a Parquet file's footer (layer: format).
  *

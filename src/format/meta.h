@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * meta.h - decoded Parquet metadata structures (layer: format).
  *

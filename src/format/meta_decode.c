@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * meta_decode.c - FileMetaData and everything under it, from Thrift to pqt_file_meta
  * (layer: format).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * meta_decode_int.h - helpers shared by the meta_decode*.c files (layer: format, private).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * meta_decode_page.c - PageHeader, ColumnIndex, OffsetIndex and BloomFilterHeader
  * (layer: format).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * meta_decode_schema.c - SchemaElement and the LogicalType union (layer: format).
  *

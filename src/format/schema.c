@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * schema.c - flatten the Parquet schema tree into the columns a table lists (layer: format).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * schema.h - the schema tree flattened into the columns a table lists (layer: format).
  *

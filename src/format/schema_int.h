@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * schema_int.h - helpers shared by schema.c and schema_kind.c (layer: format, private).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * schema_kind.c - what each primitive leaf is read as (layer: format).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * thrift.c - Thrift compact-protocol reader: the out-of-line half (layer: format).
  *

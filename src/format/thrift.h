@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * thrift.h - Thrift compact-protocol reader (layer: format).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter.h - the compiled filter for the read engine (layer: scan).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_api.c - the public pqt_filter object (layer: scan).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_compile.c - a pqt_filter compiled against a column list (layer: scan).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_eval.c - vectorized evaluation of a compiled filter (layer: scan).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_int.h - private layout of the filter language (layer: scan).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_lex.h - tokens of the filter language, shared by the parser and the compiler
  * (layer: scan). Private to src/scan/filter_*.c.

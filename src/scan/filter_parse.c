@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_parse.c - the grammar of the filter language (layer: scan).
  *

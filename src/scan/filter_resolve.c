@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_resolve.c - one clause against one column (layer: scan).
  *

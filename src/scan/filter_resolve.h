@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_resolve.h - one parsed clause compiled against one column (layer: scan). Private to
  * src/scan/filter_*.c.

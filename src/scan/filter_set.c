@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_set.c - value sets of in / not_in (layer: scan).
  *

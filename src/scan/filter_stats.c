@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_stats.c - what column-chunk statistics prove about a compiled filter (layer: scan).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_text.c - a compiled conjunct written back as rule text (layer: scan).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table.c - opening and closing tables, name lookup, the parallel-region rule, warnings,
  * and the queries that read nothing (layer: table).

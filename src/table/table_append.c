@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_append.c - appending the rows of one table to another (layer: table).
  *

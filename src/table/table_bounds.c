@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_bounds.c - the read plan and pqt_table_row_group_bounds (layer: table).
  *

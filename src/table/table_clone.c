@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_clone.c - pqt_table_clone: a deep copy that keeps unread columns lazy
  * (layer: table).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_copy.c - copies of the columns table_get.c does not copy: strings (offsets + bytes),
  * lists (offsets + values), a contiguous row range of a fixed-width column, and the size

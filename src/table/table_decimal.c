@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_decimal.c - the exact values of a table's DECIMAL columns (layer: table).
  *

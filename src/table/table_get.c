@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_get.c - reaching values: copies with widening, zero-copy views and row-level access
  * (layer: table).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_int.h - layout of pqt_table, the lazy table, shared by the files of src/table/
  * (layer: table, private).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_mutate.c - column-structural changes: add, drop, rename, copy, cast, set,
  * set_null/clear_null (layer: table).

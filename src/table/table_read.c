@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_read.c - residency: first touch, LIST width measurement, prefetch,
  * materialize_all, reload and evict (layer: table).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_rowindex.c - the row-index column "parquet_row_index" (layer: table).
  *

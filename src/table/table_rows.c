@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_rows.c - removing rows: pqt_table_delete_rows and pqt_table_truncate (layer: table).
  *

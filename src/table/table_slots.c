@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_slots.c - column slots and the buffers that hold their values (layer: table).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_sort.c - pqt_table_sort_by: stable in-memory sort by scalar key columns
  * (layer: table).

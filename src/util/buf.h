@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * buf.h - growable byte buffer and bump arena (layer: util).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * error.c - thread-local last-error message and status names (layer: util).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * error.h - the thread-local "last error" of pqt (layer: util).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * io.c - file, descriptor and memory sources; positional reads into pooled page-aligned
  * buffers (layer: util).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * io.h - where a file's bytes come from: a path, a caller's descriptor or a caller's memory
  * (layer: util).

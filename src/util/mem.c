@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mem.c - allocation wrappers with overflow checks and failure injection (layer: util).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mem.h - the only way src/ allocates (layer: util).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * numtext.c - exact text of numbers: the shortest decimal that reads back to the same
  * float64 or float32, and decimals from their unscaled integer (layer: util).

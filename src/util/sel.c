@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sel.c - the row selection (layer: util). See sel.h for the representations.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sel.h - the row selection: which rows of one row group a read produces (layer: util).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * suggest.c - the closest name to one that matched nothing (layer: util).
  *

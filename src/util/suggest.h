@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * suggest.h - "did you mean ...?" for a name that matched nothing (layer: util).
  *

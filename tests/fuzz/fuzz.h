@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz.h - shared by every tests/fuzz target: the libFuzzer entry point's prototype and a
  * reader that takes parameters off the front of the input.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_codec.c - libFuzzer target for the decompression dispatch.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_file.c - libFuzzer target: the input is a whole Parquet file. It is written to a
  * memfd and opened by its /proc path, as a user would open a file: every readable column

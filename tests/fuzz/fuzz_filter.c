@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_filter.c - libFuzzer target for the filter language: pqt_filter_add (lexer, parser,
  * limits), pqt_scan_compile against one column of every kind, the evaluator over a small

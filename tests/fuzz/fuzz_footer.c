@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_footer.c - libFuzzer target: the input is a serialized FileMetaData (the footer
  * without its length and magic). Decode it, build the schema from it the way pqt_file_open

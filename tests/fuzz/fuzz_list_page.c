@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_list_page.c - libFuzzer target: whole list pages with hostile level counts (issue 9).
  *

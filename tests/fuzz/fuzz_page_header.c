@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_page_header.c - libFuzzer target: the input is the bytes at a page's offset in a
  * column chunk. Decode page headers one after another, as the chunk reader walks a chunk,

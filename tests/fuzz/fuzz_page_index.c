@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_page_index.c - libFuzzer target for the page index and bloom filter structures:
  * the first input byte picks ColumnIndex, OffsetIndex or BloomFilterHeader (or all three),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_rle.c - libFuzzer target for the RLE / bit-packed hybrid decoder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fuzz_vdec.c - libFuzzer target for the value decoders over every encoding and physical
  * type, and for the dictionary they read from.

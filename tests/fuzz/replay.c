@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * replay.c - runs a fuzz target without libFuzzer, so every build (gcc, ASan+UBSan) runs
  * the seed corpus and the committed regressions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ref_rle.c - slow, spec-shaped reference for the RLE / bit-packed hybrid (tests only).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_prop_gen.h - random rules for test_filter_prop.c: each leaf is written as rule text
  * (random spelling: spaced or glued operators, =, !=, <>, backquotes, keyword case, redundant

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_prop_ref.h - random tables and the plain reference evaluator shared by
  * test_filter_prop.c and test_filter_stats.c: every kind (nulls, NaN, +-0, +-inf, unicode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * filter_testkit.h - a tiny in-memory table for the filter tests: columns in pqt's layout,
  * compile a filter against them, evaluate, and list the rows kept ("0 3 5").

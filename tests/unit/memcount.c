@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memcount.c - the --wrap allocator hooks of memcount.h (tests only).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * memcount.h - count the library's heap allocations (tests only).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pqbuild.c - the tiny Parquet writer of pqbuild.h (tests only).
  * Field ids follow parquet.thrift (PageHeader, DataPageHeader[V2], DictionaryPageHeader,

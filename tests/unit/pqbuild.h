@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pqbuild.h - a tiny Parquet writer for tests: hand-built page headers and footers.
  *

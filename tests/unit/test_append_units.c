@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_append_units.c - pqt_table_append refuses columns whose units differ with their own
  * status, PQT_UNIT_MISMATCH (not PQT_MISUSE or PQT_KIND), and a message naming the column and

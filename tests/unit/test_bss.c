@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_bss.c - BYTE_STREAM_SPLIT decoder: round trips for 4-, 8-, 2-, 16- and 1-byte values
  * (the specialized and the generic gather paths) under random decode/skip interleavings,

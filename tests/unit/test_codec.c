@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_codec.c - every codec adapter round-trips data compressed by the codec's own
  * library (random and compressible inputs, several sizes), with and without a reusable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_column_shape.c - pqt_file_column_shape reads data only when asked (issue 8: `pqt
  * schema` reads the footer only). Truth from DuckDB: examples/catalogue.parquet's mag has 5

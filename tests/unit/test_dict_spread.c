@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_dict_spread.c - dictionary pages with nulls, placed value by value in one pass.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_dotted.c - a top-level column whose name contains a dot is matched exactly before
  * struct paths (tests/data/dotted_names.parquet, written by DuckDB: struct a {b = 10,20,30;

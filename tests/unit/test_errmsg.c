@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_errmsg.c - what pqt_errmsg() returns (pqt.h): "" on a thread where no call has failed;
  * after a failure, that failure's message, which successful calls leave unchanged; failures

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_exact_values.c - issue 8's exact values through the C API: the uint64 kind (file
  * reads, table copies checked per value, casts, sort), the unscaled integers of decimals

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_filter_meaning.c - what filter rules mean: every example of anchor-spec §1.9 with its
  * stated meaning, the Null/NaN table of §1.4 row by row, the set truth table and copying rules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_filter_parse.c - the filter language's syntax: every error of anchor-spec §1.8 with its
  * message fragment and the 1-based character it points at, the §1.7 limits, the issue-10

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_filter_prop.c - property test of the vectorized filter evaluator against a deliberately
  * simple reference evaluator written here: random tables (every kind, nulls, NaN, +-0, +-inf,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_filter_stats.c - the statistics prover never says NONE when a row matches nor ALL when
  * a row fails (pushdown.md §3). Random tables and rules (the generators of test_filter_prop);

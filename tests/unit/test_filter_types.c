@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_filter_types.c - literals against every kind (anchor-spec §1.3, §1.4, §6): integer
  * columns against reals and out-of-range numbers (exact, no rounding through double), float32

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_footer.c - footer reading and metadata decoding over the parquet-testing corpus.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_io_sources.c - a file opened from memory or from a descriptor reads exactly as the
  * same file opened by path (pqt_file_open_mem/_fd, pqt_table_open_mem/_fd; issue 9).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_io_truncate.c - a file that shrinks while it is open gives PQT_IO naming the file and
  * the offset, not SIGBUS (issue 9: `pqt cat` died with exit 135 after 1,468 rows when the

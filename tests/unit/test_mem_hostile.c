@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_mem_hostile.c - memory a file cannot justify is never allocated (issue 9).
  *

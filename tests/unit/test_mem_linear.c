@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_mem_linear.c - the cost of every command is linear in the file's structure (issue 9).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_numtext.c - pqt_format_float64/32 and pqt_format_decimal (src/util/numtext.c).
  *

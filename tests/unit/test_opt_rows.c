@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_opt_rows.c - the slice options PQT_OPT_ROW_LO / PQT_OPT_ROW_HI: rows are 1-based, so a
  * bound below 1 is an error when it is set (never a silent "unset" that reads the whole file),

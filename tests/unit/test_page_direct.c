@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_page_direct.c - decompressing PLAIN pages straight into the column.
  *

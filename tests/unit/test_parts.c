@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_parts.c - reads with 2 threads (row groups decoded in parallel, straight into place)
  * equal reads with 1. tests/data/table_rg.parquet has 5 row groups with fixed-width, string,

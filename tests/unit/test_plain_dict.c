@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_plain_dict.c - PLAIN, dictionary and RLE-boolean value decoding through pqt_vdec
  * (src/encoding/plain.c, dict.c, vdec.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_render.c - the value renderings of the pqt tool (tools/render_json.c): civil dates,
  * times, timestamps, floats and string escaping, on hand-computed values. The jsonl output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_rle.c - the RLE / bit-packed hybrid decoder (src/encoding/rle_bp.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sel.c - property test of the row selection against a plain bool-array model.
  * Random sequences of init/intersect/refine; after each step every query (count, any,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_selective.c - property test: selective decode equals decode-all-then-filter.
  *

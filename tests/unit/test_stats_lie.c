@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_stats_lie.c - metadata that lies must not corrupt a parallel read.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_suggest.c - a column name that matches nothing is reported with the closest name, by
  * the file API and by every kind of table lookup: "FILE: no column 'mas'; did you mean

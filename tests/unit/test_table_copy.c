@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_table_copy.c - copies of every column shape (strings, vectors, lists, row ranges),
  * setting and nulling strings/vectors/lists, the lookup helpers (column_index,

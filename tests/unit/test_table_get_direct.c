@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_table_get_direct.c - pqt_table_get / get_alloc of a never-read column decode straight
  * into the caller's memory and leave the column unread; they must give exactly what the

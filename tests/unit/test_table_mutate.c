@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_table_mutate.c - changing tables: in-memory tables, add/drop/rename/copy/cast/set,
  * nulls, append with its unit check, sort_by, clone, the detached state and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_table_open.c - the lazy table's open, slice regime, queries that read nothing,
  * row-group bounds and the row-index column's values.

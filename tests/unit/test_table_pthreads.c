@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_table_pthreads.c - one table shared by plain pthreads without a prefetch (documented
  * misuse): concurrent first touches are refused with PQT_PARALLEL, never answered with wrong

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_table_values.c - reaching values in the lazy table: get with widening, views, row
  * access, prefetch/materialize_all/reload/evict, and the row-index rules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_thrift.c - the Thrift compact-protocol reader and the metadata decoders on hand-built
  * bytes: varint and zigzag edge cases, overlong varints, long-form field ids, the nesting

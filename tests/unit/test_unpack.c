@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_unpack.c - the generated bit-unpacking kernels (src/encoding/unpack_gen.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * testutil.h - tiny assertion helpers shared by the unit tests.
  * A failed CHECK prints file:line and the expression and makes the program exit 1 at the end.
