@@ -164,13 +164,7 @@ static void put_array(cat_sink *s, const cat_col *c, int64_t row)
 {
     const colview *v = &c->v;
     int64_t lo, hi;
-    if (v->kind & PQT_LIST) {
-        lo = v->list_off[row];
-        hi = v->list_off[row + 1];
-    } else {
-        lo = row * v->width;
-        hi = lo + v->width;
-    }
+    colview_row_elems(v, row, &lo, &hi);
     sink_putc(s, '[');
     for (int64_t i = lo; i < hi; i++) {
         char *p = sink_room(s, CAT_FLOAT_MAX + 8);

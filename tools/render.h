@@ -74,4 +74,16 @@ void colview_init(colview *v, const pqt_array *a, int unit, int utc);
  * value is null, 1 otherwise. */
 int render_cell(rbuf *b, const colview *v, int64_t row, int style);
 
+/* Elements [*lo, *hi) of an array row: list offsets, or width per row for a vector. */
+static inline void colview_row_elems(const colview *v, int64_t row, int64_t *lo, int64_t *hi)
+{
+    if (v->kind & PQT_LIST) {
+        *lo = v->list_off[row];
+        *hi = v->list_off[row + 1];
+    } else {
+        *lo = row * v->width;
+        *hi = *lo + v->width;
+    }
+}
+
 #endif

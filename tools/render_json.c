@@ -355,13 +355,7 @@ int render_cell(rbuf *b, const colview *v, int64_t row, int style)
         return 0;
     }
     int64_t lo, hi;
-    if (v->kind & PQT_LIST) {
-        lo = v->list_off[row];
-        hi = v->list_off[row + 1];
-    } else {
-        lo = row * v->width;
-        hi = lo + v->width;
-    }
+    colview_row_elems(v, row, &lo, &hi);
     /* Arrays are JSON in every format, so csv and table show the same text jsonl does. */
     rb_putc(b, '[');
     for (int64_t i = lo; i < hi; i++) {
