@@ -133,7 +133,10 @@ typedef enum pqt_opt {
      * outside is PQT_OVERFLOW naming this option; PQT_UNIT_MICROS holds +-292,000 years
      * (sub-microsecond digits are cut, rounding toward the past); PQT_UNIT_MILLIS holds every
      * INT96 value. The column's time unit reports the choice. */
-    PQT_OPT_INT96_UNIT = 6
+    PQT_OPT_INT96_UNIT = 6,
+    /* text (pqt_opts_set_str): one filter rule (docs/filters.md) for table open, AND-combined
+     * with the rules set before; repeatable. Parsed when set (PQT_BAD_FILTER). */
+    PQT_OPT_FILTER = 7
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -144,6 +147,15 @@ PQT_API void pqt_opts_free(pqt_opts *opts);
  * PQT_OPT_ROW_LO and PQT_OPT_ROW_HI take rows >= 1: 0 or below is an error, not "unset";
  * a bound never set means the start / the end of the file. */
 PQT_API pqt_status pqt_opts_set_int(pqt_opts *opts, pqt_opt opt, int64_t value);
+/* Set a text option: PQT_OPT_FILTER adds one rule (copied; PQT_BAD_FILTER for a syntax error,
+ * with the character). PQT_MISUSE for another option or a NULL value. */
+PQT_API pqt_status pqt_opts_set_str(pqt_opts *opts, pqt_opt opt, const char *value);
+/* Filter the rows a table open keeps (pqt_table_open: only rows for which every rule is TRUE).
+ * opts takes a copy of filter's rules and sets (the filter may change or go afterwards); it
+ * replaces the rules set before, PQT_OPT_FILTER ones included. NULL removes the filter.
+ * Names and types are checked at open (PQT_BAD_FILTER), before any data is read. */
+typedef struct pqt_filter pqt_filter;
+PQT_API pqt_status pqt_opts_set_filter(pqt_opts *opts, const pqt_filter *filter);
 
 /* ------------------------------------------------------------------------------------------
  * Low-level file reader: footer-only open, metadata queries, leaf column reads.
@@ -829,8 +841,6 @@ PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, i
  * needs, so the filter may be changed, cleared or freed afterwards. A filter is used by one
  * thread at a time. Every failed call changes nothing.
  */
-typedef struct pqt_filter pqt_filter;
-
 /* Published limits (anchor-spec §1.7). A rule longer than PQT_FILTER_MAX_RULE_NBYTES bytes,
  * nested deeper than PQT_FILTER_MAX_DEPTH levels (each '(' and each 'not' is one), more than
  * PQT_FILTER_MAX_NODES expression nodes across all rules of a filter (each clause, each
@@ -887,6 +897,51 @@ PQT_API pqt_status pqt_filter_add_in(pqt_filter *f, const char *column, int kind
  * a rule may name a set bound after it. Errors as for pqt_filter_add_in. */
 PQT_API pqt_status pqt_filter_bind(pqt_filter *f, const char *name, int kind, const void *values,
                                    int64_t n, const uint8_t *valid);
+
+/* Rows in memory (anchor-spec §1.1): the same parser and evaluator as a filter at open, so a
+ * rule selects the same rows everywhere. Columns a rule names are read (first touch) if they
+ * are not resident.
+ *
+ * pqt_table_row_mask: keep[i] (one byte per table row, caller memory of pqt_table_nrows
+ * bytes) = 1 when row i + 1 passes, else 0; the table's rows do not change.
+ * pqt_table_filter_rows: keep only the rows that pass. On a table still attached to its file
+ * (not sorted), the read plan is refined: columns not read yet stay readable and read only
+ * the survivors, the row index still maps to file rows. Otherwise resident columns are
+ * gathered and the table detaches (as pqt_table_delete_rows). A call that keeps every row
+ * changes nothing. Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_NOMEM;
+ * a failed call changes nothing. The _rule forms take one rule's text. */
+PQT_API pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter);
+PQT_API pqt_status pqt_table_filter_rows_rule(pqt_table *t, const char *rule);
+PQT_API pqt_status pqt_table_row_mask(pqt_table *t, const pqt_filter *filter, uint8_t *keep);
+PQT_API pqt_status pqt_table_row_mask_rule(pqt_table *t, const char *rule, uint8_t *keep);
+
+/* What reading a table cost so far: exact counters since open (a clone starts at zero).
+ * row_groups: row groups the slice covers; row_groups_pruned_stats: of those, skipped because
+ * statistics proved no row passes; row_groups_all: proven to pass whole (no filter column
+ * decoded there). pages: data pages of the chunks the table read from; pages_skipped: never
+ * decompressed because no wanted row was in them; pages_decompressed: data pages
+ * decompressed (or used in place when stored uncompressed); dictionary_pages_read;
+ * values_decoded: values (levels excluded) decoded, every column; bytes_read: bytes of
+ * column chunks fetched from the file. */
+typedef struct pqt_scan_counts {
+    int64_t row_groups;
+    int64_t row_groups_pruned_stats;
+    int64_t row_groups_all;
+    int64_t pages;
+    int64_t pages_skipped;
+    int64_t pages_decompressed;
+    int64_t dictionary_pages_read;
+    int64_t values_decoded;
+    int64_t bytes_read;
+} pqt_scan_counts;
+PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
+/* Values decoded so far for one column (0 when never read). -1 when t has no such column. */
+PQT_API int64_t pqt_table_scan_values(const pqt_table *t, const char *name);
+/* The read plan as text for people (`pqt --explain`): the filter's conjuncts in evaluation
+ * order, each row group's verdict (pruned by statistics and by which conjunct, kept whole,
+ * filtered: rows kept of rows read), then the counters. snprintf semantics: returns the full
+ * length. */
+PQT_API int64_t pqt_table_explain(const pqt_table *t, char *buf, size_t cap);
 /* ---- end of filters ---- */
 
 /* ---- exact values: number text ---- */

@@ -16,8 +16,8 @@ declare -A allowed=(
     [codec]="util format"
     [encoding]="util format"
     [column]="util format codec encoding"
-    [api]="util format codec encoding column"
-    [table]="util format codec encoding column api"
+    [api]="util format codec encoding column scan"
+    [table]="util format codec encoding column scan api"
     [scan]="util format codec encoding column"
 )
 for dir in src/*/; do
