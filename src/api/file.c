@@ -8,6 +8,7 @@
 
 #include "api/file_int.h"
 #include "format/footer.h"
+#include "scan/filter.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/suggest.h"
@@ -22,7 +23,38 @@ pqt_status pqt_opts_new(pqt_opts **ret)
     return PQT_OK;
 }
 
-void pqt_opts_free(pqt_opts *opts) { pqt_mem_free(opts); }
+void pqt_opts_free(pqt_opts *opts)
+{
+    if (!opts) return;
+    pqt_filter_free(opts->filter);
+    pqt_mem_free(opts);
+}
+
+pqt_status pqt_opts_set_str(pqt_opts *o, pqt_opt opt, const char *value)
+{
+    if (!o || !value)
+        return pqt_err(PQT_MISUSE, "pqt_opts_set_str: %s is NULL", o ? "value" : "options handle");
+    if (opt != PQT_OPT_FILTER)
+        return pqt_err(PQT_MISUSE, "pqt_opts_set_str: option %d takes no text", (int)opt);
+    bool fresh = !o->filter;
+    if (fresh) PQT_TRY(pqt_filter_new(&o->filter));
+    pqt_status st = pqt_filter_add(o->filter, value);
+    if (st != PQT_OK && fresh) { /* a failed set leaves opts as it was */
+        pqt_filter_free(o->filter);
+        o->filter = NULL;
+    }
+    return st;
+}
+
+pqt_status pqt_opts_set_filter(pqt_opts *o, const pqt_filter *filter)
+{
+    if (!o) return pqt_err(PQT_MISUSE, "pqt_opts_set_filter: options handle is NULL");
+    pqt_filter *copy = NULL;
+    if (filter) PQT_TRY(pqt_scan_filter_copy(filter, &copy));
+    pqt_filter_free(o->filter);
+    o->filter = copy;
+    return PQT_OK;
+}
 
 pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
 {
@@ -61,6 +93,8 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
                            (long long)v);
         o->int96_unit_plus1 = (int)v + 1;
         return PQT_OK;
+    case PQT_OPT_FILTER:
+        return pqt_err(PQT_MISUSE, "PQT_OPT_FILTER is text: set it with pqt_opts_set_str");
     }
     return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);
 }

@@ -37,6 +37,11 @@ typedef struct pqt_scan_col {
 
 typedef struct pqt_fprog pqt_fprog;
 
+/* A deep copy of f (rules and sets), for options that keep a filter. PQT_NOMEM. */
+pqt_status pqt_scan_filter_copy(const pqt_filter *f, pqt_filter **ret);
+/* Rules of f (0 for NULL): a filter without rules keeps every row. */
+int pqt_scan_filter_nrules(const pqt_filter *f);
+
 /* Compile every rule of f. Errors (PQT_BAD_FILTER): unknown column (suggesting the nearest
  * name), unfilterable column, an operator or value that does not fit the column, an unknown
  * @set; the message names the rule and the character. PQT_NOMEM. An empty filter compiles

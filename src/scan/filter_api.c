@@ -264,3 +264,69 @@ pqt_status pqt_filter_add_in(pqt_filter *f, const char *column, int kind, const 
     f->nnodes += 1 + implicit_and;
     return PQT_OK;
 }
+
+static void *dup_bytes(const void *p, size_t n, pqt_status *st)
+{
+    if (!p || *st != PQT_OK) return NULL;
+    void *d = pqt_malloc(n ? n : 1);
+    if (!d) {
+        *st = oom();
+        return NULL;
+    }
+    memcpy(d, p, n);
+    return d;
+}
+
+static pqt_status set_dup(const fset *s, fset *d)
+{
+    pqt_status st = PQT_OK;
+    *d = (fset){NULL, s->kind, s->unit, s->n, NULL, NULL, NULL, NULL};
+    size_t n = (size_t)s->n;
+    if (s->name && !(d->name = pqt_strdup(s->name))) st = oom();
+    d->iv = dup_bytes(s->iv, n * sizeof *s->iv, &st);
+    d->dv = dup_bytes(s->dv, n * sizeof *s->dv, &st);
+    d->soff = dup_bytes(s->soff, (n + 1) * sizeof *s->soff, &st);
+    d->sbytes = dup_bytes(s->sbytes, s->soff ? (size_t)s->soff[n] : 0, &st);
+    if (st != PQT_OK) set_free(d);
+    return st;
+}
+
+/* Rules with text are parsed again (the tree is a function of the text); an add_in clause
+ * has no text and is rebuilt from its column, operator and set. */
+pqt_status pqt_scan_filter_copy(const pqt_filter *src, pqt_filter **ret)
+{
+    pqt_filter *d = NULL;
+    PQT_TRY(pqt_filter_new(&d));
+    pqt_status st = PQT_OK;
+    for (int i = 0; i < src->nsets && st == PQT_OK; i++) {
+        st = reserve_set(d);
+        if (st == PQT_OK) st = set_dup(&src->sets[i], &d->sets[d->nsets]);
+        if (st == PQT_OK) d->nsets++;
+    }
+    for (int i = 0; i < src->nrules && st == PQT_OK; i++) {
+        const frule *r = &src->rules[i];
+        if (r->text) {
+            st = pqt_filter_add(d, r->text);
+            continue;
+        }
+        fnode *c = pqt_calloc(1, sizeof *c);
+        if (!c || !(c->col = pqt_strdup(r->root->col)) || reserve_rule(d) != PQT_OK) {
+            pqt_scan_node_free(c);
+            st = oom();
+            break;
+        }
+        c->type = FN_CLAUSE;
+        c->op = r->root->op;
+        c->set_idx = r->root->set_idx;
+        d->nnodes += 1 + (d->nrules > 0);
+        d->rules[d->nrules++] = (frule){NULL, 0, c};
+    }
+    if (st != PQT_OK) {
+        pqt_filter_free(d);
+        return st;
+    }
+    *ret = d;
+    return PQT_OK;
+}
+
+int pqt_scan_filter_nrules(const pqt_filter *f) { return f ? f->nrules : 0; }

@@ -201,6 +201,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
         return st;
     }
     if (opts) t->opts = *opts;
+    t->opts.filter = NULL; /* the options own it; the plan keeps what the filter decided */
     t->threads = t->opts.threads;
     const char *path = io->name;
     st = pqt_file_open_io(io, opts, &t->f);
