@@ -87,6 +87,34 @@ pqt_status pqt_tbl_plan_copy(pqt_tbl_plan *dst, const pqt_tbl_plan *src)
     return PQT_OK;
 }
 
+void pqt_tbl_plan_recount(pqt_tbl_plan *p)
+{
+    int64_t dst = 0;
+    for (int rg = 0; rg < p->nrg; rg++) {
+        p->dst_row[rg] = dst;
+        dst += p->sel[rg].nsel;
+    }
+    p->dst_row[p->nrg] = dst;
+    p->nsel = dst;
+}
+
+pqt_status pqt_tbl_plan_refined(const pqt_tbl_plan *src, const uint8_t *keep, pqt_tbl_plan *dst)
+{
+    if (src->perm)
+        return pqt_err(PQT_MISUSE, "a sorted read plan cannot be refined in place");
+    PQT_TRY(pqt_tbl_plan_copy(dst, src));
+    for (int rg = 0; rg < dst->nrg; rg++) {
+        if (src->sel[rg].nsel == 0) continue;
+        pqt_status st = pqt_sel_refine(&dst->sel[rg], keep + src->dst_row[rg]);
+        if (st != PQT_OK) {
+            pqt_tbl_plan_free(dst);
+            return st;
+        }
+    }
+    pqt_tbl_plan_recount(dst);
+    return PQT_OK;
+}
+
 int64_t pqt_tbl_plan_extent(const pqt_tbl_plan *p)
 {
     int64_t n = 0;

@@ -205,6 +205,11 @@ pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, in
 pqt_status pqt_tbl_plan_slice(pqt_tbl_plan *p, const pqt_file *f, int64_t lo, int64_t hi);
 pqt_status pqt_tbl_plan_copy(pqt_tbl_plan *dst, const pqt_tbl_plan *src);
 void pqt_tbl_plan_free(pqt_tbl_plan *p);
+/* Set dst_row and nsel from the selections (after they were narrowed). */
+void pqt_tbl_plan_recount(pqt_tbl_plan *p);
+/* *dst = src keeping only the plan rows i (0-based, plan order) with keep[i] != 0; src is
+ * untouched, so a failure changes nothing. PQT_MISUSE for a permuted plan; PQT_NOMEM. */
+pqt_status pqt_tbl_plan_refined(const pqt_tbl_plan *src, const uint8_t *keep, pqt_tbl_plan *dst);
 /* Rows the covering row groups hold. */
 int64_t pqt_tbl_plan_extent(const pqt_tbl_plan *p);
 
