@@ -36,6 +36,9 @@ typedef struct worker {
     pqt_chunk_ctx *cx;
     pqt_scan_scratch scratch;
     pqt_colbuf *bufs; /* per slot, decoded for the current conjunct */
+    void **values;    /* per slot: fixed-width values, reused across row groups (fresh
+                         memory for every row group would cost a page fault per 4 KiB) */
+    size_t *values_cap;
     int64_t **rowidx; /* per slot that is the row index: 1-based file rows */
     pqt_scan_vec *vecs;
     pqt_scan_stats *stats;
@@ -51,6 +54,10 @@ static void worker_free(worker *w, int nslots)
         for (int s = 0; s < nslots; s++) pqt_colbuf_free(&w->bufs[s]);
     if (w->rowidx)
         for (int s = 0; s < nslots; s++) pqt_mem_free(w->rowidx[s]);
+    if (w->values)
+        for (int s = 0; s < nslots; s++) pqt_mem_free(w->values[s]);
+    pqt_mem_free(w->values);
+    pqt_mem_free(w->values_cap);
     pqt_mem_free(w->bufs);
     pqt_mem_free(w->rowidx);
     pqt_mem_free(w->vecs);
@@ -68,7 +75,9 @@ static pqt_status worker_init(worker *w, int nslots)
     w->rowidx = pqt_calloc(n, sizeof *w->rowidx);
     w->vecs = pqt_calloc(n, sizeof *w->vecs);
     w->stats = pqt_calloc(n, sizeof *w->stats);
-    if (!w->bufs || !w->rowidx || !w->vecs || !w->stats) {
+    w->values = pqt_calloc(n, sizeof *w->values);
+    w->values_cap = pqt_calloc(n, sizeof *w->values_cap);
+    if (!w->bufs || !w->rowidx || !w->vecs || !w->stats || !w->values || !w->values_cap) {
         worker_free(w, nslots);
         return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
     }
@@ -116,7 +125,20 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
             continue;
         }
         pqt_colbuf *b = &w->bufs[s];
-        PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, NULL));
+        void *into = NULL;
+        size_t width = pqt_kind_elem_nbytes(c->elem_kind);
+        if (c->elem_kind != PQT_STRING && !c->is_list && width > 0) {
+            size_t need = (size_t)sel->nsel * width + 64;
+            if (w->values_cap[s] < need) {
+                pqt_mem_free(w->values[s]);
+                w->values_cap[s] = 0;
+                if (!(w->values[s] = pqt_malloc(need)))
+                    return pqt_err(PQT_NOMEM, "out of memory decoding column '%s'", c->path);
+                w->values_cap[s] = need;
+            }
+            into = w->values[s];
+        }
+        PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
         PQT_TRY(pqt_chunk_read(w->cx, ps->src, rg, c, sel, b, 0));
         bool str = b->elem_kind == PQT_STRING;
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
