@@ -188,8 +188,39 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
     return st;
 }
 
-static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *order,
-                                   bool *alive, int rg, pqt_sel *sel, pqt_rg_verdict *v)
+/* What evaluating each conjunct on values did so far, across threads: rows in and out. */
+typedef struct conj_seen {
+    _Atomic int64_t in, out;
+} conj_seen;
+
+/* This row group's order: by rows removed per unit of cost, measured on the row groups done
+ * so far (pushdown.md §2.4: re-rank at row-group boundaries); an unmeasured conjunct counts
+ * as keeping half its rows. Ties keep the cost order, so the first row groups use it. */
+static void adapt_order(const pqt_fprog *p, const int *base, const conj_seen *seen, int *order)
+{
+    int n = pqt_scan_prog_nconj(p);
+    double score[64];
+    if (n > 64) {
+        memcpy(order, base, (size_t)n * sizeof *order);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = base[i];
+        int64_t in = seen[k].in, out = seen[k].out;
+        double pass = in > 0 ? (double)out / (double)in : 0.5;
+        score[k] = (1.0 - pass) / (double)(pqt_scan_conj_cost(p, k) > 0 ? pqt_scan_conj_cost(p, k) : 1);
+        int j = i;
+        while (j > 0 && score[order[j - 1]] < score[k]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+}
+
+static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *base,
+                                   conj_seen *seen, bool *alive, int *order, int rg,
+                                   pqt_sel *sel, pqt_rg_verdict *v)
 {
     memset(v, 0, sizeof *v);
     if (sel->nsel == 0) return PQT_OK;
@@ -202,11 +233,13 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
     }
     int nalive = 0;
     for (int i = 0; i < nconj; i++) {
-        int k = order[i];
+        int k = base[i];
         pqt_tri t = pqt_scan_conj_prove(ps->prog, k, w->stats, rg_rows);
         if (t == PQT_TRI_NONE) {
             pqt_sel_init_none(sel, sel->nrows);
-            *v = (pqt_rg_verdict){PQT_RG_PRUNED, k, 0, v->rows_in, 0};
+            v->what = PQT_RG_PRUNED;
+            v->by_conj = k;
+            v->rows_out = 0;
             return PQT_OK;
         }
         alive[k] = t != PQT_TRI_ALL;
@@ -218,14 +251,19 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
         return PQT_OK;
     }
     v->what = PQT_RG_FILTERED;
+    adapt_order(ps->prog, base, seen, order);
     for (int i = 0; i < nconj && sel->nsel > 0; i++) {
         int k = order[i];
         if (!alive[k]) continue;
+        int64_t before = sel->nsel;
         pqt_status st = apply_conj(ps, w, rg, k, sel);
         if (st != PQT_OK) {
             pqt_err_prefix("row group %d: ", rg + 1);
             return st;
         }
+        seen[k].in += before;
+        seen[k].out += sel->nsel;
+        if (v->nconj_read < PQT_RG_ORDER_MAX) v->order[v->nconj_read] = k;
         v->nconj_read++;
     }
     v->rows_out = sel->nsel;
@@ -241,7 +279,12 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
     }
     if (nconj == 0) return PQT_OK;
     int *order = pqt_malloc_array((size_t)nconj, sizeof *order);
-    if (!order) return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
+    conj_seen *seen = pqt_calloc((size_t)nconj, sizeof *seen);
+    if (!order || !seen) {
+        pqt_mem_free(order);
+        pqt_mem_free(seen);
+        return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
+    }
     pqt_scan_conj_order(ps->prog, order);
     int nwork = 0;
     for (int rg = 0; rg < ps->nrg; rg++) nwork += sels[rg].nsel > 0;
@@ -256,6 +299,11 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         char mine[512] = "";
         pqt_err_target prev = pqt_err_redirect(mine, sizeof mine);
         bool *alive = pqt_calloc((size_t)nconj, sizeof *alive);
+        int *my_order = alive ? pqt_calloc((size_t)nconj, sizeof *my_order) : NULL;
+        if (!my_order) {
+            pqt_mem_free(alive);
+            alive = NULL;
+        }
         pqt_status my_st = alive ? worker_init(&w, nslots)
                                  : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         bool ready = my_st == PQT_OK;
@@ -263,7 +311,8 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
 #pragma omp for schedule(dynamic, 1)
         for (int rg = 0; rg < ps->nrg; rg++) {
             if (my_failed != ps->nrg || sels[rg].nsel == 0) continue;
-            my_st = filter_row_group(ps, &w, order, alive, rg, &sels[rg], &verdicts[rg]);
+            my_st = filter_row_group(ps, &w, order, seen, alive, my_order, rg, &sels[rg],
+                                     &verdicts[rg]);
             if (my_st != PQT_OK) my_failed = rg;
         }
         pqt_err_restore(prev);
@@ -277,8 +326,10 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         }
         if (ready) worker_free(&w, nslots);
         pqt_mem_free(alive);
+        pqt_mem_free(my_order);
     }
     pqt_mem_free(order);
+    pqt_mem_free(seen);
     if (st != PQT_OK) return pqt_err(st, "%s", msg);
     return PQT_OK;
 }
