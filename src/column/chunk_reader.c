@@ -109,6 +109,8 @@ typedef struct chunk_walk {
      * uncompressed bytes (total_uncompressed_size, with slack for writers that get it a
      * little wrong). A page claiming more is refused before anything is allocated for it. */
     int64_t values_left, unc_left;
+    /* this read's counts, added to src->counters once at its end */
+    int64_t n_pages, n_skipped, n_decompressed, n_dict, n_bytes;
 } chunk_walk;
 
 /* Uncompressed bytes a chunk's data pages may claim beyond its total_uncompressed_size.
@@ -220,6 +222,7 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
                        (long long)nlevels, (long long)w->values_left,
                        (long long)w->cm->num_values);
     w->values_left -= nlevels;
+    w->n_pages++;
 
     /* Skip a page with no selected row before decompressing it. */
     int64_t page_rows = -1;
@@ -236,9 +239,11 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
                            (long long)w->rg_rows);
         if (!pqt_sel_any(sel, *rows_done, *rows_done + page_rows)) {
             *rows_done += page_rows;
+            w->n_skipped++;
             return PQT_OK;
         }
     }
+    w->n_decompressed++;
 
     if (v2 && (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
                (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->compressed_size ||
@@ -276,6 +281,7 @@ static pqt_status data_page(chunk_walk *w, const pqt_page_header *h, const uint8
         if (eligible) {
             pqt_status st = pqt_page_decode_direct(cx, col, w->ptype, w->cm->codec, &pd, dst, *out_row);
             if (st == PQT_OK) {
+                cx->nvalues_out += pd.nvalues;
                 *out_row += nlevels;
                 *rows_done += nlevels;
                 return PQT_OK;
@@ -419,6 +425,7 @@ static pqt_status dictionary_page(chunk_walk *w, const pqt_page_header *h, const
     }
     PQT_TRY(pqt_dict_load(&cx->dict, w->ptype, w->type_len, p, len, h->num_values));
     cx->have_dict = true;
+    w->n_dict++;
     return PQT_OK;
 }
 
@@ -526,6 +533,33 @@ static pqt_status fetch_chunk(const pqt_chunk_src *src, int rg, int chunk_col, i
     return pqt_io_view(src->io, start, (size_t)len, buf, ret);
 }
 
+void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from)
+{
+    const memory_order r = memory_order_relaxed;
+    atomic_fetch_add_explicit(&to->pages, atomic_load_explicit(&from->pages, r), r);
+    atomic_fetch_add_explicit(&to->pages_skipped, atomic_load_explicit(&from->pages_skipped, r), r);
+    atomic_fetch_add_explicit(&to->pages_decompressed,
+                              atomic_load_explicit(&from->pages_decompressed, r), r);
+    atomic_fetch_add_explicit(&to->dict_pages, atomic_load_explicit(&from->dict_pages, r), r);
+    atomic_fetch_add_explicit(&to->values_decoded, atomic_load_explicit(&from->values_decoded, r),
+                              r);
+    atomic_fetch_add_explicit(&to->bytes_read, atomic_load_explicit(&from->bytes_read, r), r);
+}
+
+/* One read's counts into the shared block: six atomic adds per chunk, none per page. */
+static void publish_counts(const chunk_walk *w, int64_t nvalues)
+{
+    pqt_read_counters *c = w->src->counters;
+    if (!c) return;
+    const memory_order r = memory_order_relaxed;
+    atomic_fetch_add_explicit(&c->pages, w->n_pages, r);
+    atomic_fetch_add_explicit(&c->pages_skipped, w->n_skipped, r);
+    atomic_fetch_add_explicit(&c->pages_decompressed, w->n_decompressed, r);
+    atomic_fetch_add_explicit(&c->dict_pages, w->n_dict, r);
+    atomic_fetch_add_explicit(&c->values_decoded, nvalues, r);
+    atomic_fetch_add_explicit(&c->bytes_read, w->n_bytes, r);
+}
+
 /* Rows per data page from the chunk's OffsetIndex. */
 static pqt_status load_page_rows(const pqt_chunk_src *src, const pqt_column_chunk *cc,
                                  int64_t rg_rows, int64_t **rows_ret, int *n_ret)
@@ -606,7 +640,12 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
         pqt_io_buf buf = pqt_io_buf_take(src->io);
         const uint8_t *bytes;
         st = fetch_chunk(src, rg, col->chunk_col, start, len, &buf, &bytes);
-        if (st == PQT_OK) st = walk_pages(&w, bytes, (size_t)len, start, sel, dst, dst_row);
+        if (st == PQT_OK) {
+            w.n_bytes = len;
+            cx->nvalues_out = 0;
+            st = walk_pages(&w, bytes, (size_t)len, start, sel, dst, dst_row);
+            publish_counts(&w, cx->nvalues_out);
+        }
         pqt_io_buf_give(src->io, &buf);
     }
     pqt_mem_free(oi_rows);

@@ -22,6 +22,7 @@ struct pqt_chunk_ctx {
     pqt_buf slots;    /* list element slots: 1 = present value */
     pqt_buf tmpbytes; /* BYTE_ARRAY values awaiting conversion (decimals) */
     size_t page_lent, dict_lent; /* bytes of page / dict_raw borrowed from the budget */
+    int64_t nvalues_out; /* non-null values written by the emitters (pqt_read_counters) */
 };
 
 /* Make b (cx->page or cx->dict_raw) hold nbytes for a decompressed page, contents not kept.

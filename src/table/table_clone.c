@@ -86,6 +86,7 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
         pqt_table_close(c);
         return st;
     }
+    pqt_tbl_scan_reset(c);
     *ret = c;
     return PQT_OK;
 }
