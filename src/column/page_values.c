@@ -274,6 +274,7 @@ static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               int64_t pos)
 {
     pqt_vdec *d = cx->vdec;
+    cx->nvalues_out += k;
     if (dst->elem_kind == PQT_STRING) {
         int64_t *off = dst->str_offsets;
         PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));

@@ -138,7 +138,9 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
             into = w->values[s];
         }
         PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
-        PQT_TRY(pqt_chunk_read(w->cx, ps->src, rg, c, sel, b, 0));
+        pqt_chunk_src src = *ps->src;
+        src.counters = ps->counters ? &ps->counters[s] : NULL;
+        PQT_TRY(pqt_chunk_read(w->cx, &src, rg, c, sel, b, 0));
         bool str = b->elem_kind == PQT_STRING;
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
                                     (const char *)b->str_bytes.data, b->validity};
