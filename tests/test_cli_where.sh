@@ -127,6 +127,14 @@ expect_same "$TMP/r.csv" "$TMP/out" "cat - --where (standard input)"
 run count - -w "$R" <"$MIXED"
 [ "$(cat "$TMP/out")" = 5876 ] || fail "count - --where: $(cat "$TMP/out")"
 
+# a rule every row passes (statistics prove it): the unfiltered output, slices included
+run cat "$MIXED" -w 'id >= 1' -f csv
+expect_same "$TMP/mixed.csv" "$TMP/out" "cat --where passing every row"
+"$PQT" cat "$MIXED" --rows 2000:2100 -f jsonl >"$TMP/want"
+run cat "$MIXED" --rows 2000:2100 -f jsonl -w 'id >= 1' --explain
+expect_same "$TMP/want" "$TMP/out" "cat --rows --where passing every row"
+expect_grep "every row passes by statistics" err "cat --explain of a rule every row passes"
+
 # the table: every survivor, the row count line, and the terminal preview
 run cat "$MIXED" -w 'g == 3' -c id,g,s
 expect_rc 0 "cat --where (table)"

@@ -171,13 +171,15 @@ static int run(pqt_file *f, const cat_args *args)
         if (rc == EXIT_OK && filtered) {
             /* from here on rows are the survivors' own numbers */
             rc = cat_where_open(&rd, args->path, &oa, &args->where, lo, hi, nrows);
-            lo = 1;
-            hi = rd.nmap;
+            if (rd.map || rd.nmap == 0) { /* else every row of lo..hi passes */
+                lo = 1;
+                hi = rd.nmap;
+            }
         }
         int64_t end = limit >= 0 && limit < hi - lo + 1 ? lo + limit - 1 : hi;
         /* INT96: the unit that holds every file row from the first printed to the last */
         int64_t first = lo, last = end;
-        if (rc == EXIT_OK && filtered && end >= lo) {
+        if (rc == EXIT_OK && rd.map && end >= lo) {
             first = rd.map[lo - 1];
             last = rd.map[end - 1];
         }
