@@ -35,12 +35,9 @@ static const char usage[] =
     "A rule that does not parse is a usage error (exit status 2, the character named); a\n"
     "column the file lacks or a value of the wrong type is exit status 1.\n";
 
-static const argopt opts[] = {{"--where", 'w', ARG_VALUE},
-                              {"--rows", 0, ARG_VALUE},
-                              {"--explain", 0, ARG_VALUE_OPTIONAL},
-                              {"--no-crc", 0, ARG_FLAG},
-                              {"--binary-as-string", 0, ARG_FLAG},
-                              {NULL, 0, 0}};
+static const argopt opts[] = {{"--where", 'w', ARG_VALUE},          {"--rows", 0, ARG_VALUE},
+                              {"--explain", 0, ARG_VALUE_OPTIONAL}, {"--no-crc", 0, ARG_FLAG},
+                              {"--binary-as-string", 0, ARG_FLAG},  {NULL, 0, 0}};
 
 enum { EXPLAIN_NONE, EXPLAIN_TEXT, EXPLAIN_JSON };
 
@@ -93,8 +90,7 @@ int cmd_count(int argc, char **argv)
         } else if (strcmp(s.opt, "--explain") == 0) {
             const char *v = argscan_take_word(&s, explain_words);
             int f = tool_doc_format(v);
-            if (f < 0)
-                rc = tool_usage_error("count", usage, "unknown --explain (text or json)", v);
+            if (f < 0) rc = tool_usage_error("count", usage, "unknown --explain (text or json)", v);
             explain = f == FORMAT_JSON ? EXPLAIN_JSON : EXPLAIN_TEXT;
         } else if (strcmp(s.opt, "--no-crc") == 0) {
             oa.no_crc = 1;

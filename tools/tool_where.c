@@ -52,10 +52,11 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
     pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, a->binary_as_string);
     if (a->int96_unit >= 0) pqt_opts_set_int(o, PQT_OPT_INT96_UNIT, a->int96_unit);
     /* bounds below 1 are refused by the library, with a message naming the option */
-    if (st == PQT_OK && a->row_lo != TOOL_ROW_OPEN) st = pqt_opts_set_int(o, PQT_OPT_ROW_LO, a->row_lo);
-    if (st == PQT_OK && a->row_hi != TOOL_ROW_OPEN) st = pqt_opts_set_int(o, PQT_OPT_ROW_HI, a->row_hi);
-    if (st == PQT_OK && a->where && a->where->filter)
-        st = pqt_opts_set_filter(o, a->where->filter);
+    if (st == PQT_OK && a->row_lo != TOOL_ROW_OPEN)
+        st = pqt_opts_set_int(o, PQT_OPT_ROW_LO, a->row_lo);
+    if (st == PQT_OK && a->row_hi != TOOL_ROW_OPEN)
+        st = pqt_opts_set_int(o, PQT_OPT_ROW_HI, a->row_hi);
+    if (st == PQT_OK && a->where && a->where->filter) st = pqt_opts_set_filter(o, a->where->filter);
     if (st == PQT_OK) st = tool_table_open(path, o, ret);
     pqt_opts_free(o);
     return st;
