@@ -153,6 +153,11 @@ static pqt_status evaluate(const pqt_table *t, const char *call, const fplan *fp
                     : pqt_err(PQT_NOMEM, "%s: out of memory for the row index of %lld rows", call,
                               (long long)n);
     }
+    /* bit j of a byte of the evaluator's bitmap -> byte j of keep */
+    uint8_t spread[256][8];
+    for (int v = 0; v < 256; v++)
+        for (int j = 0; j < 8; j++)
+            spread[v][j] = (uint8_t)(v >> j & 1);
     pqt_scan_scratch sc = {0};
     /* The first batch is the largest, so the evaluator allocates its scratch there and
      * later batches cannot fail: keep is written only by a call that succeeds. */
@@ -166,8 +171,11 @@ static pqt_status evaluate(const pqt_table *t, const char *call, const fplan *fp
         }
         st = pqt_scan_prog_eval(fp->prog, vecs, m, NULL, bits, &k, &sc);
         if (st != PQT_OK) break;
-        for (int64_t i = 0; i < m; i++)
-            keep[r0 + i] = (uint8_t)(bits[i >> 3] >> (i & 7) & 1);
+        int64_t whole = m >> 3;
+        for (int64_t j = 0; j < whole; j++)
+            memcpy(keep + r0 + 8 * j, spread[bits[j]], 8);
+        for (int64_t i = whole << 3; i < m; i++)
+            keep[r0 + i] = spread[bits[i >> 3]][i & 7];
         nkeep += k;
     }
     pqt_scan_scratch_free(&sc);
@@ -220,6 +228,68 @@ pqt_status pqt_table_row_mask(pqt_table *t, const pqt_filter *filter, uint8_t *k
     return st;
 }
 
+/* dst = the kept rows of resident column c. A fixed-width scalar column takes one typed,
+ * branch-free pass over keep (callgrind, filter_rows keeping half of 2.5M int64 rows: 225M
+ * instructions with pqt_tbl_buf_gather's per-row copies, 79M with this pass); strings,
+ * vectors and lists go through pqt_tbl_buf_gather with the kept rows' indices, built on
+ * first need. */
+static pqt_status gather_rows(const pqt_tcol *c, const uint8_t *keep, int64_t nkeep, int64_t **idx,
+                              pqt_colbuf *dst)
+{
+    const pqt_colbuf *b = &c->buf;
+    int64_t n = b->nrows, k = 0;
+    size_t es = b->elem_nbytes;
+    if (b->is_list || b->str_offsets || (es != 1 && es != 4 && es != 8)) {
+        if (!*idx) {
+            *idx = pqt_malloc_array((size_t)nkeep + 1, sizeof **idx);
+            if (!*idx)
+                return pqt_err(PQT_NOMEM, "out of memory gathering %lld rows", (long long)nkeep);
+            for (int64_t i = 0; i < n; i++)
+                if (keep[i]) (*idx)[k++] = i;
+        }
+        return pqt_tbl_buf_gather(b, NULL, *idx, nkeep, (c->kind & PQT_VECTOR) ? c->width : 0, dst);
+    }
+    PQT_TRY(pqt_tbl_buf_new(dst, b->elem_kind, false, 0, b->validity != NULL, nkeep, nkeep));
+    /* Up to the last kept row, every row is written to d[k] and k advances by keep[i] (0 or
+     * 1): fewer than nkeep rows precede it, so d[k] is always in bounds. */
+    int64_t last = n - 1;
+    while (last >= 0 && !keep[last])
+        last--;
+#define KEEP_LOOP(T)                                                                               \
+    do {                                                                                           \
+        const T *s = (const T *)b->data;                                                           \
+        T *d = (T *)dst->data;                                                                     \
+        for (int64_t i = 0; i <= last; i++) {                                                      \
+            d[k] = s[i];                                                                           \
+            k += keep[i];                                                                          \
+        }                                                                                          \
+    } while (0)
+    if (es == 1)
+        KEEP_LOOP(uint8_t);
+    else if (es == 4)
+        KEEP_LOOP(uint32_t);
+    else
+        KEEP_LOOP(uint64_t);
+#undef KEEP_LOOP
+    if (b->validity) { /* dst starts all-valid: clear the bits of kept nulls */
+        uint8_t *dv = dst->validity;
+        k = 0;
+        for (int64_t i = 0; i <= last;) {
+            if ((i & 7) == 0 && i + 8 <= last + 1 && b->validity[i >> 3] == 0xff) {
+                uint64_t x; /* 8 rows without a null: only count the kept ones */
+                memcpy(&x, keep + i, 8);
+                k += (int64_t)((x * 0x0101010101010101ULL) >> 56);
+                i += 8;
+                continue;
+            }
+            unsigned clear = keep[i] & ~(unsigned)(b->validity[i >> 3] >> (i & 7)) & 1u;
+            dv[k >> 3] = (uint8_t)(dv[k >> 3] & ~(clear << (k & 7)));
+            k += keep[i++];
+        }
+    }
+    return PQT_OK;
+}
+
 /* Commit survivors on a table still in file order over its file: the refined plan np
  * replaces the plan, nb[i] the resident buffers; the table stays attached. */
 static void commit_attached(pqt_table *t, pqt_tbl_plan *np, pqt_colbuf *nb, int64_t nkeep)
@@ -254,15 +324,11 @@ pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter)
     pqt_status st = keep && read ? PQT_OK : pqt_err(PQT_NOMEM, "%s: out of memory", call);
     if (st == PQT_OK) st = mask_rows(t, call, filter, keep, &nkeep, read);
     if (st != PQT_OK || nkeep == n) goto done; /* keeping every row changes nothing */
-    idx = pqt_malloc_array((size_t)nkeep + 1, sizeof *idx);
     nb = pqt_calloc((size_t)t->ncols + 1, sizeof *nb);
-    if (!idx || !nb) {
+    if (!nb) {
         st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
         goto undo;
     }
-    int64_t k = 0;
-    for (int64_t i = 0; i < n; i++)
-        if (keep[i]) idx[k++] = i;
     /* in file order over the file: the plan narrows and never-read columns stay readable */
     bool attached = t->f && !t->detached && !t->plan.perm;
     if (attached) {
@@ -273,12 +339,13 @@ pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter)
         }
     }
     for (int i = 0; i < t->ncols && st == PQT_OK; i++) {
-        const pqt_tcol *c = &t->cols[i];
-        if (c->residency != PQT_RES_FULL) continue;
-        st = pqt_tbl_buf_gather(&c->buf, NULL, idx, nkeep, (c->kind & PQT_VECTOR) ? c->width : 0,
-                                &nb[i]);
+        if (t->cols[i].residency == PQT_RES_FULL)
+            st = gather_rows(&t->cols[i], keep, nkeep, &idx, &nb[i]);
     }
-    if (st != PQT_OK) goto undo;
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: %s: ", call, pqt_tbl_where(t));
+        goto undo;
+    }
     if (attached)
         commit_attached(t, &np, nb, nkeep);
     else

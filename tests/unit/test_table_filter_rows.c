@@ -550,7 +550,20 @@ static void test_in_memory(void)
               memcmp(sb + so[k], bytes + off[i], (size_t)(off[i + 1] - off[i])) == 0);
         k++;
     }
-    pqt_free(gx), pqt_free(so), pqt_free(sb), pqt_free(svv);
+    /* y went through the gather's validity: nulls (i % 777 == 0) stay where they were */
+    double *gy = NULL;
+    uint8_t *gyv = NULL;
+    CHECK_OK(pqt_table_get_alloc(t, "y", 0, (void **)&gy, &gyv, &m));
+    CHECK(gyv != NULL);
+    k = 0;
+    for (int64_t i = 0; gy && gyv && i < n; i++) {
+        if (!want[i]) continue;
+        bool present = gyv[k >> 3] >> (k & 7) & 1;
+        CHECK(present == (i % 777 != 0));
+        if (present) CHECK(i % 1000 == 0 ? isnan(gy[k]) : gy[k] == (double)i / 2);
+        k++;
+    }
+    pqt_free(gx), pqt_free(so), pqt_free(sb), pqt_free(svv), pqt_free(gy), pqt_free(gyv);
     pqt_table_close(t);
     free(x), free(off), free(y), free(b), free(yv), free(sv), free(bytes), free(want), free(mask);
 }
