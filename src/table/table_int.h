@@ -244,6 +244,18 @@ void pqt_tbl_scan_reset(pqt_table *t);
 /* Fill out[0..nsel) with the 1-based file row of every table row. */
 pqt_status pqt_tbl_plan_file_rows(const pqt_tbl_plan *p, int64_t *out);
 
+/* ---- table_filter.c: the filter language on the table's rows ---- */
+#include "scan/filter.h"
+/* The columns a rule may name, as pqt_scan_compile takes them: every slot by its lookup
+ * name (after renames) with its kind (an unmeasured LIST column carries PQT_LIST, so it is
+ * refused without reading) and time unit, plus "parquet_row_index" (int64) while the row
+ * index is still virtual and could be built. Ordered as pqt_tbl_find decides between
+ * names spelled alike (a top-level file column first, then slot order), so entry k is the
+ * slot pqt_tbl_find(t, cols[k].name) gives, or the virtual row index when that is -1.
+ * Names point into t (valid until its next structural change); *cols_ret is freed with
+ * pqt_mem_free. Reads nothing. PQT_NOMEM. */
+pqt_status pqt_tbl_scan_cols(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
+
 /* ---- api/file_select.c ---- */
 #include "api/file_select.h"
 
