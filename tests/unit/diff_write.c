@@ -1,0 +1,785 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * diff_write.c - the differential test's Parquet writer (diff_write.h). Follows
+ * parquet-format: Encodings.md for every value encoding, PageIndex.md for ColumnIndex and
+ * OffsetIndex, parquet.thrift for the structures (field ids as in pqbuild.c). Statistics are
+ * always true: they may be absent, partial or loose (truncated strings), never wrong.
+ */
+#include "diff_write.h"
+
+#include <math.h>
+#include <snappy-c.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/meta.h"
+#include "format/thrift.h"
+#include "pqbuild.h"
+#include "testutil.h"
+
+#include "../ref/ref_rle.c"
+
+static uint64_t *g_rng;
+static uint64_t rnd64(void) { return pqt_test_rand(g_rng); }
+static int64_t rn(int64_t n) { return n > 0 ? (int64_t)(rnd64() % (uint64_t)n) : 0; }
+static int pct(int p) { return rn(100) < p; }
+
+/* ---- values and their order ---- */
+
+static int present(const dw_col *c, int64_t r)
+{
+    return !c->valid || ((c->valid[r >> 3] >> (r & 7)) & 1);
+}
+
+static size_t ptype_width(int pt)
+{
+    switch (pt) {
+    case PQT_PT_BOOLEAN: return 1;
+    case PQT_PT_INT32:
+    case PQT_PT_FLOAT: return 4;
+    case PQT_PT_INT64:
+    case PQT_PT_DOUBLE: return 8;
+    default: return 0;
+    }
+}
+
+static const uint8_t *val(const dw_col *c, int64_t r, size_t *len)
+{
+    if (c->ptype == PQT_PT_BYTE_ARRAY) {
+        const int64_t *o = c->vals;
+        *len = (size_t)(o[r + 1] - o[r]);
+        return (const uint8_t *)c->bytes + o[r];
+    }
+    *len = ptype_width(c->ptype);
+    return (const uint8_t *)c->vals + (size_t)r * *len;
+}
+
+static double fval(int pt, const uint8_t *p)
+{
+    if (pt == PQT_PT_FLOAT) {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, p, 8);
+    return d;
+}
+
+static int is_float(int pt) { return pt == PQT_PT_FLOAT || pt == PQT_PT_DOUBLE; }
+
+/* TYPE_ORDER: signed integers, IEEE floats (never called with NaN), unsigned bytes */
+static int cmp(int pt, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
+{
+    switch (pt) {
+    case PQT_PT_BOOLEAN: return (a[0] > b[0]) - (a[0] < b[0]);
+    case PQT_PT_INT32: {
+        int32_t x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        return (x > y) - (x < y);
+    }
+    case PQT_PT_INT64: {
+        int64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        return (x > y) - (x < y);
+    }
+    case PQT_PT_FLOAT:
+    case PQT_PT_DOUBLE: {
+        double x = fval(pt, a), y = fval(pt, b);
+        return (x > y) - (x < y);
+    }
+    default: {
+        int m = memcmp(a, b, la < lb ? la : lb);
+        if (m) return m < 0 ? -1 : 1;
+        return (la > lb) - (la < lb);
+    }
+    }
+}
+
+/* ---- bounds (chunk statistics and column index entries) ---- */
+
+#define BMAX 64
+typedef struct mm {
+    int has; /* a non-null, non-NaN value exists */
+    uint8_t lo[BMAX], hi[BMAX];
+    size_t llen, hlen;
+    int lo_exact, hi_exact;
+    int64_t nulls, nans, nonnull;
+} mm;
+
+/* a max cut to k bytes stays an upper bound once its last byte is raised */
+static int cut_max(uint8_t *hi, size_t *hlen, size_t k)
+{
+    while (k > 0 && hi[k - 1] == 0xff) k--;
+    if (k == 0) return 0;
+    hi[k - 1]++;
+    *hlen = k;
+    return 1;
+}
+
+static void scan_mm(const dw_col *c, int64_t r0, int64_t n, mm *m)
+{
+    memset(m, 0, sizeof *m);
+    m->lo_exact = m->hi_exact = 1;
+    const uint8_t *lo = NULL, *hi = NULL;
+    size_t ll = 0, hl = 0;
+    for (int64_t r = r0; r < r0 + n; r++) {
+        if (!present(c, r)) {
+            m->nulls++;
+            continue;
+        }
+        m->nonnull++;
+        size_t len;
+        const uint8_t *p = val(c, r, &len);
+        if (is_float(c->ptype) && isnan(fval(c->ptype, p))) {
+            m->nans++;
+            continue;
+        }
+        if (!lo || cmp(c->ptype, p, len, lo, ll) < 0) lo = p, ll = len;
+        if (!hi || cmp(c->ptype, p, len, hi, hl) > 0) hi = p, hl = len;
+    }
+    if (!lo) return;
+    m->has = 1;
+    m->llen = ll < BMAX ? ll : BMAX;
+    memcpy(m->lo, lo, m->llen);
+    m->lo_exact = ll <= BMAX;
+    m->hlen = hl < BMAX ? hl : BMAX;
+    memcpy(m->hi, hi, m->hlen);
+    if (hl > BMAX && !cut_max(m->hi, &m->hlen, BMAX)) m->has = 0; /* no bound at all */
+    m->hi_exact = hl <= BMAX;
+}
+
+/* Bounds the way writers shape them: a zero float bound of either sign (the spec asks for
+ * -0 as min and +0 as max; older writers wrote whichever they met), string bounds cut to a
+ * few bytes (min: a prefix; max: a prefix with its last byte raised). */
+static void shape(int pt, mm *m, dw_info *info)
+{
+    if (!m->has) return;
+    if (is_float(pt)) {
+        if (fval(pt, m->lo) == 0 && pct(70)) {
+            if (pt == PQT_PT_FLOAT) {
+                float z = -0.0f;
+                memcpy(m->lo, &z, 4);
+            } else {
+                double z = -0.0;
+                memcpy(m->lo, &z, 8);
+            }
+        }
+        if (fval(pt, m->hi) == 0 && pct(70)) memset(m->hi, 0, m->hlen);
+    }
+    if (pt == PQT_PT_BYTE_ARRAY && pct(25)) {
+        int cut = 0;
+        if (m->llen > 1) {
+            m->llen = 1 + (size_t)rn((int64_t)m->llen - 1);
+            m->lo_exact = 0;
+            cut = 1;
+        }
+        if (m->hlen > 1 && cut_max(m->hi, &m->hlen, 1 + (size_t)rn((int64_t)m->hlen - 1))) {
+            m->hi_exact = 0;
+            cut = 1;
+        }
+        info->truncated_bounds += cut;
+    }
+}
+
+/* ---- value encodings ---- */
+
+static void pack(pqb *o, const uint64_t *v, size_t n, int bw)
+{
+    size_t start = o->n, nbytes = (n * (size_t)bw + 7) / 8;
+    for (size_t i = 0; i < nbytes; i++) pqb_u8(o, 0);
+    uint64_t bit = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < bw; b++, bit++)
+            if ((v[i] >> b) & 1) o->b[start + bit / 8] |= (uint8_t)(1u << (bit % 8));
+}
+
+static int bits_of(uint64_t v)
+{
+    int b = 0;
+    while (v) b++, v >>= 1;
+    return b;
+}
+
+/* DELTA_BINARY_PACKED, blocks of 128 in 4 miniblocks; INT32 deltas wrap at 32 bits */
+static void dbp(pqb *o, const int64_t *v, size_t n, int is32)
+{
+    pqb_uvar(o, 128);
+    pqb_uvar(o, 4);
+    pqb_uvar(o, n);
+    pqb_zz(o, n ? v[0] : 0);
+    for (size_t s = 1; s < n; s += 128) {
+        size_t cnt = n - s < 128 ? n - s : 128;
+        int64_t d[128], mind = INT64_MAX;
+        for (size_t i = 0; i < cnt; i++) {
+            d[i] = is32 ? (int64_t)(int32_t)((uint32_t)v[s + i] - (uint32_t)v[s + i - 1])
+                        : (int64_t)((uint64_t)v[s + i] - (uint64_t)v[s + i - 1]);
+            if (d[i] < mind) mind = d[i];
+        }
+        pqb_zz(o, mind);
+        uint64_t rel[128] = {0};
+        for (size_t i = 0; i < cnt; i++) rel[i] = (uint64_t)d[i] - (uint64_t)mind;
+        int w[4] = {0};
+        for (size_t m = 0; m < 4; m++) {
+            uint64_t mx = 0;
+            for (size_t i = m * 32; i < cnt && i < m * 32 + 32; i++) mx = rel[i] > mx ? rel[i] : mx;
+            w[m] = m * 32 < cnt ? bits_of(mx) : 0;
+            pqb_u8(o, (uint8_t)w[m]);
+        }
+        for (size_t m = 0; m * 32 < cnt; m++) pack(o, rel + m * 32, 32, w[m]);
+    }
+}
+
+static void hybrid(pqb *o, const uint32_t *v, size_t n, int bw)
+{
+    ref_out r = {0};
+    ref_rle_encode(&r, bw, v, n, rnd64);
+    pqb_bytes(o, r.data, r.len);
+    free(r.data);
+}
+
+typedef struct dict {
+    int64_t *rows; /* first row of each entry */
+    uint32_t *code; /* per row of the chunk */
+    int64_t n;
+} dict;
+
+/* Dictionary of the chunk's present values (by bytes: -0 and +0 are two entries); 0 when
+ * it would grow past 300 entries or have none. */
+static int make_dict(const dw_col *c, int64_t r0, int64_t n, dict *d)
+{
+    d->rows = malloc(300 * sizeof *d->rows);
+    d->code = calloc((size_t)n + 1, sizeof *d->code);
+    d->n = 0;
+    for (int64_t r = r0; r < r0 + n; r++) {
+        if (!present(c, r)) continue;
+        size_t len, l2;
+        const uint8_t *p = val(c, r, &len);
+        int64_t k = 0;
+        for (; k < d->n; k++) {
+            const uint8_t *q = val(c, d->rows[k], &l2);
+            if (l2 == len && memcmp(p, q, len) == 0) break;
+        }
+        if (k == d->n) {
+            if (d->n == 300) return 0;
+            d->rows[d->n++] = r;
+        }
+        d->code[r - r0] = (uint32_t)k;
+    }
+    return d->n > 0;
+}
+
+static void plain(pqb *o, const dw_col *c, const int64_t *rows, size_t n)
+{
+    if (c->ptype == PQT_PT_BOOLEAN) {
+        uint64_t *b = malloc((n + 1) * sizeof *b);
+        for (size_t i = 0; i < n; i++) b[i] = *val(c, rows[i], &(size_t){0}) != 0;
+        pack(o, b, n, 1);
+        free(b);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        const uint8_t *p = val(c, rows[i], &len);
+        if (c->ptype == PQT_PT_BYTE_ARRAY) pqb_le32(o, (uint32_t)len);
+        pqb_bytes(o, p, len);
+    }
+}
+
+static int64_t ival(const dw_col *c, int64_t r)
+{
+    size_t len;
+    const uint8_t *p = val(c, r, &len);
+    if (len == 4) {
+        int32_t x;
+        memcpy(&x, p, 4);
+        return x;
+    }
+    int64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+/* The present values rows[0..n) of one page in encoding enc. */
+static void values(pqb *o, const dw_col *c, const int64_t *rows, size_t n, int enc,
+                   const dict *d, int64_t r0)
+{
+    int64_t *iv = malloc((n + 1) * sizeof *iv);
+    switch (enc) {
+    case PQT_ENC_PLAIN: plain(o, c, rows, n); break;
+    case PQT_ENC_RLE: { /* booleans: a 4-byte length, then width-1 runs */
+        uint32_t *b = malloc((n + 1) * sizeof *b);
+        for (size_t i = 0; i < n; i++) b[i] = *val(c, rows[i], &(size_t){0}) != 0;
+        pqb body = {0};
+        hybrid(&body, b, n, 1);
+        pqb_le32(o, (uint32_t)body.n);
+        pqb_bytes(o, body.b, body.n);
+        pqb_free(&body);
+        free(b);
+        break;
+    }
+    case PQT_ENC_PLAIN_DICTIONARY:
+    case PQT_ENC_RLE_DICTIONARY: {
+        uint32_t *k = malloc((n + 1) * sizeof *k);
+        for (size_t i = 0; i < n; i++) k[i] = d->code[rows[i] - r0];
+        int bw = bits_of((uint64_t)(d->n - 1));
+        if (bw == 0 && pct(50)) bw = 1;
+        pqb_u8(o, (uint8_t)bw);
+        hybrid(o, k, n, bw);
+        free(k);
+        break;
+    }
+    case PQT_ENC_DELTA_BINARY_PACKED:
+        for (size_t i = 0; i < n; i++) iv[i] = ival(c, rows[i]);
+        dbp(o, iv, n, c->ptype == PQT_PT_INT32);
+        break;
+    case PQT_ENC_BYTE_STREAM_SPLIT: {
+        size_t w = ptype_width(c->ptype), len;
+        for (size_t k = 0; k < w; k++)
+            for (size_t i = 0; i < n; i++) pqb_u8(o, val(c, rows[i], &len)[k]);
+        break;
+    }
+    case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
+    case PQT_ENC_DELTA_BYTE_ARRAY: {
+        int64_t *pre = malloc((n + 1) * sizeof *pre);
+        size_t len, pl = 0;
+        const uint8_t *prev = NULL;
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *p = val(c, rows[i], &len);
+            size_t k = 0;
+            if (enc == PQT_ENC_DELTA_BYTE_ARRAY && prev)
+                while (k < len && k < pl && p[k] == prev[k]) k++;
+            pre[i] = (int64_t)k;
+            iv[i] = (int64_t)(len - k);
+            prev = p;
+            pl = len;
+        }
+        if (enc == PQT_ENC_DELTA_BYTE_ARRAY) dbp(o, pre, n, 1);
+        dbp(o, iv, n, 1);
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *p = val(c, rows[i], &len);
+            pqb_bytes(o, p + pre[i], len - (size_t)pre[i]);
+        }
+        free(pre);
+        break;
+    }
+    }
+    free(iv);
+}
+
+static void compress(pqb *dst, const uint8_t *src, size_t n, int codec)
+{
+    if (codec == PQT_CODEC_UNCOMPRESSED) {
+        pqb_bytes(dst, src, n);
+        return;
+    }
+    size_t cap = snappy_max_compressed_length(n);
+    char *tmp = malloc(cap + 1);
+    if (snappy_compress((const char *)src, n, tmp, &cap) != SNAPPY_OK) {
+        fputs("diff_write: snappy failed\n", stderr);
+        exit(2);
+    }
+    pqb_bytes(dst, tmp, cap);
+    free(tmp);
+}
+
+/* ---- chunks ---- */
+
+typedef struct chunk {
+    int64_t offset, data_off, dict_off, tot_unc, tot_comp, num_values;
+    int has_dict, codec, encs[8], nenc;
+    int has_stats, has_nc, has_nan, flag_exact;
+    mm m;
+    pqb ci, oi;
+    int64_t ci_off, oi_off;
+} chunk;
+
+static void add_enc(chunk *k, int e)
+{
+    for (int i = 0; i < k->nenc; i++)
+        if (k->encs[i] == e) return;
+    k->encs[k->nenc++] = e;
+}
+
+static int max_def(const dw_col *c) { return c->group ? 2 : c->required ? 0 : 1; }
+
+static int pick_enc(const dw_col *c)
+{
+    static const int ints[] = {PQT_ENC_PLAIN, PQT_ENC_RLE_DICTIONARY, PQT_ENC_DELTA_BINARY_PACKED,
+                               PQT_ENC_BYTE_STREAM_SPLIT};
+    static const int flts[] = {PQT_ENC_PLAIN, PQT_ENC_RLE_DICTIONARY, PQT_ENC_BYTE_STREAM_SPLIT};
+    static const int strs[] = {PQT_ENC_PLAIN, PQT_ENC_RLE_DICTIONARY,
+                               PQT_ENC_DELTA_LENGTH_BYTE_ARRAY, PQT_ENC_DELTA_BYTE_ARRAY};
+    switch (c->ptype) {
+    case PQT_PT_BOOLEAN: return pct(50) ? PQT_ENC_PLAIN : PQT_ENC_RLE;
+    case PQT_PT_INT32:
+    case PQT_PT_INT64: return ints[rn(4)];
+    case PQT_PT_FLOAT:
+    case PQT_PT_DOUBLE: return flts[rn(3)];
+    default: return strs[rn(4)];
+    }
+}
+
+/* Page boundaries: one page, pages of k rows, or random cuts. Returns the page count. */
+static int split(int64_t n, int64_t *starts)
+{
+    int np = 1;
+    starts[0] = 0;
+    int mode = (int)rn(4);
+    if (mode == 1) {
+        int64_t k = n / 64 + 1 + rn(n / 4 + 1);
+        for (int64_t s = k; s < n && np < 64; s += k) starts[np++] = s;
+    } else if (mode >= 2) {
+        int want = 2 + (int)rn(8);
+        for (int i = 0; i < want && n > 1; i++) {
+            int64_t s = 1 + rn(n - 1), j = np;
+            int dup = 0;
+            for (int q = 0; q < np; q++) dup |= starts[q] == s;
+            if (dup) continue;
+            while (j > 0 && starts[j - 1] > s) starts[j] = starts[j - 1], j--;
+            starts[j] = s;
+            np++;
+        }
+    }
+    starts[np] = n;
+    return np;
+}
+
+static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page_index, chunk *k,
+                        dw_info *info)
+{
+    memset(k, 0, sizeof *k);
+    k->offset = f->n;
+    k->num_values = n;
+    k->codec = pct(50) ? PQT_CODEC_UNCOMPRESSED : PQT_CODEC_SNAPPY;
+    info->snappy_chunks += k->codec == PQT_CODEC_SNAPPY;
+    info->chunks++;
+    int enc = pick_enc(c), md = max_def(c), dbw = bits_of((uint64_t)md);
+    dict d = {0};
+    int npd = 1 << 30; /* pages that use the dictionary */
+    if (enc == PQT_ENC_RLE_DICTIONARY && !make_dict(c, r0, n, &d)) enc = PQT_ENC_PLAIN;
+    int64_t starts[80];
+    int np = split(n, starts);
+    if (enc == PQT_ENC_RLE_DICTIONARY) {
+        k->has_dict = 1;
+        info->dict_chunks++;
+        if (np > 1 && pct(30)) { /* fallback to PLAIN, as writers do when a dictionary grows */
+            npd = 1 + (int)rn(np - 1);
+            info->fallback_chunks++;
+        }
+        pqb raw = {0}, comp = {0};
+        plain(&raw, c, d.rows, (size_t)d.n);
+        compress(&comp, raw.b, raw.n, k->codec);
+        k->dict_off = f->n;
+        pqb_page pg = {.type = PQT_PAGE_DICTIONARY, .uncompressed_size = (int32_t)raw.n,
+                       .compressed_size = (int32_t)comp.n, .num_values = (int32_t)d.n};
+        size_t h0 = f->n;
+        pqb_page_header(f, &pg);
+        k->tot_unc += (int64_t)(f->n - h0 + raw.n);
+        k->tot_comp += (int64_t)(f->n - h0 + comp.n);
+        pqb_bytes(f, comp.b, comp.n);
+        pqb_free(&raw);
+        pqb_free(&comp);
+        add_enc(k, PQT_ENC_PLAIN);
+    }
+    add_enc(k, PQT_ENC_RLE);
+    int v1_dict_enc = pct(50) ? PQT_ENC_PLAIN_DICTIONARY : PQT_ENC_RLE_DICTIONARY;
+    mm pm[80];
+    int any_nan_page = 0;
+    int64_t *rows = malloc(((size_t)n + 1) * sizeof *rows);
+    uint32_t *defs = malloc(((size_t)n + 1) * sizeof *defs);
+    pqb oi = {0};
+    pqb_begin(&oi);
+    pqb_list(&oi, 1, PQT_TT_STRUCT, np);
+    for (int p = 0; p < np; p++) {
+        int64_t p0 = r0 + starts[p], pn = starts[p + 1] - starts[p];
+        size_t nv = 0;
+        for (int64_t r = p0; r < p0 + pn; r++) {
+            int pr = present(c, r);
+            defs[r - p0] = pr ? (uint32_t)md : c->group ? (uint32_t)rn(2) : 0;
+            if (pr) rows[nv++] = r;
+        }
+        scan_mm(c, p0, pn, &pm[p]);
+        shape(c->ptype, &pm[p], info);
+        any_nan_page |= pm[p].nonnull > 0 && !pm[p].has;
+        int v2 = pct(30);
+        int e = enc == PQT_ENC_RLE_DICTIONARY && p >= npd ? PQT_ENC_PLAIN : enc;
+        if (e == PQT_ENC_RLE_DICTIONARY && !v2) e = v1_dict_enc;
+        add_enc(k, e);
+        info->enc_pages[e == PQT_ENC_PLAIN_DICTIONARY ? PQT_ENC_RLE_DICTIONARY : e]++;
+        info->pages++;
+        info->v2_pages += v2;
+        pqb lev = {0}, vals = {0}, body = {0};
+        if (md > 0) hybrid(&lev, defs, (size_t)pn, dbw);
+        values(&vals, c, rows, nv, e, &d, r0);
+        pqb_page pg = {.type = v2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA, .num_values = (int32_t)pn,
+                       .encoding = e};
+        size_t unc;
+        if (v2) {
+            int comp = k->codec != PQT_CODEC_UNCOMPRESSED && pct(80);
+            pqb_bytes(&body, lev.b, lev.n);
+            compress(&body, vals.b, vals.n, comp ? k->codec : PQT_CODEC_UNCOMPRESSED);
+            unc = lev.n + vals.n;
+            pg.num_nulls = (int32_t)(pn - (int64_t)nv);
+            pg.num_rows = (int32_t)pn;
+            pg.def_nbytes = (int32_t)lev.n;
+            pg.v2_uncompressed = !comp;
+        } else {
+            pqb raw = {0};
+            if (md > 0) {
+                pqb_le32(&raw, (uint32_t)lev.n);
+                pqb_bytes(&raw, lev.b, lev.n);
+            }
+            pqb_bytes(&raw, vals.b, vals.n);
+            compress(&body, raw.b, raw.n, k->codec);
+            unc = raw.n;
+            pqb_free(&raw);
+        }
+        pg.uncompressed_size = (int32_t)unc;
+        pg.compressed_size = (int32_t)body.n;
+        size_t h0 = f->n;
+        if (p == 0) k->data_off = (int64_t)h0;
+        pqb_page_header(f, &pg);
+        k->tot_unc += (int64_t)(f->n - h0 + unc);
+        k->tot_comp += (int64_t)(f->n - h0 + body.n);
+        pqb_bytes(f, body.b, body.n);
+        pqb_begin(&oi);
+        pqb_i64(&oi, 1, (int64_t)h0);
+        pqb_i32(&oi, 2, (int64_t)(f->n - h0));
+        pqb_i64(&oi, 3, starts[p]);
+        pqb_end(&oi);
+        pqb_free(&lev);
+        pqb_free(&vals);
+        pqb_free(&body);
+    }
+    pqb_end(&oi);
+    free(rows);
+    free(defs);
+    free(d.rows);
+    free(d.code);
+    /* chunk statistics */
+    k->has_stats = pct(90);
+    info->stats_chunks += k->has_stats;
+    k->has_nc = pct(85);
+    k->has_nan = is_float(c->ptype) && pct(50);
+    k->flag_exact = pct(50);
+    scan_mm(c, r0, n, &k->m);
+    shape(c->ptype, &k->m, info);
+    /* the page index: most chunks; none for a float chunk with a page of NaN only (writers
+     * have no bound to give it) */
+    if (page_index && pct(92)) {
+        k->oi = oi;
+        info->offset_index_chunks++;
+    } else {
+        pqb_free(&oi);
+    }
+    if (page_index && pct(90) && !any_nan_page) {
+        int asc = 1, desc = 1, prev = -1;
+        for (int p = 0; p < np; p++) {
+            if (!pm[p].has) continue;
+            if (prev >= 0) {
+                const mm *a = &pm[prev], *b = &pm[p];
+                int lo = cmp(c->ptype, a->lo, a->llen, b->lo, b->llen);
+                int hi = cmp(c->ptype, a->hi, a->hlen, b->hi, b->hlen);
+                asc &= lo <= 0 && hi <= 0;
+                desc &= lo >= 0 && hi >= 0;
+            }
+            prev = p;
+        }
+        int order = asc ? PQT_ORDER_ASCENDING : desc ? PQT_ORDER_DESCENDING : PQT_ORDER_UNORDERED;
+        if (pct(20)) order = PQT_ORDER_UNORDERED; /* always allowed */
+        pqb *ci = &k->ci;
+        pqb_begin(ci);
+        pqb_list(ci, 1, PQT_TT_TRUE, np);
+        for (int p = 0; p < np; p++) pqb_bool_elem(ci, pm[p].nonnull == 0);
+        pqb_list(ci, 2, PQT_TT_BINARY, np);
+        for (int p = 0; p < np; p++) pqb_bin_n(ci, pm[p].lo, pm[p].has ? pm[p].llen : 0);
+        pqb_list(ci, 3, PQT_TT_BINARY, np);
+        for (int p = 0; p < np; p++) pqb_bin_n(ci, pm[p].hi, pm[p].has ? pm[p].hlen : 0);
+        pqb_i32(ci, 4, order);
+        if (pct(80)) {
+            pqb_list(ci, 5, PQT_TT_I64, np);
+            for (int p = 0; p < np; p++) pqb_zz(ci, pm[p].nulls);
+        }
+        pqb_end(ci);
+        info->column_index_chunks++;
+    }
+}
+
+/* ---- footer ---- */
+
+static void schema_leaf(pqb *w, const dw_col *c, int rep)
+{
+    static const int conv_time[3] = {PQT_CT_TIME_MILLIS, PQT_CT_TIME_MICROS, -1};
+    static const int conv_ts[3] = {PQT_CT_TIMESTAMP_MILLIS, PQT_CT_TIMESTAMP_MICROS, -1};
+    int conv = c->ann == DW_STRING ? PQT_CT_UTF8
+               : c->ann == DW_DATE ? PQT_CT_DATE
+               : c->ann == DW_TIME ? conv_time[c->unit]
+               : c->ann == DW_TS   ? conv_ts[c->unit]
+                                   : -1;
+    pqb_begin(w);
+    pqb_i32(w, 1, c->ptype);
+    pqb_i32(w, 3, rep);
+    pqb_str(w, 4, c->name);
+    if (conv >= 0) pqb_i32(w, 6, conv);
+    /* legacy writers give the converted type alone */
+    if (c->ann != DW_NONE && (conv < 0 || pct(80))) {
+        pqb_struct(w, 10);
+        int id = c->ann == DW_STRING ? 1 : c->ann == DW_DATE ? 6 : c->ann == DW_TIME ? 7 : 8;
+        pqb_struct(w, id);
+        if (c->ann == DW_TIME || c->ann == DW_TS) {
+            pqb_bool(w, 1, pct(50));
+            pqb_struct(w, 2);
+            pqb_struct(w, c->unit + 1);
+            pqb_end(w);
+            pqb_end(w);
+        }
+        pqb_end(w);
+        pqb_end(w);
+    }
+    pqb_end(w);
+}
+
+static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows, int nrg,
+                   chunk *ch)
+{
+    size_t start = w->n;
+    int ntop = 0, nschema = 1;
+    for (int c = 0; c < ncols; c++) {
+        int newgroup = cols[c].group && (c == 0 || !cols[c - 1].group ||
+                                         strcmp(cols[c - 1].group, cols[c].group) != 0);
+        ntop += !cols[c].group || newgroup;
+        nschema += 1 + newgroup;
+    }
+    int64_t nrows = 0;
+    for (int g = 0; g < nrg; g++) nrows += rg_rows[g];
+    w->depth = 0;
+    pqb_begin(w);
+    pqb_i32(w, 1, pct(50) ? 1 : 2);
+    pqb_list(w, 2, PQT_TT_STRUCT, nschema);
+    pqb_begin(w);
+    pqb_str(w, 4, "schema");
+    pqb_i32(w, 5, ntop);
+    pqb_end(w);
+    for (int c = 0; c < ncols; c++) {
+        const dw_col *k = &cols[c];
+        if (k->group && (c == 0 || !cols[c - 1].group || strcmp(cols[c - 1].group, k->group))) {
+            int nk = 0;
+            while (c + nk < ncols && cols[c + nk].group && !strcmp(cols[c + nk].group, k->group))
+                nk++;
+            pqb_begin(w);
+            pqb_i32(w, 3, PQT_REP_OPTIONAL);
+            pqb_str(w, 4, k->group);
+            pqb_i32(w, 5, nk);
+            pqb_end(w);
+        }
+        schema_leaf(w, k, k->required && !k->group ? PQT_REP_REQUIRED : PQT_REP_OPTIONAL);
+    }
+    pqb_i64(w, 3, nrows);
+    pqb_list(w, 4, PQT_TT_STRUCT, nrg);
+    for (int g = 0; g < nrg; g++) {
+        int64_t unc = 0, comp = 0;
+        pqb_begin(w);
+        pqb_list(w, 1, PQT_TT_STRUCT, ncols);
+        for (int c = 0; c < ncols; c++) {
+            const chunk *k = &ch[g * ncols + c];
+            const dw_col *col = &cols[c];
+            unc += k->tot_unc;
+            comp += k->tot_comp;
+            pqb_begin(w);
+            pqb_i64(w, 2, k->offset);
+            pqb_struct(w, 3);
+            pqb_i32(w, 1, col->ptype);
+            pqb_list(w, 2, PQT_TT_I32, k->nenc);
+            for (int e = 0; e < k->nenc; e++) pqb_zz(w, k->encs[e]);
+            pqb_list(w, 3, PQT_TT_BINARY, col->group ? 2 : 1);
+            if (col->group) pqb_bin(w, col->group);
+            pqb_bin(w, col->name);
+            pqb_i32(w, 4, k->codec);
+            pqb_i64(w, 5, k->num_values);
+            pqb_i64(w, 6, k->tot_unc);
+            pqb_i64(w, 7, k->tot_comp);
+            pqb_i64(w, 9, k->data_off);
+            if (k->has_dict) pqb_i64(w, 11, k->dict_off);
+            if (k->has_stats) {
+                const mm *m = &k->m;
+                pqb_struct(w, 12);
+                if (k->has_nc) pqb_i64(w, 3, m->nulls);
+                if (m->has) {
+                    pqb_binary(w, 5, m->hi, m->hlen);
+                    pqb_binary(w, 6, m->lo, m->llen);
+                    if (!m->hi_exact || k->flag_exact) pqb_bool(w, 7, m->hi_exact);
+                    if (!m->lo_exact || k->flag_exact) pqb_bool(w, 8, m->lo_exact);
+                }
+                if (k->has_nan) pqb_i64(w, 9, m->nans);
+                pqb_end(w);
+            }
+            pqb_end(w);
+            if (k->oi.n) {
+                pqb_i64(w, 4, k->oi_off);
+                pqb_i32(w, 5, (int64_t)k->oi.n);
+            }
+            if (k->ci.n) {
+                pqb_i64(w, 6, k->ci_off);
+                pqb_i32(w, 7, (int64_t)k->ci.n);
+            }
+            pqb_end(w);
+        }
+        pqb_i64(w, 2, unc);
+        pqb_i64(w, 3, rg_rows[g]);
+        pqb_i64(w, 5, ch[g * ncols].offset);
+        pqb_i64(w, 6, comp);
+        pqb_end(w);
+    }
+    pqb_str(w, 6, "pqt diff_write (tests/unit/diff_write.c)");
+    if (pct(85)) { /* without column_orders, string bounds are legacy signed-order ones */
+        pqb_list(w, 7, PQT_TT_STRUCT, ncols);
+        for (int c = 0; c < ncols; c++) {
+            pqb_begin(w);
+            pqb_struct(w, 1);
+            pqb_end(w);
+            pqb_end(w);
+        }
+    }
+    pqb_end(w);
+    pqb_le32(w, (uint32_t)(w->n - start));
+    pqb_bytes(w, "PAR1", 4);
+}
+
+bool dw_write(const char *path, const dw_col *cols, int ncols, const int64_t *rg_rows, int nrg,
+              int page_index, uint64_t *rng, dw_info *info)
+{
+    g_rng = rng;
+    pqb f = {0};
+    pqb_bytes(&f, "PAR1", 4);
+    chunk *ch = calloc((size_t)nrg * (size_t)ncols, sizeof *ch);
+    int64_t r0 = 0;
+    for (int g = 0; g < nrg; g++) {
+        for (int c = 0; c < ncols; c++)
+            write_chunk(&f, &cols[c], r0, rg_rows[g], page_index, &ch[g * ncols + c], info);
+        r0 += rg_rows[g];
+    }
+    /* the page index sits between the last row group and the footer: column indexes first */
+    for (int i = 0; i < nrg * ncols; i++)
+        if (ch[i].ci.n) {
+            ch[i].ci_off = (int64_t)f.n;
+            pqb_bytes(&f, ch[i].ci.b, ch[i].ci.n);
+        }
+    for (int i = 0; i < nrg * ncols; i++)
+        if (ch[i].oi.n) {
+            ch[i].oi_off = (int64_t)f.n;
+            pqb_bytes(&f, ch[i].oi.b, ch[i].oi.n);
+        }
+    footer(&f, cols, ncols, rg_rows, nrg, ch);
+    bool ok = pqb_write_file(&f, path);
+    for (int i = 0; i < nrg * ncols; i++) {
+        pqb_free(&ch[i].ci);
+        pqb_free(&ch[i].oi);
+    }
+    free(ch);
+    pqb_free(&f);
+    return ok;
+}
