@@ -62,6 +62,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_DETACHED, 54, "table is detached from its file")                                         \
     X(PQT_UNIT_MISMATCH, 55, "unit mismatch")                                                      \
     X(PQT_BAD_FILTER, 56, "bad filter rule")                                                       \
+    X(PQT_CALLBACK, 57, "a filter callback reported failure")                                      \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
 
@@ -897,6 +898,41 @@ PQT_API pqt_status pqt_filter_add_in(pqt_filter *f, const char *column, int kind
  * a rule may name a set bound after it. Errors as for pqt_filter_add_in. */
 PQT_API pqt_status pqt_filter_bind(pqt_filter *f, const char *name, int kind, const void *values,
                                    int64_t n, const uint8_t *valid);
+
+/* One column of a batch handed to a callback predicate, in pqt's in-memory layout for its
+ * kind (see pqt_kind): data holds n values (strings: n + 1 int64 offsets into bytes);
+ * validity has bit i (LSB first) set when row i is present, NULL when every row is. unit is
+ * the pqt_time_unit of times and timestamps, else -1. Valid during the call only. */
+typedef struct pqt_batch_col {
+    const char *name;
+    int kind;
+    int unit;
+    const void *data;
+    const char *bytes;
+    const uint8_t *validity;
+} pqt_batch_col;
+
+/* A predicate written in C: cols[0..ncols) are the columns named at pqt_filter_add_callback,
+ * in that order, holding n rows -- only rows still alive, the other conjuncts having dropped
+ * theirs. keep ((n + 7) / 8 bytes, zeroed before the call) receives bit i (LSB first) set for
+ * each row i to keep. Return 0, or anything else to fail the open (PQT_CALLBACK, naming the
+ * value returned). Row groups are filtered in parallel when the table may use threads, so fn
+ * may run on several threads at once (with different batches): make it thread-safe or open
+ * with PQT_OPT_THREADS 1. */
+typedef int (*pqt_filter_fn)(void *user, const pqt_batch_col *cols, int ncols, int64_t n,
+                             uint8_t *keep);
+
+/* Add a callback predicate over the columns columns[0..ncols) (names as a rule spells them
+ * without backquotes; 1 to 16 of them; repeats allowed), AND-combined with the other rules.
+ * It takes part in the engine like any rule: conjuncts are ordered by cost (a callback is
+ * costed as its columns' decoding plus a fixed call cost) and it sees only rows still alive;
+ * statistics prove nothing about it. fn and user are kept as given (user must outlive every
+ * open using the filter); the names are copied. Names and kinds are checked when the filter
+ * is applied (PQT_BAD_FILTER: unknown column with the nearest name, a vector or list
+ * column). PQT_MISUSE: NULL f, fn or columns, ncols out of 1..16; PQT_BAD_FILTER: a name
+ * empty or too long, too many nodes. */
+PQT_API pqt_status pqt_filter_add_callback(pqt_filter *f, const char *const *columns, int ncols,
+                                           pqt_filter_fn fn, void *user);
 
 /* Rows in memory (anchor-spec §1.1): the same parser and evaluator as a filter at open, so a
  * rule selects the same rows everywhere. Columns a rule names are read (first touch) if they
