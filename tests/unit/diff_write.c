@@ -44,6 +44,7 @@ static size_t ptype_width(int pt)
     }
 }
 
+/* Value id r: a row of a flat column, an element of a list column. */
 static const uint8_t *val(const dw_col *c, int64_t r, size_t *len)
 {
     if (c->ptype == PQT_PT_BYTE_ARRAY) {
@@ -120,20 +121,18 @@ static int cut_max(uint8_t *hi, size_t *hlen, size_t k)
     return 1;
 }
 
-static void scan_mm(const dw_col *c, int64_t r0, int64_t n, mm *m)
+/* Bounds of the present values vids[0..nv) of a chunk or page holding `nulls` nulls. */
+static void scan_mm(const dw_col *c, const int64_t *vids, int64_t nv, int64_t nulls, mm *m)
 {
     memset(m, 0, sizeof *m);
     m->lo_exact = m->hi_exact = 1;
+    m->nulls = nulls;
+    m->nonnull = nv;
     const uint8_t *lo = NULL, *hi = NULL;
     size_t ll = 0, hl = 0;
-    for (int64_t r = r0; r < r0 + n; r++) {
-        if (!present(c, r)) {
-            m->nulls++;
-            continue;
-        }
-        m->nonnull++;
+    for (int64_t i = 0; i < nv; i++) {
         size_t len;
-        const uint8_t *p = val(c, r, &len);
+        const uint8_t *p = val(c, vids[i], &len);
         if (is_float(c->ptype) && isnan(fval(c->ptype, p))) {
             m->nans++;
             continue;
@@ -242,32 +241,31 @@ static void hybrid(pqb *o, const uint32_t *v, size_t n, int bw)
 }
 
 typedef struct dict {
-    int64_t *rows; /* first row of each entry */
-    uint32_t *code; /* per row of the chunk */
+    int64_t *ids;   /* value id of each entry */
+    uint32_t *code; /* per present value of the chunk */
     int64_t n;
 } dict;
 
 /* Dictionary of the chunk's present values (by bytes: -0 and +0 are two entries); 0 when
  * it would grow past 300 entries or have none. */
-static int make_dict(const dw_col *c, int64_t r0, int64_t n, dict *d)
+static int make_dict(const dw_col *c, const int64_t *vids, int64_t nv, dict *d)
 {
-    d->rows = malloc(300 * sizeof *d->rows);
-    d->code = calloc((size_t)n + 1, sizeof *d->code);
+    d->ids = malloc(300 * sizeof *d->ids);
+    d->code = calloc((size_t)nv + 1, sizeof *d->code);
     d->n = 0;
-    for (int64_t r = r0; r < r0 + n; r++) {
-        if (!present(c, r)) continue;
+    for (int64_t i = 0; i < nv; i++) {
         size_t len, l2;
-        const uint8_t *p = val(c, r, &len);
+        const uint8_t *p = val(c, vids[i], &len);
         int64_t k = 0;
         for (; k < d->n; k++) {
-            const uint8_t *q = val(c, d->rows[k], &l2);
+            const uint8_t *q = val(c, d->ids[k], &l2);
             if (l2 == len && memcmp(p, q, len) == 0) break;
         }
         if (k == d->n) {
             if (d->n == 300) return 0;
-            d->rows[d->n++] = r;
+            d->ids[d->n++] = vids[i];
         }
-        d->code[r - r0] = (uint32_t)k;
+        d->code[i] = (uint32_t)k;
     }
     return d->n > 0;
 }
@@ -303,9 +301,10 @@ static int64_t ival(const dw_col *c, int64_t r)
     return x;
 }
 
-/* The present values rows[0..n) of one page in encoding enc. */
+/* The present values rows[0..n) of one page in encoding enc (codes: their dictionary
+ * codes). */
 static void values(pqb *o, const dw_col *c, const int64_t *rows, size_t n, int enc,
-                   const dict *d, int64_t r0)
+                   const dict *d, const uint32_t *codes)
 {
     int64_t *iv = malloc((n + 1) * sizeof *iv);
     switch (enc) {
@@ -324,7 +323,7 @@ static void values(pqb *o, const dw_col *c, const int64_t *rows, size_t n, int e
     case PQT_ENC_PLAIN_DICTIONARY:
     case PQT_ENC_RLE_DICTIONARY: {
         uint32_t *k = malloc((n + 1) * sizeof *k);
-        for (size_t i = 0; i < n; i++) k[i] = d->code[rows[i] - r0];
+        for (size_t i = 0; i < n; i++) k[i] = codes[i];
         int bw = bits_of((uint64_t)(d->n - 1));
         if (bw == 0 && pct(50)) bw = 1;
         pqb_u8(o, (uint8_t)bw);
@@ -404,7 +403,7 @@ static void add_enc(chunk *k, int e)
     k->encs[k->nenc++] = e;
 }
 
-static int max_def(const dw_col *c) { return c->group ? 2 : c->required ? 0 : 1; }
+static int max_def(const dw_col *c) { return c->list ? 3 : c->group ? 2 : c->required ? 0 : 1; }
 
 static int pick_enc(const dw_col *c)
 {
@@ -448,19 +447,74 @@ static int split(int64_t n, int64_t *starts)
     return np;
 }
 
+/* The level entries of rows r0..r0+n: definition and repetition levels, the value id of
+ * each present value, where each row's entries start (n + 1). */
+typedef struct ents {
+    int64_t n, nv, *row_at, *vid, *vat; /* vat[e]: present values before entry e */
+    uint32_t *def, *rep;
+} ents;
+
+static void make_ents(const dw_col *c, int64_t r0, int64_t n, ents *E)
+{
+    int64_t cap = n + 1, md = max_def(c);
+    if (c->list) cap += c->loff[r0 + n] - c->loff[r0];
+    E->row_at = malloc(((size_t)n + 1) * sizeof *E->row_at);
+    E->vid = malloc((size_t)cap * sizeof *E->vid);
+    E->vat = malloc(((size_t)cap + 1) * sizeof *E->vat);
+    E->def = malloc((size_t)cap * sizeof *E->def);
+    E->rep = malloc((size_t)cap * sizeof *E->rep);
+    E->n = E->nv = 0;
+#define ENT(d, r, v)                                                                               \
+    do {                                                                                           \
+        E->def[E->n] = (uint32_t)(d), E->rep[E->n] = (uint32_t)(r), E->vat[E->n] = E->nv;          \
+        if ((v) >= 0) E->vid[E->nv++] = (v);                                                       \
+        E->n++;                                                                                    \
+    } while (0)
+    for (int64_t r = r0; r < r0 + n; r++) {
+        E->row_at[r - r0] = E->n;
+        if (!c->list) {
+            int pr = present(c, r);
+            ENT(pr ? md : c->group ? rn(2) : 0, 0, pr ? r : -1);
+        } else if (!present(c, r)) {
+            ENT(0, 0, -1);
+        } else if (c->loff[r + 1] == c->loff[r]) {
+            ENT(1, 0, -1);
+        } else {
+            for (int64_t e = c->loff[r]; e < c->loff[r + 1]; e++) {
+                int pr = !c->evalid || ((c->evalid[e >> 3] >> (e & 7)) & 1);
+                ENT(pr ? 3 : 2, e > c->loff[r], pr ? e : -1);
+            }
+        }
+    }
+#undef ENT
+    E->row_at[n] = E->n;
+    E->vat[E->n] = E->nv;
+}
+
+static void free_ents(ents *E)
+{
+    free(E->row_at);
+    free(E->vid);
+    free(E->vat);
+    free(E->def);
+    free(E->rep);
+}
+
 static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page_index, chunk *k,
                         dw_info *info)
 {
     memset(k, 0, sizeof *k);
-    k->offset = f->n;
-    k->num_values = n;
+    k->offset = (int64_t)f->n;
     k->codec = pct(50) ? PQT_CODEC_UNCOMPRESSED : PQT_CODEC_SNAPPY;
     info->snappy_chunks += k->codec == PQT_CODEC_SNAPPY;
     info->chunks++;
+    ents E;
+    make_ents(c, r0, n, &E);
+    k->num_values = E.n;
     int enc = pick_enc(c), md = max_def(c), dbw = bits_of((uint64_t)md);
     dict d = {0};
     int npd = 1 << 30; /* pages that use the dictionary */
-    if (enc == PQT_ENC_RLE_DICTIONARY && !make_dict(c, r0, n, &d)) enc = PQT_ENC_PLAIN;
+    if (enc == PQT_ENC_RLE_DICTIONARY && !make_dict(c, E.vid, E.nv, &d)) enc = PQT_ENC_PLAIN;
     int64_t starts[80];
     int np = split(n, starts);
     if (enc == PQT_ENC_RLE_DICTIONARY) {
@@ -471,9 +525,9 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
             info->fallback_chunks++;
         }
         pqb raw = {0}, comp = {0};
-        plain(&raw, c, d.rows, (size_t)d.n);
+        plain(&raw, c, d.ids, (size_t)d.n);
         compress(&comp, raw.b, raw.n, k->codec);
-        k->dict_off = f->n;
+        k->dict_off = (int64_t)f->n;
         pqb_page pg = {.type = PQT_PAGE_DICTIONARY, .uncompressed_size = (int32_t)raw.n,
                        .compressed_size = (int32_t)comp.n, .num_values = (int32_t)d.n};
         size_t h0 = f->n;
@@ -489,20 +543,13 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
     int v1_dict_enc = pct(50) ? PQT_ENC_PLAIN_DICTIONARY : PQT_ENC_RLE_DICTIONARY;
     mm pm[80];
     int any_nan_page = 0;
-    int64_t *rows = malloc(((size_t)n + 1) * sizeof *rows);
-    uint32_t *defs = malloc(((size_t)n + 1) * sizeof *defs);
     pqb oi = {0};
     pqb_begin(&oi);
     pqb_list(&oi, 1, PQT_TT_STRUCT, np);
     for (int p = 0; p < np; p++) {
-        int64_t p0 = r0 + starts[p], pn = starts[p + 1] - starts[p];
-        size_t nv = 0;
-        for (int64_t r = p0; r < p0 + pn; r++) {
-            int pr = present(c, r);
-            defs[r - p0] = pr ? (uint32_t)md : c->group ? (uint32_t)rn(2) : 0;
-            if (pr) rows[nv++] = r;
-        }
-        scan_mm(c, p0, pn, &pm[p]);
+        int64_t e0 = E.row_at[starts[p]], e1 = E.row_at[starts[p + 1]], ne = e1 - e0;
+        int64_t v0 = E.vat[e0], nv = E.vat[e1] - v0;
+        scan_mm(c, E.vid + v0, nv, ne - nv, &pm[p]);
         shape(c->ptype, &pm[p], info);
         any_nan_page |= pm[p].nonnull > 0 && !pm[p].has;
         int v2 = pct(30);
@@ -512,23 +559,30 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
         info->enc_pages[e == PQT_ENC_PLAIN_DICTIONARY ? PQT_ENC_RLE_DICTIONARY : e]++;
         info->pages++;
         info->v2_pages += v2;
-        pqb lev = {0}, vals = {0}, body = {0};
-        if (md > 0) hybrid(&lev, defs, (size_t)pn, dbw);
-        values(&vals, c, rows, nv, e, &d, r0);
-        pqb_page pg = {.type = v2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA, .num_values = (int32_t)pn,
+        pqb rep = {0}, lev = {0}, vals = {0}, body = {0};
+        if (c->list) hybrid(&rep, E.rep + e0, (size_t)ne, 1);
+        if (md > 0) hybrid(&lev, E.def + e0, (size_t)ne, dbw);
+        values(&vals, c, E.vid + v0, (size_t)nv, e, &d, d.code ? d.code + v0 : NULL);
+        pqb_page pg = {.type = v2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA, .num_values = (int32_t)ne,
                        .encoding = e};
         size_t unc;
         if (v2) {
             int comp = k->codec != PQT_CODEC_UNCOMPRESSED && pct(80);
+            pqb_bytes(&body, rep.b, rep.n);
             pqb_bytes(&body, lev.b, lev.n);
             compress(&body, vals.b, vals.n, comp ? k->codec : PQT_CODEC_UNCOMPRESSED);
-            unc = lev.n + vals.n;
-            pg.num_nulls = (int32_t)(pn - (int64_t)nv);
-            pg.num_rows = (int32_t)pn;
+            unc = rep.n + lev.n + vals.n;
+            pg.num_nulls = (int32_t)(ne - nv);
+            pg.num_rows = (int32_t)(starts[p + 1] - starts[p]);
+            pg.rep_nbytes = (int32_t)rep.n;
             pg.def_nbytes = (int32_t)lev.n;
             pg.v2_uncompressed = !comp;
         } else {
             pqb raw = {0};
+            if (c->list) {
+                pqb_le32(&raw, (uint32_t)rep.n);
+                pqb_bytes(&raw, rep.b, rep.n);
+            }
             if (md > 0) {
                 pqb_le32(&raw, (uint32_t)lev.n);
                 pqb_bytes(&raw, lev.b, lev.n);
@@ -551,14 +605,13 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
         pqb_i32(&oi, 2, (int64_t)(f->n - h0));
         pqb_i64(&oi, 3, starts[p]);
         pqb_end(&oi);
+        pqb_free(&rep);
         pqb_free(&lev);
         pqb_free(&vals);
         pqb_free(&body);
     }
     pqb_end(&oi);
-    free(rows);
-    free(defs);
-    free(d.rows);
+    free(d.ids);
     free(d.code);
     /* chunk statistics */
     k->has_stats = pct(90);
@@ -566,8 +619,9 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
     k->has_nc = pct(85);
     k->has_nan = is_float(c->ptype) && pct(50);
     k->flag_exact = pct(50);
-    scan_mm(c, r0, n, &k->m);
+    scan_mm(c, E.vid, E.nv, E.n - E.nv, &k->m);
     shape(c->ptype, &k->m, info);
+    free_ents(&E);
     /* the page index: most chunks; none for a float chunk with a page of NaN only (writers
      * have no bound to give it) */
     if (page_index && pct(92)) {
@@ -652,7 +706,7 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
         int newgroup = cols[c].group && (c == 0 || !cols[c - 1].group ||
                                          strcmp(cols[c - 1].group, cols[c].group) != 0);
         ntop += !cols[c].group || newgroup;
-        nschema += 1 + newgroup;
+        nschema += 1 + newgroup + 2 * (cols[c].list != 0);
     }
     int64_t nrows = 0;
     for (int g = 0; g < nrg; g++) nrows += rg_rows[g];
@@ -676,6 +730,27 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
             pqb_i32(w, 5, nk);
             pqb_end(w);
         }
+        if (k->list) { /* <name> (LIST) -> repeated group list -> optional element */
+            pqb_begin(w);
+            pqb_i32(w, 3, PQT_REP_OPTIONAL);
+            pqb_str(w, 4, k->name);
+            pqb_i32(w, 5, 1);
+            pqb_i32(w, 6, PQT_CT_LIST);
+            pqb_struct(w, 10);
+            pqb_struct(w, 3);
+            pqb_end(w);
+            pqb_end(w);
+            pqb_end(w);
+            pqb_begin(w);
+            pqb_i32(w, 3, PQT_REP_REPEATED);
+            pqb_str(w, 4, "list");
+            pqb_i32(w, 5, 1);
+            pqb_end(w);
+            dw_col e = *k;
+            e.name = "element";
+            schema_leaf(w, &e, PQT_REP_OPTIONAL);
+            continue;
+        }
         schema_leaf(w, k, k->required && !k->group ? PQT_REP_REQUIRED : PQT_REP_OPTIONAL);
     }
     pqb_i64(w, 3, nrows);
@@ -695,9 +770,13 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
             pqb_i32(w, 1, col->ptype);
             pqb_list(w, 2, PQT_TT_I32, k->nenc);
             for (int e = 0; e < k->nenc; e++) pqb_zz(w, k->encs[e]);
-            pqb_list(w, 3, PQT_TT_BINARY, col->group ? 2 : 1);
+            pqb_list(w, 3, PQT_TT_BINARY, col->list ? 3 : col->group ? 2 : 1);
             if (col->group) pqb_bin(w, col->group);
             pqb_bin(w, col->name);
+            if (col->list) {
+                pqb_bin(w, "list");
+                pqb_bin(w, "element");
+            }
             pqb_i32(w, 4, k->codec);
             pqb_i64(w, 5, k->num_values);
             pqb_i64(w, 6, k->tot_unc);

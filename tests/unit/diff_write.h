@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * diff_write.h - the differential test's Parquet writer (tests only): flat columns and
- * leaves of one-level structs, written with everything the filter engine can exploit or
+ * diff_write.h - the differential test's Parquet writer (tests only): flat columns, leaves
+ * of one-level structs and LIST columns, written with everything the filter engine can exploit or
  * trip on, each choice drawn from a seed: several row groups, several pages per chunk with
  * their own boundaries per column, data pages v1 and v2, PLAIN, dictionary (with a fallback
  * to PLAIN mid-chunk), RLE booleans, DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT,
@@ -30,6 +30,12 @@ typedef struct dw_col {
     const void *vals;     /* a value per row (bool: uint8_t); BYTE_ARRAY: nrows + 1 int64 offsets */
     const char *bytes;    /* BYTE_ARRAY data */
     const uint8_t *valid; /* one bit per row, LSB first, 1 = present; NULL = all present */
+    /* list != 0: a 3-level LIST (optional list, repeated group, optional element) whose
+     * elements are vals[loff[r] .. loff[r + 1]) with evalid bits; valid says which rows are
+     * a list (not null) */
+    int list;
+    const int64_t *loff;
+    const uint8_t *evalid;
 } dw_col;
 
 /* What the writer chose, summed over the files written (for coverage counts). */
