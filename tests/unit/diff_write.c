@@ -70,8 +70,10 @@ static double fval(int pt, const uint8_t *p)
 
 static int is_float(int pt) { return pt == PQT_PT_FLOAT || pt == PQT_PT_DOUBLE; }
 
-/* TYPE_ORDER: signed integers, IEEE floats (never called with NaN), unsigned bytes */
-static int cmp(int pt, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
+/* The column's order (cord) or the signed one of the deprecated min/max fields (legacy):
+ * TYPE_ORDER is signed for integers (unsigned for UINT_32), IEEE for floats (never called
+ * with NaN), unsigned bytes; old writers compared every integer and every byte signed. */
+static int cmp_ord(int pt, int uns, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
 {
     switch (pt) {
     case PQT_PT_BOOLEAN: return (a[0] > b[0]) - (a[0] < b[0]);
@@ -79,6 +81,7 @@ static int cmp(int pt, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
         int32_t x, y;
         memcpy(&x, a, 4);
         memcpy(&y, b, 4);
+        if (uns) return ((uint32_t)x > (uint32_t)y) - ((uint32_t)x < (uint32_t)y);
         return (x > y) - (x < y);
     }
     case PQT_PT_INT64: {
@@ -93,11 +96,22 @@ static int cmp(int pt, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
         return (x > y) - (x < y);
     }
     default: {
-        int m = memcmp(a, b, la < lb ? la : lb);
+        size_t n = la < lb ? la : lb;
+        for (size_t i = 0; i < n && uns < 0; i++) /* legacy: signed bytes */
+            if (a[i] != b[i]) return (int8_t)a[i] < (int8_t)b[i] ? -1 : 1;
+        int m = memcmp(a, b, n);
         if (m) return m < 0 ? -1 : 1;
         return (la > lb) - (la < lb);
     }
     }
+}
+
+static int g_legacy; /* scan_mm and cmp use the deprecated fields' signed order */
+
+static int cmp_c(const dw_col *c, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
+{
+    int uns = g_legacy ? (c->ptype == PQT_PT_BYTE_ARRAY ? -1 : 0) : c->ann == DW_UINT32;
+    return cmp_ord(c->ptype, uns, a, la, b, lb);
 }
 
 /* ---- bounds (chunk statistics and column index entries) ---- */
@@ -137,8 +151,8 @@ static void scan_mm(const dw_col *c, const int64_t *vids, int64_t nv, int64_t nu
             m->nans++;
             continue;
         }
-        if (!lo || cmp(c->ptype, p, len, lo, ll) < 0) lo = p, ll = len;
-        if (!hi || cmp(c->ptype, p, len, hi, hl) > 0) hi = p, hl = len;
+        if (!lo || cmp_c(c, p, len, lo, ll) < 0) lo = p, ll = len;
+        if (!hi || cmp_c(c, p, len, hi, hl) > 0) hi = p, hl = len;
     }
     if (!lo) return;
     m->has = 1;
@@ -391,6 +405,8 @@ typedef struct chunk {
     int64_t offset, data_off, dict_off, tot_unc, tot_comp, num_values;
     int has_dict, codec, encs[8], nenc;
     int has_stats, has_nc, has_nan, flag_exact;
+    int stat_fields; /* 1: min_value/max_value; 2: the deprecated min/max; 3: both */
+    mm legacy;
     mm m;
     pqb ci, oi;
     int64_t ci_off, oi_off;
@@ -621,6 +637,27 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
     k->flag_exact = pct(50);
     scan_mm(c, E.vid, E.nv, E.n - E.nv, &k->m);
     shape(c->ptype, &k->m, info);
+    k->stat_fields = pct(80) ? 1 : pct(50) ? 2 : 3;
+    info->legacy_stats += k->has_stats && k->stat_fields > 1;
+    g_legacy = 1;
+    scan_mm(c, E.vid, E.nv, E.n - E.nv, &k->legacy);
+    g_legacy = 0;
+    if (is_float(c->ptype) && k->m.nans > 0 && pct(15)) { /* writers that let NaN in */
+        mm *m = pct(50) ? &k->m : &k->legacy;
+        uint8_t nan[8];
+        if (c->ptype == PQT_PT_FLOAT) {
+            float fn = NAN;
+            memcpy(nan, &fn, 4);
+        } else {
+            double dn = NAN;
+            memcpy(nan, &dn, 8);
+        }
+        memcpy(pct(50) ? m->hi : m->lo, nan, ptype_width(c->ptype));
+        if (!m->has) memcpy(m->lo, nan, 8), memcpy(m->hi, nan, 8);
+        m->llen = m->hlen = ptype_width(c->ptype);
+        m->has = 1;
+        info->nan_bounds += k->has_stats;
+    }
     free_ents(&E);
     /* the page index: most chunks; none for a float chunk with a page of NaN only (writers
      * have no bound to give it) */
@@ -636,8 +673,8 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
             if (!pm[p].has) continue;
             if (prev >= 0) {
                 const mm *a = &pm[prev], *b = &pm[p];
-                int lo = cmp(c->ptype, a->lo, a->llen, b->lo, b->llen);
-                int hi = cmp(c->ptype, a->hi, a->hlen, b->hi, b->hlen);
+                int lo = cmp_c(c, a->lo, a->llen, b->lo, b->llen);
+                int hi = cmp_c(c, a->hi, a->hlen, b->hi, b->hlen);
                 asc &= lo <= 0 && hi <= 0;
                 desc &= lo >= 0 && hi >= 0;
             }
@@ -669,8 +706,9 @@ static void schema_leaf(pqb *w, const dw_col *c, int rep)
 {
     static const int conv_time[3] = {PQT_CT_TIME_MILLIS, PQT_CT_TIME_MICROS, -1};
     static const int conv_ts[3] = {PQT_CT_TIMESTAMP_MILLIS, PQT_CT_TIMESTAMP_MICROS, -1};
-    int conv = c->ann == DW_STRING ? PQT_CT_UTF8
-               : c->ann == DW_DATE ? PQT_CT_DATE
+    int conv = c->ann == DW_STRING   ? PQT_CT_UTF8
+               : c->ann == DW_UINT32 ? PQT_CT_UINT_32
+               : c->ann == DW_DATE   ? PQT_CT_DATE
                : c->ann == DW_TIME ? conv_time[c->unit]
                : c->ann == DW_TS   ? conv_ts[c->unit]
                                    : -1;
@@ -682,8 +720,16 @@ static void schema_leaf(pqb *w, const dw_col *c, int rep)
     /* legacy writers give the converted type alone */
     if (c->ann != DW_NONE && (conv < 0 || pct(80))) {
         pqb_struct(w, 10);
-        int id = c->ann == DW_STRING ? 1 : c->ann == DW_DATE ? 6 : c->ann == DW_TIME ? 7 : 8;
+        int id = c->ann == DW_STRING   ? 1
+                 : c->ann == DW_DATE   ? 6
+                 : c->ann == DW_TIME   ? 7
+                 : c->ann == DW_UINT32 ? 10
+                                       : 8;
         pqb_struct(w, id);
+        if (c->ann == DW_UINT32) { /* IntType: bitWidth 32, isSigned false */
+            pqb_i8(w, 1, 32);
+            pqb_bool(w, 2, false);
+        }
         if (c->ann == DW_TIME || c->ann == DW_TS) {
             pqb_bool(w, 1, pct(50));
             pqb_struct(w, 2);
@@ -786,8 +832,13 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
             if (k->has_stats) {
                 const mm *m = &k->m;
                 pqb_struct(w, 12);
+                const mm *lg = &k->legacy;
+                if (lg->has && (k->stat_fields & 2)) {
+                    pqb_binary(w, 1, lg->hi, lg->hlen);
+                    pqb_binary(w, 2, lg->lo, lg->llen);
+                }
                 if (k->has_nc) pqb_i64(w, 3, m->nulls);
-                if (m->has) {
+                if (m->has && (k->stat_fields & 1)) {
                     pqb_binary(w, 5, m->hi, m->hlen);
                     pqb_binary(w, 6, m->lo, m->llen);
                     if (!m->hi_exact || k->flag_exact) pqb_bool(w, 7, m->hi_exact);

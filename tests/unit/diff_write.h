@@ -7,8 +7,9 @@
  * to PLAIN mid-chunk), RLE booleans, DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT,
  * DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY, uncompressed or snappy, chunk statistics
  * (true ones, in the shapes real writers give them: absent, no null count, nan_count or not,
- * either zero for a +-0 bound, truncated string bounds, no column_orders), and the page
- * index (ColumnIndex with boundary order, OffsetIndex) on most chunks.
+ * either zero for a +-0 bound, a NaN bound beside NaN values, truncated string bounds, no
+ * column_orders, the deprecated min/max in signed order -- also for UINT_32 and strings),
+ * and the page index (ColumnIndex with boundary order, OffsetIndex) on most chunks.
  * Thrift comes from pqbuild.c, hybrid runs from tests/ref/ref_rle.c.
  */
 #ifndef PQT_TEST_DIFF_WRITE_H
@@ -18,7 +19,7 @@
 #include <stdint.h>
 
 /* The annotation a column carries (logical type plus the matching converted type). */
-enum { DW_NONE = 0, DW_STRING, DW_DATE, DW_TIME, DW_TS };
+enum { DW_NONE = 0, DW_STRING, DW_DATE, DW_TIME, DW_TS, DW_UINT32 /* INT32 UINT_32 */ };
 
 typedef struct dw_col {
     const char *name;     /* leaf name */
@@ -42,6 +43,7 @@ typedef struct dw_col {
 typedef struct dw_info {
     int64_t chunks, pages, v2_pages, dict_chunks, fallback_chunks, snappy_chunks;
     int64_t stats_chunks, truncated_bounds, column_index_chunks, offset_index_chunks;
+    int64_t legacy_stats, nan_bounds; /* deprecated min/max (signed order); a NaN bound */
     int64_t enc_pages[10]; /* data pages by value encoding (PQT_ENC_*; dictionary as 8) */
 } dw_info;
 

@@ -658,6 +658,8 @@ static void make_list(void)
     lst_off[nrows] = e;
 }
 
+static int i64_u32;
+
 /* A random table in the slots' layout, often clustered; sometimes the i64 slot is the row
  * index (a virtual column rules can name; its statistics are the row groups' row ranges). */
 static void make_data(void)
@@ -670,6 +672,11 @@ static void make_data(void)
         col_off[c] = 0;
     }
     make_table(coin(10) ? 24 : 3000);
+    /* sometimes i64 is stored as INT32 UINT_32 (read as int64; its order is unsigned) */
+    static const int64_t u32pool[] = {0, 1, 2, 3, 5, 65536, 2147483647LL, 2147483648LL,
+                                      3000000000LL, 4294967295LL};
+    i64_u32 = coin(20);
+    for (int64_t r = 0; r < nrows && i64_u32; r++) i64v[C_I64][r] = u32pool[rnd(10)];
     for (int c = 0; c < NCOL; c++) {
         if (coin(12)) memset(valid[c], 0xff, sizeof valid[c]); /* no nulls */
         else if (coin(4)) memset(valid[c], 0, sizeof valid[c]); /* all null */
@@ -694,7 +701,11 @@ static int write_data(const char *path, int64_t *rg_rows, int *nrg_ret, dw_info 
     static const int ann[NCOL] = {DW_NONE, DW_NONE, DW_NONE, DW_NONE, DW_NONE, DW_STRING,
                                   DW_DATE, DW_TIME, DW_TIME, DW_TIME, DW_TS, DW_TS, DW_TS,
                                   DW_NONE, DW_NONE};
-    for (int64_t r = 0; r < nrows; r++) tms[r] = (int32_t)i64v[C_TMS][r];
+    static int32_t u32[MAXN];
+    for (int64_t r = 0; r < nrows; r++) {
+        tms[r] = (int32_t)i64v[C_TMS][r];
+        u32[r] = (int32_t)(uint32_t)i64v[C_I64][r];
+    }
     dw_col cols[NCOL + 1];
     int order[NCOL + 1], ncols = 0;
     for (int c = 0; c < NCOL; c++)
@@ -720,6 +731,11 @@ static int write_data(const char *path, int64_t *rg_rows, int *nrg_ret, dw_info 
                         : c == C_TMS ? (const void *)tms
                         : ptype[c] == PQT_PT_INT32 ? (const void *)i32v[c]
                                                    : (const void *)i64v[c];
+        if (c == C_I64 && i64_u32) {
+            cols[k] = (dw_col){.name = names[c], .ptype = PQT_PT_INT32, .ann = DW_UINT32,
+                               .required = all && coin(50), .vals = u32, .valid = valid[c]};
+            continue;
+        }
         cols[k] = (dw_col){.name = c == C_LEAF ? "leaf" : names[c],
                            .group = c == C_LEAF ? "st" : NULL, .ptype = ptype[c], .ann = ann[c],
                            .unit = units[c], .required = all && c != C_LEAF && coin(50),
@@ -855,13 +871,14 @@ int main(void)
             (long long)tot.text_rules, (long long)tot.sets);
     fprintf(stderr,
             "  written: %lld chunks, %lld pages (%lld v2), dictionary %lld (fallback %lld), "
-            "snappy %lld, statistics %lld (truncated bounds %lld), column index %lld, offset "
-            "index %lld; pages by encoding: plain %lld dict %lld rle %lld dbp %lld dlba %lld "
-            "dba %lld bss %lld\n",
+            "snappy %lld, statistics %lld (truncated bounds %lld, deprecated fields %lld, NaN "
+            "bounds %lld), column index %lld, offset index %lld; pages by encoding: plain %lld "
+            "dict %lld rle %lld dbp %lld dlba %lld dba %lld bss %lld\n",
             (long long)info.chunks, (long long)info.pages, (long long)info.v2_pages,
             (long long)info.dict_chunks, (long long)info.fallback_chunks,
             (long long)info.snappy_chunks, (long long)info.stats_chunks,
-            (long long)info.truncated_bounds, (long long)info.column_index_chunks,
+            (long long)info.truncated_bounds, (long long)info.legacy_stats,
+            (long long)info.nan_bounds, (long long)info.column_index_chunks,
             (long long)info.offset_index_chunks, (long long)info.enc_pages[PQT_ENC_PLAIN],
             (long long)info.enc_pages[PQT_ENC_RLE_DICTIONARY],
             (long long)info.enc_pages[PQT_ENC_RLE],
