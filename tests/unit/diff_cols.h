@@ -5,7 +5,7 @@
  * caller's memory; pqt_table_get into a caller buffer; pqt_table_get_range in pieces; a
  * zero-copy view; the string and list calls for those kinds), then compared row by row
  * with another table's rows: validity, values byte for byte (NaN payloads and -0 included),
- * string bytes, list shapes.
+ * string bytes, list shapes. A dfile holds every column of a file's unfiltered table so read.
  */
 #ifndef PQT_TEST_DIFF_COLS_H
 #define PQT_TEST_DIFF_COLS_H
@@ -171,6 +171,78 @@ static int64_t dcol_compare(const dcol *truth, const dcol *got, const int64_t *s
                     got->name, method_name[got->method], (long long)i + 1, (long long)r + 1);
     }
     return bad;
+}
+
+/* ---- one file: its fully decoded columns ---- */
+
+typedef struct dfile {
+    const char *path;
+    pqt_table *t; /* unfiltered, kept open: owns the names */
+    int ncols;
+    dcol cols[64];
+    int64_t nrows;
+    int nrg;
+    int64_t *rg_lo; /* 0-based first row of each row group, nrg + 1 entries */
+    int keep_file;  /* a failure keeps a generated file for reproduction */
+    int int96_unit; /* PQT_OPT_INT96_UNIT for every open of the file; -1: the default */
+} dfile;
+
+static void file_opts(const dfile *F, pqt_opts *o, int threads)
+{
+    CHECK_OK(pqt_opts_set_int(o, PQT_OPT_THREADS, threads));
+    if (F->int96_unit >= 0) CHECK_OK(pqt_opts_set_int(o, PQT_OPT_INT96_UNIT, F->int96_unit));
+}
+
+static int dfile_load(dfile *F, const char *path, int int96_unit, uint64_t *rr)
+{
+    memset(F, 0, sizeof *F);
+    F->path = path;
+    F->int96_unit = int96_unit;
+    pqt_opts *o;
+    REQUIRE_OK(pqt_opts_new(&o));
+    file_opts(F, o, 1);
+    pqt_status st = pqt_table_open(path, o, &F->t);
+    pqt_opts_free(o);
+    if (st != PQT_OK) {
+        fprintf(stderr, "%s: open failed: %s\n", path, pqt_errmsg());
+        pqt_test_failures++;
+        return 0;
+    }
+    F->nrows = pqt_table_nrows(F->t);
+    F->ncols = pqt_table_ncols(F->t);
+    if (F->ncols > 64) F->ncols = 64;
+    for (int i = 0; i < F->ncols; i++) {
+        const char *name = pqt_table_column_name(F->t, i);
+        if (dcol_read(F->t, name, M_ALLOC, rr, &F->cols[i]) != PQT_OK) {
+            fprintf(stderr, "%s: column %s: %s\n", path, name, pqt_errmsg());
+            pqt_test_failures++;
+            F->cols[i].kind = PQT_NONE;
+        }
+    }
+    int64_t *b = NULL;
+    int n = 0;
+    CHECK_OK(pqt_table_row_group_bounds(F->t, 1, &b, &n));
+    F->nrg = n;
+    F->rg_lo = malloc(((size_t)n + 1) * sizeof *F->rg_lo);
+    for (int g = 0; g < n; g++) F->rg_lo[g] = b ? b[2 * g] - 1 : 0;
+    F->rg_lo[n] = F->nrows;
+    pqt_free(b);
+    return 1;
+}
+
+static void dfile_free(dfile *F)
+{
+    for (int i = 0; i < F->ncols; i++) dcol_free(&F->cols[i]);
+    pqt_table_close(F->t);
+    free(F->rg_lo);
+    memset(F, 0, sizeof *F);
+}
+
+static const dcol *dfile_col(const dfile *F, const char *name)
+{
+    for (int i = 0; i < F->ncols; i++)
+        if (F->cols[i].kind != PQT_NONE && strcmp(F->cols[i].name, name) == 0) return &F->cols[i];
+    return NULL;
 }
 
 #endif

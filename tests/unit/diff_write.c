@@ -1,403 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * diff_write.c - the differential test's Parquet writer (diff_write.h). Follows
- * parquet-format: Encodings.md for every value encoding, PageIndex.md for ColumnIndex and
- * OffsetIndex, parquet.thrift for the structures (field ids as in pqbuild.c). Statistics are
- * always true: they may be absent, partial or loose (truncated strings), never wrong.
+ * diff_write.c - the differential test's Parquet writer (diff_write.h): level entries,
+ * pages (v1, v2), chunks, the page index, the footer; values and their encodings are in
+ * diff_write_val.c. Follows parquet-format: DataPageV2 and levels per Encodings.md,
+ * PageIndex.md for ColumnIndex and OffsetIndex, parquet.thrift for the structures (field ids
+ * as in pqbuild.c). Statistics are always true: they may be absent, partial or loose
+ * (truncated strings, NaN or legacy signed-order bounds), never wrong.
  */
-#include "diff_write.h"
+#include "diff_write_int.h"
 
 #include <math.h>
-#include <snappy-c.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/meta.h"
 #include "format/thrift.h"
-#include "pqbuild.h"
 #include "testutil.h"
-
-#include "../ref/ref_rle.c"
-
-static uint64_t *g_rng;
-static uint64_t rnd64(void) { return pqt_test_rand(g_rng); }
-static int64_t rn(int64_t n) { return n > 0 ? (int64_t)(rnd64() % (uint64_t)n) : 0; }
-static int pct(int p) { return rn(100) < p; }
-
-/* ---- values and their order ---- */
-
-static int present(const dw_col *c, int64_t r)
-{
-    return !c->valid || ((c->valid[r >> 3] >> (r & 7)) & 1);
-}
-
-static size_t ptype_width(int pt)
-{
-    switch (pt) {
-    case PQT_PT_BOOLEAN: return 1;
-    case PQT_PT_INT32:
-    case PQT_PT_FLOAT: return 4;
-    case PQT_PT_INT64:
-    case PQT_PT_DOUBLE: return 8;
-    default: return 0;
-    }
-}
-
-/* Value id r: a row of a flat column, an element of a list column. */
-static const uint8_t *val(const dw_col *c, int64_t r, size_t *len)
-{
-    if (c->ptype == PQT_PT_BYTE_ARRAY) {
-        const int64_t *o = c->vals;
-        *len = (size_t)(o[r + 1] - o[r]);
-        return (const uint8_t *)c->bytes + o[r];
-    }
-    *len = ptype_width(c->ptype);
-    return (const uint8_t *)c->vals + (size_t)r * *len;
-}
-
-static double fval(int pt, const uint8_t *p)
-{
-    if (pt == PQT_PT_FLOAT) {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
-    double d;
-    memcpy(&d, p, 8);
-    return d;
-}
-
-static int is_float(int pt) { return pt == PQT_PT_FLOAT || pt == PQT_PT_DOUBLE; }
-
-/* The column's order (cord) or the signed one of the deprecated min/max fields (legacy):
- * TYPE_ORDER is signed for integers (unsigned for UINT_32), IEEE for floats (never called
- * with NaN), unsigned bytes; old writers compared every integer and every byte signed. */
-static int cmp_ord(int pt, int uns, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
-{
-    switch (pt) {
-    case PQT_PT_BOOLEAN: return (a[0] > b[0]) - (a[0] < b[0]);
-    case PQT_PT_INT32: {
-        int32_t x, y;
-        memcpy(&x, a, 4);
-        memcpy(&y, b, 4);
-        if (uns) return ((uint32_t)x > (uint32_t)y) - ((uint32_t)x < (uint32_t)y);
-        return (x > y) - (x < y);
-    }
-    case PQT_PT_INT64: {
-        int64_t x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        return (x > y) - (x < y);
-    }
-    case PQT_PT_FLOAT:
-    case PQT_PT_DOUBLE: {
-        double x = fval(pt, a), y = fval(pt, b);
-        return (x > y) - (x < y);
-    }
-    default: {
-        size_t n = la < lb ? la : lb;
-        for (size_t i = 0; i < n && uns < 0; i++) /* legacy: signed bytes */
-            if (a[i] != b[i]) return (int8_t)a[i] < (int8_t)b[i] ? -1 : 1;
-        int m = memcmp(a, b, n);
-        if (m) return m < 0 ? -1 : 1;
-        return (la > lb) - (la < lb);
-    }
-    }
-}
-
-static int g_legacy; /* scan_mm and cmp use the deprecated fields' signed order */
-
-static int cmp_c(const dw_col *c, const uint8_t *a, size_t la, const uint8_t *b, size_t lb)
-{
-    int uns = g_legacy ? (c->ptype == PQT_PT_BYTE_ARRAY ? -1 : 0) : c->ann == DW_UINT32;
-    return cmp_ord(c->ptype, uns, a, la, b, lb);
-}
-
-/* ---- bounds (chunk statistics and column index entries) ---- */
-
-#define BMAX 64
-typedef struct mm {
-    int has; /* a non-null, non-NaN value exists */
-    uint8_t lo[BMAX], hi[BMAX];
-    size_t llen, hlen;
-    int lo_exact, hi_exact;
-    int64_t nulls, nans, nonnull;
-} mm;
-
-/* a max cut to k bytes stays an upper bound once its last byte is raised */
-static int cut_max(uint8_t *hi, size_t *hlen, size_t k)
-{
-    while (k > 0 && hi[k - 1] == 0xff) k--;
-    if (k == 0) return 0;
-    hi[k - 1]++;
-    *hlen = k;
-    return 1;
-}
-
-/* Bounds of the present values vids[0..nv) of a chunk or page holding `nulls` nulls. */
-static void scan_mm(const dw_col *c, const int64_t *vids, int64_t nv, int64_t nulls, mm *m)
-{
-    memset(m, 0, sizeof *m);
-    m->lo_exact = m->hi_exact = 1;
-    m->nulls = nulls;
-    m->nonnull = nv;
-    const uint8_t *lo = NULL, *hi = NULL;
-    size_t ll = 0, hl = 0;
-    for (int64_t i = 0; i < nv; i++) {
-        size_t len;
-        const uint8_t *p = val(c, vids[i], &len);
-        if (is_float(c->ptype) && isnan(fval(c->ptype, p))) {
-            m->nans++;
-            continue;
-        }
-        if (!lo || cmp_c(c, p, len, lo, ll) < 0) lo = p, ll = len;
-        if (!hi || cmp_c(c, p, len, hi, hl) > 0) hi = p, hl = len;
-    }
-    if (!lo) return;
-    m->has = 1;
-    m->llen = ll < BMAX ? ll : BMAX;
-    memcpy(m->lo, lo, m->llen);
-    m->lo_exact = ll <= BMAX;
-    m->hlen = hl < BMAX ? hl : BMAX;
-    memcpy(m->hi, hi, m->hlen);
-    if (hl > BMAX && !cut_max(m->hi, &m->hlen, BMAX)) m->has = 0; /* no bound at all */
-    m->hi_exact = hl <= BMAX;
-}
-
-/* Bounds the way writers shape them: a zero float bound of either sign (the spec asks for
- * -0 as min and +0 as max; older writers wrote whichever they met), string bounds cut to a
- * few bytes (min: a prefix; max: a prefix with its last byte raised). */
-static void shape(int pt, mm *m, dw_info *info)
-{
-    if (!m->has) return;
-    if (is_float(pt)) {
-        if (fval(pt, m->lo) == 0 && pct(70)) {
-            if (pt == PQT_PT_FLOAT) {
-                float z = -0.0f;
-                memcpy(m->lo, &z, 4);
-            } else {
-                double z = -0.0;
-                memcpy(m->lo, &z, 8);
-            }
-        }
-        if (fval(pt, m->hi) == 0 && pct(70)) memset(m->hi, 0, m->hlen);
-    }
-    if (pt == PQT_PT_BYTE_ARRAY && pct(25)) {
-        int cut = 0;
-        if (m->llen > 1) {
-            m->llen = 1 + (size_t)rn((int64_t)m->llen - 1);
-            m->lo_exact = 0;
-            cut = 1;
-        }
-        if (m->hlen > 1 && cut_max(m->hi, &m->hlen, 1 + (size_t)rn((int64_t)m->hlen - 1))) {
-            m->hi_exact = 0;
-            cut = 1;
-        }
-        info->truncated_bounds += cut;
-    }
-}
-
-/* ---- value encodings ---- */
-
-static void pack(pqb *o, const uint64_t *v, size_t n, int bw)
-{
-    size_t start = o->n, nbytes = (n * (size_t)bw + 7) / 8;
-    for (size_t i = 0; i < nbytes; i++) pqb_u8(o, 0);
-    uint64_t bit = 0;
-    for (size_t i = 0; i < n; i++)
-        for (int b = 0; b < bw; b++, bit++)
-            if ((v[i] >> b) & 1) o->b[start + bit / 8] |= (uint8_t)(1u << (bit % 8));
-}
-
-static int bits_of(uint64_t v)
-{
-    int b = 0;
-    while (v) b++, v >>= 1;
-    return b;
-}
-
-/* DELTA_BINARY_PACKED, blocks of 128 in 4 miniblocks; INT32 deltas wrap at 32 bits */
-static void dbp(pqb *o, const int64_t *v, size_t n, int is32)
-{
-    pqb_uvar(o, 128);
-    pqb_uvar(o, 4);
-    pqb_uvar(o, n);
-    pqb_zz(o, n ? v[0] : 0);
-    for (size_t s = 1; s < n; s += 128) {
-        size_t cnt = n - s < 128 ? n - s : 128;
-        int64_t d[128], mind = INT64_MAX;
-        for (size_t i = 0; i < cnt; i++) {
-            d[i] = is32 ? (int64_t)(int32_t)((uint32_t)v[s + i] - (uint32_t)v[s + i - 1])
-                        : (int64_t)((uint64_t)v[s + i] - (uint64_t)v[s + i - 1]);
-            if (d[i] < mind) mind = d[i];
-        }
-        pqb_zz(o, mind);
-        uint64_t rel[128] = {0};
-        for (size_t i = 0; i < cnt; i++) rel[i] = (uint64_t)d[i] - (uint64_t)mind;
-        int w[4] = {0};
-        for (size_t m = 0; m < 4; m++) {
-            uint64_t mx = 0;
-            for (size_t i = m * 32; i < cnt && i < m * 32 + 32; i++) mx = rel[i] > mx ? rel[i] : mx;
-            w[m] = m * 32 < cnt ? bits_of(mx) : 0;
-            pqb_u8(o, (uint8_t)w[m]);
-        }
-        for (size_t m = 0; m * 32 < cnt; m++) pack(o, rel + m * 32, 32, w[m]);
-    }
-}
-
-static void hybrid(pqb *o, const uint32_t *v, size_t n, int bw)
-{
-    ref_out r = {0};
-    ref_rle_encode(&r, bw, v, n, rnd64);
-    pqb_bytes(o, r.data, r.len);
-    free(r.data);
-}
-
-typedef struct dict {
-    int64_t *ids;   /* value id of each entry */
-    uint32_t *code; /* per present value of the chunk */
-    int64_t n;
-} dict;
-
-/* Dictionary of the chunk's present values (by bytes: -0 and +0 are two entries); 0 when
- * it would grow past 300 entries or have none. */
-static int make_dict(const dw_col *c, const int64_t *vids, int64_t nv, dict *d)
-{
-    d->ids = malloc(300 * sizeof *d->ids);
-    d->code = calloc((size_t)nv + 1, sizeof *d->code);
-    d->n = 0;
-    for (int64_t i = 0; i < nv; i++) {
-        size_t len, l2;
-        const uint8_t *p = val(c, vids[i], &len);
-        int64_t k = 0;
-        for (; k < d->n; k++) {
-            const uint8_t *q = val(c, d->ids[k], &l2);
-            if (l2 == len && memcmp(p, q, len) == 0) break;
-        }
-        if (k == d->n) {
-            if (d->n == 300) return 0;
-            d->ids[d->n++] = vids[i];
-        }
-        d->code[i] = (uint32_t)k;
-    }
-    return d->n > 0;
-}
-
-static void plain(pqb *o, const dw_col *c, const int64_t *rows, size_t n)
-{
-    if (c->ptype == PQT_PT_BOOLEAN) {
-        uint64_t *b = malloc((n + 1) * sizeof *b);
-        for (size_t i = 0; i < n; i++) b[i] = *val(c, rows[i], &(size_t){0}) != 0;
-        pack(o, b, n, 1);
-        free(b);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t len;
-        const uint8_t *p = val(c, rows[i], &len);
-        if (c->ptype == PQT_PT_BYTE_ARRAY) pqb_le32(o, (uint32_t)len);
-        pqb_bytes(o, p, len);
-    }
-}
-
-static int64_t ival(const dw_col *c, int64_t r)
-{
-    size_t len;
-    const uint8_t *p = val(c, r, &len);
-    if (len == 4) {
-        int32_t x;
-        memcpy(&x, p, 4);
-        return x;
-    }
-    int64_t x;
-    memcpy(&x, p, 8);
-    return x;
-}
-
-/* The present values rows[0..n) of one page in encoding enc (codes: their dictionary
- * codes). */
-static void values(pqb *o, const dw_col *c, const int64_t *rows, size_t n, int enc,
-                   const dict *d, const uint32_t *codes)
-{
-    int64_t *iv = malloc((n + 1) * sizeof *iv);
-    switch (enc) {
-    case PQT_ENC_PLAIN: plain(o, c, rows, n); break;
-    case PQT_ENC_RLE: { /* booleans: a 4-byte length, then width-1 runs */
-        uint32_t *b = malloc((n + 1) * sizeof *b);
-        for (size_t i = 0; i < n; i++) b[i] = *val(c, rows[i], &(size_t){0}) != 0;
-        pqb body = {0};
-        hybrid(&body, b, n, 1);
-        pqb_le32(o, (uint32_t)body.n);
-        pqb_bytes(o, body.b, body.n);
-        pqb_free(&body);
-        free(b);
-        break;
-    }
-    case PQT_ENC_PLAIN_DICTIONARY:
-    case PQT_ENC_RLE_DICTIONARY: {
-        uint32_t *k = malloc((n + 1) * sizeof *k);
-        for (size_t i = 0; i < n; i++) k[i] = codes[i];
-        int bw = bits_of((uint64_t)(d->n - 1));
-        if (bw == 0 && pct(50)) bw = 1;
-        pqb_u8(o, (uint8_t)bw);
-        hybrid(o, k, n, bw);
-        free(k);
-        break;
-    }
-    case PQT_ENC_DELTA_BINARY_PACKED:
-        for (size_t i = 0; i < n; i++) iv[i] = ival(c, rows[i]);
-        dbp(o, iv, n, c->ptype == PQT_PT_INT32);
-        break;
-    case PQT_ENC_BYTE_STREAM_SPLIT: {
-        size_t w = ptype_width(c->ptype), len;
-        for (size_t k = 0; k < w; k++)
-            for (size_t i = 0; i < n; i++) pqb_u8(o, val(c, rows[i], &len)[k]);
-        break;
-    }
-    case PQT_ENC_DELTA_LENGTH_BYTE_ARRAY:
-    case PQT_ENC_DELTA_BYTE_ARRAY: {
-        int64_t *pre = malloc((n + 1) * sizeof *pre);
-        size_t len, pl = 0;
-        const uint8_t *prev = NULL;
-        for (size_t i = 0; i < n; i++) {
-            const uint8_t *p = val(c, rows[i], &len);
-            size_t k = 0;
-            if (enc == PQT_ENC_DELTA_BYTE_ARRAY && prev)
-                while (k < len && k < pl && p[k] == prev[k]) k++;
-            pre[i] = (int64_t)k;
-            iv[i] = (int64_t)(len - k);
-            prev = p;
-            pl = len;
-        }
-        if (enc == PQT_ENC_DELTA_BYTE_ARRAY) dbp(o, pre, n, 1);
-        dbp(o, iv, n, 1);
-        for (size_t i = 0; i < n; i++) {
-            const uint8_t *p = val(c, rows[i], &len);
-            pqb_bytes(o, p + pre[i], len - (size_t)pre[i]);
-        }
-        free(pre);
-        break;
-    }
-    }
-    free(iv);
-}
-
-static void compress(pqb *dst, const uint8_t *src, size_t n, int codec)
-{
-    if (codec == PQT_CODEC_UNCOMPRESSED) {
-        pqb_bytes(dst, src, n);
-        return;
-    }
-    size_t cap = snappy_max_compressed_length(n);
-    char *tmp = malloc(cap + 1);
-    if (snappy_compress((const char *)src, n, tmp, &cap) != SNAPPY_OK) {
-        fputs("diff_write: snappy failed\n", stderr);
-        exit(2);
-    }
-    pqb_bytes(dst, tmp, cap);
-    free(tmp);
-}
 
 /* ---- chunks ---- */
 
@@ -406,8 +25,8 @@ typedef struct chunk {
     int has_dict, codec, encs[8], nenc;
     int has_stats, has_nc, has_nan, flag_exact;
     int stat_fields; /* 1: min_value/max_value; 2: the deprecated min/max; 3: both */
-    mm legacy;
-    mm m;
+    dw_mm legacy;
+    dw_mm m;
     pqb ci, oi;
     int64_t ci_off, oi_off;
 } chunk;
@@ -429,12 +48,12 @@ static int pick_enc(const dw_col *c)
     static const int strs[] = {PQT_ENC_PLAIN, PQT_ENC_RLE_DICTIONARY,
                                PQT_ENC_DELTA_LENGTH_BYTE_ARRAY, PQT_ENC_DELTA_BYTE_ARRAY};
     switch (c->ptype) {
-    case PQT_PT_BOOLEAN: return pct(50) ? PQT_ENC_PLAIN : PQT_ENC_RLE;
+    case PQT_PT_BOOLEAN: return dw_pct(50) ? PQT_ENC_PLAIN : PQT_ENC_RLE;
     case PQT_PT_INT32:
-    case PQT_PT_INT64: return ints[rn(4)];
+    case PQT_PT_INT64: return ints[dw_rn(4)];
     case PQT_PT_FLOAT:
-    case PQT_PT_DOUBLE: return flts[rn(3)];
-    default: return strs[rn(4)];
+    case PQT_PT_DOUBLE: return flts[dw_rn(3)];
+    default: return strs[dw_rn(4)];
     }
 }
 
@@ -443,14 +62,14 @@ static int split(int64_t n, int64_t *starts)
 {
     int np = 1;
     starts[0] = 0;
-    int mode = (int)rn(4);
+    int mode = (int)dw_rn(4);
     if (mode == 1) {
-        int64_t k = n / 64 + 1 + rn(n / 4 + 1);
+        int64_t k = n / 64 + 1 + dw_rn(n / 4 + 1);
         for (int64_t s = k; s < n && np < 64; s += k) starts[np++] = s;
     } else if (mode >= 2) {
-        int want = 2 + (int)rn(8);
+        int want = 2 + (int)dw_rn(8);
         for (int i = 0; i < want && n > 1; i++) {
-            int64_t s = 1 + rn(n - 1), j = np;
+            int64_t s = 1 + dw_rn(n - 1), j = np;
             int dup = 0;
             for (int q = 0; q < np; q++) dup |= starts[q] == s;
             if (dup) continue;
@@ -489,9 +108,9 @@ static void make_ents(const dw_col *c, int64_t r0, int64_t n, ents *E)
     for (int64_t r = r0; r < r0 + n; r++) {
         E->row_at[r - r0] = E->n;
         if (!c->list) {
-            int pr = present(c, r);
-            ENT(pr ? md : c->group ? rn(2) : 0, 0, pr ? r : -1);
-        } else if (!present(c, r)) {
+            int pr = dw_present(c, r);
+            ENT(pr ? md : c->group ? dw_rn(2) : 0, 0, pr ? r : -1);
+        } else if (!dw_present(c, r)) {
             ENT(0, 0, -1);
         } else if (c->loff[r + 1] == c->loff[r]) {
             ENT(1, 0, -1);
@@ -521,28 +140,28 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
 {
     memset(k, 0, sizeof *k);
     k->offset = (int64_t)f->n;
-    k->codec = pct(50) ? PQT_CODEC_UNCOMPRESSED : PQT_CODEC_SNAPPY;
+    k->codec = dw_pct(50) ? PQT_CODEC_UNCOMPRESSED : PQT_CODEC_SNAPPY;
     info->snappy_chunks += k->codec == PQT_CODEC_SNAPPY;
     info->chunks++;
     ents E;
     make_ents(c, r0, n, &E);
     k->num_values = E.n;
-    int enc = pick_enc(c), md = max_def(c), dbw = bits_of((uint64_t)md);
-    dict d = {0};
+    int enc = pick_enc(c), md = max_def(c), dbw = dw_bits_of((uint64_t)md);
+    dw_dict d = {0};
     int npd = 1 << 30; /* pages that use the dictionary */
-    if (enc == PQT_ENC_RLE_DICTIONARY && !make_dict(c, E.vid, E.nv, &d)) enc = PQT_ENC_PLAIN;
+    if (enc == PQT_ENC_RLE_DICTIONARY && !dw_make_dict(c, E.vid, E.nv, &d)) enc = PQT_ENC_PLAIN;
     int64_t starts[80];
     int np = split(n, starts);
     if (enc == PQT_ENC_RLE_DICTIONARY) {
         k->has_dict = 1;
         info->dict_chunks++;
-        if (np > 1 && pct(30)) { /* fallback to PLAIN, as writers do when a dictionary grows */
-            npd = 1 + (int)rn(np - 1);
+        if (np > 1 && dw_pct(30)) { /* fallback to PLAIN, as writers do when a dictionary grows */
+            npd = 1 + (int)dw_rn(np - 1);
             info->fallback_chunks++;
         }
         pqb raw = {0}, comp = {0};
-        plain(&raw, c, d.ids, (size_t)d.n);
-        compress(&comp, raw.b, raw.n, k->codec);
+        dw_plain(&raw, c, d.ids, (size_t)d.n);
+        dw_compress(&comp, raw.b, raw.n, k->codec);
         k->dict_off = (int64_t)f->n;
         pqb_page pg = {.type = PQT_PAGE_DICTIONARY, .uncompressed_size = (int32_t)raw.n,
                        .compressed_size = (int32_t)comp.n, .num_values = (int32_t)d.n};
@@ -556,8 +175,8 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
         add_enc(k, PQT_ENC_PLAIN);
     }
     add_enc(k, PQT_ENC_RLE);
-    int v1_dict_enc = pct(50) ? PQT_ENC_PLAIN_DICTIONARY : PQT_ENC_RLE_DICTIONARY;
-    mm pm[80];
+    int v1_dict_enc = dw_pct(50) ? PQT_ENC_PLAIN_DICTIONARY : PQT_ENC_RLE_DICTIONARY;
+    dw_mm pm[80];
     int any_nan_page = 0;
     pqb oi = {0};
     pqb_begin(&oi);
@@ -565,10 +184,10 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
     for (int p = 0; p < np; p++) {
         int64_t e0 = E.row_at[starts[p]], e1 = E.row_at[starts[p + 1]], ne = e1 - e0;
         int64_t v0 = E.vat[e0], nv = E.vat[e1] - v0;
-        scan_mm(c, E.vid + v0, nv, ne - nv, &pm[p]);
-        shape(c->ptype, &pm[p], info);
+        dw_scan_mm(c, E.vid + v0, nv, ne - nv, &pm[p]);
+        dw_shape(c->ptype, &pm[p], info);
         any_nan_page |= pm[p].nonnull > 0 && !pm[p].has;
-        int v2 = pct(30);
+        int v2 = dw_pct(30);
         int e = enc == PQT_ENC_RLE_DICTIONARY && p >= npd ? PQT_ENC_PLAIN : enc;
         if (e == PQT_ENC_RLE_DICTIONARY && !v2) e = v1_dict_enc;
         add_enc(k, e);
@@ -576,17 +195,17 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
         info->pages++;
         info->v2_pages += v2;
         pqb rep = {0}, lev = {0}, vals = {0}, body = {0};
-        if (c->list) hybrid(&rep, E.rep + e0, (size_t)ne, 1);
-        if (md > 0) hybrid(&lev, E.def + e0, (size_t)ne, dbw);
-        values(&vals, c, E.vid + v0, (size_t)nv, e, &d, d.code ? d.code + v0 : NULL);
+        if (c->list) dw_hybrid(&rep, E.rep + e0, (size_t)ne, 1);
+        if (md > 0) dw_hybrid(&lev, E.def + e0, (size_t)ne, dbw);
+        dw_values(&vals, c, E.vid + v0, (size_t)nv, e, &d, d.code ? d.code + v0 : NULL);
         pqb_page pg = {.type = v2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA, .num_values = (int32_t)ne,
                        .encoding = e};
         size_t unc;
         if (v2) {
-            int comp = k->codec != PQT_CODEC_UNCOMPRESSED && pct(80);
+            int comp = k->codec != PQT_CODEC_UNCOMPRESSED && dw_pct(80);
             pqb_bytes(&body, rep.b, rep.n);
             pqb_bytes(&body, lev.b, lev.n);
-            compress(&body, vals.b, vals.n, comp ? k->codec : PQT_CODEC_UNCOMPRESSED);
+            dw_compress(&body, vals.b, vals.n, comp ? k->codec : PQT_CODEC_UNCOMPRESSED);
             unc = rep.n + lev.n + vals.n;
             pg.num_nulls = (int32_t)(ne - nv);
             pg.num_rows = (int32_t)(starts[p + 1] - starts[p]);
@@ -604,7 +223,7 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
                 pqb_bytes(&raw, lev.b, lev.n);
             }
             pqb_bytes(&raw, vals.b, vals.n);
-            compress(&body, raw.b, raw.n, k->codec);
+            dw_compress(&body, raw.b, raw.n, k->codec);
             unc = raw.n;
             pqb_free(&raw);
         }
@@ -630,20 +249,20 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
     free(d.ids);
     free(d.code);
     /* chunk statistics */
-    k->has_stats = pct(90);
+    k->has_stats = dw_pct(90);
     info->stats_chunks += k->has_stats;
-    k->has_nc = pct(85);
-    k->has_nan = is_float(c->ptype) && pct(50);
-    k->flag_exact = pct(50);
-    scan_mm(c, E.vid, E.nv, E.n - E.nv, &k->m);
-    shape(c->ptype, &k->m, info);
-    k->stat_fields = pct(80) ? 1 : pct(50) ? 2 : 3;
+    k->has_nc = dw_pct(85);
+    k->has_nan = dw_is_float(c->ptype) && dw_pct(50);
+    k->flag_exact = dw_pct(50);
+    dw_scan_mm(c, E.vid, E.nv, E.n - E.nv, &k->m);
+    dw_shape(c->ptype, &k->m, info);
+    k->stat_fields = dw_pct(80) ? 1 : dw_pct(50) ? 2 : 3;
     info->legacy_stats += k->has_stats && k->stat_fields > 1;
-    g_legacy = 1;
-    scan_mm(c, E.vid, E.nv, E.n - E.nv, &k->legacy);
-    g_legacy = 0;
-    if (is_float(c->ptype) && k->m.nans > 0 && pct(15)) { /* writers that let NaN in */
-        mm *m = pct(50) ? &k->m : &k->legacy;
+    dw_legacy = 1;
+    dw_scan_mm(c, E.vid, E.nv, E.n - E.nv, &k->legacy);
+    dw_legacy = 0;
+    if (dw_is_float(c->ptype) && k->m.nans > 0 && dw_pct(15)) { /* writers that let NaN in */
+        dw_mm *m = dw_pct(50) ? &k->m : &k->legacy;
         uint8_t nan[8];
         if (c->ptype == PQT_PT_FLOAT) {
             float fn = NAN;
@@ -652,36 +271,36 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
             double dn = NAN;
             memcpy(nan, &dn, 8);
         }
-        memcpy(pct(50) ? m->hi : m->lo, nan, ptype_width(c->ptype));
+        memcpy(dw_pct(50) ? m->hi : m->lo, nan, dw_ptype_width(c->ptype));
         if (!m->has) memcpy(m->lo, nan, 8), memcpy(m->hi, nan, 8);
-        m->llen = m->hlen = ptype_width(c->ptype);
+        m->llen = m->hlen = dw_ptype_width(c->ptype);
         m->has = 1;
         info->nan_bounds += k->has_stats;
     }
     free_ents(&E);
     /* the page index: most chunks; none for a float chunk with a page of NaN only (writers
      * have no bound to give it) */
-    if (page_index && pct(92)) {
+    if (page_index && dw_pct(92)) {
         k->oi = oi;
         info->offset_index_chunks++;
     } else {
         pqb_free(&oi);
     }
-    if (page_index && pct(90) && !any_nan_page) {
+    if (page_index && dw_pct(90) && !any_nan_page) {
         int asc = 1, desc = 1, prev = -1;
         for (int p = 0; p < np; p++) {
             if (!pm[p].has) continue;
             if (prev >= 0) {
-                const mm *a = &pm[prev], *b = &pm[p];
-                int lo = cmp_c(c, a->lo, a->llen, b->lo, b->llen);
-                int hi = cmp_c(c, a->hi, a->hlen, b->hi, b->hlen);
+                const dw_mm *a = &pm[prev], *b = &pm[p];
+                int lo = dw_cmp(c, a->lo, a->llen, b->lo, b->llen);
+                int hi = dw_cmp(c, a->hi, a->hlen, b->hi, b->hlen);
                 asc &= lo <= 0 && hi <= 0;
                 desc &= lo >= 0 && hi >= 0;
             }
             prev = p;
         }
         int order = asc ? PQT_ORDER_ASCENDING : desc ? PQT_ORDER_DESCENDING : PQT_ORDER_UNORDERED;
-        if (pct(20)) order = PQT_ORDER_UNORDERED; /* always allowed */
+        if (dw_pct(20)) order = PQT_ORDER_UNORDERED; /* always allowed */
         pqb *ci = &k->ci;
         pqb_begin(ci);
         pqb_list(ci, 1, PQT_TT_TRUE, np);
@@ -691,7 +310,7 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
         pqb_list(ci, 3, PQT_TT_BINARY, np);
         for (int p = 0; p < np; p++) pqb_bin_n(ci, pm[p].hi, pm[p].has ? pm[p].hlen : 0);
         pqb_i32(ci, 4, order);
-        if (pct(80)) {
+        if (dw_pct(80)) {
             pqb_list(ci, 5, PQT_TT_I64, np);
             for (int p = 0; p < np; p++) pqb_zz(ci, pm[p].nulls);
         }
@@ -718,7 +337,7 @@ static void schema_leaf(pqb *w, const dw_col *c, int rep)
     pqb_str(w, 4, c->name);
     if (conv >= 0) pqb_i32(w, 6, conv);
     /* legacy writers give the converted type alone */
-    if (c->ann != DW_NONE && (conv < 0 || pct(80))) {
+    if (c->ann != DW_NONE && (conv < 0 || dw_pct(80))) {
         pqb_struct(w, 10);
         int id = c->ann == DW_STRING   ? 1
                  : c->ann == DW_DATE   ? 6
@@ -731,7 +350,7 @@ static void schema_leaf(pqb *w, const dw_col *c, int rep)
             pqb_bool(w, 2, false);
         }
         if (c->ann == DW_TIME || c->ann == DW_TS) {
-            pqb_bool(w, 1, pct(50));
+            pqb_bool(w, 1, dw_pct(50));
             pqb_struct(w, 2);
             pqb_struct(w, c->unit + 1);
             pqb_end(w);
@@ -758,7 +377,7 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
     for (int g = 0; g < nrg; g++) nrows += rg_rows[g];
     w->depth = 0;
     pqb_begin(w);
-    pqb_i32(w, 1, pct(50) ? 1 : 2);
+    pqb_i32(w, 1, dw_pct(50) ? 1 : 2);
     pqb_list(w, 2, PQT_TT_STRUCT, nschema);
     pqb_begin(w);
     pqb_str(w, 4, "schema");
@@ -830,9 +449,9 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
             pqb_i64(w, 9, k->data_off);
             if (k->has_dict) pqb_i64(w, 11, k->dict_off);
             if (k->has_stats) {
-                const mm *m = &k->m;
+                const dw_mm *m = &k->m;
                 pqb_struct(w, 12);
-                const mm *lg = &k->legacy;
+                const dw_mm *lg = &k->legacy;
                 if (lg->has && (k->stat_fields & 2)) {
                     pqb_binary(w, 1, lg->hi, lg->hlen);
                     pqb_binary(w, 2, lg->lo, lg->llen);
@@ -865,7 +484,7 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
         pqb_end(w);
     }
     pqb_str(w, 6, "pqt diff_write (tests/unit/diff_write.c)");
-    if (pct(85)) { /* without column_orders, string bounds are legacy signed-order ones */
+    if (dw_pct(85)) { /* without column_orders, string bounds are legacy signed-order ones */
         pqb_list(w, 7, PQT_TT_STRUCT, ncols);
         for (int c = 0; c < ncols; c++) {
             pqb_begin(w);
@@ -882,7 +501,7 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
 bool dw_write(const char *path, const dw_col *cols, int ncols, const int64_t *rg_rows, int nrg,
               int page_index, uint64_t *rng, dw_info *info)
 {
-    g_rng = rng;
+    dw_rng = rng;
     pqb f = {0};
     pqb_bytes(&f, "PAR1", 4);
     chunk *ch = calloc((size_t)nrg * (size_t)ncols, sizeof *ch);
