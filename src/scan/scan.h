@@ -36,11 +36,13 @@ enum {
     PQT_RG_ALL = 2,       /* statistics proved every row passes: no filter column decoded */
     PQT_RG_FILTERED = 3   /* filter columns decoded: rows_out of rows_in kept */
 };
+#define PQT_RG_ORDER_MAX 8
 typedef struct pqt_rg_verdict {
     int what;
     int by_conj;     /* PRUNED: the conjunct statistics refuted */
     int nconj_read;  /* FILTERED: conjuncts evaluated on decoded values */
     int64_t rows_in, rows_out;
+    int order[PQT_RG_ORDER_MAX]; /* FILTERED: the first conjuncts evaluated, in order */
 } pqt_rg_verdict;
 
 typedef struct pqt_scan_pass {
@@ -52,7 +54,8 @@ typedef struct pqt_scan_pass {
     int threads;
 } pqt_scan_pass;
 
-/* The conjuncts of p in the order the pass evaluates them (order_ret: nconj entries). */
+/* The conjuncts of p by cost, the order the first row groups are evaluated in (order_ret:
+ * nconj entries); later row groups re-rank by what the earlier ones measured. */
 void pqt_scan_conj_order(const pqt_fprog *p, int *order_ret);
 
 /* Refine sels[0..nrg) (row-group relative; the slice) to the rows passing the program;

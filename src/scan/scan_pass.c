@@ -36,6 +36,9 @@ typedef struct worker {
     pqt_chunk_ctx *cx;
     pqt_scan_scratch scratch;
     pqt_colbuf *bufs; /* per slot, decoded for the current conjunct */
+    void **values;    /* per slot: fixed-width values, reused across row groups (fresh
+                         memory for every row group would cost a page fault per 4 KiB) */
+    size_t *values_cap;
     int64_t **rowidx; /* per slot that is the row index: 1-based file rows */
     pqt_scan_vec *vecs;
     pqt_scan_stats *stats;
@@ -51,6 +54,10 @@ static void worker_free(worker *w, int nslots)
         for (int s = 0; s < nslots; s++) pqt_colbuf_free(&w->bufs[s]);
     if (w->rowidx)
         for (int s = 0; s < nslots; s++) pqt_mem_free(w->rowidx[s]);
+    if (w->values)
+        for (int s = 0; s < nslots; s++) pqt_mem_free(w->values[s]);
+    pqt_mem_free(w->values);
+    pqt_mem_free(w->values_cap);
     pqt_mem_free(w->bufs);
     pqt_mem_free(w->rowidx);
     pqt_mem_free(w->vecs);
@@ -68,7 +75,9 @@ static pqt_status worker_init(worker *w, int nslots)
     w->rowidx = pqt_calloc(n, sizeof *w->rowidx);
     w->vecs = pqt_calloc(n, sizeof *w->vecs);
     w->stats = pqt_calloc(n, sizeof *w->stats);
-    if (!w->bufs || !w->rowidx || !w->vecs || !w->stats) {
+    w->values = pqt_calloc(n, sizeof *w->values);
+    w->values_cap = pqt_calloc(n, sizeof *w->values_cap);
+    if (!w->bufs || !w->rowidx || !w->vecs || !w->stats || !w->values || !w->values_cap) {
         worker_free(w, nslots);
         return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
     }
@@ -116,7 +125,20 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
             continue;
         }
         pqt_colbuf *b = &w->bufs[s];
-        PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, NULL));
+        void *into = NULL;
+        size_t width = pqt_kind_elem_nbytes(c->elem_kind);
+        if (c->elem_kind != PQT_STRING && !c->is_list && width > 0) {
+            size_t need = (size_t)sel->nsel * width + 64;
+            if (w->values_cap[s] < need) {
+                pqt_mem_free(w->values[s]);
+                w->values_cap[s] = 0;
+                if (!(w->values[s] = pqt_malloc(need)))
+                    return pqt_err(PQT_NOMEM, "out of memory decoding column '%s'", c->path);
+                w->values_cap[s] = need;
+            }
+            into = w->values[s];
+        }
+        PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
         PQT_TRY(pqt_chunk_read(w->cx, ps->src, rg, c, sel, b, 0));
         bool str = b->elem_kind == PQT_STRING;
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
@@ -166,8 +188,39 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
     return st;
 }
 
-static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *order,
-                                   bool *alive, int rg, pqt_sel *sel, pqt_rg_verdict *v)
+/* What evaluating each conjunct on values did so far, across threads: rows in and out. */
+typedef struct conj_seen {
+    _Atomic int64_t in, out;
+} conj_seen;
+
+/* This row group's order: by rows removed per unit of cost, measured on the row groups done
+ * so far (pushdown.md §2.4: re-rank at row-group boundaries); an unmeasured conjunct counts
+ * as keeping half its rows. Ties keep the cost order, so the first row groups use it. */
+static void adapt_order(const pqt_fprog *p, const int *base, const conj_seen *seen, int *order)
+{
+    int n = pqt_scan_prog_nconj(p);
+    double score[64];
+    if (n > 64) {
+        memcpy(order, base, (size_t)n * sizeof *order);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = base[i];
+        int64_t in = seen[k].in, out = seen[k].out;
+        double pass = in > 0 ? (double)out / (double)in : 0.5;
+        score[k] = (1.0 - pass) / (double)(pqt_scan_conj_cost(p, k) > 0 ? pqt_scan_conj_cost(p, k) : 1);
+        int j = i;
+        while (j > 0 && score[order[j - 1]] < score[k]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+}
+
+static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *base,
+                                   conj_seen *seen, bool *alive, int *order, int rg,
+                                   pqt_sel *sel, pqt_rg_verdict *v)
 {
     memset(v, 0, sizeof *v);
     if (sel->nsel == 0) return PQT_OK;
@@ -180,11 +233,13 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
     }
     int nalive = 0;
     for (int i = 0; i < nconj; i++) {
-        int k = order[i];
+        int k = base[i];
         pqt_tri t = pqt_scan_conj_prove(ps->prog, k, w->stats, rg_rows);
         if (t == PQT_TRI_NONE) {
             pqt_sel_init_none(sel, sel->nrows);
-            *v = (pqt_rg_verdict){PQT_RG_PRUNED, k, 0, v->rows_in, 0};
+            v->what = PQT_RG_PRUNED;
+            v->by_conj = k;
+            v->rows_out = 0;
             return PQT_OK;
         }
         alive[k] = t != PQT_TRI_ALL;
@@ -196,14 +251,19 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
         return PQT_OK;
     }
     v->what = PQT_RG_FILTERED;
+    adapt_order(ps->prog, base, seen, order);
     for (int i = 0; i < nconj && sel->nsel > 0; i++) {
         int k = order[i];
         if (!alive[k]) continue;
+        int64_t before = sel->nsel;
         pqt_status st = apply_conj(ps, w, rg, k, sel);
         if (st != PQT_OK) {
             pqt_err_prefix("row group %d: ", rg + 1);
             return st;
         }
+        seen[k].in += before;
+        seen[k].out += sel->nsel;
+        if (v->nconj_read < PQT_RG_ORDER_MAX) v->order[v->nconj_read] = k;
         v->nconj_read++;
     }
     v->rows_out = sel->nsel;
@@ -219,7 +279,12 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
     }
     if (nconj == 0) return PQT_OK;
     int *order = pqt_malloc_array((size_t)nconj, sizeof *order);
-    if (!order) return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
+    conj_seen *seen = pqt_calloc((size_t)nconj, sizeof *seen);
+    if (!order || !seen) {
+        pqt_mem_free(order);
+        pqt_mem_free(seen);
+        return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
+    }
     pqt_scan_conj_order(ps->prog, order);
     int nwork = 0;
     for (int rg = 0; rg < ps->nrg; rg++) nwork += sels[rg].nsel > 0;
@@ -234,6 +299,11 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         char mine[512] = "";
         pqt_err_target prev = pqt_err_redirect(mine, sizeof mine);
         bool *alive = pqt_calloc((size_t)nconj, sizeof *alive);
+        int *my_order = alive ? pqt_calloc((size_t)nconj, sizeof *my_order) : NULL;
+        if (!my_order) {
+            pqt_mem_free(alive);
+            alive = NULL;
+        }
         pqt_status my_st = alive ? worker_init(&w, nslots)
                                  : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         bool ready = my_st == PQT_OK;
@@ -241,7 +311,8 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
 #pragma omp for schedule(dynamic, 1)
         for (int rg = 0; rg < ps->nrg; rg++) {
             if (my_failed != ps->nrg || sels[rg].nsel == 0) continue;
-            my_st = filter_row_group(ps, &w, order, alive, rg, &sels[rg], &verdicts[rg]);
+            my_st = filter_row_group(ps, &w, order, seen, alive, my_order, rg, &sels[rg],
+                                     &verdicts[rg]);
             if (my_st != PQT_OK) my_failed = rg;
         }
         pqt_err_restore(prev);
@@ -255,8 +326,10 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         }
         if (ready) worker_free(&w, nslots);
         pqt_mem_free(alive);
+        pqt_mem_free(my_order);
     }
     pqt_mem_free(order);
+    pqt_mem_free(seen);
     if (st != PQT_OK) return pqt_err(st, "%s", msg);
     return PQT_OK;
 }

@@ -52,10 +52,11 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
         if (len_ > (int)sizeof line - 1) len_ = (int)sizeof line - 1;                              \
         ok = ok && pqt_buf_append(&b, line, (size_t)len_) == PQT_OK;                               \
     } while (0)
-    PUT("filter: %d conjunct%s, in evaluation order:\n", nconj, nconj == 1 ? "" : "s");
+    PUT("filter: %d conjunct%s, by cost (later row groups re-rank by measured selectivity):\n",
+        nconj, nconj == 1 ? "" : "s");
     for (int i = 0; i < nconj; i++) {
         pqt_scan_conj_text(prog, order[i], conj, sizeof conj);
-        PUT("  %d. %s\n", i + 1, conj);
+        PUT("  %d. %s\n", order[i] + 1, conj);
     }
     for (int rg = 0; rg < t->plan.nrg; rg++) {
         const pqt_rg_verdict *r = &v[rg];
@@ -73,10 +74,16 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
                 "read\n",
                 rg + 1, (long long)r->rows_in);
             break;
-        default:
-            PUT("row group %d: filtered, %lld of %lld rows kept (%d conjunct%s evaluated)\n",
-                rg + 1, (long long)r->rows_out, (long long)r->rows_in, r->nconj_read,
-                r->nconj_read == 1 ? "" : "s");
+        default: {
+            char ord[64] = "";
+            size_t at = 0;
+            for (int i = 0; i < r->nconj_read && i < PQT_RG_ORDER_MAX && at < sizeof ord; i++)
+                at += (size_t)snprintf(ord + at, sizeof ord - at, "%s%d", i ? ", " : "",
+                                       r->order[i] + 1);
+            PUT("row group %d: filtered, %lld of %lld rows kept (conjuncts %s%s evaluated)\n",
+                rg + 1, (long long)r->rows_out, (long long)r->rows_in, ord,
+                r->nconj_read > PQT_RG_ORDER_MAX ? ", ..." : "");
+        }
         }
     }
 #undef PUT
