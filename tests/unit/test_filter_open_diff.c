@@ -369,14 +369,6 @@ static void run_one(dfile *F, dfilter *D, const dcfg *g, int generated)
         free(mem);
         return;
     }
-    if (g->clone) {
-        pqt_table *c = NULL;
-        CHECK_OK(pqt_table_clone(t, &c));
-        if (c) {
-            pqt_table_close(t);
-            t = c;
-        }
-    }
     tot.runs++;
     tot.rows_kept += n;
     tot.rows_dropped += g->hi - g->lo + 1 - n;
@@ -412,7 +404,19 @@ static void run_one(dfile *F, dfilter *D, const dcfg *g, int generated)
             bad++;
         }
     }
-    for (int k = 0; k < nord; k++) {
+    /* a clone taken after some columns were read: it copies those and keeps the plan for
+     * the others; the original goes */
+    int clone_at = g->clone ? (int)rnd(nord + 1) : -1;
+    for (int k = 0; k <= nord; k++) {
+        if (k == clone_at) {
+            pqt_table *c = NULL;
+            CHECK_OK(pqt_table_clone(t, &c));
+            if (c) {
+                pqt_table_close(t);
+                t = c;
+            }
+        }
+        if (k == nord) break;
         const char *name = order[k] < 0 ? PQT_ROW_INDEX : F->cols[order[k]].name;
         dcol got;
         int method = (int)rnd(NMETHOD);
@@ -457,6 +461,13 @@ static void run_filters(dfile *F, int nfilters, int generated)
                 g.sliced = 1;
                 g.lo = 1 + rnd(F->nrows);
                 g.hi = g.lo + rnd(F->nrows - g.lo + 1);
+                if (coin(30)) { /* at or next to row group boundaries */
+                    g.lo = F->rg_lo[rnd(F->nrg)] + 1 + (coin(30) ? rnd(3) - 1 : 0);
+                    g.hi = F->rg_lo[1 + rnd(F->nrg)] + (coin(30) ? rnd(3) - 1 : 0);
+                    if (g.lo < 1) g.lo = 1;
+                    if (g.hi > F->nrows) g.hi = F->nrows;
+                    if (g.hi < g.lo) g.hi = g.lo;
+                }
             }
             g.text = !D->has_sets && coin(50);
             g.clone = coin(10);
