@@ -2,8 +2,9 @@
 /*
  * diff_cols.h - columns of a table in one shape for test_filter_open_diff.c: read by one of
  * several routes (pqt_table_get_alloc, which decodes a never-read column straight into the
- * caller's memory; pqt_table_get into a caller buffer; pqt_table_get_range in pieces; a
- * zero-copy view; the string and list calls for those kinds), then compared row by row
+ * caller's memory; pqt_table_get into a caller buffer; pqt_table_get_range in pieces;
+ * pqt_table_get_rows in a random order; a zero-copy view; the string and list calls for
+ * those kinds), then compared row by row
  * with another table's rows: validity, values byte for byte (NaN payloads and -0 included),
  * string bytes, list shapes. A dfile holds every column of a file's unfiltered table so read.
  */
@@ -18,8 +19,9 @@
 #include "pqt.h"
 #include "testutil.h"
 
-enum { M_ALLOC, M_GET, M_RANGE, M_VIEW, NMETHOD };
-static const char *const method_name[NMETHOD] = {"get_alloc", "get", "get_range", "view"};
+enum { M_ALLOC, M_GET, M_RANGE, M_ROWS, M_VIEW, NMETHOD };
+static const char *const method_name[NMETHOD] = {"get_alloc", "get", "get_range", "get_rows",
+                                                 "view"};
 
 typedef struct dcol {
     const char *name;
@@ -75,6 +77,33 @@ static pqt_status read_ranges(pqt_table *t, dcol *c, uint64_t *rs)
     return PQT_OK;
 }
 
+/* every row of a fixed-width scalar column, asked for in a random order, put back in place */
+static pqt_status read_rows(pqt_table *t, dcol *c, uint64_t *rs)
+{
+    int64_t n = c->nrows;
+    int64_t *rows = malloc((size_t)n * sizeof *rows);
+    char *tmp = malloc((size_t)n * c->esz + 8);
+    uint8_t *vb = calloc((size_t)n / 8 + 2, 1);
+    for (int64_t i = 0; i < n; i++) rows[i] = i + 1;
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)(pqt_test_rand(rs) % (uint64_t)(i + 1)), x = rows[i];
+        rows[i] = rows[j], rows[j] = x;
+    }
+    c->data = malloc((size_t)n * c->esz + 8);
+    c->valid = calloc((size_t)n / 8 + 2, 1);
+    pqt_status st = pqt_table_get_rows(t, c->name, rows, n, 0, tmp, (size_t)n * c->esz, vb,
+                                       (size_t)(n + 7) / 8);
+    for (int64_t i = 0; st == PQT_OK && i < n; i++) {
+        int64_t r = rows[i] - 1;
+        memcpy((char *)c->data + (size_t)r * c->esz, tmp + (size_t)i * c->esz, c->esz);
+        if (dbit(vb, i)) c->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
+    }
+    free(rows);
+    free(tmp);
+    free(vb);
+    return st;
+}
+
 /* Read column name of t by route `method` into c. */
 static pqt_status dcol_read(pqt_table *t, const char *name, int method, uint64_t *rs, dcol *c)
 {
@@ -118,6 +147,7 @@ static pqt_status dcol_read(pqt_table *t, const char *name, int method, uint64_t
         return pqt_table_get_alloc(t, name, 0, &c->data, &c->valid, &c->nelem);
     c->own = 2;
     if (method == M_RANGE) return read_ranges(t, c, rs);
+    if (method == M_ROWS) return read_rows(t, c, rs);
     size_t nb = 0;
     if ((st = pqt_table_get_nbytes(t, name, 0, &nb)) != PQT_OK) return st;
     c->data = malloc(nb + 8);

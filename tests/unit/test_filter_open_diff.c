@@ -465,6 +465,7 @@ static void run_filters(dfile *F, int nfilters, int generated)
                     g.lo = F->rg_lo[rnd(F->nrg)] + 1 + (coin(30) ? rnd(3) - 1 : 0);
                     g.hi = F->rg_lo[1 + rnd(F->nrg)] + (coin(30) ? rnd(3) - 1 : 0);
                     if (g.lo < 1) g.lo = 1;
+                    if (g.lo > F->nrows) g.lo = F->nrows;
                     if (g.hi > F->nrows) g.hi = F->nrows;
                     if (g.hi < g.lo) g.hi = g.lo;
                 }
