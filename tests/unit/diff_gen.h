@@ -3,7 +3,8 @@
  * diff_gen.h - the generated files of test_filter_open_diff.c (included once, after
  * filter_prop_ref.h, filter_prop_gen.h, diff_cols.h and diff_write.h): a random table in the
  * reference's slots (filter_prop_ref.h's make_table), its columns often sorted, nulls moved
- * to one end, a column without nulls or all null, the i64 slot sometimes stored as UINT_32
+ * to one end, a column without nulls or all null, some strings longer than writers keep in
+ * a bound, the i64 slot sometimes stored as UINT_32
  * or replaced by the row index, plus a LIST payload column; written with diff_write.c in
  * random row groups, and checked to read back as written.
  */
@@ -123,6 +124,30 @@ static void make_list(void)
 
 static int i64_u32;
 
+/* A tenth of the strings made long (65 to 120 bytes, pool strings repeated): past the 64
+ * bytes writers keep of a bound, so statistics and page index hold truncated ones. */
+static void long_strings(void)
+{
+    static char sb[MAXSB];
+    static int64_t off[MAXN + 1];
+    int64_t o = 0;
+    for (int64_t r = 0; r < nrows; r++) {
+        int64_t a = i64v[C_S][r], len = i64v[C_S][r + 1] - a;
+        off[r] = o;
+        if (coin(10) && o + 128 < MAXSB) {
+            const char *base = spool[1 + rnd(NSPOOL - 1)];
+            int64_t want = 65 + rnd(56), bl = (int64_t)strlen(base);
+            for (int64_t k = 0; k < want; k++) sb[o++] = base[k % bl];
+        } else {
+            memcpy(sb + o, sbytes + a, (size_t)len);
+            o += len;
+        }
+    }
+    off[nrows] = o;
+    memcpy(sbytes, sb, (size_t)o);
+    memcpy(i64v[C_S], off, ((size_t)nrows + 1) * sizeof *off);
+}
+
 /* A random table in the slots' layout, often clustered; sometimes the i64 slot is the row
  * index (a virtual column rules can name; its statistics are the row groups' row ranges). */
 static void make_data(void)
@@ -135,6 +160,7 @@ static void make_data(void)
         col_off[c] = 0;
     }
     make_table(coin(10) ? 24 : 3000);
+    if (coin(15)) long_strings();
     /* sometimes i64 is stored as INT32 UINT_32 (read as int64; its order is unsigned) */
     static const int64_t u32pool[] = {0, 1, 2, 3, 5, 65536, 2147483647LL, 2147483648LL,
                                       3000000000LL, 4294967295LL};
