@@ -42,7 +42,7 @@ typedef struct worker {
     int64_t **rowidx; /* per slot that is the row index: 1-based file rows */
     pqt_scan_vec *vecs;
     pqt_scan_stats *stats;
-    uint8_t *keep_bits, *keep_bytes;
+    uint8_t *keep_bits;
     int64_t keep_cap;
 } worker;
 
@@ -63,7 +63,6 @@ static void worker_free(worker *w, int nslots)
     pqt_mem_free(w->vecs);
     pqt_mem_free(w->stats);
     pqt_mem_free(w->keep_bits);
-    pqt_mem_free(w->keep_bytes);
     memset(w, 0, sizeof *w);
 }
 
@@ -162,10 +161,8 @@ static pqt_status keep_room(worker *w, int64_t n)
 {
     if (n <= w->keep_cap) return PQT_OK;
     pqt_mem_free(w->keep_bits);
-    pqt_mem_free(w->keep_bytes);
     w->keep_bits = pqt_malloc((size_t)(n + 7) / 8 + 8);
-    w->keep_bytes = pqt_malloc((size_t)n + 8);
-    w->keep_cap = w->keep_bits && w->keep_bytes ? n : 0;
+    w->keep_cap = w->keep_bits ? n : 0;
     if (!w->keep_cap) return pqt_err(PQT_NOMEM, "out of memory for a selection of %lld rows",
                                      (long long)n);
     return PQT_OK;
@@ -180,10 +177,7 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
     int64_t nkeep = 0;
     if (st == PQT_OK)
         st = pqt_scan_conj_eval(ps->prog, k, w->vecs, n, NULL, w->keep_bits, &nkeep, &w->scratch);
-    if (st == PQT_OK && nkeep < n) {
-        for (int64_t i = 0; i < n; i++) w->keep_bytes[i] = (w->keep_bits[i >> 3] >> (i & 7)) & 1;
-        st = pqt_sel_refine(sel, w->keep_bytes);
-    }
+    if (st == PQT_OK && nkeep < n) st = pqt_sel_refine_bits(sel, w->keep_bits);
     release_conj(ps, w, k);
     return st;
 }

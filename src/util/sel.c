@@ -342,6 +342,64 @@ static int64_t popcount_words(const uint64_t *words, int64_t nw)
     return cnt;
 }
 
+/* 64 bits of an LSB-first bitmap starting at bit `at` (bits past nbits read as 0). */
+static uint64_t load_bits_at(const uint8_t *bits, int64_t at, int64_t nbits)
+{
+    uint64_t v = 0;
+    int64_t byte = at >> 3, shift = at & 7, nbytes = (nbits + 7) >> 3;
+    for (int64_t b = 0; b < 9 && byte + b < nbytes; b++) {
+        uint64_t x = bits[byte + b];
+        int64_t pos = 8 * b - shift;
+        if (pos >= 64) break;
+        v |= pos >= 0 ? x << pos : x >> -pos;
+    }
+    if (nbits - at < 64) v &= nbits - at <= 0 ? 0 : (1ULL << (nbits - at)) - 1;
+    return v;
+}
+
+pqt_status pqt_sel_refine_bits(pqt_sel *sel, const uint8_t *keep)
+{
+    if (sel->kind == PQT_SEL_NONE) return PQT_OK;
+    int64_t n = sel->nsel;
+    if (sel->kind == PQT_SEL_ALL || (sel->kind == PQT_SEL_RUNS && sel->nruns == 1)) {
+        /* selected rows are contiguous: the verdict is the bitmap itself, shifted */
+        int64_t start = sel->kind == PQT_SEL_ALL ? 0 : sel->runs[0].start;
+        int64_t nrows = sel->nrows;
+        PQT_TRY(reserve_bits(sel));
+        int64_t nw = nwords(nrows);
+        memset(sel->words, 0, (size_t)nw * sizeof *sel->words);
+        int64_t w0 = start >> 6, sh = start & 63;
+        for (int64_t at = 0, w = w0; at < n; at += 64, w++) {
+            uint64_t v = load_bits_at(keep, at, n);
+            sel->words[w] |= v << sh;
+            if (sh && w + 1 < nw) sel->words[w + 1] |= v >> (64 - sh);
+        }
+        sel->kind = PQT_SEL_BITS;
+        sel->nsel = popcount_words(sel->words, nw);
+        sel->nruns = 0;
+        build_summary(sel);
+        normalize(sel);
+        return PQT_OK;
+    }
+    PQT_TRY(to_bits(sel));
+    int64_t k = 0, cnt = 0, nw = nwords(sel->nrows);
+    for (int64_t w = 0; w < nw; w++) {
+        uint64_t word = sel->words[w], out = 0;
+        while (word) {
+            int bit = __builtin_ctzll(word);
+            out |= (uint64_t)(keep[k >> 3] >> (k & 7) & 1) << bit;
+            k++;
+            word &= word - 1;
+        }
+        sel->words[w] = out;
+        cnt += __builtin_popcountll(out);
+    }
+    sel->nsel = cnt;
+    build_summary(sel);
+    normalize(sel);
+    return PQT_OK;
+}
+
 pqt_status pqt_sel_init_bitmap(pqt_sel *sel, int64_t nrows, const uint8_t *bits)
 {
     sel->nrows = nrows;

@@ -68,6 +68,9 @@ pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nru
 /* Refine by a verdict over the currently selected rows only: keep[k] (one byte each) is
  * the verdict for the k-th selected row, k < nsel. */
 pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep);
+/* The same with the verdict as a bitmap: bit k (LSB first) for the k-th selected row. A
+ * contiguous selection (ALL, one run) takes it whole, without visiting rows. */
+pqt_status pqt_sel_refine_bits(pqt_sel *sel, const uint8_t *keep);
 
 /* The selected rows, ascending and 0-based, into rows[0 .. nsel). */
 void pqt_sel_rows(const pqt_sel *sel, int64_t *rows);

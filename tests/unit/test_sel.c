@@ -234,7 +234,15 @@ int main(void)
                 uint8_t *keep = malloc((size_t)nsel + 1);
                 int density = (int)rnd(101);
                 for (int64_t k = 0; k < nsel; k++) keep[k] = rnd(100) < density;
-                CHECK_OK(pqt_sel_refine(&sel, keep));
+                if (rnd(2)) {
+                    CHECK_OK(pqt_sel_refine(&sel, keep));
+                } else { /* the same verdict as a bitmap */
+                    uint8_t *bits = calloc((size_t)nsel / 8 + 1, 1);
+                    for (int64_t k = 0; k < nsel; k++)
+                        if (keep[k]) bits[k >> 3] |= (uint8_t)(1u << (k & 7));
+                    CHECK_OK(pqt_sel_refine_bits(&sel, bits));
+                    free(bits);
+                }
                 int64_t k = 0;
                 for (int64_t i = 0; i < nrows; i++)
                     if (model[i]) model[i] = keep[k++];
