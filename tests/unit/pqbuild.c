@@ -262,6 +262,29 @@ void pqb_offset_index(pqb *w, int n, const int64_t *offsets, const int32_t *nbyt
     pqb_end(w);
 }
 
+
+/* ---- for diff_write.c ---- */
+
+void pqb_bin_n(pqb *w, const void *p, size_t n)
+{
+    pqb_uvar(w, n);
+    pqb_bytes(w, p, n);
+}
+
+void pqb_binary(pqb *w, int id, const void *p, size_t n)
+{
+    field(w, id, PQT_TT_BINARY);
+    pqb_bin_n(w, p, n);
+}
+
+void pqb_bool_elem(pqb *w, bool v) { pqb_u8(w, v ? 1 : 2); }
+
+void pqb_i8(pqb *w, int id, int v)
+{
+    field(w, id, PQT_TT_I8);
+    pqb_u8(w, (uint8_t)v);
+}
+
 bool pqb_write_file(const pqb *w, const char *path)
 {
     FILE *fp = fopen(path, "wb");

@@ -96,6 +96,14 @@ void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *
 void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
                     const pqb_chunk *chunks, const pqb_chunk_extra *extra);
 
+/* -- Used by diff_write.c (the differential test's file writer): raw binary fields and
+ * list elements (statistics bounds may hold NUL bytes), bool list elements (1 true, 2 false,
+ * as the Java and C++ writers emit them) and an i8 field (IntType.bitWidth). -- */
+void pqb_binary(pqb *w, int id, const void *p, size_t n);
+void pqb_bin_n(pqb *w, const void *p, size_t n);
+void pqb_bool_elem(pqb *w, bool v);
+void pqb_i8(pqb *w, int id, int v);
+
 /* Write w's bytes to path; false on failure. */
 bool pqb_write_file(const pqb *w, const char *path);
 
