@@ -32,6 +32,13 @@ pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret)
     return PQT_OK;
 }
 
+void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on) { cx->want_codes = on; }
+
+const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx)
+{
+    return cx->have_dict ? &cx->dict : NULL;
+}
+
 void pqt_chunk_ctx_free(pqt_chunk_ctx *cx)
 {
     if (!cx) return;
@@ -48,6 +55,7 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx)
     pqt_buf_free(&cx->ends);
     pqt_buf_free(&cx->slots);
     pqt_buf_free(&cx->tmpbytes);
+    pqt_buf_free(&cx->gather);
     pqt_mem_free(cx);
 }
 

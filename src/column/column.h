@@ -89,6 +89,14 @@ typedef struct pqt_read_counters {
 /* Add the counters of `from` (a quiescent block) to `to` (which other threads may update). */
 void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from);
 
+/* Codes mode, for predicates evaluated on a dictionary: while on, reads write each present
+ * value's dictionary code (uint32, into an int32 pqt_colbuf) instead of the value, and a page
+ * that is not dictionary encoded fails with PQT_UNSUPPORTED_ENCODING (the caller reads
+ * values instead). pqt_chunk_ctx_dict: the dictionary of the chunk read last (NULL when it
+ * had none). */
+void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on);
+const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx);
+
 /* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {
     pqt_io *io;         /* chunks are read in place (memory) or into its pooled buffers */

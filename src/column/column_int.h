@@ -13,6 +13,7 @@ struct pqt_chunk_ctx {
     pqt_buf dict_raw; /* decompressed dictionary page */
     pqt_dict dict;
     bool have_dict;
+    bool want_codes;  /* emit dictionary codes (int32) instead of values (predicates) */
     pqt_vdec *vdec;
     pqt_buf present;  /* one byte per level entry: 1 = value present */
     pqt_buf defs;     /* definition levels (uint8) */
@@ -21,6 +22,7 @@ struct pqt_chunk_ctx {
     pqt_buf ends;     /* int64 ends of BYTE_ARRAY values */
     pqt_buf slots;    /* list element slots: 1 = present value */
     pqt_buf tmpbytes; /* BYTE_ARRAY values awaiting conversion (decimals) */
+    pqt_buf gather;   /* a whole page's values, for gathering a fragmented selection */
     size_t page_lent, dict_lent; /* bytes of page / dict_raw borrowed from the budget */
     int64_t nvalues_out; /* non-null values written by the emitters (pqt_read_counters) */
 };

@@ -386,6 +386,7 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
                        h->rep_levels_nbytes, h->def_levels_nbytes);
     int64_t nlevels = h->num_values;
     if (w->col->max_rep == 0 && nlevels > 0 && w->cm->codec != PQT_CODEC_UNCOMPRESSED &&
+        !w->cx->want_codes &&
         h->encoding == PQT_ENC_PLAIN &&
         pqt_sel_count(sel, *rows_done, *rows_done + nlevels) == nlevels) {
         pqt_status st = page_direct(w, h, body, dst, *out_row);

@@ -322,6 +322,10 @@ const int *pqt_scan_conj_cols(const pqt_fprog *p, int k)
 {
     return k >= 0 && k < p->nconj ? p->conj[k].slots : NULL;
 }
+bool pqt_scan_conj_is_callback(const pqt_fprog *p, int k)
+{
+    return k >= 0 && k < p->nconj && p->conj[k].root->type == FX_CALLBACK;
+}
 int pqt_scan_conj_cost(const pqt_fprog *p, int k)
 {
     return k >= 0 && k < p->nconj ? p->conj[k].cost : 0;
