@@ -220,12 +220,12 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
             goto fail;
         }
     }
-    st = pqt_tbl_plan_slice(&t->plan, t->f, lo - 1, hi);
+    st = pqt_plan_slice(&t->plan, &t->f->meta, lo - 1, hi);
     if (st != PQT_OK) goto fail;
     t->scan_rg_total = pqt_tbl_scan_rg_covered(&t->plan);
     t->nrows = t->plan.nsel;
     t->nrows_unfiltered = hi - lo + 1;
-    t->rg_extent = pqt_tbl_plan_extent(&t->plan);
+    t->rg_extent = pqt_plan_extent(&t->plan);
     t->nrows_known = true;
     t->ri_possible = true;
     st = add_file_slots(t);
@@ -271,7 +271,7 @@ void pqt_table_close(pqt_table *t)
     if (!t) return;
     for (int i = 0; i < t->ncols; i++) pqt_tbl_slot_free(&t->cols[i]);
     pqt_mem_free(t->cols);
-    pqt_tbl_plan_free(&t->plan);
+    pqt_plan_free(&t->plan);
     pqt_mem_free(t->explain);
     pqt_file_close(t->f);
     pqt_mem_free(t);
@@ -450,7 +450,7 @@ pqt_status pqt_table_has_nulls(const pqt_table *t, const char *name, int *ret)
     } else if (t->cols[ci].file_col >= 0) {
         /* from the footer: 0 only when every covering chunk says it holds no null */
         const pqt_col *fc = &t->f->schema.cols[t->cols[ci].file_col];
-        const pqt_tbl_plan *p = &t->plan;
+        const pqt_plan *p = &t->plan;
         for (int rg = 0; fc->nullable && !r && rg < p->nrg; rg++) {
             if (p->sel[rg].nsel == 0) continue;
             for (int j = 0; j < fc->nchunk_cols && !r; j++) {

@@ -70,7 +70,7 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
         if (st == PQT_OK)
             memcpy(c->f->list_width, t->f->list_width,
                    ((size_t)t->f->schema.ncols + 1) * sizeof *t->f->list_width);
-        if (st == PQT_OK) st = pqt_tbl_plan_copy(&c->plan, &t->plan);
+        if (st == PQT_OK) st = pqt_plan_copy(&c->plan, &t->plan);
         if (st == PQT_OK && t->explain && !(c->explain = pqt_strdup(t->explain)))
             st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
     }

@@ -60,7 +60,7 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
     PQT_TRY(pqt_tbl_check_serial(t, call, "reading the file again"));
     pqt_col dc;
     PQT_TRY(pqt_file_decimal_col(t->f, t->cols[ci].file_col, &dc));
-    const pqt_tbl_plan *p = &t->plan;
+    const pqt_plan *p = &t->plan;
     pqt_colbuf b;
     pqt_read_counters rc = {0};
     pqt_status rst = pqt_file_read_sel(t->f, &dc, p->sel, p->dst_row, p->nsel, 1, &rc, &b);

@@ -149,7 +149,7 @@ static pqt_status evaluate(const pqt_table *t, const char *call, const fplan *fp
             st = pqt_err(PQT_MISUSE, "%s: the read plan of %s holds %lld rows, the table %lld",
                          call, pqt_tbl_where(t), (long long)t->plan.nsel, (long long)n);
         else
-            st = ri ? pqt_tbl_plan_file_rows(&t->plan, ri)
+            st = ri ? pqt_plan_file_rows(&t->plan, ri)
                     : pqt_err(PQT_NOMEM, "%s: out of memory for the row index of %lld rows", call,
                               (long long)n);
     }
@@ -292,7 +292,7 @@ static pqt_status gather_rows(const pqt_tcol *c, const uint8_t *keep, int64_t nk
 
 /* Commit survivors on a table still in file order over its file: the refined plan np
  * replaces the plan, nb[i] the resident buffers; the table stays attached. */
-static void commit_attached(pqt_table *t, pqt_tbl_plan *np, pqt_colbuf *nb, int64_t nkeep)
+static void commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t nkeep)
 {
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].residency != PQT_RES_FULL) continue;
@@ -300,12 +300,12 @@ static void commit_attached(pqt_table *t, pqt_tbl_plan *np, pqt_colbuf *nb, int6
         t->cols[i].buf = nb[i];
         memset(&nb[i], 0, sizeof nb[i]);
     }
-    pqt_tbl_plan_free(&t->plan);
+    pqt_plan_free(&t->plan);
     t->plan = *np;
     memset(np, 0, sizeof *np);
     t->nrows = nkeep;
     /* row groups left without a survivor are never decoded again */
-    t->rg_extent = pqt_tbl_plan_extent(&t->plan);
+    t->rg_extent = pqt_plan_extent(&t->plan);
     t->generation++;
 }
 
@@ -319,7 +319,7 @@ pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter)
     bool *read = pqt_calloc((size_t)t->ncols + 1, sizeof *read);
     int64_t *idx = NULL;
     pqt_colbuf *nb = NULL;
-    pqt_tbl_plan np;
+    pqt_plan np;
     memset(&np, 0, sizeof np);
     pqt_status st = keep && read ? PQT_OK : pqt_err(PQT_NOMEM, "%s: out of memory", call);
     if (st == PQT_OK) st = mask_rows(t, call, filter, keep, &nkeep, read);
@@ -332,7 +332,7 @@ pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter)
     /* in file order over the file: the plan narrows and never-read columns stay readable */
     bool attached = t->f && !t->detached && !t->plan.perm;
     if (attached) {
-        st = pqt_tbl_plan_refined(&t->plan, keep, &np);
+        st = pqt_plan_refined(&t->plan, keep, &np);
         if (st != PQT_OK) {
             pqt_err_prefix("%s: %s: ", call, pqt_tbl_where(t));
             goto undo;
@@ -357,7 +357,7 @@ done:
     if (nb)
         for (int i = 0; i < t->ncols; i++)
             pqt_colbuf_free(&nb[i]);
-    pqt_tbl_plan_free(&np);
+    pqt_plan_free(&np);
     pqt_mem_free(nb);
     pqt_mem_free(idx);
     pqt_mem_free(read);

@@ -25,20 +25,12 @@
 #include "column/column.h"
 #include "pqt.h"
 #include "scan/filter.h"
+#include "scan/plan.h"
 #include "util/error.h"
 #include "util/sel.h"
 
 #define PQT_TBL_ROW_INDEX "parquet_row_index"
 
-typedef struct pqt_tbl_plan {
-    int64_t lo, hi;     /* slice in file rows, 0-based half-open */
-    int nrg;            /* physical row groups of the file */
-    int64_t *rg_start;  /* nrg + 1 file-row starts */
-    pqt_sel *sel;       /* nrg selections, row-group relative */
-    int64_t *dst_row;   /* nrg: plan row where row group rg's first selected row lands */
-    int64_t nsel;       /* rows the plan produces */
-    int64_t *perm;      /* NULL, or nsel entries: table row i holds plan row perm[i] */
-} pqt_tbl_plan;
 
 typedef struct pqt_tcol {
     char *name;        /* lookup name (rename changes only this) */
@@ -75,7 +67,7 @@ struct pqt_table {
     const char *detached_by; /* the call that detached it (static string) */
     _Atomic bool ri_possible; /* the virtual row index can still be produced */
     bool nrows_known;       /* in-memory: the first add_column fixed nrows */
-    pqt_tbl_plan plan;
+    pqt_plan plan;
     char *explain;          /* what a filter at open decided (pqt_table_explain), or NULL */
     int64_t nrows;
     int64_t nrows_unfiltered;
@@ -211,39 +203,6 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret);
 /* Lookup that also answers the row-index name by building it; then touches the column. */
 pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, int *ci_ret);
 
-/* ---- table_bounds.c: the read plan ---- */
-/* Plan rows [lo, hi) (0-based file rows) of f: one-run selections. */
-pqt_status pqt_tbl_plan_slice(pqt_tbl_plan *p, const pqt_file *f, int64_t lo, int64_t hi);
-pqt_status pqt_tbl_plan_copy(pqt_tbl_plan *dst, const pqt_tbl_plan *src);
-void pqt_tbl_plan_free(pqt_tbl_plan *p);
-/* Set dst_row and nsel from the selections (after they were narrowed). */
-void pqt_tbl_plan_recount(pqt_tbl_plan *p);
-/* *dst = src keeping only the plan rows i (0-based, plan order) with keep[i] != 0; src is
- * untouched, so a failure changes nothing. PQT_MISUSE for a permuted plan; PQT_NOMEM. */
-pqt_status pqt_tbl_plan_refined(const pqt_tbl_plan *src, const uint8_t *keep, pqt_tbl_plan *dst);
-/* Rows the covering row groups hold. */
-int64_t pqt_tbl_plan_extent(const pqt_tbl_plan *p);
-
-/* ---- table_open_filter.c ---- */
-/* The columns a filter at open may name: every slot, then the row index. */
-pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
-/* Narrow t's plan to the rows passing filter; sets nrows, the extent and the explain text.
- * On failure the table is to be closed (it is still being opened). */
-pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);
-
-/* ---- table_scan.c: what reading cost ---- */
-/* Row groups whose selection in p is not empty (what scan_rg_total counts at open). */
-int64_t pqt_tbl_scan_rg_covered(const pqt_tbl_plan *p);
-/* Add the counters of one read (rc, quiescent) to t and its values to slot c (NULL: a
- * read for no slot). Safe while other threads add theirs. */
-void pqt_tbl_scan_add(pqt_table *t, pqt_tcol *c, const pqt_read_counters *rc);
-/* Zero every counter of t and its slots (a clone's start). */
-void pqt_tbl_scan_reset(pqt_table *t);
-
-/* ---- table_rowindex.c ---- */
-/* Fill out[0..nsel) with the 1-based file row of every table row. */
-pqt_status pqt_tbl_plan_file_rows(const pqt_tbl_plan *p, int64_t *out);
-
 /* ---- table_filter.c: the filter language on the table's rows ---- */
 #include "scan/filter.h"
 /* The columns a rule may name, as pqt_scan_compile takes them: every slot by its lookup
@@ -255,6 +214,22 @@ pqt_status pqt_tbl_plan_file_rows(const pqt_tbl_plan *p, int64_t *out);
  * Names point into t (valid until its next structural change); *cols_ret is freed with
  * pqt_mem_free. Reads nothing. PQT_NOMEM. */
 pqt_status pqt_tbl_scan_cols(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
+
+/* ---- table_open_filter.c ---- */
+/* The columns a filter at open may name: every slot, then the row index. */
+pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
+/* Narrow t's plan to the rows passing filter; sets nrows, the extent and the explain text.
+ * On failure the table is to be closed (it is still being opened). */
+pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);
+
+/* ---- table_scan.c: what reading cost ---- */
+/* Row groups whose selection in p is not empty (what scan_rg_total counts at open). */
+int64_t pqt_tbl_scan_rg_covered(const pqt_plan *p);
+/* Add the counters of one read (rc, quiescent) to t and its values to slot c (NULL: a
+ * read for no slot). Safe while other threads add theirs. */
+void pqt_tbl_scan_add(pqt_table *t, pqt_tcol *c, const pqt_read_counters *rc);
+/* Zero every counter of t and its slots (a clone's start). */
+void pqt_tbl_scan_reset(pqt_table *t);
 
 /* ---- api/file_select.c ---- */
 #include "api/file_select.h"

@@ -132,9 +132,9 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
         pqt_err_prefix("pqt_table_open: %s: filter: ", t->f->path);
         goto done;
     }
-    pqt_tbl_plan_recount(&t->plan);
+    pqt_plan_recount(&t->plan);
     t->nrows = t->plan.nsel;
-    t->rg_extent = pqt_tbl_plan_extent(&t->plan);
+    t->rg_extent = pqt_plan_extent(&t->plan);
     pqt_scan_conj_order(prog, order);
     t->explain = explain_text(t, prog, order, verdicts);
     if (!t->explain) {

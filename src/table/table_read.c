@@ -53,7 +53,7 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
                               int *kind_ret, int *width_ret)
 {
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
-    const pqt_tbl_plan *p = &t->plan;
+    const pqt_plan *p = &t->plan;
     pqt_colbuf b;
     pqt_read_counters rc = {0};
     pqt_status rst = pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads, &rc, &b);
@@ -203,7 +203,7 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     PQT_TBL_HOLD(t, call, "a first read of a column");
     pqt_tcol *c = &t->cols[ci];
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
-    const pqt_tbl_plan *p = &t->plan;
+    const pqt_plan *p = &t->plan;
     pqt_read_counters rc = {0};
     pqt_status st = pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
                                            effective_threads(t), &rc, b, dst);
@@ -217,7 +217,7 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
  * counts for the table and slot c. */
 static pqt_status measure_width(pqt_table *t, pqt_tcol *c, const pqt_col *fc, int *w_ret)
 {
-    const pqt_tbl_plan *p = &t->plan;
+    const pqt_plan *p = &t->plan;
     const pqt_file_meta *m = &t->f->meta;
     int64_t w = -1;
     for (int rg = 0; rg < p->nrg; rg++) {

@@ -19,25 +19,6 @@
 #include "table/table_int.h"
 #include "util/mem.h"
 
-pqt_status pqt_tbl_plan_file_rows(const pqt_tbl_plan *p, int64_t *out)
-{
-    for (int rg = 0; rg < p->nrg; rg++) {
-        const pqt_sel *s = &p->sel[rg];
-        if (s->nsel == 0) continue;
-        int64_t k = p->dst_row[rg], start, len;
-        pqt_sel_cursor cur = {0};
-        while (pqt_sel_next_run(s, &cur, 0, s->nrows, &start, &len))
-            for (int64_t j = 0; j < len; j++) out[k++] = p->rg_start[rg] + start + j + 1;
-    }
-    if (!p->perm) return PQT_OK;
-    int64_t *tmp = pqt_malloc_array((size_t)p->nsel + 1, sizeof *tmp);
-    if (!tmp) return pqt_err(PQT_NOMEM, "out of memory building the row index");
-    for (int64_t i = 0; i < p->nsel; i++) tmp[i] = out[p->perm[i]];
-    memcpy(out, tmp, (size_t)p->nsel * sizeof *out);
-    pqt_mem_free(tmp);
-    return PQT_OK;
-}
-
 pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
 {
     int ci = pqt_tbl_find(t, PQT_TBL_ROW_INDEX);
@@ -66,7 +47,7 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
     }
     pqt_colbuf b;
     PQT_TRY(pqt_tbl_buf_new(&b, PQT_INT64, false, 0, false, t->nrows, t->nrows));
-    pqt_status st = pqt_tbl_plan_file_rows(&t->plan, (int64_t *)b.data);
+    pqt_status st = pqt_plan_file_rows(&t->plan, (int64_t *)b.data);
     char *name = st == PQT_OK ? pqt_strdup(PQT_TBL_ROW_INDEX) : NULL;
     char *unit = name ? pqt_strdup("") : NULL;
     pqt_tcol *c = NULL;

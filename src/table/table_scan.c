@@ -14,7 +14,7 @@
 
 #include "table/table_int.h"
 
-int64_t pqt_tbl_scan_rg_covered(const pqt_tbl_plan *p)
+int64_t pqt_tbl_scan_rg_covered(const pqt_plan *p)
 {
     int64_t n = 0;
     for (int rg = 0; p->sel && rg < p->nrg; rg++) n += p->sel[rg].nsel > 0;
