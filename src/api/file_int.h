@@ -73,4 +73,8 @@ struct pqt_opts {
                                options by value and drops this pointer after its open */
 };
 
+/* PQT_MISUSE for a NULL f, PQT_NOT_FOUND for a column index out of range, PQT_UNSUPPORTED_TYPE
+ * (naming the column and its types) for a column pqt cannot read. */
+pqt_status pqt_file_check_readable(const pqt_file *f, int col);
+
 #endif

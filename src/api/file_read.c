@@ -19,7 +19,7 @@
 #include "util/error.h"
 #include "util/mem.h"
 
-static pqt_status check_readable(const pqt_file *f, int col)
+pqt_status pqt_file_check_readable(const pqt_file *f, int col)
 {
     if (!f) return pqt_err(PQT_MISUSE, "file handle is NULL");
     if (col < 0 || col >= f->schema.ncols)
@@ -126,7 +126,7 @@ static pqt_status read_array(pqt_file *f, int col, const pqt_col *c, int64_t lo,
 
 pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret)
 {
-    PQT_TRY(check_readable(f, col));
+    PQT_TRY(pqt_file_check_readable(f, col));
     PQT_TRY(check_range(f, lo, hi));
     if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_read: ret is NULL");
     return read_array(f, col, &f->schema.cols[col], lo, hi, ret);
@@ -165,7 +165,7 @@ pqt_status pqt_file_decimal_col(const pqt_file *f, int col, pqt_col *out)
 
 pqt_status pqt_file_read_decimal(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret)
 {
-    PQT_TRY(check_readable(f, col));
+    PQT_TRY(pqt_file_check_readable(f, col));
     PQT_TRY(check_range(f, lo, hi));
     if (!ret) return pqt_err(PQT_MISUSE, "pqt_file_read_decimal: ret is NULL");
     pqt_col dc;
@@ -176,7 +176,7 @@ pqt_status pqt_file_read_decimal(pqt_file *f, int col, int64_t lo, int64_t hi, p
 pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void *data,
                               size_t data_nbytes, uint8_t *validity)
 {
-    PQT_TRY(check_readable(f, col));
+    PQT_TRY(pqt_file_check_readable(f, col));
     PQT_TRY(check_range(f, lo, hi));
     const pqt_col *c = &f->schema.cols[col];
     if (c->is_list || c->elem_kind == PQT_STRING)

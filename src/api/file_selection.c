@@ -202,14 +202,7 @@ static pqt_status check_read(const char *fn, const pqt_file *f, int col, int rg,
                              const pqt_selection *sel)
 {
     if (!f) return pqt_err(PQT_MISUSE, "%s: file handle is NULL", fn);
-    if (col < 0 || col >= f->schema.ncols)
-        return pqt_err(PQT_NOT_FOUND, "%s: no column %d (the file has %d)", f->path, col,
-                       f->schema.ncols);
-    const pqt_col *c = &f->schema.cols[col];
-    if (c->elem_kind == PQT_NONE)
-        return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s (physical %s%s%s)",
-                       f->path, c->path, c->why_unsupported ? c->why_unsupported : "unsupported",
-                       c->physical, c->logical[0] ? ", logical " : "", c->logical);
+    PQT_TRY(pqt_file_check_readable(f, col));
     if (rg < 0 || rg >= f->meta.n_row_groups)
         return pqt_err(PQT_MISUSE, "%s: %s: no row group index %d (0-based; the file has %d "
                                    "row groups)",
