@@ -22,9 +22,17 @@ void *pqt_realloc_sized(void *p, size_t old_nbytes, size_t nbytes);
 void *pqt_malloc_pages(size_t nbytes);
 /* n * size with overflow check; NULL on overflow or failure. */
 void *pqt_malloc_array(size_t n, size_t size);
+/* Free; a block of more than 32 MiB on a 2 MiB boundary may be kept for reuse (mem.c). */
 void pqt_mem_free(void *p);
 char *pqt_strdup(const char *s);
 char *pqt_strndup(const char *s, size_t n);
+
+/* Give every block the large-block cache keeps (mem.c) back to the C library. */
+void pqt_mem_cache_trim(void);
+/* 1 when freed large blocks are kept for reuse (0 under AddressSanitizer). */
+int pqt_mem_cache_enabled(void);
+/* Blocks and bytes the cache holds now (tests). */
+void pqt_mem_cache_stats(int *nblocks_ret, size_t *nbytes_ret);
 
 /* Testing hook: make the allocation after the next `n` ones fail (-1 = never). */
 void pqt_mem_fail_after(long n);
