@@ -62,6 +62,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_DETACHED, 54, "table is detached from its file")                                         \
     X(PQT_UNIT_MISMATCH, 55, "unit mismatch")                                                      \
     X(PQT_BAD_FILTER, 56, "bad filter rule")                                                       \
+    X(PQT_CALLBACK, 57, "a filter callback reported failure")                                      \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
 
@@ -898,6 +899,41 @@ PQT_API pqt_status pqt_filter_add_in(pqt_filter *f, const char *column, int kind
 PQT_API pqt_status pqt_filter_bind(pqt_filter *f, const char *name, int kind, const void *values,
                                    int64_t n, const uint8_t *valid);
 
+/* One column of a batch handed to a callback predicate, in pqt's in-memory layout for its
+ * kind (see pqt_kind): data holds n values (strings: n + 1 int64 offsets into bytes);
+ * validity has bit i (LSB first) set when row i is present, NULL when every row is. unit is
+ * the pqt_time_unit of times and timestamps, else -1. Valid during the call only. */
+typedef struct pqt_batch_col {
+    const char *name;
+    int kind;
+    int unit;
+    const void *data;
+    const char *bytes;
+    const uint8_t *validity;
+} pqt_batch_col;
+
+/* A predicate written in C: cols[0..ncols) are the columns named at pqt_filter_add_callback,
+ * in that order, holding n rows -- only rows still alive, the other conjuncts having dropped
+ * theirs. keep ((n + 7) / 8 bytes, zeroed before the call) receives bit i (LSB first) set for
+ * each row i to keep. Return 0, or anything else to fail the open (PQT_CALLBACK, naming the
+ * value returned). Row groups are filtered in parallel when the table may use threads, so fn
+ * may run on several threads at once (with different batches): make it thread-safe or open
+ * with PQT_OPT_THREADS 1. */
+typedef int (*pqt_filter_fn)(void *user, const pqt_batch_col *cols, int ncols, int64_t n,
+                             uint8_t *keep);
+
+/* Add a callback predicate over the columns columns[0..ncols) (names as a rule spells them
+ * without backquotes; 1 to 16 of them; repeats allowed), AND-combined with the other rules.
+ * It takes part in the engine like any rule: conjuncts are ordered by cost (a callback is
+ * costed as its columns' decoding plus a fixed call cost) and it sees only rows still alive;
+ * statistics prove nothing about it. fn and user are kept as given (user must outlive every
+ * open using the filter); the names are copied. Names and kinds are checked when the filter
+ * is applied (PQT_BAD_FILTER: unknown column with the nearest name, a vector or list
+ * column). PQT_MISUSE: NULL f, fn or columns, ncols out of 1..16; PQT_BAD_FILTER: a name
+ * empty or too long, too many nodes. */
+PQT_API pqt_status pqt_filter_add_callback(pqt_filter *f, const char *const *columns, int ncols,
+                                           pqt_filter_fn fn, void *user);
+
 /* Rows in memory (anchor-spec §1.1): the same parser and evaluator as a filter at open, so a
  * rule selects the same rows everywhere. Columns a rule names are read (first touch) if they
  * are not resident.
@@ -942,6 +978,103 @@ PQT_API int64_t pqt_table_scan_values(const pqt_table *t, const char *name);
  * filtered: rows kept of rows read), then the counters. snprintf semantics: returns the full
  * length. */
 PQT_API int64_t pqt_table_explain(const pqt_table *t, char *buf, size_t cap);
+/* ---- selections: your own predicates, row group by row group (seed 002) ---- */
+/*
+ * A pqt_selection is a set of rows of ONE row group: the rows pqt_file_read_selected returns.
+ * With it a program runs predicates the filter language cannot say, the way a filter at open
+ * runs its own: read a column for the rows still selected, evaluate anything, refine the
+ * selection by the verdicts, and read the next column only for the rows that survive (pages
+ * holding no selected row are not decompressed):
+ *
+ *     pqt_selection *sel;
+ *     pqt_selection_new(pqt_file_row_group_nrows(f, rg), 1, &sel);     all rows
+ *     pqt_file_read_selected(f, col_a, rg, sel, &a);                    every row of a
+ *     ... keep[k] = verdict on row k of a ...
+ *     pqt_selection_refine(sel, keep, pqt_array_nrows(a));              the survivors
+ *     pqt_file_read_selected(f, col_b, rg, sel, &b);                    b, survivors only
+ *
+ * Rows are 1-based within the row group (row 1 is its first row) and nrows is the row
+ * group's row count (pqt_file_row_group_nrows). A selection knows no file. It is used by one
+ * thread at a time; several threads may read with one selection that none of them changes.
+ * Every failed call changes nothing: a selection keeps its rows, out-parameters are untouched.
+ * Errors every call can give besides its own: PQT_MISUSE for a NULL selection, array or
+ * out-parameter (an array may be NULL when it would hold no entry), PQT_NOMEM.
+ */
+typedef struct pqt_selection pqt_selection;
+
+/* A new selection of nrows (>= 0) rows: all of them (all != 0) or none. *ret belongs to the
+ * caller (pqt_selection_free). PQT_MISUSE for nrows < 0. */
+PQT_API pqt_status pqt_selection_new(int64_t nrows, int all, pqt_selection **ret);
+/* The rows whose bit is set in bits, (nrows + 7) / 8 bytes, LSB first: row r is bit
+ * (r - 1) % 8 of bits[(r - 1) / 8], the layout of pqt_array_validity; the bits past nrows in
+ * the last byte are ignored. PQT_MISUSE for nrows < 0. */
+PQT_API pqt_status pqt_selection_from_bitmap(const uint8_t *bits, int64_t nrows,
+                                             pqt_selection **ret);
+/* The rows whose byte keep[r - 1] is not 0 (nrows bytes, one per row). PQT_MISUSE for
+ * nrows < 0. */
+PQT_API pqt_status pqt_selection_from_bools(const uint8_t *keep, int64_t nrows,
+                                            pqt_selection **ret);
+/* The union of nranges row ranges lo..hi (1-based, inclusive): lo_hi holds 2 * nranges
+ * entries lo1, hi1, lo2, hi2, ... The ranges may come in any order, overlap or touch. A range
+ * with hi = lo - 1 is empty and allowed for lo in 1..nrows + 1 (pqt_table_row_group_bounds
+ * writes such ranges). PQT_RANGE for any other range not inside 1..nrows, naming its index
+ * (1-based), lo..hi and nrows; PQT_MISUSE for nranges < 0 or nrows < 0. */
+PQT_API pqt_status pqt_selection_from_ranges(const int64_t *lo_hi, int64_t nranges,
+                                             int64_t nrows, pqt_selection **ret);
+/* An independent copy of sel (pqt_selection_free). */
+PQT_API pqt_status pqt_selection_copy(const pqt_selection *sel, pqt_selection **ret);
+/* Free a selection; NULL is a no-op. */
+PQT_API void pqt_selection_free(pqt_selection *sel);
+
+/* Rows the selection is over, and rows selected. -1 for NULL. */
+PQT_API int64_t pqt_selection_nrows(const pqt_selection *sel);
+PQT_API int64_t pqt_selection_count(const pqt_selection *sel);
+
+/* a becomes a AND b (rows in both) or a OR b (rows in either); b is not changed and may be a.
+ * PQT_MISUSE when their row counts differ, naming both. */
+PQT_API pqt_status pqt_selection_and(pqt_selection *a, const pqt_selection *b);
+PQT_API pqt_status pqt_selection_or(pqt_selection *a, const pqt_selection *b);
+/* sel becomes its complement: the rows it did not select. */
+PQT_API pqt_status pqt_selection_not(pqt_selection *sel);
+/* Keep only the selected rows whose verdict is not 0: keep holds n bytes, keep[k] the verdict
+ * for the (k + 1)-th selected row in row order -- row k + 1 of what pqt_file_read_selected
+ * returned for this selection. PQT_MISUSE when n differs from pqt_selection_count, naming
+ * both. */
+PQT_API pqt_status pqt_selection_refine(pqt_selection *sel, const uint8_t *keep, int64_t n);
+/* The selected rows (1-based, ascending) into rows[0 .. count); cap is how many entries rows
+ * holds. PQT_MISUSE when cap < pqt_selection_count, naming the count; nothing is written. */
+PQT_API pqt_status pqt_selection_to_rows(const pqt_selection *sel, int64_t *rows, int64_t cap);
+/* The selection as a bitmap (the layout pqt_selection_from_bitmap reads) into
+ * bits[0 .. (nrows + 7) / 8); the bits past nrows in the last byte are written 0. PQT_MISUSE
+ * when nbytes is smaller, naming the size needed; nothing is written. */
+PQT_API pqt_status pqt_selection_to_bitmap(const pqt_selection *sel, uint8_t *bits,
+                                           size_t nbytes);
+
+/* Read column col (0-based, as in pqt_file_read) of row group rg (0-based, as in
+ * pqt_file_row_group_nrows) for the rows sel selects only, in row order: *ret has
+ * pqt_selection_count rows and is shaped exactly as pqt_file_read's array over the same rows
+ * would be (kind, width, values, validity -- a selected null row is returned as null --
+ * string offsets and bytes, list offsets and row validity). Like pqt_file_read, a LIST
+ * column is PQT_VECTOR when every returned row holds the same number (>= 1) of elements and
+ * none is null, else PQT_LIST. Pages holding no selected row are skipped before they are
+ * decompressed (a list column's pages are found by the offset index when the chunk has
+ * one), and unselected rows inside a page are skipped, not converted; an empty selection
+ * reads nothing and gives an array of 0 rows. *ret belongs to the caller (pqt_array_free). The call only reads f and
+ * sel. Errors: PQT_NOT_FOUND (no column col), PQT_MISUSE (rg out of range; sel's nrows is not
+ * the row group's row count, naming both), PQT_UNSUPPORTED_TYPE (unreadable column), and
+ * pqt_file_read's read errors naming column, row group and page. */
+PQT_API pqt_status pqt_file_read_selected(pqt_file *f, int col, int rg, const pqt_selection *sel,
+                                          pqt_array **ret);
+/* The same for a fixed-width scalar column, into caller memory as pqt_file_read_into does:
+ * data holds pqt_selection_count values of the column's element kind (data_nbytes bytes;
+ * null rows hold 0), validity (may be NULL) receives (count + 7) / 8 bytes, bit k = selected
+ * row k + 1 present. PQT_KIND for string and list columns (use pqt_file_read_selected);
+ * PQT_MISUSE when data_nbytes is too small, naming the size needed. Errors otherwise as
+ * pqt_file_read_selected. */
+PQT_API pqt_status pqt_file_read_selected_into(pqt_file *f, int col, int rg,
+                                               const pqt_selection *sel, void *data,
+                                               size_t data_nbytes, uint8_t *validity);
+/* ---- end of selections ---- */
 /* ---- end of filters ---- */
 
 /* ---- exact values: number text ---- */

@@ -28,6 +28,14 @@ struct pqt_file {
     int *list_width; /* per column: 0 unknown, -1 not uniform, > 0 discovered width */
 };
 
+/* A column's values as read (pqt_file_read, pqt_file_read_selected). */
+struct pqt_array {
+    pqt_colbuf buf;
+    int kind;
+    int width;
+    int64_t nrows;
+};
+
 /* Open the footer of the source io (a reference is taken over, also on failure). */
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret);
 /* Another handle on the same source as f (a clone's): the footer is decoded again, nothing

@@ -19,13 +19,6 @@
 #include "util/error.h"
 #include "util/mem.h"
 
-struct pqt_array {
-    pqt_colbuf buf;
-    int kind;
-    int width;
-    int64_t nrows;
-};
-
 static pqt_status check_readable(const pqt_file *f, int col)
 {
     if (!f) return pqt_err(PQT_MISUSE, "file handle is NULL");

@@ -292,7 +292,8 @@ static pqt_status set_dup(const fset *s, fset *d)
 }
 
 /* Rules with text are parsed again (the tree is a function of the text); an add_in clause
- * has no text and is rebuilt from its column, operator and set. */
+ * has no text and is rebuilt from its column, operator and set, a callback from its names,
+ * function and user pointer. */
 pqt_status pqt_scan_filter_copy(const pqt_filter *src, pqt_filter **ret)
 {
     pqt_filter *d = NULL;
@@ -307,6 +308,11 @@ pqt_status pqt_scan_filter_copy(const pqt_filter *src, pqt_filter **ret)
         const frule *r = &src->rules[i];
         if (r->text) {
             st = pqt_filter_add(d, r->text);
+            continue;
+        }
+        if (r->root->type == FN_CALLBACK) {
+            st = pqt_filter_add_callback(d, (const char *const *)r->root->cb_cols,
+                                         r->root->cb_ncols, r->root->cb_fn, r->root->cb_user);
             continue;
         }
         fnode *c = pqt_calloc(1, sizeof *c);

@@ -27,6 +27,7 @@ typedef struct cctx {
 static void expr_free(fexpr *e)
 {
     if (!e) return;
+    pqt_scan_cb_free(e->cb);
     for (int32_t k = 0; k < e->nkids; k++) expr_free(e->kids[k]);
     pqt_mem_free(e->kids);
     if (e->type == FX_LEAF) pqt_scan_leaf_free(&e->leaf);
@@ -73,7 +74,24 @@ static pqt_status compile_node(cctx *C, const frule *rule, const fnode *n, int n
     fexpr *e = pqt_calloc(1, sizeof *e);
     if (!e) return oom();
     pqt_status st = PQT_OK;
-    if (n->type == FN_CLAUSE) {
+    if (n->type == FN_CALLBACK) {
+        e->type = FX_CALLBACK;
+        fcb *cb = e->cb = pqt_calloc(1, sizeof *cb);
+        if (cb) {
+            cb->fn = n->cb_fn;
+            cb->user = n->cb_user;
+            cb->slots = pqt_calloc((size_t)n->cb_ncols, sizeof *cb->slots);
+            cb->names = pqt_calloc((size_t)n->cb_ncols, sizeof *cb->names);
+        }
+        if (!cb || !cb->slots || !cb->names) st = oom();
+        for (int32_t k = 0; k < n->cb_ncols && st == PQT_OK; k++) {
+            int ci = 0;
+            st = pqt_scan_cb_resolve(n, k, C->cols, C->ncols, &ci);
+            if (st == PQT_OK) st = slot_for(C, ci, &cb->slots[k]);
+            if (st == PQT_OK && !(cb->names[k] = pqt_strdup(C->cols[ci].name))) st = oom();
+            if (st == PQT_OK) cb->n++;
+        }
+    } else if (n->type == FN_CLAUSE) {
         int ci = 0, slot = 0;
         e->type = FX_LEAF;
         st = pqt_scan_leaf_build(C->f, rule, n, negate, C->cols, C->ncols, &ci, &e->leaf);
@@ -114,11 +132,12 @@ static int expr_depth(const fexpr *e)
         int x = expr_depth(e->kids[k]);
         if (x > d) d = x;
     }
-    return e->type == FX_LEAF ? 0 : d + 1;
+    return e->type == FX_LEAF || e->type == FX_CALLBACK ? 0 : d + 1;
 }
 
 static int expr_cost(const fexpr *e)
 {
+    if (e->type == FX_CALLBACK) return 8 + 2 * e->cb->n; /* a call, then its columns */
     if (e->type != FX_LEAF) {
         int c = 0;
         for (int32_t k = 0; k < e->nkids; k++) c += expr_cost(e->kids[k]);
@@ -133,6 +152,8 @@ static int expr_cost(const fexpr *e)
 static void mark_slots(const fexpr *e, uint8_t *used)
 {
     if (e->type == FX_LEAF) used[e->leaf.slot] = 1;
+    if (e->type == FX_CALLBACK)
+        for (int k = 0; k < e->cb->n; k++) used[e->cb->slots[k]] = 1;
     for (int32_t k = 0; k < e->nkids; k++) mark_slots(e->kids[k], used);
 }
 

@@ -322,7 +322,9 @@ static pqt_status run(const pqt_fprog *p, int k0, int k1, const pqt_scan_vec *ve
     for (int64_t i = 0; i < nw; i++)
         cur[i] = (sel ? load_bits(sel, i, nbytes) : ~0ULL) & tail_mask(n, i);
     for (int k = k0; k < k1 && any_bits(cur, nw); k++) {
-        eval_expr(p->conj[k].root, vecs, n, cur, out, buf);
+        const fexpr *root = p->conj[k].root;
+        if (root->type == FX_CALLBACK) PQT_TRY(pqt_scan_cb_eval(p, root->cb, vecs, n, cur, out));
+        else eval_expr(root, vecs, n, cur, out, buf);
         memcpy(cur, out, (size_t)nw * sizeof *cur);
     }
     int64_t cnt = 0;

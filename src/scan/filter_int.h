@@ -58,7 +58,7 @@ typedef struct flit {
     int64_t len;
 } flit;
 
-enum { FN_AND = 0, FN_OR, FN_NOT, FN_CLAUSE };
+enum { FN_AND = 0, FN_OR, FN_NOT, FN_CLAUSE, FN_CALLBACK };
 
 typedef struct fnode {
     uint8_t type;
@@ -75,6 +75,11 @@ typedef struct fnode {
     char *set_name;  /* @name after in / not_in */
     int32_t set_lo;
     int32_t set_idx; /* pqt_filter_add_in: index of its own set; else -1 */
+    /* FN_CALLBACK (pqt_filter_add_callback): the named columns, the function, its user */
+    char **cb_cols;
+    int32_t cb_ncols;
+    pqt_filter_fn cb_fn;
+    void *cb_user;
 } fnode;
 
 /* A set bound with pqt_filter_bind or given to pqt_filter_add_in: copied, sorted, distinct. */
@@ -169,13 +174,24 @@ typedef struct fleaf {
     int unit;
 } fleaf;
 
-enum { FX_AND = 0, FX_OR, FX_LEAF };
+enum { FX_AND = 0, FX_OR, FX_LEAF, FX_CALLBACK };
+
+/* A compiled callback: its columns as slots in the order named, with names and kinds for the
+ * batch it is handed. Always a conjunct of its own (rules are AND-combined). */
+typedef struct fcb {
+    pqt_filter_fn fn;
+    void *user;
+    int n;
+    int *slots;
+    char **names;
+} fcb;
 
 typedef struct fexpr {
     uint8_t type;
     int32_t nkids;
     struct fexpr **kids;
     fleaf leaf;
+    fcb *cb; /* FX_CALLBACK */
 } fexpr;
 
 typedef struct fconj {
@@ -195,6 +211,17 @@ struct pqt_fprog {
     fconj *conj;
     int depth; /* the deepest conjunct */
 };
+
+/* ---- callbacks (filter_callback.c) ---- */
+/* Column index of a callback's name in cols (PQT_BAD_FILTER naming the nearest name, or the
+ * kind when it is a vector or list). */
+pqt_status pqt_scan_cb_resolve(const fnode *n, int k, const pqt_scan_col *cols, int ncols,
+                               int *ci_ret);
+void pqt_scan_cb_free(fcb *cb);
+/* Run callback cb over the rows of sel (nw words over n rows); out = the rows it keeps.
+ * Alive rows are gathered into a compact batch first when some are not alive. */
+pqt_status pqt_scan_cb_eval(const pqt_fprog *p, const fcb *cb, const pqt_scan_vec *vecs,
+                            int64_t n, const uint64_t *sel, uint64_t *out);
 
 void pqt_scan_cset_free(cset *s);
 /* Build a hash table over members already in the column domain: n integers (or doubles as

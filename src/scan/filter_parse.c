@@ -72,6 +72,8 @@ void pqt_scan_node_free(fnode *n)
     for (int32_t k = 0; k < n->nitems; k++) pqt_mem_free(n->items[k].s);
     pqt_mem_free(n->items);
     pqt_mem_free(n->set_name);
+    for (int32_t k = 0; k < n->cb_ncols; k++) pqt_mem_free(n->cb_cols[k]);
+    pqt_mem_free(n->cb_cols);
     pqt_mem_free(n);
 }
 

@@ -216,6 +216,7 @@ static int or3(int a, int b)
 static int expr_truths(const fexpr *e, const cinfo *ci)
 {
     if (e->type == FX_LEAF) return leaf_truths(&e->leaf, &ci[e->leaf.slot]);
+    if (e->type == FX_CALLBACK) return TV_T | TV_F; /* statistics say nothing of C code */
     int r = expr_truths(e->kids[0], ci);
     for (int32_t k = 1; k < e->nkids; k++)
         r = e->type == FX_AND ? and3(r, expr_truths(e->kids[k], ci))

@@ -171,6 +171,15 @@ static void put_expr(sbuf *b, const fexpr *e, int nested)
         put_leaf(b, &e->leaf);
         return;
     }
+    if (e->type == FX_CALLBACK) {
+        puts_(b, "callback(");
+        for (int k = 0; k < e->cb->n; k++) {
+            if (k) puts_(b, ", ");
+            puts_(b, e->cb->names[k]);
+        }
+        puts_(b, ")");
+        return;
+    }
     if (nested) puts_(b, "(");
     for (int32_t k = 0; k < e->nkids; k++) {
         if (k) puts_(b, e->type == FX_AND ? " and " : " or ");

@@ -229,6 +229,10 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     t->ri_possible = true;
     st = add_file_slots(t);
     if (st != PQT_OK) goto fail;
+    if (opts && pqt_scan_filter_nrules(opts->filter) > 0) {
+        st = pqt_tbl_filter_at_open(t, opts->filter);
+        if (st != PQT_OK) goto fail;
+    }
     *ret = t;
     return PQT_OK;
 fail:
@@ -267,6 +271,7 @@ void pqt_table_close(pqt_table *t)
     for (int i = 0; i < t->ncols; i++) pqt_tbl_slot_free(&t->cols[i]);
     pqt_mem_free(t->cols);
     pqt_tbl_plan_free(&t->plan);
+    pqt_mem_free(t->explain);
     pqt_file_close(t->f);
     pqt_mem_free(t);
 }

@@ -71,6 +71,10 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
             memcpy(c->f->list_width, t->f->list_width,
                    ((size_t)t->f->schema.ncols + 1) * sizeof *t->f->list_width);
         if (st == PQT_OK) st = pqt_tbl_plan_copy(&c->plan, &t->plan);
+        if (st == PQT_OK && t->explain && !(c->explain = pqt_strdup(t->explain)))
+            st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+        c->rg_pruned = t->rg_pruned;
+        c->rg_all = t->rg_all;
     }
     if (st == PQT_OK && t->ncols > 0) {
         /* one slot to spare, as pqt_tbl_slot_add keeps: for the row index */

@@ -24,6 +24,7 @@
 #include "api/file_int.h"
 #include "column/column.h"
 #include "pqt.h"
+#include "scan/filter.h"
 #include "util/error.h"
 #include "util/sel.h"
 
@@ -72,6 +73,8 @@ struct pqt_table {
     _Atomic bool ri_possible; /* the virtual row index can still be produced */
     bool nrows_known;       /* in-memory: the first add_column fixed nrows */
     pqt_tbl_plan plan;
+    char *explain;          /* what a filter at open decided (pqt_table_explain), or NULL */
+    int64_t rg_pruned, rg_all; /* row groups the filter at open pruned / kept whole */
     int64_t nrows;
     int64_t nrows_unfiltered;
     int64_t rg_extent;
@@ -212,6 +215,13 @@ void pqt_tbl_plan_recount(pqt_tbl_plan *p);
 pqt_status pqt_tbl_plan_refined(const pqt_tbl_plan *src, const uint8_t *keep, pqt_tbl_plan *dst);
 /* Rows the covering row groups hold. */
 int64_t pqt_tbl_plan_extent(const pqt_tbl_plan *p);
+
+/* ---- table_open_filter.c ---- */
+/* The columns a filter at open may name: every slot, then the row index. */
+pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
+/* Narrow t's plan to the rows passing filter; sets nrows, the extent and the explain text.
+ * On failure the table is to be closed (it is still being opened). */
+pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);
 
 /* ---- table_rowindex.c ---- */
 /* Fill out[0..nsel) with the 1-based file row of every table row. */

@@ -9,6 +9,7 @@
  */
 #include "util/sel.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -105,21 +106,47 @@ static void build_summary(pqt_sel *sel)
     }
 }
 
-/* Runs -> bitmap (kind becomes BITS). */
+/* Set / clear rows [s, e) of a bitmap, a word at a time. */
+static void set_range(uint64_t *words, int64_t s, int64_t e)
+{
+    while (s < e) {
+        int64_t w = s / 64, bit = s % 64;
+        int64_t take = 64 - bit < e - s ? 64 - bit : e - s;
+        words[w] |= take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit;
+        s += take;
+    }
+}
+
+static void clear_range(uint64_t *words, int64_t s, int64_t e)
+{
+    while (s < e) {
+        int64_t w = s / 64, bit = s % 64;
+        int64_t take = 64 - bit < e - s ? 64 - bit : e - s;
+        words[w] &= ~(take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit);
+        s += take;
+    }
+}
+
+/* Runs -> bitmap (kind becomes BITS). On failure the runs are untouched. */
 static pqt_status runs_to_bits(pqt_sel *sel)
 {
     PQT_TRY(reserve_bits(sel));
     memset(sel->words, 0, (size_t)nwords(sel->nrows) * sizeof(uint64_t));
-    for (int64_t i = 0; i < sel->nruns; i++) {
-        int64_t s = sel->runs[i].start, e = s + sel->runs[i].len;
-        while (s < e) {
-            int64_t w = s / 64, bit = s % 64;
-            int64_t take = 64 - bit < e - s ? 64 - bit : e - s;
-            uint64_t mask = take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit;
-            sel->words[w] |= mask;
-            s += take;
-        }
-    }
+    for (int64_t i = 0; i < sel->nruns; i++)
+        set_range(sel->words, sel->runs[i].start, sel->runs[i].start + sel->runs[i].len);
+    build_summary(sel);
+    sel->kind = PQT_SEL_BITS;
+    return PQT_OK;
+}
+
+/* Any non-empty selection -> BITS, for word-wise operations. On failure sel is untouched. */
+static pqt_status to_bits(pqt_sel *sel)
+{
+    if (sel->kind == PQT_SEL_RUNS) return runs_to_bits(sel);
+    if (sel->kind != PQT_SEL_ALL) return PQT_OK;
+    PQT_TRY(reserve_bits(sel));
+    memset(sel->words, 0, (size_t)nwords(sel->nrows) * sizeof(uint64_t));
+    set_range(sel->words, 0, sel->nrows);
     build_summary(sel);
     sel->kind = PQT_SEL_BITS;
     return PQT_OK;
@@ -146,22 +173,27 @@ static pqt_status bits_to_runs(pqt_sel *sel)
     return PQT_OK;
 }
 
-static pqt_status normalize(pqt_sel *sel)
+/* Picks the smaller representation. It never fails: when a conversion cannot get memory the
+ * current representation stays (it means the same rows), and no message is recorded, so a
+ * mutation that has succeeded is never reported as failed (and never half done). */
+static void normalize(pqt_sel *sel)
 {
     if (sel->nsel == 0) {
         pqt_sel_init_none(sel, sel->nrows);
-        return PQT_OK;
+        return;
     }
     if (sel->nsel == sel->nrows) {
         pqt_sel_init_all(sel, sel->nrows);
-        return PQT_OK;
+        return;
     }
-    if (sel->kind == PQT_SEL_RUNS && sel->nruns * 32 > sel->nrows) return runs_to_bits(sel);
-    if (sel->kind == PQT_SEL_BITS) {
+    pqt_err_mute();
+    if (sel->kind == PQT_SEL_RUNS && sel->nruns * 32 > sel->nrows) {
+        (void)runs_to_bits(sel);
+    } else if (sel->kind == PQT_SEL_BITS) {
         int64_t runs = pqt_sel_nruns_in(sel, 0, sel->nrows);
-        if (runs * 512 < sel->nrows) return bits_to_runs(sel);
+        if (runs * 512 < sel->nrows) (void)bits_to_runs(sel);
     }
-    return PQT_OK;
+    pqt_err_unmute();
 }
 
 pqt_status pqt_sel_init_bools(pqt_sel *sel, int64_t nrows, const uint8_t *keep)
@@ -180,7 +212,8 @@ pqt_status pqt_sel_init_bools(pqt_sel *sel, int64_t nrows, const uint8_t *keep)
     sel->kind = PQT_SEL_BITS;
     sel->nsel = cnt;
     sel->nruns = 0;
-    return normalize(sel);
+    normalize(sel);
+    return PQT_OK;
 }
 
 pqt_status pqt_sel_copy(pqt_sel *dst, const pqt_sel *src)
@@ -235,7 +268,8 @@ pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nru
         sel->kind = PQT_SEL_RUNS;
         sel->nruns = n;
         sel->nsel = cnt;
-        return normalize(sel);
+        normalize(sel);
+    return PQT_OK;
     }
     if (sel->kind == PQT_SEL_RUNS) {
         /* Merge-intersect into a fresh array, then swap in. */
@@ -259,41 +293,29 @@ pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nru
         sel->runs_cap = sel->nruns + nruns + 1;
         sel->nruns = n;
         sel->nsel = cnt;
-        return normalize(sel);
+        normalize(sel);
+    return PQT_OK;
     }
     /* BITS: clear every bit outside the runs. */
     int64_t prev_end = 0, cnt = 0;
     for (int64_t k = 0; k <= nruns; k++) {
         int64_t s = k < nruns ? runs[k].start : sel->nrows;
         if (s > sel->nrows) s = sel->nrows;
-        for (int64_t r = prev_end; r < s;) {
-            int64_t w = r / 64, bit = r % 64;
-            int64_t take = 64 - bit < s - r ? 64 - bit : s - r;
-            uint64_t mask = take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit;
-            sel->words[w] &= ~mask;
-            r += take;
-        }
+        clear_range(sel->words, prev_end, s);
         if (k < nruns) prev_end = runs[k].start + runs[k].len;
         if (prev_end > sel->nrows) prev_end = sel->nrows;
     }
     for (int64_t w = 0; w < nwords(sel->nrows); w++) cnt += __builtin_popcountll(sel->words[w]);
     sel->nsel = cnt;
     build_summary(sel);
-    return normalize(sel);
+    normalize(sel);
+    return PQT_OK;
 }
 
 pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
 {
     if (sel->kind == PQT_SEL_NONE) return PQT_OK;
-    if (sel->kind != PQT_SEL_BITS) {
-        if (sel->kind == PQT_SEL_ALL) {
-            sel->nruns = 0;
-            PQT_TRY(reserve_runs(sel, 1));
-            sel->runs[0] = (pqt_run){0, sel->nrows};
-            sel->nruns = 1;
-        }
-        PQT_TRY(runs_to_bits(sel));
-    }
+    PQT_TRY(to_bits(sel));
     /* Walk selected rows in order, clearing the ones the verdict rejects. */
     int64_t k = 0, cnt = 0;
     int64_t nw = nwords(sel->nrows);
@@ -309,7 +331,273 @@ pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
     }
     sel->nsel = cnt;
     build_summary(sel);
-    return normalize(sel);
+    normalize(sel);
+    return PQT_OK;
+}
+
+static int64_t popcount_words(const uint64_t *words, int64_t nw)
+{
+    int64_t cnt = 0;
+    for (int64_t w = 0; w < nw; w++) cnt += __builtin_popcountll(words[w]);
+    return cnt;
+}
+
+/* 64 bits of an LSB-first bitmap starting at bit `at` (bits past nbits read as 0). */
+static uint64_t load_bits_at(const uint8_t *bits, int64_t at, int64_t nbits)
+{
+    uint64_t v = 0;
+    int64_t byte = at >> 3, shift = at & 7, nbytes = (nbits + 7) >> 3;
+    for (int64_t b = 0; b < 9 && byte + b < nbytes; b++) {
+        uint64_t x = bits[byte + b];
+        int64_t pos = 8 * b - shift;
+        if (pos >= 64) break;
+        v |= pos >= 0 ? x << pos : x >> -pos;
+    }
+    if (nbits - at < 64) v &= nbits - at <= 0 ? 0 : (1ULL << (nbits - at)) - 1;
+    return v;
+}
+
+pqt_status pqt_sel_refine_bits(pqt_sel *sel, const uint8_t *keep)
+{
+    if (sel->kind == PQT_SEL_NONE) return PQT_OK;
+    int64_t n = sel->nsel;
+    if (sel->kind == PQT_SEL_ALL || (sel->kind == PQT_SEL_RUNS && sel->nruns == 1)) {
+        /* selected rows are contiguous: the verdict is the bitmap itself, shifted */
+        int64_t start = sel->kind == PQT_SEL_ALL ? 0 : sel->runs[0].start;
+        int64_t nrows = sel->nrows;
+        PQT_TRY(reserve_bits(sel));
+        int64_t nw = nwords(nrows);
+        memset(sel->words, 0, (size_t)nw * sizeof *sel->words);
+        int64_t w0 = start >> 6, sh = start & 63;
+        for (int64_t at = 0, w = w0; at < n; at += 64, w++) {
+            uint64_t v = load_bits_at(keep, at, n);
+            sel->words[w] |= v << sh;
+            if (sh && w + 1 < nw) sel->words[w + 1] |= v >> (64 - sh);
+        }
+        sel->kind = PQT_SEL_BITS;
+        sel->nsel = popcount_words(sel->words, nw);
+        sel->nruns = 0;
+        build_summary(sel);
+        normalize(sel);
+        return PQT_OK;
+    }
+    PQT_TRY(to_bits(sel));
+    int64_t k = 0, cnt = 0, nw = nwords(sel->nrows);
+    for (int64_t w = 0; w < nw; w++) {
+        uint64_t word = sel->words[w], out = 0;
+        while (word) {
+            int bit = __builtin_ctzll(word);
+            out |= (uint64_t)(keep[k >> 3] >> (k & 7) & 1) << bit;
+            k++;
+            word &= word - 1;
+        }
+        sel->words[w] = out;
+        cnt += __builtin_popcountll(out);
+    }
+    sel->nsel = cnt;
+    build_summary(sel);
+    normalize(sel);
+    return PQT_OK;
+}
+
+pqt_status pqt_sel_init_bitmap(pqt_sel *sel, int64_t nrows, const uint8_t *bits)
+{
+    sel->nrows = nrows;
+    PQT_TRY(reserve_bits(sel));
+    int64_t nw = nwords(nrows), nbytes = (nrows + 7) / 8;
+    for (int64_t w = 0; w < nw; w++) {
+        /* bytes to a word by shifts: the same answer on any byte order */
+        uint64_t word = 0;
+        int64_t b0 = w * 8, lim = nbytes - b0 < 8 ? nbytes - b0 : 8;
+        for (int64_t b = 0; b < lim; b++) word |= (uint64_t)bits[b0 + b] << (8 * b);
+        sel->words[w] = word;
+    }
+    if (nrows % 64) sel->words[nw - 1] &= (1ULL << (nrows % 64)) - 1;
+    build_summary(sel);
+    sel->kind = PQT_SEL_BITS;
+    sel->nsel = popcount_words(sel->words, nw);
+    sel->nruns = 0;
+    normalize(sel);
+    return PQT_OK;
+}
+
+static int cmp_run_start(const void *pa, const void *pb)
+{
+    const pqt_run *a = pa, *b = pb;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+pqt_status pqt_sel_init_runs(pqt_sel *sel, int64_t nrows, const pqt_run *runs, int64_t nruns)
+{
+    /* sort a copy by start, then merge overlapping and touching runs */
+    pqt_run *tmp = pqt_malloc_array((size_t)(nruns > 0 ? nruns : 1), sizeof *tmp);
+    if (!tmp) return oom();
+    int64_t m = 0;
+    for (int64_t i = 0; i < nruns; i++)
+        if (runs[i].len > 0) tmp[m++] = runs[i];
+    qsort(tmp, (size_t)m, sizeof *tmp, cmp_run_start);
+    int64_t n = 0, cnt = 0;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t s = tmp[i].start, e = s + tmp[i].len;
+        if (n && tmp[n - 1].start + tmp[n - 1].len >= s) {
+            int64_t pe = tmp[n - 1].start + tmp[n - 1].len;
+            if (e > pe) tmp[n - 1].len = e - tmp[n - 1].start;
+        } else {
+            tmp[n++] = (pqt_run){s, e - s};
+        }
+    }
+    for (int64_t i = 0; i < n; i++) cnt += tmp[i].len;
+    pqt_mem_free(sel->runs);
+    sel->runs = tmp;
+    sel->runs_cap = nruns > 0 ? nruns : 1;
+    sel->nruns = n;
+    sel->kind = PQT_SEL_RUNS;
+    sel->nrows = nrows;
+    sel->nsel = cnt;
+    normalize(sel);
+    return PQT_OK;
+}
+
+pqt_status pqt_sel_and(pqt_sel *a, const pqt_sel *b)
+{
+    if (a->kind == PQT_SEL_NONE || b->kind == PQT_SEL_ALL) return PQT_OK;
+    if (b->kind == PQT_SEL_NONE) {
+        pqt_sel_init_none(a, a->nrows);
+        return PQT_OK;
+    }
+    if (a->kind == PQT_SEL_ALL) return pqt_sel_copy(a, b);
+    if (b->kind == PQT_SEL_RUNS) return pqt_sel_intersect_runs(a, b->runs, b->nruns);
+    PQT_TRY(to_bits(a)); /* b is BITS */
+    int64_t nw = nwords(a->nrows);
+    for (int64_t w = 0; w < nw; w++) a->words[w] &= b->words[w];
+    a->nsel = popcount_words(a->words, nw);
+    build_summary(a);
+    normalize(a);
+    return PQT_OK;
+}
+
+pqt_status pqt_sel_or(pqt_sel *a, const pqt_sel *b)
+{
+    if (a->kind == PQT_SEL_ALL || b->kind == PQT_SEL_NONE) return PQT_OK;
+    if (b->kind == PQT_SEL_ALL) {
+        pqt_sel_init_all(a, a->nrows);
+        return PQT_OK;
+    }
+    if (a->kind == PQT_SEL_NONE) return pqt_sel_copy(a, b);
+    if (a->kind == PQT_SEL_RUNS && b->kind == PQT_SEL_RUNS) {
+        /* merge-union into a fresh array, then swap in */
+        pqt_run *out = pqt_malloc_array((size_t)(a->nruns + b->nruns), sizeof *out);
+        if (!out) return oom();
+        int64_t i = 0, j = 0, n = 0, cnt = 0;
+        while (i < a->nruns || j < b->nruns) {
+            pqt_run r = j >= b->nruns || (i < a->nruns && a->runs[i].start <= b->runs[j].start)
+                            ? a->runs[i++]
+                            : b->runs[j++];
+            int64_t pe = n ? out[n - 1].start + out[n - 1].len : -1;
+            if (n && pe >= r.start) {
+                if (r.start + r.len > pe) out[n - 1].len = r.start + r.len - out[n - 1].start;
+            } else {
+                out[n++] = r;
+            }
+        }
+        for (int64_t k = 0; k < n; k++) cnt += out[k].len;
+        pqt_mem_free(a->runs);
+        a->runs = out;
+        a->runs_cap = a->nruns + b->nruns;
+        a->nruns = n;
+        a->nsel = cnt;
+        normalize(a);
+        return PQT_OK;
+    }
+    PQT_TRY(to_bits(a));
+    int64_t nw = nwords(a->nrows);
+    if (b->kind == PQT_SEL_RUNS) {
+        for (int64_t k = 0; k < b->nruns; k++)
+            set_range(a->words, b->runs[k].start, b->runs[k].start + b->runs[k].len);
+    } else {
+        for (int64_t w = 0; w < nw; w++) a->words[w] |= b->words[w];
+    }
+    a->nsel = popcount_words(a->words, nw);
+    build_summary(a);
+    normalize(a);
+    return PQT_OK;
+}
+
+pqt_status pqt_sel_not(pqt_sel *sel)
+{
+    switch (sel->kind) {
+    case PQT_SEL_ALL: pqt_sel_init_none(sel, sel->nrows); return PQT_OK;
+    case PQT_SEL_NONE: pqt_sel_init_all(sel, sel->nrows); return PQT_OK;
+    case PQT_SEL_RUNS: {
+        /* the gaps between runs, plus the head and the tail */
+        pqt_run *out = pqt_malloc_array((size_t)sel->nruns + 1, sizeof *out);
+        if (!out) return oom();
+        int64_t n = 0, at = 0;
+        for (int64_t k = 0; k < sel->nruns; k++) {
+            if (sel->runs[k].start > at) out[n++] = (pqt_run){at, sel->runs[k].start - at};
+            at = sel->runs[k].start + sel->runs[k].len;
+        }
+        if (at < sel->nrows) out[n++] = (pqt_run){at, sel->nrows - at};
+        pqt_mem_free(sel->runs);
+        sel->runs = out;
+        sel->runs_cap = sel->nruns + 1;
+        sel->nruns = n;
+        break;
+    }
+    case PQT_SEL_BITS: {
+        int64_t nw = nwords(sel->nrows), nb = nblocks(sel->nrows);
+        for (int64_t w = 0; w < nw; w++) sel->words[w] = ~sel->words[w];
+        if (sel->nrows % 64) sel->words[nw - 1] &= (1ULL << (sel->nrows % 64)) - 1;
+        for (int64_t b = 0; b < nb; b++)
+            if (sel->summary[b] != 2) sel->summary[b] ^= 1; /* none <-> all, mixed stays */
+        break;
+    }
+    }
+    sel->nsel = sel->nrows - sel->nsel;
+    normalize(sel);
+    return PQT_OK;
+}
+
+void pqt_sel_rows(const pqt_sel *sel, int64_t *rows)
+{
+    int64_t n = 0;
+    if (sel->kind == PQT_SEL_BITS) {
+        /* set bits directly: a sparse bitmap would cost a call per row through runs */
+        int64_t nw = nwords(sel->nrows);
+        for (int64_t w = 0; w < nw; w++) {
+            uint64_t word = sel->words[w];
+            while (word) {
+                rows[n++] = w * 64 + __builtin_ctzll(word);
+                word &= word - 1;
+            }
+        }
+        return;
+    }
+    pqt_sel_cursor cur = {0};
+    int64_t s, l;
+    while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &s, &l))
+        for (int64_t i = 0; i < l; i++) rows[n++] = s + i;
+}
+
+void pqt_sel_to_bitmap(const pqt_sel *sel, uint8_t *bits)
+{
+    int64_t nbytes = (sel->nrows + 7) / 8;
+    if (sel->kind == PQT_SEL_BITS) {
+        for (int64_t k = 0; k < nbytes; k++) bits[k] = (uint8_t)(sel->words[k / 8] >> (8 * (k % 8)));
+        return;
+    }
+    memset(bits, 0, (size_t)nbytes);
+    pqt_sel_cursor cur = {0};
+    int64_t s, l;
+    while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &s, &l)) {
+        int64_t e = s + l;
+        for (; s < e && (s & 7); s++) bits[s >> 3] |= (uint8_t)(1u << (s & 7));
+        if (e - s >= 8) {
+            memset(bits + (s >> 3), 0xff, (size_t)((e - s) >> 3));
+            s += (e - s) & ~(int64_t)7;
+        }
+        for (; s < e; s++) bits[s >> 3] |= (uint8_t)(1u << (s & 7));
+    }
 }
 
 static int64_t bits_count(const pqt_sel *sel, int64_t lo, int64_t hi)

@@ -43,8 +43,23 @@ void pqt_sel_init_none(pqt_sel *sel, int64_t nrows);
 pqt_status pqt_sel_init_range(pqt_sel *sel, int64_t nrows, int64_t lo, int64_t hi);
 /* Select rows whose byte in keep[0..nrows) is non-zero. */
 pqt_status pqt_sel_init_bools(pqt_sel *sel, int64_t nrows, const uint8_t *keep);
+/* Select rows whose bit in bits is set: LSB first, row i is bit i % 8 of bits[i / 8];
+ * bits beyond nrows in the last byte are ignored. */
+pqt_status pqt_sel_init_bitmap(pqt_sel *sel, int64_t nrows, const uint8_t *bits);
+/* Select the union of runs, given in any order, overlapping or touching allowed. Every run
+ * must lie inside [0, nrows) with len >= 0 (the caller checks; the API layer names the bad
+ * one). */
+pqt_status pqt_sel_init_runs(pqt_sel *sel, int64_t nrows, const pqt_run *runs, int64_t nruns);
 pqt_status pqt_sel_copy(pqt_sel *dst, const pqt_sel *src);
 void pqt_sel_free(pqt_sel *sel);
+
+/* Set algebra on two selections of the same row count (the caller checks a->nrows ==
+ * b->nrows): a becomes a AND b, a OR b, NOT a. These and every other mutating call here
+ * fail only with PQT_NOMEM, and then leave the selected rows as they were (a
+ * representation may have changed, the meaning has not). */
+pqt_status pqt_sel_and(pqt_sel *a, const pqt_sel *b);
+pqt_status pqt_sel_or(pqt_sel *a, const pqt_sel *b);
+pqt_status pqt_sel_not(pqt_sel *sel);
 
 /* Keep only selected rows inside [lo, hi). */
 pqt_status pqt_sel_intersect_range(pqt_sel *sel, int64_t lo, int64_t hi);
@@ -53,6 +68,15 @@ pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nru
 /* Refine by a verdict over the currently selected rows only: keep[k] (one byte each) is
  * the verdict for the k-th selected row, k < nsel. */
 pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep);
+/* The same with the verdict as a bitmap: bit k (LSB first) for the k-th selected row. A
+ * contiguous selection (ALL, one run) takes it whole, without visiting rows. */
+pqt_status pqt_sel_refine_bits(pqt_sel *sel, const uint8_t *keep);
+
+/* The selected rows, ascending and 0-based, into rows[0 .. nsel). */
+void pqt_sel_rows(const pqt_sel *sel, int64_t *rows);
+/* The selection as a bitmap (LSB first, as pqt_sel_init_bitmap reads it) into
+ * bits[0 .. (nrows + 7) / 8); the bits past nrows in the last byte are 0. */
+void pqt_sel_to_bitmap(const pqt_sel *sel, uint8_t *bits);
 
 /* Selected rows in [lo, hi). */
 int64_t pqt_sel_count(const pqt_sel *sel, int64_t lo, int64_t hi);

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * scan_pass.c - the filter pass: statistics, then conjuncts on decoded values, row group by
+ * row group, refining each row group's selection (layer: scan; pushdown.md §2.2 steps 1
+ * and 5). Every conjunct decodes its own columns under the selection as it stands when its
+ * turn comes, so all of its vectors hold the same rows and a later conjunct never decodes a
+ * row an earlier one dropped; a column two conjuncts name is decoded twice, each time only
+ * for the rows alive then.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scan/scan.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+void pqt_scan_conj_order(const pqt_fprog *p, int *order)
+{
+    int n = pqt_scan_prog_nconj(p);
+    for (int k = 0; k < n; k++) order[k] = k;
+    /* insertion sort by cost, stable: the rules' own order breaks ties */
+    for (int i = 1; i < n; i++) {
+        int k = order[i], j = i;
+        while (j > 0 && pqt_scan_conj_cost(p, order[j - 1]) > pqt_scan_conj_cost(p, k)) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+}
+
+/* Per-thread state: the chunk reader's scratch, the evaluator's, and the batch. */
+typedef struct worker {
+    pqt_chunk_ctx *cx;
+    pqt_scan_scratch scratch;
+    pqt_colbuf *bufs; /* per slot, decoded for the current conjunct */
+    void **values;    /* per slot: fixed-width values, reused across row groups (fresh
+                         memory for every row group would cost a page fault per 4 KiB) */
+    size_t *values_cap;
+    int64_t **rowidx; /* per slot that is the row index: 1-based file rows */
+    pqt_scan_vec *vecs;
+    pqt_scan_stats *stats;
+    uint8_t *keep_bits;
+    int64_t keep_cap;
+} worker;
+
+static void worker_free(worker *w, int nslots)
+{
+    pqt_chunk_ctx_free(w->cx);
+    pqt_scan_scratch_free(&w->scratch);
+    if (w->bufs)
+        for (int s = 0; s < nslots; s++) pqt_colbuf_free(&w->bufs[s]);
+    if (w->rowidx)
+        for (int s = 0; s < nslots; s++) pqt_mem_free(w->rowidx[s]);
+    if (w->values)
+        for (int s = 0; s < nslots; s++) pqt_mem_free(w->values[s]);
+    pqt_mem_free(w->values);
+    pqt_mem_free(w->values_cap);
+    pqt_mem_free(w->bufs);
+    pqt_mem_free(w->rowidx);
+    pqt_mem_free(w->vecs);
+    pqt_mem_free(w->stats);
+    pqt_mem_free(w->keep_bits);
+    memset(w, 0, sizeof *w);
+}
+
+static pqt_status worker_init(worker *w, int nslots)
+{
+    memset(w, 0, sizeof *w);
+    size_t n = (size_t)nslots + 1;
+    w->bufs = pqt_calloc(n, sizeof *w->bufs);
+    w->rowidx = pqt_calloc(n, sizeof *w->rowidx);
+    w->vecs = pqt_calloc(n, sizeof *w->vecs);
+    w->stats = pqt_calloc(n, sizeof *w->stats);
+    w->values = pqt_calloc(n, sizeof *w->values);
+    w->values_cap = pqt_calloc(n, sizeof *w->values_cap);
+    if (!w->bufs || !w->rowidx || !w->vecs || !w->stats || !w->values || !w->values_cap) {
+        worker_free(w, nslots);
+        return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
+    }
+    pqt_status st = pqt_chunk_ctx_new(&w->cx);
+    if (st != PQT_OK) worker_free(w, nslots);
+    return st;
+}
+
+static void row_index_stats(const pqt_scan_pass *ps, int rg, pqt_scan_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->flags = PQT_SST_MIN | PQT_SST_MAX | PQT_SST_MIN_EXACT | PQT_SST_MAX_EXACT;
+    st->min.i = ps->rg_start[rg] + 1;
+    st->max.i = ps->rg_start[rg + 1];
+    st->null_count = 0;
+    st->nan_count = 0;
+}
+
+/* The 1-based file rows of the selected rows of row group rg. */
+static pqt_status row_index_values(const pqt_scan_pass *ps, int rg, const pqt_sel *sel,
+                                   int64_t **out)
+{
+    int64_t *v = pqt_malloc_array((size_t)sel->nsel + 1, sizeof *v);
+    if (!v) return pqt_err(PQT_NOMEM, "out of memory for the row index of row group %d", rg + 1);
+    pqt_sel_cursor cur = {0};
+    int64_t start, len, k = 0, base = ps->rg_start[rg] + 1;
+    while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &start, &len))
+        for (int64_t r = 0; r < len; r++) v[k++] = base + start + r;
+    *out = v;
+    return PQT_OK;
+}
+
+/* Decode the slots of conjunct k for the rows sel holds into w's vectors. */
+static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
+                              const pqt_sel *sel)
+{
+    int nc = pqt_scan_conj_ncols(ps->prog, k);
+    const int *slots = pqt_scan_conj_cols(ps->prog, k);
+    for (int j = 0; j < nc; j++) {
+        int s = slots[j];
+        const pqt_col *c = ps->slot_col[s];
+        if (!c) {
+            PQT_TRY(row_index_values(ps, rg, sel, &w->rowidx[s]));
+            w->vecs[s] = (pqt_scan_vec){w->rowidx[s], NULL, NULL};
+            continue;
+        }
+        pqt_colbuf *b = &w->bufs[s];
+        void *into = NULL;
+        size_t width = pqt_kind_elem_nbytes(c->elem_kind);
+        if (c->elem_kind != PQT_STRING && !c->is_list && width > 0) {
+            size_t need = (size_t)sel->nsel * width + 64;
+            if (w->values_cap[s] < need) {
+                pqt_mem_free(w->values[s]);
+                w->values_cap[s] = 0;
+                if (!(w->values[s] = pqt_malloc(need)))
+                    return pqt_err(PQT_NOMEM, "out of memory decoding column '%s'", c->path);
+                w->values_cap[s] = need;
+            }
+            into = w->values[s];
+        }
+        PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
+        PQT_TRY(pqt_chunk_read(w->cx, ps->src, rg, c, sel, b, 0));
+        bool str = b->elem_kind == PQT_STRING;
+        w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
+                                    (const char *)b->str_bytes.data, b->validity};
+    }
+    return PQT_OK;
+}
+
+static void release_conj(const pqt_scan_pass *ps, worker *w, int k)
+{
+    int nc = pqt_scan_conj_ncols(ps->prog, k);
+    const int *slots = pqt_scan_conj_cols(ps->prog, k);
+    for (int j = 0; j < nc; j++) {
+        pqt_colbuf_free(&w->bufs[slots[j]]);
+        pqt_mem_free(w->rowidx[slots[j]]);
+        w->rowidx[slots[j]] = NULL;
+    }
+}
+
+static pqt_status keep_room(worker *w, int64_t n)
+{
+    if (n <= w->keep_cap) return PQT_OK;
+    pqt_mem_free(w->keep_bits);
+    w->keep_bits = pqt_malloc((size_t)(n + 7) / 8 + 8);
+    w->keep_cap = w->keep_bits ? n : 0;
+    if (!w->keep_cap) return pqt_err(PQT_NOMEM, "out of memory for a selection of %lld rows",
+                                     (long long)n);
+    return PQT_OK;
+}
+
+/* Evaluate conjunct k over the rows sel holds and narrow sel to those passing. */
+static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, pqt_sel *sel)
+{
+    int64_t n = sel->nsel;
+    pqt_status st = keep_room(w, n);
+    if (st == PQT_OK) st = decode_conj(ps, w, rg, k, sel);
+    int64_t nkeep = 0;
+    if (st == PQT_OK)
+        st = pqt_scan_conj_eval(ps->prog, k, w->vecs, n, NULL, w->keep_bits, &nkeep, &w->scratch);
+    if (st == PQT_OK && nkeep < n) st = pqt_sel_refine_bits(sel, w->keep_bits);
+    release_conj(ps, w, k);
+    return st;
+}
+
+/* What evaluating each conjunct on values did so far, across threads: rows in and out. */
+typedef struct conj_seen {
+    _Atomic int64_t in, out;
+} conj_seen;
+
+/* This row group's order: by rows removed per unit of cost, measured on the row groups done
+ * so far (pushdown.md §2.4: re-rank at row-group boundaries); an unmeasured conjunct counts
+ * as keeping half its rows. Ties keep the cost order, so the first row groups use it. */
+static void adapt_order(const pqt_fprog *p, const int *base, const conj_seen *seen, int *order)
+{
+    int n = pqt_scan_prog_nconj(p);
+    double score[64];
+    if (n > 64) {
+        memcpy(order, base, (size_t)n * sizeof *order);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int k = base[i];
+        int64_t in = seen[k].in, out = seen[k].out;
+        double pass = in > 0 ? (double)out / (double)in : 0.5;
+        score[k] = (1.0 - pass) / (double)(pqt_scan_conj_cost(p, k) > 0 ? pqt_scan_conj_cost(p, k) : 1);
+        int j = i;
+        while (j > 0 && score[order[j - 1]] < score[k]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+}
+
+static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *base,
+                                   conj_seen *seen, bool *alive, int *order, int rg,
+                                   pqt_sel *sel, pqt_rg_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    if (sel->nsel == 0) return PQT_OK;
+    v->rows_in = sel->nsel;
+    int nslots = pqt_scan_prog_ncols(ps->prog), nconj = pqt_scan_prog_nconj(ps->prog);
+    int64_t rg_rows = ps->rg_start[rg + 1] - ps->rg_start[rg];
+    for (int s = 0; s < nslots; s++) {
+        if (ps->slot_col[s]) pqt_scan_chunk_stats(ps->src->meta, ps->slot_col[s], rg, &w->stats[s]);
+        else row_index_stats(ps, rg, &w->stats[s]);
+    }
+    int nalive = 0;
+    for (int i = 0; i < nconj; i++) {
+        int k = base[i];
+        pqt_tri t = pqt_scan_conj_prove(ps->prog, k, w->stats, rg_rows);
+        if (t == PQT_TRI_NONE) {
+            pqt_sel_init_none(sel, sel->nrows);
+            v->what = PQT_RG_PRUNED;
+            v->by_conj = k;
+            v->rows_out = 0;
+            return PQT_OK;
+        }
+        alive[k] = t != PQT_TRI_ALL;
+        nalive += alive[k];
+    }
+    if (nalive == 0) {
+        v->what = PQT_RG_ALL;
+        v->rows_out = sel->nsel;
+        return PQT_OK;
+    }
+    v->what = PQT_RG_FILTERED;
+    adapt_order(ps->prog, base, seen, order);
+    for (int i = 0; i < nconj && sel->nsel > 0; i++) {
+        int k = order[i];
+        if (!alive[k]) continue;
+        int64_t before = sel->nsel;
+        pqt_status st = apply_conj(ps, w, rg, k, sel);
+        if (st != PQT_OK) {
+            pqt_err_prefix("row group %d: ", rg + 1);
+            return st;
+        }
+        seen[k].in += before;
+        seen[k].out += sel->nsel;
+        if (v->nconj_read < PQT_RG_ORDER_MAX) v->order[v->nconj_read] = k;
+        v->nconj_read++;
+    }
+    v->rows_out = sel->nsel;
+    return PQT_OK;
+}
+
+pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdict *verdicts)
+{
+    int nconj = pqt_scan_prog_nconj(ps->prog), nslots = pqt_scan_prog_ncols(ps->prog);
+    for (int rg = 0; rg < ps->nrg; rg++) {
+        memset(&verdicts[rg], 0, sizeof verdicts[rg]);
+        verdicts[rg].rows_in = verdicts[rg].rows_out = sels[rg].nsel;
+    }
+    if (nconj == 0) return PQT_OK;
+    int *order = pqt_malloc_array((size_t)nconj, sizeof *order);
+    conj_seen *seen = pqt_calloc((size_t)nconj, sizeof *seen);
+    if (!order || !seen) {
+        pqt_mem_free(order);
+        pqt_mem_free(seen);
+        return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
+    }
+    pqt_scan_conj_order(ps->prog, order);
+    int nwork = 0;
+    for (int rg = 0; rg < ps->nrg; rg++) nwork += sels[rg].nsel > 0;
+    int threads = ps->threads < nwork ? ps->threads : nwork;
+    if (threads < 1) threads = 1;
+    pqt_status st = PQT_OK;
+    int failed_rg = ps->nrg; /* the first row group that failed reports */
+    char msg[512] = "";
+#pragma omp parallel num_threads(threads)
+    {
+        worker w;
+        char mine[512] = "";
+        pqt_err_target prev = pqt_err_redirect(mine, sizeof mine);
+        bool *alive = pqt_calloc((size_t)nconj, sizeof *alive);
+        int *my_order = alive ? pqt_calloc((size_t)nconj, sizeof *my_order) : NULL;
+        if (!my_order) {
+            pqt_mem_free(alive);
+            alive = NULL;
+        }
+        pqt_status my_st = alive ? worker_init(&w, nslots)
+                                 : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
+        bool ready = my_st == PQT_OK;
+        int my_failed = ready ? ps->nrg : -1;
+#pragma omp for schedule(dynamic, 1)
+        for (int rg = 0; rg < ps->nrg; rg++) {
+            if (my_failed != ps->nrg || sels[rg].nsel == 0) continue;
+            my_st = filter_row_group(ps, &w, order, seen, alive, my_order, rg, &sels[rg],
+                                     &verdicts[rg]);
+            if (my_st != PQT_OK) my_failed = rg;
+        }
+        pqt_err_restore(prev);
+        if (my_failed != ps->nrg) {
+#pragma omp critical(pqt_scan_filter_err)
+            if (my_failed < failed_rg) {
+                failed_rg = my_failed;
+                st = my_st;
+                snprintf(msg, sizeof msg, "%s", mine);
+            }
+        }
+        if (ready) worker_free(&w, nslots);
+        pqt_mem_free(alive);
+        pqt_mem_free(my_order);
+    }
+    pqt_mem_free(order);
+    pqt_mem_free(seen);
+    if (st != PQT_OK) return pqt_err(st, "%s", msg);
+    return PQT_OK;
+}

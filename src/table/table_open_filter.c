@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * table_open_filter.c - a filter given at open narrows the read plan (layer: table).
+ *
+ * The filter is compiled against the table's columns (and the virtual row index), then the
+ * scan layer's filter pass refines the plan's per-row-group selections: row groups the
+ * statistics refute are never read, the rest keep only the rows passing. Every later read
+ * goes through the plan, so payload columns decode survivors only. Everything is decided
+ * here, at open, before the table is returned: nrows counts survivors from the start.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scan/scan.h"
+#include "table/table_int.h"
+#include "util/mem.h"
+
+static int effective_threads(const pqt_table *t)
+{
+    int n = t->threads > 0 ? t->threads : omp_get_max_threads();
+    if (omp_in_parallel()) n = 1;
+    return n < 1 ? 1 : n;
+}
+
+pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret)
+{
+    int n = t->ncols;
+    pqt_scan_col *cols = pqt_calloc((size_t)n + 1, sizeof *cols);
+    if (!cols) return pqt_err(PQT_NOMEM, "out of memory listing columns for a filter");
+    for (int i = 0; i < n; i++) {
+        const pqt_tcol *c = &t->cols[i];
+        cols[i] = (pqt_scan_col){c->name, c->kind, c->time_unit};
+    }
+    cols[n] = (pqt_scan_col){PQT_TBL_ROW_INDEX, PQT_INT64, -1};
+    *cols_ret = cols;
+    *n_ret = n + 1;
+    return PQT_OK;
+}
+
+/* The plan part of pqt_table_explain, fixed at open. */
+static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *order,
+                          const pqt_rg_verdict *v)
+{
+    pqt_buf b = {0};
+    char line[640], conj[512];
+    int nconj = pqt_scan_prog_nconj(prog);
+    bool ok = true;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        int len_ = snprintf(line, sizeof line, __VA_ARGS__);                                       \
+        if (len_ > (int)sizeof line - 1) len_ = (int)sizeof line - 1;                              \
+        ok = ok && pqt_buf_append(&b, line, (size_t)len_) == PQT_OK;                               \
+    } while (0)
+    PUT("filter: %d conjunct%s, by cost (later row groups re-rank by measured selectivity):\n",
+        nconj, nconj == 1 ? "" : "s");
+    for (int i = 0; i < nconj; i++) {
+        pqt_scan_conj_text(prog, order[i], conj, sizeof conj);
+        PUT("  %d. %s\n", order[i] + 1, conj);
+    }
+    for (int rg = 0; rg < t->plan.nrg; rg++) {
+        const pqt_rg_verdict *r = &v[rg];
+        switch (r->what) {
+        case PQT_RG_UNCOVERED:
+            PUT("row group %d: outside the slice\n", rg + 1);
+            break;
+        case PQT_RG_PRUNED:
+            pqt_scan_conj_text(prog, r->by_conj, conj, sizeof conj);
+            PUT("row group %d: pruned by statistics (%s), %lld rows skipped\n", rg + 1, conj,
+                (long long)r->rows_in);
+            break;
+        case PQT_RG_ALL:
+            PUT("row group %d: every row passes by statistics, %lld rows kept, no filter column "
+                "read\n",
+                rg + 1, (long long)r->rows_in);
+            break;
+        default: {
+            char ord[64] = "";
+            size_t at = 0;
+            for (int i = 0; i < r->nconj_read && i < PQT_RG_ORDER_MAX && at < sizeof ord; i++)
+                at += (size_t)snprintf(ord + at, sizeof ord - at, "%s%d", i ? ", " : "",
+                                       r->order[i] + 1);
+            PUT("row group %d: filtered, %lld of %lld rows kept (conjuncts %s%s evaluated)\n",
+                rg + 1, (long long)r->rows_out, (long long)r->rows_in, ord,
+                r->nconj_read > PQT_RG_ORDER_MAX ? ", ..." : "");
+        }
+        }
+    }
+#undef PUT
+    if (!ok || pqt_buf_append(&b, "", 1) != PQT_OK) {
+        pqt_buf_free(&b);
+        return NULL;
+    }
+    return (char *)b.data;
+}
+
+pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
+{
+    pqt_scan_col *cols = NULL;
+    int ncols = 0;
+    PQT_TRY(pqt_tbl_scan_cols_at_open(t, &cols, &ncols));
+    pqt_fprog *prog = NULL;
+    pqt_status st = pqt_scan_compile(filter, cols, ncols, &prog);
+    if (st != PQT_OK) {
+        pqt_err_prefix("pqt_table_open: %s: ", t->f->path);
+        pqt_mem_free(cols);
+        return st;
+    }
+    int nslots = pqt_scan_prog_ncols(prog), nconj = pqt_scan_prog_nconj(prog);
+    const pqt_col **slot_col = pqt_calloc((size_t)nslots + 1, sizeof *slot_col);
+    pqt_rg_verdict *verdicts = pqt_calloc((size_t)t->plan.nrg + 1, sizeof *verdicts);
+    int *order = pqt_calloc((size_t)nconj + 1, sizeof *order);
+    if (!slot_col || !verdicts || !order) {
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter", t->f->path);
+        goto done;
+    }
+    for (int s = 0; s < nslots; s++) {
+        int ci = pqt_scan_prog_col(prog, s);
+        slot_col[s] = ci < t->ncols ? &t->f->schema.cols[t->cols[ci].file_col] : NULL;
+    }
+    pqt_chunk_src src = {t->f->io, t->f->path, t->f->file_size, &t->f->meta, t->f->verify_crc,
+                         false};
+    pqt_scan_pass pass = {&src, prog, slot_col, t->plan.rg_start, t->plan.nrg,
+                          effective_threads(t)};
+    st = pqt_scan_filter(&pass, t->plan.sel, verdicts);
+    if (st != PQT_OK) {
+        pqt_err_prefix("pqt_table_open: %s: filter: ", t->f->path);
+        goto done;
+    }
+    pqt_tbl_plan_recount(&t->plan);
+    t->nrows = t->plan.nsel;
+    t->rg_extent = pqt_tbl_plan_extent(&t->plan);
+    pqt_scan_conj_order(prog, order);
+    t->explain = explain_text(t, prog, order, verdicts);
+    if (!t->explain) {
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", t->f->path);
+        goto done;
+    }
+    for (int rg = 0; rg < t->plan.nrg; rg++) {
+        t->rg_pruned += verdicts[rg].what == PQT_RG_PRUNED;
+        t->rg_all += verdicts[rg].what == PQT_RG_ALL;
+    }
+done:
+    pqt_mem_free(order);
+    pqt_mem_free(verdicts);
+    pqt_mem_free(slot_col);
+    pqt_scan_prog_free(prog);
+    pqt_mem_free(cols);
+    return st;
+}
+
+int64_t pqt_table_explain(const pqt_table *t, char *buf, size_t cap)
+{
+    const char *text = !t ? "" : t->explain ? t->explain
+                                            : "no filter: every row of the slice is kept\n";
+    return snprintf(buf, cap, "%s", text);
+}
