@@ -402,7 +402,7 @@ static const struct {
     {"W1", wl_w1},   {"W1ra", wl_w1ra}, {"S1", wl_s1},   {"W5", wl_w5},   {"W6", wl_w6},
     {"W8", wl_w8},   {"W9", wl_w9},     {"T2", wl_t2},   {"P1", wl_p1},   {"W1t", wl_w1t},
     {"W5t", wl_w5t}, {"W9t", wl_w9t},   {"FSUM", wl_fsum}, {"W2n", wl_w2n}, {"W3n", wl_w3n},
-    {"W4n", wl_w4n}, {"W13", wl_w13},   {"W13n", wl_w13n},
+    {"W4n", wl_w4n}, {"W13", wl_w13},   {"W13h", wl_w13h}, {"W13n", wl_w13n},
 };
 
 /* ---- driver ----------------------------------------------------------------------------- */

@@ -66,6 +66,7 @@ int wl_w2n(bench *b, double *v, int *nv);
 int wl_w3n(bench *b, double *v, int *nv);
 int wl_w4n(bench *b, double *v, int *nv);
 int wl_w13(bench *b, double *v, int *nv);
+int wl_w13h(bench *b, double *v, int *nv);
 int wl_w13n(bench *b, double *v, int *nv);
 
 #endif

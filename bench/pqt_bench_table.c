@@ -10,11 +10,13 @@
  *   W2n, W3n, W4n   "no pushdown": open unfiltered, read the filter column whole, build a
  *                   row mask by hand in C, then read each --sum column whole and sum its rows
  *                   under the mask
- *   W13, W13n       cone search (--cone RA0,DEC0,R in degrees, --cone-k S0,C0,CR the
- *                   constants the peers use): W13 opens with a bounding-box filter
- *                   (dec and ra ranges, which prune), then tests the exact distance on the
- *                   box's rows and sums the --sum payload columns under that mask; W13n reads
- *                   ra, dec and the payload whole and does the same.
+ *   W13, W13h, W13n cone search (--cone RA0,DEC0,R in degrees, --cone-k S0,C0,CR the
+ *                   constants the peers use), then the sums of the --sum payload columns:
+ *                   W13 opens with a filter of bounding-box rules (dec and ra ranges) and the
+ *                   exact distance as a callback predicate (pqt_filter_add_callback), so the
+ *                   payload is decoded for the cone's rows only; W13h opens with the box
+ *                   rules only and tests the distance in C on the box's rows (seed 002's loop
+ *                   by hand); W13n reads ra, dec and the payload whole (no pushdown).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -30,8 +32,9 @@
 /* pi / 180 exactly as DuckDB's radians() and Rust's to_radians() compute it */
 #define DEG_TO_RAD (3.14159265358979323846 / 180.0)
 
-/* Options with the run's threads and CRC setting, plus b's filter rules when `filtered`. */
-static pqt_status open_table(bench *b, int filtered, pqt_table **t)
+/* Options with the run's threads and CRC setting, plus b's filter rules when `filtered`,
+ * or the filter object `filter` when given. */
+static pqt_status open_table_with(bench *b, int filtered, const pqt_filter *filter, pqt_table **t)
 {
     pqt_opts *o = NULL;
     pqt_status st = pqt_opts_new(&o);
@@ -39,9 +42,15 @@ static pqt_status open_table(bench *b, int filtered, pqt_table **t)
     if (st == PQT_OK) st = pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, b->crc);
     for (int k = 0; filtered && st == PQT_OK && k < b->nfilters; k++)
         st = pqt_opts_set_str(o, PQT_OPT_FILTER, b->filters[k]);
+    if (st == PQT_OK && filter) st = pqt_opts_set_filter(o, filter);
     if (st == PQT_OK) st = pqt_table_open(b->path, o, t);
     pqt_opts_free(o);
     return st;
+}
+
+static pqt_status open_table(bench *b, int filtered, pqt_table **t)
+{
+    return open_table_with(b, filtered, NULL, t);
 }
 
 /* Split b->sum_cols ("a,b,c") into names[] (pointers into buf). */
@@ -307,22 +316,43 @@ static int cone_box(const bench *b, char rules[4][96])
     return n;
 }
 
-/* keep[i] = row i within r of (ra0, dec0): the peers' expression, term for term,
+/* The exact test, the peers' expression term for term:
  * sin(dec) sin(dec0) + cos(dec) cos(dec0) cos(ra - ra0) >= cos(r), with sin(dec0), cos(dec0)
  * and cos(r) passed in (--cone-k) so that every engine compares against the same doubles. */
+static inline int in_cone(const bench *b, double ra, double dec)
+{
+    double d = dec * DEG_TO_RAD;
+    return sin(d) * b->cone_s0 + cos(d) * b->cone_c0 * cos((ra - b->ra0) * DEG_TO_RAD) >=
+           b->cone_cr;
+}
+
+/* W13's callback predicate over (ra, dec): pqt hands it the rows the box rules left alive. */
+static int cone_callback(void *user, const pqt_batch_col *cols, int ncols, int64_t n,
+                         uint8_t *keep)
+{
+    const bench *b = user;
+    if (ncols != 2 || cols[0].kind != PQT_FLOAT64 || cols[1].kind != PQT_FLOAT64) return 1;
+    const double *ra = cols[0].data, *dec = cols[1].data;
+    const uint8_t *vr = cols[0].validity, *vd = cols[1].validity;
+    for (int64_t i = 0; i < n; i++) {
+        int present = (!vr || (vr[i >> 3] >> (i & 7) & 1)) && (!vd || (vd[i >> 3] >> (i & 7) & 1));
+        if (present && in_cone(b, ra[i], dec[i])) keep[i >> 3] = (uint8_t)(keep[i >> 3] | 1u << (i & 7));
+    }
+    return 0;
+}
+
+/* keep[i] = row i of t in the cone, from ra and dec read whole with pqt_table_get_alloc. */
 static int cone_mask(bench *b, pqt_table *t, uint8_t *keep, int64_t n, int64_t *kept)
 {
     void *ra = NULL, *dec = NULL;
     int rc = -1;
     CK(b, pqt_table_get_alloc(t, "ra", PQT_FLOAT64, &ra, NULL, NULL));
     CK(b, pqt_table_get_alloc(t, "dec", PQT_FLOAT64, &dec, NULL, NULL));
-    const double *pra = ra, *pdec = dec, ra0 = b->ra0, s0 = b->cone_s0, c0 = b->cone_c0,
-                 cr = b->cone_cr;
+    const double *pra = ra, *pdec = dec;
     int64_t c = 0;
 #pragma omp parallel for num_threads(b->threads) reduction(+ : c) schedule(static)
     for (int64_t i = 0; i < n; i++) {
-        double d = pdec[i] * DEG_TO_RAD;
-        keep[i] = sin(d) * s0 + cos(d) * c0 * cos((pra[i] - ra0) * DEG_TO_RAD) >= cr;
+        keep[i] = (uint8_t)in_cone(b, pra[i], pdec[i]);
         c += keep[i];
     }
     *kept = c;
@@ -333,32 +363,44 @@ out:
     return rc;
 }
 
-static int cone(bench *b, int box, double *v, int *nv)
+enum cone_mode {
+    CONE_CALLBACK, /* W13: box rules + the exact test as a callback, all at open */
+    CONE_BY_HAND,  /* W13h: box rules at open, exact test in C on the box's rows */
+    CONE_NONE      /* W13n: no pushdown: ra, dec and the payload read whole */
+};
+
+static int cone(bench *b, enum cone_mode mode, double *v, int *nv)
 {
+    static const char *const radec[] = {"ra", "dec"};
+    pqt_filter *filter = NULL;
     pqt_table *t = NULL;
     uint8_t *keep = NULL;
     int rc = -1;
     char rules[4][96];
     if (!(b->r > 0)) return bench_fail(b, "W13 needs --cone RA0,DEC0,R and --cone-k S0,C0,CR");
-    b->nfilters = 0;
-    if (box) {
+    if (mode != CONE_NONE) {
         int nr = cone_box(b, rules);
-        for (int k = 0; k < nr; k++) b->filters[b->nfilters++] = rules[k];
+        CK(b, pqt_filter_new(&filter));
+        for (int k = 0; k < nr; k++) CK(b, pqt_filter_add(filter, rules[k]));
     }
-    CK(b, open_table(b, box, &t));
-    int64_t n = pqt_table_nrows(t), kept = 0;
-    if (!(keep = malloc((size_t)n + 1))) {
-        bench_fail(b, "out of memory");
-        goto out;
+    if (mode == CONE_CALLBACK) CK(b, pqt_filter_add_callback(filter, radec, 2, cone_callback, b));
+    CK(b, open_table_with(b, 0, filter, &t));
+    int64_t n = pqt_table_nrows(t), kept = n;
+    if (mode != CONE_CALLBACK) {
+        if (!(keep = malloc((size_t)n + 1))) {
+            bench_fail(b, "out of memory");
+            goto out;
+        }
+        if (cone_mask(b, t, keep, n, &kept)) goto out;
     }
-    if (cone_mask(b, t, keep, n, &kept)) goto out;
     rc = count_and_sums(b, t, keep, kept, v, nv);
 out:
-    b->nfilters = 0; /* the rules point into this frame */
     free(keep);
     pqt_table_close(t);
+    pqt_filter_free(filter);
     return rc;
 }
 
-int wl_w13(bench *b, double *v, int *nv) { return cone(b, 1, v, nv); }
-int wl_w13n(bench *b, double *v, int *nv) { return cone(b, 0, v, nv); }
+int wl_w13(bench *b, double *v, int *nv) { return cone(b, CONE_CALLBACK, v, nv); }
+int wl_w13h(bench *b, double *v, int *nv) { return cone(b, CONE_BY_HAND, v, nv); }
+int wl_w13n(bench *b, double *v, int *nv) { return cone(b, CONE_NONE, v, nv); }

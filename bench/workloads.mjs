@@ -250,6 +250,12 @@ export const WORKLOADS = [
     ref: ['W4', 'count', 'sum_ra'], pqtArgs: ['--workload', 'W4n', '--sum', 'ra'],
   },
   {
+    id: 'W13h', title: 'by hand: box rules at open, distance in C on the box rows, payload summed under the mask',
+    files: CAT_FILES, cols: ['count:i', 'sum_id:i', 'sum_mass:f', 'sum_z:f', 'sum_quality:i'],
+    pqt: true, pqtOnly: true, baselineOf: 'W13',
+    ref: ['W13', 'count', 'sum_id', 'sum_mass', 'sum_z', 'sum_quality'], pqtArgs: coneArgs('W13h'),
+  },
+  {
     id: 'W13n', title: 'no pushdown: read ra, dec whole, distance in C, read the payload whole',
     files: CAT_FILES, cols: ['count:i', 'sum_id:i', 'sum_mass:f', 'sum_z:f', 'sum_quality:i'],
     pqt: true, pqtOnly: true, baselineOf: 'W13',
