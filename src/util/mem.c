@@ -39,12 +39,15 @@ void pqt_mem_fail_after(long n) { fail_countdown = n; }
  * column into new memory spent as long zeroing it as decoding it (the README's pattern,
  * pqt_table_get_alloc then pqt_free, in a loop over runs or files, paid it every time).
  * glibc keeps freed blocks for reuse up to its largest dynamic mmap threshold (32 MiB) and
- * maps every larger one afresh. So pqt_free and pqt_mem_free keep a freed block of more than
- * CACHE_MIN_NBYTES that starts on a 2 MiB boundary (pqt_malloc's large blocks) instead of
- * returning it to the C library, and pqt_malloc hands it out again for a request it can hold
- * with at most half of it unused. Smaller blocks stay with glibc: kept here, their frees
- * would no longer raise its thresholds, and it would then trim and re-grow its heap (and
- * fault it in again) on every read.
+ * maps every larger one afresh. So pqt_free (the caller giving back what a *_alloc call
+ * handed out) keeps a freed block of more than CACHE_MIN_NBYTES that starts on a 2 MiB
+ * boundary (pqt_malloc's large blocks) instead of returning it to the C library, and
+ * pqt_malloc hands it out again for a request it can hold with at most half of it unused.
+ * The library's own frees (pqt_mem_free) do not feed it: a buffer that grew by realloc (a
+ * string column's bytes) has no like-sized successor and would only sit there, counted in
+ * the resident set. Smaller blocks stay with glibc: kept here, their frees would no longer
+ * raise its thresholds, and it would then trim and re-grow its heap (and fault it in again)
+ * on every read.
  * Bounded: CACHE_NBLOCKS blocks and CACHE_MAX_NBYTES bytes, the oldest given back first; a
  * kept block is marked MADV_FREE, so under memory pressure the kernel takes its pages back
  * instead of swapping (a reuse then faults them in again, zeroed). A block's size comes from
@@ -200,12 +203,12 @@ void *pqt_malloc_array(size_t n, size_t size)
     return pqt_malloc(n * size);
 }
 
-void pqt_mem_free(void *p)
+void pqt_mem_free(void *p) { free(p); }
+
+void pqt_free(void *p)
 {
     if (!cache_put(p)) free(p);
 }
-
-void pqt_free(void *p) { pqt_mem_free(p); }
 
 char *pqt_strndup(const char *s, size_t n)
 {

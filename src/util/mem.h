@@ -22,12 +22,12 @@ void *pqt_realloc_sized(void *p, size_t old_nbytes, size_t nbytes);
 void *pqt_malloc_pages(size_t nbytes);
 /* n * size with overflow check; NULL on overflow or failure. */
 void *pqt_malloc_array(size_t n, size_t size);
-/* Free; a block of more than 32 MiB on a 2 MiB boundary may be kept for reuse (mem.c). */
 void pqt_mem_free(void *p);
 char *pqt_strdup(const char *s);
 char *pqt_strndup(const char *s, size_t n);
 
-/* Give every block the large-block cache keeps (mem.c) back to the C library. */
+/* pqt_free (public) may keep a block of more than 32 MiB on a 2 MiB boundary for the next
+ * large pqt_malloc (mem.c); this gives every block kept back to the C library. */
 void pqt_mem_cache_trim(void);
 /* 1 when freed large blocks are kept for reuse (0 under AddressSanitizer). */
 int pqt_mem_cache_enabled(void);
