@@ -157,23 +157,41 @@ int cat_write_rows(cat_out *o, int64_t nrows);
 #define CAT_FLOAT_MAX 48
 char *cat_put_float(char *p, double d, int is_f32, int json);
 
-/* reading (cat_read.c): the file handle, the batches and their sizes. */
+/* reading (cat_read.c): the file handle, the batches and their sizes. Rows are output
+ * rows: the file's own, or with --where the survivors 1..nmap, output row i being file row
+ * map[i - 1] (cat_where.c). */
 typedef struct cat_reader {
     pqt_file *f;
     const char *path;
+    pqt_table *t;          /* --where: the filtered table (its plan, its counters) */
+    const int64_t *map;    /* --where: survivors' file rows, increasing (NULL: none) */
+    int64_t nmap;
     int measured;          /* a batch has been read: the sizes are measured */
-    int64_t next, end;     /* the rows still to read */
+    int64_t next, end;     /* the output rows still to read */
     int rg;                /* row group of the last batch, and its last row */
     int64_t rg_last;
     char err[1024];        /* why the last read failed (cat_reader_report) */
 } cat_reader;
 
-/* One batch: rows lo..hi (1-based, inclusive) of row group rg (0-based); arr[c] the values
- * of printed column c (NULL for a hidden one). */
+/* A column's values for the survivors of a batch, in buffers of the tool (cat_where.c). */
+typedef struct cat_gathered {
+    colview v; /* points into the buffers below */
+    void *data;
+    uint8_t *valid, *row_valid;
+    int64_t *str_off, *list_off;
+    char *bytes;
+    int used;
+} cat_gathered;
+
+/* One batch: file rows lo..hi (1-based, inclusive) of row group rg (0-based), printing
+ * nrows output rows from output row first (unfiltered: the same rows); arr[c] the values
+ * of printed column c as read (NULL for a hidden one, or once gathered into g[c]). */
 typedef struct cat_batch {
     int rg;
     int64_t lo, hi;
+    int64_t first, nrows;
     pqt_array **arr;
+    cat_gathered *g;
 } cat_batch;
 
 /* Open (EXIT_OK, or EXIT_FAIL after saying why) and close. */
@@ -192,6 +210,20 @@ void cat_reader_report(const cat_reader *rd);
 /* Point the columns' colviews at b's arrays; free b's arrays. */
 void cat_batch_view(cat_out *o, const cat_batch *b);
 void cat_batch_free(cat_batch *b, int ncols);
+/* A batch with room for o's columns (the tool exits when memory runs out); done frees
+ * its values and that room. */
+cat_batch cat_batch_new(const cat_out *o);
+void cat_batch_done(cat_batch *b, int ncols);
+
+/* --where (cat_where.c): open the table with the rules over file rows lo..hi (of nrows)
+ * and take its row index as rd's map, unless no row or every row of lo..hi passes (map
+ * NULL, nmap the survivors). EXIT_OK, or EXIT_FAIL after saying why (a column the file
+ * lacks, a value of the wrong type, a read error). */
+int cat_where_open(cat_reader *rd, const char *path, const cat_open_args *a,
+                   const tool_where *w, int64_t lo, int64_t hi, int64_t nrows);
+/* g = the rows rows[0..n) - base of s (increasing), in g's own buffers. */
+void cat_gather(cat_gathered *g, const colview *s, const int64_t *rows, int64_t n, int64_t base);
+void cat_gathered_free(cat_gathered *g);
 
 /* csv and jsonl with reading and writing on two threads (cat_pipe.c): the next batch is
  * read while this one is written. EXIT_OK, EXIT_FAIL (a read failed, reported) or -1 (the

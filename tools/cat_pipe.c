@@ -66,7 +66,7 @@ static int one_thread(cat_reader *rd, cat_out *o, cat_batch *b)
             return EXIT_FAIL;
         }
         cat_batch_view(o, b);
-        int wrc = cat_write_rows(o, b->hi - b->lo + 1);
+        int wrc = cat_write_rows(o, b->nrows);
         cat_batch_free(b, o->ncols);
         if (wrc != 0 || sink_flush(&o->sink) != 0) return -1;
     }
@@ -79,13 +79,8 @@ int cat_stream_piped(cat_reader *rd, cat_out *o)
     memset(&p, 0, sizeof p);
     p.rd = rd;
     p.o = o;
-    for (int k = 0; k < 2; k++) {
-        p.slot[k].arr = calloc((size_t)o->ncols + 1, sizeof *p.slot[k].arr);
-        if (!p.slot[k].arr) {
-            fputs("pqt: out of memory\n", stderr);
-            exit(EXIT_FAIL);
-        }
-    }
+    for (int k = 0; k < 2; k++)
+        p.slot[k] = cat_batch_new(o);
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pthread_t th;
@@ -102,7 +97,7 @@ int cat_stream_piped(cat_reader *rd, cat_out *o)
         pthread_mutex_unlock(&p.mu);
         if (!full) break;
         cat_batch_view(o, &p.slot[k]);
-        int wrc = cat_write_rows(o, p.slot[k].hi - p.slot[k].lo + 1);
+        int wrc = cat_write_rows(o, p.slot[k].nrows);
         /* Each batch shows as soon as it is read. */
         if (wrc == 0) wrc = sink_flush(&o->sink);
         pthread_mutex_lock(&p.mu);
@@ -121,10 +116,8 @@ int cat_stream_piped(cat_reader *rd, cat_out *o)
         rc = EXIT_FAIL;
     }
 out:
-    for (int k = 0; k < 2; k++) {
-        cat_batch_free(&p.slot[k], o->ncols);
-        free(p.slot[k].arr);
-    }
+    for (int k = 0; k < 2; k++)
+        cat_batch_done(&p.slot[k], o->ncols);
     pthread_cond_destroy(&p.cv);
     pthread_mutex_destroy(&p.mu);
     return rc;

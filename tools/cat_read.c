@@ -32,9 +32,11 @@ int cat_reader_open(cat_reader *rd, const char *path, const cat_open_args *args)
 
 void cat_reader_close(cat_reader *rd)
 {
-    if (!rd->f) return;
     pqt_file_close(rd->f);
     rd->f = NULL;
+    pqt_table_close(rd->t); /* the map is its row index */
+    rd->t = NULL;
+    rd->map = NULL;
 }
 
 /* A leaf (column chunk) of each printed column: the footer's sizes feed the estimates. */
@@ -95,22 +97,38 @@ void cat_reader_start(cat_reader *rd, int64_t lo, int64_t hi)
 int cat_next_batch(cat_reader *rd, const cat_out *o, cat_batch *b)
 {
     if (rd->next > rd->end) return 0;
-    while (rd->next > rd->rg_last) { /* the row group holding rd->next */
+    int64_t row = rd->map ? rd->map[rd->next - 1] : rd->next; /* the file row */
+    while (row > rd->rg_last) { /* the row group holding it */
         rd->rg++;
         rd->rg_last += pqt_file_row_group_nrows(rd->f, rd->rg);
     }
-    double row = 1;
+    double row_nbytes = 1;
     for (int c = 0; c < o->ncols; c++)
-        if (!o->cols[c].hidden) row += o->cols[c].row_nbytes;
-    double n = BATCH_NBYTES / row;
+        if (!o->cols[c].hidden) row_nbytes += o->cols[c].row_nbytes;
+    double n = BATCH_NBYTES / row_nbytes;
     double max = !rd->measured ? PROBE_ROWS : o->format == FORMAT_TABLE ? TABLE_BATCH_ROWS
                                                                          : BATCH_ROWS;
     if (n > max) n = max;
     int64_t rows = n < 1 ? 1 : (int64_t)n;
-    int64_t last = rd->end < rd->rg_last ? rd->end : rd->rg_last;
     b->rg = rd->rg;
+    b->first = rd->next;
+    if (rd->map) {
+        /* The survivors whose file rows lie within `rows` file rows of this one (they are
+         * read as one span) and in its row group. */
+        int64_t span_end = rd->rg_last - row + 1 > rows ? row + rows - 1 : rd->rg_last;
+        int64_t k = rd->next; /* output row of the batch's last survivor */
+        while (k < rd->end && rd->map[k] <= span_end)
+            k++;
+        b->lo = row;
+        b->hi = rd->map[k - 1];
+        b->nrows = k - rd->next + 1;
+        rd->next = k + 1;
+        return 1;
+    }
+    int64_t last = rd->end < rd->rg_last ? rd->end : rd->rg_last;
     b->lo = rd->next;
     b->hi = last - b->lo + 1 > rows ? b->lo + rows - 1 : last;
+    b->nrows = b->hi - b->lo + 1;
     rd->next = b->hi + 1;
     return 1;
 }
@@ -151,6 +169,13 @@ int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
             col->planned = 1;
         }
         col->row_nbytes = measured_row_nbytes(b->arr[c], col->row_nbytes);
+        if (rd->map) { /* keep the survivors only; the span's array goes at once */
+            colview v;
+            colview_init(&v, b->arr[c], col->unit, col->utc);
+            cat_gather(&b->g[c], &v, rd->map + b->first - 1, b->nrows, b->lo);
+            pqt_array_free(b->arr[c]);
+            b->arr[c] = NULL;
+        }
     }
     rd->measured = 1;
     return EXIT_OK;
@@ -158,8 +183,16 @@ int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
 
 void cat_batch_view(cat_out *o, const cat_batch *b)
 {
-    for (int c = 0; c < o->ncols; c++)
-        if (b->arr[c]) cat_view(&o->cols[c], b->arr[c]);
+    for (int c = 0; c < o->ncols; c++) {
+        cat_col *col = &o->cols[c];
+        if (b->arr[c]) {
+            cat_view(col, b->arr[c]);
+        } else if (b->g[c].used) { /* as cat_view does for an array */
+            col->v = b->g[c].v;
+            col->v.dec = col->dec_precision != 0;
+            col->v.scale = col->dec_scale;
+        }
+    }
 }
 
 void cat_batch_free(cat_batch *b, int ncols)
@@ -167,5 +200,27 @@ void cat_batch_free(cat_batch *b, int ncols)
     for (int c = 0; c < ncols; c++) {
         pqt_array_free(b->arr[c]);
         b->arr[c] = NULL;
+        cat_gathered_free(&b->g[c]);
     }
+}
+
+cat_batch cat_batch_new(const cat_out *o)
+{
+    cat_batch b = {0};
+    b.arr = calloc((size_t)o->ncols + 1, sizeof *b.arr);
+    b.g = calloc((size_t)o->ncols + 1, sizeof *b.g);
+    if (!b.arr || !b.g) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    return b;
+}
+
+void cat_batch_done(cat_batch *b, int ncols)
+{
+    cat_batch_free(b, ncols);
+    free(b->arr);
+    free(b->g);
+    b->arr = NULL;
+    b->g = NULL;
 }

@@ -17,22 +17,11 @@
 /* Rows a terminal sees at each end of a long table. */
 #define PREVIEW_ROWS 10
 
-static cat_batch new_batch(const cat_out *o)
-{
-    cat_batch b = {0};
-    b.arr = calloc((size_t)o->ncols + 1, sizeof *b.arr);
-    if (!b.arr) {
-        fputs("pqt: out of memory\n", stderr);
-        exit(EXIT_FAIL);
-    }
-    return b;
-}
-
 /* Rows lo..hi (1-based, inclusive), batch by batch through the writer of the format, on
  * this thread. EXIT_OK, EXIT_FAIL (a read failed, reported) or -1 (the output failed). */
 static int stream(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi)
 {
-    cat_batch b = new_batch(o);
+    cat_batch b = cat_batch_new(o);
     int rc = EXIT_OK;
     cat_reader_start(rd, lo, hi);
     while (rc == EXIT_OK && cat_next_batch(rd, o, &b)) {
@@ -43,7 +32,7 @@ static int stream(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi)
             break;
         }
         cat_batch_view(o, &b);
-        int64_t n = b.hi - b.lo + 1;
+        int64_t n = b.nrows;
         int wrc;
         if (o->format == FORMAT_TABLE) {
             cat_table_collect(o, n);
@@ -56,14 +45,14 @@ static int stream(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi)
         /* Each batch shows as soon as it is read. */
         if (wrc != 0 || sink_flush(&o->sink) != 0) rc = -1;
     }
-    free(b.arr);
+    cat_batch_done(&b, o->ncols);
     return rc;
 }
 
 /* Collect rows lo..hi for the table without printing them (the preview). */
 static int collect_rows(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi)
 {
-    cat_batch b = new_batch(o);
+    cat_batch b = cat_batch_new(o);
     int rc = EXIT_OK;
     cat_reader_start(rd, lo, hi);
     while (rc == EXIT_OK && cat_next_batch(rd, o, &b)) {
@@ -73,10 +62,10 @@ static int collect_rows(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi)
             break;
         }
         cat_batch_view(o, &b);
-        cat_table_collect(o, b.hi - b.lo + 1);
+        cat_table_collect(o, b.nrows);
         cat_batch_free(&b, o->ncols);
     }
-    free(b.arr);
+    cat_batch_done(&b, o->ncols);
     return rc;
 }
 

@@ -24,6 +24,12 @@
     "  --all              every row on a terminal too (there the table shows the first and\n"    \
     "                     last 10 rows of a longer one; a pipe always gets every row)\n"         \
     "  -f, --format F     table (default, for people), csv, or jsonl (one JSON object a row)\n"   \
+    "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
+    "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
+    "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
+    "                     usage error (status 2); a column the file lacks, status 1\n"            \
+    "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
+    "                     each row group's verdict and the counters of choosing the rows\n"      \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
     "  -h, --help         this text\n"                                                             \
@@ -39,14 +45,14 @@
     "a failed write (disk full) is an error, status 1.\n"
 
 static const char usage_cat[] =
-    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-n N] [--all] [-f table|csv|jsonl]\n"
-    "               [--no-crc] [--binary-as-string]\n"
+    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [-n N] [--all]\n"
+    "               [-f table|csv|jsonl] [--explain] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
-    "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-f table|csv|jsonl] [--no-crc]\n"
-    "                [--binary-as-string]\n"
+    "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [-f table|csv|jsonl]\n"
+    "                [--explain] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
     "with the same options; -n N prints N rows instead.\n" CAT_OPTIONS;
@@ -54,42 +60,14 @@ static const char usage_head[] =
 static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--limit", 'n', 1},   {"--format", 'f', 1},
                               {"--no-crc", 0, 0},    {"--binary-as-string", 0, 0},
-                              {"--all", 0, 0},       {NULL, 0, 0}};
+                              {"--all", 0, 0},       {"--where", 'w', 1},
+                              {"--explain", 0, 0},   {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format;
-    int no_crc, binary_as_string, all;
+    int no_crc, binary_as_string, all, explain;
+    tool_where where;
 } cat_args;
-
-/* A decimal int64 filling all of s (empty is not a number). */
-static int parse_i64(const char *s, size_t n, int64_t *out)
-{
-    char tmp[32];
-    if (n == 0 || n >= sizeof tmp) return 0;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    char *end;
-    errno = 0;
-    long long v = strtoll(tmp, &end, 10);
-    if (errno || *end || end == tmp) return 0;
-    *out = v;
-    return 1;
-}
-
-/* "LO:HI", "LO:", ":HI" or "N" (that one row). Open sides stay as given in lo/hi. */
-static int parse_rows(const char *s, int64_t *lo, int64_t *hi)
-{
-    const char *colon = strchr(s, ':');
-    if (!colon) {
-        if (!parse_i64(s, strlen(s), lo)) return 0;
-        *hi = *lo;
-        return 1;
-    }
-    size_t nlo = (size_t)(colon - s), nhi = strlen(colon + 1);
-    if (nlo && !parse_i64(s, nlo, lo)) return 0;
-    if (nhi && !parse_i64(colon + 1, nhi, hi)) return 0;
-    return 1;
-}
 
 static void add_col(cat_out *o, const pqt_file *f, int col)
 {
@@ -176,7 +154,7 @@ static int run(pqt_file *f, const cat_args *args)
     int rc = pick_columns(f, args->path, args->columns, &o);
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
     if (rc == EXIT_OK && args->rows) {
-        parse_rows(args->rows, &lo, &hi); /* checked by the caller */
+        tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */
         if (lo < 1 || hi > nrows || lo > hi) {
             fprintf(stderr, "pqt: %s: rows %s outside the table (%lld rows)\n", args->path,
                     args->rows, (long long)nrows);
@@ -184,26 +162,44 @@ static int run(pqt_file *f, const cat_args *args)
         }
     }
     if (rc == EXIT_OK) {
-        if (args->limit) parse_i64(args->limit, strlen(args->limit), &limit);
+        if (args->limit) tool_parse_i64(args->limit, strlen(args->limit), &limit);
         /* The rows are read through a handle of their own (the INT96 unit may reopen it). */
         cat_reader rd;
         cat_open_args oa = {args->no_crc, args->binary_as_string};
-        int64_t end = limit >= 0 && limit < hi - lo + 1 ? lo + limit - 1 : hi;
         rc = cat_reader_open(&rd, args->path, &oa);
-        if (rc == EXIT_OK) rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, end);
+        int filtered = args->where.nrules > 0 || args->explain;
+        if (rc == EXIT_OK && filtered) {
+            /* from here on rows are the survivors' own numbers */
+            rc = cat_where_open(&rd, args->path, &oa, &args->where, lo, hi, nrows);
+            if (rd.map || rd.nmap == 0) { /* else every row of lo..hi passes */
+                lo = 1;
+                hi = rd.nmap;
+            }
+        }
+        int64_t end = limit >= 0 && limit < hi - lo + 1 ? lo + limit - 1 : hi;
+        /* INT96: the unit that holds every file row from the first printed to the last */
+        int64_t first = lo, last = end;
+        if (rc == EXIT_OK && rd.map && end >= lo) {
+            first = rd.map[lo - 1];
+            last = rd.map[end - 1];
+        }
+        if (rc == EXIT_OK) rc = cat_settle_int96(&rd.f, args->path, &oa, &o, first, last);
         if (rc == EXIT_OK) rc = cat_print(&rd, &o, lo, hi, limit, args->all);
+        if (rd.t && args->explain && rc == EXIT_OK) {
+            fflush(stdout);
+            tool_explain_text(rd.t, stderr);
+        }
         cat_reader_close(&rd);
     }
     cat_out_free(&o);
     return rc;
 }
 
-/* cat, and head (limit_default "10"). */
-static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
-                    const char *limit_default)
+/* Parse the options and print; a->where receives the rules (the caller frees them). */
+static int parse_and_run(int argc, char **argv, const char *cmd, const char *usage,
+                         const char *limit_default, cat_args *a)
 {
     argscan s;
-    cat_args args = {0};
     int rc;
     argscan_init(&s, argc, argv);
     for (int r; (r = argscan_next(&s, opts)) != ARG_END;) {
@@ -213,41 +209,55 @@ static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
         }
         if (r != ARG_OPERAND && r != ARG_OPTION) return tool_bad_option(cmd, usage, r, s.opt);
         if (r == ARG_OPERAND) {
-            if (args.path) return tool_usage_error(cmd, usage, "unexpected argument", s.value);
-            args.path = s.value;
+            if (a->path) return tool_usage_error(cmd, usage, "unexpected argument", s.value);
+            a->path = s.value;
         } else if (strcmp(s.opt, "--columns") == 0)
-            args.columns = s.value;
+            a->columns = s.value;
         else if (strcmp(s.opt, "--rows") == 0)
-            args.rows = s.value;
+            a->rows = s.value;
         else if (strcmp(s.opt, "--limit") == 0)
-            args.limit = s.value;
+            a->limit = s.value;
         else if (strcmp(s.opt, "--format") == 0)
-            args.format = s.value;
+            a->format = s.value;
         else if (strcmp(s.opt, "--no-crc") == 0)
-            args.no_crc = 1;
+            a->no_crc = 1;
         else if (strcmp(s.opt, "--all") == 0)
-            args.all = 1;
+            a->all = 1;
+        else if (strcmp(s.opt, "--where") == 0) {
+            if ((rc = tool_where_add(&a->where, cmd, usage, s.value)) >= 0) return rc;
+        } else if (strcmp(s.opt, "--explain") == 0)
+            a->explain = 1;
         else
-            args.binary_as_string = 1;
+            a->binary_as_string = 1;
     }
-    if (!args.path) return tool_usage_error(cmd, usage, "missing FILE", NULL);
-    if (!args.limit) args.limit = limit_default;
-    if (args.columns && (rc = tool_list_check(cmd, usage, "--columns", args.columns)) >= 0)
+    if (!a->path) return tool_usage_error(cmd, usage, "missing FILE", NULL);
+    if (!a->limit) a->limit = limit_default;
+    if (a->columns && (rc = tool_list_check(cmd, usage, "--columns", a->columns)) >= 0)
         return rc;
     int64_t lo = 1, hi = 1, limit;
-    if (args.rows && !parse_rows(args.rows, &lo, &hi))
-        return tool_usage_error(cmd, usage, "bad --rows (want LO:HI)", args.rows);
-    if (args.limit && (!parse_i64(args.limit, strlen(args.limit), &limit) || limit < 0))
-        return tool_usage_error(cmd, usage, "bad --limit (want a count >= 0)", args.limit);
-    if (args.format && strcmp(args.format, "table") != 0 && strcmp(args.format, "csv") != 0 &&
-        strcmp(args.format, "jsonl") != 0)
-        return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", args.format);
+    if (a->rows && !tool_parse_rows(a->rows, &lo, &hi))
+        return tool_usage_error(cmd, usage, "bad --rows (want LO:HI)", a->rows);
+    if (a->limit && (!tool_parse_i64(a->limit, strlen(a->limit), &limit) || limit < 0))
+        return tool_usage_error(cmd, usage, "bad --limit (want a count >= 0)", a->limit);
+    if (a->format && strcmp(a->format, "table") != 0 && strcmp(a->format, "csv") != 0 &&
+        strcmp(a->format, "jsonl") != 0)
+        return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", a->format);
 
     pqt_file *f;
-    cat_open_args oa = {args.no_crc, args.binary_as_string};
-    if (cat_open(args.path, &oa, PQT_UNIT_NANOS, &f) != PQT_OK) return tool_fail(args.path);
-    rc = run(f, &args);
+    cat_open_args oa = {a->no_crc, a->binary_as_string};
+    if (cat_open(a->path, &oa, PQT_UNIT_NANOS, &f) != PQT_OK) return tool_fail(a->path);
+    rc = run(f, a);
     pqt_file_close(f);
+    return rc;
+}
+
+/* cat, and head (limit_default "10"). */
+static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
+                    const char *limit_default)
+{
+    cat_args a = {0};
+    int rc = parse_and_run(argc, argv, cmd, usage, limit_default, &a);
+    tool_where_free(&a.where);
     return rc;
 }
 

@@ -18,6 +18,7 @@ static const char usage_text[] =
     "                page index, bloom filter) and key-value metadata (footer only)\n"
     "  cat FILE      print rows (table, csv or jsonl)\n"
     "  head FILE     print the first 10 rows (cat --limit 10)\n"
+    "  count FILE    the number of rows, or of rows passing --where rules (--explain: how)\n"
     "  help COMMAND  the options of a command (the same as 'pqt COMMAND --help')\n"
     "\n"
     "options:\n"
@@ -39,6 +40,7 @@ typedef struct command {
 
 static const command commands[] = {{"schema", cmd_schema}, {"meta", cmd_meta},
                                    {"cat", cmd_cat},       {"head", cmd_head},
+                                   {"count", cmd_count},
                                    {NULL, NULL}};
 
 static const command *find_command(const char *name)

@@ -14,8 +14,13 @@ int tool_fail(const char *path)
     const char *msg = pqt_errmsg();
     if (!msg || !msg[0]) msg = "failed";
     if (strcmp(path, "-") == 0) path = "(stdin)"; /* the name pqt_file_open_mem was given */
-    /* The library's message often starts with the path already; say it once. */
+    /* The library's message often starts with the path already, or with the call and the
+     * path ("pqt_table_open: PATH: ..."): say the path once. */
     size_t n = strlen(path);
+    const char *after_call = strncmp(msg, "pqt_", 4) == 0 ? strstr(msg, ": ") : NULL;
+    if (after_call && strncmp(after_call + 2, path, n) == 0 &&
+        strncmp(after_call + 2 + n, ": ", 2) == 0)
+        msg = after_call + 2;
     if (strncmp(msg, path, n) == 0 && strncmp(msg + n, ": ", 2) == 0) msg += n + 2;
     fprintf(stderr, "pqt: %s: %s\n", path, msg);
     return EXIT_FAIL;
@@ -69,16 +74,28 @@ static pqt_status read_stdin(void)
     return PQT_OK;
 }
 
+/* Standard input buffered, or the process ends saying why (not a library failure). */
+static void buffer_stdin(void)
+{
+    pqt_status st = read_stdin();
+    if (st == PQT_OK) return;
+    fprintf(stderr, "pqt: (stdin): %s\n",
+            st == PQT_NOMEM ? "out of memory buffering the input" : strerror(errno));
+    exit(EXIT_FAIL);
+}
+
 pqt_status tool_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
 {
     if (strcmp(path, "-") != 0) return pqt_file_open(path, opts, ret);
-    pqt_status st = read_stdin();
-    if (st != PQT_OK) { /* not a library failure: say it here and stop */
-        fprintf(stderr, "pqt: (stdin): %s\n",
-                st == PQT_NOMEM ? "out of memory buffering the input" : strerror(errno));
-        exit(EXIT_FAIL);
-    }
+    buffer_stdin();
     return pqt_file_open_mem(stdin_bytes, stdin_nbytes, "(stdin)", opts, ret);
+}
+
+pqt_status tool_table_open(const char *path, const pqt_opts *opts, pqt_table **ret)
+{
+    if (strcmp(path, "-") != 0) return pqt_table_open(path, opts, ret);
+    buffer_stdin();
+    return pqt_table_open_mem(stdin_bytes, stdin_nbytes, "(stdin)", opts, ret);
 }
 
 int tool_open(const char *path, pqt_file **ret)
@@ -101,10 +118,19 @@ static int take_value(argscan *s, const argopt *o, const char *attached)
 {
     /* on error s->opt stays the argument as typed, so the message quotes the user */
     if (!o->takes_value && attached) return ARG_NOVALUE;
-    if (o->takes_value && !attached && s->i >= s->argc) return ARG_MISSING;
+    if (o->takes_value == ARG_VALUE && !attached && s->i >= s->argc) return ARG_MISSING;
     s->opt = o->name;
-    if (o->takes_value) s->value = attached ? attached : s->argv[s->i++];
+    if (o->takes_value == ARG_VALUE) s->value = attached ? attached : s->argv[s->i++];
+    if (o->takes_value == ARG_VALUE_OPTIONAL) s->value = attached;
     return ARG_OPTION;
+}
+
+const char *argscan_take_word(argscan *s, const char *const *words)
+{
+    if (s->value || s->no_more_opts || s->i >= s->argc) return s->value;
+    for (int k = 0; words[k]; k++)
+        if (strcmp(s->argv[s->i], words[k]) == 0) return s->value = s->argv[s->i++];
+    return NULL;
 }
 
 int argscan_next(argscan *s, const argopt *opts)
@@ -133,6 +159,34 @@ int argscan_next(argscan *s, const argopt *opts)
         if (strlen(opts[k].name) == n && strncmp(a, opts[k].name, n) == 0)
             return take_value(s, &opts[k], eq ? eq + 1 : NULL);
     return ARG_BAD;
+}
+
+int tool_parse_i64(const char *s, size_t n, int64_t *out)
+{
+    char tmp[32];
+    if (n == 0 || n >= sizeof tmp) return 0;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    char *end;
+    errno = 0;
+    long long v = strtoll(tmp, &end, 10);
+    if (errno || *end || end == tmp) return 0;
+    *out = v;
+    return 1;
+}
+
+int tool_parse_rows(const char *s, int64_t *lo, int64_t *hi)
+{
+    const char *colon = strchr(s, ':');
+    if (!colon) {
+        if (!tool_parse_i64(s, strlen(s), lo)) return 0;
+        *hi = *lo;
+        return 1;
+    }
+    size_t nlo = (size_t)(colon - s), nhi = strlen(colon + 1);
+    if (nlo && !tool_parse_i64(s, nlo, lo)) return 0;
+    if (nhi && !tool_parse_i64(colon + 1, nhi, hi)) return 0;
+    return 1;
 }
 
 int tool_doc_format(const char *value)

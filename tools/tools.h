@@ -20,6 +20,7 @@ int cmd_schema(int argc, char **argv);
 int cmd_meta(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_head(int argc, char **argv); /* cat --limit 10 */
+int cmd_count(int argc, char **argv);
 
 /* "pqt: FILE: <pqt_errmsg()>" on stderr; returns EXIT_FAIL. */
 int tool_fail(const char *path);
@@ -27,6 +28,8 @@ int tool_fail(const char *path);
 int tool_usage_error(const char *cmd, const char *usage, const char *msg, const char *arg);
 /* tool_usage_error for ARG_BAD / ARG_MISSING / ARG_NOVALUE from argscan_next. */
 int tool_bad_option(const char *cmd, const char *usage, int r, const char *opt);
+/* pqt_table_open with the same "-" rule (standard input, named "(stdin)"). */
+pqt_status tool_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
 /* Open path or report why not. EXIT_OK or EXIT_FAIL. */
 int tool_open(const char *path, pqt_file **ret);
 /* pqt_file_open, where path "-" is standard input (buffered whole, named "(stdin)"); on a
@@ -36,10 +39,12 @@ pqt_status tool_file_open(const char *path, const pqt_opts *opts, pqt_file **ret
 /* Command-line scanning shared by the subcommands: one FILE operand plus options. A long
  * option's value comes as "--opt value" or "--opt=value", a short one's as "-c value" or
  * "-cvalue". After "--" everything is an operand; "-" alone is an operand. */
+enum { ARG_FLAG = 0, ARG_VALUE = 1, ARG_VALUE_OPTIONAL = 2 };
 typedef struct argopt {
     const char *name; /* "--columns" */
     char short_name;  /* 'c', or 0 for none */
-    int takes_value;
+    int takes_value;  /* ARG_FLAG, ARG_VALUE, or ARG_VALUE_OPTIONAL: only "--opt=value" is
+                       * taken here; argscan_take_word takes "--opt value" */
 } argopt;
 
 typedef struct argscan {
@@ -64,6 +69,16 @@ enum {
 void argscan_init(argscan *s, int argc, char **argv);
 /* Next argument; opts lists the options the command knows, ending with {NULL}. */
 int argscan_next(argscan *s, const argopt *opts);
+/* After an ARG_VALUE_OPTIONAL option without "=value": take the next argument as its value
+ * when it is one of words (NULL-terminated), so "--explain json FILE" and "--explain FILE"
+ * both read. Returns s->value (NULL: none given). */
+const char *argscan_take_word(argscan *s, const char *const *words);
+
+/* A decimal int64 filling all of s[0..n) (empty is not a number). 1 when it is one. */
+int tool_parse_i64(const char *s, size_t n, int64_t *out);
+/* --rows: "LO:HI", "LO:", ":HI" or "N" (that one row). Open sides stay as given in lo/hi.
+ * 1 when well formed. */
+int tool_parse_rows(const char *s, int64_t *lo, int64_t *hi);
 
 /* --format of schema and meta: text (the default) or json. FORMAT_TEXT / FORMAT_JSON, or -1
  * for anything else. */
@@ -88,6 +103,36 @@ void tool_node_logical(const pqt_file *f, int node, rbuf *b);
 size_t tool_text_width(const char *s, size_t n);
 /* Bytes of the prefix of s[0..n) holding at most `width` code points. */
 size_t tool_text_prefix(const char *s, size_t n, size_t width);
+
+/* ---- filters (tool_where.c): --where and --explain of cat, head and count ---- */
+
+/* The --where rules given so far, AND-combined. Start zeroed. */
+typedef struct tool_where {
+    pqt_filter *filter; /* NULL until the first rule */
+    int nrules;
+} tool_where;
+/* Add one rule, parsed now: -1 when it is fine, else EXIT_USAGE after "pqt CMD: --where:
+ * <the library's message, which names the character>" and the synopsis on stderr. */
+int tool_where_add(tool_where *w, const char *cmd, const char *usage, const char *rule);
+void tool_where_free(tool_where *w);
+
+/* How a filtered table is opened. row_lo/row_hi: the slice (TOOL_ROW_OPEN: that side open);
+ * int96_unit: PQT_OPT_INT96_UNIT, or -1 for the library's default. */
+#define TOOL_ROW_OPEN INT64_MIN
+typedef struct tool_where_open_args {
+    const tool_where *where; /* may be NULL: no filter */
+    int no_crc, binary_as_string, int96_unit;
+    int64_t row_lo, row_hi;
+} tool_where_open_args;
+/* pqt_table_open (tool_table_open: "-" is standard input) with those options; the filter's
+ * columns are checked and evaluated here (PQT_BAD_FILTER for a name or type). */
+pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_table **ret);
+/* pqt_table_explain's text, ending in a newline. */
+void tool_explain_text(const pqt_table *t, FILE *out);
+/* One JSON object: count, rows_unfiltered, the pqt_scan_counts under their own names,
+ * values_decoded_by_column (columns that decoded any value) and plan (the text). 0, or -1
+ * when the counters cannot be had (pqt_errmsg says why). */
+int tool_explain_json(const pqt_table *t, FILE *out);
 
 /* ---- JSON documents (json_out.c): schema and meta --format json ---- */
 

@@ -52,9 +52,10 @@ pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret);
 /* Read rows [lo, hi) (0-based, half-open) of column c into a colbuf allocated here at
  * hi - lo rows (borrowed_data: caller memory for fixed-width scalar values, or NULL).
  * Covering row groups are decoded straight into place, in parallel when allowed. On failure
- * b is left freed. */
+ * b is left freed. counters (NULL = none): what the read cost (column.h). */
 pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,
-                                pqt_colbuf *b, void *borrowed_data);
+                                pqt_read_counters *counters, pqt_colbuf *b,
+                                void *borrowed_data);
 
 /* A copy of DECIMAL column col that reads the unscaled integers exactly (int64 kind up to
  * precision 18, int128 up to 38). PQT_KIND for a column that is not a decimal,

@@ -62,7 +62,8 @@ static int rg_after(const pqt_file_meta *m, int64_t row)
 }
 
 pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,
-                                pqt_colbuf *b, void *borrowed_data)
+                                pqt_read_counters *counters, pqt_colbuf *b,
+                                void *borrowed_data)
 {
     /* A range is one run per covering row group: the selection read does the rest. Only
      * the covering row groups are set up, found by binary search, so reading a file row
@@ -83,8 +84,8 @@ pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64
         dst_row[i] = start + rlo - lo;
     }
     if (st == PQT_OK)
-        st = pqt_file_read_span(f, c, rg0, n, sels, dst_row, hi - lo, effective_threads(f), b,
-                                borrowed_data);
+        st = pqt_file_read_span(f, c, rg0, n, sels, dst_row, hi - lo, effective_threads(f),
+                                counters, b, borrowed_data);
     for (int i = 0; sels && i < n; i++) pqt_sel_free(&sels[i]);
     pqt_mem_free(sels);
     pqt_mem_free(dst_row);
@@ -98,7 +99,7 @@ static pqt_status read_array(pqt_file *f, int col, const pqt_col *c, int64_t lo,
 {
     pqt_array *a = pqt_calloc(1, sizeof *a);
     if (!a) return pqt_err(PQT_NOMEM, "out of memory");
-    pqt_status st = pqt_file_read_colbuf(f, c, lo - 1, hi, &a->buf, NULL);
+    pqt_status st = pqt_file_read_colbuf(f, c, lo - 1, hi, NULL, &a->buf, NULL);
     if (st != PQT_OK) {
         pqt_mem_free(a);
         return st;
@@ -191,7 +192,7 @@ pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void
                        (size_t)n * esz);
     /* Decode straight into the caller's memory: a colbuf whose data is borrowed. */
     pqt_colbuf b;
-    PQT_TRY(pqt_file_read_colbuf(f, c, lo - 1, hi, &b, data));
+    PQT_TRY(pqt_file_read_colbuf(f, c, lo - 1, hi, NULL, &b, data));
     if (validity) {
         size_t vb = (size_t)(n + 7) / 8;
         if (b.validity) memcpy(validity, b.validity, vb);
@@ -233,7 +234,7 @@ pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret)
         int64_t rows = m->row_groups[rg].num_rows;
         if (rows == 0) continue;
         pqt_colbuf b;
-        PQT_TRY(pqt_file_read_colbuf(f, c, start, start + rows, &b, NULL));
+        PQT_TRY(pqt_file_read_colbuf(f, c, start, start + rows, NULL, &b, NULL));
         int rw = pqt_colbuf_uniform_width(&b);
         pqt_colbuf_free(&b);
         if (rw != w) {

@@ -66,25 +66,28 @@ static int64_t string_bytes_bound(const pqt_column_meta *cm, int64_t file_size)
 }
 
 pqt_status pqt_file_read_sel(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
-                             const int64_t *dst_row, int64_t nrows, int threads, pqt_colbuf *b)
+                             const int64_t *dst_row, int64_t nrows, int threads,
+                             pqt_read_counters *counters, pqt_colbuf *b)
 {
-    return pqt_file_read_span(f, c, 0, f->meta.n_row_groups, sels, dst_row, nrows, threads, b,
-                              NULL);
+    return pqt_file_read_span(f, c, 0, f->meta.n_row_groups, sels, dst_row, nrows, threads,
+                              counters, b, NULL);
 }
 
 pqt_status pqt_file_read_sel_into(pqt_file *f, const pqt_col *c, const pqt_sel *sels,
                                   const int64_t *dst_row, int64_t nrows, int threads,
-                                  pqt_colbuf *b, void *borrowed_data)
+                                  pqt_read_counters *counters, pqt_colbuf *b,
+                                  void *borrowed_data)
 {
-    return pqt_file_read_span(f, c, 0, f->meta.n_row_groups, sels, dst_row, nrows, threads, b,
-                              borrowed_data);
+    return pqt_file_read_span(f, c, 0, f->meta.n_row_groups, sels, dst_row, nrows, threads,
+                              counters, b, borrowed_data);
 }
 
 /* Everything below indexes sels, dst_row and its own arrays by rg, relative to the span;
  * the row group itself is rg0 + rg. The cost is proportional to the span, not the file. */
 pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
                               const pqt_sel *sels, const int64_t *dst_row, int64_t nrows,
-                              int threads, pqt_colbuf *b, void *borrowed_data)
+                              int threads, pqt_read_counters *counters, pqt_colbuf *b,
+                              void *borrowed_data)
 {
     const pqt_file_meta *m = &f->meta;
     if (rg0 < 0 || nrg < 0 || rg0 > m->n_row_groups - nrg)
@@ -125,7 +128,7 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
     b->elem_limit = elem_cap;
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
-    pqt_chunk_src src = {f->io, f->path, f->file_size, m, f->verify_crc, false};
+    pqt_chunk_src src = {f->io, f->path, f->file_size, m, f->verify_crc, false, counters};
     bool appending = c->is_list || c->elem_kind == PQT_STRING;
     int64_t *elem_base = NULL, *elem_end = NULL;
     bool windows_wrong = false;
@@ -278,7 +281,8 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
     pqt_mem_free(win);
     if (windows_wrong) {
         pqt_colbuf_free(b);
-        return pqt_file_read_span(f, c, rg0, nrg, sels, dst_row, nrows, 1, b, borrowed_data);
+        return pqt_file_read_span(f, c, rg0, nrg, sels, dst_row, nrows, 1, counters, b,
+                                  borrowed_data);
     }
     if (st == PQT_OK && c->is_list && b->nrows != nrows)
         st = pqt_err(PQT_CORRUPT, "%s: column '%s': read %lld list rows, expected %lld", f->path,

@@ -233,7 +233,7 @@ pqt_status pqt_file_read_selected(pqt_file *f, int col, int rg, const pqt_select
     if (!a) return pqt_err(PQT_NOMEM, "out of memory");
     int64_t dst_row = 0;
     /* one row group decodes serially whatever the thread count: 1 says so */
-    pqt_status st = pqt_file_read_span(f, c, rg, 1, &sel->sel, &dst_row, sel->sel.nsel, 1,
+    pqt_status st = pqt_file_read_span(f, c, rg, 1, &sel->sel, &dst_row, sel->sel.nsel, 1, NULL,
                                        &a->buf, NULL);
     if (st != PQT_OK) {
         pqt_mem_free(a);
@@ -271,7 +271,8 @@ pqt_status pqt_file_read_selected_into(pqt_file *f, int col, int rg, const pqt_s
     /* decode straight into the caller's memory: a colbuf whose data is borrowed */
     pqt_colbuf b;
     int64_t dst_row = 0;
-    PQT_TRY(pqt_file_read_span(f, c, rg, 1, &sel->sel, &dst_row, n, 1, &b, n > 0 ? data : NULL));
+    PQT_TRY(pqt_file_read_span(f, c, rg, 1, &sel->sel, &dst_row, n, 1, NULL, &b,
+                               n > 0 ? data : NULL));
     if (validity && n > 0) {
         size_t vb = (size_t)(n + 7) / 8;
         if (b.validity) {

@@ -11,6 +11,7 @@
 #ifndef PQT_COLUMN_H
 #define PQT_COLUMN_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -64,6 +65,38 @@ typedef struct pqt_chunk_ctx pqt_chunk_ctx;
 pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret);
 void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
 
+/* What reading cost, added up by every chunk read that is given the block (exact, never
+ * sampled). Each chunk read counts into locals and adds them here once at its end (also
+ * when it fails: the work was done), so threads reading other chunks may share a block.
+ *   pages: data pages walked, one per data page header of every chunk read (each read of
+ *     a chunk counts its pages again); always pages_skipped + pages_decompressed;
+ *   pages_skipped: data pages never decompressed because no selected row is in them (row
+ *     counts from the page header, or for v1 list pages from the offset index);
+ *   pages_decompressed: data pages decompressed, or used in place when stored
+ *     uncompressed (also a page decompressed to count the rows of a v1 list page);
+ *   dict_pages: dictionary pages read and loaded;
+ *   values_decoded: non-null values written into a destination (for lists: present
+ *     elements). Not counted: levels, dictionary entries, values a decoder passes over
+ *     for rows not selected, and null slots;
+ *   bytes_read: bytes of the column chunk fetched from the source (its whole range from
+ *     the dictionary page on, total_compressed_size, by pread or by reference into
+ *     memory); the offset index is not counted. */
+typedef struct pqt_read_counters {
+    _Atomic int64_t pages, pages_skipped, pages_decompressed, dict_pages, values_decoded,
+        bytes_read;
+} pqt_read_counters;
+
+/* Add the counters of `from` (a quiescent block) to `to` (which other threads may update). */
+void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from);
+
+/* Codes mode, for predicates evaluated on a dictionary: while on, reads write each present
+ * value's dictionary code (uint32, into an int32 pqt_colbuf) instead of the value, and a page
+ * that is not dictionary encoded fails with PQT_UNSUPPORTED_ENCODING (the caller reads
+ * values instead). pqt_chunk_ctx_dict: the dictionary of the chunk read last (NULL when it
+ * had none). */
+void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on);
+const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx);
+
 /* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {
     pqt_io *io;         /* chunks are read in place (memory) or into its pooled buffers */
@@ -72,6 +105,7 @@ typedef struct pqt_chunk_src {
     const pqt_file_meta *meta;
     bool verify_crc;
     bool serial;        /* row groups are read in order by one thread into this destination */
+    pqt_read_counters *counters; /* what the reads cost is added here; NULL counts nothing */
 } pqt_chunk_src;
 
 /* Read column `col` of row group `rg` under selection `sel` (row-group relative) into

@@ -13,6 +13,7 @@ struct pqt_chunk_ctx {
     pqt_buf dict_raw; /* decompressed dictionary page */
     pqt_dict dict;
     bool have_dict;
+    bool want_codes;  /* emit dictionary codes (int32) instead of values (predicates) */
     pqt_vdec *vdec;
     pqt_buf present;  /* one byte per level entry: 1 = value present */
     pqt_buf defs;     /* definition levels (uint8) */
@@ -21,7 +22,9 @@ struct pqt_chunk_ctx {
     pqt_buf ends;     /* int64 ends of BYTE_ARRAY values */
     pqt_buf slots;    /* list element slots: 1 = present value */
     pqt_buf tmpbytes; /* BYTE_ARRAY values awaiting conversion (decimals) */
+    pqt_buf gather;   /* a whole page's values, for gathering a fragmented selection */
     size_t page_lent, dict_lent; /* bytes of page / dict_raw borrowed from the budget */
+    int64_t nvalues_out; /* non-null values written by the emitters (pqt_read_counters) */
 };
 
 /* Make b (cx->page or cx->dict_raw) hold nbytes for a decompressed page, contents not kept.
@@ -34,6 +37,36 @@ void pqt_page_buf_release(pqt_chunk_ctx *cx);
  * starts at 1 GiB) and read the most held at once since the last set. */
 void pqt_page_budget_set(size_t nbytes);
 size_t pqt_page_budget_peak(void);
+
+/* One walk over the pages of a column chunk (chunk_reader.c), shared with the page
+ * decoders (page_decode.c). */
+typedef struct pqt_chunk_walk {
+    pqt_chunk_ctx *cx;
+    const pqt_chunk_src *src;
+    const pqt_col *col;
+    const pqt_column_meta *cm;
+    int ptype, type_len;
+    int rg, page_no;
+    int64_t rg_rows;
+    /* rows of each data page from the offset index (NULL when absent): lets v1 list pages,
+     * whose row counts are otherwise only in their levels, be skipped undecompressed */
+    const int64_t *oi_rows;
+    int oi_npages, data_page_no;
+    /* What the footer leaves for the pages still to come: level entries (num_values) and
+     * uncompressed bytes (total_uncompressed_size, with slack for writers that get it a
+     * little wrong). A page claiming more is refused before anything is allocated for it. */
+    int64_t values_left, unc_left;
+    /* this read's counts, added to src->counters once at its end */
+    int64_t n_pages, n_skipped, n_decompressed, n_dict, n_bytes;
+} pqt_chunk_walk;
+
+/* Load a dictionary page into cx->dict. */
+pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body);
+/* Decode the rows of sel in one data page (body: h->compressed_size bytes) into dst:
+ * advances *rows_done by the page's rows and *out_row by the selected ones (scalars). */
+pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                                const pqt_sel *sel, int64_t *rows_done, pqt_colbuf *dst,
+                                int64_t *out_row);
 
 /* One data page, ready for value decoding. */
 typedef struct pqt_page_view {

@@ -268,12 +268,37 @@ static pqt_status emit_dict_spread(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t
     return PQT_OK;
 }
 
+/* Codes mode: k dictionary codes for l slots at pos of an int32 dst (0 in null slots). */
+static pqt_status emit_codes(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t *present, int64_t l,
+                             int64_t k, pqt_colbuf *dst, int64_t pos)
+{
+    if (!pqt_vdec_is_dict(d) || !cx->have_dict)
+        return pqt_err(PQT_UNSUPPORTED_ENCODING, "page is not dictionary encoded");
+    uint32_t *o = (uint32_t *)dst->data + pos;
+    if (!present) {
+        PQT_TRY(pqt_vdec_decode_codes(d, k, o));
+    } else {
+        PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)(k + 1) * sizeof(uint32_t)));
+        uint32_t *codes = (uint32_t *)cx->ends.data;
+        PQT_TRY(pqt_vdec_decode_codes(d, k, codes));
+        codes[k] = 0;
+        for (int64_t i = 0, j = 0; i < l; i++) {
+            o[i] = codes[j] & (0u - present[i]);
+            j += present[i];
+        }
+    }
+    if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
+    return PQT_OK;
+}
+
 /* Decode k values for l slots at position pos of dst (row for scalars, element for lists). */
 static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                               const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
                               int64_t pos)
 {
     pqt_vdec *d = cx->vdec;
+    cx->nvalues_out += k;
+    if (cx->want_codes) return emit_codes(cx, d, present, l, k, dst, pos);
     if (dst->elem_kind == PQT_STRING) {
         int64_t *off = dst->str_offsets;
         PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
@@ -442,11 +467,65 @@ static pqt_status init_values(pqt_chunk_ctx *cx, int ptype, int type_len, const 
                          pv->nvalues, cx->have_dict ? &cx->dict : NULL);
 }
 
+/* Copy the rows of the page (decoded whole into page_vals, elem bytes each) that bitmap sel
+ * selects to dst at *out_row, with their presence; no call per row (pushdown.md §2.2 step 6:
+ * decode then compact, for selections too fragmented to skip through). */
+static pqt_status gather_selected(pqt_chunk_ctx *cx, const pqt_page_view *pv, const pqt_sel *sel,
+                                  int64_t page_row0, const uint8_t *page_vals, size_t elem,
+                                  int64_t m, pqt_colbuf *dst, int64_t *out_row)
+{
+    if (PQT_UNLIKELY(*out_row + m > dst->nrows))
+        return pqt_err(PQT_CORRUPT, "more selected rows than the destination holds");
+    uint8_t *present = NULL;
+    if (pv->present) {
+        PQT_TRY(pqt_buf_reserve(&cx->slots, (size_t)m + 8));
+        present = cx->slots.data;
+    }
+    uint8_t *out = (uint8_t *)dst->data + (size_t)*out_row * elem;
+    int64_t lo = page_row0, hi = page_row0 + pv->nrows, k = 0;
+    for (int64_t wi = lo >> 6; wi <= (hi - 1) >> 6; wi++) {
+        uint64_t word = sel->words[wi];
+        if (wi == lo >> 6) word &= ~0ULL << (lo & 63);
+        if (wi == (hi - 1) >> 6 && (hi & 63)) word &= (1ULL << (hi & 63)) - 1;
+        while (word) {
+            int64_t r = wi * 64 + __builtin_ctzll(word) - page_row0;
+            word &= word - 1;
+            switch (elem) { /* constant sizes: the copies compile to moves */
+            case 1: out[k] = page_vals[r]; break;
+            case 4: memcpy(out + k * 4, page_vals + r * 4, 4); break;
+            case 8: memcpy(out + k * 8, page_vals + r * 8, 8); break;
+            case 16: memcpy(out + k * 16, page_vals + r * 16, 16); break;
+            default: memcpy(out + (size_t)k * elem, page_vals + (size_t)r * elem, elem);
+            }
+            if (present) present[k] = pv->present[r];
+            k++;
+        }
+    }
+    if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, *out_row, present, m);
+    *out_row += m;
+    return PQT_OK;
+}
+
 pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst, int64_t *out_row)
 {
     PQT_TRY(init_values(cx, ptype, type_len, pv));
+    int64_t m = sel->kind == PQT_SEL_BITS && dst->elem_kind != PQT_STRING && dst->elem_nbytes > 0
+                    ? pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) : 0;
+    if (m * 8 >= pv->nrows && m < pv->nrows) {
+        /* a bitmap keeping an eighth or more: its runs are short, so decode the page whole
+         * into scratch and gather, instead of a skip and a decode call per run */
+        size_t elem = dst->elem_nbytes;
+        PQT_TRY(pqt_buf_reserve(&cx->gather, (size_t)pv->nrows * elem + 64));
+        pqt_colbuf whole = *dst;
+        whole.data = cx->gather.data;
+        whole.validity = NULL;
+        whole.nrows = pv->nrows;
+        PQT_TRY(emit_values(cx, col, ptype, type_len, pv->present, pv->nrows, pv->nvalues, &whole,
+                            0));
+        return gather_selected(cx, pv, sel, page_row0, cx->gather.data, elem, m, dst, out_row);
+    }
     pqt_sel_cursor cur;
     pqt_sel_seek(sel, &cur, page_row0);
     int64_t s, l, pos = 0;

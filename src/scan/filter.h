@@ -21,6 +21,7 @@
 #ifndef PQT_SCAN_FILTER_H
 #define PQT_SCAN_FILTER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pqt.h"
@@ -55,6 +56,8 @@ int pqt_scan_prog_col(const pqt_fprog *p, int slot); /* index into the compile l
 int pqt_scan_prog_nconj(const pqt_fprog *p);
 int pqt_scan_conj_ncols(const pqt_fprog *p, int k);
 const int *pqt_scan_conj_cols(const pqt_fprog *p, int k); /* slots, ascending */
+/* Conjunct k is a callback (it must see rows, not dictionary entries). */
+bool pqt_scan_conj_is_callback(const pqt_fprog *p, int k);
 /* Relative cost of evaluating conjunct k per row (leaves weighted by kind: bool/int 1,
  * float 2, string 5, sets +1), a seed for ordering conjuncts. */
 int pqt_scan_conj_cost(const pqt_fprog *p, int k);

@@ -8,6 +8,7 @@
  * in order of first use. The program owns copies of every literal and set, so the filter
  * may change afterwards (anchor-spec §1.1: clearing a filter does not disturb a reader).
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "scan/filter_resolve.h"
@@ -172,6 +173,59 @@ static pqt_status add_conj(pqt_fprog *p, fexpr *e, int *cap)
     return PQT_OK;
 }
 
+/* Conjuncts reading exactly the same columns become one AND: their columns are decoded
+ * once and the second clause runs only on rows the first kept (`id >= 5001 and id <= 5100`
+ * decodes id once). Callbacks stay conjuncts of their own. */
+static bool same_slots(const fconj *a, const fconj *b)
+{
+    return a->ncols == b->ncols && memcmp(a->slots, b->slots, (size_t)a->ncols * sizeof *a->slots) == 0;
+}
+
+static pqt_status merge_same_columns(pqt_fprog *p)
+{
+    for (int i = 0; i < p->nconj; i++) {
+        fconj *a = &p->conj[i];
+        if (a->root->type == FX_CALLBACK) continue;
+        for (int j = i + 1; j < p->nconj;) {
+            fconj *b = &p->conj[j];
+            if (b->root->type == FX_CALLBACK || !same_slots(a, b)) {
+                j++;
+                continue;
+            }
+            if (a->root->type != FX_AND) {
+                fexpr *and = pqt_calloc(1, sizeof *and);
+                if (!and) return oom();
+                and->type = FX_AND;
+                int32_t cap = 0;
+                if (push_kid(and, a->root, &cap) != PQT_OK) {
+                    pqt_mem_free(and);
+                    return oom();
+                }
+                a->root = and;
+            }
+            int32_t cap = a->root->nkids; /* push_kid doubles from the current count */
+            fexpr *broot = b->root;
+            if (broot->type == FX_AND) {
+                for (int32_t k = 0; k < broot->nkids; k++) {
+                    PQT_TRY(push_kid(a->root, broot->kids[k], &cap));
+                    broot->kids[k] = NULL;
+                }
+                expr_free(broot);
+            } else {
+                PQT_TRY(push_kid(a->root, broot, &cap));
+            }
+            a->cost += b->cost;
+            int d = expr_depth(a->root);
+            a->depth = d;
+            if (d > p->depth) p->depth = d;
+            pqt_mem_free(b->slots);
+            memmove(b, b + 1, (size_t)(p->nconj - j - 1) * sizeof *b);
+            p->nconj--;
+        }
+    }
+    return PQT_OK;
+}
+
 /* Column lists, depth and cost of every conjunct, once all slots are known. */
 static pqt_status finish(pqt_fprog *p)
 {
@@ -230,6 +284,7 @@ pqt_status pqt_scan_compile(const pqt_filter *f, const pqt_scan_col *cols, int n
         expr_free(e);
     }
     if (st == PQT_OK) st = finish(p);
+    if (st == PQT_OK) st = merge_same_columns(p);
     pqt_mem_free(slot_of);
     if (st != PQT_OK) {
         pqt_scan_prog_free(p);
@@ -266,6 +321,10 @@ int pqt_scan_conj_ncols(const pqt_fprog *p, int k)
 const int *pqt_scan_conj_cols(const pqt_fprog *p, int k)
 {
     return k >= 0 && k < p->nconj ? p->conj[k].slots : NULL;
+}
+bool pqt_scan_conj_is_callback(const pqt_fprog *p, int k)
+{
+    return k >= 0 && k < p->nconj && p->conj[k].root->type == FX_CALLBACK;
 }
 int pqt_scan_conj_cost(const pqt_fprog *p, int k)
 {

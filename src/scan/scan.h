@@ -52,6 +52,7 @@ typedef struct pqt_scan_pass {
     const int64_t *rg_start;        /* nrg + 1 file-row starts (0-based) */
     int nrg;
     int threads;
+    pqt_read_counters *counters; /* per slot: what decoding it cost (NULL: not counted) */
 } pqt_scan_pass;
 
 /* The conjuncts of p by cost, the order the first row groups are evaluated in (order_ret:

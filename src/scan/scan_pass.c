@@ -138,7 +138,9 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
             into = w->values[s];
         }
         PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
-        PQT_TRY(pqt_chunk_read(w->cx, ps->src, rg, c, sel, b, 0));
+        pqt_chunk_src src = *ps->src;
+        src.counters = ps->counters ? &ps->counters[s] : NULL;
+        PQT_TRY(pqt_chunk_read(w->cx, &src, rg, c, sel, b, 0));
         bool str = b->elem_kind == PQT_STRING;
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
                                     (const char *)b->str_bytes.data, b->validity};
@@ -168,11 +170,100 @@ static pqt_status keep_room(worker *w, int64_t n)
     return PQT_OK;
 }
 
+/* A string column whose chunk says it is dictionary encoded. */
+static bool dict_encoded_string(const pqt_scan_pass *ps, const pqt_col *c, int rg)
+{
+    if (!c || c->elem_kind != PQT_STRING || c->conv != PQT_CONV_NONE || c->is_list) return false;
+    const pqt_column_meta *cm = &ps->src->meta->row_groups[rg].columns[c->chunk_col].meta;
+    for (int i = 0; i < cm->n_encodings; i++)
+        if (cm->encodings[i] == PQT_ENC_PLAIN_DICTIONARY || cm->encodings[i] == PQT_ENC_RLE_DICTIONARY)
+            return true;
+    return false;
+}
+
+/* pushdown.md §2.2 step 4: a one-column conjunct on a dictionary-encoded string chunk is
+ * evaluated once per dictionary entry (plus once for null), then each row tests its code's
+ * bit: no string of the rows is materialized. PQT_UNSUPPORTED_ENCODING when a page turns
+ * out not to be dictionary encoded (the caller then reads values). */
+static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, int k, pqt_sel *sel,
+                                   int64_t *nkeep_ret)
+{
+    int s = pqt_scan_conj_cols(ps->prog, k)[0];
+    pqt_col codes_col = *ps->slot_col[s];
+    codes_col.kind = codes_col.elem_kind = PQT_INT32;
+    int64_t n = sel->nsel;
+    size_t need = (size_t)n * 4 + 64;
+    if (w->values_cap[s] < need) {
+        pqt_mem_free(w->values[s]);
+        w->values_cap[s] = 0;
+        if (!(w->values[s] = pqt_malloc(need)))
+            return pqt_err(PQT_NOMEM, "out of memory decoding column '%s'", codes_col.path);
+        w->values_cap[s] = need;
+    }
+    pqt_colbuf *b = &w->bufs[s];
+    PQT_TRY(pqt_colbuf_alloc(b, &codes_col, n, 0, w->values[s]));
+    pqt_chunk_src src = *ps->src;
+    src.counters = ps->counters ? &ps->counters[s] : NULL;
+    pqt_chunk_ctx_set_codes(w->cx, true);
+    pqt_status st = pqt_chunk_read(w->cx, &src, rg, &codes_col, sel, b, 0);
+    pqt_chunk_ctx_set_codes(w->cx, false);
+    const pqt_dict *d = pqt_chunk_ctx_dict(w->cx);
+    if (st == PQT_OK && !d) st = pqt_err(PQT_UNSUPPORTED_ENCODING, "no dictionary");
+    if (st != PQT_OK) {
+        pqt_colbuf_free(b);
+        return st;
+    }
+    /* the entries, then one null entry (code dn) for the rows without a value */
+    int64_t dn = d->n;
+    uint8_t *dvalid = pqt_malloc((size_t)(dn + 1) / 8 + 9);
+    uint8_t *dkeep = pqt_malloc((size_t)(dn + 1) / 8 + 9);
+    int64_t *doff = pqt_malloc_array((size_t)dn + 2, sizeof *doff);
+    if (!dvalid || !dkeep || !doff) st = pqt_err(PQT_NOMEM, "out of memory evaluating a dictionary");
+    if (st == PQT_OK) {
+        memset(dvalid, 0xff, (size_t)(dn + 1) / 8 + 9);
+        dvalid[dn >> 3] &= (uint8_t)~(1u << (dn & 7));
+        memcpy(doff, d->offsets, (size_t)(dn + 1) * sizeof *doff);
+        doff[dn + 1] = doff[dn];
+        w->vecs[s] = (pqt_scan_vec){doff, (const char *)d->values.data, dvalid};
+        st = pqt_scan_conj_eval(ps->prog, k, w->vecs, dn + 1, NULL, dkeep, NULL, &w->scratch);
+    }
+    if (st == PQT_OK) {
+        const uint32_t *codes = b->data;
+        const uint8_t *valid = b->validity;
+        uint8_t *keep = w->keep_bits;
+        memset(keep, 0, (size_t)(n + 7) / 8);
+        int64_t nkeep = 0;
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t c = valid && !(valid[i >> 3] >> (i & 7) & 1) ? (uint32_t)dn : codes[i];
+            uint8_t bit = dkeep[c >> 3] >> (c & 7) & 1;
+            keep[i >> 3] |= (uint8_t)(bit << (i & 7));
+            nkeep += bit;
+        }
+        *nkeep_ret = nkeep;
+    }
+    pqt_mem_free(dvalid);
+    pqt_mem_free(dkeep);
+    pqt_mem_free(doff);
+    pqt_colbuf_free(b);
+    return st;
+}
+
 /* Evaluate conjunct k over the rows sel holds and narrow sel to those passing. */
 static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, pqt_sel *sel)
 {
     int64_t n = sel->nsel;
     pqt_status st = keep_room(w, n);
+    if (st == PQT_OK && pqt_scan_conj_ncols(ps->prog, k) == 1 &&
+        !pqt_scan_conj_is_callback(ps->prog, k) &&
+        dict_encoded_string(ps, ps->slot_col[pqt_scan_conj_cols(ps->prog, k)[0]], rg)) {
+        int64_t nkeep = 0;
+        pqt_err_mute();
+        st = apply_conj_codes(ps, w, rg, k, sel, &nkeep);
+        pqt_err_unmute();
+        if (st == PQT_OK) return nkeep < n ? pqt_sel_refine_bits(sel, w->keep_bits) : PQT_OK;
+        if (st != PQT_UNSUPPORTED_ENCODING) return apply_conj_codes(ps, w, rg, k, sel, &nkeep);
+        st = PQT_OK; /* a page fell back to plain values: evaluate on values */
+    }
     if (st == PQT_OK) st = decode_conj(ps, w, rg, k, sel);
     int64_t nkeep = 0;
     if (st == PQT_OK)

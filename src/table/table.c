@@ -222,6 +222,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     }
     st = pqt_tbl_plan_slice(&t->plan, t->f, lo - 1, hi);
     if (st != PQT_OK) goto fail;
+    t->scan_rg_total = pqt_tbl_scan_rg_covered(&t->plan);
     t->nrows = t->plan.nsel;
     t->nrows_unfiltered = hi - lo + 1;
     t->rg_extent = pqt_tbl_plan_extent(&t->plan);

@@ -73,8 +73,6 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
         if (st == PQT_OK) st = pqt_tbl_plan_copy(&c->plan, &t->plan);
         if (st == PQT_OK && t->explain && !(c->explain = pqt_strdup(t->explain)))
             st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
-        c->rg_pruned = t->rg_pruned;
-        c->rg_all = t->rg_all;
     }
     if (st == PQT_OK && t->ncols > 0) {
         /* one slot to spare, as pqt_tbl_slot_add keeps: for the row index */
@@ -90,6 +88,7 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
         pqt_table_close(c);
         return st;
     }
+    pqt_tbl_scan_reset(c);
     *ret = c;
     return PQT_OK;
 }

@@ -62,7 +62,10 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
     PQT_TRY(pqt_file_decimal_col(t->f, t->cols[ci].file_col, &dc));
     const pqt_tbl_plan *p = &t->plan;
     pqt_colbuf b;
-    PQT_TRY(pqt_file_read_sel(t->f, &dc, p->sel, p->dst_row, p->nsel, 1, &b));
+    pqt_read_counters rc = {0};
+    pqt_status rst = pqt_file_read_sel(t->f, &dc, p->sel, p->dst_row, p->nsel, 1, &rc, &b);
+    pqt_tbl_scan_add(t, &t->cols[ci], &rc);
+    PQT_TRY(rst);
     pqt_status st = PQT_OK;
     if (p->perm) {
         int w = (t->cols[ci].kind & PQT_VECTOR) ? t->cols[ci].width : 0;

@@ -59,6 +59,9 @@ typedef struct pqt_tcol {
     bool user_written; /* values written by the caller (set, set_null, ...) */
     bool is_row_index;
     pqt_colbuf buf;    /* values when resident */
+    /* values decoded for this slot by every read of it (pqt_read_counters' sense); atomic
+     * because columns read in parallel add their own while others look */
+    _Atomic int64_t values_decoded;
 } pqt_tcol;
 
 struct pqt_table {
@@ -74,7 +77,6 @@ struct pqt_table {
     bool nrows_known;       /* in-memory: the first add_column fixed nrows */
     pqt_tbl_plan plan;
     char *explain;          /* what a filter at open decided (pqt_table_explain), or NULL */
-    int64_t rg_pruned, rg_all; /* row groups the filter at open pruned / kept whole */
     int64_t nrows;
     int64_t nrows_unfiltered;
     int64_t rg_extent;
@@ -84,6 +86,12 @@ struct pqt_table {
     _Atomic int ncols;
     int cap;
     _Atomic uint64_t generation;
+    /* ---- scan counters (table_scan.c; a clone starts at zero) ---- */
+    pqt_read_counters scan; /* every read of the file this table made (its columns' values
+                               also go to their slots) */
+    /* row groups the slice covers (set at open, before any filter), pruned by statistics,
+     * proven to pass whole: set by the open's filter pass */
+    int64_t scan_rg_total, scan_rg_pruned, scan_rg_all;
 };
 
 /* ---- table.c ---- */
@@ -223,9 +231,30 @@ pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret
  * On failure the table is to be closed (it is still being opened). */
 pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);
 
+/* ---- table_scan.c: what reading cost ---- */
+/* Row groups whose selection in p is not empty (what scan_rg_total counts at open). */
+int64_t pqt_tbl_scan_rg_covered(const pqt_tbl_plan *p);
+/* Add the counters of one read (rc, quiescent) to t and its values to slot c (NULL: a
+ * read for no slot). Safe while other threads add theirs. */
+void pqt_tbl_scan_add(pqt_table *t, pqt_tcol *c, const pqt_read_counters *rc);
+/* Zero every counter of t and its slots (a clone's start). */
+void pqt_tbl_scan_reset(pqt_table *t);
+
 /* ---- table_rowindex.c ---- */
 /* Fill out[0..nsel) with the 1-based file row of every table row. */
 pqt_status pqt_tbl_plan_file_rows(const pqt_tbl_plan *p, int64_t *out);
+
+/* ---- table_filter.c: the filter language on the table's rows ---- */
+#include "scan/filter.h"
+/* The columns a rule may name, as pqt_scan_compile takes them: every slot by its lookup
+ * name (after renames) with its kind (an unmeasured LIST column carries PQT_LIST, so it is
+ * refused without reading) and time unit, plus "parquet_row_index" (int64) while the row
+ * index is still virtual and could be built. Ordered as pqt_tbl_find decides between
+ * names spelled alike (a top-level file column first, then slot order), so entry k is the
+ * slot pqt_tbl_find(t, cols[k].name) gives, or the virtual row index when that is -1.
+ * Names point into t (valid until its next structural change); *cols_ret is freed with
+ * pqt_mem_free. Reads nothing. PQT_NOMEM. */
+pqt_status pqt_tbl_scan_cols(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
 
 /* ---- api/file_select.c ---- */
 #include "api/file_select.h"

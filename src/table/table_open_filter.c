@@ -110,7 +110,8 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
     const pqt_col **slot_col = pqt_calloc((size_t)nslots + 1, sizeof *slot_col);
     pqt_rg_verdict *verdicts = pqt_calloc((size_t)t->plan.nrg + 1, sizeof *verdicts);
     int *order = pqt_calloc((size_t)nconj + 1, sizeof *order);
-    if (!slot_col || !verdicts || !order) {
+    pqt_read_counters *counters = pqt_calloc((size_t)nslots + 1, sizeof *counters);
+    if (!slot_col || !verdicts || !order || !counters) {
         st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter", t->f->path);
         goto done;
     }
@@ -119,10 +120,14 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
         slot_col[s] = ci < t->ncols ? &t->f->schema.cols[t->cols[ci].file_col] : NULL;
     }
     pqt_chunk_src src = {t->f->io, t->f->path, t->f->file_size, &t->f->meta, t->f->verify_crc,
-                         false};
+                         false, NULL};
     pqt_scan_pass pass = {&src, prog, slot_col, t->plan.rg_start, t->plan.nrg,
-                          effective_threads(t)};
+                          effective_threads(t), counters};
     st = pqt_scan_filter(&pass, t->plan.sel, verdicts);
+    for (int s = 0; s < nslots; s++) { /* what the filter columns cost counts for them */
+        int ci = pqt_scan_prog_col(prog, s);
+        if (ci < t->ncols) pqt_tbl_scan_add(t, &t->cols[ci], &counters[s]);
+    }
     if (st != PQT_OK) {
         pqt_err_prefix("pqt_table_open: %s: filter: ", t->f->path);
         goto done;
@@ -137,11 +142,12 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
         goto done;
     }
     for (int rg = 0; rg < t->plan.nrg; rg++) {
-        t->rg_pruned += verdicts[rg].what == PQT_RG_PRUNED;
-        t->rg_all += verdicts[rg].what == PQT_RG_ALL;
+        t->scan_rg_pruned += verdicts[rg].what == PQT_RG_PRUNED;
+        t->scan_rg_all += verdicts[rg].what == PQT_RG_ALL;
     }
 done:
     pqt_mem_free(order);
+    pqt_mem_free(counters);
     pqt_mem_free(verdicts);
     pqt_mem_free(slot_col);
     pqt_scan_prog_free(prog);

@@ -47,15 +47,18 @@ static pqt_status check_readable(const pqt_table *t, const pqt_tcol *c, const ch
     return PQT_OK;
 }
 
-/* Read column c through the plan into out; settles kind/width. Reads t, never writes it,
- * so different columns may be read at once. */
-static pqt_status read_column(pqt_table *t, const pqt_tcol *c, int threads, pqt_colbuf *out,
+/* Read column c through the plan into out; settles kind/width. Writes nothing of t but
+ * its scan counters (atomic), so different columns may be read at once. */
+static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf *out,
                               int *kind_ret, int *width_ret)
 {
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     const pqt_tbl_plan *p = &t->plan;
     pqt_colbuf b;
-    PQT_TRY(pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads, &b));
+    pqt_read_counters rc = {0};
+    pqt_status rst = pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads, &rc, &b);
+    pqt_tbl_scan_add(t, c, &rc);
+    if (rst != PQT_OK) return rst;
     int kind = c->kind, width = c->width;
     pqt_status st = PQT_OK;
     if (fc->is_list) {
@@ -198,18 +201,21 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
 {
     /* held like a first touch: the same refusal inside a shared parallel region */
     PQT_TBL_HOLD(t, call, "a first read of a column");
-    const pqt_tcol *c = &t->cols[ci];
+    pqt_tcol *c = &t->cols[ci];
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     const pqt_tbl_plan *p = &t->plan;
+    pqt_read_counters rc = {0};
     pqt_status st = pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
-                                           effective_threads(t), b, dst);
+                                           effective_threads(t), &rc, b, dst);
+    pqt_tbl_scan_add(t, c, &rc);
     if (st != PQT_OK) pqt_err_prefix("%s: ", call);
     return st;
 }
 
 /* Width of a LIST column over the plan's covering row groups: the footer first, then one
- * row group at a time, stopping at the first that disagrees. -1 ragged. */
-static pqt_status measure_width(pqt_table *t, const pqt_col *fc, int *w_ret)
+ * row group at a time, stopping at the first that disagrees. -1 ragged. What it reads
+ * counts for the table and slot c. */
+static pqt_status measure_width(pqt_table *t, pqt_tcol *c, const pqt_col *fc, int *w_ret)
 {
     const pqt_tbl_plan *p = &t->plan;
     const pqt_file_meta *m = &t->f->meta;
@@ -227,7 +233,11 @@ static pqt_status measure_width(pqt_table *t, const pqt_col *fc, int *w_ret)
     for (int rg = 0; w > 0 && rg < p->nrg; rg++) {
         if (p->sel[rg].nsel == 0) continue;
         pqt_colbuf b;
-        PQT_TRY(pqt_file_read_colbuf(t->f, fc, p->rg_start[rg], p->rg_start[rg + 1], &b, NULL));
+        pqt_read_counters rc = {0};
+        pqt_status st = pqt_file_read_colbuf(t->f, fc, p->rg_start[rg], p->rg_start[rg + 1], &rc,
+                                             &b, NULL);
+        pqt_tbl_scan_add(t, c, &rc);
+        PQT_TRY(st);
         int rw = pqt_colbuf_uniform_width(&b);
         pqt_colbuf_free(&b);
         if (rw != w) w = -1;
@@ -253,7 +263,7 @@ pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
             return PQT_CORRUPT;
         }
     } else {
-        pqt_status st = measure_width(t, fc, &w);
+        pqt_status st = measure_width(t, c, fc, &w);
         if (st != PQT_OK) {
             pqt_err_prefix("%s: column '%s': ", call, c->name);
             return st;

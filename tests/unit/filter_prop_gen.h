@@ -65,10 +65,95 @@ static void app_clock(gbuf *b, int64_t tod, int64_t ns, int unit)
     app(b, ".%.*s", keep, fr);
 }
 
+/* ---- hooks for test_filter_open_diff.c, which maps the slots onto a file's columns: a
+ * slot with no column (col_off), names that need backquotes, literals taken from the data
+ * (lit_data_pct percent of them). Unused, they change nothing, not even the random draws. */
+static int col_off[NCOL];
+static int lit_data_pct;
+static char dlit_store[256][104];
+static int dlit_n;
+
+static int needs_bq(const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '.'))
+            return 1;
+    return name[0] >= '0' && name[0] <= '9';
+}
+
+/* A literal equal to the value of a random non-null row of column c; 0 when none fits. */
+static int data_lit(gbuf *b, int c, tlit *l)
+{
+    int64_t r = -1;
+    for (int t = 0; t < 8 && r < 0; t++) {
+        int64_t q = rnd(nrows);
+        if (present(c, q)) r = q;
+    }
+    if (r < 0) return 0;
+    if (is_int_col(c)) {
+        l->i = c == C_I64 ? i64v[c][r] : i32v[c][r];
+        app(b, "%lld", (long long)l->i);
+    } else if (is_flt_col(c)) {
+        double d = c == C_F32 ? (double)f32v[r] : f64v[c][r];
+        char t[40];
+        if (isnan(d)) return 0;
+        if (isinf(d)) snprintf(t, sizeof t, "%s", d > 0 ? "inf" : "-inf");
+        else snprintf(t, sizeof t, c == C_F32 ? "%.9g" : "%.17g", d);
+        l->d = strtod(t, NULL);
+        app(b, "%s", t);
+    } else if (c == C_B) {
+        l->i = u8v[r];
+        app(b, "%s", l->i ? "true" : "false");
+    } else if (c == C_S) {
+        int64_t lo = i64v[C_S][r], len = i64v[C_S][r + 1] - lo;
+        if (len > 100) return 0;
+        for (int64_t i = 0; i < len; i++)
+            if ((unsigned char)sbytes[lo + i] < 0x20) return 0;
+        char *s = dlit_store[dlit_n++ % 256];
+        memcpy(s, sbytes + lo, (size_t)len);
+        s[len] = '\0';
+        l->s = s;
+        app(b, "\"");
+        for (const char *p = s; *p; p++) app(b, *p == '"' ? "\"\"" : "%c", *p);
+        app(b, "\"");
+    } else if (c == C_D) {
+        l->i = i32v[C_D][r];
+        if (l->i < -719162 || l->i > 2932896) return 0; /* years 1..9999 */
+        app(b, "\"");
+        app_date(b, l->i);
+        app(b, "\"");
+    } else {
+        int u = units[c];
+        to_instant(i64v[c][r], u, &l->sec, &l->ns);
+        int64_t days = l->sec >= 0 ? l->sec / 86400 : -((-l->sec + 86399) / 86400);
+        int64_t tod = l->sec - days * 86400;
+        app(b, "\"");
+        if (is_time_col(c)) {
+            if (days != 0) return 0;
+            app_clock(b, tod, l->ns, u);
+        } else {
+            if (days < -719162 || days > 2932896) return 0;
+            app_date(b, days);
+            app(b, "T");
+            app_clock(b, tod, l->ns, u);
+        }
+        app(b, "\"");
+    }
+    return 1;
+}
+
 /* One literal for column c, as text (appended to b) and meaning (l). in_list: no hex. */
 static void gen_lit(gbuf *b, int c, tlit *l, int in_list)
 {
     memset(l, 0, sizeof *l);
+    if (lit_data_pct && coin(lit_data_pct)) {
+        size_t n0 = b->n;
+        if (data_lit(b, c, l)) return;
+        b->n = n0;
+        b->s[n0] = '\0';
+        memset(l, 0, sizeof *l);
+    }
     if (is_int_col(c)) {
         static const struct { const char *t; double d; } reals[] = {
             {"2.5", 2.5}, {"-0.5", -0.5}, {"1e30", 1e30}, {"-1e30", -1e30}, {"3e9", 3e9},
@@ -243,12 +328,14 @@ static int valid_op(int c, int op)
 
 static void gen_leaf(gbuf *b, tnode *e)
 {
-    int c = (int)rnd(NCOL), op;
+    int c, op;
+    do c = (int)rnd(NCOL);
+    while (col_off[c]);
     do op = (int)rnd(NOP);
     while (!valid_op(c, op));
     e->col = c;
     e->op = op;
-    int plain = c != C_FJY && !coin(10);
+    int plain = !needs_bq(names[c]) && !coin(10);
     if (plain) app(b, "%s", names[c]);
     else app(b, "`%s`", names[c]);
     if (op >= OP_IN) { /* words */

@@ -173,6 +173,13 @@ static void schema_elem(pqb *w, int ptype, int type_length, int repetition, cons
 void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
                 const pqb_chunk *chunks)
 {
+    pqb_footer_ext(w, cols, ncols, nrg, rg_rows, chunks, NULL);
+}
+
+void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
+                    const pqb_chunk *chunks, const pqb_chunk_extra *extra)
+{
+    static const pqb_chunk_extra none = {0};
     size_t start = w->n;
     int nschema = 1;
     int64_t nrows = 0;
@@ -201,6 +208,8 @@ void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *
         int64_t bytes = 0;
         for (int c = 0; c < ncols; c++) {
             const pqb_chunk *ch = &chunks[(size_t)rg * (size_t)ncols + (size_t)c];
+            const pqb_chunk_extra *ex = extra ? &extra[(size_t)rg * (size_t)ncols + (size_t)c]
+                                              : &none;
             bytes += ch->nbytes;
             pqb_begin(w);
             pqb_i64(w, 2, ch->offset);
@@ -220,7 +229,12 @@ void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *
             pqb_i64(w, 6, ch->total_uncompressed);
             pqb_i64(w, 7, ch->nbytes);
             pqb_i64(w, 9, ch->offset);
+            if (ex->dict_offset > 0) pqb_i64(w, 11, ex->dict_offset);
             pqb_end(w);
+            if (ex->oi_nbytes > 0) {
+                pqb_i64(w, 4, ex->oi_offset);
+                pqb_i32(w, 5, ex->oi_nbytes);
+            }
             pqb_end(w);
         }
         pqb_i64(w, 2, bytes);
@@ -230,6 +244,45 @@ void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *
     pqb_end(w);
     pqb_le32(w, (uint32_t)(w->n - start));
     pqb_bytes(w, "PAR1", 4);
+}
+
+void pqb_offset_index(pqb *w, int n, const int64_t *offsets, const int32_t *nbytes,
+                      const int64_t *first_rows)
+{
+    w->depth = 0;
+    pqb_begin(w);
+    pqb_list(w, 1, PQT_TT_STRUCT, n);
+    for (int i = 0; i < n; i++) {
+        pqb_begin(w);
+        pqb_i64(w, 1, offsets[i]);
+        pqb_i32(w, 2, nbytes[i]);
+        pqb_i64(w, 3, first_rows[i]);
+        pqb_end(w);
+    }
+    pqb_end(w);
+}
+
+
+/* ---- for diff_write.c ---- */
+
+void pqb_bin_n(pqb *w, const void *p, size_t n)
+{
+    pqb_uvar(w, n);
+    pqb_bytes(w, p, n);
+}
+
+void pqb_binary(pqb *w, int id, const void *p, size_t n)
+{
+    field(w, id, PQT_TT_BINARY);
+    pqb_bin_n(w, p, n);
+}
+
+void pqb_bool_elem(pqb *w, bool v) { pqb_u8(w, v ? 1 : 2); }
+
+void pqb_i8(pqb *w, int id, int v)
+{
+    field(w, id, PQT_TT_I8);
+    pqb_u8(w, (uint8_t)v);
 }
 
 bool pqb_write_file(const pqb *w, const char *path)

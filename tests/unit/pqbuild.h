@@ -73,11 +73,36 @@ typedef struct pqb_chunk {
     int codec;
 } pqb_chunk;
 
+/* What some chunks have beyond pqb_chunk (0 = absent): the dictionary page's offset (the
+ * chunk then starts there and pqb_chunk.offset is its first data page), and where an
+ * OffsetIndex of it is (pqb_offset_index). */
+typedef struct pqb_chunk_extra {
+    int64_t dict_offset;
+    int64_t oi_offset;
+    int32_t oi_nbytes;
+} pqb_chunk_extra;
+
+/* Append an OffsetIndex of n pages (offset, compressed_page_size incl. header,
+ * first_row_index of each) to w. */
+void pqb_offset_index(pqb *w, int n, const int64_t *offsets, const int32_t *nbytes,
+                      const int64_t *first_rows);
+
 /* Append a FileMetaData for ncols columns and nrg row groups (rg_rows[rg] rows each,
  * chunks[rg * ncols + c]) plus its length and "PAR1" to w, which holds "PAR1" and the chunk
  * bytes already. */
 void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
                 const pqb_chunk *chunks);
+/* The same with extra[rg * ncols + c] for every chunk (extra may be NULL). */
+void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
+                    const pqb_chunk *chunks, const pqb_chunk_extra *extra);
+
+/* -- Used by diff_write.c (the differential test's file writer): raw binary fields and
+ * list elements (statistics bounds may hold NUL bytes), bool list elements (1 true, 2 false,
+ * as the Java and C++ writers emit them) and an i8 field (IntType.bitWidth). -- */
+void pqb_binary(pqb *w, int id, const void *p, size_t n);
+void pqb_bin_n(pqb *w, const void *p, size_t n);
+void pqb_bool_elem(pqb *w, bool v);
+void pqb_i8(pqb *w, int id, int v);
 
 /* Write w's bytes to path; false on failure. */
 bool pqb_write_file(const pqb *w, const char *path);

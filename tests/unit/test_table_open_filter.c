@@ -106,6 +106,11 @@ static void test_values_and_pruning(int threads)
     explain_has(t, "row group 4: pruned by statistics");
     explain_has(t, "row group 5: filtered, 1000 of 1808 rows kept");
     CHECK_EQ_I64(pqt_table_row_group_extent(t), 1808);
+    pqt_scan_counts sc;
+    REQUIRE_OK(pqt_table_scan_stats(t, &sc));
+    CHECK_EQ_I64(sc.row_groups, 5);
+    CHECK_EQ_I64(sc.row_groups_pruned_stats, 4);
+    CHECK_EQ_I64(sc.row_groups_all, 0);
     pqt_table_close(t);
 
     const char *r2[] = {"i32 > 29000"};
@@ -167,6 +172,14 @@ static void test_slice(int threads)
     t = open_filtered(ri, 1, threads, 2000, 5000);
     check_rows(t, from_4000, 2000, 5000);
     explain_has(t, "row group 3: every row passes by statistics, 904 rows kept");
+    pqt_scan_counts sc;
+    REQUIRE_OK(pqt_table_scan_stats(t, &sc));
+    CHECK_EQ_I64(sc.row_groups, 3);
+    CHECK_EQ_I64(sc.row_groups_pruned_stats, 1);
+    CHECK_EQ_I64(sc.row_groups_all, 1);
+    /* the filter decoded row group 2's 2048 ids (1 is pruned, 3 passes whole); check_rows
+     * then read the 1001 survivors */
+    CHECK_EQ_I64(pqt_table_scan_values(t, "id"), 2048 + 1001);
     pqt_table_close(t);
 }
 

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * page_decode.c - one page of a column chunk: a dictionary page loaded, or a data page
+ * decoded in short stages (layer: column).
+ *
+ * A data page goes: place (bound its level count, find its rows from the header or the
+ * offset index) -> skip when no selected row is in it, before decompressing -> straight
+ * into the column when it qualifies (page_direct.c) -> v1/v2 preparation (decompress a v1
+ * page whole, a v2 page's values only) -> levels (repetition, then presence) -> values
+ * of the selected rows (page_values.c). Parquet-format: DataPageHeader, DataPageHeaderV2,
+ * DictionaryPageHeader, definition and repetition levels (RLE/bit-packed hybrid). Every
+ * size a header claims is checked against the chunk before it is allocated.
+ */
+#include <string.h>
+
+#include "column/column_int.h"
+#include "util/error.h"
+
+/* Largest decompressed page we accept: bounds what a hostile header can make us allocate. */
+#define MAX_PAGE_NBYTES ((int64_t)1 << 30)
+
+static int bit_width_of(int v)
+{
+    int w = 0;
+    while (v >> w) w++;
+    return w;
+}
+
+/* Decode n levels (RLE/bit-packed, no length prefix) into out. */
+static pqt_status decode_levels(const uint8_t *p, size_t len, int max_level, int64_t n,
+                                uint8_t *out)
+{
+    pqt_rle_dec d;
+    PQT_TRY(pqt_rle_init(&d, bit_width_of(max_level), p, len));
+    PQT_TRY(pqt_rle_get_u8(&d, n, out));
+    if (max_level == (1 << bit_width_of(max_level)) - 1) return PQT_OK; /* cannot exceed */
+    for (int64_t i = 0; i < n; i++)
+        if (PQT_UNLIKELY(out[i] > max_level))
+            return pqt_err(PQT_CORRUPT, "level %d above the maximum %d", out[i], max_level);
+    return PQT_OK;
+}
+
+/* v1 levels: 4-byte little-endian length, then RLE data. Advances *p / *len. */
+static pqt_status take_v1_levels(const uint8_t **p, size_t *len, int encoding, int max_level,
+                                 int64_t n, uint8_t *out)
+{
+    if (encoding != PQT_ENC_RLE)
+        return pqt_err(PQT_UNSUPPORTED_ENCODING, "level encoding %d not supported (only RLE)",
+                       encoding);
+    if (*len < 4) return pqt_err(PQT_CORRUPT, "levels length prefix past the end of the page");
+    uint32_t nbytes = (uint32_t)(*p)[0] | (uint32_t)(*p)[1] << 8 | (uint32_t)(*p)[2] << 16 |
+                      (uint32_t)(*p)[3] << 24;
+    if (nbytes > *len - 4)
+        return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes left)",
+                       nbytes, *len - 4);
+    PQT_TRY(decode_levels(*p + 4, nbytes, max_level, n, out));
+    *p += 4 + nbytes;
+    *len -= 4 + (size_t)nbytes;
+    return PQT_OK;
+}
+
+/* Most bytes a page of n level entries can take when its values have a fixed width
+ * (INT64_MAX for BYTE_ARRAY, whose values have no bound). PLAIN takes n x width; dictionary
+ * codes, DELTA_BINARY_PACKED and RLE booleans can take a little more (an RLE run per value
+ * costs a header byte; delta blocks have headers), so 2 bytes more per entry are allowed,
+ * 10 for FIXED_LEN_BYTE_ARRAY (whose DELTA_BYTE_ARRAY stores two lengths per value); each
+ * level stream inside the page (v1) adds up to 2 bytes per entry (an RLE run per level),
+ * and every page a little overhead. */
+static int64_t fixed_page_bound(int ptype, int type_len, int64_t n, int nlevel_streams)
+{
+    if (ptype == PQT_PT_BYTE_ARRAY) return INT64_MAX;
+    int64_t w = (int64_t)pqt_ptype_nbytes(ptype, type_len);
+    if (w <= 0) return INT64_MAX;
+    int64_t per = w + (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY ? 10 : 2) + 2 * nlevel_streams;
+    if (n > (INT64_MAX >> 2) / per) return INT64_MAX;
+    return n * per + 1024;
+}
+
+/* Decompress a page of dst_n claimed bytes into dst. The claim is checked first against
+ * what the compressed bytes can expand to, the values the page holds (values_max) and what
+ * the chunk leaves (unc_max; INT64_MAX for dictionary pages, which some writers leave out
+ * of the chunk's total); only then is the buffer made (page_buf.c). */
+static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src,
+                                  size_t src_n, pqt_buf *dst, int64_t dst_n, int64_t values_max,
+                                  int64_t unc_max)
+{
+    if (dst_n < 0 || dst_n > MAX_PAGE_NBYTES)
+        return pqt_err(PQT_CORRUPT, "page uncompressed size %lld is not plausible",
+                       (long long)dst_n);
+    int64_t codec_max = pqt_codec_max_nbytes(codec, (int64_t)src_n);
+    if (PQT_UNLIKELY(dst_n > codec_max))
+        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; %zu bytes of %s cannot "
+                                    "hold more than %lld",
+                       (long long)dst_n, src_n, pqt_codec_name(codec), (long long)codec_max);
+    if (PQT_UNLIKELY(dst_n > values_max))
+        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; its values cannot take "
+                                    "more than %lld",
+                       (long long)dst_n, (long long)values_max);
+    if (PQT_UNLIKELY(dst_n > unc_max))
+        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; the column chunk's "
+                                    "total_uncompressed_size leaves %lld",
+                       (long long)dst_n, (long long)(unc_max > 0 ? unc_max : 0));
+    PQT_TRY(pqt_page_buf_reserve(cx, dst, (size_t)dst_n + 8));
+    dst->len = (size_t)dst_n;
+    memset(dst->data + dst_n, 0, 8); /* decoders may look at a few bytes past the end */
+    return pqt_codec_decompress(cx->codec, codec, src, src_n, dst->data, (size_t)dst_n);
+}
+
+pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const uint8_t *lv,
+                                    size_t lv_n, pqt_page_direct *pd)
+{
+    int64_t n = pd->nrows;
+    PQT_TRY(pqt_buf_reserve(&cx->defs, (size_t)n + 1));
+    PQT_TRY(pqt_buf_reserve(&cx->present, (size_t)n + 1));
+    uint8_t *defs = cx->defs.data;
+    /* Most pages hold no null: their levels are one RLE run, counted in O(1) without
+     * materializing a byte per row. Otherwise decode once and sum. */
+    pqt_rle_dec d;
+    PQT_TRY(pqt_rle_init(&d, bit_width_of(col->max_def), lv, lv_n));
+    if (n > 0 && pqt_rle_refill(&d, n) == PQT_OK && d.rle_left >= n &&
+        d.rle_value == (uint32_t)col->max_def) {
+        pd->nvalues = n;
+        pd->present = NULL;
+        return PQT_OK;
+    }
+    PQT_TRY(decode_levels(lv, lv_n, col->max_def, n, defs));
+    uint8_t *present = defs;
+    if (col->max_def != 1) {
+        present = cx->present.data;
+        for (int64_t i = 0; i < n; i++) present[i] = defs[i] == col->max_def;
+    }
+    /* count 8 presence bytes (each 0 or 1) per multiply */
+    int64_t nn = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, present + i, 8);
+        nn += (int64_t)((w * 0x0101010101010101ULL) >> 56);
+    }
+    for (; i < n; i++) nn += present[i];
+    pd->nvalues = nn;
+    pd->present = nn == n ? NULL : present;
+    return PQT_OK;
+}
+
+/* Stage 1, the page's place in the chunk: bound its level count by what the chunk leaves
+ * (level buffers are sized by it), and find its rows when the header (flat, v2) or the
+ * offset index (v1 lists) tells them: *rows_ret is -1 when only the levels can. */
+static pqt_status page_place(pqt_chunk_walk *w, const pqt_page_header *h, int64_t rows_done,
+                             int64_t *rows_ret)
+{
+    bool v2 = h->type == PQT_PAGE_DATA_V2, flat = w->col->max_rep == 0;
+    if (h->num_values < 0) return pqt_err(PQT_CORRUPT, "negative num_values %d", h->num_values);
+    int64_t nlevels = h->num_values;
+    if (PQT_UNLIKELY(nlevels > w->values_left))
+        return pqt_err(PQT_CORRUPT, "page holds %lld values, the column chunk's metadata leaves "
+                                    "%lld of its %lld",
+                       (long long)nlevels, (long long)w->values_left,
+                       (long long)w->cm->num_values);
+    w->values_left -= nlevels;
+    w->n_pages++;
+    int64_t page_rows = -1;
+    if (flat) page_rows = nlevels;
+    else if (v2) page_rows = h->num_rows;
+    else if (w->oi_rows && w->data_page_no < w->oi_npages) page_rows = w->oi_rows[w->data_page_no];
+    w->data_page_no++;
+    if (flat && v2 && h->num_rows != nlevels)
+        return pqt_err(PQT_CORRUPT, "flat column page has %d rows but %d values", h->num_rows,
+                       h->num_values);
+    if (page_rows >= 0 && page_rows > w->rg_rows - rows_done)
+        return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
+                       (long long)w->rg_rows);
+    *rows_ret = page_rows;
+    return PQT_OK;
+}
+
+/* Stage 2, a wholly selected flat PLAIN page of a compressed chunk: decompressed straight
+ * into the column at out_row (page_direct.c). PQT_NOT_FOUND when it does not qualify. */
+static pqt_status page_direct(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                              pqt_colbuf *dst, int64_t out_row)
+{
+    const pqt_col *col = w->col;
+    int64_t nlevels = h->num_values;
+    pqt_page_direct pd = {.encoding = h->encoding, .max_def = col->max_def, .nrows = nlevels,
+                          .nvalues = nlevels,
+                          .expect_no_nulls = w->cm->has_stats && w->cm->stats.has_null_count &&
+                                             w->cm->stats.null_count == 0,
+                          .owns_rows_before = w->src->serial};
+    if (h->type == PQT_PAGE_DATA_V2) {
+        size_t lv = (size_t)h->rep_levels_nbytes + (size_t)h->def_levels_nbytes;
+        pd.values_only = true;
+        pd.src = body + lv;
+        pd.src_nbytes = (size_t)h->compressed_size - lv;
+        pd.uncompressed_nbytes = (int64_t)h->uncompressed_size - (int64_t)lv;
+        if (!h->is_compressed || pd.uncompressed_nbytes <= 0) return PQT_NOT_FOUND;
+        if (col->max_def > 0)
+            PQT_TRY(pqt_page_levels_presence(w->cx, col, body + h->rep_levels_nbytes,
+                                             (size_t)h->def_levels_nbytes, &pd));
+    } else {
+        pd.values_only = col->max_def == 0;
+        pd.src = body;
+        pd.src_nbytes = (size_t)h->compressed_size;
+        pd.uncompressed_nbytes = h->uncompressed_size;
+        if (col->max_def > 0 && h->def_level_encoding != PQT_ENC_RLE) return PQT_NOT_FOUND;
+    }
+    PQT_TRY(pqt_page_decode_direct(w->cx, col, w->ptype, w->cm->codec, &pd, dst, out_row));
+    w->cx->nvalues_out += pd.nvalues;
+    return PQT_OK;
+}
+
+/* Where a prepared page's parts are: v2 level streams (stored uncompressed, before the
+ * values), and the bytes that follow them: v1 levels then values, or v2 values. */
+typedef struct page_parts {
+    const uint8_t *rep, *def;
+    size_t rep_n, def_n;
+    const uint8_t *p;
+    size_t len;
+} page_parts;
+
+/* Stage 3, v1/v2 page preparation: decompress what the codec compressed (a v1 page whole,
+ * a v2 page's values only), or use the bytes in place. */
+static pqt_status page_prepare(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                               page_parts *pp)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    int64_t nlevels = h->num_values;
+    int codec = w->cm->codec;
+    if (h->type == PQT_PAGE_DATA_V2) {
+        pp->rep = body;
+        pp->rep_n = (size_t)h->rep_levels_nbytes;
+        pp->def = body + pp->rep_n;
+        pp->def_n = (size_t)h->def_levels_nbytes;
+        size_t lv = pp->rep_n + pp->def_n;
+        const uint8_t *vals = body + lv;
+        size_t vals_n = (size_t)h->compressed_size - lv;
+        int64_t vals_un = (int64_t)h->uncompressed_size - (int64_t)lv;
+        if (h->is_compressed && codec != PQT_CODEC_UNCOMPRESSED && vals_un > 0) {
+            PQT_TRY(decompress_into(cx, codec, vals, vals_n, &cx->page, vals_un,
+                                    fixed_page_bound(w->ptype, w->type_len, nlevels, 0),
+                                    w->unc_left - (int64_t)lv));
+            pp->p = cx->page.data;
+            pp->len = cx->page.len;
+        } else {
+            /* uncompressed values, or an empty page (some writers store 0 bytes even for a
+             * compressing codec: datapage_v2_empty_datapage.snappy.parquet) */
+            pp->p = vals;
+            pp->len = vals_un > 0 ? vals_n : 0;
+        }
+        return PQT_OK;
+    }
+    if (codec == PQT_CODEC_UNCOMPRESSED) {
+        pp->p = body;
+        pp->len = (size_t)h->compressed_size;
+        return PQT_OK;
+    }
+    int nstreams = (w->col->max_rep > 0) + (w->col->max_def > 0);
+    PQT_TRY(decompress_into(cx, codec, body, (size_t)h->compressed_size, &cx->page,
+                            h->uncompressed_size,
+                            fixed_page_bound(w->ptype, w->type_len, nlevels, nstreams),
+                            w->unc_left));
+    pp->p = cx->page.data;
+    pp->len = cx->page.len;
+    return PQT_OK;
+}
+
+/* The definition levels of a flat v1 page: [4-byte length][RLE data] in front of the
+ * values, which are then what remains of pp. */
+static pqt_status take_v1_flat_defs(const pqt_page_header *h, page_parts *pp,
+                                    const uint8_t **lv, size_t *lv_n)
+{
+    const uint8_t *q = pp->p;
+    size_t ql = pp->len;
+    if (h->def_level_encoding != PQT_ENC_RLE || ql < 4)
+        return pqt_err(PQT_CORRUPT, "definition levels missing or not RLE encoded");
+    uint32_t nb = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                  (uint32_t)q[3] << 24;
+    if (nb > ql - 4)
+        return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes left)", nb,
+                       ql - 4);
+    *lv = q + 4;
+    *lv_n = nb;
+    pp->p += 4 + nb;
+    pp->len -= 4 + (size_t)nb;
+    return PQT_OK;
+}
+
+/* Stage 4, levels: repetition levels (lists), then which entries hold a value. Flat pages
+ * count their values first (O(1) per RLE run) and build per-row presence bytes only when
+ * some row is null. What remains of pp afterwards is the values. */
+static pqt_status page_levels(pqt_chunk_walk *w, const pqt_page_header *h, page_parts *pp,
+                              pqt_page_view *pv)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    const pqt_col *col = w->col;
+    bool v2 = h->type == PQT_PAGE_DATA_V2, flat = col->max_rep == 0;
+    int64_t nlevels = h->num_values;
+    PQT_TRY(pqt_buf_reserve(&cx->defs, (size_t)nlevels + 1));
+    PQT_TRY(pqt_buf_reserve(&cx->reps, (size_t)nlevels + 1));
+    PQT_TRY(pqt_buf_reserve(&cx->present, (size_t)nlevels + 1));
+    uint8_t *reps = cx->reps.data, *defs = cx->defs.data;
+    if (col->max_rep > 0) {
+        if (v2) PQT_TRY(decode_levels(pp->rep, pp->rep_n, col->max_rep, nlevels, reps));
+        else PQT_TRY(take_v1_levels(&pp->p, &pp->len, h->rep_level_encoding, col->max_rep,
+                                    nlevels, reps));
+        pv->reps = reps;
+    }
+    if (col->max_def > 0 && flat) {
+        const uint8_t *lv = pp->def;
+        size_t lv_n = pp->def_n;
+        if (!v2) PQT_TRY(take_v1_flat_defs(h, pp, &lv, &lv_n));
+        pqt_page_direct lp = {.nrows = nlevels};
+        PQT_TRY(pqt_page_levels_presence(cx, col, lv, lv_n, &lp));
+        pv->nvalues = lp.nvalues;
+        pv->present = lp.present;
+        pv->defs = defs;
+    } else if (col->max_def > 0) {
+        if (v2) PQT_TRY(decode_levels(pp->def, pp->def_n, col->max_def, nlevels, defs));
+        else PQT_TRY(take_v1_levels(&pp->p, &pp->len, h->def_level_encoding, col->max_def,
+                                    nlevels, defs));
+        pv->defs = defs;
+        uint8_t *present = cx->present.data;
+        int64_t nn = 0;
+        for (int64_t i = 0; i < nlevels; i++) {
+            present[i] = defs[i] == col->max_def;
+            nn += present[i];
+        }
+        pv->nvalues = nn;
+        pv->present = present; /* lists: the emitter reads presence per entry */
+    } else {
+        pv->nvalues = nlevels;
+        pv->present = NULL;
+    }
+    if (v2 && h->num_nulls >= 0 && flat && nlevels - pv->nvalues != h->num_nulls)
+        return pqt_err(PQT_CORRUPT, "page says %d nulls, its levels say %lld", h->num_nulls,
+                       (long long)(nlevels - pv->nvalues));
+    pv->values = pp->p;
+    pv->values_nbytes = pp->len;
+    return PQT_OK;
+}
+
+/* Stage 5: the selected rows' values into dst (page_values.c); list pages count their rows
+ * from the repetition levels (rep == 0 starts a row). */
+static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel *sel,
+                            int64_t *rows_done, pqt_colbuf *dst, int64_t *out_row)
+{
+    if (w->col->max_rep == 0) {
+        pv->nrows = pv->nlevels;
+        PQT_TRY(pqt_page_emit_flat(w->cx, w->col, w->ptype, w->type_len, pv, sel, *rows_done, dst,
+                                   out_row));
+        *rows_done += pv->nlevels;
+        return PQT_OK;
+    }
+    const uint8_t *reps = pv->reps;
+    int64_t n = pv->nlevels, rows = 0;
+    for (int64_t i = 0; i < n; i++) rows += reps[i] == 0;
+    if (n > 0 && reps[0] != 0)
+        return pqt_err(PQT_CORRUPT, "page starts in the middle of a row (first repetition level "
+                                    "is %d, not 0)", reps[0]);
+    if (rows > w->rg_rows - *rows_done)
+        return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
+                       (long long)w->rg_rows);
+    pv->nrows = rows;
+    PQT_TRY(pqt_page_emit_list(w->cx, w->col, w->ptype, w->type_len, pv, sel, *rows_done, dst));
+    *rows_done += rows;
+    return PQT_OK;
+}
+
+/* One data page: place it, skip it when no selected row is in it (before decompressing),
+ * else decode it straight into place when it qualifies, or prepare, decode levels, emit. */
+pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                            const pqt_sel *sel, int64_t *rows_done, pqt_colbuf *dst,
+                            int64_t *out_row)
+{
+    int64_t page_rows = -1;
+    PQT_TRY(page_place(w, h, *rows_done, &page_rows));
+    if (page_rows >= 0 && !pqt_sel_any(sel, *rows_done, *rows_done + page_rows)) {
+        *rows_done += page_rows;
+        w->n_skipped++;
+        return PQT_OK;
+    }
+    w->n_decompressed++;
+    bool v2 = h->type == PQT_PAGE_DATA_V2;
+    if (v2 && (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
+               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->compressed_size ||
+               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->uncompressed_size))
+        return pqt_err(PQT_CORRUPT, "v2 level lengths (%d + %d) exceed the page size",
+                       h->rep_levels_nbytes, h->def_levels_nbytes);
+    int64_t nlevels = h->num_values;
+    if (w->col->max_rep == 0 && nlevels > 0 && w->cm->codec != PQT_CODEC_UNCOMPRESSED &&
+        !w->cx->want_codes &&
+        h->encoding == PQT_ENC_PLAIN &&
+        pqt_sel_count(sel, *rows_done, *rows_done + nlevels) == nlevels) {
+        pqt_status st = page_direct(w, h, body, dst, *out_row);
+        if (st == PQT_OK) {
+            *out_row += nlevels;
+            *rows_done += nlevels;
+            return PQT_OK;
+        }
+        if (st != PQT_NOT_FOUND) return st;
+    }
+    page_parts pp = {0};
+    PQT_TRY(page_prepare(w, h, body, &pp));
+    pqt_page_view pv = {.encoding = h->encoding, .nlevels = nlevels};
+    PQT_TRY(page_levels(w, h, &pp, &pv));
+    return page_emit(w, &pv, sel, rows_done, dst, out_row);
+}
+
+pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    if (h->num_values < 0)
+        return pqt_err(PQT_CORRUPT, "dictionary page has a negative value count %d", h->num_values);
+    const uint8_t *p = body;
+    size_t len = (size_t)h->compressed_size;
+    if (w->cm->codec != PQT_CODEC_UNCOMPRESSED) {
+        /* a PLAIN dictionary of fixed-width values is exactly num_values x width */
+        int64_t vmax = fixed_page_bound(w->ptype, w->type_len, h->num_values, 0);
+        PQT_TRY(decompress_into(cx, w->cm->codec, body, len, &cx->dict_raw, h->uncompressed_size,
+                                vmax, INT64_MAX));
+        p = cx->dict_raw.data;
+        len = cx->dict_raw.len;
+    }
+    PQT_TRY(pqt_dict_load(&cx->dict, w->ptype, w->type_len, p, len, h->num_values));
+    cx->have_dict = true;
+    w->n_dict++;
+    return PQT_OK;
+}
+

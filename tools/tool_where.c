@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * tool_where.c - what `pqt cat`, `pqt head` and `pqt count` share for filters: the --where
+ * rules (parsed as they are given, so a syntax error is a usage error before any file is
+ * opened), the options of the filtered table open, and --explain as text or as one JSON
+ * object whose key names are a contract scripts rely on (docs/filters.md, "The pqt tool").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools.h"
+
+static void out_of_memory(void)
+{
+    fputs("pqt: out of memory\n", stderr);
+    exit(EXIT_FAIL);
+}
+
+int tool_where_add(tool_where *w, const char *cmd, const char *usage, const char *rule)
+{
+    if (!w->filter && pqt_filter_new(&w->filter) != PQT_OK) out_of_memory();
+    pqt_status st = pqt_filter_add(w->filter, rule);
+    if (st == PQT_NOMEM) out_of_memory();
+    if (st == PQT_OK) {
+        w->nrules++;
+        return -1;
+    }
+    /* The library's message quotes the rule and names the character: it is the message. */
+    const char *msg = pqt_errmsg();
+    size_t n = strlen(msg) + 16;
+    char *text = malloc(n);
+    if (!text) out_of_memory();
+    snprintf(text, n, "--where: %s", msg);
+    int rc = tool_usage_error(cmd, usage, text, NULL);
+    free(text);
+    return rc;
+}
+
+void tool_where_free(tool_where *w)
+{
+    pqt_filter_free(w->filter);
+    w->filter = NULL;
+    w->nrules = 0;
+}
+
+pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_table **ret)
+{
+    pqt_opts *o = NULL;
+    pqt_status st = pqt_opts_new(&o);
+    if (st != PQT_OK) return st;
+    pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, !a->no_crc);
+    pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, a->binary_as_string);
+    if (a->int96_unit >= 0) pqt_opts_set_int(o, PQT_OPT_INT96_UNIT, a->int96_unit);
+    /* bounds below 1 are refused by the library, with a message naming the option */
+    if (st == PQT_OK && a->row_lo != TOOL_ROW_OPEN)
+        st = pqt_opts_set_int(o, PQT_OPT_ROW_LO, a->row_lo);
+    if (st == PQT_OK && a->row_hi != TOOL_ROW_OPEN)
+        st = pqt_opts_set_int(o, PQT_OPT_ROW_HI, a->row_hi);
+    if (st == PQT_OK && a->where && a->where->filter) st = pqt_opts_set_filter(o, a->where->filter);
+    if (st == PQT_OK) st = tool_table_open(path, o, ret);
+    pqt_opts_free(o);
+    return st;
+}
+
+/* pqt_table_explain's text in memory the caller frees. */
+static char *explain_alloc(const pqt_table *t)
+{
+    char probe[1];
+    int64_t n = pqt_table_explain(t, probe, sizeof probe); /* snprintf semantics: length */
+    if (n < 0) n = 0;
+    char *buf = malloc((size_t)n + 1);
+    if (!buf) out_of_memory();
+    buf[0] = '\0';
+    if (n > 0) pqt_table_explain(t, buf, (size_t)n + 1);
+    return buf;
+}
+
+void tool_explain_text(const pqt_table *t, FILE *out)
+{
+    char *text = explain_alloc(t);
+    size_t n = strlen(text);
+    fputs(text, out);
+    if (n > 0 && text[n - 1] != '\n') fputc('\n', out);
+    free(text);
+}
+
+int tool_explain_json(const pqt_table *t, FILE *out)
+{
+    pqt_scan_counts sc;
+    memset(&sc, 0, sizeof sc);
+    if (pqt_table_scan_stats(t, &sc) != PQT_OK) return -1;
+    jw w;
+    memset(&w, 0, sizeof w);
+    jw_open(&w, '{');
+    /* These names are the contract (issue 10): add keys, never rename them. */
+    jw_key(&w, "count");
+    jw_int(&w, pqt_table_nrows(t));
+    jw_key(&w, "rows_unfiltered");
+    jw_int(&w, pqt_table_nrows_unfiltered(t));
+    jw_key(&w, "row_groups");
+    jw_int(&w, sc.row_groups);
+    jw_key(&w, "row_groups_pruned_stats");
+    jw_int(&w, sc.row_groups_pruned_stats);
+    jw_key(&w, "row_groups_all");
+    jw_int(&w, sc.row_groups_all);
+    jw_key(&w, "pages");
+    jw_int(&w, sc.pages);
+    jw_key(&w, "pages_skipped");
+    jw_int(&w, sc.pages_skipped);
+    jw_key(&w, "pages_decompressed");
+    jw_int(&w, sc.pages_decompressed);
+    jw_key(&w, "dictionary_pages_read");
+    jw_int(&w, sc.dictionary_pages_read);
+    jw_key(&w, "values_decoded");
+    jw_int(&w, sc.values_decoded);
+    jw_key(&w, "bytes_read");
+    jw_int(&w, sc.bytes_read);
+    /* Per column, only those that decoded something: a count reads filter columns only. */
+    jw_key(&w, "values_decoded_by_column");
+    jw_open(&w, '{');
+    int ncols = pqt_table_ncols(t);
+    for (int i = 0; i < ncols; i++) {
+        const char *name = pqt_table_column_name(t, i);
+        int64_t v = name ? pqt_table_scan_values(t, name) : 0;
+        if (v <= 0) continue;
+        jw_key(&w, name);
+        jw_int(&w, v);
+    }
+    jw_close(&w, '}');
+    jw_key(&w, "plan");
+    char *text = explain_alloc(t);
+    jw_str(&w, text);
+    free(text);
+    jw_close(&w, '}');
+    jw_flush(&w, out);
+    rb_free(&w.b);
+    return 0;
+}
