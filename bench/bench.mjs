@@ -197,7 +197,8 @@ function exportCell(w, fk, t, base) {
         if (w.exportFormat) recs = exportCell(w, fk, t, base);
         else if (!built) recs = [{ ...base, error: 'pqt_bench not built (see bench/results/build.log)' }];
         else {
-          const a = [...(w.pqtArgs ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs];
+          const pa = typeof w.pqtArgs === 'function' ? w.pqtArgs({ n: N }) : w.pqtArgs;
+          const a = [...(pa ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs];
           recs = runProc(bin('pqt_bench'), a.map(String), { timeout: timeoutS, base }).recs;
           // pqt_bench names the workload it ran (W1 for W1nocrc): keep the table's id.
           recs = recs.map((r) => ({ ...r, workload: w.id }));

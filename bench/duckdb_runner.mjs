@@ -6,7 +6,7 @@
 // read_parquet(file): the file is opened afresh every time (the Parquet metadata cache and
 // the external file cache are switched off), only the columns the query needs are read.
 import path from 'node:path';
-import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir } from './lib.mjs';
+import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir, memKb, resetPeak } from './lib.mjs';
 import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -41,7 +41,9 @@ for (const w of selectedWorkloads()) {
         const rows = (await conn.runAndReadAll(sql)).getRows();
         return w.duckdbPost ? w.duckdbPost(rows) : rows[0].map(toNum);
       };
+      const rss0 = resetPeak();
       Object.assign(rec, await timeRuns(once, runs, kinds));
+      Object.assign(rec, { rss_start_kb: rss0, maxrss_kb: memKb('VmHWM') });
     } catch (e) {
       rec.error = errorText(e);
     }

@@ -85,6 +85,26 @@ export async function timeRuns(fn, runs, kinds) {
   return { values: first, times_ms: times, ...stats(times) };
 }
 
+// Peak memory of one cell in a process that runs many: resetPeak() before the cell (Linux:
+// writing 5 to /proc/self/clear_refs resets VmHWM to the current RSS), memKb('VmHWM') after.
+// Both give up quietly where /proc is not there (the record then has no memory fields).
+export function memKb(field) {
+  try {
+    const m = fs.readFileSync('/proc/self/status', 'utf8').match(new RegExp(`^${field}:\\s+(\\d+)`, 'm'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+export function resetPeak() {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // not Linux, or not allowed: the peak then covers the process so far
+  }
+  return memKb('VmRSS');
+}
+
 export function emit(rec) {
   process.stdout.write(JSON.stringify(rec) + '\n');
 }

@@ -8,7 +8,7 @@
 // and says which. Each timed run is scanParquet(file) + the query + collectSync, so the file is
 // opened afresh every time and projection/predicate pushdown read only what is needed.
 import path from 'node:path';
-import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir } from './lib.mjs';
+import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir, memKb, resetPeak } from './lib.mjs';
 import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -37,7 +37,9 @@ for (const w of selectedWorkloads()) {
           const df = w.polars(pl, pl.scanParquet(file), { n }).collectSync({ engine });
           return w.polarsPost ? w.polarsPost(df) : df.row(0).map(toNum);
         };
+        const rss0 = resetPeak();
         Object.assign(rec, await timeRuns(once, runs, kinds));
+        Object.assign(rec, { rss_start_kb: rss0, maxrss_kb: memKb('VmHWM') });
       } catch (e) {
         rec.error = errorText(e);
       }

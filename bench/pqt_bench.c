@@ -5,8 +5,9 @@
  *
  *   pqt_bench --workload W1 --file catalogue.parquet [--threads 1] [--runs 5] [--crc 1]
  *
- * Output: {"engine":"pqt","workload":"W1","threads":1,"crc":1,"values":[...],
- *          "times_ms":[...],"median":..,"min":..,"max":..}  or  {..., "error":"..."}
+ * Output: {"engine":"pqt","workload":"W1","threads":1,"crc":1,"rss_start_kb":..,
+ *          "maxrss_kb":..,"values":[...],"times_ms":[...],"cpu_ms_median":..,"cpu_ms_min":..,
+ *          "median":..,"min":..,"max":..}  or  {..., "error":"..."}
  * (exit status 0 either way; bench.mjs also copes with a crash or a hang).
  *
  * Every timed run opens the file afresh (pqt_file_open ... pqt_file_close), reads only the
@@ -14,8 +15,13 @@
  * pqt_file_read_into into buffers allocated once per process (the warm-up run grows them),
  * so the timed runs do not measure malloc and first-touch page faults.
  *
- * Adding a workload: write `static int wl_xxx(bench *b, double *v, int *nv)` and add one
- * line to WORKLOADS below (and its entry in workloads.mjs).
+ * Table workloads (the README's path, filters at open, W13) live in pqt_bench_table.c.
+ * Memory: the record carries rss_start_kb (VmRSS before the warm-up) and maxrss_kb (VmHWM,
+ * the process's peak resident set, read after the last run): one process per cell, so this is
+ * the cell's peak.
+ *
+ * Adding a workload: write `int wl_xxx(bench *b, double *v, int *nv)` and add one line to
+ * WORKLOADS below (and its entry in workloads.mjs).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,27 +35,11 @@
 #include <time.h>
 
 #include "pqt.h"
+#include "pqt_bench.h"
 
-#define MAX_VALUES 8
 #define MAX_RUNS 100
-#define MAX_THREADS 256
 
-typedef struct bench {
-    const char *path;
-    int threads;
-    int crc;
-    char err[1024];
-    /* buffers that live across runs (grown, never shrunk) */
-    void *buf[4];
-    size_t cap[4];
-    uint8_t *valid;
-    size_t valid_cap;
-    void *tbuf[MAX_THREADS]; /* T2: one buffer per OpenMP thread */
-    size_t tcap[MAX_THREADS];
-} bench;
-
-static int fail(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(bench *b, const char *fmt, ...)
+int bench_fail(bench *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -57,16 +47,6 @@ static int fail(bench *b, const char *fmt, ...)
     va_end(ap);
     return -1;
 }
-
-/* A pqt call that must succeed: on failure record "<call>: <STATUS>: <message>" and bail. */
-#define CK(b, call)                                                                                \
-    do {                                                                                           \
-        pqt_status st_ = (call);                                                                   \
-        if (st_ != PQT_OK) {                                                                       \
-            fail((b), "%s: %s: %s", #call, pqt_status_name(st_), pqt_errmsg());                    \
-            goto out;                                                                              \
-        }                                                                                          \
-    } while (0)
 
 static void *grow(void **p, size_t *cap, size_t nbytes)
 {
@@ -76,6 +56,15 @@ static void *grow(void **p, size_t *cap, size_t nbytes)
     *p = malloc(nbytes);
     *cap = *p ? nbytes : 0;
     return *p;
+}
+
+/* CPU time of the whole process (every thread): on a machine shared with other work, a
+ * steadier measure of what a run costs than the wall clock (cpu_ms_* in the record). */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static double now_ms(void)
@@ -100,14 +89,14 @@ static pqt_status open_file(bench *b, int threads, pqt_file **f)
 static int find(bench *b, pqt_file *f, const char *name, int *col)
 {
     if (pqt_file_find_column(f, name, col) != PQT_OK)
-        return fail(b, "column %s not found in %s", name, b->path);
+        return bench_fail(b, "column %s not found in %s", name, b->path);
     return 0;
 }
 
 /* Sums with 8 independent accumulators: a single running sum is bound by the latency of
  * one floating-point add per element, which is how a naive loop loses to the peers' SIMD
  * sums. Each thread of the OpenMP loop sums its own share this way. */
-static double sum_f64(const double *d, size_t n, int threads)
+double bench_sum_f64(const double *d, size_t n, int threads)
 {
     double s = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : s)
@@ -124,7 +113,7 @@ static double sum_f64(const double *d, size_t n, int threads)
     return s;
 }
 
-static double sum_f32(const float *d, size_t n, int threads)
+double bench_sum_f32(const float *d, size_t n, int threads)
 {
     double s = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : s)
@@ -151,11 +140,11 @@ static int sum_column(bench *b, pqt_file *f, const char *name, int64_t lo, int64
     size_t n = (size_t)(hi - lo + 1);
     size_t esz = kind == PQT_FLOAT32 ? sizeof(float) : sizeof(double);
     if (kind != PQT_FLOAT32 && kind != PQT_FLOAT64)
-        return fail(b, "column %s is %s, expected float32/float64", name, pqt_kind_name(kind));
+        return bench_fail(b, "column %s is %s, expected float32/float64", name, pqt_kind_name(kind));
     void *data = grow(&b->buf[slot], &b->cap[slot], n * esz);
-    if (!data) return fail(b, "out of memory");
+    if (!data) return bench_fail(b, "out of memory");
     CK(b, pqt_file_read_into(f, col, lo, hi, data, n * esz, NULL));
-    *sum = kind == PQT_FLOAT64 ? sum_f64(data, n, b->threads) : sum_f32(data, n, b->threads);
+    *sum = kind == PQT_FLOAT64 ? bench_sum_f64(data, n, b->threads) : bench_sum_f32(data, n, b->threads);
     return 0;
 out:
     return -1;
@@ -205,7 +194,7 @@ static int wl_s1(bench *b, double *v, int *nv)
     CK(b, open_file(b, b->threads, &f));
     int nrg = pqt_file_nrow_groups(f);
     if (nrg < 1) {
-        fail(b, "no row groups");
+        bench_fail(b, "no row groups");
         goto out;
     }
     int k = (nrg + 2) / 4; /* round(nrg / 4) */
@@ -244,11 +233,11 @@ static int wl_p1(bench *b, double *v, int *nv)
         CK(b, pqt_table_column(t, names[k], 0, &view));
         double s = 0;
         if (view.kind == PQT_FLOAT64) {
-            s = sum_f64(view.data, (size_t)view.nrows, b->threads);
+            s = bench_sum_f64(view.data, (size_t)view.nrows, b->threads);
         } else if (view.kind == PQT_FLOAT32) {
-            s = sum_f32(view.data, (size_t)view.nrows, b->threads);
+            s = bench_sum_f32(view.data, (size_t)view.nrows, b->threads);
         } else {
-            fail(b, "column %s has kind %s", names[k], pqt_kind_name(view.kind));
+            bench_fail(b, "column %s has kind %s", names[k], pqt_kind_name(view.kind));
             goto out;
         }
         v[k] = s;
@@ -256,38 +245,6 @@ static int wl_p1(bench *b, double *v, int *nv)
     *nv = 4;
     rc = 0;
 out:
-    pqt_table_close(t);
-    pqt_opts_free(o);
-    return rc;
-}
-
-/* W1t: W1 through the README's path: pqt_table_open, then per column pqt_table_get_alloc (a
- * copy the caller owns and frees), summed. */
-static int wl_w1t(bench *b, double *v, int *nv)
-{
-    static const char *const names[] = {"ra", "dec", "mass", "z"};
-    pqt_opts *o = NULL;
-    pqt_table *t = NULL;
-    void *d = NULL;
-    int rc = -1;
-    CK(b, pqt_opts_new(&o));
-    CK(b, pqt_opts_set_int(o, PQT_OPT_THREADS, b->threads));
-    CK(b, pqt_opts_set_int(o, PQT_OPT_VERIFY_CRC, b->crc));
-    CK(b, pqt_table_open(b->path, o, &t));
-    for (int k = 0; k < 4; k++) {
-        int kind = 0;
-        int64_t n = 0;
-        CK(b, pqt_table_kind(t, names[k], &kind));
-        CK(b, pqt_table_get_alloc(t, names[k], 0, &d, NULL, &n));
-        v[k] = kind == PQT_FLOAT32 ? sum_f32(d, (size_t)n, b->threads)
-                                   : sum_f64(d, (size_t)n, b->threads);
-        pqt_free(d);
-        d = NULL;
-    }
-    *nv = 4;
-    rc = 0;
-out:
-    pqt_free(d);
     pqt_table_close(t);
     pqt_opts_free(o);
     return rc;
@@ -304,7 +261,7 @@ static int wl_w5(bench *b, double *v, int *nv)
     CK(b, pqt_file_read(f, col, 1, pqt_file_nrows(f), &a));
     const int64_t *off = pqt_array_str_offsets(a);
     if (!off) {
-        fail(b, "name: no string offsets (kind %s)", pqt_kind_name(pqt_array_kind(a)));
+        bench_fail(b, "name: no string offsets (kind %s)", pqt_kind_name(pqt_array_kind(a)));
         goto out;
     }
     v[0] = (double)(off[pqt_array_nrows(a)] - off[0]);
@@ -324,14 +281,14 @@ static int wl_w6(bench *b, double *v, int *nv)
     CK(b, open_file(b, b->threads, &f));
     if (find(b, f, "quality", &col)) goto out;
     if (pqt_file_column_kind(f, col) != PQT_INT32) {
-        fail(b, "quality is %s, expected int32", pqt_kind_name(pqt_file_column_kind(f, col)));
+        bench_fail(b, "quality is %s, expected int32", pqt_kind_name(pqt_file_column_kind(f, col)));
         goto out;
     }
     int64_t n = pqt_file_nrows(f);
     int32_t *d = grow(&b->buf[0], &b->cap[0], (size_t)n * sizeof(int32_t));
     uint8_t *valid = grow((void **)&b->valid, &b->valid_cap, (size_t)(n + 7) / 8);
     if (!d || !valid) {
-        fail(b, "out of memory");
+        bench_fail(b, "out of memory");
         goto out;
     }
     CK(b, pqt_file_read_into(f, col, 1, n, d, (size_t)n * sizeof(int32_t), valid));
@@ -376,7 +333,7 @@ static int wl_w9(bench *b, double *v, int *nv)
     CK(b, pqt_file_read(f, col, 1, pqt_file_nrows(f), &a));
     int w = pqt_array_width(a);
     if (PQT_KIND_ELEMENT(pqt_array_kind(a)) != PQT_FLOAT32 || w < 1) {
-        fail(b, "mag read as %s width %d, expected float32 vector", pqt_kind_name(pqt_array_kind(a)), w);
+        bench_fail(b, "mag read as %s width %d, expected float32 vector", pqt_kind_name(pqt_array_kind(a)), w);
         goto out;
     }
     const float *d = pqt_array_data(a);
@@ -384,7 +341,7 @@ static int wl_w9(bench *b, double *v, int *nv)
     int64_t ne = pqt_array_nrows(a) * w;
     /* null elements hold 0 (pqt.h), so the validity bitmap need not be consulted */
     (void)valid;
-    double s = sum_f32(d, (size_t)ne, b->threads);
+    double s = bench_sum_f32(d, (size_t)ne, b->threads);
     v[0] = s;
     *nv = 1;
     rc = 0;
@@ -423,7 +380,7 @@ static int wl_t2(bench *b, double *v, int *nv)
 #pragma omp critical(pqt_bench_err)
             if (!failed) {
                 failed = 1;
-                fail(b, "row group %d (rows %lld..%lld): %s: %s", g, (long long)lo, (long long)hi,
+                bench_fail(b, "row group %d (rows %lld..%lld): %s: %s", g, (long long)lo, (long long)hi,
                      pqt_status_name(st), pqt_errmsg());
             }
         }
@@ -438,14 +395,14 @@ out:
     return rc;
 }
 
-typedef int (*workload_fn)(bench *b, double *v, int *nv);
 static const struct {
     const char *id;
     workload_fn fn;
 } WORKLOADS[] = {
-    {"W1", wl_w1}, {"W1ra", wl_w1ra}, {"S1", wl_s1}, {"W5", wl_w5},
-    {"W6", wl_w6}, {"W8", wl_w8},     {"W9", wl_w9}, {"T2", wl_t2}, {"P1", wl_p1},
-    {"W1t", wl_w1t},
+    {"W1", wl_w1},   {"W1ra", wl_w1ra}, {"S1", wl_s1},   {"W5", wl_w5},   {"W6", wl_w6},
+    {"W8", wl_w8},   {"W9", wl_w9},     {"T2", wl_t2},   {"P1", wl_p1},   {"W1t", wl_w1t},
+    {"W5t", wl_w5t}, {"W9t", wl_w9t},   {"FSUM", wl_fsum}, {"W2n", wl_w2n}, {"W3n", wl_w3n},
+    {"W4n", wl_w4n}, {"W13", wl_w13},   {"W13h", wl_w13h}, {"W13n", wl_w13n},
 };
 
 /* ---- driver ----------------------------------------------------------------------------- */
@@ -477,9 +434,24 @@ static int agree(const double *a, const double *b, int n)
     return 1;
 }
 
+/* A "Vm...:" line of /proc/self/status in KiB, or -1 (not Linux). */
+static long proc_status_kb(const char *field)
+{
+    FILE *fp = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    size_t n = strlen(field);
+    while (fp && fgets(line, sizeof line, fp))
+        if (!strncmp(line, field, n) && line[n] == ':') kb = strtol(line + n + 1, NULL, 10);
+    if (fp) fclose(fp);
+    return kb;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: pqt_bench --workload ID --file PATH [--threads T] [--runs R] [--crc 0|1]\n"
+                    "                 [--filter RULE]... [--sum COL,COL..] [--lo ID --hi ID]\n"
+                    "                 [--cone RA0,DEC0,R --cone-k SIN_DEC0,COS_DEC0,COS_R]\n"
                     "workloads:");
     for (size_t i = 0; i < sizeof WORKLOADS / sizeof WORKLOADS[0]; i++)
         fprintf(stderr, " %s", WORKLOADS[i].id);
@@ -502,7 +474,14 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--threads")) b.threads = atoi(val);
         else if (!strcmp(a, "--runs")) runs = atoi(val);
         else if (!strcmp(a, "--crc")) b.crc = atoi(val);
-        else {
+        else if (!strcmp(a, "--filter") && b.nfilters < MAX_FILTERS) b.filters[b.nfilters++] = val;
+        else if (!strcmp(a, "--sum")) b.sum_cols = val;
+        else if (!strcmp(a, "--lo")) b.lo = strtoll(val, NULL, 10);
+        else if (!strcmp(a, "--hi")) b.hi = strtoll(val, NULL, 10);
+        else if (!strcmp(a, "--cone") && sscanf(val, "%lf,%lf,%lf", &b.ra0, &b.dec0, &b.r) == 3) {
+        } else if (!strcmp(a, "--cone-k") &&
+                   sscanf(val, "%lf,%lf,%lf", &b.cone_s0, &b.cone_c0, &b.cone_cr) == 3) {
+        } else {
             usage();
             return 2;
         }
@@ -515,14 +494,16 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    double first[MAX_VALUES] = {0}, v[MAX_VALUES] = {0}, t[MAX_RUNS];
+    long rss_start = proc_status_kb("VmRSS");
+    double first[MAX_VALUES] = {0}, v[MAX_VALUES] = {0}, t[MAX_RUNS], cpu[MAX_RUNS];
     int nfirst = 0, nv = 0, ok = fn(&b, first, &nfirst) == 0; /* warm-up */
     for (int r = 0; ok && r < runs; r++) {
-        double t0 = now_ms();
+        double t0 = now_ms(), c0 = cpu_ms();
         ok = fn(&b, v, &nv) == 0;
         t[r] = now_ms() - t0;
+        cpu[r] = cpu_ms() - c0;
         if (ok && (nv != nfirst || !agree(first, v, nv))) {
-            fail(&b, "answer changed between runs (run %d: %.17g vs %.17g)", r + 1, v[0], first[0]);
+            bench_fail(&b, "answer changed between runs (run %d: %.17g vs %.17g)", r + 1, v[0], first[0]);
             ok = 0;
         }
     }
@@ -530,14 +511,17 @@ int main(int argc, char **argv)
     printf("{\"engine\":\"pqt\",\"workload\":");
     json_str(wid);
     printf(",\"threads\":%d,\"crc\":%d", b.threads, b.crc);
+    printf(",\"rss_start_kb\":%ld,\"maxrss_kb\":%ld", rss_start, proc_status_kb("VmHWM"));
     if (ok) {
         printf(",\"values\":[");
         for (int i = 0; i < nfirst; i++) printf("%s%.17g", i ? "," : "", first[i]);
         printf("],\"times_ms\":[");
         for (int r = 0; r < runs; r++) printf("%s%.6f", r ? "," : "", t[r]);
+        qsort(cpu, (size_t)runs, sizeof cpu[0], cmp_double);
+        printf("],\"cpu_ms_median\":%.6f,\"cpu_ms_min\":%.6f", cpu[runs / 2], cpu[0]);
         qsort(t, (size_t)runs, sizeof t[0], cmp_double);
         double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
-        printf("],\"median\":%.6f,\"min\":%.6f,\"max\":%.6f}\n", med, t[0], t[runs - 1]);
+        printf(",\"median\":%.6f,\"min\":%.6f,\"max\":%.6f}\n", med, t[0], t[runs - 1]);
     } else {
         printf(",\"error\":");
         json_str(b.err);

@@ -128,11 +128,27 @@ for (const w of peerWls) {
     }
     row.push(check(w, fk).text);
     p('| ' + row.join(' | ') + ' |');
+    // pqt's "no pushdown" baseline of this workload, against the same best peer
+    for (const bw of WORKLOADS.filter((x) => x.baselineOf === w.id)) {
+      if (!present.has(key(bw.id, fk))) continue;
+      const brow = [`${bw.id} ${esc(bw.title)}`, FILES[fk].label];
+      for (const [e] of ENGINES) for (const t of threads) brow.push(e === 'pqt' ? show(cell('pqt', bw.id, fk, t)) : '—');
+      for (const t of threads) brow.push(best[t] ? `${ENGINES.find(([e]) => e === best[t].engine)[1]} ${fmtMs(best[t].median)}` : '—');
+      for (const t of threads) {
+        const q = cell('pqt', bw.id, fk, t);
+        brow.push(ok(q) && best[t] ? fmtRatio(q.median / best[t].median) : '—');
+      }
+      brow.push(check(bw, fk).text);
+      p('| ' + brow.join(' | ') + ' |');
+    }
   }
 }
 p();
 p(`Polars: the faster of its two engines per cell, (M) in-memory, (S) streaming. ` +
-  `pqt ÷ best < 1.0: pqt is faster than the best peer. n/a: pqt cannot do this workload yet (filters).`);
+  `pqt ÷ best < 1.0: pqt is faster than the best peer. n/a: pqt cannot do this workload yet. ` +
+  `W2, W3, W4, W13 for pqt: filters at open, then \`pqt_table_get_alloc\` of the columns summed; the ` +
+  `W2n, W3n, W4n, W13n rows beneath are pqt without pushdown (every needed column read whole, the ` +
+  `predicate evaluated in C), compared with the same best peer.`);
 if (WORKLOADS.some((w) => w.exportFormat && present.has(key(w.id, 'snappy')))) {
   p();
   p(`X1, X2 (exports): pqt is the whole \`pqt cat FILE --format csv|jsonl\` process, output to /dev/null, ` +
@@ -258,6 +274,72 @@ p();
   }
 }
 p();
+// ---- the README's path against the tuned path ----
+const PAIRS = [['W1', 'W1t'], ['W5', 'W5t'], ['W9', 'W9t']];
+if (PAIRS.some(([, u]) => catFiles.some((fk) => present.has(key(u, fk))))) {
+  p(`## The README's path against the tuned path (W1, W5, W9)`);
+  p();
+  p(`Tuned: \`pqt_file_read_into\` into buffers the process reuses across runs (W1), \`pqt_file_read\` ` +
+    `(W5, W9). README: \`pqt_table_open\`, then \`pqt_table_get_alloc\` (W1, W9) or ` +
+    `\`pqt_table_get_strings_alloc\` (W5) per column into fresh memory, summed, \`pqt_free\`. Goal: README ÷ tuned ≤ 1.1.`);
+  p();
+  const h = ['workload', 'file'];
+  for (const t of threads) h.push(`tuned ${t}t`, `README ${t}t`, `README ÷ tuned ${t}t`, `README ÷ best peer ${t}t`);
+  h.push('check');
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|') + '|');
+  for (const [tw, uw] of PAIRS) {
+    for (const fk of catFiles) {
+      if (!present.has(key(uw, fk))) continue;
+      const row = [`${tw} / ${uw}`, FILES[fk].label];
+      for (const t of threads) {
+        const a = cell('pqt', tw, fk, t);
+        const b = cell('pqt', uw, fk, t);
+        const bp = PEERS.map((e) => cell(e, tw, fk, t)).filter(ok).sort((x, y) => x.median - y.median)[0];
+        row.push(show(a, { n: 40 }), show(b, { n: 40 }), ok(a) && ok(b) ? fmtRatio(b.median / a.median) : '—',
+          ok(b) && bp ? fmtRatio(b.median / bp.median) : '—');
+      }
+      row.push(check(WORKLOADS.find((w) => w.id === uw), fk).text);
+      p('| ' + row.join(' | ') + ' |');
+    }
+  }
+  p();
+}
+
+// ---- peak memory ----
+const mb = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : '—');
+if (recs.some((r) => Number.isFinite(r.maxrss_kb))) {
+  p(`## Peak memory (max RSS, MB)`);
+  p();
+  p(`Peak resident set of the process during the cell (warm-up and timed runs): pqt runs one process per ` +
+    `cell and reads VmHWM at its end; the peers run every cell in one node process, which resets the peak ` +
+    `before each cell (\`/proc/self/clear_refs\`), so their figure includes what the process already held ` +
+    `(node, the engine, its caches). That baseline (RSS at the start of the cell) is in parentheses.`);
+  p();
+  const h = ['workload', 'file'];
+  for (const [, name] of ENGINES) for (const t of threads) h.push(`${name} ${t}t`);
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|') + '|');
+  const memCell = (r) => (r && !r.error && Number.isFinite(r.maxrss_kb)
+    ? `${mb(r.maxrss_kb)}` + (Number.isFinite(r.rss_start_kb) ? ` (${mb(r.rss_start_kb)})` : '') : '—');
+  const memRows = [];
+  for (const w of peerWls) {
+    if (w.exportFormat) continue;
+    memRows.push(w);
+    memRows.push(...WORKLOADS.filter((x) => x.baselineOf === w.id));
+  }
+  memRows.push(...WORKLOADS.filter((x) => PAIRS.some(([, u]) => u === x.id)));
+  for (const w of memRows) {
+    for (const fk of w.files) {
+      if (!present.has(key(w.id, fk))) continue;
+      const row = [`${w.id}`, FILES[fk].label];
+      for (const [e] of ENGINES) for (const t of threads) row.push(memCell(cell(e, w.id, fk, t)));
+      p('| ' + row.join(' | ') + ' |');
+    }
+  }
+  p();
+}
+
 // W1nocrc is checked too (against W1); its result only shows in the details.
 for (const fk of catFiles) if (present.has(key('W1nocrc', fk))) check(WORKLOADS.find((w) => w.id === 'W1nocrc'), fk);
 
@@ -272,13 +354,13 @@ if (mismatches.length) {
 // ---- details ----
 p(`<details><summary>All cells: median, min–max, checksum</summary>`);
 p();
-p('| engine | workload | file | threads | median | min–max | values / error |');
-p('| --- | --- | --- | ---: | ---: | ---: | --- |');
+p('| engine | workload | file | threads | median | min–max | max RSS MB | values / error |');
+p('| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
 for (const r of recs) {
   if (!r.workload) continue;
   const eng = r.engine + (r.mode ? ` (${r.mode})` : '') + (r.crc === 0 ? ' crc 0' : '');
   p(`| ${eng} | ${r.workload} | ${r.file} | ${r.threads} | ${r.error ? '—' : fmtMs(r.median)} | ` +
-    `${r.error ? '—' : `${fmtMs(r.min)} – ${fmtMs(r.max)}`} | ` +
+    `${r.error ? '—' : `${fmtMs(r.min)} – ${fmtMs(r.max)}`} | ${r.error ? '—' : mb(r.maxrss_kb)} | ` +
     `${r.error ? 'error: ' + esc(r.error) : (r.values ?? []).map((v) => (Number.isInteger(v) ? v : Number(v).toPrecision(12))).join(', ')} |`);
 }
 p();

@@ -12,7 +12,10 @@
 //   polarsPost(df)      -> optional: DataFrame to checksum values; default: first row
 //   pqt           true: pqt_bench implements it; false: not yet (reported "n/a");
 //                 pqtOnly entries have no peers
-//   pqtArgs       extra pqt_bench arguments (default: --workload <id>)
+//   pqtArgs       pqt_bench arguments (default: --workload <id>); an array, or a function of ctx
+//                 giving one
+//   baselineOf    the workload this pqt-only entry is the "no pushdown" baseline of: the report
+//                 shows it as a row under that workload, against the same best peer
 //   exportFormat  an export workload: pqt is the `pqt cat FILE --format <this>` process with
 //                 its output to /dev/null (timed from outside, start-up included), checked by
 //                 the number of rows it prints; DuckDB runs the COPY of its SQL
@@ -27,6 +30,26 @@ export const FILES = {
   polars: { catalogue: true, name: 'catalogue_polars.parquet', label: 'Polars defaults' },
   wide: { catalogue: false, name: 'wide.parquet', label: 'wide 2000 cols' },
 };
+
+// pqt's filtered workloads open the table with the filter rules (PQT_OPT_FILTER), then read
+// the --sum columns with pqt_table_get_alloc; the rule text says what the SQL's WHERE says.
+const fsum = (rules, sums) => ['--workload', 'FSUM', ...rules.flatMap((r) => ['--filter', r]),
+                               '--sum', sums.join(',')];
+
+// W13's cone: (ra0, dec0) and radius r in degrees, keeping ~0.1% of the catalogue (9,813
+// rows of 10,000,000; ra, dec are uniform in degrees, not on the sphere). Every engine
+// compares sin(dec) sin(dec0) + cos(dec) cos(dec0) cos(ra - ra0) >= cos(r), term for term,
+// with these three constants computed once here (exact doubles passed on).
+export const CONE = { ra0: 210, dec0: 30, r: 4.2 };
+const RAD = Math.PI / 180;
+export const CONE_K = { s0: Math.sin(CONE.dec0 * RAD), c0: Math.cos(CONE.dec0 * RAD),
+                        cr: Math.cos(CONE.r * RAD) };
+const W13_SUMS = ['id', 'mass', 'z', 'quality'];
+const coneArgs = (id) => ['--workload', id, '--cone', `${CONE.ra0},${CONE.dec0},${CONE.r}`,
+                          '--cone-k', `${CONE_K.s0},${CONE_K.c0},${CONE_K.cr}`,
+                          '--sum', W13_SUMS.join(',')];
+// A DOUBLE literal from its shortest round-trip text (a bare 0.866... would be a DECIMAL).
+const dbl = (x) => `CAST('${x}' AS DOUBLE)`;
 
 // The W2 range: 1% of the ids, in the middle of the file.
 export function w2Range(n) {
@@ -71,7 +94,11 @@ export const WORKLOADS = [
       return sel(lf.filter(pl.col('id').gtEq(lo).and(pl.col('id').ltEq(hi))),
                  pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum());
     },
-    pqt: false,
+    pqt: true,
+    pqtArgs: ({ n }) => {
+      const { lo, hi } = w2Range(n);
+      return fsum([`id >= ${lo} and id <= ${hi}`], ['ra']);
+    },
   },
   {
     id: 'W3', title: "survey = 'rare': count, sum ra, dec, mass, z", files: CAT_FILES,
@@ -81,7 +108,8 @@ export const WORKLOADS = [
     polars: (pl, lf) => sel(lf.filter(pl.col('survey').eq(pl.lit('rare'))),
                             pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum(),
                             pl.col('dec').sum(), pl.col('mass').sum(), f64(pl, 'z').sum()),
-    pqt: false,
+    pqt: true,
+    pqtArgs: fsum(['survey == "rare"'], ['ra', 'dec', 'mass', 'z']),
   },
   {
     id: 'W4', title: 'mass > 1e12: count, sum ra', files: CAT_FILES,
@@ -89,7 +117,8 @@ export const WORKLOADS = [
     duckdb: (src) => `SELECT count(*), sum(ra) FROM ${src} WHERE mass > 1e12`,
     polars: (pl, lf) => sel(lf.filter(pl.col('mass').gt(1e12)),
                             pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum()),
-    pqt: false,
+    pqt: true,
+    pqtArgs: fsum(['mass > 1e12'], ['ra']),
   },
   {
     id: 'W5', title: 'total length of `name` (bytes)', files: CAT_FILES,
@@ -130,6 +159,26 @@ export const WORKLOADS = [
     polars: (pl, lf) => sel(lf, pl.col('mag').explode().cast(pl.Float64).sum()),
     pqt: true,
   },
+  {
+    id: 'W13', title: `cone r = ${CONE.r}° around (${CONE.ra0}°, ${CONE.dec0}°): count, sums id, mass, z, quality`,
+    files: CAT_FILES,
+    cols: ['count:i', 'sum_id:i', 'sum_mass:f', 'sum_z:f', 'sum_quality:i'],
+    duckdb: (src) => `SELECT count(*), sum(id), sum(mass), sum(z::DOUBLE), sum(quality) FROM ${src}
+                      WHERE sin(radians(dec)) * ${dbl(CONE_K.s0)}
+                            + cos(radians(dec)) * ${dbl(CONE_K.c0)} * cos(radians(ra - ${CONE.ra0}))
+                            >= ${dbl(CONE_K.cr)}`,
+    polars: (pl, lf) => {
+      const dec = pl.col('dec').radians();
+      const cosd = dec.sin().mul(CONE_K.s0)
+        .plus(pl.col('dec').radians().cos().mul(CONE_K.c0)
+          .mul(pl.col('ra').minus(CONE.ra0).radians().cos()));
+      return sel(lf.filter(cosd.gtEq(CONE_K.cr)), pl.col('id').count().cast(pl.Int64),
+                 pl.col('id').sum(), pl.col('mass').sum(), f64(pl, 'z').sum(),
+                 pl.col('quality').cast(pl.Int64).sum());
+    },
+    pqt: true,
+    pqtArgs: coneArgs('W13'),
+  },
   // ---- exports: every column of every row as text, to /dev/null ----
   {
     id: 'X1', title: 'export all columns to csv (/dev/null)', files: ['snappy'],
@@ -168,6 +217,49 @@ export const WORKLOADS = [
     id: 'W1t', title: "W1 through the README's path: table open + pqt_table_get_alloc per column",
     files: CAT_FILES, cols: ['sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'], pqt: true,
     pqtOnly: true, ref: ['W1', 'sum_ra', 'sum_dec', 'sum_mass', 'sum_z'],
+  },
+  {
+    id: 'W5t', title: "W5 through the README's path: table open + pqt_table_get_strings_alloc",
+    files: CAT_FILES, cols: ['bytes:i'], pqt: true, pqtOnly: true, ref: ['W5', 'bytes'],
+  },
+  {
+    id: 'W9t', title: "W9 through the README's path: table open + pqt_table_get_alloc of mag",
+    files: CAT_FILES, cols: ['sum:f'], pqt: true, pqtOnly: true, ref: ['W9', 'sum'],
+  },
+  // ---- "no pushdown" baselines: open unfiltered, read the filter column whole, a mask by
+  // hand in C, then each payload column whole, summed under the mask ----
+  {
+    id: 'W2n', title: 'no pushdown: read id whole, mask in C, read ra whole', files: CAT_FILES,
+    cols: ['count:i', 'sum_ra:f'], pqt: true, pqtOnly: true, baselineOf: 'W2',
+    ref: ['W2', 'count', 'sum_ra'],
+    pqtArgs: ({ n }) => {
+      const { lo, hi } = w2Range(n);
+      return ['--workload', 'W2n', '--lo', lo, '--hi', hi, '--sum', 'ra'];
+    },
+  },
+  {
+    id: 'W3n', title: 'no pushdown: read survey whole, mask in C, read ra, dec, mass, z whole',
+    files: CAT_FILES, cols: ['count:i', 'sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'],
+    pqt: true, pqtOnly: true, baselineOf: 'W3',
+    ref: ['W3', 'count', 'sum_ra', 'sum_dec', 'sum_mass', 'sum_z'],
+    pqtArgs: ['--workload', 'W3n', '--sum', 'ra,dec,mass,z'],
+  },
+  {
+    id: 'W4n', title: 'no pushdown: read mass whole, mask in C, read ra whole', files: CAT_FILES,
+    cols: ['count:i', 'sum_ra:f'], pqt: true, pqtOnly: true, baselineOf: 'W4',
+    ref: ['W4', 'count', 'sum_ra'], pqtArgs: ['--workload', 'W4n', '--sum', 'ra'],
+  },
+  {
+    id: 'W13h', title: 'by hand: box rules at open, distance in C on the box rows, payload summed under the mask',
+    files: CAT_FILES, cols: ['count:i', 'sum_id:i', 'sum_mass:f', 'sum_z:f', 'sum_quality:i'],
+    pqt: true, pqtOnly: true, baselineOf: 'W13',
+    ref: ['W13', 'count', 'sum_id', 'sum_mass', 'sum_z', 'sum_quality'], pqtArgs: coneArgs('W13h'),
+  },
+  {
+    id: 'W13n', title: 'no pushdown: read ra, dec whole, distance in C, read the payload whole',
+    files: CAT_FILES, cols: ['count:i', 'sum_id:i', 'sum_mass:f', 'sum_z:f', 'sum_quality:i'],
+    pqt: true, pqtOnly: true, baselineOf: 'W13',
+    ref: ['W13', 'count', 'sum_id', 'sum_mass', 'sum_z', 'sum_quality'], pqtArgs: coneArgs('W13n'),
   },
   {
     id: 'T2', title: 'per-thread pattern: one open + read of mass per row group', files: CAT_FILES,

@@ -722,7 +722,10 @@ PQT_API pqt_status pqt_table_truncate(pqt_table *t, int64_t n);
 PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
                                      const int *descending, const int *nulls_first);
 
-/* Free memory the library allocated for the caller. */
+/* Free memory the library allocated for the caller. A block over 32 MiB may be kept (at most
+ * 16 blocks, 1 GiB) for the library's next large allocation instead of going back to the
+ * system, so that a loop of get_alloc / pqt_free does not zero fresh pages every time; the
+ * kernel may still reclaim kept pages under memory pressure. */
 PQT_API void pqt_free(void *p);
 
 /* ---- file inspection (pqt meta / pqt schema) ---- */

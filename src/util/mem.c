@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * mem.c - allocation wrappers with overflow checks and failure injection (layer: util).
+ * mem.c - allocation wrappers with overflow checks and failure injection (layer: util), and
+ * the large-block cache: freed blocks of 4 MiB and more are kept for the next large request.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* madvise */
+#define _GNU_SOURCE /* madvise, malloc_usable_size */
 #endif
 #include "mem.h"
 
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,13 +34,127 @@ void pqt_mem_fail_after(long n) { fail_countdown = n; }
 #define HUGE_ALLOC_NBYTES ((size_t)4 << 20)
 #define HUGE_PAGE_NBYTES ((size_t)2 << 20)
 
+/* ---- the large-block cache ----
+ * Memory fresh from the kernel is zeroed on first touch, a 2 MiB page at a time: reading a
+ * column into new memory spent as long zeroing it as decoding it (the README's pattern,
+ * pqt_table_get_alloc then pqt_free, in a loop over runs or files, paid it every time).
+ * glibc keeps freed blocks for reuse up to its largest dynamic mmap threshold (32 MiB) and
+ * maps every larger one afresh. So pqt_free (the caller giving back what a *_alloc call
+ * handed out) keeps a freed block of more than CACHE_MIN_NBYTES that starts on a 2 MiB
+ * boundary (pqt_malloc's large blocks) instead of returning it to the C library, and
+ * pqt_malloc hands it out again for a request it can hold with at most half of it unused.
+ * The library's own frees (pqt_mem_free) do not feed it: a buffer that grew by realloc (a
+ * string column's bytes) has no like-sized successor and would only sit there, counted in
+ * the resident set. Smaller blocks stay with glibc: kept here, their frees would no longer
+ * raise its thresholds, and it would then trim and re-grow its heap (and fault it in again)
+ * on every read.
+ * Bounded: CACHE_NBLOCKS blocks and CACHE_MAX_NBYTES bytes, the oldest given back first; a
+ * kept block is marked MADV_FREE, so under memory pressure the kernel takes its pages back
+ * instead of swapping (a reuse then faults them in again, zeroed). A block's size comes from
+ * malloc_usable_size, so nothing is recorded per live block, and a block from anywhere in the
+ * malloc family is a valid entry. Off under AddressSanitizer: its quarantine must see every
+ * free to catch a use after it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CACHE_ENABLED 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CACHE_ENABLED 0
+#endif
+#endif
+#ifndef CACHE_ENABLED
+#define CACHE_ENABLED 1
+#endif
+#define CACHE_NBLOCKS 16
+#define CACHE_MIN_NBYTES ((size_t)32 << 20)
+#define CACHE_MAX_NBYTES ((size_t)1 << 30)
+
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    void *p;
+    size_t nbytes; /* usable bytes, a multiple of HUGE_PAGE_NBYTES */
+} cache[CACHE_NBLOCKS];                 /* oldest first */
+static int cache_n;                     /* guarded by cache_mu, like cache[] and cache_nbytes */
+static size_t cache_nbytes;
+
+static void cache_remove(int i)
+{
+    cache_nbytes -= cache[i].nbytes;
+    memmove(&cache[i], &cache[i + 1], (size_t)(cache_n - i - 1) * sizeof cache[0]);
+    cache_n--;
+}
+
+/* The smallest kept block holding `nbytes` without wasting more than it uses, or NULL. */
+static void *cache_take(size_t nbytes)
+{
+    if (!CACHE_ENABLED) return NULL;
+    void *p = NULL;
+    pthread_mutex_lock(&cache_mu);
+    int best = -1;
+    for (int i = 0; i < cache_n; i++)
+        if (cache[i].nbytes >= nbytes && cache[i].nbytes / 2 <= nbytes &&
+            (best < 0 || cache[i].nbytes < cache[best].nbytes))
+            best = i;
+    if (best >= 0) {
+        p = cache[best].p;
+        cache_remove(best);
+    }
+    pthread_mutex_unlock(&cache_mu);
+    return p;
+}
+
+/* Keep p (being freed) when it is a large block; 0 when the caller must free it. */
+static int cache_put(void *p)
+{
+    if (!CACHE_ENABLED || !p || ((uintptr_t)p & (HUGE_PAGE_NBYTES - 1)) != 0) return 0;
+    size_t nbytes = malloc_usable_size(p) & ~(HUGE_PAGE_NBYTES - 1);
+    if (nbytes <= CACHE_MIN_NBYTES || nbytes > CACHE_MAX_NBYTES) return 0;
+#ifdef MADV_FREE
+    madvise(p, nbytes, MADV_FREE);
+#endif
+    void *evicted[CACHE_NBLOCKS];
+    int nevicted = 0;
+    pthread_mutex_lock(&cache_mu);
+    while (cache_n > 0 && (cache_n == CACHE_NBLOCKS || cache_nbytes + nbytes > CACHE_MAX_NBYTES)) {
+        evicted[nevicted++] = cache[0].p;
+        cache_remove(0);
+    }
+    cache[cache_n].p = p;
+    cache[cache_n].nbytes = nbytes;
+    cache_n++;
+    cache_nbytes += nbytes;
+    pthread_mutex_unlock(&cache_mu);
+    for (int i = 0; i < nevicted; i++) free(evicted[i]);
+    return 1;
+}
+
+void pqt_mem_cache_trim(void)
+{
+    pthread_mutex_lock(&cache_mu);
+    while (cache_n > 0) {
+        free(cache[cache_n - 1].p);
+        cache_remove(cache_n - 1);
+    }
+    pthread_mutex_unlock(&cache_mu);
+}
+
+int pqt_mem_cache_enabled(void) { return CACHE_ENABLED; }
+
+void pqt_mem_cache_stats(int *nblocks_ret, size_t *nbytes_ret)
+{
+    pthread_mutex_lock(&cache_mu);
+    *nblocks_ret = cache_n;
+    *nbytes_ret = cache_nbytes;
+    pthread_mutex_unlock(&cache_mu);
+}
+
 void *pqt_malloc(size_t nbytes)
 {
     if (injected_failure()) return NULL;
 #ifdef MADV_HUGEPAGE
     if (nbytes >= HUGE_ALLOC_NBYTES) {
-        void *p = NULL;
         size_t rounded = (nbytes + HUGE_PAGE_NBYTES - 1) & ~(HUGE_PAGE_NBYTES - 1);
+        void *p = cache_take(rounded);
+        if (p) return p;
         if (posix_memalign(&p, HUGE_PAGE_NBYTES, rounded) != 0) return NULL;
         madvise(p, rounded, MADV_HUGEPAGE);
         return p;
@@ -87,7 +205,10 @@ void *pqt_malloc_array(size_t n, size_t size)
 
 void pqt_mem_free(void *p) { free(p); }
 
-void pqt_free(void *p) { free(p); }
+void pqt_free(void *p)
+{
+    if (!cache_put(p)) free(p);
+}
 
 char *pqt_strndup(const char *s, size_t n)
 {

@@ -26,6 +26,14 @@ void pqt_mem_free(void *p);
 char *pqt_strdup(const char *s);
 char *pqt_strndup(const char *s, size_t n);
 
+/* pqt_free (public) may keep a block of more than 32 MiB on a 2 MiB boundary for the next
+ * large pqt_malloc (mem.c); this gives every block kept back to the C library. */
+void pqt_mem_cache_trim(void);
+/* 1 when freed large blocks are kept for reuse (0 under AddressSanitizer). */
+int pqt_mem_cache_enabled(void);
+/* Blocks and bytes the cache holds now (tests). */
+void pqt_mem_cache_stats(int *nblocks_ret, size_t *nbytes_ret);
+
 /* Testing hook: make the allocation after the next `n` ones fail (-1 = never). */
 void pqt_mem_fail_after(long n);
 
