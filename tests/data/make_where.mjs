@@ -9,7 +9,7 @@
 //                   separated by tabs. Every answer is DuckDB's, computed here from a SQL
 //                   condition written by hand next to each pqt rule.
 // Run from the repository root (the outputs are committed):
-//   NODE_PATH=/work/main/bench/peers/node_modules node tests/data/make_where.mjs
+//   NODE_PATH=bench/peers/node_modules node tests/data/make_where.mjs
 //
 // NaN: DuckDB orders NaN above every number and says NaN = NaN; pqt follows IEEE (anchor-spec
 // §1.4, docs/filters.md): every order or equality test with NaN is false, /= is true, and
