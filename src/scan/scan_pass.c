@@ -109,6 +109,21 @@ static pqt_status row_index_values(const pqt_scan_pass *ps, int rg, const pqt_se
     return PQT_OK;
 }
 
+/* Slot s's reusable value buffer, grown to hold nbytes (and a little slack). */
+static pqt_status slot_values(worker *w, int s, size_t nbytes, const char *path, void **ret)
+{
+    size_t need = nbytes + 64;
+    if (w->values_cap[s] < need) {
+        pqt_mem_free(w->values[s]);
+        w->values_cap[s] = 0;
+        if (!(w->values[s] = pqt_malloc(need)))
+            return pqt_err(PQT_NOMEM, "out of memory decoding column '%s'", path);
+        w->values_cap[s] = need;
+    }
+    *ret = w->values[s];
+    return PQT_OK;
+}
+
 /* Decode the slots of conjunct k for the rows sel holds into w's vectors. */
 static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
                               const pqt_sel *sel)
@@ -126,17 +141,8 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         pqt_colbuf *b = &w->bufs[s];
         void *into = NULL;
         size_t width = pqt_kind_elem_nbytes(c->elem_kind);
-        if (c->elem_kind != PQT_STRING && !c->is_list && width > 0) {
-            size_t need = (size_t)sel->nsel * width + 64;
-            if (w->values_cap[s] < need) {
-                pqt_mem_free(w->values[s]);
-                w->values_cap[s] = 0;
-                if (!(w->values[s] = pqt_malloc(need)))
-                    return pqt_err(PQT_NOMEM, "out of memory decoding column '%s'", c->path);
-                w->values_cap[s] = need;
-            }
-            into = w->values[s];
-        }
+        if (c->elem_kind != PQT_STRING && !c->is_list && width > 0)
+            PQT_TRY(slot_values(w, s, (size_t)sel->nsel * width, c->path, &into));
         PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
         pqt_chunk_src src = *ps->src;
         src.counters = ps->counters ? &ps->counters[s] : NULL;
@@ -192,16 +198,10 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
     pqt_col codes_col = *ps->slot_col[s];
     codes_col.kind = codes_col.elem_kind = PQT_INT32;
     int64_t n = sel->nsel;
-    size_t need = (size_t)n * 4 + 64;
-    if (w->values_cap[s] < need) {
-        pqt_mem_free(w->values[s]);
-        w->values_cap[s] = 0;
-        if (!(w->values[s] = pqt_malloc(need)))
-            return pqt_err(PQT_NOMEM, "out of memory decoding column '%s'", codes_col.path);
-        w->values_cap[s] = need;
-    }
+    void *into = NULL;
+    PQT_TRY(slot_values(w, s, (size_t)n * 4, codes_col.path, &into));
     pqt_colbuf *b = &w->bufs[s];
-    PQT_TRY(pqt_colbuf_alloc(b, &codes_col, n, 0, w->values[s]));
+    PQT_TRY(pqt_colbuf_alloc(b, &codes_col, n, 0, into));
     pqt_chunk_src src = *ps->src;
     src.counters = ps->counters ? &ps->counters[s] : NULL;
     pqt_chunk_ctx_set_codes(w->cx, true);
