@@ -137,7 +137,17 @@ typedef enum pqt_opt {
     PQT_OPT_INT96_UNIT = 6,
     /* text (pqt_opts_set_str): one filter rule (docs/filters.md) for table open, AND-combined
      * with the rules set before; repeatable. Parsed when set (PQT_BAD_FILTER). */
-    PQT_OPT_FILTER = 7
+    PQT_OPT_FILTER = 7,
+    /* int, 1 (default) or 0: each mechanism a filter at open uses to avoid reading rows
+     * (docs/filters.md says what each prunes when). Results never depend on them; turning
+     * one off is for measuring and testing. */
+    PQT_OPT_PUSHDOWN_STATS = 8,      /* footer statistics prune or accept whole row groups */
+    PQT_OPT_PUSHDOWN_PAGE_INDEX = 9, /* column index prunes pages, offset index skips their I/O */
+    PQT_OPT_PUSHDOWN_DICTIONARY = 10, /* predicates on dictionary entries, absent values */
+    PQT_OPT_PUSHDOWN_BLOOM = 11,     /* bloom filters refute == and in */
+    /* conjuncts re-ranked by measured selectivity, selection kind and decode-then-filter chosen
+     * per row group; 0 = the cost order, always refining */
+    PQT_OPT_PUSHDOWN_ADAPTIVE = 12
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -972,6 +982,18 @@ typedef struct pqt_scan_counts {
     int64_t dictionary_pages_read;
     int64_t values_decoded;
     int64_t bytes_read;
+    /* finer pushdown (docs/filters.md): row groups refuted by the page index (every page of a
+     * conjunct pruned), by a dictionary without a passing entry, by bloom filters */
+    int64_t row_groups_pruned_index;
+    int64_t row_groups_pruned_dictionary;
+    int64_t row_groups_pruned_bloom;
+    int64_t pages_pruned_index;   /* filter-column pages the column index refuted */
+    int64_t bloom_filters_read;
+    /* row groups whose selection after the filter was kept as runs / as a bitmap, and those
+     * evaluated by decoding every row first (dense: refining would cost more) */
+    int64_t row_groups_sel_runs;
+    int64_t row_groups_sel_bitmap;
+    int64_t row_groups_decode_then_filter;
 } pqt_scan_counts;
 PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
 /* Values decoded so far for one column (0 when never read). -1 when t has no such column. */

@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "usage: pqt count FILE [--where RULE]... [--rows LO:HI] [--explain [text|json]]\n"
-    "                 [--no-crc] [--binary-as-string]\n"
+    "                 [--no-pushdown LIST] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the number of rows, or of rows that pass the --where rules, on one line.\n"
     "  -w, --where RULE    keep rows for which RULE is true (docs/filters.md: `mass > 1e12\n"
@@ -28,7 +28,13 @@ static const char usage[] =
     "                      rows_unfiltered, row_groups, row_groups_pruned_stats,\n"
     "                      row_groups_all, pages, pages_skipped, pages_decompressed,\n"
     "                      dictionary_pages_read, values_decoded, bytes_read,\n"
-    "                      values_decoded_by_column and plan (these names stay)\n"
+    "                      values_decoded_by_column and plan (these names stay), and\n"
+    "                      row_groups_pruned_index, row_groups_pruned_dictionary,\n"
+    "                      row_groups_pruned_bloom, pages_pruned_index,\n"
+    "                      bloom_filters_read, row_groups_sel_runs, row_groups_sel_bitmap,\n"
+    "                      row_groups_decode_then_filter\n"
+    "  --no-pushdown LIST  turn mechanisms off (the count never changes): a comma list of\n"
+    "                      stats, page-index, dictionary, bloom, adaptive, or all\n"
     "  --no-crc            do not verify page checksums (CRC32)\n"
     "  --binary-as-string  read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"
     "  -h, --help          this text\n"
@@ -37,7 +43,8 @@ static const char usage[] =
 
 static const argopt opts[] = {{"--where", 'w', ARG_VALUE},          {"--rows", 0, ARG_VALUE},
                               {"--explain", 0, ARG_VALUE_OPTIONAL}, {"--no-crc", 0, ARG_FLAG},
-                              {"--binary-as-string", 0, ARG_FLAG},  {NULL, 0, 0}};
+                              {"--binary-as-string", 0, ARG_FLAG},  {"--no-pushdown", 0, ARG_VALUE},
+                              {NULL, 0, 0}};
 
 enum { EXPLAIN_NONE, EXPLAIN_TEXT, EXPLAIN_JSON };
 
@@ -94,6 +101,12 @@ int cmd_count(int argc, char **argv)
             explain = f == FORMAT_JSON ? EXPLAIN_JSON : EXPLAIN_TEXT;
         } else if (strcmp(s.opt, "--no-crc") == 0) {
             oa.no_crc = 1;
+        } else if (strcmp(s.opt, "--no-pushdown") == 0) {
+            if (!tool_parse_pushdown_off(s.value, &oa.pushdown_off))
+                rc = tool_usage_error("count", usage,
+                                      "unknown --no-pushdown (stats, page-index, dictionary, "
+                                      "bloom, adaptive, all)",
+                                      s.value);
         } else {
             oa.binary_as_string = 1;
         }

@@ -56,10 +56,33 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
         st = pqt_opts_set_int(o, PQT_OPT_ROW_LO, a->row_lo);
     if (st == PQT_OK && a->row_hi != TOOL_ROW_OPEN)
         st = pqt_opts_set_int(o, PQT_OPT_ROW_HI, a->row_hi);
+    for (int b = 0; st == PQT_OK && b <= PQT_OPT_PUSHDOWN_ADAPTIVE - PQT_OPT_PUSHDOWN_STATS; b++)
+        if (a->pushdown_off >> b & 1)
+            st = pqt_opts_set_int(o, (pqt_opt)(PQT_OPT_PUSHDOWN_STATS + b), 0);
     if (st == PQT_OK && a->where && a->where->filter) st = pqt_opts_set_filter(o, a->where->filter);
     if (st == PQT_OK) st = tool_table_open(path, o, ret);
     pqt_opts_free(o);
     return st;
+}
+
+bool tool_parse_pushdown_off(const char *list, unsigned *bits_ret)
+{
+    static const char *const names[] = {"stats", "page-index", "dictionary", "bloom", "adaptive"};
+    unsigned bits = 0;
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        bool known = n == 3 && strncmp(p, "all", 3) == 0;
+        if (known) bits = (1u << 5) - 1;
+        for (unsigned b = 0; b < 5 && !known; b++)
+            if (strlen(names[b]) == n && strncmp(p, names[b], n) == 0) {
+                bits |= 1u << b;
+                known = true;
+            }
+        if (!known) return false;
+        p += n + (p[n] == ',');
+    }
+    *bits_ret = bits;
+    return true;
 }
 
 /* pqt_table_explain's text in memory the caller frees. */
@@ -115,6 +138,22 @@ int tool_explain_json(const pqt_table *t, FILE *out)
     jw_int(&w, sc.values_decoded);
     jw_key(&w, "bytes_read");
     jw_int(&w, sc.bytes_read);
+    jw_key(&w, "row_groups_pruned_index");
+    jw_int(&w, sc.row_groups_pruned_index);
+    jw_key(&w, "row_groups_pruned_dictionary");
+    jw_int(&w, sc.row_groups_pruned_dictionary);
+    jw_key(&w, "row_groups_pruned_bloom");
+    jw_int(&w, sc.row_groups_pruned_bloom);
+    jw_key(&w, "pages_pruned_index");
+    jw_int(&w, sc.pages_pruned_index);
+    jw_key(&w, "bloom_filters_read");
+    jw_int(&w, sc.bloom_filters_read);
+    jw_key(&w, "row_groups_sel_runs");
+    jw_int(&w, sc.row_groups_sel_runs);
+    jw_key(&w, "row_groups_sel_bitmap");
+    jw_int(&w, sc.row_groups_sel_bitmap);
+    jw_key(&w, "row_groups_decode_then_filter");
+    jw_int(&w, sc.row_groups_decode_then_filter);
     /* Per column, only those that decoded something: a count reads filter columns only. */
     jw_key(&w, "values_decoded_by_column");
     jw_open(&w, '{');

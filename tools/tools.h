@@ -8,6 +8,7 @@
 #ifndef PQT_TOOLS_TOOLS_H
 #define PQT_TOOLS_TOOLS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "pqt.h"
@@ -123,7 +124,11 @@ typedef struct tool_where_open_args {
     const tool_where *where; /* may be NULL: no filter */
     int no_crc, binary_as_string, int96_unit;
     int64_t row_lo, row_hi;
+    unsigned pushdown_off; /* bit n: PQT_OPT_PUSHDOWN_STATS + n set to 0 */
 } tool_where_open_args;
+/* "stats,page-index,dictionary,bloom,adaptive" (any of them, or "all") as bits of
+ * tool_where_open_args.pushdown_off; false for an unknown word. */
+bool tool_parse_pushdown_off(const char *list, unsigned *bits_ret);
 /* pqt_table_open (tool_table_open: "-" is standard input) with those options; the filter's
  * columns are checked and evaluated here (PQT_BAD_FILTER for a name or type). */
 pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_table **ret);

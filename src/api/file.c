@@ -95,6 +95,18 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
         return PQT_OK;
     case PQT_OPT_FILTER:
         return pqt_err(PQT_MISUSE, "PQT_OPT_FILTER is text: set it with pqt_opts_set_str");
+    case PQT_OPT_PUSHDOWN_STATS:
+    case PQT_OPT_PUSHDOWN_PAGE_INDEX:
+    case PQT_OPT_PUSHDOWN_DICTIONARY:
+    case PQT_OPT_PUSHDOWN_BLOOM:
+    case PQT_OPT_PUSHDOWN_ADAPTIVE: {
+        if (v != 0 && v != 1)
+            return pqt_err(PQT_MISUSE, "pushdown option %d takes 1 (on) or 0 (off), got %lld",
+                           (int)opt, (long long)v);
+        unsigned bit = 1u << (opt - PQT_OPT_PUSHDOWN_STATS);
+        o->pushdown_off = v ? o->pushdown_off & ~bit : o->pushdown_off | bit;
+        return PQT_OK;
+    }
     }
     return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);
 }

@@ -69,6 +69,7 @@ struct pqt_opts {
     int64_t row_lo, row_hi; /* 0 = never set (the setter refuses < 1) */
     int int96_unit_plus1;   /* PQT_OPT_INT96_UNIT + 1; 0 = default (nanoseconds), so a
                                zeroed pqt_opts keeps the default */
+    unsigned pushdown_off;  /* PQT_PD_* bits of the mechanisms turned off (0 = all on) */
     pqt_filter *filter;     /* owned by the options object (NULL = none); a table copies the
                                options by value and drops this pointer after its open */
 };

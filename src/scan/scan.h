@@ -29,19 +29,37 @@
 void pqt_scan_chunk_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
                           pqt_scan_stats *out);
 
+/* The mechanisms of the pass, as bits of pqt_scan_pass.pushdown_off (PQT_OPT_PUSHDOWN_*:
+ * bit n is option PQT_OPT_PUSHDOWN_STATS + n). */
+enum {
+    PQT_PD_STATS = 1,
+    PQT_PD_PAGE_INDEX = 2,
+    PQT_PD_DICTIONARY = 4,
+    PQT_PD_BLOOM = 8,
+    PQT_PD_ADAPTIVE = 16
+};
+
 /* What the pass decided for one row group. */
 enum {
-    PQT_RG_UNCOVERED = 0, /* outside the slice: nothing to decide */
-    PQT_RG_PRUNED = 1,    /* statistics proved no row passes (conjunct by_conj) */
-    PQT_RG_ALL = 2,       /* statistics proved every row passes: no filter column decoded */
-    PQT_RG_FILTERED = 3   /* filter columns decoded: rows_out of rows_in kept */
+    PQT_RG_UNCOVERED = 0,   /* outside the slice: nothing to decide */
+    PQT_RG_PRUNED = 1,      /* statistics proved no row passes (conjunct by_conj) */
+    PQT_RG_ALL = 2,         /* statistics proved every row passes: no filter column decoded */
+    PQT_RG_FILTERED = 3,    /* filter columns decoded: rows_out of rows_in kept */
+    PQT_RG_PRUNED_INDEX = 4, /* the column index refuted every page (conjunct by_conj) */
+    PQT_RG_PRUNED_DICT = 5,  /* no dictionary entry passes conjunct by_conj, no plain page */
+    PQT_RG_PRUNED_BLOOM = 6  /* the bloom filter holds no value conjunct by_conj asks for */
 };
+/* How the surviving rows of a FILTERED row group were held (pushdown.md §1, §2.5). */
+enum { PQT_SELK_NONE = 0, PQT_SELK_RUNS, PQT_SELK_BITMAP, PQT_SELK_DECODE_THEN_FILTER };
 #define PQT_RG_ORDER_MAX 8
 typedef struct pqt_rg_verdict {
     int what;
-    int by_conj;     /* PRUNED: the conjunct statistics refuted */
+    int by_conj;     /* PRUNED*: the conjunct refuted */
     int nconj_read;  /* FILTERED: conjuncts evaluated on decoded values */
+    int sel_kind;    /* FILTERED: PQT_SELK_* */
     int64_t rows_in, rows_out;
+    int64_t pages_pruned; /* filter-column pages the column index refuted */
+    int blooms_read;      /* bloom filters read */
     int order[PQT_RG_ORDER_MAX]; /* FILTERED: the first conjuncts evaluated, in order */
 } pqt_rg_verdict;
 
@@ -52,8 +70,30 @@ typedef struct pqt_scan_pass {
     const int64_t *rg_start;        /* nrg + 1 file-row starts (0-based) */
     int nrg;
     int threads;
+    unsigned pushdown_off;       /* PQT_PD_* turned off */
     pqt_read_counters *counters; /* per slot: what decoding it cost (NULL: not counted) */
 } pqt_scan_pass;
+
+/* ---- proofs from the file's auxiliary structures, each for one conjunct of one row group,
+ * tried after statistics left it SOME. Each fails only for I/O or memory; a structure that is
+ * absent, corrupt or unusable proves nothing (SOME). ---- */
+
+/* Bloom filters (scan_bloom.c): NONE when conjunct k is == or in on one column with a bloom
+ * filter in row group rg and no value it asks for is in the filter. *read_ret += filters
+ * read. */
+pqt_status pqt_scan_bloom_prove(const pqt_scan_pass *ps, int rg, int k, pqt_tri *ret,
+                                int *read_ret);
+/* Dictionary (scan_dict.c): NONE when conjunct k names one column, its chunk in rg is
+ * dictionary encoded in every data page (encoding_stats), and no dictionary entry (nor null,
+ * when the chunk may hold nulls) passes; ALL when every one passes. Reads the dictionary page
+ * only. */
+pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
+                               pqt_tri *ret);
+/* Page index (scan_page_index.c): narrow sel (row-group relative) to the rows of the pages
+ * the column index of conjunct k's column does not refute; *pruned_ret += pages refuted.
+ * Only for one-column conjuncts on chunks with a column index and an offset index. */
+pqt_status pqt_scan_page_index_prune(const pqt_scan_pass *ps, int rg, int k, pqt_sel *sel,
+                                     int64_t *pruned_ret);
 
 /* The conjuncts of p by cost, the order the first row groups are evaluated in (order_ret:
  * nconj entries); later row groups re-rank by what the earlier ones measured. */

@@ -303,6 +303,52 @@ static void adapt_order(const pqt_fprog *p, const int *base, const conj_seen *se
     }
 }
 
+/* Row group refuted by conjunct k through mechanism `what`. */
+static void refute(pqt_sel *sel, pqt_rg_verdict *v, int what, int k)
+{
+    pqt_sel_init_none(sel, sel->nrows);
+    v->what = what;
+    v->by_conj = k;
+    v->rows_out = 0;
+}
+
+/* Steps 1-4 of pushdown.md §2.2 for the conjuncts statistics left: bloom filters and the
+ * dictionary refute or accept a conjunct without reading a data page, the page index narrows
+ * the rows to decode. Returns with v->what set when the row group was refuted. */
+static pqt_status prove_aux(const pqt_scan_pass *ps, worker *w, int rg, const int *base,
+                            bool *alive, int *nalive, pqt_sel *sel, pqt_rg_verdict *v)
+{
+    int nconj = pqt_scan_prog_nconj(ps->prog);
+    unsigned off = ps->pushdown_off;
+    for (int i = 0; i < nconj; i++) {
+        int k = base[i];
+        if (!alive[k] || pqt_scan_conj_is_callback(ps->prog, k)) continue;
+        pqt_tri t = PQT_TRI_SOME;
+        if (!(off & PQT_PD_BLOOM)) PQT_TRY(pqt_scan_bloom_prove(ps, rg, k, &t, &v->blooms_read));
+        if (t == PQT_TRI_NONE) {
+            refute(sel, v, PQT_RG_PRUNED_BLOOM, k);
+            return PQT_OK;
+        }
+        if (!(off & PQT_PD_PAGE_INDEX)) {
+            PQT_TRY(pqt_scan_page_index_prune(ps, rg, k, sel, &v->pages_pruned));
+            if (sel->nsel == 0) {
+                refute(sel, v, PQT_RG_PRUNED_INDEX, k);
+                return PQT_OK;
+            }
+        }
+        if (!(off & PQT_PD_DICTIONARY)) PQT_TRY(pqt_scan_dict_prove(ps, w->cx, rg, k, &t));
+        if (t == PQT_TRI_NONE) {
+            refute(sel, v, PQT_RG_PRUNED_DICT, k);
+            return PQT_OK;
+        }
+        if (t == PQT_TRI_ALL) {
+            alive[k] = false;
+            (*nalive)--;
+        }
+    }
+    return PQT_OK;
+}
+
 static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *base,
                                    conj_seen *seen, bool *alive, int *order, int rg,
                                    pqt_sel *sel, pqt_rg_verdict *v)
@@ -312,36 +358,41 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
     v->rows_in = sel->nsel;
     int nslots = pqt_scan_prog_ncols(ps->prog), nconj = pqt_scan_prog_nconj(ps->prog);
     int64_t rg_rows = ps->rg_start[rg + 1] - ps->rg_start[rg];
-    for (int s = 0; s < nslots; s++) {
+    bool use_stats = !(ps->pushdown_off & PQT_PD_STATS);
+    for (int s = 0; s < nslots && use_stats; s++) {
         if (ps->slot_col[s]) pqt_scan_chunk_stats(ps->src->meta, ps->slot_col[s], rg, &w->stats[s]);
         else row_index_stats(ps, rg, &w->stats[s]);
     }
     int nalive = 0;
     for (int i = 0; i < nconj; i++) {
         int k = base[i];
-        pqt_tri t = pqt_scan_conj_prove(ps->prog, k, w->stats, rg_rows);
+        pqt_tri t = use_stats ? pqt_scan_conj_prove(ps->prog, k, w->stats, rg_rows) : PQT_TRI_SOME;
         if (t == PQT_TRI_NONE) {
-            pqt_sel_init_none(sel, sel->nrows);
-            v->what = PQT_RG_PRUNED;
-            v->by_conj = k;
-            v->rows_out = 0;
+            refute(sel, v, PQT_RG_PRUNED, k);
             return PQT_OK;
         }
         alive[k] = t != PQT_TRI_ALL;
         nalive += alive[k];
     }
+    pqt_status st = prove_aux(ps, w, rg, base, alive, &nalive, sel, v);
+    if (st != PQT_OK) {
+        pqt_err_prefix("row group %d: ", rg + 1);
+        return st;
+    }
+    if (v->what != PQT_RG_UNCOVERED) return PQT_OK;
     if (nalive == 0) {
         v->what = PQT_RG_ALL;
         v->rows_out = sel->nsel;
         return PQT_OK;
     }
     v->what = PQT_RG_FILTERED;
-    adapt_order(ps->prog, base, seen, order);
+    if (ps->pushdown_off & PQT_PD_ADAPTIVE) memcpy(order, base, (size_t)nconj * sizeof *order);
+    else adapt_order(ps->prog, base, seen, order);
     for (int i = 0; i < nconj && sel->nsel > 0; i++) {
         int k = order[i];
         if (!alive[k]) continue;
         int64_t before = sel->nsel;
-        pqt_status st = apply_conj(ps, w, rg, k, sel);
+        st = apply_conj(ps, w, rg, k, sel);
         if (st != PQT_OK) {
             pqt_err_prefix("row group %d: ", rg + 1);
             return st;
@@ -352,6 +403,9 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
         v->nconj_read++;
     }
     v->rows_out = sel->nsel;
+    v->sel_kind = sel->kind == PQT_SEL_BITS ? PQT_SELK_BITMAP
+                  : sel->nsel > 0           ? PQT_SELK_RUNS
+                                            : PQT_SELK_NONE;
     return PQT_OK;
 }
 

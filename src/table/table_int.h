@@ -81,9 +81,10 @@ struct pqt_table {
     /* ---- scan counters (table_scan.c; a clone starts at zero) ---- */
     pqt_read_counters scan; /* every read of the file this table made (its columns' values
                                also go to their slots) */
-    /* row groups the slice covers (set at open, before any filter), pruned by statistics,
-     * proven to pass whole: set by the open's filter pass */
-    int64_t scan_rg_total, scan_rg_pruned, scan_rg_all;
+    /* row groups the slice covers (set at open, before any filter), and what the open's
+     * filter pass decided for them (the row-group fields of pqt_scan_counts) */
+    int64_t scan_rg_total;
+    pqt_scan_counts scan_rg;
 };
 
 /* ---- table.c ---- */

@@ -69,6 +69,16 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
             PUT("row group %d: pruned by statistics (%s), %lld rows skipped\n", rg + 1, conj,
                 (long long)r->rows_in);
             break;
+        case PQT_RG_PRUNED_INDEX:
+        case PQT_RG_PRUNED_DICT:
+        case PQT_RG_PRUNED_BLOOM:
+            pqt_scan_conj_text(prog, r->by_conj, conj, sizeof conj);
+            PUT("row group %d: pruned by %s (%s), %lld rows skipped\n", rg + 1,
+                r->what == PQT_RG_PRUNED_INDEX  ? "the page index"
+                : r->what == PQT_RG_PRUNED_DICT ? "the dictionary"
+                                                : "the bloom filter",
+                conj, (long long)r->rows_in);
+            break;
         case PQT_RG_ALL:
             PUT("row group %d: every row passes by statistics, %lld rows kept, no filter column "
                 "read\n",
@@ -80,9 +90,12 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
             for (int i = 0; i < r->nconj_read && i < PQT_RG_ORDER_MAX && at < sizeof ord; i++)
                 at += (size_t)snprintf(ord + at, sizeof ord - at, "%s%d", i ? ", " : "",
                                        r->order[i] + 1);
-            PUT("row group %d: filtered, %lld of %lld rows kept (conjuncts %s%s evaluated)\n",
+            static const char *const kinds[] = {"none", "runs", "bitmap", "decode then filter"};
+            PUT("row group %d: filtered, %lld of %lld rows kept (conjuncts %s%s evaluated; "
+                "%lld pages pruned by the page index; selection: %s)\n",
                 rg + 1, (long long)r->rows_out, (long long)r->rows_in, ord,
-                r->nconj_read > PQT_RG_ORDER_MAX ? ", ..." : "");
+                r->nconj_read > PQT_RG_ORDER_MAX ? ", ..." : "", (long long)r->pages_pruned,
+                kinds[r->sel_kind & 3]);
         }
         }
     }
@@ -92,6 +105,24 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
         return NULL;
     }
     return (char *)b.data;
+}
+
+/* The row-group fields of pqt_scan_counts from the pass's verdicts. */
+static void tally_verdicts(pqt_scan_counts *c, const pqt_rg_verdict *v, int nrg)
+{
+    for (int rg = 0; rg < nrg; rg++) {
+        c->row_groups_pruned_stats += v[rg].what == PQT_RG_PRUNED;
+        c->row_groups_all += v[rg].what == PQT_RG_ALL;
+        c->row_groups_pruned_index += v[rg].what == PQT_RG_PRUNED_INDEX;
+        c->row_groups_pruned_dictionary += v[rg].what == PQT_RG_PRUNED_DICT;
+        c->row_groups_pruned_bloom += v[rg].what == PQT_RG_PRUNED_BLOOM;
+        c->pages_pruned_index += v[rg].pages_pruned;
+        c->bloom_filters_read += v[rg].blooms_read;
+        if (v[rg].what != PQT_RG_FILTERED) continue;
+        c->row_groups_sel_runs += v[rg].sel_kind == PQT_SELK_RUNS;
+        c->row_groups_sel_bitmap += v[rg].sel_kind == PQT_SELK_BITMAP;
+        c->row_groups_decode_then_filter += v[rg].sel_kind == PQT_SELK_DECODE_THEN_FILTER;
+    }
 }
 
 pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
@@ -122,7 +153,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
     pqt_chunk_src src = {t->f->io, t->f->path, t->f->file_size, &t->f->meta, t->f->verify_crc,
                          false, NULL};
     pqt_scan_pass pass = {&src, prog, slot_col, t->plan.rg_start, t->plan.nrg,
-                          effective_threads(t), counters};
+                          effective_threads(t), t->opts.pushdown_off, counters};
     st = pqt_scan_filter(&pass, t->plan.sel, verdicts);
     for (int s = 0; s < nslots; s++) { /* what the filter columns cost counts for them */
         int ci = pqt_scan_prog_col(prog, s);
@@ -141,10 +172,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
         st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", t->f->path);
         goto done;
     }
-    for (int rg = 0; rg < t->plan.nrg; rg++) {
-        t->scan_rg_pruned += verdicts[rg].what == PQT_RG_PRUNED;
-        t->scan_rg_all += verdicts[rg].what == PQT_RG_ALL;
-    }
+    tally_verdicts(&t->scan_rg, verdicts, t->plan.nrg);
 done:
     pqt_mem_free(order);
     pqt_mem_free(counters);

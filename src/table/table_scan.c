@@ -33,7 +33,8 @@ void pqt_tbl_scan_add(pqt_table *t, pqt_tcol *c, const pqt_read_counters *rc)
 void pqt_tbl_scan_reset(pqt_table *t)
 {
     memset(&t->scan, 0, sizeof t->scan); /* a table no other thread sees yet */
-    t->scan_rg_total = t->scan_rg_pruned = t->scan_rg_all = 0;
+    t->scan_rg_total = 0;
+    memset(&t->scan_rg, 0, sizeof t->scan_rg);
     for (int i = 0; i < t->ncols; i++) atomic_store(&t->cols[i].values_decoded, 0);
 }
 
@@ -45,9 +46,8 @@ pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret)
     /* an in-memory table never read a file (all zero); a detached one keeps what it read */
     if (!t->f) return PQT_OK;
     const memory_order r = memory_order_relaxed;
+    *ret = t->scan_rg; /* the filter pass's row-group fields */
     ret->row_groups = t->scan_rg_total;
-    ret->row_groups_pruned_stats = t->scan_rg_pruned;
-    ret->row_groups_all = t->scan_rg_all;
     ret->pages = atomic_load_explicit(&t->scan.pages, r);
     ret->pages_skipped = atomic_load_explicit(&t->scan.pages_skipped, r);
     ret->pages_decompressed = atomic_load_explicit(&t->scan.pages_decompressed, r);

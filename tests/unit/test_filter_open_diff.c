@@ -258,7 +258,7 @@ static int check_explain(const pqt_table *t, const dfile *F, const int64_t *kept
             nseen++;
             if (strncmp(v, "outside the slice", 17) == 0) {
                 ok = n == 0;
-            } else if (strncmp(v, "pruned by statistics", 20) == 0) {
+            } else if (strncmp(v, "pruned by ", 10) == 0) {
                 const char *q = strstr(v, "), ");
                 ok = k == 0 && q && sscanf(q, "), %lld rows skipped", &a) == 1 && a == n;
                 tot.rg_pruned++;
