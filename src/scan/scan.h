@@ -57,6 +57,7 @@ typedef struct pqt_rg_verdict {
     int by_conj;     /* PRUNED*: the conjunct refuted */
     int nconj_read;  /* FILTERED: conjuncts evaluated on decoded values */
     int sel_kind;    /* FILTERED: PQT_SELK_* */
+    bool dict_all;   /* ALL: the dictionary proved a conjunct (statistics the others) */
     int64_t rows_in, rows_out;
     int64_t pages_pruned; /* filter-column pages the column index refuted */
     int blooms_read;      /* bloom filters read */

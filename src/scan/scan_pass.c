@@ -342,6 +342,7 @@ static pqt_status prove_aux(const pqt_scan_pass *ps, worker *w, int rg, const in
             return PQT_OK;
         }
         if (t == PQT_TRI_ALL) {
+            v->dict_all = true;
             alive[k] = false;
             (*nalive)--;
         }

@@ -80,9 +80,9 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
                 conj, (long long)r->rows_in);
             break;
         case PQT_RG_ALL:
-            PUT("row group %d: every row passes by statistics, %lld rows kept, no filter column "
+            PUT("row group %d: every row passes by %s, %lld rows kept, no filter column "
                 "read\n",
-                rg + 1, (long long)r->rows_in);
+                rg + 1, r->dict_all ? "the dictionary" : "statistics", (long long)r->rows_in);
             break;
         default: {
             char ord[64] = "";

@@ -127,6 +127,9 @@ static struct {
     int64_t rg_total, rg_pruned, rg_all;
     int64_t gen_pruned, gen_all; /* on generated files */
     int64_t threads2, slices, clones, text_rules, sets, mem_fd, prefetches;
+    int64_t pd_off;                       /* opens with some PQT_OPT_PUSHDOWN_* at 0 */
+    int64_t by_index, by_dict, by_bloom;  /* row groups pruned by each finer mechanism */
+    int64_t pages_index, blooms_read;
 } tot;
 
 
@@ -219,6 +222,7 @@ typedef struct dcfg {
     int source;   /* 0 path, 1 memory (pqt_table_open_mem), 2 descriptor (pqt_table_open_fd) */
     int prefetch; /* some columns read first by pqt_table_prefetch, in one pass */
     int64_t lo, hi; /* 1-based file rows */
+    unsigned pd_off; /* bit n: PQT_OPT_PUSHDOWN_STATS + n set to 0 */
 } dcfg;
 
 static const char *const source_name[3] = {"path", "memory", "descriptor"};
@@ -232,6 +236,8 @@ static void fail_ctx(dfile *F, const dfilter *D, const dcfg *g, const char *what
             (long long)g->hi, g->sliced ? " (slice)" : "",
             g->text ? "PQT_OPT_FILTER text" : "pqt_opts_set_filter", g->clone ? ", cloned" : "",
             g->prefetch ? ", prefetched" : "");
+    if (g->pd_off) fprintf(stderr, "  pushdown off (bits stats/index/dict/bloom/adaptive): %#x\n",
+                           g->pd_off);
     print_rules(D);
     pqt_test_failures++;
 }
@@ -263,7 +269,8 @@ static int check_explain(const pqt_table *t, const dfile *F, const int64_t *kept
                 ok = k == 0 && q && sscanf(q, "), %lld rows skipped", &a) == 1 && a == n;
                 tot.rg_pruned++;
                 tot.gen_pruned += generated;
-            } else if (sscanf(v, "every row passes by statistics, %lld rows kept", &a) == 1) {
+            } else if (sscanf(v, "every row passes by statistics, %lld rows kept", &a) == 1 ||
+                       sscanf(v, "every row passes by the dictionary, %lld rows kept", &a) == 1) {
                 ok = k == n && a == n;
                 tot.rg_all++;
                 tot.gen_all += generated;
@@ -326,6 +333,28 @@ static void check_plan(dfile *F, const dfilter *D, const dcfg *g, pqt_table *t, 
     free(inslice);
 }
 
+/* A mechanism turned off proves nothing; the others are tallied (they must occur). */
+static void check_counters(dfile *F, const dfilter *D, const dcfg *g, const pqt_table *t)
+{
+    pqt_scan_counts sc;
+    CHECK_OK(pqt_table_scan_stats(t, &sc));
+    int64_t by_mech[5] = {sc.row_groups_pruned_stats,
+                          sc.row_groups_pruned_index + sc.pages_pruned_index,
+                          sc.row_groups_pruned_dictionary, sc.row_groups_pruned_bloom +
+                          sc.bloom_filters_read, 0};
+    for (int b = 0; b < 4; b++)
+        if ((g->pd_off >> b & 1) && by_mech[b] != 0) {
+            fprintf(stderr, "pushdown mechanism %d is off but counted %lld\n", b,
+                    (long long)by_mech[b]);
+            fail_ctx(F, D, g, "counters");
+        }
+    tot.by_index += sc.row_groups_pruned_index;
+    tot.by_dict += sc.row_groups_pruned_dictionary;
+    tot.by_bloom += sc.row_groups_pruned_bloom;
+    tot.pages_index += sc.pages_pruned_index;
+    tot.blooms_read += sc.bloom_filters_read;
+}
+
 static void run_one(dfile *F, dfilter *D, const dcfg *g, int generated)
 {
     int64_t *src = malloc(((size_t)(g->hi - g->lo) + 2) * sizeof *src), n = 0;
@@ -338,6 +367,8 @@ static void run_one(dfile *F, dfilter *D, const dcfg *g, int generated)
         CHECK_OK(pqt_opts_set_int(o, PQT_OPT_ROW_LO, g->lo));
         CHECK_OK(pqt_opts_set_int(o, PQT_OPT_ROW_HI, g->hi));
     }
+    for (int b = 0; b < 5; b++)
+        if (g->pd_off >> b & 1) CHECK_OK(pqt_opts_set_int(o, (pqt_opt)(PQT_OPT_PUSHDOWN_STATS + b), 0));
     if (g->text)
         for (int k = 0; k < D->nr; k++)
             CHECK_OK(pqt_opts_set_str(o, PQT_OPT_FILTER, D->texts[k].s));
@@ -370,6 +401,7 @@ static void run_one(dfile *F, dfilter *D, const dcfg *g, int generated)
         return;
     }
     tot.runs++;
+    check_counters(F, D, g, t);
     tot.rows_kept += n;
     tot.rows_dropped += g->hi - g->lo + 1 - n;
     tot.empty += n == 0;
@@ -474,6 +506,8 @@ static void run_filters(dfile *F, int nfilters, int generated)
             g.clone = coin(10);
             g.source = coin(80) ? 0 : 1 + (int)coin(50);
             g.prefetch = coin(20);
+            if (coin(50)) g.pd_off = (unsigned)rnd(31) + 1;
+            tot.pd_off += g.pd_off != 0;
             tot.mem_fd += g.source > 0;
             tot.prefetches += g.prefetch;
             tot.threads2 += g.threads == 2;
@@ -582,6 +616,12 @@ int main(void)
             (long long)tot.clones, (long long)tot.text_rules, (long long)tot.sets,
             (long long)tot.mem_fd, (long long)tot.prefetches);
     fprintf(stderr,
+            "  pushdown: %lld opens with mechanisms off; pruned row groups by page index "
+            "%lld, dictionary %lld, bloom %lld; pages pruned by the index %lld, bloom filters "
+            "read %lld\n",
+            (long long)tot.pd_off, (long long)tot.by_index, (long long)tot.by_dict,
+            (long long)tot.by_bloom, (long long)tot.pages_index, (long long)tot.blooms_read);
+    fprintf(stderr,
             "  written: %lld chunks, %lld pages (%lld v2), dictionary %lld (fallback %lld), "
             "snappy %lld, statistics %lld (truncated bounds %lld, deprecated fields %lld, NaN "
             "bounds %lld), column index %lld, offset index %lld; pages by encoding: plain %lld "
@@ -604,6 +644,6 @@ int main(void)
     CHECK(tot.gen_pruned > 0);
     CHECK(tot.gen_all > 0);
     CHECK(tot.threads2 > 0 && tot.slices > 0 && tot.clones > 0 && tot.text_rules > 0 &&
-          tot.sets > 0 && tot.mem_fd > 0 && tot.prefetches > 0);
+          tot.sets > 0 && tot.mem_fd > 0 && tot.prefetches > 0 && tot.pd_off > 0);
     return pqt_test_done("test_filter_open_diff");
 }
