@@ -67,11 +67,9 @@ static int64_t chunk_unc_slack(int64_t total)
     return ((int64_t)1 << 20) + (total > 0 ? total / 16 : 0);
 }
 
-static pqt_status walk(pqt_chunk_walk *w, const uint8_t *buf, size_t n, int64_t base,
-                       const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+/* Start a walk: what the footer allows the pages to hold. */
+static pqt_status walk_begin(pqt_chunk_walk *w)
 {
-    size_t pos = 0;
-    int64_t rows_done = 0, out_row = dst_row;
     w->cx->have_dict = false;
     int64_t tus = w->cm->total_uncompressed_size;
     if (w->cm->num_values < 0 || tus < 0)
@@ -82,47 +80,74 @@ static pqt_status walk(pqt_chunk_walk *w, const uint8_t *buf, size_t n, int64_t 
     /* 0 for a chunk that stores bytes means "not recorded": the codec bounds its pages */
     bool unrecorded = tus == 0 && w->cm->total_compressed_size > 0;
     w->unc_left = unrecorded || tus > INT64_MAX / 4 ? INT64_MAX / 2 : tus + chunk_unc_slack(tus);
-    while (pos < n && rows_done < w->rg_rows) {
-        pqt_page_header h;
-        size_t hlen;
-        w->page_no++;
-        PQT_TRY(pqt_meta_decode_page_header(buf + pos, n - pos, base + (int64_t)pos, &h, &hlen));
-        if (h.compressed_size < 0 || h.uncompressed_size < 0 ||
-            (size_t)h.compressed_size > n - pos - hlen)
-            return pqt_err(PQT_CORRUPT,
-                           "page at byte %lld: compressed size %d runs past the column chunk "
-                           "(%zu bytes left)",
-                           (long long)(base + (int64_t)pos), h.compressed_size, n - pos - hlen);
-        const uint8_t *body = buf + pos + hlen;
-        if (h.has_crc && w->src->verify_crc &&
-            (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2 || h.type == PQT_PAGE_DICTIONARY)) {
-            uint32_t crc = (uint32_t)crc32(0L, body, (uInt)h.compressed_size);
-            if (crc != h.crc)
-                return pqt_err(PQT_CORRUPT_PAGE,
-                               "corrupt page: CRC32 mismatch (stored %08x, computed %08x) at byte "
-                               "%lld",
-                               h.crc, crc, (long long)(base + (int64_t)pos));
-        }
-        if (h.type == PQT_PAGE_DICTIONARY) {
-            PQT_TRY(pqt_page_load_dict(w, &h, body));
-        } else if (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2) {
-            w->unc_left -= (int64_t)hlen;
-            PQT_TRY(pqt_page_decode_data(w, &h, body, sel, &rows_done, dst, &out_row));
-            w->unc_left -= h.uncompressed_size;
-        }
-        /* index pages and unknown page types are skipped */
-        pos += hlen + (size_t)h.compressed_size;
+    return PQT_OK;
+}
+
+/* The page whose header starts at buf[*pos] (buf[0] is file byte base): checked, loaded when
+ * it is a dictionary, decoded under sel when it is a data page (only when data_ok), skipped
+ * otherwise. Advances *pos past it. */
+static pqt_status walk_page(pqt_chunk_walk *w, const uint8_t *buf, size_t n, int64_t base,
+                            size_t *pos, bool data_ok, const pqt_sel *sel, int64_t *rows_done,
+                            pqt_colbuf *dst, int64_t *out_row)
+{
+    pqt_page_header h;
+    size_t hlen, at = *pos;
+    w->page_no++;
+    PQT_TRY(pqt_meta_decode_page_header(buf + at, n - at, base + (int64_t)at, &h, &hlen));
+    if (h.compressed_size < 0 || h.uncompressed_size < 0 ||
+        (size_t)h.compressed_size > n - at - hlen)
+        return pqt_err(PQT_CORRUPT,
+                       "page at byte %lld: compressed size %d runs past the column chunk "
+                       "(%zu bytes left)",
+                       (long long)(base + (int64_t)at), h.compressed_size, n - at - hlen);
+    const uint8_t *body = buf + at + hlen;
+    if (h.has_crc && w->src->verify_crc &&
+        (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2 || h.type == PQT_PAGE_DICTIONARY)) {
+        uint32_t crc = (uint32_t)crc32(0L, body, (uInt)h.compressed_size);
+        if (crc != h.crc)
+            return pqt_err(PQT_CORRUPT_PAGE,
+                           "corrupt page: CRC32 mismatch (stored %08x, computed %08x) at byte "
+                           "%lld",
+                           h.crc, crc, (long long)(base + (int64_t)at));
     }
+    if (h.type == PQT_PAGE_DICTIONARY) {
+        PQT_TRY(pqt_page_load_dict(w, &h, body));
+    } else if (h.type == PQT_PAGE_DATA || h.type == PQT_PAGE_DATA_V2) {
+        if (!data_ok)
+            return pqt_err(PQT_CORRUPT, "data page at byte %lld is not in the offset index",
+                           (long long)(base + (int64_t)at));
+        w->unc_left -= (int64_t)hlen;
+        PQT_TRY(pqt_page_decode_data(w, &h, body, sel, rows_done, dst, out_row));
+        w->unc_left -= h.uncompressed_size;
+    }
+    /* index pages and unknown page types are skipped */
+    *pos = at + hlen + (size_t)h.compressed_size;
+    return PQT_OK;
+}
+
+static pqt_status walk_end(const pqt_chunk_walk *w, int64_t rows_done, bool all_pages)
+{
     if (rows_done != w->rg_rows)
         return pqt_err(PQT_CORRUPT, "column chunk holds %lld rows, the row group has %lld",
                        (long long)rows_done, (long long)w->rg_rows);
     /* Allocations were sized by the footer's num_values (list elements): a count the pages
-     * do not hold is a lie, not a short read. */
-    if (w->values_left != 0)
+     * do not hold is a lie, not a short read. Pages never read leave it unknown. */
+    if (all_pages && w->values_left != 0)
         return pqt_err(PQT_CORRUPT, "column chunk holds %lld values, its metadata says %lld",
                        (long long)(w->cm->num_values - w->values_left),
                        (long long)w->cm->num_values);
     return PQT_OK;
+}
+
+static pqt_status walk(pqt_chunk_walk *w, const uint8_t *buf, size_t n, int64_t base,
+                       const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+{
+    size_t pos = 0;
+    int64_t rows_done = 0, out_row = dst_row;
+    PQT_TRY(walk_begin(w));
+    while (pos < n && rows_done < w->rg_rows)
+        PQT_TRY(walk_page(w, buf, n, base, &pos, true, sel, &rows_done, dst, &out_row));
+    return walk_end(w, rows_done, true);
 }
 
 /* Large decompression buffers go back to the shared budget after every chunk, so a thread
@@ -135,17 +160,87 @@ static pqt_status walk_pages(pqt_chunk_walk *w, const uint8_t *buf, size_t n, in
     return st;
 }
 
-/* Byte range of a column chunk: from its dictionary page (when there is one) to the end of
- * its data pages. Unchecked: the caller checks it against the file. */
-static void chunk_range(const pqt_column_meta *cm, int64_t *start, int64_t *len)
+/* Rows [first, next) of offset-index page i. */
+static int64_t oi_next_row(const pqt_offset_index *oi, int i, int64_t rg_rows)
 {
-    *start = cm->data_page_offset;
-    /* Some writers store 0 for "no dictionary page": only an offset before the data pages
-     * can be a dictionary page (dict-page-offset-zero.parquet). */
-    if (cm->has_dictionary_page_offset && cm->dictionary_page_offset > 0 &&
-        cm->dictionary_page_offset < *start)
-        *start = cm->dictionary_page_offset;
-    *len = cm->total_compressed_size;
+    return i + 1 < oi->npages ? oi->pages[i + 1].first_row_index : rg_rows;
+}
+
+/* The bytes [off, off + len): in place for a memory source, else one pread into buf. */
+static pqt_status fetch_range(pqt_chunk_walk *w, int64_t off, int64_t len, pqt_io_buf *buf,
+                              const uint8_t **ret)
+{
+    w->n_bytes += len;
+    return pqt_io_view(w->src->io, off, (size_t)len, buf, ret);
+}
+
+/* Walk only the pages holding a selected row, by the offset index: the dictionary page (the
+ * bytes before the first data page) when any data page is wanted, then each run of wanted
+ * pages read with one fetch. Pages nobody wants are never read (PageIndex.md). Every page
+ * read must start where the index says and hold the rows it says. */
+static pqt_status walk_indexed(pqt_chunk_walk *w, const pqt_offset_index *oi, int64_t start,
+                               const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+{
+    int64_t rows_done = 0, out_row = dst_row;
+    bool all_pages = true;
+    PQT_TRY(walk_begin(w));
+    pqt_io_buf buf = pqt_io_buf_take(w->src->io);
+    pqt_status st = PQT_OK;
+    const uint8_t *bytes;
+    int64_t dict_len = oi->pages[0].offset - start;
+    if (dict_len > 0 && pqt_sel_any(sel, 0, w->rg_rows)) {
+        st = fetch_range(w, start, dict_len, &buf, &bytes);
+        for (size_t pos = 0; st == PQT_OK && pos < (size_t)dict_len;)
+            st = walk_page(w, bytes, (size_t)dict_len, start, &pos, false, sel, &rows_done, dst,
+                           &out_row);
+    }
+    for (int i = 0; st == PQT_OK && i < oi->npages;) {
+        int64_t first = oi->pages[i].first_row_index;
+        if (!pqt_sel_any(sel, first, oi_next_row(oi, i, w->rg_rows))) {
+            rows_done = oi_next_row(oi, i, w->rg_rows);
+            w->n_pages++;
+            w->n_skipped++;
+            w->page_no++;
+            all_pages = false;
+            i++;
+            continue;
+        }
+        int j = i + 1; /* the run of wanted pages i .. j-1, fetched at once */
+        while (j < oi->npages &&
+               pqt_sel_any(sel, oi->pages[j].first_row_index, oi_next_row(oi, j, w->rg_rows)))
+            j++;
+        int64_t off = oi->pages[i].offset;
+        int64_t len = oi->pages[j - 1].offset + oi->pages[j - 1].compressed_page_size - off;
+        st = fetch_range(w, off, len, &buf, &bytes);
+        for (int p = i; st == PQT_OK && p < j; p++) {
+            size_t pos = (size_t)(oi->pages[p].offset - off);
+            if (rows_done != oi->pages[p].first_row_index) {
+                st = pqt_err(PQT_CORRUPT, "page at byte %lld starts at row %lld, the offset "
+                                          "index says %lld",
+                             (long long)oi->pages[p].offset, (long long)rows_done,
+                             (long long)oi->pages[p].first_row_index);
+                break;
+            }
+            w->data_page_no = p;
+            int64_t before = rows_done;
+            st = walk_page(w, bytes, (size_t)len, off, &pos, true, sel, &rows_done, dst,
+                           &out_row);
+            if (st == PQT_OK && rows_done == before) /* not a data page where one should be */
+                st = pqt_err(PQT_CORRUPT, "no data page at byte %lld, where the offset index "
+                                          "puts page %d",
+                             (long long)oi->pages[p].offset, p + 1);
+            else if (st == PQT_OK && rows_done != oi_next_row(oi, p, w->rg_rows))
+                st = pqt_err(PQT_CORRUPT, "page at byte %lld holds %lld rows, the offset index "
+                                          "says %lld",
+                             (long long)oi->pages[p].offset, (long long)(rows_done - before),
+                             (long long)(oi_next_row(oi, p, w->rg_rows) - before));
+        }
+        i = j;
+    }
+    pqt_io_buf_give(w->src->io, &buf);
+    if (st == PQT_OK) st = walk_end(w, rows_done, all_pages);
+    pqt_page_buf_release(w->cx);
+    return st;
 }
 
 /* Reads below this size are not worth a readahead hint (a syscall of their own). */
@@ -164,7 +259,7 @@ static pqt_status fetch_chunk(const pqt_chunk_src *src, int rg, int chunk_col, i
             chunk_col < src->meta->row_groups[rg + 1].ncolumns) {
             const pqt_column_chunk *nx = &src->meta->row_groups[rg + 1].columns[chunk_col];
             int64_t ns, nl;
-            chunk_range(&nx->meta, &ns, &nl);
+            pqt_chunk_byte_range(&nx->meta, &ns, &nl);
             if (nx->has_meta && nl >= HINT_MIN_NBYTES) pqt_io_willneed(src->io, ns, nl);
         }
     }
@@ -198,41 +293,23 @@ static void publish_counts(const pqt_chunk_walk *w, int64_t nvalues)
     atomic_fetch_add_explicit(&c->bytes_read, w->n_bytes, r);
 }
 
-/* Rows per data page from the chunk's OffsetIndex. */
-static pqt_status load_page_rows(const pqt_chunk_src *src, const pqt_column_chunk *cc,
-                                 int64_t rg_rows, int64_t **rows_ret, int *n_ret)
+/* Rows per data page from the offset index, for the walk's page_place. */
+static pqt_status oi_page_rows(const pqt_offset_index *oi, int64_t rg_rows, int64_t **rows_ret)
 {
-    int64_t off = cc->offset_index_offset;
-    int32_t len = cc->offset_index_length;
-    if (off < 0 || len <= 0 || off > src->file_size - len)
-        return pqt_err(PQT_CORRUPT, "offset index [%lld, +%d) is outside the file",
-                       (long long)off, len);
-    pqt_arena a = {0};
-    pqt_offset_index oi;
-    pqt_io_buf raw = pqt_io_buf_take(src->io);
-    const uint8_t *bytes;
-    pqt_status st = pqt_io_view(src->io, off, (size_t)len, &raw, &bytes);
-    if (st == PQT_OK) st = pqt_meta_decode_offset_index(bytes, (size_t)len, off, &a, &oi);
-    pqt_io_buf_give(src->io, &raw);
-    int64_t *rows = NULL;
-    if (st == PQT_OK) {
-        rows = pqt_malloc_array((size_t)oi.npages + 1, sizeof *rows);
-        if (!rows) st = pqt_err(PQT_NOMEM, "out of memory");
-    }
-    for (int i = 0; st == PQT_OK && i < oi.npages; i++) {
-        int64_t next = i + 1 < oi.npages ? oi.pages[i + 1].first_row_index : rg_rows;
-        rows[i] = next - oi.pages[i].first_row_index;
-        if (rows[i] < 0 || next > rg_rows)
-            st = pqt_err(PQT_CORRUPT, "offset index page %d has first rows out of order", i + 1);
-    }
-    pqt_arena_free(&a);
-    if (st != PQT_OK) {
-        pqt_mem_free(rows);
-        return st;
-    }
+    int64_t *rows = pqt_malloc_array((size_t)oi->npages + 1, sizeof *rows);
+    if (!rows) return pqt_err(PQT_NOMEM, "out of memory");
+    for (int i = 0; i < oi->npages; i++) rows[i] = oi_next_row(oi, i, rg_rows) - oi->pages[i].first_row_index;
     *rows_ret = rows;
-    *n_ret = oi.npages;
     return PQT_OK;
+}
+
+/* True when some data page holds no selected row: reading by the index saves its bytes. */
+static bool some_page_unwanted(const pqt_offset_index *oi, const pqt_sel *sel, int64_t rg_rows)
+{
+    for (int i = 0; i < oi->npages; i++)
+        if (!pqt_sel_any(sel, oi->pages[i].first_row_index, oi_next_row(oi, i, rg_rows)))
+            return true;
+    return false;
 }
 
 pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
@@ -262,19 +339,31 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
         goto fail;
     }
     int64_t start, len;
-    chunk_range(&cc->meta, &start, &len);
+    pqt_chunk_byte_range(&cc->meta, &start, &len);
     if (start < 4 || len <= 0 || len > src->file_size || start > src->file_size - len) {
         st = pqt_err(PQT_CORRUPT, "column chunk byte range [%lld, +%lld) is outside the file "
                                   "(%lld bytes)",
                      (long long)start, (long long)len, (long long)src->file_size);
         goto fail;
     }
-    if (col->max_rep > 0 && sel->kind != PQT_SEL_ALL && cc->has_offset_index) {
-        st = load_page_rows(src, cc, g->num_rows, &oi_rows, &w.oi_npages);
-        if (st != PQT_OK) goto fail;
+    pqt_arena a = {0};
+    pqt_offset_index oi;
+    bool have_oi = false;
+    if (sel->kind != PQT_SEL_ALL && cc->has_offset_index) {
+        st = pqt_chunk_offset_index(src, rg, col, &a, &oi, &have_oi);
+        if (st == PQT_OK && have_oi) st = oi_page_rows(&oi, g->num_rows, &oi_rows);
+        if (st != PQT_OK) {
+            pqt_arena_free(&a);
+            goto fail;
+        }
         w.oi_rows = oi_rows;
+        w.oi_npages = have_oi ? oi.npages : 0;
     }
-    {
+    if (have_oi && some_page_unwanted(&oi, sel, g->num_rows)) {
+        cx->nvalues_out = 0;
+        st = walk_indexed(&w, &oi, start, sel, dst, dst_row);
+        publish_counts(&w, cx->nvalues_out);
+    } else {
         pqt_io_buf buf = pqt_io_buf_take(src->io);
         const uint8_t *bytes;
         st = fetch_chunk(src, rg, col->chunk_col, start, len, &buf, &bytes);
@@ -286,6 +375,7 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
         }
         pqt_io_buf_give(src->io, &buf);
     }
+    pqt_arena_free(&a);
     pqt_mem_free(oi_rows);
     if (st == PQT_OK) return PQT_OK;
 fail:

@@ -108,6 +108,18 @@ typedef struct pqt_chunk_src {
     pqt_read_counters *counters; /* what the reads cost is added here; NULL counts nothing */
 } pqt_chunk_src;
 
+/* The page index of column col's chunk in row group rg (page_index.c), decoded into arena a:
+ * *ok false when the chunk has none or it does not fit the chunk (then it must not be
+ * used). Fails only for I/O and memory. pqt_chunk_page_index needs both indexes. */
+pqt_status pqt_chunk_offset_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                                  pqt_arena *a, pqt_offset_index *oi, bool *ok);
+pqt_status pqt_chunk_page_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                                pqt_arena *a, pqt_column_index *ci, pqt_offset_index *oi,
+                                bool *ok);
+/* Byte range of a column chunk: from its dictionary page (when there is one) to the end of
+ * its data pages. Unchecked: the caller checks it against the file. */
+void pqt_chunk_byte_range(const pqt_column_meta *cm, int64_t *start, int64_t *len);
+
 /* Read column `col` of row group `rg` under selection `sel` (row-group relative) into
  * dst starting at row dst_row (scalars) or after dst's last row (lists; dst_row must equal
  * dst->nrows). Errors name the column, row group and page. */

@@ -235,6 +235,7 @@ typedef struct pqt_column_index {
     uint32_t *min_lens, *max_lens;
     int boundary_order;
     int64_t *null_counts; /* NULL when absent; else npages entries */
+    int64_t *nan_counts;  /* NULL when absent; else npages entries */
 } pqt_column_index;
 
 typedef struct pqt_page_location {

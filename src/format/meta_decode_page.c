@@ -266,12 +266,13 @@ static pqt_status dec_binary_list(pqt_thrift_reader *r, pqt_arena *a, const pqt_
 
 static pqt_status dec_column_index(pqt_thrift_reader *r, pqt_arena *a, pqt_column_index *ci)
 {
-    static const uint8_t T[] = {0, PQT_TT_LIST, PQT_TT_LIST, PQT_TT_LIST, PQT_TT_I32, PQT_TT_LIST};
+    static const uint8_t T[] = {0,           PQT_TT_LIST, PQT_TT_LIST, PQT_TT_LIST, PQT_TT_I32,
+                                PQT_TT_LIST, PQT_TT_LIST, PQT_TT_LIST, PQT_TT_LIST};
     static const char S[] = "ColumnIndex";
     const uint8_t *at = r->p;
     int16_t last;
     pqt_thrift_field f;
-    uint32_t seen = 0, n_null = 0, n_min = 0, n_max = 0, n_cnt = 0;
+    uint32_t seen = 0, n_null = 0, n_min = 0, n_max = 0, n_cnt = 0, n_nan = 0;
     uint8_t et;
     int32_t v;
     PQT_TRY(pqt_thrift_struct_begin(r, &last));
@@ -305,7 +306,14 @@ static pqt_status dec_column_index(pqt_thrift_reader *r, pqt_arena *a, pqt_colum
             for (uint32_t i = 0; i < n_cnt; i++)
                 PQT_TRY(pqt_thrift_read_int(r, et, &ci->null_counts[i]));
             break;
-        default: /* level histograms, nan_counts: not used by the reader yet */
+        case 8:
+            PQT_TRY(pqt_thrift_field_list(r, &f, S, "nan_counts", PQT_TT_I64, &et, &n_nan));
+            ci->nan_counts = pqt_arena_alloc_array(a, n_nan ? n_nan : 1, sizeof(int64_t));
+            if (!ci->nan_counts) return nomem(r);
+            for (uint32_t i = 0; i < n_nan; i++)
+                PQT_TRY(pqt_thrift_read_int(r, et, &ci->nan_counts[i]));
+            break;
+        default: /* level histograms: not used by the reader */
             PQT_TRY(pqt_thrift_skip(r, f.type));
             continue;
         }
@@ -317,11 +325,13 @@ static pqt_status dec_column_index(pqt_thrift_reader *r, pqt_arena *a, pqt_colum
     if (!SEEN(3)) return pqt_thrift_missing(r, at, S, "max_values", 3);
     if (!SEEN(4)) return pqt_thrift_missing(r, at, S, "boundary_order", 4);
     /* Pruning indexes these arrays by page: they must agree on the page count. */
-    if (n_min != n_null || n_max != n_null || (SEEN(5) && n_cnt != n_null))
+    if (n_min != n_null || n_max != n_null || (SEEN(5) && n_cnt != n_null) ||
+        (SEEN(8) && n_nan != n_null))
         return pqt_thrift_corrupt_at(r, at,
                                      "ColumnIndex lists disagree on the page count: null_pages "
-                                     "%u, min_values %u, max_values %u, null_counts %u",
-                                     n_null, n_min, n_max, n_cnt);
+                                     "%u, min_values %u, max_values %u, null_counts %u, "
+                                     "nan_counts %u",
+                                     n_null, n_min, n_max, n_cnt, n_nan);
     ci->npages = (int)n_null;
     return PQT_OK;
 }

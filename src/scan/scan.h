@@ -39,6 +39,12 @@ enum {
     PQT_PD_ADAPTIVE = 16
 };
 
+/* The same for one page of that chunk from its ColumnIndex (page_rows rows): a null page
+ * holds nulls only; string bounds are never exact (they may be truncated). */
+void pqt_scan_page_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
+                         const pqt_column_index *ci, int page, int64_t page_rows,
+                         pqt_scan_stats *out);
+
 /* What the pass decided for one row group. */
 enum {
     PQT_RG_UNCOVERED = 0,   /* outside the slice: nothing to decide */

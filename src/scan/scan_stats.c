@@ -90,6 +90,34 @@ static bool signed_order_differs(const pqt_col *c, int ptype)
            c->conv == PQT_CONV_U32_WIDEN || c->kind == PQT_UINT64;
 }
 
+/* The order a column's bounds are compared in; false (NO_ORDER set) when there is none. */
+static bool usable_order(const pqt_file_meta *meta, const pqt_col *c, int ptype,
+                         pqt_scan_stats *out)
+{
+    if (!order_usable(c, ptype)) {
+        out->flags |= PQT_SST_NO_ORDER;
+        return false;
+    }
+    int order = c->chunk_col < meta->n_column_orders ? meta->column_orders[c->chunk_col] : 0;
+    if (meta->n_column_orders > 0 && order != 1) { /* 1 = TYPE_ORDER; anything else unknown */
+        out->flags |= PQT_SST_NO_ORDER;
+        return false;
+    }
+    return true;
+}
+
+static void set_bounds(const pqt_col *c, int ptype, const uint8_t *lo, uint32_t lo_len,
+                       bool lo_exact, const uint8_t *hi, uint32_t hi_len, bool hi_exact,
+                       bool legacy, pqt_scan_stats *out)
+{
+    if (lo && decode_bound(c, ptype, lo, lo_len, &out->min))
+        out->flags |= PQT_SST_MIN | (lo_exact ? PQT_SST_MIN_EXACT : 0);
+    if (hi && decode_bound(c, ptype, hi, hi_len, &out->max))
+        out->flags |= PQT_SST_MAX | (hi_exact ? PQT_SST_MAX_EXACT : 0);
+    if (legacy) out->flags |= PQT_SST_SIGNED_ORDER;
+    if (c->kind == PQT_UINT64) out->flags |= PQT_SST_UNSIGNED;
+}
+
 void pqt_scan_chunk_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
                           pqt_scan_stats *out)
 {
@@ -102,15 +130,7 @@ void pqt_scan_chunk_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
     if (s->has_null_count && s->null_count >= 0) out->null_count = s->null_count;
     if (s->has_nan_count && s->nan_count >= 0) out->nan_count = s->nan_count;
     int ptype = cm->type;
-    if (!order_usable(c, ptype)) {
-        out->flags |= PQT_SST_NO_ORDER;
-        return;
-    }
-    int order = c->chunk_col < meta->n_column_orders ? meta->column_orders[c->chunk_col] : 0;
-    if (meta->n_column_orders > 0 && order != 1) { /* 1 = TYPE_ORDER; anything else unknown */
-        out->flags |= PQT_SST_NO_ORDER;
-        return;
-    }
+    if (!usable_order(meta, c, ptype, out)) return;
     const uint8_t *lo = NULL, *hi = NULL;
     uint32_t lo_len = 0, hi_len = 0;
     bool legacy = false, lo_exact = true, hi_exact = true;
@@ -128,12 +148,27 @@ void pqt_scan_chunk_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
         if (s->has_max) hi = s->max, hi_len = s->max_len;
         legacy = signed_order_differs(c, ptype);
     }
-    if (lo && decode_bound(c, ptype, lo, lo_len, &out->min)) {
-        out->flags |= PQT_SST_MIN | (lo_exact ? PQT_SST_MIN_EXACT : 0);
+    set_bounds(c, ptype, lo, lo_len, lo_exact, hi, hi_len, hi_exact, legacy, out);
+}
+
+void pqt_scan_page_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
+                         const pqt_column_index *ci, int page, int64_t page_rows,
+                         pqt_scan_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->null_count = ci->null_counts && ci->null_counts[page] >= 0 ? ci->null_counts[page] : -1;
+    out->nan_count = ci->nan_counts && ci->nan_counts[page] >= 0 ? ci->nan_counts[page] : -1;
+    if (ci->null_pages[page]) { /* every value null: its bounds are empty and mean nothing */
+        out->null_count = page_rows;
+        out->nan_count = 0;
+        return;
     }
-    if (hi && decode_bound(c, ptype, hi, hi_len, &out->max)) {
-        out->flags |= PQT_SST_MAX | (hi_exact ? PQT_SST_MAX_EXACT : 0);
-    }
-    if (legacy) out->flags |= PQT_SST_SIGNED_ORDER;
-    if (c->kind == PQT_UINT64) out->flags |= PQT_SST_UNSIGNED;
+    int ptype = meta->row_groups[rg].columns[c->chunk_col].meta.type;
+    if (!usable_order(meta, c, ptype, out)) return;
+    /* Page bounds follow the column order; without column_orders the writer predates them.
+     * Strings may be truncated (PageIndex.md): never exact. */
+    bool legacy = meta->n_column_orders == 0 && signed_order_differs(c, ptype);
+    bool exact = ptype != PQT_PT_BYTE_ARRAY;
+    set_bounds(c, ptype, ci->min_values[page], ci->min_lens[page], exact, ci->max_values[page],
+               ci->max_lens[page], exact, legacy, out);
 }

@@ -785,8 +785,10 @@ static void test_page_index_and_bloom(void)
     wzz(&o, 0);
     wzz(&o, 5);
     wzz(&o, 1);
-    wlist(&o, 8, PQT_TT_I64, 1); /* nan_counts: skipped */
+    wlist(&o, 8, PQT_TT_I64, 3); /* nan_counts */
     wzz(&o, 0);
+    wzz(&o, 0);
+    wzz(&o, 2);
     wend(&o);
     pqt_arena a = {0};
     pqt_column_index ci;
@@ -795,6 +797,7 @@ static void test_page_index_and_bloom(void)
     CHECK(!ci.null_pages[0] && ci.null_pages[1] && !ci.null_pages[2]);
     CHECK(ci.max_lens[2] == 2 && memcmp(ci.max_values[2], "dd", 3) == 0);
     CHECK(ci.null_counts && ci.null_counts[1] == 5);
+    CHECK(ci.nan_counts && ci.nan_counts[2] == 2);
     CHECK_EQ_I64(ci.boundary_order, PQT_ORDER_ASCENDING);
     for (size_t k = 0; k < o.n; k++) {
         uint8_t *p = copy_exact(o.b, k);
