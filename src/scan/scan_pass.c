@@ -44,6 +44,7 @@ typedef struct worker {
     pqt_scan_stats *stats;
     uint8_t *keep_bits;
     int64_t keep_cap;
+    pqt_sel base, dense; /* decode-then-filter: the rows before the conjuncts, one's verdict */
 } worker;
 
 static void worker_free(worker *w, int nslots)
@@ -63,6 +64,8 @@ static void worker_free(worker *w, int nslots)
     pqt_mem_free(w->vecs);
     pqt_mem_free(w->stats);
     pqt_mem_free(w->keep_bits);
+    pqt_sel_free(&w->base);
+    pqt_sel_free(&w->dense);
     memset(w, 0, sizeof *w);
 }
 
@@ -273,6 +276,28 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
     return st;
 }
 
+/* A selection keeping at least this share of the rows the conjuncts started from is dense:
+ * decoding a column under it costs a gather per page, more than decoding every row and
+ * evaluating them all (pushdown.md §2.5; arrow-rs #9415 finds plain materialization wins
+ * from 30-50% kept for payload, a filter column needs denser). */
+#define DENSE_NUM 9
+#define DENSE_DEN 10
+
+static bool is_dense(const pqt_sel *sel, const pqt_sel *base)
+{
+    return sel->kind == PQT_SEL_BITS && sel->nsel * DENSE_DEN >= base->nsel * DENSE_NUM;
+}
+
+/* Conjunct k evaluated on every row of base (not only the alive ones), its verdict ANDed
+ * into sel: the decode-then-filter fallback for a dense selection. */
+static pqt_status apply_conj_dense(const pqt_scan_pass *ps, worker *w, int rg, int k,
+                                   pqt_sel *sel)
+{
+    PQT_TRY(pqt_sel_copy(&w->dense, &w->base));
+    PQT_TRY(apply_conj(ps, w, rg, k, &w->dense));
+    return pqt_sel_and(sel, &w->dense);
+}
+
 /* What evaluating each conjunct on values did so far, across threads: rows in and out. */
 typedef struct conj_seen {
     _Atomic int64_t in, out;
@@ -387,13 +412,17 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
         return PQT_OK;
     }
     v->what = PQT_RG_FILTERED;
-    if (ps->pushdown_off & PQT_PD_ADAPTIVE) memcpy(order, base, (size_t)nconj * sizeof *order);
-    else adapt_order(ps->prog, base, seen, order);
-    for (int i = 0; i < nconj && sel->nsel > 0; i++) {
+    bool adaptive = !(ps->pushdown_off & PQT_PD_ADAPTIVE), dense_used = false;
+    if (adaptive) adapt_order(ps->prog, base, seen, order);
+    else memcpy(order, base, (size_t)nconj * sizeof *order);
+    if (adaptive) st = pqt_sel_copy(&w->base, sel);
+    for (int i = 0; st == PQT_OK && i < nconj && sel->nsel > 0; i++) {
         int k = order[i];
         if (!alive[k]) continue;
         int64_t before = sel->nsel;
-        st = apply_conj(ps, w, rg, k, sel);
+        bool dense = adaptive && !pqt_scan_conj_is_callback(ps->prog, k) && is_dense(sel, &w->base);
+        dense_used |= dense;
+        st = dense ? apply_conj_dense(ps, w, rg, k, sel) : apply_conj(ps, w, rg, k, sel);
         if (st != PQT_OK) {
             pqt_err_prefix("row group %d: ", rg + 1);
             return st;
@@ -403,8 +432,13 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
         if (v->nconj_read < PQT_RG_ORDER_MAX) v->order[v->nconj_read] = k;
         v->nconj_read++;
     }
+    if (st != PQT_OK) {
+        pqt_err_prefix("row group %d: ", rg + 1);
+        return st;
+    }
     v->rows_out = sel->nsel;
-    v->sel_kind = sel->kind == PQT_SEL_BITS ? PQT_SELK_BITMAP
+    v->sel_kind = dense_used                ? PQT_SELK_DECODE_THEN_FILTER
+                  : sel->kind == PQT_SEL_BITS ? PQT_SELK_BITMAP
                   : sel->nsel > 0           ? PQT_SELK_RUNS
                                             : PQT_SELK_NONE;
     return PQT_OK;
