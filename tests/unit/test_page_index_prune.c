@@ -17,6 +17,7 @@
 #include "api/file_int.h"
 #include "format/meta.h"
 #include "pqt.h"
+#include "oi_read.h"
 #include "testutil.h"
 
 static const char *tiny = "tests/data/parquet-testing/data/alltypes_tiny_pages.parquet";
@@ -57,18 +58,7 @@ static void offset_index(const char *path, int leaf, pqt_arena *a, pqt_offset_in
 {
     pqt_file *f;
     REQUIRE_OK(pqt_file_open(path, NULL, &f));
-    const pqt_column_chunk *cc = &f->meta.row_groups[0].columns[leaf];
-    uint8_t *raw = malloc((size_t)cc->offset_index_length);
-    FILE *fp = fopen(path, "rb");
-    REQUIRE_OK(fp && fseek(fp, (long)cc->offset_index_offset, SEEK_SET) == 0 &&
-                       fread(raw, 1, (size_t)cc->offset_index_length, fp) ==
-                           (size_t)cc->offset_index_length
-                   ? PQT_OK
-                   : PQT_IO);
-    fclose(fp);
-    REQUIRE_OK(pqt_meta_decode_offset_index(raw, (size_t)cc->offset_index_length,
-                                            cc->offset_index_offset, a, oi));
-    free(raw);
+    test_read_offset_index(path, &f->meta.row_groups[0].columns[leaf], a, oi);
     pqt_file_close(f);
 }
 

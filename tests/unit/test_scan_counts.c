@@ -18,6 +18,7 @@
 #include "format/meta.h"
 #include "pqbuild.h"
 #include "pqt.h"
+#include "oi_read.h"
 #include "testutil.h"
 #include "util/mem.h"
 
@@ -344,19 +345,9 @@ static void test_offset_index_truth(void)
     pqt_file *f;
     REQUIRE_OK(pqt_file_open(file, NULL, &f));
     const pqt_column_chunk *cc = &f->meta.row_groups[0].columns[0]; /* id */
-    REQUIRE_OK(cc->has_offset_index ? PQT_OK : PQT_CORRUPT);
-    uint8_t *raw = malloc((size_t)cc->offset_index_length);
-    FILE *fp = fopen(file, "rb");
-    REQUIRE_OK(fp && fseek(fp, (long)cc->offset_index_offset, SEEK_SET) == 0 &&
-                       fread(raw, 1, (size_t)cc->offset_index_length, fp) ==
-                           (size_t)cc->offset_index_length
-                   ? PQT_OK
-                   : PQT_IO);
-    fclose(fp);
     pqt_arena a = {0};
     pqt_offset_index oi;
-    REQUIRE_OK(pqt_meta_decode_offset_index(raw, (size_t)cc->offset_index_length,
-                                            cc->offset_index_offset, &a, &oi));
+    test_read_offset_index(file, cc, &a, &oi);
     int64_t nrows = f->meta.row_groups[0].num_rows, lo = 1000, hi = 1100; /* 0-based [lo, hi) */
     int64_t skipped = 0, wanted_bytes = 0;
     for (int i = 0; i < oi.npages; i++) {
@@ -381,7 +372,6 @@ static void test_offset_index_truth(void)
     pqt_table_close(t);
 
     pqt_arena_free(&a);
-    free(raw);
     pqt_file_close(f);
 }
 
