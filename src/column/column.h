@@ -116,6 +116,13 @@ pqt_status pqt_chunk_offset_index(const pqt_chunk_src *src, int rg, const pqt_co
 pqt_status pqt_chunk_page_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
                                 pqt_arena *a, pqt_column_index *ci, pqt_offset_index *oi,
                                 bool *ok);
+/* The split-block bloom filter of col's chunk in row group rg (bloom.c), probed with n xxhash64
+ * values: *absent_ret true when none of them is in it, *read_ret true when a filter was read.
+ * No usable filter (absent, malformed, unknown algorithm, hash or compression, a size its
+ * place in the file cannot hold) leaves both false. Fails only for I/O. */
+pqt_status pqt_chunk_bloom_absent(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                                  const uint64_t *hashes, int64_t n, bool *absent_ret,
+                                  bool *read_ret);
 /* Byte range of a column chunk: from its dictionary page (when there is one) to the end of
  * its data pages. Unchecked: the caller checks it against the file. */
 void pqt_chunk_byte_range(const pqt_column_meta *cm, int64_t *start, int64_t *len);

@@ -65,6 +65,23 @@ int pqt_scan_conj_cost(const pqt_fprog *p, int k);
  * snprintf semantics: returns the full length. */
 int64_t pqt_scan_conj_text(const pqt_fprog *p, int k, char *buf, size_t cap);
 
+/* One value a membership conjunct asks for, in its column's domain: i for integer and
+ * temporal kinds, d for float64 (f for float32), s/slen for strings. */
+typedef struct pqt_scan_probe_val {
+    int kind;
+    int64_t i;
+    double d;
+    float f;
+    const char *s;
+    int64_t slen;
+} pqt_scan_probe_val;
+/* true: the value may be present (stop probing). */
+typedef bool (*pqt_scan_probe_fn)(void *user, const pqt_scan_probe_val *v);
+/* When conjunct k is true only for a finite set of values of its one column (==, in, an OR
+ * of them, an AND holding one), hand each to fn: 1 as soon as fn says one may be present, 0 when none may be;
+ * -1 when k is not such a conjunct (fn never called). */
+int pqt_scan_conj_probe(const pqt_fprog *p, int k, pqt_scan_probe_fn fn, void *user);
+
 /* ---- evaluation ---- */
 
 /* One column's batch of n rows, in pqt's in-memory layout for its kind (pqt.h): data is

@@ -337,6 +337,142 @@ static void null_pages(void)
     RUN("null pages", &f, e);
 }
 
+/* Bloom filters (pushdown.md §2.2 step 2): tried only after statistics leave a conjunct
+ * SOME, for ==, in and ORs of them; a literal is hashed as the file stores it (an INT8 or
+ * UINT_32 as its int32 bytes, a float32 literal rounded to float32, a string's bytes), and a
+ * zero probes both zeros. Every bloom below holds exactly its row group's present values. */
+static void blooms(void)
+{
+    enum { NB = 1024 };
+    static int32_t i0[] = {1, 3, 9, 4}, i1[] = {2, 8, 6, 7}, i2[] = {5, 5, 1, 9},
+                   i3[] = {5, 1, 9, 2};
+    static int32_t one = 1, two = 2, eight = 8, nine = 9;
+    tw_rg gi[] = {
+        {.nrows = 4, .vals = i0, .st = {true, B(one), B(nine), false, -1, -1, 0, -1},
+         .bloom_nbytes = NB},
+        {.nrows = 4, .vals = i1, .st = {true, B(two), B(eight), false, -1, -1, 0, -1},
+         .bloom_nbytes = NB, .bloom_length = true},
+        {.nrows = 4, .vals = i2, .st = {true, B(one), B(nine), false, -1, -1, 0, -1},
+         .bloom_nbytes = NB},
+        {.nrows = 4, .vals = i3, .st = {true, B(one), B(nine), false, -1, -1, 0, -1}},
+    };
+    tw_file fi = {.ptype = PQT_PT_INT32,
+                  .logical = TW_L_INT8,
+                  .required = true,
+                  .column_orders = true,
+                  .nrg = 4,
+                  .rgs = gi};
+    static const expect ei[] = {
+        /* rg0 and rg1 hold no 5; rg3 has no filter */
+        {"x == 5", 3, 0, 0, 0, 0, 0, 2},
+        {"x in (6, 7)", 2, 0, 0, 0, 0, 0, 2},
+        {"x == 6 or x == 4", 2, 0, 0, 0, 0, 0, 1},
+        /* statistics first: no filter is needed */
+        {"x == 100", 0, 4, 0, 0, 0, 0, 0},
+        /* not a membership test */
+        {"x != 5", 13, 0, 0, 0, 0, 0, 0},
+        {"x >= 5 and x <= 5", 3, 0, 0, 0, 0, 0, 0},
+    };
+    RUN("bloom, INT8", &fi, ei);
+
+    static uint32_t u0[] = {1, 3000000000u, 5}, u1[] = {7, 2, 9};
+    static uint32_t uone = 1, ubig = 3000000000u, utwo = 2, unine = 9;
+    tw_rg gu[] = {
+        {.nrows = 3, .vals = u0, .st = {true, B(uone), B(ubig), false, -1, -1, 0, -1},
+         .bloom_nbytes = NB},
+        {.nrows = 3, .vals = u1, .st = {true, B(utwo), B(unine), false, -1, -1, 0, -1},
+         .bloom_nbytes = NB},
+    };
+    tw_file fu = {.ptype = PQT_PT_INT32,
+                  .logical = TW_L_UINT32,
+                  .required = true,
+                  .column_orders = true,
+                  .nrg = 2,
+                  .rgs = gu};
+    static const expect eu[] = {
+        {"x == 3000000000", 1, 1, 0, 0, 0, 0, 0},
+        {"x == 5", 1, 0, 0, 0, 0, 0, 1},
+        {"x == 7", 1, 0, 0, 0, 0, 0, 1},
+        {"x == 2", 1, 0, 0, 0, 0, 0, 1},
+        {"x == 4", 0, 0, 0, 0, 0, 0, 2},
+    };
+    RUN("bloom, UINT_32", &fu, eu);
+
+    static double d0[] = {-0.0, 1.5, 3, -1}, d1[] = {-1, 2, 3, 1};
+    static double dm1 = -1, d3 = 3;
+    tw_rg gd[] = {
+        {.nrows = 4, .vals = d0, .st = {true, B(dm1), B(d3), false, -1, -1, 0, 0},
+         .bloom_nbytes = NB},
+        {.nrows = 4, .vals = d1, .st = {true, B(dm1), B(d3), false, -1, -1, 0, 0},
+         .bloom_nbytes = NB},
+    };
+    tw_file fd = {.ptype = PQT_PT_DOUBLE,
+                  .required = true,
+                  .column_orders = true,
+                  .nrg = 2,
+                  .rgs = gd};
+    static const expect ed[] = {
+        /* rg0 holds -0.0, which equals 0 but hashes apart from +0.0 */
+        {"x == 0", 1, 0, 0, 0, 0, 0, 1},
+        {"x == -0.0", 1, 0, 0, 0, 0, 0, 1},
+        {"x == 1.5", 1, 0, 0, 0, 0, 0, 1},
+        {"x == 1", 1, 0, 0, 0, 0, 0, 1},
+        {"x in (2.5, 0.5)", 0, 0, 0, 0, 0, 0, 2},
+        {"x == 3", 2, 0, 0, 0, 0, 0, 0},
+    };
+    RUN("bloom, double", &fd, ed);
+
+    static float f0[] = {0.1f, 0.2f, 0.3f}, f1[] = {0.15f, 0.25f, 0.3f};
+    static float flo0 = 0.1f, flo1 = 0.15f, fhi = 0.3f;
+    tw_rg gf[] = {
+        {.nrows = 3, .vals = f0, .st = {true, B(flo0), B(fhi), false, -1, -1, 0, 0},
+         .bloom_nbytes = NB},
+        {.nrows = 3, .vals = f1, .st = {true, B(flo1), B(fhi), false, -1, -1, 0, 0},
+         .bloom_nbytes = NB},
+    };
+    tw_file ff = {.ptype = PQT_PT_FLOAT,
+                  .required = true,
+                  .column_orders = true,
+                  .nrg = 2,
+                  .rgs = gf};
+    static const expect ef[] = {
+        /* 0.2 and 0.25 compare as the float32 nearest them */
+        {"x == 0.2", 1, 0, 0, 0, 0, 0, 1},
+        {"x == 0.25", 1, 0, 0, 0, 0, 0, 1},
+        {"x == 0.3", 2, 0, 0, 0, 0, 0, 0},
+    };
+    RUN("bloom, float", &ff, ef);
+
+    static const char *s0[] = {"apple", "fig", NULL, "kiwi"}, *s1[] = {"banana", "date", "kiwi", NULL};
+    static const uint8_t ok0[] = {1, 1, 0, 1}, ok1[] = {1, 1, 1, 0};
+    tw_rg gs[] = {
+        {.nrows = 4, .vals = s0, .valid = ok0,
+         .st = {true, S("apple"), S("kiwi"), false, 1, 1, 1, -1}, .bloom_nbytes = NB},
+        {.nrows = 4, .vals = s1, .valid = ok1,
+         .st = {true, S("banana"), S("kiwi"), false, 1, 1, 1, -1}, .bloom_nbytes = NB},
+    };
+    tw_file fs = {.ptype = PQT_PT_BYTE_ARRAY,
+                  .logical = TW_L_STRING,
+                  .column_orders = true,
+                  .nrg = 2,
+                  .rgs = gs};
+    static const expect es[] = {
+        {"x == \"fig\"", 1, 0, 0, 0, 0, 0, 1},
+        {"x == \"grape\"", 0, 0, 0, 0, 0, 0, 2},
+        {"x == \"kiwi\"", 2, 0, 0, 0, 0, 0, 0},
+        {"x in (\"date\", \"fig\")", 2, 0, 0, 0, 0, 0, 0},
+        {"x in (\"cherry\", \"fig\")", 1, 0, 0, 0, 0, 0, 1},
+        {"x == \"fig\" or x == \"date\"", 2, 0, 0, 0, 0, 0, 0},
+        /* one conjunct (one column): its first membership test is probed, so rg1 goes */
+        {"x == \"fig\" and x == \"kiwi\"", 0, 0, 0, 0, 0, 0, 1},
+        {"x == \"fig\" and x != \"apple\"", 1, 0, 0, 0, 0, 0, 1},
+        {"not x == \"fig\"", 5, 0, 0, 0, 0, 0, 0},
+        {"x starts_with \"fi\"", 1, 0, 0, 0, 0, 0, 0},
+        {"x == \"zzz\"", 0, 2, 0, 0, 0, 0, 0},
+    };
+    RUN("bloom, strings", &fs, es);
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "/tmp/pqt_test_pushdown_torture_%d.parquet", (int)getpid());
@@ -352,6 +488,7 @@ int main(void)
     int96();
     half_floats();
     null_pages();
+    blooms();
     unlink(path);
     return pqt_test_done("test_pushdown_torture");
 }

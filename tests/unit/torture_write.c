@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "format/meta.h"
 #include "format/thrift.h"
@@ -131,6 +132,8 @@ typedef struct written {
     int32_t oi_nbytes, ci_nbytes;
     int ndata_dict, ndata_plain;
     pqb oi, ci;
+    int64_t bloom_offset;
+    int32_t bloom_total; /* header + bitset */
 } written;
 
 static void write_chunk(pqb *out, const tw_file *f, const tw_rg *g, written *wr)
@@ -294,6 +297,13 @@ static void chunk_meta(pqb *w, const tw_file *f, const tw_rg *g, const written *
         }
         if (wr->ndata_plain) enc_stat(w, PQT_PAGE_DATA, PQT_ENC_PLAIN, wr->ndata_plain);
     }
+    if (g->bloom_nbytes > 0) {
+        pqb_i64(w, 14, g->bloom_flaw == TW_BLOOM_PAST_EOF ? wr->bloom_offset + (1 << 20)
+                                                          : wr->bloom_offset);
+        if (g->bloom_length || g->bloom_flaw == TW_BLOOM_SHORT_LEN)
+            pqb_i32(w, 15, g->bloom_flaw == TW_BLOOM_SHORT_LEN ? wr->bloom_total - 1
+                                                               : wr->bloom_total);
+    }
     pqb_end(w);
     if (wr->oi_nbytes) {
         pqb_i64(w, 4, wr->oi_offset);
@@ -342,6 +352,65 @@ static void footer(pqb *w, const tw_file *f, const written *wr)
     pqb_bytes(w, "PAR1", 4);
 }
 
+uint64_t tw_bloom_hash(const void *p, size_t n)
+{
+    return XXH64(p, n, 0);
+}
+
+/* Set a hash's eight bits in its block: BloomFilter.md's split-block insert. */
+static void bloom_insert(uint8_t *bits, uint32_t nbytes, uint64_t h)
+{
+    static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
+                                     0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
+    uint64_t block = ((h >> 32) * (nbytes / 32)) >> 32;
+    for (int i = 0; i < 8; i++) {
+        uint32_t bit = ((uint32_t)h * salt[i]) >> 27;
+        bits[32 * block + 4 * i + bit / 8] |= (uint8_t)(1u << (bit % 8));
+    }
+}
+
+static void write_bloom(pqb *out, const tw_file *f, const tw_rg *g, written *wr)
+{
+    uint32_t nbytes = (uint32_t)g->bloom_nbytes;
+    uint8_t *bits = calloc(nbytes, 1);
+    size_t wd = width(f);
+    for (int64_t r = 0; r < g->nrows; r++) {
+        if (!present(g, r)) continue;
+        const char *s = wd ? NULL : ((const char *const *)g->vals)[r];
+        const void *p = wd ? (const char *)g->vals + (size_t)r * wd : (const void *)s;
+        bloom_insert(bits, nbytes, tw_bloom_hash(p, wd ? wd : strlen(s)));
+    }
+    pqb h = {0};
+    if (g->bloom_flaw == TW_BLOOM_GARBAGE) {
+        pqb_bytes(&h, "\xff\xff\xff\xff\xff\xff\xff\xff", 8);
+    } else {
+        int32_t claim = g->bloom_flaw == TW_BLOOM_HUGE       ? (int32_t)1 << 30
+                        : g->bloom_flaw == TW_BLOOM_NOT_POW2 ? (int32_t)nbytes - 32
+                                                             : (int32_t)nbytes;
+        pqb_begin(&h);
+        pqb_i32(&h, 1, claim);
+        pqb_struct(&h, 2); /* algorithm: union, SPLIT_BLOCK is field 1 */
+        pqb_struct(&h, g->bloom_flaw == TW_BLOOM_ALGORITHM ? 2 : 1);
+        pqb_end(&h);
+        pqb_end(&h);
+        pqb_struct(&h, 3); /* hash: XXHASH */
+        pqb_struct(&h, 1);
+        pqb_end(&h);
+        pqb_end(&h);
+        pqb_struct(&h, 4); /* compression: UNCOMPRESSED */
+        pqb_struct(&h, 1);
+        pqb_end(&h);
+        pqb_end(&h);
+        pqb_end(&h);
+    }
+    wr->bloom_offset = (int64_t)out->n;
+    wr->bloom_total = (int32_t)(h.n + nbytes);
+    pqb_bytes(out, h.b, h.n);
+    pqb_bytes(out, bits, nbytes);
+    pqb_free(&h);
+    free(bits);
+}
+
 bool tw_write(const char *path, const tw_file *f)
 {
     pqb out = {0};
@@ -358,6 +427,8 @@ bool tw_write(const char *path, const tw_file *f)
             wr[g].oi_nbytes = (int32_t)wr[g].oi.n;
             pqb_bytes(&out, wr[g].oi.b, wr[g].oi.n);
         }
+    for (int g = 0; g < f->nrg; g++)
+        if (f->rgs[g].bloom_nbytes > 0) write_bloom(&out, f, &f->rgs[g], &wr[g]);
     footer(&out, f, wr);
     bool ok = pqb_write_file(&out, path);
     for (int g = 0; g < f->nrg; g++) {

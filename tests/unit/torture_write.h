@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The xxhash64 a bloom filter holds for a value of n bytes (its PLAIN bytes; a string's
+ * without length). */
+uint64_t tw_bloom_hash(const void *p, size_t n);
+
 /* A bound as its PLAIN bytes (strings: the bytes alone); p NULL: absent. */
 typedef struct tw_bound {
     const void *p;
@@ -52,7 +56,23 @@ typedef struct tw_rg {
     tw_page pages[8];
     int dict;       /* TW_DICT_* */
     bool enc_stats; /* write ColumnMetaData.encoding_stats (true ones) */
+    /* > 0: a split-block bloom filter (xxhash64, parquet-format BloomFilter.md) of that many
+     * bytes holding every present value, after the data */
+    int32_t bloom_nbytes;
+    bool bloom_length; /* also write ColumnMetaData.bloom_filter_length */
+    int bloom_flaw;    /* TW_BLOOM_*: how the filter or its place is broken */
 } tw_rg;
+
+/* Broken bloom filters, each of which a reader must ignore (not a crash, not a prune). */
+enum {
+    TW_BLOOM_SOUND = 0,
+    TW_BLOOM_HUGE,       /* header claims 1 GiB of bitset */
+    TW_BLOOM_PAST_EOF,   /* bloom_filter_offset beyond the end of the file */
+    TW_BLOOM_ALGORITHM,  /* an algorithm other than SPLIT_BLOCK */
+    TW_BLOOM_NOT_POW2,   /* num_bytes not a power of two */
+    TW_BLOOM_SHORT_LEN,  /* bloom_filter_length shorter than header + bitset */
+    TW_BLOOM_GARBAGE     /* the header's bytes are not Thrift */
+};
 
 /* Logical annotations (with the converted type old readers know). */
 enum { TW_L_NONE = 0, TW_L_STRING, TW_L_UINT32, TW_L_INT8, TW_L_DECIMAL92, TW_L_FLOAT16 };
