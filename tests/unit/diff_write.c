@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bloom_build.h"
 #include "format/meta.h"
 #include "format/thrift.h"
 #include "testutil.h"
@@ -29,6 +30,8 @@ typedef struct chunk {
     dw_mm m;
     pqb ci, oi;
     int64_t ci_off, oi_off;
+    int64_t r0, nrows;              /* the rows it holds */
+    int64_t bloom_off, bloom_len; /* 0: no bloom filter */
 } chunk;
 
 static void add_enc(chunk *k, int e)
@@ -139,6 +142,7 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
                         dw_info *info)
 {
     memset(k, 0, sizeof *k);
+    k->r0 = r0, k->nrows = n;
     k->offset = (int64_t)f->n;
     k->codec = dw_pct(50) ? PQT_CODEC_UNCOMPRESSED : PQT_CODEC_SNAPPY;
     info->snappy_chunks += k->codec == PQT_CODEC_SNAPPY;
@@ -466,6 +470,10 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
                 if (k->has_nan) pqb_i64(w, 9, m->nans);
                 pqb_end(w);
             }
+            if (k->bloom_off) {
+                pqb_i64(w, 14, k->bloom_off);
+                if (k->bloom_off & 1) pqb_i32(w, 15, k->bloom_len); /* optional, since 2.10 */
+            }
             pqb_end(w);
             if (k->oi.n) {
                 pqb_i64(w, 4, k->oi_off);
@@ -498,6 +506,28 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
     pqb_bytes(w, "PAR1", 4);
 }
 
+/* A bloom filter of the chunk's present values, of a size drawn from 32 bytes (many false
+ * positives) to 1 KiB, as writers that add blooms do (booleans and lists get none). */
+static void write_bloom(pqb *f, const dw_col *c, chunk *k, uint64_t pick)
+{
+    uint32_t nbytes = 32u << (pick % 6);
+    uint8_t *bits = calloc(nbytes, 1);
+    for (int64_t r = k->r0; r < k->r0 + k->nrows; r++) {
+        if (!dw_present(c, r)) continue;
+        size_t len;
+        const uint8_t *p = dw_val(c, r, &len);
+        bb_insert(bits, nbytes, p, len);
+    }
+    pqb h = {0};
+    bb_header(&h, (int32_t)nbytes, 1);
+    k->bloom_off = (int64_t)f->n;
+    k->bloom_len = (int64_t)(h.n + nbytes);
+    pqb_bytes(f, h.b, h.n);
+    pqb_bytes(f, bits, nbytes);
+    pqb_free(&h);
+    free(bits);
+}
+
 bool dw_write(const char *path, const dw_col *cols, int ncols, const int64_t *rg_rows, int nrg,
               int page_index, uint64_t *rng, dw_info *info)
 {
@@ -522,6 +552,16 @@ bool dw_write(const char *path, const dw_col *cols, int ncols, const int64_t *rg
             ch[i].oi_off = (int64_t)f.n;
             pqb_bytes(&f, ch[i].oi.b, ch[i].oi.n);
         }
+    /* Bloom filters on about half the chunks. Drawn from a stream of their own, so the
+     * choices above stay those the seed always made. */
+    uint64_t pick = *rng ^ 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < nrg * ncols; i++) {
+        pick = pick * 6364136223846793005ull + 1442695040888963407ull;
+        const dw_col *c = &cols[i % ncols];
+        if (c->list || c->ptype == PQT_PT_BOOLEAN || (pick >> 63)) continue;
+        write_bloom(&f, c, &ch[i], pick >> 40);
+        info->bloom_chunks++;
+    }
     footer(&f, cols, ncols, rg_rows, nrg, ch);
     bool ok = pqb_write_file(&f, path);
     for (int i = 0; i < nrg * ncols; i++) {

@@ -9,7 +9,8 @@
  * (true ones, in the shapes real writers give them: absent, no null count, nan_count or not,
  * either zero for a +-0 bound, a NaN bound beside NaN values, truncated string bounds, no
  * column_orders, the deprecated min/max in signed order -- also for UINT_32 and strings),
- * and the page index (ColumnIndex with boundary order, OffsetIndex) on most chunks.
+ * the page index (ColumnIndex with boundary order, OffsetIndex) on most chunks, and bloom
+ * filters (split-block, of random sizes) on about half the chunks.
  * Thrift comes from pqbuild.c, hybrid runs from tests/ref/ref_rle.c.
  */
 #ifndef PQT_TEST_DIFF_WRITE_H
@@ -44,6 +45,7 @@ typedef struct dw_info {
     int64_t chunks, pages, v2_pages, dict_chunks, fallback_chunks, snappy_chunks;
     int64_t stats_chunks, truncated_bounds, column_index_chunks, offset_index_chunks;
     int64_t legacy_stats, nan_bounds; /* deprecated min/max (signed order); a NaN bound */
+    int64_t bloom_chunks;             /* chunks with a bloom filter */
     int64_t enc_pages[10]; /* data pages by value encoding (PQT_ENC_*; dictionary as 8) */
 } dw_info;
 

@@ -624,14 +624,15 @@ int main(void)
     fprintf(stderr,
             "  written: %lld chunks, %lld pages (%lld v2), dictionary %lld (fallback %lld), "
             "snappy %lld, statistics %lld (truncated bounds %lld, deprecated fields %lld, NaN "
-            "bounds %lld), column index %lld, offset index %lld; pages by encoding: plain %lld "
+            "bounds %lld), column index %lld, offset index %lld, bloom %lld; pages by encoding: plain %lld "
             "dict %lld rle %lld dbp %lld dlba %lld dba %lld bss %lld\n",
             (long long)info.chunks, (long long)info.pages, (long long)info.v2_pages,
             (long long)info.dict_chunks, (long long)info.fallback_chunks,
             (long long)info.snappy_chunks, (long long)info.stats_chunks,
             (long long)info.truncated_bounds, (long long)info.legacy_stats,
             (long long)info.nan_bounds, (long long)info.column_index_chunks,
-            (long long)info.offset_index_chunks, (long long)info.enc_pages[PQT_ENC_PLAIN],
+            (long long)info.offset_index_chunks, (long long)info.bloom_chunks,
+            (long long)info.enc_pages[PQT_ENC_PLAIN],
             (long long)info.enc_pages[PQT_ENC_RLE_DICTIONARY],
             (long long)info.enc_pages[PQT_ENC_RLE],
             (long long)info.enc_pages[PQT_ENC_DELTA_BINARY_PACKED],
@@ -645,5 +646,6 @@ int main(void)
     CHECK(tot.gen_all > 0);
     CHECK(tot.threads2 > 0 && tot.slices > 0 && tot.clones > 0 && tot.text_rules > 0 &&
           tot.sets > 0 && tot.mem_fd > 0 && tot.prefetches > 0 && tot.pd_off > 0);
+    CHECK(tot.by_bloom > 0 && tot.blooms_read > tot.by_bloom); /* blooms refute and pass */
     return pqt_test_done("test_filter_open_diff");
 }

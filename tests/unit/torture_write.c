@@ -6,10 +6,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
 
 #include "format/meta.h"
 #include "format/thrift.h"
+#include "bloom_build.h"
 #include "pqbuild.h"
 
 static size_t width(const tw_file *f)
@@ -352,23 +352,6 @@ static void footer(pqb *w, const tw_file *f, const written *wr)
     pqb_bytes(w, "PAR1", 4);
 }
 
-uint64_t tw_bloom_hash(const void *p, size_t n)
-{
-    return XXH64(p, n, 0);
-}
-
-/* Set a hash's eight bits in its block: BloomFilter.md's split-block insert. */
-static void bloom_insert(uint8_t *bits, uint32_t nbytes, uint64_t h)
-{
-    static const uint32_t salt[8] = {0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du,
-                                     0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u};
-    uint64_t block = ((h >> 32) * (nbytes / 32)) >> 32;
-    for (int i = 0; i < 8; i++) {
-        uint32_t bit = ((uint32_t)h * salt[i]) >> 27;
-        bits[32 * block + 4 * i + bit / 8] |= (uint8_t)(1u << (bit % 8));
-    }
-}
-
 static void write_bloom(pqb *out, const tw_file *f, const tw_rg *g, written *wr)
 {
     uint32_t nbytes = (uint32_t)g->bloom_nbytes;
@@ -378,7 +361,7 @@ static void write_bloom(pqb *out, const tw_file *f, const tw_rg *g, written *wr)
         if (!present(g, r)) continue;
         const char *s = wd ? NULL : ((const char *const *)g->vals)[r];
         const void *p = wd ? (const char *)g->vals + (size_t)r * wd : (const void *)s;
-        bloom_insert(bits, nbytes, tw_bloom_hash(p, wd ? wd : strlen(s)));
+        bb_insert(bits, nbytes, p, wd ? wd : strlen(s));
     }
     pqb h = {0};
     if (g->bloom_flaw == TW_BLOOM_GARBAGE) {
@@ -387,21 +370,7 @@ static void write_bloom(pqb *out, const tw_file *f, const tw_rg *g, written *wr)
         int32_t claim = g->bloom_flaw == TW_BLOOM_HUGE       ? (int32_t)1 << 30
                         : g->bloom_flaw == TW_BLOOM_NOT_POW2 ? (int32_t)nbytes - 32
                                                              : (int32_t)nbytes;
-        pqb_begin(&h);
-        pqb_i32(&h, 1, claim);
-        pqb_struct(&h, 2); /* algorithm: union, SPLIT_BLOCK is field 1 */
-        pqb_struct(&h, g->bloom_flaw == TW_BLOOM_ALGORITHM ? 2 : 1);
-        pqb_end(&h);
-        pqb_end(&h);
-        pqb_struct(&h, 3); /* hash: XXHASH */
-        pqb_struct(&h, 1);
-        pqb_end(&h);
-        pqb_end(&h);
-        pqb_struct(&h, 4); /* compression: UNCOMPRESSED */
-        pqb_struct(&h, 1);
-        pqb_end(&h);
-        pqb_end(&h);
-        pqb_end(&h);
+        bb_header(&h, claim, g->bloom_flaw == TW_BLOOM_ALGORITHM ? 2 : 1);
     }
     wr->bloom_offset = (int64_t)out->n;
     wr->bloom_total = (int32_t)(h.n + nbytes);

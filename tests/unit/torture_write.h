@@ -17,10 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The xxhash64 a bloom filter holds for a value of n bytes (its PLAIN bytes; a string's
- * without length). */
-uint64_t tw_bloom_hash(const void *p, size_t n);
-
 /* A bound as its PLAIN bytes (strings: the bytes alone); p NULL: absent. */
 typedef struct tw_bound {
     const void *p;
