@@ -56,11 +56,15 @@ static pqt_status fetch_page(const pqt_chunk_src *src, const pqt_column_meta *cm
         return PQT_OK;
     /* What the page may cost is bounded before anything is allocated: its bytes by the chunk
      * and the caller; its decompressed size by the caller and by the chunk's recorded total
-     * (a writer that left the dictionary out of the total only loses the proof). */
+     * (a writer that left the dictionary out of the total only loses the proof). A header
+     * whose uncompressed size lies is not trusted even when the chunk is stored
+     * uncompressed (where the size goes unused). */
     int64_t unc = cm->codec == PQT_CODEC_UNCOMPRESSED ? h->compressed_size : h->uncompressed_size;
     int64_t tus = cm->total_uncompressed_size;
     if ((int64_t)hlen + h->compressed_size > len || (uint64_t)unc > max_nbytes ||
-        (uint64_t)h->compressed_size > max_nbytes || (tus > 0 && unc > tus) ||
+        (uint64_t)h->compressed_size > max_nbytes ||
+        (uint64_t)h->uncompressed_size > max_nbytes || (tus > 0 && unc > tus) ||
+        (tus > 0 && h->uncompressed_size > tus) ||
         h->num_values > max_entries(ptype, type_len, unc))
         return PQT_OK;
     size_t need = hlen + (size_t)h->compressed_size;

@@ -39,6 +39,8 @@ typedef struct tw_page {
     int64_t nulls; /* -1: the index has no null_counts (then for every page) */
 } tw_page;
 
+/* TW_DICT_FALLBACK: the last data page is PLAIN and the dictionary holds only the values of
+ * the pages before it (a writer whose dictionary filled up). */
 enum { TW_DICT_NONE = 0, TW_DICT_ALL, TW_DICT_FALLBACK /* last data page PLAIN */ };
 
 typedef struct tw_rg {
@@ -52,6 +54,10 @@ typedef struct tw_rg {
     tw_page pages[8];
     int dict;       /* TW_DICT_* */
     bool enc_stats; /* write ColumnMetaData.encoding_stats (true ones) */
+    /* hostile sizes (0: the true one): the dictionary page header's uncompressed size and
+     * entry count, the chunk's total_uncompressed_size */
+    int32_t dict_claim_nbytes, dict_claim_nvalues;
+    int64_t claim_total_nbytes;
 } tw_rg;
 
 /* Logical annotations (with the converted type old readers know). */
