@@ -9,7 +9,9 @@
  * (true ones, in the shapes real writers give them: absent, no null count, nan_count or not,
  * either zero for a +-0 bound, a NaN bound beside NaN values, truncated string bounds, no
  * column_orders, the deprecated min/max in signed order -- also for UINT_32 and strings),
- * and the page index (ColumnIndex with boundary order, OffsetIndex) on most chunks.
+ * the page index (ColumnIndex with boundary order, OffsetIndex) on most chunks, and
+ * ColumnMetaData.encoding_stats (dictionary page and data pages by type and encoding) on
+ * three chunks in four.
  * Thrift comes from pqbuild.c, hybrid runs from tests/ref/ref_rle.c.
  */
 #ifndef PQT_TEST_DIFF_WRITE_H
