@@ -133,4 +133,16 @@ void pqt_chunk_byte_range(const pqt_column_meta *cm, int64_t *start, int64_t *le
 pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
                           const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row);
 
+/* The dictionary page of column col's chunk in row group rg (chunk_dict.c), alone: its
+ * entries decoded as a read of the chunk would decode values (the column's kind and
+ * conversion) into dst, one row per entry, none null (dst->nrows entries; free with
+ * pqt_colbuf_free). *ok false, dst empty, when it is not usable: the chunk has no dictionary
+ * page, it is corrupt, or it is larger than max_nbytes (compressed or not) or than the
+ * chunk's sizes allow -- checked before anything is allocated. Scalar columns only. Fails
+ * only for I/O and memory (the message names the file, column and row group). Counts
+ * dict_pages and bytes_read into src->counters. */
+pqt_status pqt_chunk_read_dict(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg,
+                               const pqt_col *col, size_t max_nbytes, pqt_colbuf *dst,
+                               bool *ok);
+
 #endif

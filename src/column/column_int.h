@@ -62,6 +62,10 @@ typedef struct pqt_chunk_walk {
 
 /* Load a dictionary page into cx->dict. */
 pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body);
+/* The PLAIN bytes of a dictionary page (body: h->compressed_size bytes): body itself when the
+ * chunk is uncompressed, else decompressed into cx->dict_raw (the claim checked first). */
+pqt_status pqt_page_dict_plain(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                               const uint8_t **p_ret, size_t *n_ret);
 /* Decode the rows of sel in one data page (body: h->compressed_size bytes) into dst:
  * advances *rows_done by the page's rows and *out_row by the selected ones (scalars). */
 pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,

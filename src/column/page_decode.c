@@ -404,7 +404,8 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
     return page_emit(w, &pv, sel, rows_done, dst, out_row);
 }
 
-pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body)
+pqt_status pqt_page_dict_plain(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                               const uint8_t **p_ret, size_t *n_ret)
 {
     pqt_chunk_ctx *cx = w->cx;
     if (h->num_values < 0)
@@ -419,6 +420,17 @@ pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const
         p = cx->dict_raw.data;
         len = cx->dict_raw.len;
     }
+    *p_ret = p;
+    *n_ret = len;
+    return PQT_OK;
+}
+
+pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    const uint8_t *p;
+    size_t len;
+    PQT_TRY(pqt_page_dict_plain(w, h, body, &p, &len));
     PQT_TRY(pqt_dict_load(&cx->dict, w->ptype, w->type_len, p, len, h->num_values));
     cx->have_dict = true;
     w->n_dict++;

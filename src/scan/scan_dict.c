@@ -1,14 +1,110 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scan_dict.c - a conjunct decided on a chunk's dictionary alone (layer: scan; pushdown.md
- * §2.2 step 4). Being written: until then nothing is proven here.
+ * §2.2 step 4, §3 "Dictionary fallback").
+ *
+ * When every data page of a chunk is dictionary encoded, each value of the chunk is one of
+ * the dictionary's entries (or null), so a one-column conjunct evaluated on the entries (and
+ * on a null) decides the chunk: no entry passing refutes it, all passing accept it. Whether
+ * every data page is dictionary encoded is known before the pages are read only from
+ * ColumnMetaData.encoding_stats; a writer may fall back to PLAIN pages mid-chunk, and the
+ * dictionary says nothing about those. We trust encoding_stats as written: a chunk without
+ * them proves nothing.
  */
+#include <string.h>
+
 #include "scan/scan.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+/* Largest dictionary page read for a proof (compressed or not). Writers cap their dictionary
+ * pages near 1 MiB (parquet-mr, arrow, DuckDB) before falling back to PLAIN; ClickHouse reads
+ * up to 1 MB for the same check. A larger one costs more than the proof tends to save. */
+#define DICT_PROVE_MAX_NBYTES ((size_t)2 << 20)
+
+/* encoding_stats list the chunk's data pages and every one is dictionary encoded. */
+static bool all_pages_dict(const pqt_column_meta *cm)
+{
+    int64_t ndict = 0;
+    if (cm->n_encoding_stats <= 0 || !cm->encoding_stats) return false;
+    for (int i = 0; i < cm->n_encoding_stats; i++) {
+        const pqt_page_enc_stats *es = &cm->encoding_stats[i];
+        if (es->count < 0) return false;
+        if (es->page_type != PQT_PAGE_DATA && es->page_type != PQT_PAGE_DATA_V2) continue;
+        if (es->count == 0) continue;
+        if (es->encoding != PQT_ENC_PLAIN_DICTIONARY && es->encoding != PQT_ENC_RLE_DICTIONARY)
+            return false;
+        ndict += es->count;
+    }
+    return ndict > 0; /* stats naming no data page describe nothing */
+}
+
+/* Whether conjunct k keeps a null of its column: evaluated on one null row. */
+static pqt_status null_passes(const pqt_scan_pass *ps, int k, int s, pqt_scan_vec *vecs,
+                              pqt_scan_scratch *scratch, bool *ret)
+{
+    static const int64_t zero[4] = {0, 0, 0, 0}; /* a null's slot: any kind, or offsets 0, 0 */
+    static const uint8_t absent = 0;
+    uint8_t keep = 0;
+    vecs[s] = (pqt_scan_vec){zero, "", &absent};
+    PQT_TRY(pqt_scan_conj_eval(ps->prog, k, vecs, 1, NULL, &keep, NULL, scratch));
+    *ret = keep & 1;
+    return PQT_OK;
+}
 
 pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
                                pqt_tri *ret)
 {
-    (void)ps, (void)cx, (void)rg, (void)k;
     *ret = PQT_TRI_SOME;
-    return PQT_OK;
+    const pqt_fprog *p = ps->prog;
+    if (pqt_scan_conj_ncols(p, k) != 1 || pqt_scan_conj_is_callback(p, k)) return PQT_OK;
+    int s = pqt_scan_conj_cols(p, k)[0];
+    const pqt_col *c = ps->slot_col[s];
+    if (!c || c->is_list || c->max_rep > 0) return PQT_OK; /* the row index, or lists */
+    const pqt_row_group *g = &ps->src->meta->row_groups[rg];
+    if (c->chunk_col >= g->ncolumns || !g->columns[c->chunk_col].has_meta ||
+        !all_pages_dict(&g->columns[c->chunk_col].meta))
+        return PQT_OK;
+
+    pqt_chunk_src src = *ps->src;
+    src.counters = ps->counters ? &ps->counters[s] : NULL;
+    pqt_colbuf d;
+    bool ok = false;
+    PQT_TRY(pqt_chunk_read_dict(cx, &src, rg, c, DICT_PROVE_MAX_NBYTES, &d, &ok));
+    if (!ok) return PQT_OK;
+
+    int nslots = pqt_scan_prog_ncols(p);
+    int64_t n = d.nrows;
+    pqt_scan_vec *vecs = pqt_calloc((size_t)nslots, sizeof *vecs);
+    uint8_t *keep = pqt_malloc((size_t)(n + 7) / 8 + 8);
+    pqt_scan_scratch scratch = {0};
+    pqt_status st = vecs && keep ? PQT_OK
+                                 : pqt_err(PQT_NOMEM, "out of memory evaluating the dictionary "
+                                                      "of column '%s'", c->path);
+    int64_t npass = 0;
+    bool null_ok = false;
+    if (st == PQT_OK) {
+        bool str = d.elem_kind == PQT_STRING;
+        vecs[s] = (pqt_scan_vec){str ? (const void *)d.str_offsets : d.data,
+                                 (const char *)d.str_bytes.data, NULL};
+        st = pqt_scan_conj_eval(p, k, vecs, n, NULL, keep, &npass, &scratch);
+    }
+    if (st == PQT_OK) st = null_passes(ps, k, s, vecs, &scratch, &null_ok);
+    if (st == PQT_OK) {
+        /* nulls are possible unless the column is required or statistics count none */
+        bool nulls = c->max_def > 0;
+        if (nulls && !(ps->pushdown_off & PQT_PD_STATS)) {
+            pqt_scan_stats cs;
+            pqt_scan_chunk_stats(ps->src->meta, c, rg, &cs);
+            nulls = cs.null_count != 0;
+        }
+        if (npass == 0 && (!null_ok || !nulls)) *ret = PQT_TRI_NONE;
+        else if (npass == n && (null_ok || !nulls)) *ret = PQT_TRI_ALL;
+    }
+    pqt_scan_scratch_free(&scratch);
+    pqt_mem_free(keep);
+    pqt_mem_free(vecs);
+    pqt_colbuf_free(&d);
+    if (st != PQT_OK) pqt_err_prefix("column '%s', dictionary: ", c->path);
+    return st;
 }

@@ -24,6 +24,10 @@
 typedef struct chunk {
     int64_t offset, data_off, dict_off, tot_unc, tot_comp, num_values;
     int has_dict, codec, encs[8], nenc;
+    /* ColumnMetaData.encoding_stats: data pages by [v2][encoding]; written for most chunks
+     * (parquet-mr and arrow write them, DuckDB and Polars do not) */
+    int32_t enc_pages[2][10];
+    int enc_stats;
     int has_stats, has_nc, has_nan, flag_exact;
     int stat_fields; /* 1: min_value/max_value; 2: the deprecated min/max; 3: both */
     dw_mm legacy;
@@ -33,6 +37,30 @@ typedef struct chunk {
     int64_t r0, nrows;              /* the rows it holds */
     int64_t bloom_off, bloom_len; /* 0: no bloom filter */
 } chunk;
+
+/* ColumnMetaData.encoding_stats (field 13): the dictionary page, then the data pages by page
+ * type and encoding, each with its count. */
+static void enc_stat(pqb *w, int page_type, int encoding, int32_t count)
+{
+    pqb_begin(w);
+    pqb_i32(w, 1, page_type);
+    pqb_i32(w, 2, encoding);
+    pqb_i32(w, 3, count);
+    pqb_end(w);
+}
+
+static void enc_stats(pqb *w, const chunk *k)
+{
+    int n = k->has_dict;
+    for (int v2 = 0; v2 < 2; v2++)
+        for (int e = 0; e < 10; e++) n += k->enc_pages[v2][e] > 0;
+    pqb_list(w, 13, PQT_TT_STRUCT, n);
+    if (k->has_dict) enc_stat(w, PQT_PAGE_DICTIONARY, PQT_ENC_PLAIN, 1);
+    for (int v2 = 0; v2 < 2; v2++)
+        for (int e = 0; e < 10; e++)
+            if (k->enc_pages[v2][e] > 0)
+                enc_stat(w, v2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA, e, k->enc_pages[v2][e]);
+}
 
 static void add_enc(chunk *k, int e)
 {
@@ -147,6 +175,7 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
     k->codec = dw_pct(50) ? PQT_CODEC_UNCOMPRESSED : PQT_CODEC_SNAPPY;
     info->snappy_chunks += k->codec == PQT_CODEC_SNAPPY;
     info->chunks++;
+    k->enc_stats = info->chunks % 4 != 0; /* not drawn: the files stay what the seed made */
     ents E;
     make_ents(c, r0, n, &E);
     k->num_values = E.n;
@@ -195,6 +224,7 @@ static void write_chunk(pqb *f, const dw_col *c, int64_t r0, int64_t n, int page
         int e = enc == PQT_ENC_RLE_DICTIONARY && p >= npd ? PQT_ENC_PLAIN : enc;
         if (e == PQT_ENC_RLE_DICTIONARY && !v2) e = v1_dict_enc;
         add_enc(k, e);
+        k->enc_pages[v2][e]++;
         info->enc_pages[e == PQT_ENC_PLAIN_DICTIONARY ? PQT_ENC_RLE_DICTIONARY : e]++;
         info->pages++;
         info->v2_pages += v2;
@@ -470,6 +500,7 @@ static void footer(pqb *w, const dw_col *cols, int ncols, const int64_t *rg_rows
                 if (k->has_nan) pqb_i64(w, 9, m->nans);
                 pqb_end(w);
             }
+            if (k->enc_stats) enc_stats(w, k);
             if (k->bloom_off) {
                 pqb_i64(w, 14, k->bloom_off);
                 if (k->bloom_off & 1) pqb_i32(w, 15, k->bloom_len); /* optional, since 2.10 */

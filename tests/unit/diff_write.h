@@ -9,8 +9,10 @@
  * (true ones, in the shapes real writers give them: absent, no null count, nan_count or not,
  * either zero for a +-0 bound, a NaN bound beside NaN values, truncated string bounds, no
  * column_orders, the deprecated min/max in signed order -- also for UINT_32 and strings),
- * the page index (ColumnIndex with boundary order, OffsetIndex) on most chunks, and bloom
- * filters (split-block, of random sizes) on about half the chunks.
+ * the page index (ColumnIndex with boundary order, OffsetIndex) on most chunks,
+ * ColumnMetaData.encoding_stats (dictionary page and data pages by type and encoding) on
+ * three chunks in four, and bloom filters (split-block, of random sizes) on about half the
+ * chunks.
  * Thrift comes from pqbuild.c, hybrid runs from tests/ref/ref_rle.c.
  */
 #ifndef PQT_TEST_DIFF_WRITE_H

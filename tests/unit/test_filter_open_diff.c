@@ -126,6 +126,7 @@ static struct {
     int64_t runs, rows_kept, rows_dropped, empty, full;
     int64_t rg_total, rg_pruned, rg_all;
     int64_t gen_pruned, gen_all; /* on generated files */
+    int64_t gen_dict, gen_dict_all; /* ... by the dictionary (diff_write's encoding_stats) */
     int64_t threads2, slices, clones, text_rules, sets, mem_fd, prefetches;
     int64_t pd_off;                       /* opens with some PQT_OPT_PUSHDOWN_* at 0 */
     int64_t by_index, by_dict, by_bloom;  /* row groups pruned by each finer mechanism */
@@ -269,11 +270,13 @@ static int check_explain(const pqt_table *t, const dfile *F, const int64_t *kept
                 ok = k == 0 && q && sscanf(q, "), %lld rows skipped", &a) == 1 && a == n;
                 tot.rg_pruned++;
                 tot.gen_pruned += generated;
+                tot.gen_dict += generated && strncmp(v, "pruned by the dictionary", 24) == 0;
             } else if (sscanf(v, "every row passes by statistics, %lld rows kept", &a) == 1 ||
                        sscanf(v, "every row passes by the dictionary, %lld rows kept", &a) == 1) {
                 ok = k == n && a == n;
                 tot.rg_all++;
                 tot.gen_all += generated;
+                tot.gen_dict_all += generated && strstr(v, "by the dictionary") != NULL;
             } else {
                 ok = sscanf(v, "filtered, %lld of %lld rows kept", &a, &b) == 2 && a == k &&
                      b == n;
@@ -617,9 +620,10 @@ int main(void)
             (long long)tot.mem_fd, (long long)tot.prefetches);
     fprintf(stderr,
             "  pushdown: %lld opens with mechanisms off; pruned row groups by page index "
-            "%lld, dictionary %lld, bloom %lld; pages pruned by the index %lld, bloom filters "
-            "read %lld\n",
+            "%lld, dictionary %lld (generated files: %lld pruned, %lld all), bloom %lld; pages "
+            "pruned by the index %lld, bloom filters read %lld\n",
             (long long)tot.pd_off, (long long)tot.by_index, (long long)tot.by_dict,
+            (long long)tot.gen_dict, (long long)tot.gen_dict_all,
             (long long)tot.by_bloom, (long long)tot.pages_index, (long long)tot.blooms_read);
     fprintf(stderr,
             "  written: %lld chunks, %lld pages (%lld v2), dictionary %lld (fallback %lld), "
@@ -644,6 +648,7 @@ int main(void)
     CHECK(tot.rows_kept > 0 && tot.rows_dropped > 0 && tot.empty > 0 && tot.full > 0);
     CHECK(tot.gen_pruned > 0);
     CHECK(tot.gen_all > 0);
+    CHECK(tot.gen_dict > 0); /* the dictionary proof ran on generated files too */
     CHECK(tot.threads2 > 0 && tot.slices > 0 && tot.clones > 0 && tot.text_rules > 0 &&
           tot.sets > 0 && tot.mem_fd > 0 && tot.prefetches > 0 && tot.pd_off > 0);
     CHECK(tot.by_bloom > 0 && tot.blooms_read > tot.by_bloom); /* blooms refute and pass */

@@ -61,13 +61,13 @@ static bool same_value(const tw_file *f, const tw_rg *g, int64_t a, int64_t b)
     return !strcmp(((const char *const *)g->vals)[a], ((const char *const *)g->vals)[b]);
 }
 
-/* Dictionary codes of a row group's present values: the index of each value's first
+/* Dictionary codes of the present values of rows [0, nrows): the index of each value's first
  * occurrence among the distinct ones (code[r]); *ndist_ret distinct values, first[] their rows. */
-static void dict_codes(const tw_file *f, const tw_rg *g, int64_t *code, int64_t *first,
-                       int64_t *ndist_ret)
+static void dict_codes(const tw_file *f, const tw_rg *g, int64_t nrows, int64_t *code,
+                       int64_t *first, int64_t *ndist_ret)
 {
     int64_t nd = 0;
-    for (int64_t r = 0; r < g->nrows; r++) {
+    for (int64_t r = 0; r < nrows; r++) {
         if (!present(g, r)) continue;
         int64_t d = 0;
         while (d < nd && !same_value(f, g, first[d], r))
@@ -144,15 +144,22 @@ static void write_chunk(pqb *out, const tw_file *f, const tw_rg *g, written *wr)
     int64_t nd = 0;
     int bw = 0;
     if (g->dict != TW_DICT_NONE) {
-        dict_codes(f, g, code, first, &nd);
+        /* a writer falls back to PLAIN when its dictionary fills up: the dictionary holds
+         * the values of the dictionary-encoded pages only */
+        int64_t coded = g->nrows;
+        if (g->dict == TW_DICT_FALLBACK)
+            coded = g->npages > 0 ? g->nrows - g->pages[g->npages - 1].nrows : 0;
+        dict_codes(f, g, coded, code, first, &nd);
         bw = bit_width(nd) ? bit_width(nd) : 1;
         pqb body = {0}, hdr = {0};
         for (int64_t d = 0; d < nd; d++)
             plain_value(&body, f, g, first[d]);
         pqb_page ph = {.type = PQT_PAGE_DICTIONARY,
-                       .uncompressed_size = (int32_t)body.n,
+                       .uncompressed_size = g->dict_claim_nbytes ? g->dict_claim_nbytes
+                                                                 : (int32_t)body.n,
                        .compressed_size = (int32_t)body.n,
-                       .num_values = (int32_t)nd};
+                       .num_values = g->dict_claim_nvalues ? g->dict_claim_nvalues
+                                                           : (int32_t)nd};
         pqb_page_header(&hdr, &ph);
         wr->dict_offset = (int64_t)out->n;
         pqb_bytes(out, hdr.b, hdr.n);
@@ -267,7 +274,7 @@ static void chunk_meta(pqb *w, const tw_file *f, const tw_rg *g, const written *
     pqb_bin(w, "x");
     pqb_i32(w, 4, 0); /* UNCOMPRESSED */
     pqb_i64(w, 5, g->nrows);
-    pqb_i64(w, 6, wr->nbytes);
+    pqb_i64(w, 6, g->claim_total_nbytes ? g->claim_total_nbytes : wr->nbytes);
     pqb_i64(w, 7, wr->nbytes);
     pqb_i64(w, 9, wr->data_offset);
     if (g->dict != TW_DICT_NONE) pqb_i64(w, 11, wr->dict_offset);

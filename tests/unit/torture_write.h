@@ -39,6 +39,8 @@ typedef struct tw_page {
     int64_t nulls; /* -1: the index has no null_counts (then for every page) */
 } tw_page;
 
+/* TW_DICT_FALLBACK: the last data page is PLAIN and the dictionary holds only the values of
+ * the pages before it (a writer whose dictionary filled up). */
 enum { TW_DICT_NONE = 0, TW_DICT_ALL, TW_DICT_FALLBACK /* last data page PLAIN */ };
 
 typedef struct tw_rg {
@@ -57,6 +59,10 @@ typedef struct tw_rg {
     int32_t bloom_nbytes;
     bool bloom_length; /* also write ColumnMetaData.bloom_filter_length */
     int bloom_flaw;    /* TW_BLOOM_*: how the filter or its place is broken */
+    /* hostile sizes (0: the true one): the dictionary page header's uncompressed size and
+     * entry count, the chunk's total_uncompressed_size */
+    int32_t dict_claim_nbytes, dict_claim_nvalues;
+    int64_t claim_total_nbytes;
 } tw_rg;
 
 /* Broken bloom filters, each of which a reader must ignore (not a crash, not a prune). */
