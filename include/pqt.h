@@ -335,8 +335,8 @@ PQT_API const int64_t *pqt_array_list_offsets(const pqt_array *a);
  *    buffer that is too small is PQT_MISUSE naming the size needed, and nothing is written.
  *  - Errors every by-name call can give besides its own: PQT_NOT_FOUND (no such column),
  *    PQT_MISUSE (NULL table or name), and -- for calls that read values -- the read errors of
- *    a first touch (PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_*, PQT_NOMEM), PQT_DETACHED and
- *    PQT_PARALLEL as described above.
+ *    a first touch (PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_*, PQT_NOMEM, PQT_QC for a column
+ *    breaking its qc rule: docs/qc.md), PQT_DETACHED and PQT_PARALLEL as described above.
  * ------------------------------------------------------------------------------------------ */
 typedef struct pqt_table pqt_table;
 
@@ -365,7 +365,10 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
  * Errors: PQT_RANGE when row_hi is past the file's last row or row_lo > row_hi (a bound
  * below 1 is refused when it is set: pqt_opts_set_int);
  * the message names the range asked for and the file's row count (nothing is clamped);
- * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM. */
+ * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM.
+ * With qc rules (pqt_opts_set_qc, PQT_OPT_QC_SOFT; docs/qc.md): PQT_NOT_FOUND, PQT_KIND or
+ * PQT_UNSUPPORTED_TYPE for a rule that does not fit the file, and PQT_QC when a column the
+ * filter reads at open breaks its rule (hard mode). */
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
 /* pqt_table_open over a file in memory or behind a descriptor, with the contracts of
  * pqt_file_open_mem and pqt_file_open_fd (the memory must outlive the table and every clone
