@@ -63,6 +63,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_UNIT_MISMATCH, 55, "unit mismatch")                                                      \
     X(PQT_BAD_FILTER, 56, "bad filter rule")                                                       \
     X(PQT_CALLBACK, 57, "a filter callback reported failure")                                      \
+    X(PQT_QC, 60, "quality-control rule violated")                                                 \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
 
@@ -147,7 +148,11 @@ typedef enum pqt_opt {
     PQT_OPT_PUSHDOWN_BLOOM = 11,     /* bloom filters refute == and in */
     /* conjuncts re-ranked by measured selectivity, selection kind and decode-then-filter chosen
      * per row group; 0 = the cost order, always refining */
-    PQT_OPT_PUSHDOWN_ADAPTIVE = 12
+    PQT_OPT_PUSHDOWN_ADAPTIVE = 12,
+    /* int, 0 (default) or 1: how a table open with qc rules (pqt_opts_set_qc) treats a
+     * violation: 0 fails the call that read the column with PQT_QC; 1 sends the message
+     * through the warning callback (pqt_set_warning_callback) and goes on (docs/qc.md) */
+    PQT_OPT_QC_SOFT = 16
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -167,6 +172,11 @@ PQT_API pqt_status pqt_opts_set_str(pqt_opts *opts, pqt_opt opt, const char *val
  * Names and types are checked at open (PQT_BAD_FILTER), before any data is read. */
 typedef struct pqt_filter pqt_filter;
 PQT_API pqt_status pqt_opts_set_filter(pqt_opts *opts, const pqt_filter *filter);
+/* Quality-control rules a table open enforces (pqt_qc, below; docs/qc.md). opts takes a
+ * copy (the qc object may change or go afterwards) and replaces the rules set before; NULL
+ * removes them. Columns and bound types are checked at open. PQT_MISUSE for a NULL opts. */
+typedef struct pqt_qc pqt_qc;
+PQT_API pqt_status pqt_opts_set_qc(pqt_opts *opts, const pqt_qc *qc);
 
 /* ------------------------------------------------------------------------------------------
  * Low-level file reader: footer-only open, metadata queries, leaf column reads.
@@ -325,8 +335,8 @@ PQT_API const int64_t *pqt_array_list_offsets(const pqt_array *a);
  *    buffer that is too small is PQT_MISUSE naming the size needed, and nothing is written.
  *  - Errors every by-name call can give besides its own: PQT_NOT_FOUND (no such column),
  *    PQT_MISUSE (NULL table or name), and -- for calls that read values -- the read errors of
- *    a first touch (PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_*, PQT_NOMEM), PQT_DETACHED and
- *    PQT_PARALLEL as described above.
+ *    a first touch (PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_*, PQT_NOMEM, PQT_QC for a column
+ *    breaking its qc rule: docs/qc.md), PQT_DETACHED and PQT_PARALLEL as described above.
  * ------------------------------------------------------------------------------------------ */
 typedef struct pqt_table pqt_table;
 
@@ -336,11 +346,11 @@ typedef struct pqt_table pqt_table;
 /* Residency of a column (PQT_RES_PARTIAL is reserved and never returned). */
 typedef enum pqt_residency { PQT_RES_EMPTY = 0, PQT_RES_PARTIAL = 1, PQT_RES_FULL = 2 } pqt_residency;
 
-/* Warnings the library raises while it works (today: a file column named parquet_row_index
- * dropped at open). By default there is no callback and warnings are discarded -- the library
+/* Warnings the library raises while it works (a file column named parquet_row_index
+ * dropped at open; qc violations in soft mode, PQT_OPT_QC_SOFT). By default there is no callback and warnings are discarded -- the library
  * never prints. fn NULL restores the default. Process-wide; set it before opening tables
  * (not synchronized with concurrent opens). fn may be called from any thread that opens a
- * table; message lives for the duration of the call. */
+ * table or reads a column; message lives for the duration of the call. */
 typedef void (*pqt_warning_fn)(void *user, const char *message);
 PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
 
@@ -355,7 +365,10 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
  * Errors: PQT_RANGE when row_hi is past the file's last row or row_lo > row_hi (a bound
  * below 1 is refused when it is set: pqt_opts_set_int);
  * the message names the range asked for and the file's row count (nothing is clamped);
- * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM. */
+ * PQT_IO, PQT_CORRUPT*, PQT_UNSUPPORTED_ENCRYPTED as for pqt_file_open; PQT_NOMEM.
+ * With qc rules (pqt_opts_set_qc, PQT_OPT_QC_SOFT; docs/qc.md): PQT_NOT_FOUND, PQT_KIND or
+ * PQT_UNSUPPORTED_TYPE for a rule that does not fit the file, and PQT_QC when a column the
+ * filter reads at open breaks its rule (hard mode). */
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
 /* pqt_table_open over a file in memory or behind a descriptor, with the contracts of
  * pqt_file_open_mem and pqt_file_open_fd (the memory must outlive the table and every clone
@@ -1171,6 +1184,66 @@ PQT_API pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, v
                                                uint8_t **validity_ret, int64_t *nelem_ret,
                                                int *kind_ret);
 /* ---- end of exact values ---- */
+
+/* ---- quality control (docs/qc.md, anchor-spec §3) ---- */
+/*
+ * A pqt_qc holds read-time quality-control rules, one per column, each in the code form
+ *     "column[, min[, max[, miss]]]"        e.g. "ra, >=0, <=360, Null"
+ * min is ">= v", "> v" or a bare v (>=); max is "<= v", "< v" or a bare v (<=); a field may
+ * be left empty ("dec, , <=90"). miss, the fourth field, has three states: absent (nulls
+ * are not checked), Null or NA, any case (nulls expected: not checked), or present but
+ * empty ("flag, , , " -- nulls not expected: any null is a violation). A plain integer
+ * bound is exact (compared in integer arithmetic, exact past 2^53); a number with a point
+ * or an exponent is a finite float; anything else, or a quoted value, is a string literal
+ * (strings compare bytewise).
+ *
+ * Given to a table open (pqt_opts_set_qc), the rules are bound to columns at open: an
+ * unknown column is PQT_NOT_FOUND (with the nearest name), a bound that does not fit the
+ * column's kind PQT_KIND (min/max on date/time/timestamp columns; a non-integer or
+ * out-of-range bound on an integer column; a non-number on a float column), a column that
+ * cannot be read PQT_UNSUPPORTED_TYPE. Boolean min/max are accepted and never enforced.
+ *
+ * Opening reads no data, so a column's rule is checked when the column is first read from
+ * the file: any get, view or value access, pqt_table_prefetch, pqt_table_materialize_all,
+ * pqt_table_reload, a filter at open that names the column (its values over the rows the
+ * filter keeps are checked at open) and pqt_table_validate_qc. min/max run over present
+ * elements only (NaN is never out of range), vector and list columns element by element;
+ * a null list row counts as one null element. With PQT_OPT_QC_SOFT 0 (the default) a
+ * violation fails the call that read the column with PQT_QC and the message
+ *     "CALL: FILE: qc violation for column 'ra': declared min >= 0, max <= 360, data range
+ *      [-5.0, 400.0], 2 of 5 valid element(s) out of range"
+ * (and/or "3 of 10 element(s) are Null (qc: miss: is declared empty, so Nulls are not
+ * expected here)"); the column stays unread and the table unchanged. With PQT_OPT_QC_SOFT 1
+ * the same text goes to the warning callback, at most once per column for each of the two
+ * kinds (range, nulls) over the table's life, and the read succeeds.
+ *
+ * A pqt_qc is used by one thread at a time; a failed call changes nothing.
+ */
+/* An empty rule set. *ret is the caller's: pqt_qc_free. PQT_MISUSE (ret NULL), PQT_NOMEM. */
+PQT_API pqt_status pqt_qc_new(pqt_qc **ret);
+/* Free a rule set; NULL is a no-op. Tables opened with it keep their copy. */
+PQT_API void pqt_qc_free(pqt_qc *qc);
+/* Drop every rule. */
+PQT_API void pqt_qc_clear(pqt_qc *qc);
+/* Add one rule (syntax above), parsed now. An all-blank rule is a no-op. PQT_MISUSE, with a
+ * message quoting the rule, for: no column name, more than four fields, a reversed operator
+ * ("<" in the min field, ">" in the max field), an operator without a value, a miss token
+ * other than Null/NA/empty, a non-finite bound (NaN, Infinity), an integer outside int64,
+ * a second rule for the same column, a NULL argument. */
+PQT_API pqt_status pqt_qc_add(pqt_qc *qc, const char *rule);
+/* Rules held (0 for NULL). */
+PQT_API int pqt_qc_nrules(const pqt_qc *qc);
+/* The rules as text for people (`pqt --explain`), one line each:
+ * "qc: column 'ra': min >= 0, max <= 360, Nulls expected". snprintf semantics: returns the
+ * full length. */
+PQT_API int64_t pqt_qc_describe(const pqt_qc *qc, char *buf, size_t cap);
+/* Check every column of t that has a qc rule and is not resident, as a first read would
+ * (resident columns were checked when they were read), and release what it read: residency
+ * is left exactly as found. Hard mode: PQT_QC for the first column violating its rule (in
+ * column order), nothing changed; soft mode: warnings, PQT_OK. A no-op (PQT_OK) for a table
+ * without rules, an in-memory table and a detached one. Read errors as for a first touch. */
+PQT_API pqt_status pqt_table_validate_qc(pqt_table *t);
+/* ---- end of quality control ---- */
 
 #ifdef __cplusplus
 }

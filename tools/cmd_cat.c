@@ -29,7 +29,13 @@
     "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
     "                     usage error (status 2); a column the file lacks, status 1\n"            \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
-    "                     each row group's verdict and the counters of choosing the rows\n"      \
+    "                     each row group's verdict and the counters of choosing the rows,\n"     \
+    "                     then the qc rules\n"                                                     \
+    "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"  \
+    "                     one rule per column. Every column a rule names is checked over the\n" \
+    "                     rows to print before any is printed; a violation is an error\n"       \
+    "                     (status 1) naming the bounds, the data range and the count\n"         \
+    "  --qc-soft          a qc violation is a warning on stderr instead, and rows print\n"      \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
     "  -h, --help         this text\n"                                                             \
@@ -46,13 +52,14 @@
 
 static const char usage_cat[] =
     "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [-n N] [--all]\n"
-    "               [-f table|csv|jsonl] [--explain] [--no-crc] [--binary-as-string]\n"
+    "               [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "               [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
     "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [-f table|csv|jsonl]\n"
-    "                [--explain] [--no-crc] [--binary-as-string]\n"
+    "                [--explain] [--qc RULE]... [--qc-soft] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
     "with the same options; -n N prints N rows instead.\n" CAT_OPTIONS;
@@ -61,7 +68,8 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--limit", 'n', 1},   {"--format", 'f', 1},
                               {"--no-crc", 0, 0},    {"--binary-as-string", 0, 0},
                               {"--all", 0, 0},       {"--where", 'w', 1},
-                              {"--explain", 0, 0},   {NULL, 0, 0}};
+                              {"--explain", 0, 0},   {"--qc", 0, 1},
+                              {"--qc-soft", 0, 0},   {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format;
@@ -167,10 +175,14 @@ static int run(pqt_file *f, const cat_args *args)
         cat_reader rd;
         cat_open_args oa = {args->no_crc, args->binary_as_string};
         rc = cat_reader_open(&rd, args->path, &oa);
-        int filtered = args->where.nrules > 0 || args->explain;
+        int filtered = args->where.nrules > 0 || args->explain || args->where.qc;
+        if (args->where.qc) tool_warnings_to_stderr(); /* --qc-soft's warnings */
         if (rc == EXIT_OK && filtered) {
             /* from here on rows are the survivors' own numbers */
             rc = cat_where_open(&rd, args->path, &oa, &args->where, lo, hi, nrows);
+            /* the rows print from the file, not the table: check the ruled columns first */
+            if (rc == EXIT_OK && args->where.qc && pqt_table_validate_qc(rd.t) != PQT_OK)
+                rc = tool_fail(args->path);
             if (rd.map || rd.nmap == 0) { /* else every row of lo..hi passes */
                 lo = 1;
                 hi = rd.nmap;
@@ -188,6 +200,7 @@ static int run(pqt_file *f, const cat_args *args)
         if (rd.t && args->explain && rc == EXIT_OK) {
             fflush(stdout);
             tool_explain_text(rd.t, stderr);
+            tool_explain_qc(&args->where, stderr);
         }
         cat_reader_close(&rd);
     }
@@ -227,6 +240,10 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             if ((rc = tool_where_add(&a->where, cmd, usage, s.value)) >= 0) return rc;
         } else if (strcmp(s.opt, "--explain") == 0)
             a->explain = 1;
+        else if (strcmp(s.opt, "--qc") == 0) {
+            if ((rc = tool_qc_add(&a->where, cmd, usage, s.value)) >= 0) return rc;
+        } else if (strcmp(s.opt, "--qc-soft") == 0)
+            a->where.qc_soft = 1;
         else
             a->binary_as_string = 1;
     }

@@ -41,6 +41,35 @@ void tool_where_free(tool_where *w)
     pqt_filter_free(w->filter);
     w->filter = NULL;
     w->nrules = 0;
+    pqt_qc_free(w->qc);
+    w->qc = NULL;
+}
+
+int tool_qc_add(tool_where *w, const char *cmd, const char *usage, const char *rule)
+{
+    if (!w->qc && pqt_qc_new(&w->qc) != PQT_OK) out_of_memory();
+    pqt_status st = pqt_qc_add(w->qc, rule);
+    if (st == PQT_NOMEM) out_of_memory();
+    if (st == PQT_OK) return -1;
+    const char *msg = pqt_errmsg(); /* it quotes the rule and says what is wrong */
+    size_t n = strlen(msg) + 16;
+    char *text = malloc(n);
+    if (!text) out_of_memory();
+    snprintf(text, n, "--qc: %s", msg);
+    int rc = tool_usage_error(cmd, usage, text, NULL);
+    free(text);
+    return rc;
+}
+
+static void warn_stderr(void *user, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "pqt: warning: %s\n", message);
+}
+
+void tool_warnings_to_stderr(void)
+{
+    pqt_set_warning_callback(warn_stderr, NULL);
 }
 
 pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_table **ret)
@@ -60,6 +89,9 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
         if (a->pushdown_off >> b & 1)
             st = pqt_opts_set_int(o, (pqt_opt)(PQT_OPT_PUSHDOWN_STATS + b), 0);
     if (st == PQT_OK && a->where && a->where->filter) st = pqt_opts_set_filter(o, a->where->filter);
+    if (st == PQT_OK && a->where && a->where->qc) st = pqt_opts_set_qc(o, a->where->qc);
+    if (st == PQT_OK && a->where && a->where->qc_soft)
+        st = pqt_opts_set_int(o, PQT_OPT_QC_SOFT, 1);
     if (st == PQT_OK) st = tool_table_open(path, o, ret);
     pqt_opts_free(o);
     return st;
@@ -105,6 +137,18 @@ void tool_explain_text(const pqt_table *t, FILE *out)
     fputs(text, out);
     if (n > 0 && text[n - 1] != '\n') fputc('\n', out);
     free(text);
+}
+
+void tool_explain_qc(const tool_where *w, FILE *out)
+{
+    if (!w->qc || pqt_qc_nrules(w->qc) == 0) return;
+    int64_t n = pqt_qc_describe(w->qc, NULL, 0);
+    char *buf = malloc((size_t)n + 1);
+    if (!buf) out_of_memory();
+    pqt_qc_describe(w->qc, buf, (size_t)n + 1);
+    fprintf(out, "qc (%s: a violation %s):\n%s", w->qc_soft ? "soft" : "hard",
+            w->qc_soft ? "is a warning" : "stops the command", buf);
+    free(buf);
 }
 
 int tool_explain_json(const pqt_table *t, FILE *out)

@@ -111,11 +111,18 @@ size_t tool_text_prefix(const char *s, size_t n, size_t width);
 typedef struct tool_where {
     pqt_filter *filter; /* NULL until the first rule */
     int nrules;
+    pqt_qc *qc;         /* --qc rules (NULL until the first), checked by the table */
+    int qc_soft;        /* --qc-soft */
 } tool_where;
 /* Add one rule, parsed now: -1 when it is fine, else EXIT_USAGE after "pqt CMD: --where:
  * <the library's message, which names the character>" and the synopsis on stderr. */
 int tool_where_add(tool_where *w, const char *cmd, const char *usage, const char *rule);
 void tool_where_free(tool_where *w);
+/* Add one --qc rule (docs/qc.md), parsed now: -1 when fine, else EXIT_USAGE after
+ * "pqt CMD: --qc: <the library's message>". */
+int tool_qc_add(tool_where *w, const char *cmd, const char *usage, const char *rule);
+/* Soft qc warnings (and the library's other warnings) go to stderr as "pqt: warning: ...". */
+void tool_warnings_to_stderr(void);
 
 /* How a filtered table is opened. row_lo/row_hi: the slice (TOOL_ROW_OPEN: that side open);
  * int96_unit: PQT_OPT_INT96_UNIT, or -1 for the library's default. */
@@ -134,6 +141,8 @@ bool tool_parse_pushdown_off(const char *list, unsigned *bits_ret);
 pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_table **ret);
 /* pqt_table_explain's text, ending in a newline. */
 void tool_explain_text(const pqt_table *t, FILE *out);
+/* The --qc rules as applied (pqt_qc_describe) and the mode; nothing without rules. */
+void tool_explain_qc(const tool_where *w, FILE *out);
 /* One JSON object: count, rows_unfiltered, the pqt_scan_counts under their own names,
  * values_decoded_by_column (columns that decoded any value) and plan (the text). 0, or -1
  * when the counters cannot be had (pqt_errmsg says why). */

@@ -9,6 +9,7 @@
 #include "api/file_int.h"
 #include "format/footer.h"
 #include "scan/filter.h"
+#include "scan/qc.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/suggest.h"
@@ -27,6 +28,7 @@ void pqt_opts_free(pqt_opts *opts)
 {
     if (!opts) return;
     pqt_filter_free(opts->filter);
+    pqt_qc_free(opts->qc);
     pqt_mem_free(opts);
 }
 
@@ -53,6 +55,16 @@ pqt_status pqt_opts_set_filter(pqt_opts *o, const pqt_filter *filter)
     if (filter) PQT_TRY(pqt_scan_filter_copy(filter, &copy));
     pqt_filter_free(o->filter);
     o->filter = copy;
+    return PQT_OK;
+}
+
+pqt_status pqt_opts_set_qc(pqt_opts *o, const pqt_qc *qc)
+{
+    if (!o) return pqt_err(PQT_MISUSE, "pqt_opts_set_qc: options handle is NULL");
+    pqt_qc *copy = NULL;
+    PQT_TRY(pqt_scan_qc_copy(qc, &copy));
+    pqt_qc_free(o->qc);
+    o->qc = copy;
     return PQT_OK;
 }
 
@@ -107,6 +119,12 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
         o->pushdown_off = v ? o->pushdown_off & ~bit : o->pushdown_off | bit;
         return PQT_OK;
     }
+    case PQT_OPT_QC_SOFT:
+        if (v != 0 && v != 1)
+            return pqt_err(PQT_MISUSE, "PQT_OPT_QC_SOFT takes 0 (hard) or 1 (soft), got %lld",
+                           (long long)v);
+        o->qc_soft = v != 0;
+        return PQT_OK;
     }
     return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);
 }

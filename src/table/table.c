@@ -28,7 +28,7 @@ void pqt_set_warning_callback(pqt_warning_fn fn, void *user)
 void pqt_tbl_warn(const char *fmt, ...)
 {
     if (!warn_fn) return; /* the library never prints unless asked */
-    char msg[512];
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -202,6 +202,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     }
     if (opts) t->opts = *opts;
     t->opts.filter = NULL; /* the options own it; the plan keeps what the filter decided */
+    t->opts.qc = NULL;     /* likewise; the table binds its own copy (t->qc) */
     t->threads = t->opts.threads;
     const char *path = io->name;
     st = pqt_file_open_io(io, opts, &t->f);
@@ -229,6 +230,8 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     t->nrows_known = true;
     t->ri_possible = true;
     st = add_file_slots(t);
+    if (st != PQT_OK) goto fail;
+    st = pqt_tbl_qc_bind(t, opts ? opts->qc : NULL, opts && opts->qc_soft);
     if (st != PQT_OK) goto fail;
     if (opts && pqt_scan_filter_nrules(opts->filter) > 0) {
         st = pqt_tbl_filter_at_open(t, opts->filter);
@@ -273,6 +276,7 @@ void pqt_table_close(pqt_table *t)
     pqt_mem_free(t->cols);
     pqt_plan_free(&t->plan);
     pqt_mem_free(t->explain);
+    pqt_tbl_qc_free(t->qc);
     pqt_file_close(t->f);
     pqt_mem_free(t);
 }

@@ -50,6 +50,8 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
     /* scalars first; the owned parts are rebuilt below */
     *c = *t;
     c->f = NULL;
+    c->qc = NULL;
+    c->explain = NULL; /* rebuilt below: closing a failed clone must not free t's */
     c->cols = NULL;
     c->ncols = c->cap = 0;
     memset(&c->plan, 0, sizeof c->plan);
@@ -73,6 +75,7 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
         if (st == PQT_OK) st = pqt_plan_copy(&c->plan, &t->plan);
         if (st == PQT_OK && t->explain && !(c->explain = pqt_strdup(t->explain)))
             st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+        if (st == PQT_OK) st = pqt_tbl_qc_copy(t->qc, &c->qc);
     }
     if (st == PQT_OK && t->ncols > 0) {
         /* one slot to spare, as pqt_tbl_slot_add keeps: for the row index */

@@ -26,6 +26,7 @@
 #include "pqt.h"
 #include "scan/filter.h"
 #include "scan/plan.h"
+#include "scan/qc.h"
 #include "util/error.h"
 #include "util/sel.h"
 
@@ -56,6 +57,8 @@ typedef struct pqt_tcol {
     _Atomic int64_t values_decoded;
 } pqt_tcol;
 
+typedef struct pqt_tbl_qc pqt_tbl_qc; /* table_qc.c */
+
 struct pqt_table {
     pqt_file *f;            /* NULL for an in-memory table */
     pqt_opts opts;          /* what the file was opened with (clone reopens with it) */
@@ -85,6 +88,7 @@ struct pqt_table {
      * filter pass decided for them (the row-group fields of pqt_scan_counts) */
     int64_t scan_rg_total;
     pqt_scan_counts scan_rg;
+    pqt_tbl_qc *qc;         /* qc rules bound at open (table_qc.c), or NULL */
 };
 
 /* ---- table.c ---- */
@@ -222,6 +226,33 @@ pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret
 /* Narrow t's plan to the rows passing filter; sets nrows, the extent and the explain text.
  * On failure the table is to be closed (it is still being opened). */
 pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);
+
+/* ---- table_qc.c: read-time quality control ---- */
+/* Bind the rules of qc to t's columns (at open, before any read). PQT_NOT_FOUND for an
+ * unknown column, PQT_KIND for a bound that does not fit it, PQT_UNSUPPORTED_TYPE for a
+ * column that cannot be read. NULL or empty qc: nothing. */
+pqt_status pqt_tbl_qc_bind(pqt_table *t, const pqt_qc *qc, bool soft);
+void pqt_tbl_qc_free(pqt_tbl_qc *q);
+pqt_status pqt_tbl_qc_copy(const pqt_tbl_qc *src, pqt_tbl_qc **ret); /* for a clone */
+/* Whether slot c's values read from the file are checked. */
+bool pqt_tbl_qc_has_rule(const pqt_table *t, const pqt_tcol *c);
+/* Soft-mode warnings found by a check, sent by pqt_tbl_qc_emit once the read commits. */
+typedef struct pqt_tbl_qc_note {
+    int rule; /* -1: no rule */
+    bool range, nulls;
+    char range_msg[1024];
+    char null_msg[512];
+} pqt_tbl_qc_note;
+/* THE check: values b, just read from the file for slot c by `call` and not yet
+ * committed, against c's rule. Hard mode: PQT_QC with the message naming call, file,
+ * column, declared bounds, data range and counts; nothing changes. Soft mode: PQT_OK, the
+ * warnings in *note. No rule: PQT_OK, note->rule = -1. */
+pqt_status pqt_tbl_qc_check(const pqt_table *t, const pqt_tcol *c, const pqt_colbuf *b,
+                            const char *call, pqt_tbl_qc_note *note);
+void pqt_tbl_qc_emit(pqt_table *t, const pqt_tbl_qc_note *note);
+/* (table_read.c) Check slot ci's rule by reading it through the plan and dropping what was
+ * read: nothing when it has no rule or is resident (checked when it was read). */
+pqt_status pqt_tbl_qc_probe(pqt_table *t, int ci, const char *call);
 
 /* ---- table_scan.c: what reading cost ---- */
 /* Row groups whose selection in p is not empty (what scan_rg_total counts at open). */

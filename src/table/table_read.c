@@ -110,8 +110,9 @@ static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
     int *kinds = pqt_calloc((size_t)n, sizeof *kinds), *widths = pqt_calloc((size_t)n, sizeof *widths);
     pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
     char(*msgs)[256] = pqt_calloc((size_t)n, 256);
+    pqt_tbl_qc_note *notes = pqt_calloc((size_t)n, sizeof *notes);
     pqt_status st = PQT_OK;
-    if (!bufs || !kinds || !widths || !sts || !msgs) {
+    if (!bufs || !kinds || !widths || !sts || !msgs || !notes) {
         st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
         goto done;
     }
@@ -139,6 +140,9 @@ static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
             break;
         }
     }
+    /* qc before the commit: a violation in hard mode leaves every column unread */
+    for (int k = 0; k < n && st == PQT_OK; k++)
+        st = pqt_tbl_qc_check(t, &t->cols[cis[k]], &bufs[k], call, &notes[k]);
     if (st == PQT_OK) {
         for (int k = 0; k < n; k++) {
             pqt_tcol *c = &t->cols[cis[k]];
@@ -152,6 +156,7 @@ static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
             if (!c->kind_known) c->kind_known = true;
             c->residency = PQT_RES_FULL;
         }
+        for (int k = 0; k < n; k++) pqt_tbl_qc_emit(t, &notes[k]);
     }
 done:
     if (bufs)
@@ -161,6 +166,7 @@ done:
     pqt_mem_free(widths);
     pqt_mem_free(sts);
     pqt_mem_free(msgs);
+    pqt_mem_free(notes);
     return st;
 }
 
@@ -208,7 +214,37 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     pqt_status st = pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
                                            effective_threads(t), &rc, b, dst);
     pqt_tbl_scan_add(t, c, &rc);
-    if (st != PQT_OK) pqt_err_prefix("%s: ", call);
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: ", call);
+        return st;
+    }
+    pqt_tbl_qc_note note;
+    st = pqt_tbl_qc_check(t, c, b, call, &note);
+    if (st != PQT_OK) {
+        pqt_colbuf_free(b); /* dst is the caller's: it keeps the values, the table nothing */
+        return st;
+    }
+    pqt_tbl_qc_emit(t, &note);
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_qc_probe(pqt_table *t, int ci, const char *call)
+{
+    pqt_tcol *c = &t->cols[ci];
+    if (!pqt_tbl_qc_has_rule(t, c) || c->residency == PQT_RES_FULL) return PQT_OK;
+    PQT_TRY(check_readable(t, c, call));
+    PQT_TBL_HOLD(t, call, "a qc check of a column");
+    pqt_colbuf b;
+    int kind, width;
+    pqt_status st = read_column(t, c, effective_threads(t), &b, &kind, &width);
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: ", call);
+        return st;
+    }
+    pqt_tbl_qc_note note;
+    st = pqt_tbl_qc_check(t, c, &b, call, &note);
+    pqt_colbuf_free(&b);
+    if (st == PQT_OK) pqt_tbl_qc_emit(t, &note);
     return st;
 }
 
