@@ -72,6 +72,9 @@ struct pqt_opts {
     unsigned pushdown_off;  /* PQT_PD_* bits of the mechanisms turned off (0 = all on) */
     pqt_filter *filter;     /* owned by the options object (NULL = none); a table copies the
                                options by value and drops this pointer after its open */
+    bool sample_set;        /* PQT_OPT_SAMPLE_FRACTION was set (else no sample) */
+    double sample_fraction; /* >= 0, not NaN (the setter refuses the rest) */
+    int64_t sample_seed;    /* PQT_OPT_SAMPLE_SEED; <= 0: drawn at open */
 };
 
 /* PQT_MISUSE for a NULL f, PQT_NOT_FOUND for a column index out of range, PQT_UNSUPPORTED_TYPE
