@@ -40,9 +40,12 @@ static pqt_status explain_add(pqt_table *t, const char *line)
 
 pqt_status pqt_tbl_sample_at_open(pqt_table *t)
 {
-    if (!t->opts.sample_set) return PQT_OK;
-    double p = t->opts.sample_fraction; /* >= 0 and not NaN: the setter saw to it */
     int64_t seed = t->opts.sample_seed > 0 ? t->opts.sample_seed : 0;
+    if (!t->opts.sample_set) { /* every row; a seed given is still reported as given */
+        t->sample_seed = seed;
+        return PQT_OK;
+    }
+    double p = t->opts.sample_fraction; /* >= 0 and not NaN: the setter saw to it */
     int64_t before = t->nrows;
     char ptext[40], line[256];
     pqt_format_float64(p, ptext, sizeof ptext);
