@@ -74,7 +74,7 @@ pqt_status pqt_tbl_sample_at_open(pqt_table *t)
         snprintf(line, sizeof line, "sample: fraction 0 keeps no row (nothing drawn)\n");
     else
         snprintf(line, sizeof line,
-                 "sample: fraction %s, seed %lld (rule %s): %lld of %lld rows kept\n", ptext,
+                 "sample: fraction %s, seed %lld, rule %s: %lld of %lld rows kept\n", ptext,
                  (long long)seed, PQT_SAMPLE_RULE, (long long)t->nrows, (long long)before);
     return explain_add(t, line);
 }

@@ -191,7 +191,8 @@ static void test_with_filter(void)
         char buf[4096];
         pqt_table_explain(t, buf, sizeof buf);
         CHECK(strstr(buf, "row group 1: pruned by statistics") != NULL);
-        CHECK(strstr(buf, "sample: fraction 0.01, seed 42 (rule pqt-sample-v1") != NULL);
+        CHECK(strstr(buf, "sample: fraction 0.01, seed 42, rule pqt-sample-v1 (bernoulli, philox4x32-10): 9 of "
+                          "1000 rows kept") != NULL);
         pqt_table_close(t);
 
         /* a filter decided on values: the sample is drawn among its survivors */
