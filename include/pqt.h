@@ -405,8 +405,8 @@ PQT_API int64_t pqt_table_nrows(const pqt_table *t);
 PQT_API int64_t pqt_table_nrows_unfiltered(const pqt_table *t);
 /* The sample the table was opened with (docs/sampling.md), settled at open: the fraction
  * in effect (1.0 when no sample was asked for or the fraction was >= 1; 0.0 for a NULL t)
- * and the seed -- the one given (PQT_OPT_SAMPLE_SEED > 0), else the one drawn when
- * 0 < fraction < 1, else 0 (nothing was drawn). Opening the file again with this fraction
+ * and the seed the draw used when 0 < fraction < 1 -- the one given
+ * (PQT_OPT_SAMPLE_SEED > 0) or the one drawn -- else 0 (nothing is drawn). Opening the file again with this fraction
  * and seed keeps the same rows; a clone keeps them too. */
 PQT_API double pqt_table_sample_fraction(const pqt_table *t);
 PQT_API int64_t pqt_table_sample_seed(const pqt_table *t);

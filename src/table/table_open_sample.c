@@ -40,18 +40,16 @@ static pqt_status explain_add(pqt_table *t, const char *line)
 
 pqt_status pqt_tbl_sample_at_open(pqt_table *t)
 {
-    int64_t seed = t->opts.sample_seed > 0 ? t->opts.sample_seed : 0;
-    if (!t->opts.sample_set) { /* every row; a seed given is still reported as given */
-        t->sample_seed = seed;
-        return PQT_OK;
-    }
+    /* The seed reported is the one the draw used: 0 when nothing is drawn (no sample, a
+     * fraction of 0 or >= 1), as anchor-spec §4 says for 0, whatever seed was given. */
+    if (!t->opts.sample_set) return PQT_OK;
     double p = t->opts.sample_fraction; /* >= 0 and not NaN: the setter saw to it */
+    int64_t seed = 0;
     int64_t before = t->nrows;
     char ptext[40], line[256];
     pqt_format_float64(p, ptext, sizeof ptext);
     if (p >= 1) {
         t->sample_fraction = 1.0;
-        t->sample_seed = seed;
         snprintf(line, sizeof line, "sample: fraction %s keeps every row (nothing drawn)\n",
                  ptext);
         return explain_add(t, line);
@@ -60,7 +58,7 @@ pqt_status pqt_tbl_sample_at_open(pqt_table *t)
         for (int rg = 0; rg < t->plan.nrg; rg++)
             pqt_sel_init_none(&t->plan.sel[rg], t->plan.sel[rg].nrows);
     } else {
-        if (seed == 0) seed = pqt_philox_fresh_seed();
+        seed = t->opts.sample_seed > 0 ? t->opts.sample_seed : pqt_philox_fresh_seed();
         PQT_TRY(pqt_scan_sample(t->plan.sel, t->plan.nrg, t->plan.rg_start, p, seed,
                                 effective_threads(t)));
     }
@@ -69,7 +67,7 @@ pqt_status pqt_tbl_sample_at_open(pqt_table *t)
     t->rg_extent = pqt_plan_extent(&t->plan);
     t->sample_fraction = p;
     t->sample_seed = seed;
-    t->opts.sample_seed = seed; /* what the table was in effect opened with */
+    if (seed > 0) t->opts.sample_seed = seed; /* what the table in effect was opened with */
     if (p == 0)
         snprintf(line, sizeof line, "sample: fraction 0 keeps no row (nothing drawn)\n");
     else
