@@ -15,17 +15,19 @@
 #include "util/error.h"
 #include "util/mem.h"
 
-/* Narrow one row group's selection; keep is scratch of at least sel->nsel bytes. */
+/* Narrow one row group's selection; keep is scratch of at least (sel->nsel + 7) / 8 bytes.
+ * The verdicts go in as a bitmap: a contiguous selection (no filter) takes it whole. */
 static pqt_status sample_rg(pqt_sel *sel, int64_t rg_first_row, int64_t seed, double thr,
                             uint8_t *keep)
 {
     int64_t k = 0, start, len, kept = 0;
+    memset(keep, 0, (size_t)(sel->nsel + 7) / 8);
     pqt_sel_cursor cur = {0};
     while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &start, &len)) {
         uint64_t row = (uint64_t)(rg_first_row + start);
-        for (int64_t j = 0; j < len; j++) {
-            uint8_t v = pqt_sample_keep_thr(seed, row + (uint64_t)j, thr);
-            keep[k++] = v;
+        for (int64_t j = 0; j < len; j++, k++) {
+            unsigned v = pqt_sample_keep_thr(seed, row + (uint64_t)j, thr);
+            keep[k >> 3] |= (uint8_t)(v << (k & 7));
             kept += v;
         }
     }
@@ -34,7 +36,7 @@ static pqt_status sample_rg(pqt_sel *sel, int64_t rg_first_row, int64_t seed, do
         pqt_sel_init_none(sel, sel->nrows);
         return PQT_OK;
     }
-    return pqt_sel_refine(sel, keep);
+    return pqt_sel_refine_bits(sel, keep);
 }
 
 pqt_status pqt_scan_sample(pqt_sel *sel, int nrg, const int64_t *rg_start, double fraction,
@@ -50,7 +52,7 @@ pqt_status pqt_scan_sample(pqt_sel *sel, int nrg, const int64_t *rg_start, doubl
     pqt_status st = PQT_OK;
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1)
     {
-        uint8_t *keep = pqt_malloc_array((size_t)most, 1);
+        uint8_t *keep = pqt_malloc_array((size_t)(most + 7) / 8, 1);
         pqt_status mine = keep ? PQT_OK : PQT_NOMEM;
 #pragma omp for schedule(dynamic, 1)
         for (int rg = 0; rg < nrg; rg++)

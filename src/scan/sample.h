@@ -36,7 +36,7 @@ static inline bool pqt_sample_keep_thr(int64_t seed, uint64_t row, double thr)
     uint32_t ctr[4] = {(uint32_t)row, (uint32_t)(row >> 32), PQT_SAMPLE_LABEL,
                        PQT_SAMPLE_VERSION};
     uint32_t x[4];
-    pqt_philox4x32(ctr, key, 10, x);
+    pqt_philox4x32_10(ctr, key, x);
     uint64_t v = (((uint64_t)x[1] << 32) | x[0]) >> 11;
     /* v < 2^53 and thr = fraction * 2^53 are exact doubles: u < fraction, exactly */
     return (double)v < thr;

@@ -35,7 +35,7 @@ int64_t pqt_philox_fresh_seed(void)
     uint32_t ctr[4] = {(uint32_t)n, (uint32_t)(n >> 32), (uint32_t)os, (uint32_t)(os >> 32)};
     uint32_t key[2] = {(uint32_t)t, (uint32_t)(t >> 32) ^ (uint32_t)getpid()};
     uint32_t out[4];
-    pqt_philox4x32(ctr, key, 10, out);
+    pqt_philox4x32_10(ctr, key, out);
     int64_t seed = (int64_t)((((uint64_t)out[1] << 32) | out[0]) >> 1);
     return seed > 0 ? seed : (int64_t)n; /* n >= 1: never 0 */
 }
