@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_cli_sample.sh - `pqt cat --sample FRACTION[,SEED]` and `pqt head --sample`: the ids
+# test_cli_sample.sh - `pqt cat/head/count --sample FRACTION[,SEED]`: the ids (and counts)
 # printed are exactly the rows the independent model (tests/sample_model.py, run here) keeps,
 # alone, within --rows and under --where; --explain names the fraction, the seed and the
 # rule; a drawn seed shown by --explain reproduces the rows; bad values are usage errors.
@@ -53,6 +53,18 @@ grep -q "sample: fraction 0.01, seed 42, rule pqt-sample-v1 (bernoulli, philox4x
 "$PQT" head "$FILE" -c id -f csv --sample 0.01,42 -n 3 >"$TMP/out"
 model 42 0.01 1 10000 | head -3 >"$TMP/want"
 same "head -n 3 counts sampled rows" "$TMP/want"
+
+# pqt count: the model's count, also under --where and --rows
+checks=$((checks + 1))
+got=$("$PQT" count "$FILE" --sample 0.01,42 -w 'id > 9000')
+[ "$got" = "$(model 42 0.01 1 10000 gt9000 | wc -l)" ] || fail "count --sample --where: $got"
+checks=$((checks + 1))
+got=$("$PQT" count "$FILE" --sample 0.05,9223372036854775807 --rows 2000:6000)
+[ "$got" = "$(model 9223372036854775807 0.05 2000 6000 | wc -l)" ] || fail "count --sample --rows: $got"
+"$PQT" count "$FILE" --sample -1 >/dev/null 2>&1
+rc=$?
+checks=$((checks + 1))
+[ "$rc" -eq 2 ] || fail "count --sample -1: exit status $rc, want 2"
 
 # no seed: --explain shows the one drawn, and giving it back prints the same rows
 "$PQT" cat "$FILE" -c id -f csv --sample 0.3 --explain >"$TMP/first" 2>"$TMP/err"
