@@ -149,6 +149,14 @@ typedef enum pqt_opt {
     /* conjuncts re-ranked by measured selectivity, selection kind and decode-then-filter chosen
      * per row group; 0 = the cost order, always refining */
     PQT_OPT_PUSHDOWN_ADAPTIVE = 12,
+    /* double (pqt_opts_set_double): keep each row of a table open with this probability
+     * (docs/sampling.md). Never set, or >= 1: every row; 0: no row; negative or NaN is
+     * refused when set. Applied to the rows the slice and the filter keep. */
+    PQT_OPT_SAMPLE_FRACTION = 14,
+    /* int64: the sample's seed; the same (fraction, seed) keeps the same rows of a file, on
+     * every machine and release. <= 0 (the default): the open draws one, which
+     * pqt_table_sample_seed reports. */
+    PQT_OPT_SAMPLE_SEED = 15,
     /* int, 0 (default) or 1: how a table open with qc rules (pqt_opts_set_qc) treats a
      * violation: 0 fails the call that read the column with PQT_QC; 1 sends the message
      * through the warning callback (pqt_set_warning_callback) and goes on (docs/qc.md) */
@@ -166,6 +174,10 @@ PQT_API pqt_status pqt_opts_set_int(pqt_opts *opts, pqt_opt opt, int64_t value);
 /* Set a text option: PQT_OPT_FILTER adds one rule (copied; PQT_BAD_FILTER for a syntax error,
  * with the character). PQT_MISUSE for another option or a NULL value. */
 PQT_API pqt_status pqt_opts_set_str(pqt_opts *opts, pqt_opt opt, const char *value);
+/* Set a floating-point option: PQT_OPT_SAMPLE_FRACTION. PQT_MISUSE (naming the option and
+ * the value) for a negative or NaN fraction, or for an option that takes no double; a
+ * failed set leaves opts as it was. */
+PQT_API pqt_status pqt_opts_set_double(pqt_opts *opts, pqt_opt opt, double value);
 /* Filter the rows a table open keeps (pqt_table_open: only rows for which every rule is TRUE).
  * opts takes a copy of filter's rules and sets (the filter may change or go afterwards); it
  * replaces the rules set before, PQT_OPT_FILTER ones included. NULL removes the filter.
@@ -361,6 +373,8 @@ PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
  * PQT_OPT_ROW_LO/PQT_OPT_ROW_HI
  * (1-based, inclusive; setting either one makes a slice, the other defaulting to 1 / the
  * last row; neither set: the whole file). A slice reads only the row groups covering it.
+ * PQT_OPT_FILTER, then PQT_OPT_SAMPLE_FRACTION/PQT_OPT_SAMPLE_SEED, narrow the rows further
+ * (a row is kept when it passes both; docs/sampling.md).
  * *ret is owned by the caller: free with pqt_table_close.
  * Errors: PQT_RANGE when row_hi is past the file's last row or row_lo > row_hi (a bound
  * below 1 is refused when it is set: pqt_opts_set_int);
@@ -399,9 +413,16 @@ PQT_API pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret);
 /* -- Queries that read nothing (NULL t gives 0 / NULL). -- */
 /* Rows every column holds. */
 PQT_API int64_t pqt_table_nrows(const pqt_table *t);
-/* Rows before any read-time transform: the slice's length or the file's rows; captured at
- * open and kept after a detach. 0 for an in-memory table. */
+/* Rows before any read-time transform (filter, sample): the slice's length or the file's
+ * rows; captured at open and kept after a detach. 0 for an in-memory table. */
 PQT_API int64_t pqt_table_nrows_unfiltered(const pqt_table *t);
+/* The sample the table was opened with (docs/sampling.md), settled at open: the fraction
+ * in effect (1.0 when no sample was asked for or the fraction was >= 1; 0.0 for a NULL t)
+ * and the seed the draw used when 0 < fraction < 1 -- the one given
+ * (PQT_OPT_SAMPLE_SEED > 0) or the one drawn -- else 0 (nothing is drawn). Opening the file again with this fraction
+ * and seed keeps the same rows; a clone keeps them too. */
+PQT_API double pqt_table_sample_fraction(const pqt_table *t);
+PQT_API int64_t pqt_table_sample_seed(const pqt_table *t);
 /* Rows held by the row groups covering the table (what reading a column costs); 0 for an
  * in-memory table. */
 PQT_API int64_t pqt_table_row_group_extent(const pqt_table *t);

@@ -28,9 +28,13 @@
     "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
     "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
     "                     usage error (status 2); a column the file lacks, status 1\n"            \
+    "  --sample P[,SEED]  keep each row with probability P (0..1; 1 or more keeps all), drawn\n"  \
+    "                     by docs/sampling.md's frozen rule: the same P and SEED keep the same\n" \
+    "                     rows on every run; without SEED one is drawn (--explain shows it).\n" \
+    "                     Applied after --rows and --where; --limit counts the rows kept\n"    \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
     "                     each row group's verdict and the counters of choosing the rows,\n"     \
-    "                     then the qc rules\n"                                                     \
+    "                     then the sample's fraction and seed and the qc rules\n"                \
     "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"  \
     "                     one rule per column. Every column a rule names is checked over the\n" \
     "                     rows to print before any is printed; a violation is an error\n"       \
@@ -51,15 +55,16 @@
     "a failed write (disk full) is an error, status 1.\n"
 
 static const char usage_cat[] =
-    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [-n N] [--all]\n"
-    "               [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]] [-n N]\n"
+    "               [--all] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
     "               [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
-    "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [-f table|csv|jsonl]\n"
-    "                [--explain] [--qc RULE]... [--qc-soft] [--no-crc] [--binary-as-string]\n"
+    "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]]\n"
+    "                [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft] [--no-crc]\n"
+    "                [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
     "with the same options; -n N prints N rows instead.\n" CAT_OPTIONS;
@@ -69,7 +74,8 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--no-crc", 0, 0},    {"--binary-as-string", 0, 0},
                               {"--all", 0, 0},       {"--where", 'w', 1},
                               {"--explain", 0, 0},   {"--qc", 0, 1},
-                              {"--qc-soft", 0, 0},   {NULL, 0, 0}};
+                              {"--qc-soft", 0, 0},   {"--sample", 0, 1},
+                              {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format;
@@ -175,7 +181,8 @@ static int run(pqt_file *f, const cat_args *args)
         cat_reader rd;
         cat_open_args oa = {args->no_crc, args->binary_as_string};
         rc = cat_reader_open(&rd, args->path, &oa);
-        int filtered = args->where.nrules > 0 || args->explain || args->where.qc;
+        int filtered =
+            args->where.nrules > 0 || args->where.sampled || args->explain || args->where.qc;
         if (args->where.qc) tool_warnings_to_stderr(); /* --qc-soft's warnings */
         if (rc == EXIT_OK && filtered) {
             /* from here on rows are the survivors' own numbers */
@@ -238,6 +245,8 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             a->all = 1;
         else if (strcmp(s.opt, "--where") == 0) {
             if ((rc = tool_where_add(&a->where, cmd, usage, s.value)) >= 0) return rc;
+        } else if (strcmp(s.opt, "--sample") == 0) {
+            if ((rc = tool_sample_set(&a->where, cmd, usage, s.value)) >= 0) return rc;
         } else if (strcmp(s.opt, "--explain") == 0)
             a->explain = 1;
         else if (strcmp(s.opt, "--qc") == 0) {

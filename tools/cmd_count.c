@@ -12,8 +12,9 @@
 #include "tools.h"
 
 static const char usage[] =
-    "usage: pqt count FILE [--where RULE]... [--rows LO:HI] [--explain [text|json]]\n"
-    "                 [--no-pushdown LIST] [--no-crc] [--binary-as-string]\n"
+    "usage: pqt count FILE [--where RULE]... [--rows LO:HI] [--sample P[,SEED]]\n"
+    "                 [--explain [text|json]] [--no-pushdown LIST] [--no-crc]\n"
+    "                 [--binary-as-string]\n"
     "\n"
     "Print the number of rows, or of rows that pass the --where rules, on one line.\n"
     "  -w, --where RULE    keep rows for which RULE is true (docs/filters.md: `mass > 1e12\n"
@@ -21,6 +22,9 @@ static const char usage[] =
     "                      rule for the shell. Only the columns the rules name are read.\n"
     "  --rows LO:HI        count within rows LO to HI of the file (1-based, inclusive; LO:\n"
     "                      or :HI leave a side open); the rules apply within them\n"
+    "  --sample P[,SEED]   count the rows a sample keeps (docs/sampling.md): each with\n"
+    "                      probability P, after --rows and --where; the same SEED keeps\n"
+    "                      the same rows, and --explain shows a drawn one\n"
     "  --explain [text]    after the count, a blank line and the plan: the rules in the\n"
     "                      order they are evaluated, each row group's verdict (pruned by\n"
     "                      statistics, kept whole, filtered), then the counters\n"
@@ -44,7 +48,7 @@ static const char usage[] =
 static const argopt opts[] = {{"--where", 'w', ARG_VALUE},          {"--rows", 0, ARG_VALUE},
                               {"--explain", 0, ARG_VALUE_OPTIONAL}, {"--no-crc", 0, ARG_FLAG},
                               {"--binary-as-string", 0, ARG_FLAG},  {"--no-pushdown", 0, ARG_VALUE},
-                              {NULL, 0, 0}};
+                              {"--sample", 0, ARG_VALUE},           {NULL, 0, 0}};
 
 enum { EXPLAIN_NONE, EXPLAIN_TEXT, EXPLAIN_JSON };
 
@@ -92,6 +96,8 @@ int cmd_count(int argc, char **argv)
             path = s.value;
         } else if (strcmp(s.opt, "--where") == 0) {
             rc = tool_where_add(&where, "count", usage, s.value);
+        } else if (strcmp(s.opt, "--sample") == 0) {
+            rc = tool_sample_set(&where, "count", usage, s.value);
         } else if (strcmp(s.opt, "--rows") == 0) {
             rows = s.value;
         } else if (strcmp(s.opt, "--explain") == 0) {

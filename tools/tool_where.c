@@ -36,6 +36,41 @@ int tool_where_add(tool_where *w, const char *cmd, const char *usage, const char
     return rc;
 }
 
+int tool_sample_set(tool_where *w, const char *cmd, const char *usage, const char *text)
+{
+    const char *comma = strchr(text, ',');
+    size_t flen = comma ? (size_t)(comma - text) : strlen(text);
+    char num[64];
+    char *end = NULL;
+    double fraction = 0;
+    int64_t seed = 0;
+    int ok = flen > 0 && flen < sizeof num;
+    if (ok) {
+        memcpy(num, text, flen);
+        num[flen] = '\0';
+        fraction = strtod(num, &end);
+        ok = end == num + flen;
+    }
+    if (ok && comma) ok = tool_parse_i64(comma + 1, strlen(comma + 1), &seed);
+    if (!ok)
+        return tool_usage_error(cmd, usage, "bad --sample (want FRACTION or FRACTION,SEED)",
+                                text);
+    /* the library judges the fraction (negative, NaN), in its own words */
+    pqt_opts *probe = NULL;
+    if (pqt_opts_new(&probe) != PQT_OK) out_of_memory();
+    pqt_status st = pqt_opts_set_double(probe, PQT_OPT_SAMPLE_FRACTION, fraction);
+    pqt_opts_free(probe);
+    if (st != PQT_OK) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "--sample: %s", pqt_errmsg());
+        return tool_usage_error(cmd, usage, msg, NULL);
+    }
+    w->sampled = 1;
+    w->sample_fraction = fraction;
+    w->sample_seed = seed;
+    return -1;
+}
+
 void tool_where_free(tool_where *w)
 {
     pqt_filter_free(w->filter);
@@ -92,6 +127,10 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
     if (st == PQT_OK && a->where && a->where->qc) st = pqt_opts_set_qc(o, a->where->qc);
     if (st == PQT_OK && a->where && a->where->qc_soft)
         st = pqt_opts_set_int(o, PQT_OPT_QC_SOFT, 1);
+    if (st == PQT_OK && a->where && a->where->sampled)
+        st = pqt_opts_set_double(o, PQT_OPT_SAMPLE_FRACTION, a->where->sample_fraction);
+    if (st == PQT_OK && a->where && a->where->sampled)
+        st = pqt_opts_set_int(o, PQT_OPT_SAMPLE_SEED, a->where->sample_seed);
     if (st == PQT_OK) st = tool_table_open(path, o, ret);
     pqt_opts_free(o);
     return st;

@@ -107,12 +107,15 @@ size_t tool_text_prefix(const char *s, size_t n, size_t width);
 
 /* ---- filters (tool_where.c): --where and --explain of cat, head and count ---- */
 
-/* The --where rules given so far, AND-combined. Start zeroed. */
+/* The --where rules given so far, AND-combined, and --sample. Start zeroed. */
 typedef struct tool_where {
     pqt_filter *filter; /* NULL until the first rule */
     int nrules;
     pqt_qc *qc;         /* --qc rules (NULL until the first), checked by the table */
     int qc_soft;        /* --qc-soft */
+    int sampled;            /* --sample given */
+    double sample_fraction; /* >= 0 */
+    int64_t sample_seed;    /* 0: drawn by the open */
 } tool_where;
 /* Add one rule, parsed now: -1 when it is fine, else EXIT_USAGE after "pqt CMD: --where:
  * <the library's message, which names the character>" and the synopsis on stderr. */
@@ -123,6 +126,9 @@ void tool_where_free(tool_where *w);
 int tool_qc_add(tool_where *w, const char *cmd, const char *usage, const char *rule);
 /* Soft qc warnings (and the library's other warnings) go to stderr as "pqt: warning: ...". */
 void tool_warnings_to_stderr(void);
+/* --sample FRACTION[,SEED] into w: -1 when it is fine, else EXIT_USAGE after the message
+ * (the library's, naming the value, for a negative or NaN fraction) and the synopsis. */
+int tool_sample_set(tool_where *w, const char *cmd, const char *usage, const char *text);
 
 /* How a filtered table is opened. row_lo/row_hi: the slice (TOOL_ROW_OPEN: that side open);
  * int96_unit: PQT_OPT_INT96_UNIT, or -1 for the library's default. */

@@ -68,6 +68,26 @@ pqt_status pqt_opts_set_qc(pqt_opts *o, const pqt_qc *qc)
     return PQT_OK;
 }
 
+pqt_status pqt_opts_set_double(pqt_opts *o, pqt_opt opt, double v)
+{
+    if (!o) return pqt_err(PQT_MISUSE, "pqt_opts_set_double: options handle is NULL");
+    if (opt != PQT_OPT_SAMPLE_FRACTION)
+        return pqt_err(PQT_MISUSE, "pqt_opts_set_double: option %d takes no double (only "
+                                   "PQT_OPT_SAMPLE_FRACTION does)",
+                       (int)opt);
+    /* written as !(v >= 0) so that NaN is refused too */
+    if (!(v >= 0)) {
+        char text[40];
+        pqt_format_float64(v, text, sizeof text);
+        return pqt_err(PQT_MISUSE, "PQT_OPT_SAMPLE_FRACTION = %s: a sample fraction is >= 0 "
+                                   "(0 keeps no row, 1 or more keeps every row)",
+                       text);
+    }
+    o->sample_set = true;
+    o->sample_fraction = v;
+    return PQT_OK;
+}
+
 pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
 {
     if (!o) return pqt_err(PQT_MISUSE, "options handle is NULL");
@@ -124,6 +144,12 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
             return pqt_err(PQT_MISUSE, "PQT_OPT_QC_SOFT takes 0 (hard) or 1 (soft), got %lld",
                            (long long)v);
         o->qc_soft = v != 0;
+        return PQT_OK;
+    case PQT_OPT_SAMPLE_FRACTION:
+        return pqt_err(PQT_MISUSE, "PQT_OPT_SAMPLE_FRACTION is a double: set it with "
+                                   "pqt_opts_set_double");
+    case PQT_OPT_SAMPLE_SEED: /* every value is one: <= 0 asks the open to draw a seed */
+        o->sample_seed = v;
         return PQT_OK;
     }
     return pqt_err(PQT_MISUSE, "unknown option %d", (int)opt);

@@ -74,6 +74,9 @@ struct pqt_opts {
                                options by value and drops this pointer after its open */
     pqt_qc *qc;             /* owned like filter (NULL = none); a table binds its own copy */
     bool qc_soft;           /* PQT_OPT_QC_SOFT */
+    bool sample_set;        /* PQT_OPT_SAMPLE_FRACTION was set (else no sample) */
+    double sample_fraction; /* >= 0, not NaN (the setter refuses the rest) */
+    int64_t sample_seed;    /* PQT_OPT_SAMPLE_SEED; <= 0: drawn at open */
 };
 
 /* PQT_MISUSE for a NULL f, PQT_NOT_FOUND for a column index out of range, PQT_UNSUPPORTED_TYPE

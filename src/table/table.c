@@ -141,6 +141,7 @@ static pqt_status table_alloc(pqt_table **ret)
     pqt_table *t = pqt_calloc(1, sizeof *t);
     if (!t) return pqt_err(PQT_NOMEM, "out of memory creating a table");
     t->open_level = omp_get_level();
+    t->sample_fraction = 1.0; /* every row, until an open settles a sample */
     atomic_init(&t->owner, 0);
     t->opts.verify_crc = true;
     *ret = t;
@@ -237,6 +238,8 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
         st = pqt_tbl_filter_at_open(t, opts->filter);
         if (st != PQT_OK) goto fail;
     }
+    st = pqt_tbl_sample_at_open(t); /* after the filter: it draws for survivors only */
+    if (st != PQT_OK) goto fail;
     *ret = t;
     return PQT_OK;
 fail:
@@ -285,6 +288,8 @@ int64_t pqt_table_nrows(const pqt_table *t) { return t ? t->nrows : 0; }
 int64_t pqt_table_nrows_unfiltered(const pqt_table *t) { return t ? t->nrows_unfiltered : 0; }
 int64_t pqt_table_row_group_extent(const pqt_table *t) { return t ? t->rg_extent : 0; }
 int pqt_table_ncols(const pqt_table *t) { return t ? t->ncols : 0; }
+double pqt_table_sample_fraction(const pqt_table *t) { return t ? t->sample_fraction : 0.0; }
+int64_t pqt_table_sample_seed(const pqt_table *t) { return t ? t->sample_seed : 0; }
 int pqt_table_is_detached(const pqt_table *t) { return t ? t->detached : 0; }
 uint64_t pqt_table_generation(const pqt_table *t) { return t ? t->generation : 0; }
 

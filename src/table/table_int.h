@@ -72,6 +72,8 @@ struct pqt_table {
     bool nrows_known;       /* in-memory: the first add_column fixed nrows */
     pqt_plan plan;
     char *explain;          /* what a filter at open decided (pqt_table_explain), or NULL */
+    double sample_fraction; /* the sample settled at open (pqt_table_sample_fraction) */
+    int64_t sample_seed;    /* the seed used, 0 when none was given or drawn */
     int64_t nrows;
     int64_t nrows_unfiltered;
     int64_t rg_extent;
@@ -253,6 +255,11 @@ void pqt_tbl_qc_emit(pqt_table *t, const pqt_tbl_qc_note *note);
 /* (table_read.c) Check slot ci's rule by reading it through the plan and dropping what was
  * read: nothing when it has no rule or is resident (checked when it was read). */
 pqt_status pqt_tbl_qc_probe(pqt_table *t, int ci, const char *call);
+/* ---- table_open_sample.c ---- */
+/* Settle the sample of t->opts (fraction, seed: drawn when <= 0 and 0 < fraction < 1) and
+ * narrow t's plan to the rows it keeps, after the filter; sets nrows, the extent and the
+ * explain text. On failure the table is to be closed (it is still being opened). */
+pqt_status pqt_tbl_sample_at_open(pqt_table *t);
 
 /* ---- table_scan.c: what reading cost ---- */
 /* Row groups whose selection in p is not empty (what scan_rg_total counts at open). */
