@@ -72,6 +72,8 @@ struct pqt_opts {
     unsigned pushdown_off;  /* PQT_PD_* bits of the mechanisms turned off (0 = all on) */
     pqt_filter *filter;     /* owned by the options object (NULL = none); a table copies the
                                options by value and drops this pointer after its open */
+    struct pqt_sort_spec *sort; /* owned like filter (NULL = no sort) */
+    int64_t limit_plus1;    /* PQT_OPT_LIMIT + 1; 0 = unset (every row) */
 };
 
 /* PQT_MISUSE for a NULL f, PQT_NOT_FOUND for a column index out of range, PQT_UNSUPPORTED_TYPE
