@@ -223,6 +223,16 @@ pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret
  * On failure the table is to be closed (it is still being opened). */
 pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);
 
+/* ---- table_open_sort.c ---- */
+#include "scan/sort_spec.h"
+/* PQT_BAD_SORT naming the key when a sort key at open names no column, or one that is not
+ * a readable scalar; reads nothing (called before the filter). */
+pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec);
+/* After the filter: order t's plan by spec (NULL or no keys: no sort) and keep at most
+ * limit rows (< 0: every row); sets nrows, the extent, the explain text, the key columns
+ * resident. On failure the table is to be closed (it is still being opened). */
+pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t limit);
+
 /* ---- table_scan.c: what reading cost ---- */
 /* Row groups whose selection in p is not empty (what scan_rg_total counts at open). */
 int64_t pqt_tbl_scan_rg_covered(const pqt_plan *p);
