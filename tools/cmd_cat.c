@@ -28,8 +28,13 @@
     "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
     "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
     "                     usage error (status 2); a column the file lacks, status 1\n"            \
+    "  -s, --sort KEYS    rows in the order of KEYS (docs/sort.md: `survey, -mass`, `mass desc\n"  \
+    "                     nulls_first`): stable, NaN after values, nulls last; after --where\n"  \
+    "                     and within --rows; with --limit N the first N of that order (a\n"      \
+    "                     top-n). The printed rows are held in memory\n"                         \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
-    "                     each row group's verdict and the counters of choosing the rows\n"      \
+    "                     each row group's verdict and the counters of choosing the rows, the\n" \
+    "                     sort keys as applied and the limit\n"                                   \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
     "  -h, --help         this text\n"                                                             \
@@ -45,13 +50,14 @@
     "a failed write (disk full) is an error, status 1.\n"
 
 static const char usage_cat[] =
-    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [-n N] [--all]\n"
+    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [-s KEYS] [-n N] [--all]\n"
     "               [-f table|csv|jsonl] [--explain] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
-    "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [-f table|csv|jsonl]\n"
+    "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [-s KEYS]\n"
+    "                [-f table|csv|jsonl]\n"
     "                [--explain] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
@@ -61,10 +67,11 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--limit", 'n', 1},   {"--format", 'f', 1},
                               {"--no-crc", 0, 0},    {"--binary-as-string", 0, 0},
                               {"--all", 0, 0},       {"--where", 'w', 1},
-                              {"--explain", 0, 0},   {NULL, 0, 0}};
+                              {"--explain", 0, 0},   {"--sort", 's', 1},
+                              {NULL, 0, 0}};
 
 typedef struct cat_args {
-    const char *path, *columns, *rows, *limit, *format;
+    const char *path, *columns, *rows, *limit, *format, *sort;
     int no_crc, binary_as_string, all, explain;
     tool_where where;
 } cat_args;
@@ -161,7 +168,28 @@ static int run(pqt_file *f, const cat_args *args)
             rc = EXIT_FAIL;
         }
     }
-    if (rc == EXIT_OK) {
+    if (rc == EXIT_OK && args->sort) {
+        /* the library sorts: a table opened with the filter (--rows became a rule on the row
+         * index), the keys and the limit; its rows are printed (cat_sort.c) */
+        if (args->limit) tool_parse_i64(args->limit, strlen(args->limit), &limit);
+        cat_reader rd;
+        cat_open_args oa = {args->no_crc, args->binary_as_string};
+        rc = cat_reader_open(&rd, args->path, &oa);
+        if (rc == EXIT_OK) rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, hi);
+        int int96_unit = -1;
+        for (int c = 0; c < o.ncols; c++)
+            if (o.cols[c].is_int96) int96_unit = o.cols[c].unit;
+        tool_where_open_args wa = {&args->where, args->no_crc, args->binary_as_string, int96_unit,
+                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort, limit + 1};
+        if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
+            rc = tool_fail(args->path);
+        if (rc == EXIT_OK) rc = cat_print_sorted(&rd, &o, args->all || args->limit);
+        if (rd.t && args->explain && rc == EXIT_OK) {
+            fflush(stdout);
+            tool_explain_text(rd.t, stderr);
+        }
+        cat_reader_close(&rd);
+    } else if (rc == EXIT_OK) {
         if (args->limit) tool_parse_i64(args->limit, strlen(args->limit), &limit);
         /* The rows are read through a handle of their own (the INT96 unit may reopen it). */
         cat_reader rd;
@@ -227,6 +255,8 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             if ((rc = tool_where_add(&a->where, cmd, usage, s.value)) >= 0) return rc;
         } else if (strcmp(s.opt, "--explain") == 0)
             a->explain = 1;
+        else if (strcmp(s.opt, "--sort") == 0)
+            a->sort = s.value;
         else
             a->binary_as_string = 1;
     }
@@ -234,11 +264,32 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
     if (!a->limit) a->limit = limit_default;
     if (a->columns && (rc = tool_list_check(cmd, usage, "--columns", a->columns)) >= 0)
         return rc;
-    int64_t lo = 1, hi = 1, limit;
+    int64_t lo = 1, hi = INT64_MAX, limit;
     if (a->rows && !tool_parse_rows(a->rows, &lo, &hi))
         return tool_usage_error(cmd, usage, "bad --rows (want LO:HI)", a->rows);
     if (a->limit && (!tool_parse_i64(a->limit, strlen(a->limit), &limit) || limit < 0))
         return tool_usage_error(cmd, usage, "bad --limit (want a count >= 0)", a->limit);
+    if (a->sort) {
+        /* keys are parsed now: a bad key is a usage error, like a rule that does not parse */
+        pqt_opts *po = NULL;
+        if (pqt_opts_new(&po) != PQT_OK) return tool_fail(a->path);
+        pqt_status sst = pqt_opts_set_sort(po, a->sort);
+        pqt_opts_free(po);
+        if (sst != PQT_OK) {
+            const char *m = pqt_errmsg(), *why = strstr(m, ": ");
+            char msg[600];
+            snprintf(msg, sizeof msg, "--sort: %s", why ? why + 2 : m);
+            return tool_usage_error(cmd, usage, msg, NULL);
+        }
+        if (a->rows) {
+            /* a slice cannot be sorted: --rows becomes a rule on the file's row numbers */
+            char rule[128];
+            snprintf(rule, sizeof rule,
+                     "parquet_row_index >= %lld and parquet_row_index <= %lld", (long long)lo,
+                     (long long)(hi > 0 ? hi : INT64_MAX));
+            if ((rc = tool_where_add(&a->where, cmd, usage, rule)) >= 0) return rc;
+        }
+    }
     if (a->format && strcmp(a->format, "table") != 0 && strcmp(a->format, "csv") != 0 &&
         strcmp(a->format, "jsonl") != 0)
         return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", a->format);

@@ -60,6 +60,9 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
         if (a->pushdown_off >> b & 1)
             st = pqt_opts_set_int(o, (pqt_opt)(PQT_OPT_PUSHDOWN_STATS + b), 0);
     if (st == PQT_OK && a->where && a->where->filter) st = pqt_opts_set_filter(o, a->where->filter);
+    if (st == PQT_OK && a->sort) st = pqt_opts_set_sort(o, a->sort);
+    if (st == PQT_OK && a->limit_plus1 > 0)
+        st = pqt_opts_set_int(o, PQT_OPT_LIMIT, a->limit_plus1 - 1);
     if (st == PQT_OK) st = tool_table_open(path, o, ret);
     pqt_opts_free(o);
     return st;
