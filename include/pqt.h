@@ -516,9 +516,9 @@ PQT_API pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_k
  * hold validity_nbytes >= (nelem + 7) / 8. Errors: PQT_KIND (strings/lists, or a conversion
  * that is not a widening; names the stored kind), PQT_MISUSE (buffer too small, naming the
  * size needed), PQT_NOT_FOUND.
- * A column never read before, copied in its stored kind (a fixed-width scalar column of an
- * unsorted table), is decoded straight into dst and stays unread (residency PQT_RES_EMPTY):
- * the column is held once, in dst. If that read fails, dst holds partial values and the
+ * A column never read before, copied in its stored kind (a fixed-width scalar column; of a
+ * table sorted at open, straight into sorted position), is decoded straight into dst and
+ * stays unread (residency PQT_RES_EMPTY): the column is held once, in dst. If that read fails, dst holds partial values and the
  * table is unchanged. Any other copy reads the column into the table first (a first touch). */
 PQT_API pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
                                  size_t dst_nbytes, uint8_t *validity, size_t validity_nbytes);

@@ -193,7 +193,7 @@ pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call);
 /* Copies of a never-read column straight into caller memory, leaving it unread (so the
  * column is held once, not in the table and again in the copy). direct_slot: the slot of
  * a fixed-width scalar file column a copy of to_kind can take this way (stored kind, no
- * conversion, no permutation, not resident), or -1. read_direct: decode its rows through
+ * conversion, not resident), or -1. read_direct: decode its rows through
  * the plan into dst (nrows elements); b owns the validity (pqt_colbuf_free, which leaves
  * dst alone); on failure dst holds partial values and nothing else changed. */
 int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind);

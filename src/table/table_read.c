@@ -53,10 +53,10 @@ static pqt_status check_readable(const pqt_table *t, const pqt_tcol *c, const ch
  * groups go in parallel; validity goes through one byte a row (bits of one byte may belong
  * to several row groups) and is packed at the end. */
 static pqt_status read_scattered(pqt_table *t, const pqt_col *fc, int threads,
-                                 pqt_read_counters *rc, pqt_colbuf *out)
+                                 pqt_read_counters *rc, pqt_colbuf *out, void *borrowed_data)
 {
     const pqt_plan *p = &t->plan;
-    PQT_TRY(pqt_colbuf_alloc(out, fc, p->nsel, 0, NULL));
+    PQT_TRY(pqt_colbuf_alloc(out, fc, p->nsel, 0, borrowed_data));
     uint8_t *vbytes = out->validity ? pqt_calloc((size_t)p->nsel + 1, 1) : NULL;
     pqt_status *sts = pqt_calloc((size_t)p->nrg + 1, sizeof *sts);
     char(*msgs)[256] = pqt_calloc((size_t)p->nrg + 1, 256);
@@ -128,7 +128,7 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
     pqt_colbuf b;
     pqt_read_counters rc = {0};
     bool scatter = p->perm && p->perm_inv && !fc->is_list && fc->elem_kind != PQT_STRING;
-    pqt_status rst = scatter ? read_scattered(t, fc, threads, &rc, &b)
+    pqt_status rst = scatter ? read_scattered(t, fc, threads, &rc, &b, NULL)
                              : pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads,
                                                  &rc, &b);
     pqt_tbl_scan_add(t, c, &rc);
@@ -265,7 +265,7 @@ int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind)
     const pqt_tcol *c = &t->cols[ci];
     if (c->residency == PQT_RES_FULL || !c->kind_known || c->file_col < 0 || t->detached ||
         c->kind == PQT_NONE || (c->kind & (PQT_VECTOR | PQT_LIST)) || c->decode_kind ||
-        t->plan.perm || t->f->schema.cols[c->file_col].is_list)
+        (t->plan.perm && !t->plan.perm_inv) || t->f->schema.cols[c->file_col].is_list)
         return -1;
     int ek = PQT_KIND_ELEMENT(c->kind);
     if (ek == PQT_STRING || ek == PQT_UINT64 || (to_kind != 0 && to_kind != ek)) return -1;
@@ -280,8 +280,10 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     const pqt_plan *p = &t->plan;
     pqt_read_counters rc = {0};
-    pqt_status st = pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
-                                           effective_threads(t), &rc, b, dst);
+    /* a sorted plan scatters straight into the caller's memory, in sorted order */
+    pqt_status st = p->perm ? read_scattered(t, fc, effective_threads(t), &rc, b, dst)
+                            : pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
+                                                     effective_threads(t), &rc, b, dst);
     pqt_tbl_scan_add(t, c, &rc);
     if (st != PQT_OK) pqt_err_prefix("%s: ", call);
     return st;

@@ -159,6 +159,26 @@ static void check_ids(pqt_table *t, const int64_t *want, int64_t n, const char *
             bad++;
     }
     CHECK_EQ_I64(bad, 0);
+    /* a column made resident (prefetch) is scattered into the table's buffer, validity
+     * included; get_alloc of an unread one above went straight into the caller's memory */
+    const char *pre[] = {"i32", "f32"};
+    CHECK_OK(pqt_table_prefetch(t, pre, 2));
+    pqt_column_view v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    CHECK_OK(pqt_table_column(t, "i32", PQT_INT32, &v));
+    bad = 0;
+    for (int64_t i = 0; v.data && i < n && i < v.nrows; i++) {
+        bool present = !v.validity || (v.validity[i / 8] >> (i % 8) & 1);
+        if (present != !is_null(K_I32, want[i])) bad++;
+        else if (present && ((const int32_t *)v.data)[i] != 3 * want[i]) bad++;
+    }
+    CHECK_EQ_I64(bad, 0);
+    CHECK_OK(pqt_table_column(t, "f32", PQT_FLOAT32, &v));
+    bad = 0;
+    for (int64_t i = 0; v.data && i < n && i < v.nrows; i++)
+        bad += ((const float *)v.data)[i] != (float)want[i] / 4;
+    CHECK_EQ_I64(bad, 0);
     pqt_free(ids);
     pqt_free(ri);
     pqt_free(off);
