@@ -63,6 +63,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_UNIT_MISMATCH, 55, "unit mismatch")                                                      \
     X(PQT_BAD_FILTER, 56, "bad filter rule")                                                       \
     X(PQT_CALLBACK, 57, "a filter callback reported failure")                                      \
+    X(PQT_BAD_SORT, 58, "bad sort key")                                                            \
     X(PQT_QC, 60, "quality-control rule violated")                                                 \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
@@ -149,6 +150,11 @@ typedef enum pqt_opt {
     /* conjuncts re-ranked by measured selectivity, selection kind and decode-then-filter chosen
      * per row group; 0 = the cost order, always refining */
     PQT_OPT_PUSHDOWN_ADAPTIVE = 12,
+    /* int64 >= 0: keep at most this many rows (table open; docs/sort.md). With a sort, the
+     * first n rows of the sorted order (a top-n: the keys are read over the surviving rows,
+     * every other column only for the n kept); without one, the first n rows that survive
+     * the filter. Unset: every row. */
+    PQT_OPT_LIMIT = 13,
     /* double (pqt_opts_set_double): keep each row of a table open with this probability
      * (docs/sampling.md). Never set, or >= 1: every row; 0: no row; negative or NaN is
      * refused when set. Applied to the rows the slice and the filter keep. */
@@ -160,7 +166,11 @@ typedef enum pqt_opt {
     /* int, 0 (default) or 1: how a table open with qc rules (pqt_opts_set_qc) treats a
      * violation: 0 fails the call that read the column with PQT_QC; 1 sends the message
      * through the warning callback (pqt_set_warning_callback) and goes on (docs/qc.md) */
-    PQT_OPT_QC_SOFT = 16
+    PQT_OPT_QC_SOFT = 16,
+    /* text (pqt_opts_set_str): sort keys for table open (docs/sort.md), appended after the
+     * keys set before; "survey, -mass", "group asc; mass desc nulls_first". Parsed when set
+     * (PQT_BAD_SORT). */
+    PQT_OPT_SORT = 17
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -189,6 +199,13 @@ PQT_API pqt_status pqt_opts_set_filter(pqt_opts *opts, const pqt_filter *filter)
  * removes them. Columns and bound types are checked at open. PQT_MISUSE for a NULL opts. */
 typedef struct pqt_qc pqt_qc;
 PQT_API pqt_status pqt_opts_set_qc(pqt_opts *opts, const pqt_qc *qc);
+/* Sort the rows a table open keeps (docs/sort.md): keys is the text form of the sort keys
+ * ("survey, -mass"; see PQT_SORT_MAX_KEYS for the grammar), replacing the keys set before
+ * (PQT_OPT_SORT ones included); NULL or "" removes the sort. Parsed now: PQT_BAD_SORT with
+ * the key and the reason. Column names and kinds are checked at open (PQT_BAD_SORT), before
+ * any data is read. The filter runs first, the sort orders the survivors; a slice
+ * (PQT_OPT_ROW_LO/HI) cannot be sorted (PQT_MISUSE at open, before the file is opened). */
+PQT_API pqt_status pqt_opts_set_sort(pqt_opts *opts, const char *keys);
 
 /* ------------------------------------------------------------------------------------------
  * Low-level file reader: footer-only open, metadata queries, leaf column reads.
@@ -533,9 +550,9 @@ PQT_API pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_k
  * hold validity_nbytes >= (nelem + 7) / 8. Errors: PQT_KIND (strings/lists, or a conversion
  * that is not a widening; names the stored kind), PQT_MISUSE (buffer too small, naming the
  * size needed), PQT_NOT_FOUND.
- * A column never read before, copied in its stored kind (a fixed-width scalar column of an
- * unsorted table), is decoded straight into dst and stays unread (residency PQT_RES_EMPTY):
- * the column is held once, in dst. If that read fails, dst holds partial values and the
+ * A column never read before, copied in its stored kind (a fixed-width scalar column; of a
+ * table sorted at open, straight into sorted position), is decoded straight into dst and
+ * stays unread (residency PQT_RES_EMPTY): the column is held once, in dst. If that read fails, dst holds partial values and the
  * table is unchanged. Any other copy reads the column into the table first (a first touch). */
 PQT_API pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
                                  size_t dst_nbytes, uint8_t *validity, size_t validity_nbytes);
@@ -765,6 +782,69 @@ PQT_API pqt_status pqt_table_truncate(pqt_table *t, int64_t n);
  * changes nothing. PQT_KIND for a vector/list key, PQT_MISUSE for nkeys < 1. */
 PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
                                      const int *descending, const int *nulls_first);
+
+/* ---- sort keys (docs/sort.md) ---- */
+/*
+ * The text form of sort keys, shared by pqt_opts_set_sort, PQT_OPT_SORT and the *_text
+ * table calls: keys separated by ',' or ';', each
+ *     [-]COLUMN [asc|ascending|desc|descending] [nulls_first|nulls_last]
+ * (words case-insensitive, blanks around keys ignored). "-mass" is "mass desc"; writing both
+ * ("-mass desc") is refused. COLUMN is a table column name, dotted struct leaves included
+ * ("main.inner.age"); a name with ',', ';', blanks or a leading '-' is only reachable
+ * through the array form (pqt_table_sort_by's names, taken literally). At most
+ * PQT_SORT_MAX_KEYS keys, each at most PQT_SORT_MAX_KEY_NBYTES bytes, with a column name of
+ * at most PQT_SORT_MAX_NAME_NBYTES bytes. Errors (PQT_BAD_SORT): "empty sort key", "sort
+ * key '-' names no column", "sort key 'ra up' has an unrecognized direction 'up' (expected
+ * asc, ascending, desc or descending)", "sort key '-dec desc' has both the '-' shorthand and
+ * an explicit direction; use one or the other", "sort key column name is too long (maximum
+ * 64 characters): NAME", too many keys, a key too long.
+ *
+ * Order (the one engine behind every sort call, at open and on tables): stable, first key
+ * most significant. Per key: values ascending (or descending), then NaN, then nulls;
+ * descending reverses the values only; nulls_first puts that key's nulls first, then its
+ * NaNs, then the values. -0.0 and 0.0 tie. Sortable kinds: scalar int32, int64, uint64,
+ * float32, float64, bool, string (bytewise), date, time, timestamp.
+ */
+#define PQT_SORT_MAX_KEYS 16
+#define PQT_SORT_MAX_KEY_NBYTES 320
+#define PQT_SORT_MAX_NAME_NBYTES 64
+
+/* pqt_table_sort_by with the keys in text form; nulls_first (NULL, or one flag per key) is
+ * ORed with the keys' own nulls_first words. PQT_BAD_SORT for the text; otherwise as
+ * pqt_table_sort_by. */
+PQT_API pqt_status pqt_table_sort_by_text(pqt_table *t, const char *keys, const int *nulls_first);
+/* Keep the n first rows of the sorted order (a stable sort, then truncate; O(rows) with a
+ * bounded selection, not a full sort). n >= nrows keeps every row (sorted). Keys as for
+ * pqt_table_sort_by. Rows that move or go detach the table; keeping every row in place
+ * changes nothing. PQT_MISUSE for n < 0. */
+PQT_API pqt_status pqt_table_top_n(pqt_table *t, const char *const *keys, int nkeys,
+                                   const int *descending, const int *nulls_first, int64_t n);
+PQT_API pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const int *nulls_first,
+                                        int64_t n);
+/* The order pqt_table_sort_by would give, without changing the table (no detach, no new
+ * generation; key columns not resident are read, a first touch): perm[0..nrows) receives the
+ * 1-based rows in sorted order. group_offsets (NULL, or room for nrows + 1 entries) receives
+ * the groups of rows equal on the first group_nkeys keys (0 = all keys; nulls are one group,
+ * NaNs another): the 1-based position in perm of each group's first row, then nrows + 1;
+ * *ngroups_ret (may be NULL) their number. An empty table gives group_offsets = {1}, 0
+ * groups. PQT_MISUSE for group_nkeys outside 0..nkeys or > 0 without group_offsets. */
+PQT_API pqt_status pqt_table_argsort_by(pqt_table *t, const char *const *keys, int nkeys,
+                                        const int *descending, const int *nulls_first,
+                                        int64_t *perm, int64_t *group_offsets, int group_nkeys,
+                                        int64_t *ngroups_ret);
+PQT_API pqt_status pqt_table_argsort_by_text(pqt_table *t, const char *keys,
+                                             const int *nulls_first, int64_t *perm,
+                                             int64_t *group_offsets, int group_nkeys,
+                                             int64_t *ngroups_ret);
+/* *sorted_ret = 1 when the rows are already in the order of the keys (pqt_table_sort_by
+ * would move nothing), else 0. O(rows), stops at the first row out of order. Changes nothing
+ * (key columns not resident are read). */
+PQT_API pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *const *keys, int nkeys,
+                                          const int *descending, const int *nulls_first,
+                                          int *sorted_ret);
+PQT_API pqt_status pqt_table_is_sorted_by_text(pqt_table *t, const char *keys,
+                                               const int *nulls_first, int *sorted_ret);
+/* ---- end of sort keys ---- */
 
 /* Free memory the library allocated for the caller. A block over 32 MiB may be kept (at most
  * 16 blocks, 1 GiB) for the library's next large allocation instead of going back to the

@@ -230,6 +230,11 @@ void cat_gathered_free(cat_gathered *g);
  * output failed). */
 int cat_stream_piped(cat_reader *rd, cat_out *o);
 
+/* --sort (cat_sort.c): the rows of the table rd->t (opened sorted and limited; rd->f is
+ * the file for the columns' facts), every printed column read through it, written in
+ * batches gathered from its columns. all: no terminal preview. Exit status. */
+int cat_print_sorted(cat_reader *rd, cat_out *o, int all);
+
 /* The whole output (cat_run.c): rows lo..hi, at most `limit` of them (-1: no limit); all:
  * no terminal preview. Exit status. cat_out_free releases what o holds. */
 int cat_print(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi, int64_t limit, int all);

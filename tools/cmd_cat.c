@@ -32,9 +32,14 @@
     "                     by docs/sampling.md's frozen rule: the same P and SEED keep the same\n" \
     "                     rows on every run; without SEED one is drawn (--explain shows it).\n" \
     "                     Applied after --rows and --where; --limit counts the rows kept\n"    \
+    "  -s, --sort KEYS    rows in the order of KEYS (docs/sort.md: `survey, -mass`, `mass desc\n"  \
+    "                     nulls_first`): stable, NaN after values, nulls last; after --where\n"  \
+    "                     and within --rows; with --limit N the first N of that order (a\n"      \
+    "                     top-n). The printed rows are held in memory\n"                         \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
     "                     each row group's verdict and the counters of choosing the rows,\n"     \
-    "                     then the sample's fraction and seed and the qc rules\n"                \
+    "                     then the sample's fraction and seed, the sort keys as applied, the\n" \
+    "                     limit and the qc rules\n"                                              \
     "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"  \
     "                     one rule per column. Every column a rule names is checked over the\n" \
     "                     rows to print before any is printed; a violation is an error\n"       \
@@ -55,16 +60,16 @@
     "a failed write (disk full) is an error, status 1.\n"
 
 static const char usage_cat[] =
-    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]] [-n N]\n"
-    "               [--all] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]] [-s KEYS]\n"
+    "               [-n N] [--all] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
     "               [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
     "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]]\n"
-    "                [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft] [--no-crc]\n"
-    "                [--binary-as-string]\n"
+    "                [-s KEYS] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "                [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
     "with the same options; -n N prints N rows instead.\n" CAT_OPTIONS;
@@ -75,10 +80,11 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--all", 0, 0},       {"--where", 'w', 1},
                               {"--explain", 0, 0},   {"--qc", 0, 1},
                               {"--qc-soft", 0, 0},   {"--sample", 0, 1},
+                              {"--sort", 's', 1},
                               {NULL, 0, 0}};
 
 typedef struct cat_args {
-    const char *path, *columns, *rows, *limit, *format;
+    const char *path, *columns, *rows, *limit, *format, *sort;
     int no_crc, binary_as_string, all, explain;
     tool_where where;
 } cat_args;
@@ -175,7 +181,28 @@ static int run(pqt_file *f, const cat_args *args)
             rc = EXIT_FAIL;
         }
     }
-    if (rc == EXIT_OK) {
+    if (rc == EXIT_OK && args->sort) {
+        /* the library sorts: a table opened with the filter (--rows became a rule on the row
+         * index), the keys and the limit; its rows are printed (cat_sort.c) */
+        if (args->limit) tool_parse_i64(args->limit, strlen(args->limit), &limit);
+        cat_reader rd;
+        cat_open_args oa = {args->no_crc, args->binary_as_string};
+        rc = cat_reader_open(&rd, args->path, &oa);
+        if (rc == EXIT_OK) rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, hi);
+        int int96_unit = -1;
+        for (int c = 0; c < o.ncols; c++)
+            if (o.cols[c].is_int96) int96_unit = o.cols[c].unit;
+        tool_where_open_args wa = {&args->where, args->no_crc, args->binary_as_string, int96_unit,
+                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort, limit + 1};
+        if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
+            rc = tool_fail(args->path);
+        if (rc == EXIT_OK) rc = cat_print_sorted(&rd, &o, args->all || args->limit);
+        if (rd.t && args->explain && rc == EXIT_OK) {
+            fflush(stdout);
+            tool_explain_text(rd.t, stderr);
+        }
+        cat_reader_close(&rd);
+    } else if (rc == EXIT_OK) {
         if (args->limit) tool_parse_i64(args->limit, strlen(args->limit), &limit);
         /* The rows are read through a handle of their own (the INT96 unit may reopen it). */
         cat_reader rd;
@@ -253,6 +280,8 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             if ((rc = tool_qc_add(&a->where, cmd, usage, s.value)) >= 0) return rc;
         } else if (strcmp(s.opt, "--qc-soft") == 0)
             a->where.qc_soft = 1;
+        else if (strcmp(s.opt, "--sort") == 0)
+            a->sort = s.value;
         else
             a->binary_as_string = 1;
     }
@@ -260,11 +289,32 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
     if (!a->limit) a->limit = limit_default;
     if (a->columns && (rc = tool_list_check(cmd, usage, "--columns", a->columns)) >= 0)
         return rc;
-    int64_t lo = 1, hi = 1, limit;
+    int64_t lo = 1, hi = INT64_MAX, limit;
     if (a->rows && !tool_parse_rows(a->rows, &lo, &hi))
         return tool_usage_error(cmd, usage, "bad --rows (want LO:HI)", a->rows);
     if (a->limit && (!tool_parse_i64(a->limit, strlen(a->limit), &limit) || limit < 0))
         return tool_usage_error(cmd, usage, "bad --limit (want a count >= 0)", a->limit);
+    if (a->sort) {
+        /* keys are parsed now: a bad key is a usage error, like a rule that does not parse */
+        pqt_opts *po = NULL;
+        if (pqt_opts_new(&po) != PQT_OK) return tool_fail(a->path);
+        pqt_status sst = pqt_opts_set_sort(po, a->sort);
+        pqt_opts_free(po);
+        if (sst != PQT_OK) {
+            const char *m = pqt_errmsg(), *why = strstr(m, ": ");
+            char msg[600];
+            snprintf(msg, sizeof msg, "--sort: %s", why ? why + 2 : m);
+            return tool_usage_error(cmd, usage, msg, NULL);
+        }
+        if (a->rows) {
+            /* a slice cannot be sorted: --rows becomes a rule on the file's row numbers */
+            char rule[128];
+            snprintf(rule, sizeof rule,
+                     "parquet_row_index >= %lld and parquet_row_index <= %lld", (long long)lo,
+                     (long long)(hi > 0 ? hi : INT64_MAX));
+            if ((rc = tool_where_add(&a->where, cmd, usage, rule)) >= 0) return rc;
+        }
+    }
     if (a->format && strcmp(a->format, "table") != 0 && strcmp(a->format, "csv") != 0 &&
         strcmp(a->format, "jsonl") != 0)
         return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", a->format);

@@ -138,6 +138,8 @@ typedef struct tool_where_open_args {
     int no_crc, binary_as_string, int96_unit;
     int64_t row_lo, row_hi;
     unsigned pushdown_off; /* bit n: PQT_OPT_PUSHDOWN_STATS + n set to 0 */
+    const char *sort;      /* PQT_OPT_SORT keys (NULL: none) */
+    int64_t limit_plus1;   /* PQT_OPT_LIMIT + 1 (0: none) */
 } tool_where_open_args;
 /* "stats,page-index,dictionary,bloom,adaptive" (any of them, or "all") as bits of
  * tool_where_open_args.pushdown_off; false for an unknown word. */

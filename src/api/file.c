@@ -10,6 +10,7 @@
 #include "format/footer.h"
 #include "scan/filter.h"
 #include "scan/qc.h"
+#include "scan/sort_spec.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/suggest.h"
@@ -29,13 +30,47 @@ void pqt_opts_free(pqt_opts *opts)
     if (!opts) return;
     pqt_filter_free(opts->filter);
     pqt_qc_free(opts->qc);
+    if (opts->sort) pqt_sort_spec_free(opts->sort);
+    pqt_mem_free(opts->sort);
     pqt_mem_free(opts);
+}
+
+/* Append (replace = false) or set the sort keys of text; a failure leaves o as it was. */
+static pqt_status opts_sort(pqt_opts *o, const char *text, bool replace, const char *call)
+{
+    pqt_sort_spec *s = pqt_calloc(1, sizeof *s);
+    if (!s) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    pqt_status st = PQT_OK;
+    if (!replace && o->sort) st = pqt_sort_spec_copy(s, o->sort);
+    bool empty = true;
+    for (const char *p = text; *p && empty; p++) empty = *p == ' ' || *p == '\t';
+    if (st == PQT_OK && !(replace && empty)) st = pqt_sort_spec_parse(s, text, call);
+    if (st != PQT_OK) {
+        pqt_sort_spec_free(s);
+        pqt_mem_free(s);
+        return st;
+    }
+    if (o->sort) pqt_sort_spec_free(o->sort);
+    pqt_mem_free(o->sort);
+    if (s->nkeys == 0) {
+        pqt_mem_free(s);
+        s = NULL;
+    }
+    o->sort = s;
+    return PQT_OK;
+}
+
+pqt_status pqt_opts_set_sort(pqt_opts *o, const char *keys)
+{
+    if (!o) return pqt_err(PQT_MISUSE, "pqt_opts_set_sort: options handle is NULL");
+    return opts_sort(o, keys ? keys : "", true, "pqt_opts_set_sort");
 }
 
 pqt_status pqt_opts_set_str(pqt_opts *o, pqt_opt opt, const char *value)
 {
     if (!o || !value)
         return pqt_err(PQT_MISUSE, "pqt_opts_set_str: %s is NULL", o ? "value" : "options handle");
+    if (opt == PQT_OPT_SORT) return opts_sort(o, value, false, "pqt_opts_set_str(PQT_OPT_SORT)");
     if (opt != PQT_OPT_FILTER)
         return pqt_err(PQT_MISUSE, "pqt_opts_set_str: option %d takes no text", (int)opt);
     bool fresh = !o->filter;
@@ -127,6 +162,15 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
         return PQT_OK;
     case PQT_OPT_FILTER:
         return pqt_err(PQT_MISUSE, "PQT_OPT_FILTER is text: set it with pqt_opts_set_str");
+    case PQT_OPT_SORT:
+        return pqt_err(PQT_MISUSE, "PQT_OPT_SORT is text: set it with pqt_opts_set_str or "
+                                   "pqt_opts_set_sort");
+    case PQT_OPT_LIMIT:
+        if (v < 0 || v == INT64_MAX)
+            return pqt_err(PQT_MISUSE, "PQT_OPT_LIMIT = %lld: the row limit must be >= 0",
+                           (long long)v);
+        o->limit_plus1 = v + 1;
+        return PQT_OK;
     case PQT_OPT_PUSHDOWN_STATS:
     case PQT_OPT_PUSHDOWN_PAGE_INDEX:
     case PQT_OPT_PUSHDOWN_DICTIONARY:

@@ -77,6 +77,8 @@ struct pqt_opts {
     bool sample_set;        /* PQT_OPT_SAMPLE_FRACTION was set (else no sample) */
     double sample_fraction; /* >= 0, not NaN (the setter refuses the rest) */
     int64_t sample_seed;    /* PQT_OPT_SAMPLE_SEED; <= 0: drawn at open */
+    struct pqt_sort_spec *sort; /* owned like filter (NULL = no sort) */
+    int64_t limit_plus1;    /* PQT_OPT_LIMIT + 1; 0 = unset (every row) */
 };
 
 /* PQT_MISUSE for a NULL f, PQT_NOT_FOUND for a column index out of range, PQT_UNSUPPORTED_TYPE

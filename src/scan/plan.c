@@ -23,6 +23,7 @@ void pqt_plan_free(pqt_plan *p)
     pqt_mem_free(p->rg_start);
     pqt_mem_free(p->dst_row);
     pqt_mem_free(p->perm);
+    pqt_mem_free(p->perm_inv);
     memset(p, 0, sizeof *p);
 }
 
@@ -79,11 +80,13 @@ pqt_status pqt_plan_copy(pqt_plan *dst, const pqt_plan *src)
     }
     if (src->perm) {
         dst->perm = pqt_malloc_array((size_t)src->nsel + 1, sizeof *dst->perm);
-        if (!dst->perm) {
+        dst->perm_inv = pqt_malloc_array((size_t)src->nsel + 1, sizeof *dst->perm_inv);
+        if (!dst->perm || !dst->perm_inv) {
             pqt_plan_free(dst);
             return pqt_err(PQT_NOMEM, "out of memory copying a read plan");
         }
         memcpy(dst->perm, src->perm, (size_t)src->nsel * sizeof *dst->perm);
+        memcpy(dst->perm_inv, src->perm_inv, (size_t)src->nsel * sizeof *dst->perm_inv);
     }
     return PQT_OK;
 }

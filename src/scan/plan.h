@@ -21,6 +21,7 @@ typedef struct pqt_plan {
     int64_t *dst_row;   /* nrg: plan row where row group rg's first selected row lands */
     int64_t nsel;       /* rows the plan produces */
     int64_t *perm;      /* NULL, or nsel entries: table row i holds plan row perm[i] */
+    int64_t *perm_inv;  /* with perm: plan row j lands at table row perm_inv[j] */
 } pqt_plan;
 
 /* Plan rows [lo, hi) (0-based file rows) of a file: one-run selections. */

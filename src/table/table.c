@@ -204,6 +204,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     if (opts) t->opts = *opts;
     t->opts.filter = NULL; /* the options own it; the plan keeps what the filter decided */
     t->opts.qc = NULL;     /* likewise; the table binds its own copy (t->qc) */
+    t->opts.sort = NULL;   /* likewise: the plan's permutation is what the sort decided */
     t->threads = t->opts.threads;
     const char *path = io->name;
     st = pqt_file_open_io(io, opts, &t->f);
@@ -234,12 +235,20 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     if (st != PQT_OK) goto fail;
     st = pqt_tbl_qc_bind(t, opts ? opts->qc : NULL, opts && opts->qc_soft);
     if (st != PQT_OK) goto fail;
+    if (opts && opts->sort) {
+        st = pqt_tbl_sort_check(t, opts->sort);
+        if (st != PQT_OK) goto fail;
+    }
     if (opts && pqt_scan_filter_nrules(opts->filter) > 0) {
         st = pqt_tbl_filter_at_open(t, opts->filter);
         if (st != PQT_OK) goto fail;
     }
     st = pqt_tbl_sample_at_open(t); /* after the filter: it draws for survivors only */
     if (st != PQT_OK) goto fail;
+    if (opts && (opts->sort || opts->limit_plus1 > 0)) {
+        st = pqt_tbl_sort_at_open(t, opts->sort, opts->limit_plus1 - 1);
+        if (st != PQT_OK) goto fail;
+    }
     *ret = t;
     return PQT_OK;
 fail:
@@ -247,9 +256,21 @@ fail:
     return st;
 }
 
+/* A slice refuses a sort before the file is opened: a slice's rows are the ones the caller
+ * chose, and a sort orders the whole file's. */
+static pqt_status check_slice_sort(const pqt_opts *opts, const char *name)
+{
+    if (!opts || !opts->sort || (opts->row_lo == 0 && opts->row_hi == 0)) return PQT_OK;
+    return pqt_err(PQT_MISUSE, "pqt_table_open: %s: a slice (PQT_OPT_ROW_LO/PQT_OPT_ROW_HI) "
+                               "cannot be sorted: a sort orders the whole file's rows; sort the "
+                               "whole file, or the slice afterwards with pqt_table_sort_by",
+                   name ? name : "(unnamed)");
+}
+
 pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret)
 {
     if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
+    PQT_TRY(check_slice_sort(opts, path));
     pqt_io *io;
     PQT_TRY(pqt_io_open_path(path, &io));
     return table_open_io(io, opts, ret);
@@ -258,6 +279,7 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
 pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts, pqt_table **ret)
 {
     if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_open_fd: ret must not be NULL");
+    PQT_TRY(check_slice_sort(opts, name));
     pqt_io *io;
     PQT_TRY(pqt_io_open_fd(fd, name, &io));
     return table_open_io(io, opts, ret);
@@ -267,6 +289,7 @@ pqt_status pqt_table_open_mem(const void *data, size_t nbytes, const char *name,
                               const pqt_opts *opts, pqt_table **ret)
 {
     if (!ret) return pqt_err(PQT_MISUSE, "pqt_table_open_mem: ret must not be NULL");
+    PQT_TRY(check_slice_sort(opts, name));
     pqt_io *io;
     PQT_TRY(pqt_io_open_mem(data, nbytes, name, &io));
     return table_open_io(io, opts, ret);

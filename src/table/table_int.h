@@ -199,7 +199,7 @@ pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call);
 /* Copies of a never-read column straight into caller memory, leaving it unread (so the
  * column is held once, not in the table and again in the copy). direct_slot: the slot of
  * a fixed-width scalar file column a copy of to_kind can take this way (stored kind, no
- * conversion, no permutation, not resident), or -1. read_direct: decode its rows through
+ * conversion, not resident), or -1. read_direct: decode its rows through
  * the plan into dst (nrows elements); b owns the validity (pqt_colbuf_free, which leaves
  * dst alone); on failure dst holds partial values and nothing else changed. */
 int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind);
@@ -260,6 +260,15 @@ pqt_status pqt_tbl_qc_probe(pqt_table *t, int ci, const char *call);
  * narrow t's plan to the rows it keeps, after the filter; sets nrows, the extent and the
  * explain text. On failure the table is to be closed (it is still being opened). */
 pqt_status pqt_tbl_sample_at_open(pqt_table *t);
+/* ---- table_open_sort.c ---- */
+#include "scan/sort_spec.h"
+/* PQT_BAD_SORT naming the key when a sort key at open names no column, or one that is not
+ * a readable scalar; reads nothing (called before the filter). */
+pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec);
+/* After the filter: order t's plan by spec (NULL or no keys: no sort) and keep at most
+ * limit rows (< 0: every row); sets nrows, the extent, the explain text, the key columns
+ * resident. On failure the table is to be closed (it is still being opened). */
+pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t limit);
 
 /* ---- table_scan.c: what reading cost ---- */
 /* Row groups whose selection in p is not empty (what scan_rg_total counts at open). */

@@ -47,6 +47,77 @@ static pqt_status check_readable(const pqt_table *t, const pqt_tcol *c, const ch
     return PQT_OK;
 }
 
+/* A fixed-width scalar column of a sorted plan, straight into sorted position: each row
+ * group's selected rows are decoded into a scratch of that row group's size and scattered
+ * to their table rows (plan.perm_inv), so the column is never held in file order. Row
+ * groups go in parallel; validity goes through one byte a row (bits of one byte may belong
+ * to several row groups) and is packed at the end. */
+static pqt_status read_scattered(pqt_table *t, const pqt_col *fc, int threads,
+                                 pqt_read_counters *rc, pqt_colbuf *out, void *borrowed_data)
+{
+    const pqt_plan *p = &t->plan;
+    PQT_TRY(pqt_colbuf_alloc(out, fc, p->nsel, 0, borrowed_data));
+    uint8_t *vbytes = out->validity ? pqt_calloc((size_t)p->nsel + 1, 1) : NULL;
+    pqt_status *sts = pqt_calloc((size_t)p->nrg + 1, sizeof *sts);
+    char(*msgs)[256] = pqt_calloc((size_t)p->nrg + 1, 256);
+    pqt_status st = PQT_OK;
+    if ((out->validity && !vbytes) || !sts || !msgs) {
+        st = pqt_err(PQT_NOMEM, "out of memory reading column '%s'", fc->path);
+        goto done;
+    }
+    size_t w = out->elem_nbytes;
+    int nthr = threads > 1 && p->nrg > 1 ? threads : 1;
+#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1) if (nthr > 1)
+    for (int rg = 0; rg < p->nrg; rg++) {
+        int64_t m = p->sel[rg].nsel;
+        if (m == 0) continue;
+        pqt_err_target prev = pqt_err_redirect(msgs[rg], 256);
+        pqt_colbuf b;
+        const int64_t zero = 0;
+        sts[rg] = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, m, 1, rc, &b, NULL);
+        pqt_err_restore(prev);
+        if (sts[rg] != PQT_OK) continue;
+        const int64_t *to = p->perm_inv + p->dst_row[rg];
+        switch (w) { /* one loop per width: no per-value size test */
+        case 8:
+            for (int64_t j = 0; j < m; j++) ((uint64_t *)out->data)[to[j]] = ((const uint64_t *)b.data)[j];
+            break;
+        case 4:
+            for (int64_t j = 0; j < m; j++) ((uint32_t *)out->data)[to[j]] = ((const uint32_t *)b.data)[j];
+            break;
+        case 2:
+            for (int64_t j = 0; j < m; j++) ((uint16_t *)out->data)[to[j]] = ((const uint16_t *)b.data)[j];
+            break;
+        case 1:
+            for (int64_t j = 0; j < m; j++) ((uint8_t *)out->data)[to[j]] = ((const uint8_t *)b.data)[j];
+            break;
+        default:
+            for (int64_t j = 0; j < m; j++)
+                memcpy((char *)out->data + to[j] * (int64_t)w, (const char *)b.data + j * (int64_t)w, w);
+        }
+        if (vbytes)
+            for (int64_t j = 0; j < m; j++) vbytes[to[j]] = pqt_tbl_bit(b.validity, j);
+        pqt_colbuf_free(&b);
+    }
+    for (int rg = 0; rg < p->nrg; rg++) {
+        if (sts[rg] != PQT_OK) {
+            st = pqt_err(sts[rg], "%s", msgs[rg]);
+            break;
+        }
+    }
+    if (st == PQT_OK && vbytes) {
+        memset(out->validity, 0, ((size_t)p->nsel + 7) / 8);
+        for (int64_t i = 0; i < p->nsel; i++)
+            out->validity[i >> 3] |= (uint8_t)(vbytes[i] << (i & 7));
+    }
+done:
+    pqt_mem_free(vbytes);
+    pqt_mem_free(sts);
+    pqt_mem_free(msgs);
+    if (st != PQT_OK) pqt_colbuf_free(out);
+    return st;
+}
+
 /* Read column c through the plan into out; settles kind/width. Writes nothing of t but
  * its scan counters (atomic), so different columns may be read at once. */
 static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf *out,
@@ -56,7 +127,10 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
     const pqt_plan *p = &t->plan;
     pqt_colbuf b;
     pqt_read_counters rc = {0};
-    pqt_status rst = pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads, &rc, &b);
+    bool scatter = p->perm && p->perm_inv && !fc->is_list && fc->elem_kind != PQT_STRING;
+    pqt_status rst = scatter ? read_scattered(t, fc, threads, &rc, &b, NULL)
+                             : pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads,
+                                                 &rc, &b);
     pqt_tbl_scan_add(t, c, &rc);
     if (rst != PQT_OK) return rst;
     int kind = c->kind, width = c->width;
@@ -72,7 +146,8 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
                          c->name, width);
         }
     }
-    if (st == PQT_OK && p->perm) {
+    if (st == PQT_OK && p->perm && !scatter) {
+        /* strings and lists are variable-length: read in plan order, then gathered */
         pqt_colbuf g;
         st = pqt_tbl_buf_gather(&b, NULL, p->perm, p->nsel, (kind & PQT_VECTOR) ? width : 0, &g);
         if (st == PQT_OK) {
@@ -196,7 +271,7 @@ int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind)
     const pqt_tcol *c = &t->cols[ci];
     if (c->residency == PQT_RES_FULL || !c->kind_known || c->file_col < 0 || t->detached ||
         c->kind == PQT_NONE || (c->kind & (PQT_VECTOR | PQT_LIST)) || c->decode_kind ||
-        t->plan.perm || t->f->schema.cols[c->file_col].is_list)
+        (t->plan.perm && !t->plan.perm_inv) || t->f->schema.cols[c->file_col].is_list)
         return -1;
     int ek = PQT_KIND_ELEMENT(c->kind);
     if (ek == PQT_STRING || ek == PQT_UINT64 || (to_kind != 0 && to_kind != ek)) return -1;
@@ -211,8 +286,10 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     const pqt_plan *p = &t->plan;
     pqt_read_counters rc = {0};
-    pqt_status st = pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
-                                           effective_threads(t), &rc, b, dst);
+    /* a sorted plan scatters straight into the caller's memory, in sorted order */
+    pqt_status st = p->perm ? read_scattered(t, fc, effective_threads(t), &rc, b, dst)
+                            : pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
+                                                     effective_threads(t), &rc, b, dst);
     pqt_tbl_scan_add(t, c, &rc);
     if (st != PQT_OK) {
         pqt_err_prefix("%s: ", call);

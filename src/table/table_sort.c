@@ -1,182 +1,316 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * table_sort.c - pqt_table_sort_by: stable in-memory sort by scalar key columns
- * (layer: table).
+ * table_sort.c - sorting a table's rows in memory: pqt_table_sort_by, top_n, argsort_by,
+ * is_sorted_by and their text forms (layer: table).
  *
- * Order per key: values ascending (or descending), then NaN (float keys), then nulls; a
- * key's nulls_first moves only its nulls to the front, and descending reverses only the
- * values, so NaN and nulls stay after them (anchor-spec section 2). Stability comes from a
- * merge sort of row numbers, not from a tie-break, so equal rows keep their order. Rows
- * that move change the row set's order: every resident column is permuted and the table
- * detaches; an order that is already right changes nothing at all.
+ * Every call orders rows through the one engine (sort_engine.c), so they agree row for row
+ * with each other and with a read-time sort. Keys are validated before anything is read;
+ * key columns not resident are read (a first touch); a call that fails forgets what it read
+ * and built. Rows that move or go change the row set: resident columns are gathered and the
+ * table detaches; an order already right changes nothing (no detach, no new generation).
  */
-#include <math.h>
 #include <string.h>
 
+#include "scan/sort_spec.h"
+#include "table/sort_engine.h"
 #include "table/table_int.h"
 #include "util/mem.h"
 
-typedef struct sort_key {
-    const pqt_colbuf *b;
-    int ek;
-    bool desc, nulls_first;
-} sort_key;
+/* One sort call on a table: its resolved keys and what a failure must restore. */
+typedef struct sort_call {
+    pqt_table *t;
+    const char *call;
+    pqt_sort_key sk[PQT_SORT_MAX_KEYS];
+    int nkeys;
+    int ncols0;
+    uint64_t gen0;
+    bool ri0;
+    bool *was_res;
+} sort_call;
 
-static int cmp_num(double x, double y) { return x < y ? -1 : x > y; }
-
-static int cmp_key(const sort_key *k, int64_t a, int64_t b)
+/* Check the keys against t, then read the ones not resident. The caller holds t. */
+static pqt_status keys_begin(sort_call *sc, pqt_table *t, const char *call,
+                             const char *const *names, int nkeys, const bool *desc,
+                             const bool *nulls_first)
 {
-    bool na = !pqt_tbl_bit(k->b->validity, a), nb = !pqt_tbl_bit(k->b->validity, b);
-    if (na || nb) {
-        if (na && nb) return 0;
-        int c = na ? 1 : -1; /* nulls after values ... */
-        return k->nulls_first ? -c : c; /* ... unless this key puts them first */
-    }
-    int c;
-    switch (k->ek) {
-    case PQT_INT32:
-    case PQT_DATE: {
-        int32_t x = ((const int32_t *)k->b->data)[a], y = ((const int32_t *)k->b->data)[b];
-        c = x < y ? -1 : x > y;
-        break;
-    }
-    case PQT_INT64:
-    case PQT_TIME:
-    case PQT_TIMESTAMP: {
-        int64_t x = ((const int64_t *)k->b->data)[a], y = ((const int64_t *)k->b->data)[b];
-        c = x < y ? -1 : x > y;
-        break;
-    }
-    case PQT_UINT64: {
-        uint64_t x = ((const uint64_t *)k->b->data)[a], y = ((const uint64_t *)k->b->data)[b];
-        c = x < y ? -1 : x > y;
-        break;
-    }
-    case PQT_BOOL: {
-        uint8_t x = ((const uint8_t *)k->b->data)[a], y = ((const uint8_t *)k->b->data)[b];
-        c = x < y ? -1 : x > y;
-        break;
-    }
-    case PQT_STRING: {
-        const int64_t *o = k->b->str_offsets;
-        int64_t la = o[a + 1] - o[a], lb = o[b + 1] - o[b];
-        int64_t m = la < lb ? la : lb;
-        c = m > 0 ? memcmp(k->b->str_bytes.data + o[a], k->b->str_bytes.data + o[b], (size_t)m) : 0;
-        if (c == 0) c = la < lb ? -1 : la > lb;
-        else c = c < 0 ? -1 : 1;
-        break;
-    }
-    default: {
-        double x = k->ek == PQT_FLOAT32 ? ((const float *)k->b->data)[a] : ((const double *)k->b->data)[a];
-        double y = k->ek == PQT_FLOAT32 ? ((const float *)k->b->data)[b] : ((const double *)k->b->data)[b];
-        bool xn = isnan(x), yn = isnan(y);
-        if (xn || yn) return xn && yn ? 0 : xn ? 1 : -1; /* NaN after values, either direction */
-        c = cmp_num(x, y);
-        break;
-    }
-    }
-    return k->desc ? -c : c;
-}
-
-static int cmp_rows(const sort_key *keys, int nkeys, int64_t a, int64_t b)
-{
+    memset(sc, 0, sizeof *sc);
+    sc->t = t;
+    sc->call = call;
+    if (nkeys > PQT_SORT_MAX_KEYS)
+        return pqt_err(PQT_BAD_SORT, "%s: too many sort keys (maximum %d): %d given", call,
+                       PQT_SORT_MAX_KEYS, nkeys);
+    /* names and kinds first: a bad key is reported before anything is read */
     for (int i = 0; i < nkeys; i++) {
-        int c = cmp_key(&keys[i], a, b);
-        if (c) return c;
+        int ci = -1;
+        if (!names[i]) return pqt_err(PQT_MISUSE, "%s: sort key %d is NULL", call, i + 1);
+        if (pqt_tbl_find(t, names[i]) < 0 && pqt_table_has_column(t, names[i])) continue;
+        PQT_TRY(pqt_tbl_lookup(t, call, names[i], &ci));
+        const pqt_tcol *c = &t->cols[ci];
+        if (c->kind == PQT_NONE)
+            return pqt_err(PQT_KIND, "%s: sort key '%s' has a type this library cannot read",
+                           call, names[i]);
+        if ((c->kind & PQT_LIST) || !c->kind_known)
+            return pqt_err(PQT_KIND, "%s: sort key '%s' is a variable-length list column; "
+                                     "sorting only supports scalar columns",
+                           call, names[i]);
+        if (c->kind & PQT_VECTOR)
+            return pqt_err(PQT_KIND, "%s: sort key '%s' is %s; sorting only supports scalar "
+                                     "columns",
+                           call, names[i], pqt_kind_name(c->kind));
     }
-    return 0;
+    sc->was_res = pqt_calloc((size_t)t->ncols + 1, sizeof *sc->was_res);
+    if (!sc->was_res) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    sc->ncols0 = t->ncols;
+    sc->gen0 = t->generation;
+    sc->ri0 = t->ri_possible;
+    for (int i = 0; i < sc->ncols0; i++) sc->was_res[i] = t->cols[i].residency == PQT_RES_FULL;
+    int kci[PQT_SORT_MAX_KEYS];
+    for (int i = 0; i < nkeys; i++) PQT_TRY(pqt_tbl_resident(t, call, names[i], &kci[i]));
+    /* slots may have moved while reading (the row index adds one): take pointers now */
+    for (int i = 0; i < nkeys; i++) {
+        const pqt_tcol *c = &t->cols[kci[i]];
+        sc->sk[i] = (pqt_sort_key){&c->buf, PQT_KIND_ELEMENT(c->kind), desc && desc[i],
+                                   nulls_first && nulls_first[i]};
+    }
+    sc->nkeys = nkeys;
+    return PQT_OK;
 }
 
-/* Stable bottom-up merge sort of idx[0..n) using tmp[0..n). */
-static void merge_sort(int64_t *idx, int64_t *tmp, int64_t n, const sort_key *keys, int nkeys)
+/* End of a sort call: on failure, forget what it read and built (a failed call changes
+ * nothing). */
+static pqt_status keys_end(sort_call *sc, pqt_status st)
 {
-    for (int64_t w = 1; w < n; w *= 2) {
-        for (int64_t lo = 0; lo < n; lo += 2 * w) {
-            int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            int64_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                tmp[k++] = cmp_rows(keys, nkeys, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
-            while (i < mid) tmp[k++] = idx[i++];
-            while (j < hi) tmp[k++] = idx[j++];
+    pqt_table *t = sc->t;
+    if (st != PQT_OK && sc->was_res) {
+        while (t->ncols > sc->ncols0) pqt_tbl_slot_remove(t, t->ncols - 1);
+        for (int i = 0; i < sc->ncols0; i++) {
+            if (sc->was_res[i] || t->cols[i].residency != PQT_RES_FULL) continue;
+            pqt_colbuf_free(&t->cols[i].buf);
+            t->cols[i].residency = PQT_RES_EMPTY;
         }
-        memcpy(idx, tmp, (size_t)n * sizeof *idx);
+        t->ri_possible = sc->ri0;
+        t->generation = sc->gen0;
     }
+    pqt_mem_free(sc->was_res);
+    sc->was_res = NULL;
+    return st;
+}
+
+/* Keep rows idx[0..n) of every resident column, in that order; detaches. */
+static pqt_status install(pqt_table *t, const int64_t *idx, int64_t n, const char *call)
+{
+    pqt_colbuf *nb = pqt_calloc((size_t)t->ncols + 1, sizeof *nb);
+    if (!nb) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    pqt_status st = PQT_OK;
+    for (int i = 0; i < t->ncols && st == PQT_OK; i++) {
+        const pqt_tcol *c = &t->cols[i];
+        if (c->residency != PQT_RES_FULL) continue;
+        st = pqt_tbl_buf_gather(&c->buf, NULL, idx, n, (c->kind & PQT_VECTOR) ? c->width : 0,
+                                &nb[i]);
+    }
+    if (st == PQT_OK) pqt_tbl_install_rows(t, nb, n, call);
+    else
+        for (int i = 0; i < t->ncols; i++) pqt_colbuf_free(&nb[i]);
+    pqt_mem_free(nb);
+    return st;
+}
+
+/* The flags of the array form as bools (NULL stays NULL). */
+static void flags(const int *in, int n, bool *out)
+{
+    for (int i = 0; i < n; i++) out[i] = in && in[i];
+}
+
+/* sort_by (limit < 0) and top_n (limit >= 0) on resolved arguments. */
+static pqt_status sort_rows(pqt_table *t, const char *call, const char *const *names, int nkeys,
+                            const bool *desc, const bool *nf, int64_t limit)
+{
+    PQT_TBL_HOLD(t, call, "sorting");
+    sort_call sc;
+    pqt_status st = keys_begin(&sc, t, call, names, nkeys, desc, nf);
+    int64_t n = t->nrows, keep = limit >= 0 && limit < n ? limit : n;
+    int64_t *idx = st == PQT_OK ? pqt_malloc_array((size_t)n + 1, sizeof *idx) : NULL;
+    if (st == PQT_OK && !idx) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    if (st == PQT_OK && keep < n) {
+        int64_t got = 0;
+        st = pqt_sort_top(sc.sk, nkeys, n, keep, idx, &got, call);
+    } else if (st == PQT_OK) {
+        for (int64_t i = 0; i < n; i++) idx[i] = i;
+        st = pqt_sort_rows(sc.sk, nkeys, idx, n, call);
+    }
+    bool moved = keep < n;
+    for (int64_t i = 0; st == PQT_OK && i < keep && !moved; i++) moved = idx[i] != i;
+    /* already in order, every row kept: no detach, no new generation */
+    if (st == PQT_OK && moved) st = install(t, idx, keep, call);
+    pqt_mem_free(idx);
+    return keys_end(&sc, st);
+}
+
+static pqt_status check_args(pqt_table *t, const char *const *keys, int nkeys, const char *call)
+{
+    if (!t || !keys || nkeys < 1)
+        return pqt_err(PQT_MISUSE, "%s: at least one sort key is needed", call);
+    return PQT_OK;
 }
 
 pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
                              const int *descending, const int *nulls_first)
 {
     const char *call = "pqt_table_sort_by";
-    if (!t || !keys || nkeys < 1)
-        return pqt_err(PQT_MISUSE, "%s: at least one sort key is needed", call);
-    /* names and kinds first: a bad key is reported before anything is read */
-    for (int i = 0; i < nkeys; i++) {
-        int ci = -1;
-        if (pqt_tbl_find(t, keys[i]) < 0 && pqt_table_has_column(t, keys[i])) continue;
-        PQT_TRY(pqt_tbl_lookup(t, call, keys[i], &ci));
-        const pqt_tcol *c = &t->cols[ci];
-        if (c->kind == PQT_NONE || (c->kind & (PQT_VECTOR | PQT_LIST)) || !c->kind_known)
-            return pqt_err(PQT_KIND, "%s: sort key '%s' is %s; sorting takes scalar columns only",
-                           call, keys[i], c->kind_known ? pqt_kind_name(c->kind) : "a list column");
+    PQT_TRY(check_args(t, keys, nkeys, call));
+    bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
+    if (nkeys <= PQT_SORT_MAX_KEYS) {
+        flags(descending, nkeys, d);
+        flags(nulls_first, nkeys, nf);
     }
-    PQT_TBL_HOLD(t, call, "sorting");
-    sort_key *sk = pqt_calloc((size_t)nkeys, sizeof *sk);
-    if (!sk) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
-    pqt_status st = PQT_OK;
-    int *kci = pqt_calloc((size_t)nkeys, sizeof *kci);
-    bool *was_res = pqt_calloc((size_t)t->ncols + 1, sizeof *was_res);
-    if (!kci || !was_res) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
-    /* what a failure must restore: keys this call reads, the row index it may build */
-    int ncols0 = t->ncols;
-    uint64_t gen0 = t->generation;
-    bool ri0 = t->ri_possible;
-    for (int i = 0; i < ncols0 && was_res; i++) was_res[i] = t->cols[i].residency == PQT_RES_FULL;
-    for (int i = 0; i < nkeys && st == PQT_OK; i++) st = pqt_tbl_resident(t, call, keys[i], &kci[i]);
-    /* slots may have moved while reading (the row index adds one): take pointers now */
-    for (int i = 0; i < nkeys && st == PQT_OK; i++) {
-        const pqt_tcol *c = &t->cols[kci[i]];
-        sk[i].b = &c->buf;
-        sk[i].ek = PQT_KIND_ELEMENT(c->kind);
-        sk[i].desc = descending && descending[i];
-        sk[i].nulls_first = nulls_first && nulls_first[i];
+    return sort_rows(t, call, keys, nkeys, d, nf, -1);
+}
+
+pqt_status pqt_table_top_n(pqt_table *t, const char *const *keys, int nkeys,
+                           const int *descending, const int *nulls_first, int64_t n)
+{
+    const char *call = "pqt_table_top_n";
+    PQT_TRY(check_args(t, keys, nkeys, call));
+    if (n < 0) return pqt_err(PQT_MISUSE, "%s: n = %lld: the row count must be >= 0", call, (long long)n);
+    bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
+    if (nkeys <= PQT_SORT_MAX_KEYS) {
+        flags(descending, nkeys, d);
+        flags(nulls_first, nkeys, nf);
     }
+    return sort_rows(t, call, keys, nkeys, d, nf, n);
+}
+
+/* argsort_by and is_sorted_by on resolved arguments: perm NULL asks is_sorted. */
+static pqt_status order_of(pqt_table *t, const char *call, const char *const *names, int nkeys,
+                           const bool *desc, const bool *nf, int64_t *perm, int64_t *offsets,
+                           int group_nkeys, int64_t *ngroups_ret, int *sorted_ret)
+{
+    if (group_nkeys < 0 || group_nkeys > nkeys || (group_nkeys > 0 && !offsets))
+        return pqt_err(PQT_MISUSE, "%s: group_nkeys = %d: it must be 0..%d (the key count), and "
+                                   "above 0 only with group_offsets",
+                       call, group_nkeys, nkeys);
+    PQT_TBL_HOLD(t, call, "reading sort keys");
+    sort_call sc;
+    pqt_status st = keys_begin(&sc, t, call, names, nkeys, desc, nf);
     int64_t n = t->nrows;
+    if (st == PQT_OK && sorted_ret) {
+        int sorted = 1;
+        for (int64_t i = 1; i < n && sorted; i++)
+            sorted = pqt_sort_cmp(sc.sk, nkeys, i - 1, i) <= 0;
+        *sorted_ret = sorted;
+        return keys_end(&sc, st);
+    }
     int64_t *idx = st == PQT_OK ? pqt_malloc_array((size_t)n + 1, sizeof *idx) : NULL;
-    int64_t *tmp = st == PQT_OK ? pqt_malloc_array((size_t)n + 1, sizeof *tmp) : NULL;
-    pqt_colbuf *nb = st == PQT_OK ? pqt_calloc((size_t)t->ncols + 1, sizeof *nb) : NULL;
-    if (st == PQT_OK && (!idx || !tmp || !nb)) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
-    if (st != PQT_OK) goto done;
-    for (int64_t i = 0; i < n; i++) idx[i] = i;
-    merge_sort(idx, tmp, n, sk, nkeys);
-    bool moved = false;
-    for (int64_t i = 0; i < n && !moved; i++) moved = idx[i] != i;
-    if (!moved) goto done; /* already in order: no detach, no new generation */
-    for (int i = 0; i < t->ncols && st == PQT_OK; i++) {
-        const pqt_tcol *c = &t->cols[i];
-        if (c->residency != PQT_RES_FULL) continue;
-        st = pqt_tbl_buf_gather(&c->buf, NULL, idx, n, (c->kind & PQT_VECTOR) ? c->width : 0, &nb[i]);
+    if (st == PQT_OK && !idx) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    if (st == PQT_OK) {
+        for (int64_t i = 0; i < n; i++) idx[i] = i;
+        st = pqt_sort_rows(sc.sk, nkeys, idx, n, call);
     }
-    if (st != PQT_OK) goto done;
-    pqt_tbl_install_rows(t, nb, t->nrows, call);
-done:
-    if (nb)
-        for (int i = 0; i < t->ncols; i++) pqt_colbuf_free(&nb[i]);
-    if (st != PQT_OK && was_res) {
-        /* a failed sort changes nothing: forget what it read and built */
-        while (t->ncols > ncols0) pqt_tbl_slot_remove(t, t->ncols - 1);
-        for (int i = 0; i < ncols0; i++) {
-            if (was_res[i] || t->cols[i].residency != PQT_RES_FULL) continue;
-            pqt_colbuf_free(&t->cols[i].buf);
-            t->cols[i].residency = PQT_RES_EMPTY;
-        }
-        t->ri_possible = ri0;
-        t->generation = gen0;
+    if (st == PQT_OK) {
+        for (int64_t i = 0; i < n; i++) perm[i] = idx[i] + 1;
+        int gk = group_nkeys > 0 ? group_nkeys : nkeys;
+        int64_t ng = 0;
+        for (int64_t i = 0; offsets && i < n; i++)
+            if (i == 0 || pqt_sort_cmp(sc.sk, gk, idx[i - 1], idx[i]) != 0) offsets[ng++] = i + 1;
+        if (offsets) offsets[ng] = n + 1;
+        if (ngroups_ret) *ngroups_ret = offsets ? ng : 0;
     }
-    pqt_mem_free(nb);
     pqt_mem_free(idx);
-    pqt_mem_free(tmp);
-    pqt_mem_free(sk);
-    pqt_mem_free(kci);
-    pqt_mem_free(was_res);
+    return keys_end(&sc, st);
+}
+
+pqt_status pqt_table_argsort_by(pqt_table *t, const char *const *keys, int nkeys,
+                                const int *descending, const int *nulls_first, int64_t *perm,
+                                int64_t *group_offsets, int group_nkeys, int64_t *ngroups_ret)
+{
+    const char *call = "pqt_table_argsort_by";
+    PQT_TRY(check_args(t, keys, nkeys, call));
+    if (!perm && t->nrows > 0) return pqt_err(PQT_MISUSE, "%s: perm is NULL", call);
+    bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
+    if (nkeys <= PQT_SORT_MAX_KEYS) {
+        flags(descending, nkeys, d);
+        flags(nulls_first, nkeys, nf);
+    }
+    return order_of(t, call, keys, nkeys, d, nf, perm, group_offsets, group_nkeys, ngroups_ret,
+                    NULL);
+}
+
+pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *const *keys, int nkeys,
+                                  const int *descending, const int *nulls_first, int *sorted_ret)
+{
+    const char *call = "pqt_table_is_sorted_by";
+    PQT_TRY(check_args(t, keys, nkeys, call));
+    if (!sorted_ret) return pqt_err(PQT_MISUSE, "%s: sorted_ret is NULL", call);
+    bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
+    if (nkeys <= PQT_SORT_MAX_KEYS) {
+        flags(descending, nkeys, d);
+        flags(nulls_first, nkeys, nf);
+    }
+    return order_of(t, call, keys, nkeys, d, nf, NULL, NULL, 0, NULL, sorted_ret);
+}
+
+/* ---- the text forms: one parser (scan/sort_spec.c), then the array form's engine ---- */
+
+static pqt_status parse_text(pqt_table *t, const char *keys, const int *nulls_first,
+                             const char *call, pqt_sort_spec *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    if (!t || !keys) return pqt_err(PQT_MISUSE, "%s: table and keys must not be NULL", call);
+    PQT_TRY(pqt_sort_spec_parse(spec, keys, call));
+    for (int i = 0; nulls_first && i < spec->nkeys; i++)
+        spec->nulls_first[i] = spec->nulls_first[i] || nulls_first[i];
+    return PQT_OK;
+}
+
+pqt_status pqt_table_sort_by_text(pqt_table *t, const char *keys, const int *nulls_first)
+{
+    pqt_sort_spec s;
+    const char *call = "pqt_table_sort_by_text";
+    PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
+    pqt_status st = sort_rows(t, call, (const char *const *)s.names, s.nkeys, s.desc,
+                              s.nulls_first, -1);
+    pqt_sort_spec_free(&s);
+    return st;
+}
+
+pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const int *nulls_first, int64_t n)
+{
+    pqt_sort_spec s;
+    const char *call = "pqt_table_top_n_text";
+    if (n < 0) return pqt_err(PQT_MISUSE, "%s: n = %lld: the row count must be >= 0", call, (long long)n);
+    PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
+    pqt_status st = sort_rows(t, call, (const char *const *)s.names, s.nkeys, s.desc,
+                              s.nulls_first, n);
+    pqt_sort_spec_free(&s);
+    return st;
+}
+
+pqt_status pqt_table_argsort_by_text(pqt_table *t, const char *keys, const int *nulls_first,
+                                     int64_t *perm, int64_t *group_offsets, int group_nkeys,
+                                     int64_t *ngroups_ret)
+{
+    pqt_sort_spec s;
+    const char *call = "pqt_table_argsort_by_text";
+    PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
+    pqt_status st = !perm && t->nrows > 0 ? pqt_err(PQT_MISUSE, "%s: perm is NULL", call)
+                                          : order_of(t, call, (const char *const *)s.names,
+                                                     s.nkeys, s.desc, s.nulls_first, perm,
+                                                     group_offsets, group_nkeys, ngroups_ret,
+                                                     NULL);
+    pqt_sort_spec_free(&s);
+    return st;
+}
+
+pqt_status pqt_table_is_sorted_by_text(pqt_table *t, const char *keys, const int *nulls_first,
+                                       int *sorted_ret)
+{
+    pqt_sort_spec s;
+    const char *call = "pqt_table_is_sorted_by_text";
+    PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
+    pqt_status st = !sorted_ret ? pqt_err(PQT_MISUSE, "%s: sorted_ret is NULL", call)
+                                : order_of(t, call, (const char *const *)s.names, s.nkeys,
+                                           s.desc, s.nulls_first, NULL, NULL, 0, NULL,
+                                           sorted_ret);
+    pqt_sort_spec_free(&s);
     return st;
 }

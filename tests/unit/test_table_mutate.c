@@ -201,11 +201,11 @@ static void test_sort_small(void)
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
     int32_t dsc[7] = {1, 5, 7, 4, 6, 3, 2};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], dsc[i]);
-    /* nulls first on this key */
+    /* nulls first on this key: nulls, then NaN, then the values (anchor-spec 2.2) */
     int nf = 1;
     CHECK_OK(pqt_table_sort_by(t, keys, 1, NULL, &nf));
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
-    int32_t nfirst[7] = {2, 6, 4, 7, 1, 5, 3};
+    int32_t nfirst[7] = {2, 3, 6, 4, 7, 1, 5};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], nfirst[i]);
     /* two keys: a string key breaks ties of an int key */
     int64_t offs[8] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -215,10 +215,10 @@ static void test_sort_small(void)
     const char *k2[] = {"g", "s"};
     int d2[2] = {1, 0};
     CHECK_OK(pqt_table_sort_by(t, k2, 2, d2, NULL));
-    /* before: tags 2 6 4 7 1 5 3, g 1 0 1 0 1 0 1, s b a b a b a b
-     * g desc: rows with g=1 (tags 2,4,1,3; s all b) then g=0 (6,7,5; s all a), stable */
+    /* before: tags 2 3 6 4 7 1 5, g 1 0 1 0 1 0 1, s b a b a b a b
+     * g desc: rows with g=1 (tags 2,6,7,5; s all b) then g=0 (3,4,1; s all a), stable */
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
-    int32_t two[7] = {2, 4, 1, 3, 6, 7, 5};
+    int32_t two[7] = {2, 6, 7, 5, 3, 4, 1};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], two[i]);
     CHECK_EQ_I64(pqt_table_sort_by(t, (const char *const[]){"nope"}, 1, NULL, NULL), PQT_NOT_FOUND);
     float vec[14] = {0};

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * sort_engine.c - the one sort engine (layer: table): stable multi-key ordering of rows,
+ * top-k selection, and the comparison every other sort question uses (anchor-spec 2.2).
+ *
+ * Each key maps a row to a placement class and a 64-bit code whose unsigned order is the
+ * key's value order: integers with the sign bit flipped, floats by their bits (negatives
+ * inverted, -0.0 folded into 0.0), strings by their first 8 bytes big-endian; descending
+ * inverts the code, so it reverses values only. Classes put NaN after values and nulls
+ * after NaN (nulls_first: nulls, NaN, values). A key level is sorted by a stable
+ * partition into classes, then a stable LSD radix sort of (code, row) pairs; strings whose
+ * prefixes tie are finished by a merge sort on their bytes. Rows tied on a key are handed
+ * to the next key group by group. Stability comes from every step being stable, never
+ * from a tie-break on the row number, so "original order" is the order given.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "table/sort_engine.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+enum { CLS_VALUE, CLS_NAN, CLS_NULL };
+
+typedef struct code_row {
+    uint64_t code;
+    int64_t row;
+} code_row;
+
+static inline bool valid_at(const pqt_colbuf *b, int64_t r)
+{
+    return !b->validity || (b->validity[r >> 3] >> (r & 7) & 1);
+}
+
+static inline uint64_t float_code(double x)
+{
+    if (x == 0) x = 0; /* -0.0 ties with 0.0, as < compares them */
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static inline uint64_t string_code(const pqt_colbuf *b, int64_t r)
+{
+    const int64_t *o = b->str_offsets;
+    int64_t len = o[r + 1] - o[r];
+    const unsigned char *s = (const unsigned char *)b->str_bytes.data + o[r];
+    uint64_t c = 0;
+    for (int i = 0; i < 8; i++) c = c << 8 | (i < len ? s[i] : 0);
+    return c;
+}
+
+/* The class (CLS_*) and, for values, the code of row r: what orders it under k. */
+static inline int key_at(const pqt_sort_key *k, int64_t r, uint64_t *code)
+{
+    const pqt_colbuf *b = k->b;
+    if (!valid_at(b, r)) return CLS_NULL;
+    uint64_t c;
+    switch (k->ek) {
+    case PQT_INT32:
+    case PQT_DATE:
+        c = (uint64_t)(int64_t)((const int32_t *)b->data)[r] ^ (UINT64_C(1) << 63);
+        break;
+    case PQT_INT64:
+    case PQT_TIME:
+    case PQT_TIMESTAMP:
+        c = (uint64_t)((const int64_t *)b->data)[r] ^ (UINT64_C(1) << 63);
+        break;
+    case PQT_UINT64:
+        c = ((const uint64_t *)b->data)[r];
+        break;
+    case PQT_BOOL:
+        c = ((const uint8_t *)b->data)[r] != 0;
+        break;
+    case PQT_STRING:
+        c = string_code(b, r);
+        break;
+    case PQT_FLOAT32: {
+        float x = ((const float *)b->data)[r];
+        if (isnan(x)) return CLS_NAN;
+        c = float_code(x);
+        break;
+    }
+    default: {
+        double x = ((const double *)b->data)[r];
+        if (isnan(x)) return CLS_NAN;
+        c = float_code(x);
+        break;
+    }
+    }
+    *code = k->desc ? ~c : c;
+    return CLS_VALUE;
+}
+
+/* Placement rank of a class under k: values, NaN, nulls -- or nulls, NaN, values. */
+static inline int class_rank(const pqt_sort_key *k, int cls)
+{
+    return k->nulls_first ? 2 - cls : cls;
+}
+
+static int cmp_strings(const pqt_colbuf *b, int64_t x, int64_t y)
+{
+    const int64_t *o = b->str_offsets;
+    int64_t lx = o[x + 1] - o[x], ly = o[y + 1] - o[y], m = lx < ly ? lx : ly;
+    int c = m > 0 ? memcmp(b->str_bytes.data + o[x], b->str_bytes.data + o[y], (size_t)m) : 0;
+    if (c) return c < 0 ? -1 : 1;
+    return lx < ly ? -1 : lx > ly;
+}
+
+static int cmp_key(const pqt_sort_key *k, int64_t a, int64_t b)
+{
+    uint64_t ca = 0, cb = 0;
+    int ka = class_rank(k, key_at(k, a, &ca)), kb = class_rank(k, key_at(k, b, &cb));
+    if (ka != kb) return ka < kb ? -1 : 1;
+    if (ka != class_rank(k, CLS_VALUE)) return 0; /* NaNs tie, nulls tie */
+    if (ca != cb) return ca < cb ? -1 : 1;
+    if (k->ek != PQT_STRING) return 0;
+    int c = cmp_strings(k->b, a, b);
+    return k->desc ? -c : c;
+}
+
+int pqt_sort_cmp(const pqt_sort_key *keys, int nkeys, int64_t a, int64_t b)
+{
+    for (int i = 0; i < nkeys; i++) {
+        int c = cmp_key(&keys[i], a, b);
+        if (c) return c;
+    }
+    return 0;
+}
+
+/* Stable sort of p[0..n) by code: insertion for a few, else LSD radix by bytes, skipping
+ * the bytes every code shares. */
+static void sort_codes(code_row *p, code_row *tmp, int64_t n)
+{
+    if (n < 48) {
+        for (int64_t i = 1; i < n; i++) {
+            code_row x = p[i];
+            int64_t j = i;
+            while (j > 0 && p[j - 1].code > x.code) {
+                p[j] = p[j - 1];
+                j--;
+            }
+            p[j] = x;
+        }
+        return;
+    }
+    static _Thread_local int64_t hist[8][256];
+    memset(hist, 0, sizeof hist);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t c = p[i].code;
+        for (int d = 0; d < 8; d++) hist[d][c >> (8 * d) & 0xff]++;
+    }
+    code_row *src = p, *dst = tmp;
+    for (int d = 0; d < 8; d++) {
+        int64_t *h = hist[d];
+        if (h[src[0].code >> (8 * d) & 0xff] == n) continue; /* one value: the pass is a no-op */
+        int64_t sum = 0;
+        for (int v = 0; v < 256; v++) {
+            int64_t c = h[v];
+            h[v] = sum;
+            sum += c;
+        }
+        for (int64_t i = 0; i < n; i++) dst[h[src[i].code >> (8 * d) & 0xff]++] = src[i];
+        code_row *s = src;
+        src = dst;
+        dst = s;
+    }
+    if (src != p) memcpy(p, src, (size_t)n * sizeof *p);
+}
+
+/* Stable merge sort of rows r[0..n) of a string key by their bytes (tmp: n entries). */
+static void sort_strings(const pqt_sort_key *k, int64_t *r, int64_t *tmp, int64_t n)
+{
+    for (int64_t w = 1; w < n; w *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * w) {
+            int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int64_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                int c = cmp_strings(k->b, r[j], r[i]);
+                if (k->desc) c = -c;
+                tmp[o++] = c < 0 ? r[j++] : r[i++];
+            }
+            while (i < mid) tmp[o++] = r[i++];
+            while (j < hi) tmp[o++] = r[j++];
+        }
+        memcpy(r, tmp, (size_t)n * sizeof *r);
+    }
+}
+
+typedef struct scratch {
+    code_row *p, *t; /* pairs and their radix scratch */
+    int64_t *r;      /* rows scratch */
+    uint8_t *cls;
+} scratch;
+
+/* Sort rows[0..n) by keys[lvl..nkeys); s's arrays from the same offset are free to use. */
+static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *rows, int64_t n,
+                       scratch s)
+{
+    if (lvl >= nkeys || n < 2) return;
+    const pqt_sort_key *k = &keys[lvl];
+    int64_t count[3] = {0, 0, 0};
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t c = 0;
+        int rank = class_rank(k, key_at(k, rows[i], &c));
+        s.cls[i] = (uint8_t)rank;
+        s.p[i].code = c;
+        s.p[i].row = rows[i];
+        count[rank]++;
+    }
+    /* stable partition by class rank into t, then back */
+    int64_t at[3] = {0, count[0], count[0] + count[1]};
+    for (int64_t i = 0; i < n; i++) s.t[at[s.cls[i]]++] = s.p[i];
+    memcpy(s.p, s.t, (size_t)n * sizeof *s.p);
+    int vrank = class_rank(k, CLS_VALUE);
+    int64_t v0 = vrank == 0 ? 0 : count[0] + count[1], nv = count[vrank];
+    sort_codes(s.p + v0, s.t + v0, nv);
+    for (int64_t i = 0; i < n; i++) rows[i] = s.p[i].row;
+    /* groups of ties under this key go on to the next key (strings: whole bytes first) */
+    for (int64_t g0 = 0; g0 < n;) {
+        int64_t g1 = g0 + 1;
+        bool in_values = g0 >= v0 && g0 < v0 + nv;
+        if (in_values) {
+            while (g1 < v0 + nv && s.p[g1].code == s.p[g0].code) g1++;
+        } else {
+            /* a whole NaN or null class ties: g1 is the end of g0's class segment */
+            int64_t seg_end = count[0];
+            if (g0 >= seg_end) seg_end += count[1];
+            if (g0 >= seg_end) seg_end = n;
+            g1 = seg_end;
+        }
+        if (in_values && k->ek == PQT_STRING && g1 - g0 > 1) {
+            sort_strings(k, rows + g0, s.r + g0, g1 - g0);
+            for (int64_t a = g0; a < g1;) {
+                int64_t b = a + 1;
+                while (b < g1 && cmp_strings(k->b, rows[a], rows[b]) == 0) b++;
+                sort_level(keys, nkeys, lvl + 1, rows + a, b - a,
+                           (scratch){s.p + a, s.t + a, s.r + a, s.cls + a});
+                a = b;
+            }
+        } else {
+            sort_level(keys, nkeys, lvl + 1, rows + g0, g1 - g0,
+                       (scratch){s.p + g0, s.t + g0, s.r + g0, s.cls + g0});
+        }
+        g0 = g1;
+    }
+}
+
+pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int64_t n,
+                         const char *call)
+{
+    if (n < 2 || nkeys < 1) return PQT_OK;
+    scratch s = {pqt_malloc_array((size_t)n, sizeof *s.p), pqt_malloc_array((size_t)n, sizeof *s.t),
+                 pqt_malloc_array((size_t)n, sizeof *s.r), pqt_malloc_array((size_t)n, 1)};
+    pqt_status st = PQT_OK;
+    if (!s.p || !s.t || !s.r || !s.cls)
+        st = pqt_err(PQT_NOMEM, "%s: out of memory sorting %lld rows", call, (long long)n);
+    else
+        sort_level(keys, nkeys, 0, rows, n, s);
+    pqt_mem_free(s.p);
+    pqt_mem_free(s.t);
+    pqt_mem_free(s.r);
+    pqt_mem_free(s.cls);
+    return st;
+}
+
+/* Max-heap of codes: the k smallest seen so far, the largest of them on top. */
+static void heap_sift_down(uint64_t *h, int64_t n, int64_t i)
+{
+    for (;;) {
+        int64_t l = 2 * i + 1, m = i;
+        if (l < n && h[l] > h[m]) m = l;
+        if (l + 1 < n && h[l + 1] > h[m]) m = l + 1;
+        if (m == i) return;
+        uint64_t x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
+static void heap_push(uint64_t *h, int64_t n, uint64_t c)
+{
+    int64_t i = n;
+    h[i] = c;
+    while (i > 0 && h[(i - 1) / 2] < h[i]) {
+        uint64_t x = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = x;
+        i = (i - 1) / 2;
+    }
+}
+
+pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
+                        int64_t *out, int64_t *nout_ret, const char *call)
+{
+    if (k > n) k = n;
+    *nout_ret = 0;
+    if (k <= 0) return PQT_OK;
+    const pqt_sort_key *k0 = &keys[0];
+    /* which placement class holds the k-th row of the first key */
+    int64_t count[3] = {0, 0, 0};
+    for (int64_t r = 0; r < n; r++) {
+        uint64_t c;
+        count[class_rank(k0, key_at(k0, r, &c))]++;
+    }
+    int rk = 0;
+    int64_t before = 0;
+    while (before + count[rk] < k) before += count[rk++];
+    int vrank = class_rank(k0, CLS_VALUE);
+    /* in the value class, only codes up to the k'-th smallest can be among the first k */
+    uint64_t limit = UINT64_MAX;
+    if (rk == vrank) {
+        int64_t kk = k - before, nh = 0;
+        uint64_t *h = pqt_malloc_array((size_t)kk, sizeof *h);
+        if (!h) return pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
+        for (int64_t r = 0; r < n; r++) {
+            uint64_t c;
+            if (key_at(k0, r, &c) != CLS_VALUE) continue;
+            if (nh < kk) heap_push(h, nh++, c);
+            else if (c < h[0]) {
+                h[0] = c;
+                heap_sift_down(h, nh, 0);
+            }
+        }
+        limit = h[0];
+        pqt_mem_free(h);
+    }
+    /* candidates, in row order (stability): classes ranked before rk, and rk's share */
+    int64_t ncand = 0;
+    for (int r = 0; r < rk; r++) ncand += count[r];
+    int64_t cap = ncand + count[rk];
+    int64_t *cand = NULL;
+    if (rk == vrank) {
+        /* count first: candidates past the limit's ties are never stored */
+        int64_t nv = 0;
+        for (int64_t r = 0; r < n; r++) {
+            uint64_t c;
+            nv += key_at(k0, r, &c) == CLS_VALUE && c <= limit;
+        }
+        cap = ncand + nv;
+    }
+    cand = pqt_malloc_array((size_t)cap + 1, sizeof *cand);
+    if (!cand) return pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
+    int64_t m = 0;
+    for (int64_t r = 0; r < n; r++) {
+        uint64_t c = 0;
+        int cls = key_at(k0, r, &c), rank = class_rank(k0, cls);
+        if (rank < rk || (rank == rk && (cls != CLS_VALUE || c <= limit))) cand[m++] = r;
+    }
+    pqt_status st = pqt_sort_rows(keys, nkeys, cand, m, call);
+    if (st == PQT_OK) {
+        memcpy(out, cand, (size_t)k * sizeof *out);
+        *nout_ret = k;
+    }
+    pqt_mem_free(cand);
+    return st;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * table_open_sort.c - a sort and a row limit given at open (layer: table): they order and
+ * cut the read plan after the filter (anchor-spec 2.4).
+ *
+ * The key columns are read over the surviving rows only, ordered by the one sort engine
+ * (sort_engine.c), and kept resident in sorted order. The plan then gets the permutation
+ * (table row -> plan row, and its inverse), so every other column is later read straight
+ * into sorted position (table_read.c). With a limit the engine selects the first n rows
+ * (a bounded selection, not a full sort) and the plan's selections are narrowed to them,
+ * so other columns decode the kept rows only. A limit without a sort keeps the first n
+ * survivors.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scan/sort_spec.h"
+#include "table/sort_engine.h"
+#include "table/table_int.h"
+#include "util/mem.h"
+
+pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec)
+{
+    for (int i = 0; i < spec->nkeys; i++) {
+        const char *name = spec->names[i];
+        int ci = pqt_tbl_find(t, name);
+        if (ci < 0) {
+            char hint[300];
+            return pqt_err(PQT_BAD_SORT, "pqt_table_open: %s: sort key '%s' names no column%s",
+                           t->f->path, name, pqt_tbl_suggest(t, name, hint, sizeof hint));
+        }
+        const pqt_tcol *c = &t->cols[ci];
+        if (c->kind == PQT_NONE)
+            return pqt_err(PQT_BAD_SORT, "pqt_table_open: %s: sort key '%s' has a type this "
+                                         "library cannot read",
+                           t->f->path, name);
+        if (c->kind & (PQT_LIST | PQT_VECTOR))
+            return pqt_err(PQT_BAD_SORT, "pqt_table_open: %s: sort key '%s' is a "
+                                         "variable-length list column; sorting only supports "
+                                         "scalar columns",
+                           t->f->path, name);
+    }
+    return PQT_OK;
+}
+
+static int effective_threads(const pqt_table *t)
+{
+    int n = t->threads > 0 ? t->threads : omp_get_max_threads();
+    if (omp_in_parallel()) n = 1;
+    return n < 1 ? 1 : n;
+}
+
+/* The plan keeping only the plan rows with keep[j] != 0 (keep NULL: the first n). */
+static pqt_status narrow(pqt_table *t, const uint8_t *keep)
+{
+    pqt_plan np;
+    PQT_TRY(pqt_plan_refined(&t->plan, keep, &np));
+    pqt_plan_free(&t->plan);
+    t->plan = np;
+    return PQT_OK;
+}
+
+/* Append a line to the explain text (created on first use). */
+static pqt_status explain_add(pqt_table *t, const char *line)
+{
+    const char *old = t->explain ? t->explain : "no filter: every row of the slice is kept\n";
+    size_t a = strlen(old), b = strlen(line);
+    char *s = pqt_malloc_array(a + b + 1, 1);
+    if (!s) return pqt_err(PQT_NOMEM, "pqt_table_open: out of memory");
+    memcpy(s, old, a);
+    memcpy(s + a, line, b + 1);
+    pqt_mem_free(t->explain);
+    t->explain = s;
+    return PQT_OK;
+}
+
+static pqt_status limit_only(pqt_table *t, int64_t limit)
+{
+    int64_t n = t->plan.nsel;
+    if (limit >= n) return PQT_OK;
+    uint8_t *keep = pqt_calloc((size_t)n + 1, 1);
+    if (!keep) return pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", t->f->path);
+    memset(keep, 1, (size_t)limit);
+    pqt_status st = narrow(t, keep);
+    pqt_mem_free(keep);
+    return st;
+}
+
+pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t limit)
+{
+    const char *path = t->f->path;
+    char line[1024];
+    pqt_status st = PQT_OK;
+    if (!spec || spec->nkeys == 0) {
+        st = limit >= 0 ? limit_only(t, limit) : PQT_OK;
+        if (st == PQT_OK && limit >= 0) {
+            snprintf(line, sizeof line, "limit: the first %lld rows kept\n", (long long)limit);
+            st = explain_add(t, line);
+        }
+        goto out;
+    }
+    int nk = spec->nkeys;
+    int64_t n = t->plan.nsel;
+    pqt_colbuf kb[PQT_SORT_MAX_KEYS];
+    int kci[PQT_SORT_MAX_KEYS];
+    pqt_sort_key sk[PQT_SORT_MAX_KEYS];
+    memset(kb, 0, sizeof kb);
+    int64_t keep_n = limit >= 0 && limit < n ? limit : n;
+    int64_t *idx = pqt_malloc_array((size_t)n + 1, sizeof *idx);
+    int64_t *inv = pqt_malloc_array((size_t)keep_n + 1, sizeof *inv);
+    uint8_t *keep = keep_n < n ? pqt_calloc((size_t)n + 1, 1) : NULL;
+    if (!idx || !inv || (keep_n < n && !keep)) {
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory sorting %lld rows", path,
+                     (long long)n);
+        goto done;
+    }
+    /* the keys, over the surviving rows in plan order (a key named twice is read once) */
+    for (int i = 0; i < nk && st == PQT_OK; i++) {
+        kci[i] = pqt_tbl_find(t, spec->names[i]);
+        int dup = -1;
+        for (int j = 0; j < i; j++)
+            if (kci[j] == kci[i]) dup = j;
+        if (dup >= 0) continue;
+        pqt_tcol *c = &t->cols[kci[i]];
+        pqt_read_counters rc = {0};
+        const pqt_plan *p = &t->plan;
+        st = pqt_file_read_sel(t->f, &t->f->schema.cols[c->file_col], p->sel, p->dst_row, p->nsel,
+                               effective_threads(t), &rc, &kb[i]);
+        pqt_tbl_scan_add(t, c, &rc);
+        if (st != PQT_OK) pqt_err_prefix("pqt_table_open: %s: sort key '%s': ", path, c->name);
+    }
+    if (st != PQT_OK) goto done;
+    for (int i = 0; i < nk; i++) {
+        const pqt_colbuf *b = &kb[i];
+        for (int j = 0; j < i; j++)
+            if (kci[j] == kci[i] && !kb[i].elem_kind) b = &kb[j];
+        sk[i] = (pqt_sort_key){b, PQT_KIND_ELEMENT(t->cols[kci[i]].kind), spec->desc[i],
+                               spec->nulls_first[i]};
+    }
+    if (keep_n < n) {
+        int64_t got = 0;
+        st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, "pqt_table_open");
+    } else {
+        for (int64_t i = 0; i < n; i++) idx[i] = i;
+        st = pqt_sort_rows(sk, nk, idx, n, "pqt_table_open");
+    }
+    if (st != PQT_OK) goto done;
+    /* the key columns stay resident, in sorted order */
+    pqt_colbuf sorted[PQT_SORT_MAX_KEYS];
+    memset(sorted, 0, sizeof sorted);
+    for (int i = 0; i < nk && st == PQT_OK; i++)
+        if (kb[i].elem_kind) st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
+    if (st == PQT_OK && keep) {
+        /* narrow the plan to the kept rows; idx then renumbers into the narrowed plan */
+        for (int64_t i = 0; i < keep_n; i++) keep[idx[i]] = 1;
+        st = narrow(t, keep);
+        if (st == PQT_OK) {
+            int64_t *rank = (int64_t *)pqt_malloc_array((size_t)n + 1, sizeof *rank);
+            if (!rank) st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
+            for (int64_t j = 0, r = 0; rank && j < n; j++) rank[j] = keep[j] ? r++ : -1;
+            for (int64_t i = 0; rank && i < keep_n; i++) idx[i] = rank[idx[i]];
+            pqt_mem_free(rank);
+        }
+    }
+    if (st != PQT_OK) {
+        for (int i = 0; i < nk; i++) pqt_colbuf_free(&sorted[i]);
+        goto done;
+    }
+    for (int64_t i = 0; i < keep_n; i++) inv[idx[i]] = i;
+    t->plan.perm = idx;
+    t->plan.perm_inv = inv;
+    idx = inv = NULL;
+    for (int i = 0; i < nk; i++) {
+        if (!kb[i].elem_kind) continue;
+        pqt_tcol *c = &t->cols[kci[i]];
+        c->buf = sorted[i];
+        c->residency = PQT_RES_FULL;
+    }
+    {
+        int at = snprintf(line, sizeof line, "sort: ");
+        pqt_sort_spec_text(spec, line + at, sizeof line - (size_t)at - 64);
+        at = (int)strlen(line);
+        if (keep_n < n)
+            snprintf(line + at, sizeof line - (size_t)at, "\nlimit: the first %lld rows of the "
+                                                          "sorted order kept (of %lld)\n",
+                     (long long)keep_n, (long long)n);
+        else if (limit >= 0)
+            snprintf(line + at, sizeof line - (size_t)at, "\nlimit: %lld (every row kept)\n",
+                     (long long)limit);
+        else
+            snprintf(line + at, sizeof line - (size_t)at, "\n");
+        st = explain_add(t, line);
+    }
+done:
+    for (int i = 0; i < nk; i++) pqt_colbuf_free(&kb[i]);
+    pqt_mem_free(idx);
+    pqt_mem_free(inv);
+    pqt_mem_free(keep);
+out:
+    if (st == PQT_OK) {
+        t->nrows = t->plan.nsel;
+        t->rg_extent = pqt_plan_extent(&t->plan);
+    }
+    return st;
+}
