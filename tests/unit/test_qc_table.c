@@ -518,6 +518,54 @@ static void test_validate(void)
     CHECK_EQ_I64(pqt_table_validate_qc(NULL), PQT_MISUSE);
 }
 
+/* The rows checked are the table's: a slice's; and table operations that read a column
+ * (sort_by, filter_rows, row_mask) are first touches too. */
+static void test_slice_and_table_ops(void)
+{
+    pqt_opts *o;
+    pqt_qc *qc;
+    REQUIRE_OK(pqt_opts_new(&o));
+    REQUIRE_OK(pqt_qc_new(&qc));
+    REQUIRE_OK(pqt_qc_add(qc, "ra, >=0, <=360"));
+    REQUIRE_OK(pqt_opts_set_qc(o, qc));
+    REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_LO, 3));
+    REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_HI, 6));
+    pqt_table *t;
+    REQUIRE_OK(pqt_table_open(path, o, &t));
+    double v[4];
+    /* rows 3..6: 400, null, 20, NaN -> present 400, 20, NaN; 400 is out */
+    CHECK_EQ_I64(pqt_table_get(t, "ra", 0, v, sizeof v, NULL, 0), PQT_QC);
+    CHECK_MSG(WANT("pqt_table_get: %s: qc violation for column 'ra': declared min >= 0, max <= "
+                   "360, data range [20.0, 400.0], 1 of 3 valid element(s) out of range",
+                   path));
+    pqt_table_close(t);
+    REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_LO, 1)); /* the slice 1..1: ra = 10, in range */
+    REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_HI, 1));
+    REQUIRE_OK(pqt_table_open(path, o, &t));
+    CHECK_OK(pqt_table_get(t, "ra", 0, v, sizeof v, NULL, 0));
+    CHECK(v[0] == 10);
+    pqt_table_close(t);
+    pqt_qc_free(qc);
+    pqt_opts_free(o);
+
+    t = open1("ra, >=0, <=360", 0);
+    const char *key = "ra";
+    CHECK_EQ_I64(pqt_table_sort_by(t, &key, 1, NULL, NULL), PQT_QC);
+    CHECK(strstr(pqt_errmsg(), "pqt_table_sort_by") != NULL);
+    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "ra > 0"), PQT_QC);
+    uint8_t keep[6];
+    CHECK_EQ_I64(pqt_table_row_mask_rule(t, "ra > 0", keep), PQT_QC);
+    CHECK_EQ_I64(pqt_table_nrows(t), 6);
+    CHECK(!pqt_table_is_detached(t));
+    CHECK_EQ_I64(residency(t, "ra"), PQT_RES_EMPTY);
+    CHECK_OK(pqt_table_filter_rows_rule(t, "id > 3")); /* id has no rule */
+    CHECK_EQ_I64(pqt_table_nrows(t), 3);
+    /* rows 4..6 now: null, 20, NaN -> nothing out of range */
+    CHECK_OK(pqt_table_get(t, "ra", 0, v, sizeof v, NULL, 0));
+    CHECK(v[1] == 20);
+    pqt_table_close(t);
+}
+
 /* Rules that do not fit the file are refused at open, before any data is read. */
 static void test_open_errors(void)
 {
@@ -564,6 +612,7 @@ int main(void)
     test_filter_at_open();
     test_validate();
     test_open_errors();
+    test_slice_and_table_ops();
     unlink(path);
     return pqt_test_done("test_qc_table");
 }
