@@ -96,6 +96,13 @@ void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from)
  * had none). */
 void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on);
 const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx);
+/* Also in codes mode (flat columns), the caller's word that no row of a dictionary-encoded
+ * data page of the next chunk read passes (it evaluated the chunk's dictionary, and nulls,
+ * with pqt_chunk_read_dict): those pages are not decompressed, and their selected rows get
+ * code PQT_CODE_REFUTED, present. Pages of other encodings are read as usual; a second
+ * dictionary page in the chunk withdraws the word. Counted as pages skipped. */
+#define PQT_CODE_REFUTED UINT32_MAX
+void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on);
 
 /* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {

@@ -207,9 +207,24 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
     PQT_TRY(pqt_colbuf_alloc(b, &codes_col, n, 0, into));
     pqt_chunk_src src = *ps->src;
     src.counters = ps->counters ? &ps->counters[s] : NULL;
+    /* No entry passing (nor a null) refutes every dictionary-encoded page: those are then
+     * not decompressed (pushdown.md §2.2 step 4). Needed where encoding_stats cannot prove
+     * the whole chunk (absent, as DuckDB and Polars write files); where they can, the proof
+     * already found a passing entry or null. */
+    pqt_dict_eval de = {0};
+    pqt_status st = PQT_OK;
+    const pqt_column_meta *cm = &ps->src->meta->row_groups[rg].columns[codes_col.chunk_col].meta;
+    if (!(ps->pushdown_off & PQT_PD_DICTIONARY) && !pqt_scan_chunk_all_dict(cm))
+        st = pqt_scan_dict_eval(ps, w->cx, rg, k, &de);
+    if (st != PQT_OK) {
+        pqt_colbuf_free(b);
+        return st;
+    }
+    pqt_chunk_ctx_set_dict_refuted(w->cx, de.ok && de.npass == 0 && !de.null_passes);
     pqt_chunk_ctx_set_codes(w->cx, true);
-    pqt_status st = pqt_chunk_read(w->cx, &src, rg, &codes_col, sel, b, 0);
+    st = pqt_chunk_read(w->cx, &src, rg, &codes_col, sel, b, 0);
     pqt_chunk_ctx_set_codes(w->cx, false);
+    pqt_chunk_ctx_set_dict_refuted(w->cx, false);
     const pqt_dict *d = pqt_chunk_ctx_dict(w->cx);
     if (st == PQT_OK && !d) st = pqt_err(PQT_UNSUPPORTED_ENCODING, "no dictionary");
     if (st != PQT_OK) {
@@ -238,7 +253,8 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
         int64_t nkeep = 0;
         for (int64_t i = 0; i < n; i++) {
             uint32_t c = valid && !(valid[i >> 3] >> (i & 7) & 1) ? (uint32_t)dn : codes[i];
-            uint8_t bit = dkeep[c >> 3] >> (c & 7) & 1;
+            /* PQT_CODE_REFUTED: a page the dictionary refuted whole */
+            uint8_t bit = c <= (uint32_t)dn ? dkeep[c >> 3] >> (c & 7) & 1 : 0;
             keep[i >> 3] |= (uint8_t)(bit << (i & 7));
             nkeep += bit;
         }
