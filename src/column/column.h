@@ -71,7 +71,8 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
  *   pages: data pages walked, one per data page header of every chunk read (each read of
  *     a chunk counts its pages again); always pages_skipped + pages_decompressed;
  *   pages_skipped: data pages never decompressed because no selected row is in them (row
- *     counts from the page header, or for v1 list pages from the offset index);
+ *     counts from the page header, or for v1 list pages from the offset index), or because
+ *     the caller's dictionary evaluation refuted them (pqt_chunk_ctx_set_dict_refuted);
  *   pages_decompressed: data pages decompressed, or used in place when stored
  *     uncompressed (also a page decompressed to count the rows of a v1 list page);
  *   dict_pages: dictionary pages read and loaded;
