@@ -9,7 +9,8 @@
  * every data page is dictionary encoded is known before the pages are read only from
  * ColumnMetaData.encoding_stats; a writer may fall back to PLAIN pages mid-chunk, and the
  * dictionary says nothing about those. We trust encoding_stats as written: a chunk without
- * them proves nothing.
+ * them proves nothing here, but the evaluation (pqt_scan_dict_eval) still lets the filter
+ * pass skip the chunk's dictionary-encoded pages when no entry passes (scan_pass.c).
  */
 #include <string.h>
 
