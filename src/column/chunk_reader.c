@@ -34,6 +34,8 @@ pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret)
 
 void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on) { cx->want_codes = on; }
 
+void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on) { cx->dict_refuted = on; }
+
 const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx)
 {
     return cx->have_dict ? &cx->dict : NULL;

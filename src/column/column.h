@@ -71,7 +71,8 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
  *   pages: data pages walked, one per data page header of every chunk read (each read of
  *     a chunk counts its pages again); always pages_skipped + pages_decompressed;
  *   pages_skipped: data pages never decompressed because no selected row is in them (row
- *     counts from the page header, or for v1 list pages from the offset index);
+ *     counts from the page header, or for v1 list pages from the offset index), or because
+ *     the caller's dictionary evaluation refuted them (pqt_chunk_ctx_set_dict_refuted);
  *   pages_decompressed: data pages decompressed, or used in place when stored
  *     uncompressed (also a page decompressed to count the rows of a v1 list page);
  *   dict_pages: dictionary pages read and loaded;
@@ -96,6 +97,13 @@ void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from)
  * had none). */
 void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on);
 const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx);
+/* Also in codes mode (flat columns), the caller's word that no row of a dictionary-encoded
+ * data page of the next chunk read passes (it evaluated the chunk's dictionary, and nulls,
+ * with pqt_chunk_read_dict): those pages are not decompressed, and their selected rows get
+ * code PQT_CODE_REFUTED, present. Pages of other encodings are read as usual; a second
+ * dictionary page in the chunk withdraws the word. Counted as pages skipped. */
+#define PQT_CODE_REFUTED UINT32_MAX
+void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on);
 
 /* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {

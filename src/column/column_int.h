@@ -14,6 +14,7 @@ struct pqt_chunk_ctx {
     pqt_dict dict;
     bool have_dict;
     bool want_codes;  /* emit dictionary codes (int32) instead of values (predicates) */
+    bool dict_refuted; /* codes mode: no row of a dictionary-encoded page passes */
     pqt_vdec *vdec;
     pqt_buf present;  /* one byte per level entry: 1 = value present */
     pqt_buf defs;     /* definition levels (uint8) */

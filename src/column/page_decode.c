@@ -366,6 +366,24 @@ static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel 
 
 /* One data page: place it, skip it when no selected row is in it (before decompressing),
  * else decode it straight into place when it qualifies, or prepare, decode levels, emit. */
+/* Codes mode, a dictionary-encoded flat page the caller's dictionary evaluation refuted
+ * (pqt_chunk_ctx_set_dict_refuted): its selected rows get PQT_CODE_REFUTED, present, and the
+ * page is never decompressed. */
+static pqt_status refuted_page(pqt_chunk_walk *w, const pqt_sel *sel, int64_t page_rows,
+                               int64_t *rows_done, pqt_colbuf *dst, int64_t *out_row)
+{
+    int64_t m = pqt_sel_count(sel, *rows_done, *rows_done + page_rows);
+    if (PQT_UNLIKELY(*out_row + m > dst->nrows))
+        return pqt_err(PQT_CORRUPT, "more selected rows than the destination holds");
+    uint32_t *codes = (uint32_t *)dst->data + *out_row;
+    for (int64_t i = 0; i < m; i++) codes[i] = PQT_CODE_REFUTED;
+    if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, *out_row, NULL, m);
+    *out_row += m;
+    *rows_done += page_rows;
+    w->n_skipped++;
+    return PQT_OK;
+}
+
 pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
                             const pqt_sel *sel, int64_t *rows_done, pqt_colbuf *dst,
                             int64_t *out_row)
@@ -377,6 +395,10 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
         w->n_skipped++;
         return PQT_OK;
     }
+    if (w->cx->want_codes && w->cx->dict_refuted && w->cx->have_dict && w->col->max_rep == 0 &&
+        page_rows >= 0 &&
+        (h->encoding == PQT_ENC_PLAIN_DICTIONARY || h->encoding == PQT_ENC_RLE_DICTIONARY))
+        return refuted_page(w, sel, page_rows, rows_done, dst, out_row);
     w->n_decompressed++;
     bool v2 = h->type == PQT_PAGE_DATA_V2;
     if (v2 && (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
@@ -431,6 +453,8 @@ pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const
     const uint8_t *p;
     size_t len;
     PQT_TRY(pqt_page_dict_plain(w, h, body, &p, &len));
+    /* the caller evaluated the chunk's first dictionary, not this one */
+    if (cx->have_dict) cx->dict_refuted = false;
     PQT_TRY(pqt_dict_load(&cx->dict, w->ptype, w->type_len, p, len, h->num_values));
     cx->have_dict = true;
     w->n_dict++;

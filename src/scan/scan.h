@@ -96,6 +96,19 @@ pqt_status pqt_scan_bloom_prove(const pqt_scan_pass *ps, int rg, int k, pqt_tri 
  * only. */
 pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
                                pqt_tri *ret);
+/* Conjunct k (one flat column, not a callback) evaluated on every entry of its column's
+ * dictionary in row group rg, and on a null (scan_dict.c; the dictionary page alone is read,
+ * pqt_chunk_read_dict). ok false when there is no usable dictionary (nothing else is then
+ * set). Fails only for I/O and memory. */
+/* The chunk's encoding_stats list its data pages and every one is dictionary encoded. */
+bool pqt_scan_chunk_all_dict(const pqt_column_meta *cm);
+typedef struct pqt_dict_eval {
+    bool ok;
+    bool null_passes;
+    int64_t nentries, npass;
+} pqt_dict_eval;
+pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
+                              pqt_dict_eval *ret);
 /* Page index (scan_page_index.c): narrow sel (row-group relative) to the rows of the pages
  * the column index of conjunct k's column does not refute; *pruned_ret += pages refuted.
  * Only for one-column conjuncts on chunks with a column index and an offset index. */

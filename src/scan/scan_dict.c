@@ -9,7 +9,8 @@
  * every data page is dictionary encoded is known before the pages are read only from
  * ColumnMetaData.encoding_stats; a writer may fall back to PLAIN pages mid-chunk, and the
  * dictionary says nothing about those. We trust encoding_stats as written: a chunk without
- * them proves nothing.
+ * them proves nothing here, but the evaluation (pqt_scan_dict_eval) still lets the filter
+ * pass skip the chunk's dictionary-encoded pages when no entry passes (scan_pass.c).
  */
 #include <string.h>
 
@@ -22,8 +23,7 @@
  * up to 1 MB for the same check. A larger one costs more than the proof tends to save. */
 #define DICT_PROVE_MAX_NBYTES ((size_t)2 << 20)
 
-/* encoding_stats list the chunk's data pages and every one is dictionary encoded. */
-static bool all_pages_dict(const pqt_column_meta *cm)
+bool pqt_scan_chunk_all_dict(const pqt_column_meta *cm)
 {
     int64_t ndict = 0;
     if (cm->n_encoding_stats <= 0 || !cm->encoding_stats) return false;
@@ -52,19 +52,15 @@ static pqt_status null_passes(const pqt_scan_pass *ps, int k, int s, pqt_scan_ve
     return PQT_OK;
 }
 
-pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
-                               pqt_tri *ret)
+pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
+                              pqt_dict_eval *ret)
 {
-    *ret = PQT_TRI_SOME;
+    memset(ret, 0, sizeof *ret);
     const pqt_fprog *p = ps->prog;
     if (pqt_scan_conj_ncols(p, k) != 1 || pqt_scan_conj_is_callback(p, k)) return PQT_OK;
     int s = pqt_scan_conj_cols(p, k)[0];
     const pqt_col *c = ps->slot_col[s];
     if (!c || c->is_list || c->max_rep > 0) return PQT_OK; /* the row index, or lists */
-    const pqt_row_group *g = &ps->src->meta->row_groups[rg];
-    if (c->chunk_col >= g->ncolumns || !g->columns[c->chunk_col].has_meta ||
-        !all_pages_dict(&g->columns[c->chunk_col].meta))
-        return PQT_OK;
 
     pqt_chunk_src src = *ps->src;
     src.counters = ps->counters ? &ps->counters[s] : NULL;
@@ -81,30 +77,51 @@ pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int r
     pqt_status st = vecs && keep ? PQT_OK
                                  : pqt_err(PQT_NOMEM, "out of memory evaluating the dictionary "
                                                       "of column '%s'", c->path);
-    int64_t npass = 0;
-    bool null_ok = false;
     if (st == PQT_OK) {
         bool str = d.elem_kind == PQT_STRING;
         vecs[s] = (pqt_scan_vec){str ? (const void *)d.str_offsets : d.data,
                                  (const char *)d.str_bytes.data, NULL};
-        st = pqt_scan_conj_eval(p, k, vecs, n, NULL, keep, &npass, &scratch);
+        st = pqt_scan_conj_eval(p, k, vecs, n, NULL, keep, &ret->npass, &scratch);
     }
-    if (st == PQT_OK) st = null_passes(ps, k, s, vecs, &scratch, &null_ok);
+    if (st == PQT_OK) st = null_passes(ps, k, s, vecs, &scratch, &ret->null_passes);
     if (st == PQT_OK) {
-        /* nulls are possible unless the column is required or statistics count none */
-        bool nulls = c->max_def > 0;
-        if (nulls && !(ps->pushdown_off & PQT_PD_STATS)) {
-            pqt_scan_stats cs;
-            pqt_scan_chunk_stats(ps->src->meta, c, rg, &cs);
-            nulls = cs.null_count != 0;
-        }
-        if (npass == 0 && (!null_ok || !nulls)) *ret = PQT_TRI_NONE;
-        else if (npass == n && (null_ok || !nulls)) *ret = PQT_TRI_ALL;
+        ret->ok = true;
+        ret->nentries = n;
     }
     pqt_scan_scratch_free(&scratch);
     pqt_mem_free(keep);
     pqt_mem_free(vecs);
     pqt_colbuf_free(&d);
-    if (st != PQT_OK) pqt_err_prefix("column '%s', dictionary: ", c->path);
+    if (st != PQT_OK) {
+        memset(ret, 0, sizeof *ret);
+        pqt_err_prefix("column '%s', dictionary: ", c->path);
+    }
     return st;
+}
+
+pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
+                               pqt_tri *ret)
+{
+    *ret = PQT_TRI_SOME;
+    const pqt_fprog *p = ps->prog;
+    if (pqt_scan_conj_ncols(p, k) != 1 || pqt_scan_conj_is_callback(p, k)) return PQT_OK;
+    const pqt_col *c = ps->slot_col[pqt_scan_conj_cols(p, k)[0]];
+    if (!c || c->is_list || c->max_rep > 0) return PQT_OK;
+    const pqt_row_group *g = &ps->src->meta->row_groups[rg];
+    if (c->chunk_col >= g->ncolumns || !g->columns[c->chunk_col].has_meta ||
+        !pqt_scan_chunk_all_dict(&g->columns[c->chunk_col].meta))
+        return PQT_OK;
+    pqt_dict_eval e;
+    PQT_TRY(pqt_scan_dict_eval(ps, cx, rg, k, &e));
+    if (!e.ok) return PQT_OK;
+    /* nulls are possible unless the column is required or statistics count none */
+    bool nulls = c->max_def > 0;
+    if (nulls && !(ps->pushdown_off & PQT_PD_STATS)) {
+        pqt_scan_stats cs;
+        pqt_scan_chunk_stats(ps->src->meta, c, rg, &cs);
+        nulls = cs.null_count != 0;
+    }
+    if (e.npass == 0 && (!e.null_passes || !nulls)) *ret = PQT_TRI_NONE;
+    else if (e.npass == e.nentries && (e.null_passes || !nulls)) *ret = PQT_TRI_ALL;
+    return PQT_OK;
 }

@@ -179,15 +179,75 @@ static pqt_status keep_room(worker *w, int64_t n)
     return PQT_OK;
 }
 
-/* A string column whose chunk says it is dictionary encoded. */
-static bool dict_encoded_string(const pqt_scan_pass *ps, const pqt_col *c, int rg)
+/* A flat column whose chunk in rg says it is dictionary encoded (some page at least). */
+static bool dict_encoded(const pqt_scan_pass *ps, const pqt_col *c, int rg)
 {
-    if (!c || c->elem_kind != PQT_STRING || c->conv != PQT_CONV_NONE || c->is_list) return false;
+    if (!c || c->is_list || c->max_rep > 0) return false;
     const pqt_column_meta *cm = &ps->src->meta->row_groups[rg].columns[c->chunk_col].meta;
     for (int i = 0; i < cm->n_encodings; i++)
         if (cm->encodings[i] == PQT_ENC_PLAIN_DICTIONARY || cm->encodings[i] == PQT_ENC_RLE_DICTIONARY)
             return true;
     return false;
+}
+
+/* A string column whose chunk says it is dictionary encoded. */
+static bool dict_encoded_string(const pqt_scan_pass *ps, const pqt_col *c, int rg)
+{
+    return c && c->elem_kind == PQT_STRING && c->conv == PQT_CONV_NONE && dict_encoded(ps, c, rg);
+}
+
+/* Conjunct k on another dictionary-encoded column whose dictionary refutes it (no entry, nor
+ * a null, passes) where encoding_stats could not prove the row group: its codes are read with
+ * the dictionary-encoded pages refuted, so none is decompressed; when that read holds only
+ * refuted rows (every page was dictionary encoded) no row passes and *done is set. Anything
+ * else -- a PLAIN page, a second dictionary, any failure -- leaves *done false and the
+ * conjunct to the values, which also report any error. */
+static void apply_conj_refuted(const pqt_scan_pass *ps, worker *w, int rg, int k, pqt_sel *sel,
+                               bool *done)
+{
+    *done = false;
+    int s = pqt_scan_conj_cols(ps->prog, k)[0];
+    const pqt_col *c = ps->slot_col[s];
+    if ((ps->pushdown_off & PQT_PD_DICTIONARY) || !dict_encoded(ps, c, rg) ||
+        pqt_scan_chunk_all_dict(&ps->src->meta->row_groups[rg].columns[c->chunk_col].meta))
+        return;
+    pqt_err_mute();
+    pqt_dict_eval de = {0};
+    pqt_status st = pqt_scan_dict_eval(ps, w->cx, rg, k, &de);
+    pqt_colbuf *b = &w->bufs[s];
+    bool read = false;
+    if (st == PQT_OK && de.ok && de.npass == 0 && !de.null_passes) {
+        pqt_col codes_col = *c;
+        codes_col.kind = codes_col.elem_kind = PQT_INT32;
+        codes_col.conv = PQT_CONV_NONE;
+        int64_t n = sel->nsel;
+        void *into = NULL;
+        st = slot_values(w, s, (size_t)n * 4, c->path, &into);
+        if (st == PQT_OK) st = pqt_colbuf_alloc(b, &codes_col, n, 0, into);
+        if (st == PQT_OK) {
+            read = true;
+            pqt_chunk_src src = *ps->src;
+            src.counters = ps->counters ? &ps->counters[s] : NULL;
+            pqt_chunk_ctx_set_dict_refuted(w->cx, true);
+            pqt_chunk_ctx_set_codes(w->cx, true);
+            st = pqt_chunk_read(w->cx, &src, rg, &codes_col, sel, b, 0);
+            pqt_chunk_ctx_set_codes(w->cx, false);
+            pqt_chunk_ctx_set_dict_refuted(w->cx, false);
+        }
+        if (st == PQT_OK) {
+            const uint32_t *codes = b->data;
+            bool all = true;
+            for (int64_t i = 0; i < n && all; i++)
+                all = codes[i] == PQT_CODE_REFUTED ||
+                      (b->validity && !(b->validity[i >> 3] >> (i & 7) & 1));
+            if (all) {
+                pqt_sel_init_none(sel, sel->nrows);
+                *done = true;
+            }
+        }
+    }
+    if (read) pqt_colbuf_free(b);
+    pqt_err_unmute();
 }
 
 /* pushdown.md §2.2 step 4: a one-column conjunct on a dictionary-encoded string chunk is
@@ -207,9 +267,24 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
     PQT_TRY(pqt_colbuf_alloc(b, &codes_col, n, 0, into));
     pqt_chunk_src src = *ps->src;
     src.counters = ps->counters ? &ps->counters[s] : NULL;
+    /* No entry passing (nor a null) refutes every dictionary-encoded page: those are then
+     * not decompressed (pushdown.md §2.2 step 4). Needed where encoding_stats cannot prove
+     * the whole chunk (absent, as DuckDB and Polars write files); where they can, the proof
+     * already found a passing entry or null. */
+    pqt_dict_eval de = {0};
+    pqt_status st = PQT_OK;
+    const pqt_column_meta *cm = &ps->src->meta->row_groups[rg].columns[codes_col.chunk_col].meta;
+    if (!(ps->pushdown_off & PQT_PD_DICTIONARY) && !pqt_scan_chunk_all_dict(cm))
+        st = pqt_scan_dict_eval(ps, w->cx, rg, k, &de);
+    if (st != PQT_OK) {
+        pqt_colbuf_free(b);
+        return st;
+    }
+    pqt_chunk_ctx_set_dict_refuted(w->cx, de.ok && de.npass == 0 && !de.null_passes);
     pqt_chunk_ctx_set_codes(w->cx, true);
-    pqt_status st = pqt_chunk_read(w->cx, &src, rg, &codes_col, sel, b, 0);
+    st = pqt_chunk_read(w->cx, &src, rg, &codes_col, sel, b, 0);
     pqt_chunk_ctx_set_codes(w->cx, false);
+    pqt_chunk_ctx_set_dict_refuted(w->cx, false);
     const pqt_dict *d = pqt_chunk_ctx_dict(w->cx);
     if (st == PQT_OK && !d) st = pqt_err(PQT_UNSUPPORTED_ENCODING, "no dictionary");
     if (st != PQT_OK) {
@@ -238,7 +313,8 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
         int64_t nkeep = 0;
         for (int64_t i = 0; i < n; i++) {
             uint32_t c = valid && !(valid[i >> 3] >> (i & 7) & 1) ? (uint32_t)dn : codes[i];
-            uint8_t bit = dkeep[c >> 3] >> (c & 7) & 1;
+            /* PQT_CODE_REFUTED: a page the dictionary refuted whole */
+            uint8_t bit = c <= (uint32_t)dn ? dkeep[c >> 3] >> (c & 7) & 1 : 0;
             keep[i >> 3] |= (uint8_t)(bit << (i & 7));
             nkeep += bit;
         }
@@ -266,6 +342,11 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
         if (st == PQT_OK) return nkeep < n ? pqt_sel_refine_bits(sel, w->keep_bits) : PQT_OK;
         if (st != PQT_UNSUPPORTED_ENCODING) return apply_conj_codes(ps, w, rg, k, sel, &nkeep);
         st = PQT_OK; /* a page fell back to plain values: evaluate on values */
+    } else if (st == PQT_OK && pqt_scan_conj_ncols(ps->prog, k) == 1 &&
+               !pqt_scan_conj_is_callback(ps->prog, k)) {
+        bool done = false;
+        apply_conj_refuted(ps, w, rg, k, sel, &done);
+        if (done) return PQT_OK;
     }
     if (st == PQT_OK) st = decode_conj(ps, w, rg, k, sel);
     int64_t nkeep = 0;
