@@ -66,6 +66,20 @@ rc=$?
 checks=$((checks + 1))
 [ "$rc" -eq 2 ] || fail "count --sample -1: exit status $rc, want 2"
 
+# --explain json: the fraction and the seed, drawn or given
+checks=$((checks + 1))
+"$PQT" count "$FILE" --sample 0.25 --explain json >"$TMP/json"
+python3 - "$TMP/json" <<'PY' || fail "count --explain json: $(cat "$TMP/json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["sample_fraction"] == 0.25 and d["sample_seed"] > 0, d
+assert 2200 < d["count"] < 2800 and d["rows_unfiltered"] == 10000, d
+PY
+checks=$((checks + 1))
+"$PQT" count "$FILE" --explain json >"$TMP/json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["sample_fraction"] == 1.0 and d["sample_seed"] == 0, d' "$TMP/json" ||
+    fail "count --explain json without a sample: $(cat "$TMP/json")"
+
 # no seed: --explain shows the one drawn, and giving it back prints the same rows
 "$PQT" cat "$FILE" -c id -f csv --sample 0.3 --explain >"$TMP/first" 2>"$TMP/err"
 seed=$(sed -n 's/^sample: fraction 0.3, seed \([0-9]*\),.*/\1/p' "$TMP/err")

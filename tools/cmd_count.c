@@ -36,7 +36,7 @@ static const char usage[] =
     "                      row_groups_pruned_index, row_groups_pruned_dictionary,\n"
     "                      row_groups_pruned_bloom, pages_pruned_index,\n"
     "                      bloom_filters_read, row_groups_sel_runs, row_groups_sel_bitmap,\n"
-    "                      row_groups_decode_then_filter\n"
+    "                      row_groups_decode_then_filter, sample_fraction, sample_seed\n"
     "  --no-pushdown LIST  turn mechanisms off (the count never changes): a comma list of\n"
     "                      stats, page-index, dictionary, bloom, adaptive, or all\n"
     "  --no-crc            do not verify page checksums (CRC32)\n"

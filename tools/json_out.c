@@ -76,6 +76,15 @@ void jw_int(jw *w, int64_t v)
     w->first = 0;
 }
 
+void jw_double(jw *w, double v)
+{
+    char tmp[40];
+    pqt_format_float64(v, tmp, sizeof tmp); /* finite values only: JSON has no NaN */
+    pre_value(w);
+    rb_puts(&w->b, tmp);
+    w->first = 0;
+}
+
 void jw_bool(jw *w, int v)
 {
     pre_value(w);

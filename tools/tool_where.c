@@ -240,6 +240,11 @@ int tool_explain_json(const pqt_table *t, FILE *out)
     jw_int(&w, sc.row_groups_sel_bitmap);
     jw_key(&w, "row_groups_decode_then_filter");
     jw_int(&w, sc.row_groups_decode_then_filter);
+    /* the sample settled at open (docs/sampling.md): 1.0 and 0 when there is none */
+    jw_key(&w, "sample_fraction");
+    jw_double(&w, pqt_table_sample_fraction(t));
+    jw_key(&w, "sample_seed");
+    jw_int(&w, pqt_table_sample_seed(t));
     /* Per column, only those that decoded something: a count reads filter columns only. */
     jw_key(&w, "values_decoded_by_column");
     jw_open(&w, '{');

@@ -171,6 +171,7 @@ void jw_close(jw *w, char bracket); /* '}' or ']' */
 void jw_key(jw *w, const char *key);
 void jw_str(jw *w, const char *s); /* NULL writes null */
 void jw_int(jw *w, int64_t v);
+void jw_double(jw *w, double v); /* finite; shortest round-trip text */
 void jw_bool(jw *w, int v);
 void jw_null(jw *w);
 /* Write what is built so far to out and empty the buffer (the document goes on). */

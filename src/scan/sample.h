@@ -47,6 +47,13 @@ static inline bool pqt_sample_keep(int64_t seed, double fraction, uint64_t row)
     return pqt_sample_keep_thr(seed, row, fraction * 0x1p53);
 }
 
+/* The rule for rows row .. row + n - 1 with threshold thr (as above): their verdicts are
+ * OR-ed into bits k .. k + n - 1 of keep (LSB first; the caller zeroes it). Returns how many
+ * are kept. Two rows at a time in SSE2 on x86-64, else one at a time; the
+ * verdicts are the same (tests/unit/test_sample_philox.c). */
+int64_t pqt_sample_keep_bits(int64_t seed, double thr, uint64_t row, int64_t n, uint8_t *keep,
+                             int64_t k);
+
 /* Narrow sel[0..nrg) (row group rg starts at file row rg_start[rg]) to the selected rows the
  * rule keeps for (seed, fraction), 0 < fraction < 1, seed > 0; row groups with nothing
  * selected are not visited. Row groups run in parallel on up to `threads` threads; the

@@ -9,7 +9,7 @@
  *
  * Which rows the table holds is decided once, at open, by the read plan: the slice, one
  * row-group-relative selection per physical row group (a slice is one run; a filter or a
- * sample will be a refined selection) and an optional permutation (a read-time sort).
+ * sample is a refined selection) and an optional permutation (a read-time sort).
  * Every column read, the row index and row_group_bounds are computed from the plan, so a
  * later column sees exactly the rows and order the first one did, and a clone that copies
  * the plan sees them too.
@@ -71,9 +71,9 @@ struct pqt_table {
     _Atomic bool ri_possible; /* the virtual row index can still be produced */
     bool nrows_known;       /* in-memory: the first add_column fixed nrows */
     pqt_plan plan;
-    char *explain;          /* what a filter at open decided (pqt_table_explain), or NULL */
+    char *explain;          /* what a filter and a sample at open decided, or NULL */
     double sample_fraction; /* the sample settled at open (pqt_table_sample_fraction) */
-    int64_t sample_seed;    /* the seed used, 0 when none was given or drawn */
+    int64_t sample_seed;    /* the seed the draw used, 0 when nothing was drawn */
     int64_t nrows;
     int64_t nrows_unfiltered;
     int64_t rg_extent;

@@ -87,6 +87,32 @@ static void test_rule_against_model(void)
     CHECK_EQ_I64(bad, 0);
 }
 
+/* The batch form (SSE2 pairs on x86-64) gives the verdicts of the one-row form, for runs of
+ * any length and bit offset, at rows where a pair straddles 2^32 and near 2^64. */
+static void test_batch_equals_rule(void)
+{
+    uint64_t state = 12345;
+    static const uint64_t bases[] = {0, 4294967290u, UINT64_C(1) << 40, UINT64_MAX - 40};
+    int64_t bad = 0;
+    for (int it = 0; it < 400; it++) {
+        int64_t seed = (int64_t)(pqt_test_rand(&state) >> 1) | 1;
+        double p = (double)(pqt_test_rand(&state) >> 11) * 0x1p-53;
+        uint64_t row = bases[it % 4] + pqt_test_rand(&state) % 8;
+        int64_t n = (int64_t)(pqt_test_rand(&state) % 30), k = (int64_t)(pqt_test_rand(&state) % 9);
+        uint8_t keep[8] = {0};
+        int64_t kept = pqt_sample_keep_bits(seed, p * 0x1p53, row, n, keep, k), want = 0;
+        for (int64_t j = 0; j < n; j++) {
+            bool one = pqt_sample_keep(seed, p, row + (uint64_t)j);
+            want += one;
+            bad += one != (bool)(keep[(k + j) >> 3] >> ((k + j) & 7) & 1);
+        }
+        for (int64_t b = 0; b < 64; b++) /* nothing outside bits k .. k + n - 1 */
+            bad += (b < k || b >= k + n) && (keep[b >> 3] >> (b & 7) & 1);
+        CHECK_EQ_I64(kept, want);
+    }
+    CHECK_EQ_I64(bad, 0);
+}
+
 static void test_fresh_seeds(void)
 {
     int64_t seen[64];
@@ -101,6 +127,7 @@ int main(void)
 {
     test_kat();
     test_rule_against_model();
+    test_batch_equals_rule();
     test_fresh_seeds();
     return pqt_test_done("test_sample_philox");
 }

@@ -209,6 +209,38 @@ static void test_with_filter(void)
     }
 }
 
+/* Row-group bounds in the table's numbering hold exactly the kept rows of each row group
+ * (checked through the row index); the physical form is the file's, sample or not. */
+static void test_bounds(void)
+{
+    sample_args a = {0.02, 11, 1, 1500, 7000, "i32 is_not_null"};
+    pqt_table *t = open_sampled(FILE_RG, &a);
+    int64_t *mine = NULL, *phys = NULL, n = 0;
+    int nrg = 0, nrg2 = 0;
+    REQUIRE_OK(pqt_table_row_group_bounds(t, 0, &mine, &nrg));
+    REQUIRE_OK(pqt_table_row_group_bounds(t, 1, &phys, &nrg2));
+    int64_t *ri = get_i64(t, "parquet_row_index", &n);
+    CHECK_EQ_I64(nrg, 5);
+    CHECK_EQ_I64(nrg2, 5);
+    int64_t next = 1;
+    for (int rg = 0; rg < nrg && nrg == 5 && nrg2 == 5; rg++) {
+        int64_t lo = mine[2 * rg], hi = mine[2 * rg + 1];
+        CHECK_EQ_I64(phys[2 * rg], rg * 2048 + 1);
+        CHECK_EQ_I64(phys[2 * rg + 1], rg == 4 ? NROWS : (rg + 1) * 2048);
+        CHECK_EQ_I64(lo, next); /* contiguous, in order, every kept row once */
+        for (int64_t r = lo; r <= hi; r++)
+            CHECK(ri[r - 1] >= phys[2 * rg] && ri[r - 1] <= phys[2 * rg + 1]);
+        next = hi + 1;
+    }
+    CHECK_EQ_I64(next - 1, n);
+    CHECK(n > 40 && n < 160); /* 2% of the 4715 rows of 1500..7000 with i32 not null */
+    for (int64_t i = 0; i < n; i++) CHECK(ri[i] % 7 != 0 && ri[i] >= 1500 && ri[i] <= 7000);
+    pqt_free(mine);
+    pqt_free(phys);
+    pqt_free(ri);
+    pqt_table_close(t);
+}
+
 /* Kept counts are Binomial(n, p): within 5 sigma, and no pull towards even rows. */
 static void test_counts(void)
 {
@@ -270,6 +302,7 @@ int main(void)
     test_slices();
     test_threads_and_clone();
     test_with_filter();
+    test_bounds();
     test_counts();
     test_drawn_seed();
     return pqt_test_done("test_sample_rows");
