@@ -7,7 +7,7 @@
 // timed run opens the file afresh (DuckDB: read_parquet in the query, metadata and file caches
 // off; Polars: scanParquet + collectSync) and computes the case's checksum.
 import path from 'node:path';
-import { loadPeer, parseArgs, timeRuns, emit, errorText } from './lib.mjs';
+import { loadPeer, parseArgs, emit, errorText, stats, valuesAgree } from './lib.mjs';
 import { selectedCases, sqlCond, sqlChecksum, polarsCond, polarsChecksum } from './pushdown_scenarios.mjs';
 
 const args = parseArgs(process.argv.slice(2));
@@ -18,6 +18,25 @@ const dir = path.resolve(args.dir);
 // A sum over no row is NULL in SQL and 0 in Polars: 0 here, as pqt gives.
 const toNum = (v) => (typeof v === 'bigint' ? Number(v) : v === null || v === undefined ? 0 : Number(v));
 const fileOf = (c) => path.join(dir, `${c.file}.parquet`);
+
+// Warm-up, then `runs` timed runs: wall clock and the process's CPU time (every thread), the
+// steadier measure on a shared machine. Every run must give the warm-up's answer.
+async function timeBoth(fn) {
+  const first = await fn();
+  const wall = [];
+  const cpu = [];
+  for (let r = 0; r < runs; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const v = await fn();
+    wall.push(performance.now() - t0);
+    const dc = process.cpuUsage(c0);
+    cpu.push((dc.user + dc.system) / 1000);
+    if (!valuesAgree(first, v)) throw new Error(`answer changed between runs: ${JSON.stringify(first)} vs ${JSON.stringify(v)}`);
+  }
+  const c = stats(cpu);
+  return { values: first, times_ms: wall, cpu_ms: cpu, ...stats(wall), cpu_median: c.median, cpu_min: c.min, cpu_max: c.max };
+}
 
 if (engine === 'duckdb') {
   const threads = Number(args.threads ?? 1);
@@ -38,7 +57,7 @@ if (engine === 'duckdb') {
       const where = c.where.length ? ` WHERE ${c.where.map(sqlCond).join(' AND ')}` : '';
       const sql = `SELECT ${sqlChecksum(c.cols)} FROM read_parquet('${fileOf(c)}')${where}`;
       rec.sql = sql;
-      Object.assign(rec, await timeRuns(async () => (await conn.runAndReadAll(sql)).getRows()[0].map(toNum), runs));
+      Object.assign(rec, await timeBoth(async () => (await conn.runAndReadAll(sql)).getRows()[0].map(toNum)));
     } catch (e) {
       rec.error = errorText(e);
     }
@@ -61,7 +80,7 @@ if (engine === 'duckdb') {
           if (c.where.length) lf = lf.filter(c.where.map((w) => polarsCond(pl, w)).reduce((a, b) => a.and(b)));
           return lf.select(...polarsChecksum(pl, c.cols)).collectSync({ engine: mode }).row(0).map(toNum);
         };
-        Object.assign(rec, await timeRuns(once, runs));
+        Object.assign(rec, await timeBoth(once));
       } catch (e) {
         rec.error = errorText(e);
       }
