@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps test-deps build demo check check-clang check-asan check-tsan check-packaging \
-	fuzz bench interop install clean
+	fuzz bench bench-pushdown interop install clean
 
 all: build
 
@@ -80,6 +80,10 @@ fuzz:
 
 bench: build
 	bash bench/run.sh
+
+# pushdown.md section 5's scenarios 1-9 (bench/README.md, "Pushdown scenarios")
+bench-pushdown: build
+	bash bench/run.sh pushdown
 
 interop: build
 	bash tests/interop/run.sh

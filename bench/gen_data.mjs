@@ -25,13 +25,12 @@ import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadPeer, peerVersion, parseArgs, dataDir, catalogueDir } from './lib.mjs';
+import { SEED, duck, catalogueSelect } from './catalogue_sql.mjs';
 
 const GEN_VERSION = 1;
-const SEED = 1;
 const ROW_GROUP_SIZE = 1000000;
 const WIDE_COLS = 2000;
 const WIDE_ROWS = 10000;
-const SURVEYS = ['sdss', 'desi', 'euclid', 'lsst', 'gaia', '2mass', 'wise']; // + 'rare'
 
 const args = parseArgs(process.argv.slice(2));
 
@@ -56,38 +55,6 @@ const versions = () => ({
   polars: peerVersion('nodejs-polars'),
 });
 const log = (...a) => console.error('gen_data:', ...a);
-
-async function duck() {
-  const { DuckDBInstance } = loadPeer('@duckdb/node-api');
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  const run = async (sql) => (await c.runAndReadAll(sql)).getRowObjectsJson();
-  await run('SET threads = 1');
-  await run('SET preserve_insertion_order = true');
-  // Stream k of row i, uniform in [0, 1) with 53 random bits.
-  await run(`CREATE MACRO u(i, k) AS
-               ((hash((${SEED}::BIGINT << 40) + i * 16 + k) >> 11)::DOUBLE / 9007199254740992.0)`);
-  await run(`CREATE MACRO h(i, k) AS hash((${SEED}::BIGINT << 40) + i * 16 + k)`);
-  return { run, close: () => c.closeSync?.() };
-}
-
-function catalogueSelect(n) {
-  const surveys = `[${SURVEYS.map((s) => `'${s}'`).join(', ')}]`;
-  const mags = [10, 11, 12, 13, 14].map((k) => `(14.0 + 10.0 * u(i, ${k}))::FLOAT`).join(', ');
-  return `SELECT
-      i AS id,
-      360.0 * u(i, 1) AS ra,
-      -90.0 + 180.0 * u(i, 2) AS dec,
-      pow(10.0, 8.0 + 5.0 * u(i, 3)) AS mass,
-      (3.0 * u(i, 4))::FLOAT AS z,
-      CASE WHEN u(i, 5) < 0.05 THEN NULL ELSE (h(i, 6) % 10)::INTEGER END AS quality,
-      (h(i, 7) & 1) = 1 AS flag,
-      CASE WHEN u(i, 8) < 0.01 THEN 'rare'
-           ELSE ${surveys}[(h(i, 9) % ${SURVEYS.length})::INTEGER + 1] END AS survey,
-      'obj_' || i AS name,
-      [${mags}]::FLOAT[5] AS mag
-    FROM range(1, ${n} + 1) t(i)`;
-}
 
 async function fileInfo(run, f) {
   const rg = await run(`SELECT count(DISTINCT row_group_id) AS rgs, min(row_group_num_rows) AS rg_min,

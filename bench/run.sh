@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench/run.sh - the whole benchmark: peers, tools, data, every engine, one Markdown table.
 # `make bench` runs it after `make build`. See bench/README.md.
+# `bash bench/run.sh pushdown` (`make bench-pushdown`) runs the pushdown scenarios instead
+# (pushdown.md section 5, 1-9): bench/results/pushdown.md.
 #
 # Environment:
 #   N=10000000           catalogue rows (default 10,000,000; N=200000 for a quick check)
@@ -10,6 +12,7 @@
 #   THREADS=1,2          thread counts
 #   BENCH_WORKLOADS=W1,W5 / BENCH_FILES=snappy,zstd   restrict the run
 #   BENCH_TIMEOUT=secs   bound on one pqt / floor process
+# pushdown mode: PD_N=2000000 rows, RUNS, PD_THREADS=1 (one count), PD_CASES / PD_SCENARIOS.
 # Exit status: 0, or 3 when the engines' checksums disagree (the table says MISMATCH).
 set -euo pipefail
 
@@ -33,6 +36,25 @@ command -v node >/dev/null || { say "node (>= 20) is required"; exit 1; }
 if [ ! -d "$here/peers/node_modules/@duckdb/node-api" ] || [ ! -d "$here/peers/node_modules/nodejs-polars" ]; then
     say "installing the peers (npm ci in bench/peers)"
     (cd "$here/peers" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# The pushdown scenarios: their own data, tools and report.
+if [ "${1:-}" = pushdown ]; then
+    PD_N="${PD_N:-2000000}"
+    PD_THREADS="${PD_THREADS:-1}"
+    case "$PD_THREADS" in *,*) say "pushdown: PD_THREADS is one count (got $PD_THREADS)"; exit 2 ;; esac
+    [ -f "$BUILD/CMakeCache.txt" ] || cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$results/build.log" 2>&1
+    cmake -S . -B "$BUILD" >"$results/build.log" 2>&1 || true
+    for t in pqt_cli pqt_pushdown; do
+        cmake --build "$BUILD" --target "$t" -j "$(nproc)" >>"$results/build.log" 2>&1 ||
+            say "could not build $t (see bench/results/build.log)"
+    done
+    node "$here/gen_pushdown.mjs" --n "$PD_N" --out "$DATA"
+    say "pushdown scenarios: N=$PD_N, runs=$RUNS, threads=$PD_THREADS"
+    status=0
+    node "$here/pushdown.mjs" --n "$PD_N" --data "$DATA" --build "$BUILD" --runs "$RUNS" \
+        --threads "$PD_THREADS" --out "$results/pushdown.md" || status=$?
+    exit "$status"
 fi
 
 # 2. the C tools, one target at a time so that a pqt that does not build yet only costs the
