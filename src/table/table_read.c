@@ -359,6 +359,24 @@ static pqt_status measure_width(pqt_table *t, pqt_tcol *c, const pqt_col *fc, in
     return PQT_OK;
 }
 
+/* Width of a LIST column over the rows a filtered (or sampled) table holds: one read of the
+ * pages holding them, not of the whole file -- a point lookup measures one page. The table's
+ * rows are its scope, as a slice's row groups are a slice's. */
+static pqt_status measure_selected(pqt_table *t, pqt_tcol *c, const pqt_col *fc, int *w_ret)
+{
+    const pqt_plan *p = &t->plan;
+    if (p->nsel == 0) return measure_width(t, c, fc, w_ret); /* the footer alone */
+    pqt_colbuf b;
+    pqt_read_counters rc = {0};
+    pqt_status st = pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, effective_threads(t),
+                                      &rc, &b);
+    pqt_tbl_scan_add(t, c, &rc);
+    PQT_TRY(st);
+    *w_ret = pqt_colbuf_uniform_width(&b);
+    pqt_colbuf_free(&b);
+    return PQT_OK;
+}
+
 pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
 {
     pqt_tcol *c = &t->cols[ci];
@@ -368,7 +386,13 @@ pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
     if (c->kind_known) return PQT_OK; /* measured by the thread that held t before us */
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     int w;
-    if (t->plan.lo == 0 && t->plan.hi == t->f->meta.num_rows) {
+    if (t->plan.nsel < t->plan.hi - t->plan.lo) {
+        pqt_status st = measure_selected(t, c, fc, &w);
+        if (st != PQT_OK) {
+            pqt_err_prefix("%s: column '%s': ", call, c->name);
+            return st;
+        }
+    } else if (t->plan.lo == 0 && t->plan.hi == t->f->meta.num_rows) {
         /* the whole file: the file caches the answer for every table on it */
         w = pqt_file_list_width_discover(t->f, c->file_col);
         if (w == -2) {

@@ -194,6 +194,44 @@ static void test_clone_keeps_plan(void)
     pqt_table_close(c);
 }
 
+/* A LIST column's width is measured over the table's own rows (its scope, as a slice's row
+ * groups are a slice's), reading only the pages holding them. lst is [id] when id % 3 == 1,
+ * [id, id + 1] when id % 3 == 2 and [] when id % 3 == 0 (make_table_data.mjs): ragged over
+ * the file, uniform over ids 1, 4, 7 and 9001. */
+static void test_list_width_scope(void)
+{
+    int kind = 0, width = -1;
+    pqt_table *whole = open_filtered(NULL, 0, 1, 0, 0);
+    CHECK_OK(pqt_table_kind(whole, "lst", &kind));
+    CHECK_EQ_I64(kind, PQT_INT32 | PQT_LIST);
+    pqt_table_close(whole);
+
+    const char *uniform[] = {"id in (1, 4, 7, 9001)"};
+    pqt_table *t = open_filtered(uniform, 1, 2, 0, 0);
+    CHECK_OK(pqt_table_kind(t, "lst", &kind));
+    CHECK_OK(pqt_table_width(t, "lst", &width));
+    CHECK_EQ_I64(kind, PQT_INT32 | PQT_VECTOR);
+    CHECK_EQ_I64(width, 1);
+    void *data = NULL;
+    uint8_t *valid = NULL;
+    int64_t n = 0;
+    CHECK_OK(pqt_table_get_alloc(t, "lst", 0, &data, &valid, &n));
+    static const int32_t want[] = {1, 4, 7, 9001};
+    CHECK_EQ_I64(n, 4);
+    if (n == 4) CHECK(memcmp(data, want, sizeof want) == 0);
+    pqt_free(data);
+    pqt_free(valid);
+    /* measured and read over two row groups' pages, never the other three */
+    CHECK(pqt_table_scan_values(t, "lst") <= 2 * 2 * 2048);
+    pqt_table_close(t);
+
+    const char *ragged[] = {"id <= 3"};
+    t = open_filtered(ragged, 1, 1, 0, 0);
+    CHECK_OK(pqt_table_kind(t, "lst", &kind));
+    CHECK_EQ_I64(kind, PQT_INT32 | PQT_LIST);
+    pqt_table_close(t);
+}
+
 /* pqt_opts_set_filter copies: the filter may go before the open. */
 static void test_filter_object(void)
 {
@@ -267,6 +305,7 @@ int main(void)
     test_slice(1);
     test_slice(2);
     test_clone_keeps_plan();
+    test_list_width_scope();
     test_filter_object();
     test_errors();
     return pqt_test_done("test_table_open_filter");
