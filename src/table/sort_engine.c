@@ -128,11 +128,17 @@ int pqt_sort_cmp(const pqt_sort_key *keys, int nkeys, int64_t a, int64_t b)
     return 0;
 }
 
-/* Stable sort of p[0..n) by code: insertion for a few, else LSD radix by bytes, skipping
- * the bytes every code shares. */
-static void sort_codes(code_row *p, code_row *tmp, int64_t n)
+/* LSD radix digits: 11 bits, 6 passes over 64-bit codes (2048 counters a pass stay in L1/L2
+ * while the scatter's 2048 write streams stay few enough for the cache). */
+#define RADIX_BITS 11
+#define RADIX_PASSES 6
+#define RADIX_SIZE (1 << RADIX_BITS)
+
+/* Stable sort of p[0..n) by code: insertion for a few, else LSD radix, skipping the digits
+ * every code shares. hist: RADIX_PASSES * RADIX_SIZE counters of scratch. */
+static void sort_codes(code_row *p, code_row *tmp, int64_t n, int64_t *hist)
 {
-    if (n < 48) {
+    if (n < 64) {
         for (int64_t i = 1; i < n; i++) {
             code_row x = p[i];
             int64_t j = i;
@@ -144,26 +150,27 @@ static void sort_codes(code_row *p, code_row *tmp, int64_t n)
         }
         return;
     }
-    static _Thread_local int64_t hist[8][256];
-    memset(hist, 0, sizeof hist);
+    const uint64_t mask = RADIX_SIZE - 1;
+    memset(hist, 0, sizeof *hist * RADIX_PASSES * RADIX_SIZE);
     for (int64_t i = 0; i < n; i++) {
         uint64_t c = p[i].code;
-        for (int d = 0; d < 8; d++) hist[d][c >> (8 * d) & 0xff]++;
+        for (int d = 0; d < RADIX_PASSES; d++) hist[d * RADIX_SIZE + (c >> (RADIX_BITS * d) & mask)]++;
     }
     code_row *src = p, *dst = tmp;
-    for (int d = 0; d < 8; d++) {
-        int64_t *h = hist[d];
-        if (h[src[0].code >> (8 * d) & 0xff] == n) continue; /* one value: the pass is a no-op */
+    for (int d = 0; d < RADIX_PASSES; d++) {
+        int64_t *h = hist + d * RADIX_SIZE;
+        int shift = RADIX_BITS * d;
+        if (h[src[0].code >> shift & mask] == n) continue; /* one digit: the pass is a no-op */
         int64_t sum = 0;
-        for (int v = 0; v < 256; v++) {
+        for (int v = 0; v < RADIX_SIZE; v++) {
             int64_t c = h[v];
             h[v] = sum;
             sum += c;
         }
-        for (int64_t i = 0; i < n; i++) dst[h[src[i].code >> (8 * d) & 0xff]++] = src[i];
-        code_row *s = src;
+        for (int64_t i = 0; i < n; i++) dst[h[src[i].code >> shift & mask]++] = src[i];
+        code_row *x = src;
         src = dst;
-        dst = s;
+        dst = x;
     }
     if (src != p) memcpy(p, src, (size_t)n * sizeof *p);
 }
@@ -187,10 +194,23 @@ static void sort_strings(const pqt_sort_key *k, int64_t *r, int64_t *tmp, int64_
     }
 }
 
+/* Rows whose 8-byte prefix codes tie are all the same string when they share one length of
+ * at most 8 bytes (the prefix is the whole string): nothing to finish by bytes. */
+static bool same_short(const pqt_colbuf *b, const int64_t *r, int64_t n)
+{
+    const int64_t *o = b->str_offsets;
+    int64_t len = o[r[0] + 1] - o[r[0]];
+    if (len > 8) return false;
+    for (int64_t i = 1; i < n; i++)
+        if (o[r[i] + 1] - o[r[i]] != len) return false;
+    return true;
+}
+
 typedef struct scratch {
     code_row *p, *t; /* pairs and their radix scratch */
-    int64_t *r;      /* rows scratch */
+    int64_t *r;      /* rows scratch (string keys only) */
     uint8_t *cls;
+    int64_t *hist;   /* radix counters, shared by every level */
 } scratch;
 
 /* Sort rows[0..n) by keys[lvl..nkeys); s's arrays from the same offset are free to use. */
@@ -214,7 +234,7 @@ static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *ro
     memcpy(s.p, s.t, (size_t)n * sizeof *s.p);
     int vrank = class_rank(k, CLS_VALUE);
     int64_t v0 = vrank == 0 ? 0 : count[0] + count[1], nv = count[vrank];
-    sort_codes(s.p + v0, s.t + v0, nv);
+    sort_codes(s.p + v0, s.t + v0, nv, s.hist);
     for (int64_t i = 0; i < n; i++) rows[i] = s.p[i].row;
     /* groups of ties under this key go on to the next key (strings: whole bytes first) */
     for (int64_t g0 = 0; g0 < n;) {
@@ -229,18 +249,18 @@ static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *ro
             if (g0 >= seg_end) seg_end = n;
             g1 = seg_end;
         }
-        if (in_values && k->ek == PQT_STRING && g1 - g0 > 1) {
+        if (in_values && k->ek == PQT_STRING && g1 - g0 > 1 && !same_short(k->b, rows + g0, g1 - g0)) {
             sort_strings(k, rows + g0, s.r + g0, g1 - g0);
             for (int64_t a = g0; a < g1;) {
                 int64_t b = a + 1;
                 while (b < g1 && cmp_strings(k->b, rows[a], rows[b]) == 0) b++;
                 sort_level(keys, nkeys, lvl + 1, rows + a, b - a,
-                           (scratch){s.p + a, s.t + a, s.r + a, s.cls + a});
+                           (scratch){s.p + a, s.t + a, s.r + a, s.cls + a, s.hist});
                 a = b;
             }
         } else {
             sort_level(keys, nkeys, lvl + 1, rows + g0, g1 - g0,
-                       (scratch){s.p + g0, s.t + g0, s.r + g0, s.cls + g0});
+                       (scratch){s.p + g0, s.t + g0, s.r ? s.r + g0 : NULL, s.cls + g0, s.hist});
         }
         g0 = g1;
     }
@@ -250,10 +270,14 @@ pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int
                          const char *call)
 {
     if (n < 2 || nkeys < 1) return PQT_OK;
+    bool strings = false;
+    for (int i = 0; i < nkeys; i++) strings = strings || keys[i].ek == PQT_STRING;
     scratch s = {pqt_malloc_array((size_t)n, sizeof *s.p), pqt_malloc_array((size_t)n, sizeof *s.t),
-                 pqt_malloc_array((size_t)n, sizeof *s.r), pqt_malloc_array((size_t)n, 1)};
+                 strings ? pqt_malloc_array((size_t)n, sizeof *s.r) : NULL,
+                 pqt_malloc_array((size_t)n, 1),
+                 pqt_malloc_array((size_t)RADIX_PASSES * RADIX_SIZE, sizeof *s.hist)};
     pqt_status st = PQT_OK;
-    if (!s.p || !s.t || !s.r || !s.cls)
+    if (!s.p || !s.t || (strings && !s.r) || !s.cls || !s.hist)
         st = pqt_err(PQT_NOMEM, "%s: out of memory sorting %lld rows", call, (long long)n);
     else
         sort_level(keys, nkeys, 0, rows, n, s);
@@ -261,6 +285,7 @@ pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int
     pqt_mem_free(s.t);
     pqt_mem_free(s.r);
     pqt_mem_free(s.cls);
+    pqt_mem_free(s.hist);
     return st;
 }
 

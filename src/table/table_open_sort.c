@@ -3,8 +3,8 @@
  * table_open_sort.c - a sort and a row limit given at open (layer: table): they order and
  * cut the read plan after the filter (anchor-spec 2.4).
  *
- * The key columns are read over the surviving rows only, ordered by the one sort engine
- * (sort_engine.c), and kept resident in sorted order. The plan then gets the permutation
+ * The key columns are read over the surviving rows only and ordered by the one sort engine
+ * (sort_engine.c); a top-n keeps them resident for its n rows, a full sort releases them. The plan then gets the permutation
  * (table row -> plan row, and its inverse), so every other column is later read straight
  * into sorted position (table_read.c). With a limit the engine selects the first n rows
  * (a bounded selection, not a full sort) and the plan's selections are narrowed to them,
@@ -146,10 +146,13 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = pqt_sort_rows(sk, nk, idx, n, "pqt_table_open");
     }
     if (st != PQT_OK) goto done;
-    /* the key columns stay resident, in sorted order */
+    /* A top-n keeps its key columns resident (n rows: a cheap gather); a full sort releases
+     * them (anchor-spec 2.4: read whole, then released), since gathering every row of every
+     * key (strings above all) costs more than a later first touch that may never come. */
     pqt_colbuf sorted[PQT_SORT_MAX_KEYS];
     memset(sorted, 0, sizeof sorted);
-    for (int i = 0; i < nk && st == PQT_OK; i++)
+    bool keep_keys = keep_n < n;
+    for (int i = 0; keep_keys && i < nk && st == PQT_OK; i++)
         if (kb[i].elem_kind) st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
     if (st == PQT_OK && keep) {
         /* narrow the plan to the kept rows; idx then renumbers into the narrowed plan */
@@ -171,7 +174,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     t->plan.perm = idx;
     t->plan.perm_inv = inv;
     idx = inv = NULL;
-    for (int i = 0; i < nk; i++) {
+    for (int i = 0; keep_keys && i < nk; i++) {
         if (!kb[i].elem_kind) continue;
         pqt_tcol *c = &t->cols[kci[i]];
         c->buf = sorted[i];
