@@ -51,7 +51,8 @@ static inline uint64_t string_code(const pqt_colbuf *b, int64_t r)
 }
 
 /* The class (CLS_*) and, for values, the code of row r: what orders it under k. */
-static inline int key_at(const pqt_sort_key *k, int64_t r, uint64_t *code)
+static inline __attribute__((always_inline)) int key_at(const pqt_sort_key *k, int64_t r,
+                                                       uint64_t *code)
 {
     const pqt_colbuf *b = k->b;
     if (!valid_at(b, r)) return CLS_NULL;
@@ -134,9 +135,61 @@ int pqt_sort_cmp(const pqt_sort_key *keys, int nkeys, int64_t a, int64_t b)
 #define RADIX_PASSES 6
 #define RADIX_SIZE (1 << RADIX_BITS)
 
-/* Stable sort of p[0..n) by code: insertion for a few, else LSD radix, skipping the digits
- * every code shares. hist: RADIX_PASSES * RADIX_SIZE counters of scratch. */
-static void sort_codes(code_row *p, code_row *tmp, int64_t n, int64_t *hist)
+/* Few distinct codes (a survey name, a flag, a small enum): a counting sort by rank is one
+ * scatter instead of a radix pass per digit. Codes are numbered as first seen (a small
+ * open-addressing table), the numbers go to ord[], the distinct codes are ranked, and the
+ * rows are counted and placed by rank. false, with p untouched, past 256 distinct codes
+ * (found early for data that has many). */
+#define FEW_CODES 256
+static bool sort_few_codes(code_row *p, code_row *tmp, int64_t n, uint8_t *ord)
+{
+    uint64_t table[2 * FEW_CODES], distinct[FEW_CODES];
+    int16_t at[2 * FEW_CODES]; /* table slot -> first-seen number, -1 empty */
+    int nd = 0;
+    memset(at, 0xff, sizeof at);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t c = p[i].code;
+        unsigned h = (unsigned)((c * UINT64_C(0x9E3779B97F4A7C15)) >> 55); /* 9 bits */
+        while (at[h] >= 0 && table[h] != c) h = (h + 1) & (2 * FEW_CODES - 1);
+        if (at[h] < 0) {
+            if (nd == FEW_CODES) return false;
+            table[h] = c;
+            at[h] = (int16_t)nd;
+            distinct[nd++] = c;
+        }
+        ord[i] = (uint8_t)at[h];
+    }
+    /* rank of each first-seen number: sort the distinct codes (at most 256) */
+    int idx[FEW_CODES];
+    for (int j = 0; j < nd; j++) idx[j] = j;
+    for (int j = 1; j < nd; j++) {
+        int x = idx[j], m = j;
+        while (m > 0 && distinct[idx[m - 1]] > distinct[x]) {
+            idx[m] = idx[m - 1];
+            m--;
+        }
+        idx[m] = x;
+    }
+    int64_t start[FEW_CODES];
+    uint8_t rank[FEW_CODES];
+    for (int r = 0; r < nd; r++) rank[idx[r]] = (uint8_t)r;
+    memset(start, 0, sizeof start);
+    for (int64_t i = 0; i < n; i++) start[rank[ord[i]]]++;
+    int64_t sum = 0;
+    for (int r = 0; r < nd; r++) {
+        int64_t c = start[r];
+        start[r] = sum;
+        sum += c;
+    }
+    for (int64_t i = 0; i < n; i++) tmp[start[rank[ord[i]]]++] = p[i];
+    memcpy(p, tmp, (size_t)n * sizeof *p);
+    return true;
+}
+
+/* Stable sort of p[0..n) by code: insertion for a few, counting by rank for few distinct
+ * codes, else LSD radix, skipping the digits every code shares. hist: RADIX_PASSES *
+ * RADIX_SIZE counters of scratch; ord: n bytes of scratch. */
+static void sort_codes(code_row *p, code_row *tmp, int64_t n, int64_t *hist, uint8_t *ord)
 {
     if (n < 64) {
         for (int64_t i = 1; i < n; i++) {
@@ -150,6 +203,7 @@ static void sort_codes(code_row *p, code_row *tmp, int64_t n, int64_t *hist)
         }
         return;
     }
+    if (n >= 4096 && sort_few_codes(p, tmp, n, ord)) return;
     const uint64_t mask = RADIX_SIZE - 1;
     memset(hist, 0, sizeof *hist * RADIX_PASSES * RADIX_SIZE);
     for (int64_t i = 0; i < n; i++) {
@@ -234,7 +288,7 @@ static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *ro
     memcpy(s.p, s.t, (size_t)n * sizeof *s.p);
     int vrank = class_rank(k, CLS_VALUE);
     int64_t v0 = vrank == 0 ? 0 : count[0] + count[1], nv = count[vrank];
-    sort_codes(s.p + v0, s.t + v0, nv, s.hist);
+    sort_codes(s.p + v0, s.t + v0, nv, s.hist, s.cls + v0); /* cls is spent: scratch */
     for (int64_t i = 0; i < n; i++) rows[i] = s.p[i].row;
     /* groups of ties under this key go on to the next key (strings: whole bytes first) */
     for (int64_t g0 = 0; g0 < n;) {
@@ -316,6 +370,56 @@ static void heap_push(uint64_t *h, int64_t n, uint64_t c)
     }
 }
 
+/* The usual top-n: values placed first (nulls_last), so when at least k rows hold values,
+ * the k-th row is a value. One pass finds the k-th smallest code with a bounded heap and
+ * counts the values; a second collects the rows at or below it (growing as ties need).
+ * PQT_MISUSE (no message) when fewer than k rows hold values. */
+static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
+                                   int64_t *out, int64_t *nout_ret, const char *call)
+{
+    const pqt_sort_key *k0 = &keys[0];
+    uint64_t *h = pqt_malloc_array((size_t)k, sizeof *h);
+    if (!h) return pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
+    int64_t nh = 0;
+    for (int64_t r = 0; r < n; r++) {
+        uint64_t c;
+        if (key_at(k0, r, &c) != CLS_VALUE) continue;
+        if (nh < k) heap_push(h, nh++, c);
+        else if (c < h[0]) {
+            h[0] = c;
+            heap_sift_down(h, nh, 0);
+        }
+    }
+    uint64_t limit = nh > 0 ? h[0] : 0;
+    pqt_mem_free(h);
+    if (nh < k) return PQT_MISUSE;
+    int64_t cap = k + k / 2 + 16, m = 0;
+    int64_t *cand = pqt_malloc_array((size_t)cap, sizeof *cand);
+    pqt_status st = cand ? PQT_OK : pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    for (int64_t r = 0; st == PQT_OK && r < n; r++) {
+        uint64_t c;
+        if (key_at(k0, r, &c) != CLS_VALUE || c > limit) continue;
+        if (m == cap) { /* ties at the limit: rare, and bounded by the rows */
+            int64_t *g = pqt_realloc_sized(cand, (size_t)cap * sizeof *cand,
+                                           (size_t)cap * 2 * sizeof *cand);
+            if (!g) {
+                st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+                break;
+            }
+            cand = g;
+            cap *= 2;
+        }
+        cand[m++] = r;
+    }
+    if (st == PQT_OK) st = pqt_sort_rows(keys, nkeys, cand, m, call);
+    if (st == PQT_OK) {
+        memcpy(out, cand, (size_t)k * sizeof *out);
+        *nout_ret = k;
+    }
+    pqt_mem_free(cand);
+    return st;
+}
+
 pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
                         int64_t *out, int64_t *nout_ret, const char *call)
 {
@@ -323,6 +427,10 @@ pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t 
     *nout_ret = 0;
     if (k <= 0) return PQT_OK;
     const pqt_sort_key *k0 = &keys[0];
+    if (class_rank(k0, CLS_VALUE) == 0) {
+        pqt_status st = top_values_first(keys, nkeys, n, k, out, nout_ret, call);
+        if (st != PQT_MISUSE) return st; /* MISUSE: fewer values than k, the general way */
+    }
     /* which placement class holds the k-th row of the first key */
     int64_t count[3] = {0, 0, 0};
     for (int64_t r = 0; r < n; r++) {
