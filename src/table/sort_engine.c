@@ -14,6 +14,7 @@
  * from a tie-break on the row number, so "original order" is the order given.
  */
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "table/sort_engine.h"
@@ -267,9 +268,36 @@ typedef struct scratch {
     int64_t *hist;   /* radix counters, shared by every level */
 } scratch;
 
-/* Sort rows[0..n) by keys[lvl..nkeys); s's arrays from the same offset are free to use. */
 static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *rows, int64_t n,
-                       scratch s)
+                       scratch s, int threads);
+
+/* Rows [g0, g1) tie under keys[lvl]: strings whose prefixes tie are ordered by their bytes,
+ * then each group of ties goes on to the next key. */
+static void finish_group(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *rows, int64_t g0,
+                         int64_t g1, bool in_values, scratch s, int threads)
+{
+    const pqt_sort_key *k = &keys[lvl];
+    if (in_values && k->ek == PQT_STRING && g1 - g0 > 1 && !same_short(k->b, rows + g0, g1 - g0)) {
+        sort_strings(k, rows + g0, s.r + g0, g1 - g0);
+        for (int64_t a = g0; a < g1;) {
+            int64_t b = a + 1;
+            while (b < g1 && cmp_strings(k->b, rows[a], rows[b]) == 0) b++;
+            sort_level(keys, nkeys, lvl + 1, rows + a, b - a,
+                       (scratch){s.p + a, s.t + a, s.r + a, s.cls + a, s.hist}, threads);
+            a = b;
+        }
+    } else {
+        sort_level(keys, nkeys, lvl + 1, rows + g0, g1 - g0,
+                   (scratch){s.p + g0, s.t + g0, s.r ? s.r + g0 : NULL, s.cls + g0, s.hist},
+                   threads);
+    }
+}
+
+/* Sort rows[0..n) by keys[lvl..nkeys); s's arrays from the same offset are free to use.
+ * threads > 1: large groups of ties go on to the next key in parallel (each group owns its
+ * range of every scratch array; each thread its own radix counters). */
+static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *rows, int64_t n,
+                       scratch s, int threads)
 {
     if (lvl >= nkeys || n < 2) return;
     const pqt_sort_key *k = &keys[lvl];
@@ -290,38 +318,64 @@ static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *ro
     int64_t v0 = vrank == 0 ? 0 : count[0] + count[1], nv = count[vrank];
     sort_codes(s.p + v0, s.t + v0, nv, s.hist, s.cls + v0); /* cls is spent: scratch */
     for (int64_t i = 0; i < n; i++) rows[i] = s.p[i].row;
-    /* groups of ties under this key go on to the next key (strings: whole bytes first) */
-    for (int64_t g0 = 0; g0 < n;) {
-        int64_t g1 = g0 + 1;
-        bool in_values = g0 >= v0 && g0 < v0 + nv;
-        if (in_values) {
-            while (g1 < v0 + nv && s.p[g1].code == s.p[g0].code) g1++;
-        } else {
-            /* a whole NaN or null class ties: g1 is the end of g0's class segment */
-            int64_t seg_end = count[0];
-            if (g0 >= seg_end) seg_end += count[1];
-            if (g0 >= seg_end) seg_end = n;
-            g1 = seg_end;
+    /* groups of ties under this key: [starts[g], starts[g + 1]) */
+    bool need_next = lvl + 1 < nkeys || k->ek == PQT_STRING;
+    if (!need_next) return;
+    int64_t ng = 0, *starts = NULL;
+    bool par = threads > 1 && n >= (1 << 16) && lvl + 1 < nkeys;
+    for (int pass = par ? 0 : 1; pass < 2; pass++) {
+        if (pass == 1 && par) {
+            starts = pqt_malloc_array((size_t)ng + 1, sizeof *starts);
+            if (!starts) par = false;
+            ng = 0;
         }
-        if (in_values && k->ek == PQT_STRING && g1 - g0 > 1 && !same_short(k->b, rows + g0, g1 - g0)) {
-            sort_strings(k, rows + g0, s.r + g0, g1 - g0);
-            for (int64_t a = g0; a < g1;) {
-                int64_t b = a + 1;
-                while (b < g1 && cmp_strings(k->b, rows[a], rows[b]) == 0) b++;
-                sort_level(keys, nkeys, lvl + 1, rows + a, b - a,
-                           (scratch){s.p + a, s.t + a, s.r + a, s.cls + a, s.hist});
-                a = b;
+        for (int64_t g0 = 0; g0 < n;) {
+            int64_t g1 = g0 + 1;
+            bool in_values = g0 >= v0 && g0 < v0 + nv;
+            if (in_values) {
+                while (g1 < v0 + nv && s.p[g1].code == s.p[g0].code) g1++;
+            } else {
+                /* a whole NaN or null class ties: g1 is the end of g0's class segment */
+                int64_t seg_end = count[0];
+                if (g0 >= seg_end) seg_end += count[1];
+                if (g0 >= seg_end) seg_end = n;
+                g1 = seg_end;
             }
-        } else {
-            sort_level(keys, nkeys, lvl + 1, rows + g0, g1 - g0,
-                       (scratch){s.p + g0, s.t + g0, s.r ? s.r + g0 : NULL, s.cls + g0, s.hist});
+            if (par && starts) starts[ng] = g0;
+            else if (!par) finish_group(keys, nkeys, lvl, rows, g0, g1, in_values, s, threads);
+            ng++;
+            g0 = g1;
         }
-        g0 = g1;
     }
+    if (!par || !starts) return;
+    /* radix counters of each thread's own, or the groups go one after another */
+    int64_t *hists = ng > 1 ? pqt_malloc_array((size_t)threads * RADIX_PASSES * RADIX_SIZE,
+                                               sizeof *hists)
+                            : NULL;
+    starts[ng] = n;
+    if (!hists) {
+        for (int64_t g = 0; g < ng; g++)
+            finish_group(keys, nkeys, lvl, rows, starts[g], starts[g + 1],
+                         starts[g] >= v0 && starts[g] < v0 + nv, s, threads);
+    } else {
+        /* a few large groups (a survey name) or very many small ones: chunks keep the
+         * scheduling cost per group small either way */
+        int64_t chunk = ng / ((int64_t)threads * 64);
+        if (chunk < 1) chunk = 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
+        for (int64_t g = 0; g < ng; g++) {
+            scratch own = s;
+            own.hist = hists + (size_t)omp_get_thread_num() * RADIX_PASSES * RADIX_SIZE;
+            finish_group(keys, nkeys, lvl, rows, starts[g], starts[g + 1],
+                         starts[g] >= v0 && starts[g] < v0 + nv, own, 1);
+        }
+    }
+    pqt_mem_free(hists);
+    pqt_mem_free(starts);
 }
 
 pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int64_t n,
-                         const char *call)
+                         int threads, const char *call)
 {
     if (n < 2 || nkeys < 1) return PQT_OK;
     bool strings = false;
@@ -334,9 +388,11 @@ pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int
     if (!s.p || !s.t || (strings && !s.r) || !s.cls || !s.hist)
         st = pqt_err(PQT_NOMEM, "%s: out of memory sorting %lld rows", call, (long long)n);
     else
-        sort_level(keys, nkeys, 0, rows, n, s);
-    pqt_mem_free(s.p);
-    pqt_mem_free(s.t);
+        sort_level(keys, nkeys, 0, rows, n, s, threads);
+    /* the pair arrays (16 bytes a row, twice) go to the large-block cache (mem.c): the next
+     * sort of a table this size takes them back instead of faulting fresh zeroed pages in */
+    pqt_free(s.p);
+    pqt_free(s.t);
     pqt_mem_free(s.r);
     pqt_mem_free(s.cls);
     pqt_mem_free(s.hist);
@@ -411,7 +467,7 @@ static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t 
         }
         cand[m++] = r;
     }
-    if (st == PQT_OK) st = pqt_sort_rows(keys, nkeys, cand, m, call);
+    if (st == PQT_OK) st = pqt_sort_rows(keys, nkeys, cand, m, 1, call);
     if (st == PQT_OK) {
         memcpy(out, cand, (size_t)k * sizeof *out);
         *nout_ret = k;
@@ -481,7 +537,7 @@ pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t 
         int cls = key_at(k0, r, &c), rank = class_rank(k0, cls);
         if (rank < rk || (rank == rk && (cls != CLS_VALUE || c <= limit))) cand[m++] = r;
     }
-    pqt_status st = pqt_sort_rows(keys, nkeys, cand, m, call);
+    pqt_status st = pqt_sort_rows(keys, nkeys, cand, m, 1, call);
     if (st == PQT_OK) {
         memcpy(out, cand, (size_t)k * sizeof *out);
         *nout_ret = k;

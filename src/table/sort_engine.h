@@ -21,9 +21,10 @@ typedef struct pqt_sort_key {
 } pqt_sort_key;
 
 /* Stable sort of rows[0..n) (row numbers into the key buffers): rows equal on every key
- * keep the order they have in rows. PQT_NOMEM (message names call). */
+ * keep the order they have in rows. threads > 1 shares large groups of ties on one key out
+ * to OpenMP threads for the next keys. PQT_NOMEM (message names call). */
 pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int64_t n,
-                         const char *call);
+                         int threads, const char *call);
 /* The first min(k, n) rows of the stable sorted order of rows 0..n-1 into out (caller
  * memory of min(k, n) entries), *nout_ret their number. O(n) passes over the first key
  * with O(k) memory, then a sort of the candidates only. PQT_NOMEM. */

@@ -143,7 +143,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, "pqt_table_open");
     } else {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sk, nk, idx, n, "pqt_table_open");
+        st = pqt_sort_rows(sk, nk, idx, n, effective_threads(t), "pqt_table_open");
     }
     if (st != PQT_OK) goto done;
     /* A top-n keeps its key columns resident (n rows: a cheap gather); a full sort releases
