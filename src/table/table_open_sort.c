@@ -196,7 +196,18 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = explain_add(t, line);
     }
 done:
-    for (int i = 0; i < nk; i++) pqt_colbuf_free(&kb[i]);
+    for (int i = 0; i < nk; i++) {
+        /* The key values (and string offsets) were read for this sort only: large blocks go
+         * to the cache (mem.c), so the next open sorting a file this size reads its keys
+         * into memory already faulted in rather than fresh zeroed pages. */
+        if (!kb[i].data_borrowed) {
+            pqt_free(kb[i].data);
+            kb[i].data = NULL;
+        }
+        pqt_free(kb[i].str_offsets);
+        kb[i].str_offsets = NULL;
+        pqt_colbuf_free(&kb[i]);
+    }
     pqt_mem_free(idx);
     pqt_mem_free(inv);
     pqt_mem_free(keep);
