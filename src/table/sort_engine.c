@@ -427,64 +427,111 @@ static void heap_push(uint64_t *h, int64_t n, uint64_t c)
 }
 
 /* The usual top-n: values placed first (nulls_last), so when at least k rows hold values,
- * the k-th row is a value. One pass finds the k-th smallest code with a bounded heap and
- * counts the values; a second collects the rows at or below it (growing as ties need).
- * PQT_MISUSE (no message) when fewer than k rows hold values. */
+ * the k-th row is a value. The rows are cut into one stretch per thread; each keeps its k
+ * smallest codes in a bounded heap; the k-th smallest of all is the k-th smallest of those
+ * heaps together. Then each stretch collects its rows at or below it (growing as ties need),
+ * in row order, and only they are sorted. PQT_MISUSE (no message) when fewer than k rows
+ * hold values. */
+#define TOP_MAX_THREADS 64
 static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
-                                   int64_t *out, int64_t *nout_ret, const char *call)
+                                   int64_t *out, int64_t *nout_ret, int threads,
+                                   const char *call)
 {
     const pqt_sort_key *k0 = &keys[0];
-    uint64_t *h = pqt_malloc_array((size_t)k, sizeof *h);
+    int T = threads > 1 && n >= (1 << 16) ? threads : 1;
+    if (T > TOP_MAX_THREADS) T = TOP_MAX_THREADS;
+    uint64_t *h = pqt_malloc_array((size_t)k * (size_t)T, sizeof *h);
+    int64_t nh[TOP_MAX_THREADS], m[TOP_MAX_THREADS], cap[TOP_MAX_THREADS];
+    int64_t *cand[TOP_MAX_THREADS];
     if (!h) return pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
-    int64_t nh = 0;
-    for (int64_t r = 0; r < n; r++) {
-        uint64_t c;
-        if (key_at(k0, r, &c) != CLS_VALUE) continue;
-        if (nh < k) heap_push(h, nh++, c);
-        else if (c < h[0]) {
-            h[0] = c;
-            heap_sift_down(h, nh, 0);
-        }
-    }
-    uint64_t limit = nh > 0 ? h[0] : 0;
-    pqt_mem_free(h);
-    if (nh < k) return PQT_MISUSE;
-    int64_t cap = k + k / 2 + 16, m = 0;
-    int64_t *cand = pqt_malloc_array((size_t)cap, sizeof *cand);
-    pqt_status st = cand ? PQT_OK : pqt_err(PQT_NOMEM, "%s: out of memory", call);
-    for (int64_t r = 0; st == PQT_OK && r < n; r++) {
-        uint64_t c;
-        if (key_at(k0, r, &c) != CLS_VALUE || c > limit) continue;
-        if (m == cap) { /* ties at the limit: rare, and bounded by the rows */
-            int64_t *g = pqt_realloc_sized(cand, (size_t)cap * sizeof *cand,
-                                           (size_t)cap * 2 * sizeof *cand);
-            if (!g) {
-                st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
-                break;
+#pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
+    for (int j = 0; j < T; j++) {
+        uint64_t *hh = h + (size_t)k * (size_t)j;
+        int64_t cnt = 0;
+        for (int64_t r = n * j / T; r < n * (j + 1) / T; r++) {
+            uint64_t c;
+            if (key_at(k0, r, &c) != CLS_VALUE) continue;
+            if (cnt < k) heap_push(hh, cnt++, c);
+            else if (c < hh[0]) {
+                hh[0] = c;
+                heap_sift_down(hh, cnt, 0);
             }
-            cand = g;
-            cap *= 2;
         }
-        cand[m++] = r;
+        nh[j] = cnt;
     }
-    if (st == PQT_OK) st = pqt_sort_rows(keys, nkeys, cand, m, 1, call);
+    /* the k smallest of every heap's contents, in the first heap's room */
+    int64_t all = 0;
+    for (int j = 0; j < T; j++) all += nh[j];
+    if (all < k) {
+        pqt_mem_free(h);
+        return PQT_MISUSE;
+    }
+    int64_t top = nh[0];
+    for (int j = 1; j < T; j++)
+        for (int64_t i = 0; i < nh[j]; i++) {
+            uint64_t c = h[(size_t)k * (size_t)j + (size_t)i];
+            if (top < k) heap_push(h, top++, c);
+            else if (c < h[0]) {
+                h[0] = c;
+                heap_sift_down(h, top, 0);
+            }
+        }
+    uint64_t limit = h[0];
+    pqt_mem_free(h);
+    pqt_status st = PQT_OK;
+#pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
+    for (int j = 0; j < T; j++) {
+        cap[j] = k / T + 16;
+        m[j] = 0;
+        cand[j] = pqt_malloc_array((size_t)cap[j], sizeof *cand[j]);
+        for (int64_t r = n * j / T; cand[j] && r < n * (j + 1) / T; r++) {
+            uint64_t c;
+            if (key_at(k0, r, &c) != CLS_VALUE || c > limit) continue;
+            if (m[j] == cap[j]) { /* a stretch with many of the k, or ties at the limit */
+                int64_t *g = pqt_realloc_sized(cand[j], (size_t)cap[j] * sizeof *g,
+                                               (size_t)cap[j] * 2 * sizeof *g);
+                if (!g) {
+                    pqt_mem_free(cand[j]);
+                    cand[j] = NULL;
+                    break;
+                }
+                cand[j] = g;
+                cap[j] *= 2;
+            }
+            cand[j][m[j]++] = r;
+        }
+    }
+    int64_t total = 0;
+    for (int j = 0; j < T; j++) {
+        if (!cand[j]) st = pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
+        total += m[j];
+    }
+    int64_t *rows = st == PQT_OK ? pqt_malloc_array((size_t)total + 1, sizeof *rows) : NULL;
+    if (st == PQT_OK && !rows) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    int64_t off = 0;
+    for (int j = 0; st == PQT_OK && j < T; j++) { /* stretches in row order */
+        memcpy(rows + off, cand[j], (size_t)m[j] * sizeof *rows);
+        off += m[j];
+    }
+    for (int j = 0; j < T; j++) pqt_mem_free(cand[j]);
+    if (st == PQT_OK) st = pqt_sort_rows(keys, nkeys, rows, total, 1, call);
     if (st == PQT_OK) {
-        memcpy(out, cand, (size_t)k * sizeof *out);
+        memcpy(out, rows, (size_t)k * sizeof *out);
         *nout_ret = k;
     }
-    pqt_mem_free(cand);
+    pqt_mem_free(rows);
     return st;
 }
 
 pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
-                        int64_t *out, int64_t *nout_ret, const char *call)
+                        int64_t *out, int64_t *nout_ret, int threads, const char *call)
 {
     if (k > n) k = n;
     *nout_ret = 0;
     if (k <= 0) return PQT_OK;
     const pqt_sort_key *k0 = &keys[0];
     if (class_rank(k0, CLS_VALUE) == 0) {
-        pqt_status st = top_values_first(keys, nkeys, n, k, out, nout_ret, call);
+        pqt_status st = top_values_first(keys, nkeys, n, k, out, nout_ret, threads, call);
         if (st != PQT_MISUSE) return st; /* MISUSE: fewer values than k, the general way */
     }
     /* which placement class holds the k-th row of the first key */

@@ -140,7 +140,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     }
     if (keep_n < n) {
         int64_t got = 0;
-        st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, "pqt_table_open");
+        st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, effective_threads(t), "pqt_table_open");
     } else {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
         st = pqt_sort_rows(sk, nk, idx, n, effective_threads(t), "pqt_table_open");

@@ -142,7 +142,7 @@ static pqt_status sort_rows(pqt_table *t, const char *call, const char *const *n
     if (st == PQT_OK && !idx) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
     if (st == PQT_OK && keep < n) {
         int64_t got = 0;
-        st = pqt_sort_top(sc.sk, nkeys, n, keep, idx, &got, call);
+        st = pqt_sort_top(sc.sk, nkeys, n, keep, idx, &got, sort_threads(t), call);
     } else if (st == PQT_OK) {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
         st = pqt_sort_rows(sc.sk, nkeys, idx, n, sort_threads(t), call);
