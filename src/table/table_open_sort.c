@@ -13,6 +13,7 @@
  */
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scan/sort_spec.h"
@@ -42,6 +43,13 @@ pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec)
                            t->f->path, name);
     }
     return PQT_OK;
+}
+
+/* qsort order of (plan row, position) pairs by plan row (distinct). */
+static int cmp_first(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 static int effective_threads(const pqt_table *t)
@@ -107,7 +115,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     pqt_sort_key sk[PQT_SORT_MAX_KEYS];
     memset(kb, 0, sizeof kb);
     int64_t keep_n = limit >= 0 && limit < n ? limit : n;
-    int64_t *idx = pqt_malloc_array((size_t)n + 1, sizeof *idx);
+    int64_t *idx = pqt_malloc_array((size_t)keep_n + 1, sizeof *idx); /* keep_n: O(n) for a top-n */
     int64_t *inv = pqt_malloc_array((size_t)keep_n + 1, sizeof *inv);
     uint8_t *keep = keep_n < n ? pqt_calloc((size_t)n + 1, 1) : NULL;
     if (!idx || !inv || (keep_n < n && !keep)) {
@@ -159,11 +167,17 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         for (int64_t i = 0; i < keep_n; i++) keep[idx[i]] = 1;
         st = narrow(t, keep);
         if (st == PQT_OK) {
-            int64_t *rank = (int64_t *)pqt_malloc_array((size_t)n + 1, sizeof *rank);
-            if (!rank) st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
-            for (int64_t j = 0, r = 0; rank && j < n; j++) rank[j] = keep[j] ? r++ : -1;
-            for (int64_t i = 0; rank && i < keep_n; i++) idx[i] = rank[idx[i]];
-            pqt_mem_free(rank);
+            /* a kept row's new number is its rank among the kept rows in plan order: sort
+             * (plan row, position) pairs, O(n log n) in the kept rows, not O(rows) memory */
+            int64_t *pr = pqt_malloc_array((size_t)keep_n * 2 + 2, sizeof *pr);
+            if (!pr) st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
+            for (int64_t i = 0; pr && i < keep_n; i++) {
+                pr[2 * i] = idx[i];
+                pr[2 * i + 1] = i;
+            }
+            if (pr) qsort(pr, (size_t)keep_n, 2 * sizeof *pr, cmp_first);
+            for (int64_t r = 0; pr && r < keep_n; r++) idx[pr[2 * r + 1]] = r;
+            pqt_mem_free(pr);
         }
     }
     if (st != PQT_OK) {
