@@ -169,7 +169,8 @@ PQT_API void pqt_opts_free(pqt_opts *opts);
  * a bound never set means the start / the end of the file. */
 PQT_API pqt_status pqt_opts_set_int(pqt_opts *opts, pqt_opt opt, int64_t value);
 /* Set a text option: PQT_OPT_FILTER adds one rule (copied; PQT_BAD_FILTER for a syntax error,
- * with the character). PQT_MISUSE for another option or a NULL value. */
+ * with the character); PQT_OPT_SORT appends sort keys (PQT_BAD_SORT, see docs/sort.md).
+ * PQT_MISUSE for another option or a NULL value. A failed set leaves opts as it was. */
 PQT_API pqt_status pqt_opts_set_str(pqt_opts *opts, pqt_opt opt, const char *value);
 /* Filter the rows a table open keeps (pqt_table_open: only rows for which every rule is TRUE).
  * opts takes a copy of filter's rules and sets (the filter may change or go afterwards); it
