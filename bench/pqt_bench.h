@@ -69,4 +69,8 @@ int wl_w13(bench *b, double *v, int *nv);
 int wl_w13h(bench *b, double *v, int *nv);
 int wl_w13n(bench *b, double *v, int *nv);
 
+/* pqt_bench_sort.c */
+int wl_w7(bench *b, double *v, int *nv);
+int wl_w10(bench *b, double *v, int *nv);
+
 #endif

@@ -69,6 +69,10 @@ function idDigest(ids) {
   return [ids.length, s, w];
 }
 
+// W10's digest modulus: every partial sum of (id mod P)(rank mod P) mod P over 10^7 rows
+// stays below 2^53.
+const W10_P = 1000003;
+
 const f64 = (pl, c) => pl.col(c).cast(pl.Float64);
 // select() with the outputs named v0, v1, ... (Polars refuses two outputs with one name).
 const sel = (lf, ...exprs) => lf.select(...exprs.map((e, i) => e.alias(`v${i}`)));
@@ -143,7 +147,25 @@ export const WORKLOADS = [
     duckdbPost: (rows) => idDigest(rows.map((r) => r[0])),
     polars: (pl, lf) => lf.select('id', 'mass').sort('mass', true).head(100).select('id'),
     polarsPost: (df) => idDigest(df.getColumn('id').toArray()),
-    pqt: false,
+    pqt: true,
+  },
+  {
+    // The whole catalogue sorted; ties (none expected in mass) go by id, the file's order,
+    // which is what pqt's stable sort keeps. The ids in order are folded into a digest
+    // inside each engine: count, sum, and sum((id mod P) * (rank mod P) mod P).
+    id: 'W10', title: 'sort the catalogue by `survey, -mass`, ids in order', files: CAT_FILES,
+    cols: ['count:i', 'sum_id:i', 'rank_digest:i'],
+    duckdb: (src) => `SELECT count(*), sum(id), sum(((id % ${W10_P}) * (rn % ${W10_P})) % ${W10_P})
+                      FROM (SELECT id, row_number() OVER (ORDER BY survey, mass DESC, id) AS rn
+                            FROM ${src})`,
+    polars: (pl, lf) => {
+      const s = lf.select('id', 'survey', 'mass')
+        .sort(['survey', 'mass', 'id'], [false, true, false]).withRowIndex('rn', 1);
+      const rank = pl.col('rn').cast(pl.Int64).modulo(W10_P);
+      return sel(s, pl.col('id').count().cast(pl.Int64), pl.col('id').sum(),
+                 pl.col('id').modulo(W10_P).mul(rank).modulo(W10_P).sum());
+    },
+    pqt: true,
   },
   {
     id: 'W8', title: 'open `wide` (2000 cols), sum c1000', files: ['wide'],

@@ -182,7 +182,8 @@ PQT_API void pqt_opts_free(pqt_opts *opts);
  * a bound never set means the start / the end of the file. */
 PQT_API pqt_status pqt_opts_set_int(pqt_opts *opts, pqt_opt opt, int64_t value);
 /* Set a text option: PQT_OPT_FILTER adds one rule (copied; PQT_BAD_FILTER for a syntax error,
- * with the character). PQT_MISUSE for another option or a NULL value. */
+ * with the character); PQT_OPT_SORT appends sort keys (PQT_BAD_SORT, see docs/sort.md).
+ * PQT_MISUSE for another option or a NULL value. A failed set leaves opts as it was. */
 PQT_API pqt_status pqt_opts_set_str(pqt_opts *opts, pqt_opt opt, const char *value);
 /* Set a floating-point option: PQT_OPT_SAMPLE_FRACTION. PQT_MISUSE (naming the option and
  * the value) for a negative or NaN fraction, or for an option that takes no double; a

@@ -14,6 +14,7 @@
  * from a tie-break on the row number, so "original order" is the order given.
  */
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "table/sort_engine.h"
@@ -51,7 +52,8 @@ static inline uint64_t string_code(const pqt_colbuf *b, int64_t r)
 }
 
 /* The class (CLS_*) and, for values, the code of row r: what orders it under k. */
-static inline int key_at(const pqt_sort_key *k, int64_t r, uint64_t *code)
+static inline __attribute__((always_inline)) int key_at(const pqt_sort_key *k, int64_t r,
+                                                       uint64_t *code)
 {
     const pqt_colbuf *b = k->b;
     if (!valid_at(b, r)) return CLS_NULL;
@@ -128,11 +130,69 @@ int pqt_sort_cmp(const pqt_sort_key *keys, int nkeys, int64_t a, int64_t b)
     return 0;
 }
 
-/* Stable sort of p[0..n) by code: insertion for a few, else LSD radix by bytes, skipping
- * the bytes every code shares. */
-static void sort_codes(code_row *p, code_row *tmp, int64_t n)
+/* LSD radix digits: 11 bits, 6 passes over 64-bit codes (2048 counters a pass stay in L1/L2
+ * while the scatter's 2048 write streams stay few enough for the cache). */
+#define RADIX_BITS 11
+#define RADIX_PASSES 6
+#define RADIX_SIZE (1 << RADIX_BITS)
+
+/* Few distinct codes (a survey name, a flag, a small enum): a counting sort by rank is one
+ * scatter instead of a radix pass per digit. Codes are numbered as first seen (a small
+ * open-addressing table), the numbers go to ord[], the distinct codes are ranked, and the
+ * rows are counted and placed by rank. false, with p untouched, past 256 distinct codes
+ * (found early for data that has many). */
+#define FEW_CODES 256
+static bool sort_few_codes(code_row *p, code_row *tmp, int64_t n, uint8_t *ord)
 {
-    if (n < 48) {
+    uint64_t table[2 * FEW_CODES], distinct[FEW_CODES];
+    int16_t at[2 * FEW_CODES]; /* table slot -> first-seen number, -1 empty */
+    int nd = 0;
+    memset(at, 0xff, sizeof at);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t c = p[i].code;
+        unsigned h = (unsigned)((c * UINT64_C(0x9E3779B97F4A7C15)) >> 55); /* 9 bits */
+        while (at[h] >= 0 && table[h] != c) h = (h + 1) & (2 * FEW_CODES - 1);
+        if (at[h] < 0) {
+            if (nd == FEW_CODES) return false;
+            table[h] = c;
+            at[h] = (int16_t)nd;
+            distinct[nd++] = c;
+        }
+        ord[i] = (uint8_t)at[h];
+    }
+    /* rank of each first-seen number: sort the distinct codes (at most 256) */
+    int idx[FEW_CODES];
+    for (int j = 0; j < nd; j++) idx[j] = j;
+    for (int j = 1; j < nd; j++) {
+        int x = idx[j], m = j;
+        while (m > 0 && distinct[idx[m - 1]] > distinct[x]) {
+            idx[m] = idx[m - 1];
+            m--;
+        }
+        idx[m] = x;
+    }
+    int64_t start[FEW_CODES];
+    uint8_t rank[FEW_CODES];
+    for (int r = 0; r < nd; r++) rank[idx[r]] = (uint8_t)r;
+    memset(start, 0, sizeof start);
+    for (int64_t i = 0; i < n; i++) start[rank[ord[i]]]++;
+    int64_t sum = 0;
+    for (int r = 0; r < nd; r++) {
+        int64_t c = start[r];
+        start[r] = sum;
+        sum += c;
+    }
+    for (int64_t i = 0; i < n; i++) tmp[start[rank[ord[i]]]++] = p[i];
+    memcpy(p, tmp, (size_t)n * sizeof *p);
+    return true;
+}
+
+/* Stable sort of p[0..n) by code: insertion for a few, counting by rank for few distinct
+ * codes, else LSD radix, skipping the digits every code shares. hist: RADIX_PASSES *
+ * RADIX_SIZE counters of scratch; ord: n bytes of scratch. */
+static void sort_codes(code_row *p, code_row *tmp, int64_t n, int64_t *hist, uint8_t *ord)
+{
+    if (n < 64) {
         for (int64_t i = 1; i < n; i++) {
             code_row x = p[i];
             int64_t j = i;
@@ -144,26 +204,28 @@ static void sort_codes(code_row *p, code_row *tmp, int64_t n)
         }
         return;
     }
-    static _Thread_local int64_t hist[8][256];
-    memset(hist, 0, sizeof hist);
+    if (n >= 4096 && sort_few_codes(p, tmp, n, ord)) return;
+    const uint64_t mask = RADIX_SIZE - 1;
+    memset(hist, 0, sizeof *hist * RADIX_PASSES * RADIX_SIZE);
     for (int64_t i = 0; i < n; i++) {
         uint64_t c = p[i].code;
-        for (int d = 0; d < 8; d++) hist[d][c >> (8 * d) & 0xff]++;
+        for (int d = 0; d < RADIX_PASSES; d++) hist[d * RADIX_SIZE + (c >> (RADIX_BITS * d) & mask)]++;
     }
     code_row *src = p, *dst = tmp;
-    for (int d = 0; d < 8; d++) {
-        int64_t *h = hist[d];
-        if (h[src[0].code >> (8 * d) & 0xff] == n) continue; /* one value: the pass is a no-op */
+    for (int d = 0; d < RADIX_PASSES; d++) {
+        int64_t *h = hist + d * RADIX_SIZE;
+        int shift = RADIX_BITS * d;
+        if (h[src[0].code >> shift & mask] == n) continue; /* one digit: the pass is a no-op */
         int64_t sum = 0;
-        for (int v = 0; v < 256; v++) {
+        for (int v = 0; v < RADIX_SIZE; v++) {
             int64_t c = h[v];
             h[v] = sum;
             sum += c;
         }
-        for (int64_t i = 0; i < n; i++) dst[h[src[i].code >> (8 * d) & 0xff]++] = src[i];
-        code_row *s = src;
+        for (int64_t i = 0; i < n; i++) dst[h[src[i].code >> shift & mask]++] = src[i];
+        code_row *x = src;
         src = dst;
-        dst = s;
+        dst = x;
     }
     if (src != p) memcpy(p, src, (size_t)n * sizeof *p);
 }
@@ -187,15 +249,55 @@ static void sort_strings(const pqt_sort_key *k, int64_t *r, int64_t *tmp, int64_
     }
 }
 
+/* Rows whose 8-byte prefix codes tie are all the same string when they share one length of
+ * at most 8 bytes (the prefix is the whole string): nothing to finish by bytes. */
+static bool same_short(const pqt_colbuf *b, const int64_t *r, int64_t n)
+{
+    const int64_t *o = b->str_offsets;
+    int64_t len = o[r[0] + 1] - o[r[0]];
+    if (len > 8) return false;
+    for (int64_t i = 1; i < n; i++)
+        if (o[r[i] + 1] - o[r[i]] != len) return false;
+    return true;
+}
+
 typedef struct scratch {
     code_row *p, *t; /* pairs and their radix scratch */
-    int64_t *r;      /* rows scratch */
+    int64_t *r;      /* rows scratch (string keys only) */
     uint8_t *cls;
+    int64_t *hist;   /* radix counters, shared by every level */
 } scratch;
 
-/* Sort rows[0..n) by keys[lvl..nkeys); s's arrays from the same offset are free to use. */
 static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *rows, int64_t n,
-                       scratch s)
+                       scratch s, int threads);
+
+/* Rows [g0, g1) tie under keys[lvl]: strings whose prefixes tie are ordered by their bytes,
+ * then each group of ties goes on to the next key. */
+static void finish_group(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *rows, int64_t g0,
+                         int64_t g1, bool in_values, scratch s, int threads)
+{
+    const pqt_sort_key *k = &keys[lvl];
+    if (in_values && k->ek == PQT_STRING && g1 - g0 > 1 && !same_short(k->b, rows + g0, g1 - g0)) {
+        sort_strings(k, rows + g0, s.r + g0, g1 - g0);
+        for (int64_t a = g0; a < g1;) {
+            int64_t b = a + 1;
+            while (b < g1 && cmp_strings(k->b, rows[a], rows[b]) == 0) b++;
+            sort_level(keys, nkeys, lvl + 1, rows + a, b - a,
+                       (scratch){s.p + a, s.t + a, s.r + a, s.cls + a, s.hist}, threads);
+            a = b;
+        }
+    } else {
+        sort_level(keys, nkeys, lvl + 1, rows + g0, g1 - g0,
+                   (scratch){s.p + g0, s.t + g0, s.r ? s.r + g0 : NULL, s.cls + g0, s.hist},
+                   threads);
+    }
+}
+
+/* Sort rows[0..n) by keys[lvl..nkeys); s's arrays from the same offset are free to use.
+ * threads > 1: large groups of ties go on to the next key in parallel (each group owns its
+ * range of every scratch array; each thread its own radix counters). */
+static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *rows, int64_t n,
+                       scratch s, int threads)
 {
     if (lvl >= nkeys || n < 2) return;
     const pqt_sort_key *k = &keys[lvl];
@@ -214,53 +316,86 @@ static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *ro
     memcpy(s.p, s.t, (size_t)n * sizeof *s.p);
     int vrank = class_rank(k, CLS_VALUE);
     int64_t v0 = vrank == 0 ? 0 : count[0] + count[1], nv = count[vrank];
-    sort_codes(s.p + v0, s.t + v0, nv);
+    sort_codes(s.p + v0, s.t + v0, nv, s.hist, s.cls + v0); /* cls is spent: scratch */
     for (int64_t i = 0; i < n; i++) rows[i] = s.p[i].row;
-    /* groups of ties under this key go on to the next key (strings: whole bytes first) */
-    for (int64_t g0 = 0; g0 < n;) {
-        int64_t g1 = g0 + 1;
-        bool in_values = g0 >= v0 && g0 < v0 + nv;
-        if (in_values) {
-            while (g1 < v0 + nv && s.p[g1].code == s.p[g0].code) g1++;
-        } else {
-            /* a whole NaN or null class ties: g1 is the end of g0's class segment */
-            int64_t seg_end = count[0];
-            if (g0 >= seg_end) seg_end += count[1];
-            if (g0 >= seg_end) seg_end = n;
-            g1 = seg_end;
+    /* groups of ties under this key: [starts[g], starts[g + 1]) */
+    bool need_next = lvl + 1 < nkeys || k->ek == PQT_STRING;
+    if (!need_next) return;
+    int64_t ng = 0, *starts = NULL;
+    bool par = threads > 1 && n >= (1 << 16) && lvl + 1 < nkeys;
+    for (int pass = par ? 0 : 1; pass < 2; pass++) {
+        if (pass == 1 && par) {
+            starts = pqt_malloc_array((size_t)ng + 1, sizeof *starts);
+            if (!starts) par = false;
+            ng = 0;
         }
-        if (in_values && k->ek == PQT_STRING && g1 - g0 > 1) {
-            sort_strings(k, rows + g0, s.r + g0, g1 - g0);
-            for (int64_t a = g0; a < g1;) {
-                int64_t b = a + 1;
-                while (b < g1 && cmp_strings(k->b, rows[a], rows[b]) == 0) b++;
-                sort_level(keys, nkeys, lvl + 1, rows + a, b - a,
-                           (scratch){s.p + a, s.t + a, s.r + a, s.cls + a});
-                a = b;
+        for (int64_t g0 = 0; g0 < n;) {
+            int64_t g1 = g0 + 1;
+            bool in_values = g0 >= v0 && g0 < v0 + nv;
+            if (in_values) {
+                while (g1 < v0 + nv && s.p[g1].code == s.p[g0].code) g1++;
+            } else {
+                /* a whole NaN or null class ties: g1 is the end of g0's class segment */
+                int64_t seg_end = count[0];
+                if (g0 >= seg_end) seg_end += count[1];
+                if (g0 >= seg_end) seg_end = n;
+                g1 = seg_end;
             }
-        } else {
-            sort_level(keys, nkeys, lvl + 1, rows + g0, g1 - g0,
-                       (scratch){s.p + g0, s.t + g0, s.r + g0, s.cls + g0});
+            if (par && starts) starts[ng] = g0;
+            else if (!par) finish_group(keys, nkeys, lvl, rows, g0, g1, in_values, s, threads);
+            ng++;
+            g0 = g1;
         }
-        g0 = g1;
     }
+    if (!par || !starts) return;
+    /* radix counters of each thread's own, or the groups go one after another */
+    int64_t *hists = ng > 1 ? pqt_malloc_array((size_t)threads * RADIX_PASSES * RADIX_SIZE,
+                                               sizeof *hists)
+                            : NULL;
+    starts[ng] = n;
+    if (!hists) {
+        for (int64_t g = 0; g < ng; g++)
+            finish_group(keys, nkeys, lvl, rows, starts[g], starts[g + 1],
+                         starts[g] >= v0 && starts[g] < v0 + nv, s, threads);
+    } else {
+        /* a few large groups (a survey name) or very many small ones: chunks keep the
+         * scheduling cost per group small either way */
+        int64_t chunk = ng / ((int64_t)threads * 64);
+        if (chunk < 1) chunk = 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
+        for (int64_t g = 0; g < ng; g++) {
+            scratch own = s;
+            own.hist = hists + (size_t)omp_get_thread_num() * RADIX_PASSES * RADIX_SIZE;
+            finish_group(keys, nkeys, lvl, rows, starts[g], starts[g + 1],
+                         starts[g] >= v0 && starts[g] < v0 + nv, own, 1);
+        }
+    }
+    pqt_mem_free(hists);
+    pqt_mem_free(starts);
 }
 
 pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int64_t n,
-                         const char *call)
+                         int threads, const char *call)
 {
     if (n < 2 || nkeys < 1) return PQT_OK;
+    bool strings = false;
+    for (int i = 0; i < nkeys; i++) strings = strings || keys[i].ek == PQT_STRING;
     scratch s = {pqt_malloc_array((size_t)n, sizeof *s.p), pqt_malloc_array((size_t)n, sizeof *s.t),
-                 pqt_malloc_array((size_t)n, sizeof *s.r), pqt_malloc_array((size_t)n, 1)};
+                 strings ? pqt_malloc_array((size_t)n, sizeof *s.r) : NULL,
+                 pqt_malloc_array((size_t)n, 1),
+                 pqt_malloc_array((size_t)RADIX_PASSES * RADIX_SIZE, sizeof *s.hist)};
     pqt_status st = PQT_OK;
-    if (!s.p || !s.t || !s.r || !s.cls)
+    if (!s.p || !s.t || (strings && !s.r) || !s.cls || !s.hist)
         st = pqt_err(PQT_NOMEM, "%s: out of memory sorting %lld rows", call, (long long)n);
     else
-        sort_level(keys, nkeys, 0, rows, n, s);
-    pqt_mem_free(s.p);
-    pqt_mem_free(s.t);
+        sort_level(keys, nkeys, 0, rows, n, s, threads);
+    /* the pair arrays (16 bytes a row, twice) go to the large-block cache (mem.c): the next
+     * sort of a table this size takes them back instead of faulting fresh zeroed pages in */
+    pqt_free(s.p);
+    pqt_free(s.t);
     pqt_mem_free(s.r);
     pqt_mem_free(s.cls);
+    pqt_mem_free(s.hist);
     return st;
 }
 
@@ -291,13 +426,114 @@ static void heap_push(uint64_t *h, int64_t n, uint64_t c)
     }
 }
 
+/* The usual top-n: values placed first (nulls_last), so when at least k rows hold values,
+ * the k-th row is a value. The rows are cut into one stretch per thread; each keeps its k
+ * smallest codes in a bounded heap; the k-th smallest of all is the k-th smallest of those
+ * heaps together. Then each stretch collects its rows at or below it (growing as ties need),
+ * in row order, and only they are sorted. PQT_MISUSE (no message) when fewer than k rows
+ * hold values. */
+#define TOP_MAX_THREADS 64
+static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
+                                   int64_t *out, int64_t *nout_ret, int threads,
+                                   const char *call)
+{
+    const pqt_sort_key *k0 = &keys[0];
+    int T = threads > 1 && n >= (1 << 16) ? threads : 1;
+    if (T > TOP_MAX_THREADS) T = TOP_MAX_THREADS;
+    uint64_t *h = pqt_malloc_array((size_t)k * (size_t)T, sizeof *h);
+    int64_t nh[TOP_MAX_THREADS], m[TOP_MAX_THREADS], cap[TOP_MAX_THREADS];
+    int64_t *cand[TOP_MAX_THREADS];
+    if (!h) return pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
+#pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
+    for (int j = 0; j < T; j++) {
+        uint64_t *hh = h + (size_t)k * (size_t)j;
+        int64_t cnt = 0;
+        for (int64_t r = n * j / T; r < n * (j + 1) / T; r++) {
+            uint64_t c;
+            if (key_at(k0, r, &c) != CLS_VALUE) continue;
+            if (cnt < k) heap_push(hh, cnt++, c);
+            else if (c < hh[0]) {
+                hh[0] = c;
+                heap_sift_down(hh, cnt, 0);
+            }
+        }
+        nh[j] = cnt;
+    }
+    /* the k smallest of every heap's contents, in the first heap's room */
+    int64_t all = 0;
+    for (int j = 0; j < T; j++) all += nh[j];
+    if (all < k) {
+        pqt_mem_free(h);
+        return PQT_MISUSE;
+    }
+    int64_t top = nh[0];
+    for (int j = 1; j < T; j++)
+        for (int64_t i = 0; i < nh[j]; i++) {
+            uint64_t c = h[(size_t)k * (size_t)j + (size_t)i];
+            if (top < k) heap_push(h, top++, c);
+            else if (c < h[0]) {
+                h[0] = c;
+                heap_sift_down(h, top, 0);
+            }
+        }
+    uint64_t limit = h[0];
+    pqt_mem_free(h);
+    pqt_status st = PQT_OK;
+#pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
+    for (int j = 0; j < T; j++) {
+        cap[j] = k / T + 16;
+        m[j] = 0;
+        cand[j] = pqt_malloc_array((size_t)cap[j], sizeof *cand[j]);
+        for (int64_t r = n * j / T; cand[j] && r < n * (j + 1) / T; r++) {
+            uint64_t c;
+            if (key_at(k0, r, &c) != CLS_VALUE || c > limit) continue;
+            if (m[j] == cap[j]) { /* a stretch with many of the k, or ties at the limit */
+                int64_t *g = pqt_realloc_sized(cand[j], (size_t)cap[j] * sizeof *g,
+                                               (size_t)cap[j] * 2 * sizeof *g);
+                if (!g) {
+                    pqt_mem_free(cand[j]);
+                    cand[j] = NULL;
+                    break;
+                }
+                cand[j] = g;
+                cap[j] *= 2;
+            }
+            cand[j][m[j]++] = r;
+        }
+    }
+    int64_t total = 0;
+    for (int j = 0; j < T; j++) {
+        if (!cand[j]) st = pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
+        total += m[j];
+    }
+    int64_t *rows = st == PQT_OK ? pqt_malloc_array((size_t)total + 1, sizeof *rows) : NULL;
+    if (st == PQT_OK && !rows) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    int64_t off = 0;
+    for (int j = 0; st == PQT_OK && j < T; j++) { /* stretches in row order */
+        memcpy(rows + off, cand[j], (size_t)m[j] * sizeof *rows);
+        off += m[j];
+    }
+    for (int j = 0; j < T; j++) pqt_mem_free(cand[j]);
+    if (st == PQT_OK) st = pqt_sort_rows(keys, nkeys, rows, total, 1, call);
+    if (st == PQT_OK) {
+        memcpy(out, rows, (size_t)k * sizeof *out);
+        *nout_ret = k;
+    }
+    pqt_mem_free(rows);
+    return st;
+}
+
 pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
-                        int64_t *out, int64_t *nout_ret, const char *call)
+                        int64_t *out, int64_t *nout_ret, int threads, const char *call)
 {
     if (k > n) k = n;
     *nout_ret = 0;
     if (k <= 0) return PQT_OK;
     const pqt_sort_key *k0 = &keys[0];
+    if (class_rank(k0, CLS_VALUE) == 0) {
+        pqt_status st = top_values_first(keys, nkeys, n, k, out, nout_ret, threads, call);
+        if (st != PQT_MISUSE) return st; /* MISUSE: fewer values than k, the general way */
+    }
     /* which placement class holds the k-th row of the first key */
     int64_t count[3] = {0, 0, 0};
     for (int64_t r = 0; r < n; r++) {
@@ -348,7 +584,7 @@ pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t 
         int cls = key_at(k0, r, &c), rank = class_rank(k0, cls);
         if (rank < rk || (rank == rk && (cls != CLS_VALUE || c <= limit))) cand[m++] = r;
     }
-    pqt_status st = pqt_sort_rows(keys, nkeys, cand, m, call);
+    pqt_status st = pqt_sort_rows(keys, nkeys, cand, m, 1, call);
     if (st == PQT_OK) {
         memcpy(out, cand, (size_t)k * sizeof *out);
         *nout_ret = k;

@@ -266,8 +266,8 @@ pqt_status pqt_tbl_sample_at_open(pqt_table *t);
  * a readable scalar; reads nothing (called before the filter). */
 pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec);
 /* After the filter: order t's plan by spec (NULL or no keys: no sort) and keep at most
- * limit rows (< 0: every row); sets nrows, the extent, the explain text, the key columns
- * resident. On failure the table is to be closed (it is still being opened). */
+ * limit rows (< 0: every row); sets nrows, the extent, the explain text, and for a top-n
+ * the key columns resident. On failure the table is to be closed (it is still being opened). */
 pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t limit);
 
 /* ---- table_scan.c: what reading cost ---- */

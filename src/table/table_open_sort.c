@@ -3,8 +3,8 @@
  * table_open_sort.c - a sort and a row limit given at open (layer: table): they order and
  * cut the read plan after the filter (anchor-spec 2.4).
  *
- * The key columns are read over the surviving rows only, ordered by the one sort engine
- * (sort_engine.c), and kept resident in sorted order. The plan then gets the permutation
+ * The key columns are read over the surviving rows only and ordered by the one sort engine
+ * (sort_engine.c); a top-n keeps them resident for its n rows, a full sort releases them. The plan then gets the permutation
  * (table row -> plan row, and its inverse), so every other column is later read straight
  * into sorted position (table_read.c). With a limit the engine selects the first n rows
  * (a bounded selection, not a full sort) and the plan's selections are narrowed to them,
@@ -13,6 +13,7 @@
  */
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scan/sort_spec.h"
@@ -42,6 +43,13 @@ pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec)
                            t->f->path, name);
     }
     return PQT_OK;
+}
+
+/* qsort order of (plan row, position) pairs by plan row (distinct). */
+static int cmp_first(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 static int effective_threads(const pqt_table *t)
@@ -107,7 +115,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     pqt_sort_key sk[PQT_SORT_MAX_KEYS];
     memset(kb, 0, sizeof kb);
     int64_t keep_n = limit >= 0 && limit < n ? limit : n;
-    int64_t *idx = pqt_malloc_array((size_t)n + 1, sizeof *idx);
+    int64_t *idx = pqt_malloc_array((size_t)keep_n + 1, sizeof *idx); /* keep_n: O(n) for a top-n */
     int64_t *inv = pqt_malloc_array((size_t)keep_n + 1, sizeof *inv);
     uint8_t *keep = keep_n < n ? pqt_calloc((size_t)n + 1, 1) : NULL;
     if (!idx || !inv || (keep_n < n && !keep)) {
@@ -140,27 +148,36 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     }
     if (keep_n < n) {
         int64_t got = 0;
-        st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, "pqt_table_open");
+        st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, effective_threads(t), "pqt_table_open");
     } else {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sk, nk, idx, n, "pqt_table_open");
+        st = pqt_sort_rows(sk, nk, idx, n, effective_threads(t), "pqt_table_open");
     }
     if (st != PQT_OK) goto done;
-    /* the key columns stay resident, in sorted order */
+    /* A top-n keeps its key columns resident (n rows: a cheap gather); a full sort releases
+     * them (anchor-spec 2.4: read whole, then released), since gathering every row of every
+     * key (strings above all) costs more than a later first touch that may never come. */
     pqt_colbuf sorted[PQT_SORT_MAX_KEYS];
     memset(sorted, 0, sizeof sorted);
-    for (int i = 0; i < nk && st == PQT_OK; i++)
+    bool keep_keys = keep_n < n;
+    for (int i = 0; keep_keys && i < nk && st == PQT_OK; i++)
         if (kb[i].elem_kind) st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
     if (st == PQT_OK && keep) {
         /* narrow the plan to the kept rows; idx then renumbers into the narrowed plan */
         for (int64_t i = 0; i < keep_n; i++) keep[idx[i]] = 1;
         st = narrow(t, keep);
         if (st == PQT_OK) {
-            int64_t *rank = (int64_t *)pqt_malloc_array((size_t)n + 1, sizeof *rank);
-            if (!rank) st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
-            for (int64_t j = 0, r = 0; rank && j < n; j++) rank[j] = keep[j] ? r++ : -1;
-            for (int64_t i = 0; rank && i < keep_n; i++) idx[i] = rank[idx[i]];
-            pqt_mem_free(rank);
+            /* a kept row's new number is its rank among the kept rows in plan order: sort
+             * (plan row, position) pairs, O(n log n) in the kept rows, not O(rows) memory */
+            int64_t *pr = pqt_malloc_array((size_t)keep_n * 2 + 2, sizeof *pr);
+            if (!pr) st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
+            for (int64_t i = 0; pr && i < keep_n; i++) {
+                pr[2 * i] = idx[i];
+                pr[2 * i + 1] = i;
+            }
+            if (pr) qsort(pr, (size_t)keep_n, 2 * sizeof *pr, cmp_first);
+            for (int64_t r = 0; pr && r < keep_n; r++) idx[pr[2 * r + 1]] = r;
+            pqt_mem_free(pr);
         }
     }
     if (st != PQT_OK) {
@@ -171,7 +188,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     t->plan.perm = idx;
     t->plan.perm_inv = inv;
     idx = inv = NULL;
-    for (int i = 0; i < nk; i++) {
+    for (int i = 0; keep_keys && i < nk; i++) {
         if (!kb[i].elem_kind) continue;
         pqt_tcol *c = &t->cols[kci[i]];
         c->buf = sorted[i];
@@ -193,7 +210,18 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = explain_add(t, line);
     }
 done:
-    for (int i = 0; i < nk; i++) pqt_colbuf_free(&kb[i]);
+    for (int i = 0; i < nk; i++) {
+        /* The key values (and string offsets) were read for this sort only: large blocks go
+         * to the cache (mem.c), so the next open sorting a file this size reads its keys
+         * into memory already faulted in rather than fresh zeroed pages. */
+        if (!kb[i].data_borrowed) {
+            pqt_free(kb[i].data);
+            kb[i].data = NULL;
+        }
+        pqt_free(kb[i].str_offsets);
+        kb[i].str_offsets = NULL;
+        pqt_colbuf_free(&kb[i]);
+    }
     pqt_mem_free(idx);
     pqt_mem_free(inv);
     pqt_mem_free(keep);

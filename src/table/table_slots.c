@@ -129,9 +129,41 @@ static const pqt_colbuf *pick(const pqt_colbuf *a, const pqt_colbuf *b, int64_t 
     return b;
 }
 
+/* The common case of a permutation (sort, top-n): rows of one fixed-width scalar buffer,
+ * every index valid. One typed loop per element size, no call a value. */
+static bool gather_scalar(const pqt_colbuf *a, const int64_t *idx, int64_t n, pqt_colbuf *dst)
+{
+    size_t es = dst->elem_nbytes;
+#define GATHER_(T)                                                                                 \
+    for (int64_t i = 0; i < n; i++) ((T *)dst->data)[i] = ((const T *)a->data)[idx[i]];
+    switch (es) {
+    case 8: GATHER_(uint64_t) break;
+    case 4: GATHER_(uint32_t) break;
+    case 2: GATHER_(uint16_t) break;
+    case 1: GATHER_(uint8_t) break;
+    default: return false;
+    }
+#undef GATHER_
+    if (dst->validity) {
+        memset(dst->validity, 0, (size_t)(n + 7) / 8);
+        for (int64_t i = 0; i < n; i++)
+            dst->validity[i >> 3] |= (uint8_t)(pqt_tbl_bit(a->validity, idx[i]) << (i & 7));
+    }
+    return true;
+}
+
 pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const int64_t *idx,
                               int64_t n, int vec_width, pqt_colbuf *dst)
 {
+    if (!b && !a->is_list && !a->str_offsets && vec_width <= 0 && a->elem_nbytes > 0) {
+        bool all_rows = true;
+        for (int64_t i = 0; i < n && all_rows; i++) all_rows = idx[i] >= 0;
+        if (all_rows) {
+            PQT_TRY(pqt_tbl_buf_new(dst, a->elem_kind, false, 0, a->validity != NULL, n, n));
+            if (gather_scalar(a, idx, n, dst)) return PQT_OK;
+            pqt_colbuf_free(dst);
+        }
+    }
     bool is_list = a->is_list;
     bool has_null_rows = false, elem_nullable = a->validity || (b && b->validity);
     int64_t nelem = 0, nbytes = 0;
@@ -187,9 +219,11 @@ pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const in
                 for (int64_t e = 0; e < k; e++) {
                     int64_t o0 = s->str_offsets[f + e], o1 = s->str_offsets[f + e + 1];
                     if (!pqt_tbl_bit(s->validity, f + e)) o1 = o0;
-                    if (o1 > o0)
-                        memcpy(dst->str_bytes.data + dst->str_bytes.len, s->str_bytes.data + o0,
-                               (size_t)(o1 - o0));
+                    uint8_t *to = dst->str_bytes.data + dst->str_bytes.len;
+                    const uint8_t *from = s->str_bytes.data + o0;
+                    if (o1 - o0 > 16) memcpy(to, from, (size_t)(o1 - o0));
+                    else /* short strings (most): a byte loop beats a call */
+                        for (int64_t j = 0; j < o1 - o0; j++) to[j] = from[j];
                     dst->str_bytes.len += (size_t)(o1 - o0);
                     dst->str_offsets[out + e + 1] = (int64_t)dst->str_bytes.len;
                 }

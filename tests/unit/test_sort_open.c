@@ -395,8 +395,25 @@ static void test_open_errors(void)
     pqt_opts_free(o);
 }
 
+/* filter_rows on a table sorted at open: the sorted plan cannot be refined, so the rows are
+ * gathered (in sorted order) and the table detaches. */
+static void test_filter_rows_after_sort(void)
+{
+    pqt_table *t = open_with("-id", NULL, -1, 1);
+    const char *idn = "id";
+    CHECK_OK(pqt_table_prefetch(t, &idn, 1));
+    CHECK_OK(pqt_table_filter_rows_rule(t, "id > 9990"));
+    CHECK_EQ_I64(pqt_table_nrows(t), 10);
+    int64_t ids[10] = {0};
+    CHECK_OK(pqt_table_get(t, "id", 0, ids, sizeof ids, NULL, 0));
+    for (int i = 0; i < 10; i++) CHECK_EQ_I64(ids[i], 10000 - i);
+    CHECK_EQ_I64(pqt_table_is_detached(t), 1);
+    pqt_table_close(t);
+}
+
 int main(void)
 {
+    test_filter_rows_after_sort();
     test_against_model();
     test_limit_only();
     test_topn_reads_kept_rows();

@@ -187,13 +187,19 @@ static pqt_table *table_of_data(void)
 static void test_property(void)
 {
     uint64_t s = 12;
-    for (int iter = 0; iter < 150; iter++) {
-        int n = iter < 10 ? iter : 1 + (int)rnd(&s, iter < 100 ? 120 : 3000);
+    for (int iter = 0; iter < 153; iter++) {
+        /* small tables, then larger ones; from 4096 rows on, keys with few distinct values
+         * take the engine's counting sort (dates, with 1000 values, still the radix sort);
+         * the last three pass 65536 rows, where groups of ties on the first key go on to
+         * the next keys on several threads (when the machine has them) */
+        int n = iter < 10 ? iter : iter < 130 ? 1 + (int)rnd(&s, iter < 100 ? 120 : 3000)
+                : iter < 150                  ? 4096 + (int)rnd(&s, 5000)
+                                              : 70000 + (int)rnd(&s, 30000);
         make_data(&s, n);
         pqt_table *t = table_of_data();
         bool have_u64 = pqt_table_has_column(t, "u64");
         if (iter == 0) CHECK(have_u64);
-        model_nkeys = 1 + (int)rnd(&s, 3);
+        model_nkeys = iter < 150 ? 1 + (int)rnd(&s, 3) : 2 + (int)rnd(&s, 2);
         const char *names[4];
         int desc[4], nf[4];
         for (int k = 0; k < model_nkeys; k++) {
@@ -266,6 +272,43 @@ static void test_property(void)
         pqt_table_close(t);
         free_data();
     }
+}
+
+/* top_n on 100000 rows with values placed first: the selection runs in stretches, one per
+ * thread (when the machine has several), and must still give the model's first k rows. */
+static void test_top_n_large(void)
+{
+    uint64_t s = 99;
+    make_data(&s, 100000);
+    static const struct {
+        int col, desc;
+        int64_t k;
+    } cases[] = {{C_F64, 0, 1}, {C_F64, 1, 100}, {C_I32, 0, 30000}, {C_STR, 1, 777}, {C_I64, 0, 90000}};
+    int *order = malloc(sizeof(int) * 100000);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        pqt_table *t = table_of_data();
+        model_nkeys = 2;
+        model_cols[0] = cases[c].col;
+        model_desc[0] = cases[c].desc;
+        model_nf[0] = false;
+        model_cols[1] = C_DATE;
+        model_desc[1] = true;
+        model_nf[1] = false;
+        for (int i = 0; i < 100000; i++) order[i] = i;
+        qsort(order, 100000, sizeof *order, model_cmp);
+        const char *names[2] = {col_names[cases[c].col], "date"};
+        int desc[2] = {cases[c].desc, 1};
+        CHECK_OK(pqt_table_top_n(t, names, 2, desc, NULL, cases[c].k));
+        int32_t *tags = malloc(sizeof(int32_t) * (size_t)cases[c].k);
+        CHECK_OK(pqt_table_get(t, "tag", 0, tags, sizeof(int32_t) * (size_t)cases[c].k, NULL, 0));
+        int64_t bad = 0;
+        for (int64_t i = 0; i < cases[c].k; i++) bad += tags[i] != order[i];
+        CHECK_EQ_I64(bad, 0);
+        free(tags);
+        pqt_table_close(t);
+    }
+    free(order);
+    free_data();
 }
 
 /* Placement by hand: v = 3, null, NaN, -0.0, 1, 0.0, -inf, NaN, null, inf (tags 1..10). */
@@ -360,6 +403,7 @@ int main(void)
 {
     test_placement();
     test_property();
+    test_top_n_large();
     test_detach();
     return pqt_test_done("test_sort_table");
 }
