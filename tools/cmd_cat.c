@@ -185,6 +185,7 @@ static int run(pqt_file *f, const cat_args *args)
         /* the library sorts: a table opened with the filter (--rows became a rule on the row
          * index), the keys and the limit; its rows are printed (cat_sort.c) */
         if (args->limit) tool_parse_i64(args->limit, strlen(args->limit), &limit);
+        if (args->where.qc) tool_warnings_to_stderr(); /* --qc-soft's warnings */
         cat_reader rd;
         cat_open_args oa = {args->no_crc, args->binary_as_string};
         rc = cat_reader_open(&rd, args->path, &oa);

@@ -162,6 +162,15 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     bool keep_keys = keep_n < n;
     for (int i = 0; keep_keys && i < nk && st == PQT_OK; i++)
         if (kb[i].elem_kind) st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
+    /* Keys kept resident are this open's first read of them: their qc rules apply now, to
+     * the kept rows (a full sort's keys meet theirs at their first touch). */
+    pqt_tbl_qc_note *notes = keep_keys ? pqt_calloc((size_t)nk, sizeof *notes) : NULL;
+    if (keep_keys && !notes && st == PQT_OK)
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
+    for (int i = 0; notes && i < nk; i++) notes[i].rule = -1;
+    for (int i = 0; notes && i < nk && st == PQT_OK; i++)
+        if (kb[i].elem_kind)
+            st = pqt_tbl_qc_check(t, &t->cols[kci[i]], &sorted[i], "pqt_table_open", &notes[i]);
     if (st == PQT_OK && keep) {
         /* narrow the plan to the kept rows; idx then renumbers into the narrowed plan */
         for (int64_t i = 0; i < keep_n; i++) keep[idx[i]] = 1;
@@ -182,6 +191,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     }
     if (st != PQT_OK) {
         for (int i = 0; i < nk; i++) pqt_colbuf_free(&sorted[i]);
+        pqt_mem_free(notes);
         goto done;
     }
     for (int64_t i = 0; i < keep_n; i++) inv[idx[i]] = i;
@@ -194,6 +204,8 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         c->buf = sorted[i];
         c->residency = PQT_RES_FULL;
     }
+    for (int i = 0; notes && i < nk; i++) pqt_tbl_qc_emit(t, &notes[i]);
+    pqt_mem_free(notes);
     {
         int at = snprintf(line, sizeof line, "sort: ");
         pqt_sort_spec_text(spec, line + at, sizeof line - (size_t)at - 64);

@@ -601,6 +601,67 @@ static void test_open_errors(void)
     pqt_table_close(t);
 }
 
+/* Sort at open: a top-n keeps its key columns resident, so their rules are checked at open
+ * over the kept rows; a full sort releases its keys, which meet their rules at first touch.
+ * ra by id: 10, -5, 400, null, 20, NaN. */
+static pqt_status open_sorted(const char *rule, int soft, const char *keys, int64_t limit,
+                              pqt_table **t)
+{
+    pqt_opts *o;
+    pqt_qc *qc;
+    REQUIRE_OK(pqt_opts_new(&o));
+    REQUIRE_OK(pqt_qc_new(&qc));
+    REQUIRE_OK(pqt_qc_add(qc, rule));
+    REQUIRE_OK(pqt_opts_set_qc(o, qc));
+    pqt_qc_free(qc);
+    REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_QC_SOFT, soft));
+    REQUIRE_OK(pqt_opts_set_sort(o, keys));
+    if (limit >= 0) REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_LIMIT, limit));
+    pqt_status st = pqt_table_open(path, o, t);
+    pqt_opts_free(o);
+    return st;
+}
+
+static void test_sort_at_open(void)
+{
+    const char *rule = "ra, >=0, <=360";
+    pqt_table *t = NULL;
+    /* the two largest: 400 and 20 */
+    CHECK_EQ_I64(open_sorted(rule, 0, "-ra", 2, &t), PQT_QC);
+    CHECK_MSG(WANT("pqt_table_open: %s: qc violation for column 'ra': declared min >= 0, max <= "
+                   "360, data range [20.0, 400.0], 1 of 2 valid element(s) out of range",
+                   path));
+    CHECK(t == NULL);
+    /* the two smallest: -5 and 10 */
+    CHECK_EQ_I64(open_sorted(rule, 0, "ra", 2, &t), PQT_QC);
+    CHECK_MSG(WANT("pqt_table_open: %s: qc violation for column 'ra': declared min >= 0, max <= "
+                   "360, data range [-5.0, 10.0], 1 of 2 valid element(s) out of range",
+                   path));
+    /* soft: one warning from the open, the kept keys resident and right */
+    nwarn = 0;
+    pqt_set_warning_callback(on_warning, NULL);
+    REQUIRE_OK(open_sorted(rule, 1, "-ra", 2, &t));
+    CHECK_EQ_I64(nwarn, 1);
+    if (nwarn == 1)
+        CHECK_STR(warns[0], WANT("pqt_table_open: %s: qc violation for column 'ra': declared "
+                                 "min >= 0, max <= 360, data range [20.0, 400.0], 1 of 2 valid "
+                                 "element(s) out of range",
+                                 path));
+    double v[6];
+    CHECK_EQ_I64(residency(t, "ra"), PQT_RES_FULL);
+    CHECK_OK(pqt_table_get(t, "ra", 0, v, sizeof v, NULL, 0));
+    CHECK(v[0] == 400 && v[1] == 20);
+    CHECK_EQ_I64(nwarn, 1);
+    pqt_table_close(t);
+    pqt_set_warning_callback(NULL, NULL);
+    /* a full sort: the open passes, the first touch fails */
+    REQUIRE_OK(open_sorted(rule, 0, "-ra", -1, &t));
+    CHECK_EQ_I64(pqt_table_nrows(t), 6);
+    CHECK_EQ_I64(pqt_table_get(t, "ra", 0, v, sizeof v, NULL, 0), PQT_QC);
+    CHECK_MSG(WANT("pqt_table_get: %s: qc violation for column 'ra': %s", path, RA_RANGE));
+    pqt_table_close(t);
+}
+
 int main(void)
 {
     write_file();
@@ -613,6 +674,7 @@ int main(void)
     test_validate();
     test_open_errors();
     test_slice_and_table_ops();
+    test_sort_at_open();
     unlink(path);
     return pqt_test_done("test_qc_table");
 }
