@@ -21,36 +21,6 @@
 #define BIG "tests/data/table_big.parquet"
 #define EXPECT "tests/data/filter_rows_expect.tsv"
 
-static char *read_text(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) s[n] = '\0';
-    fclose(fp);
-    return s;
-}
-
-/* Split s in place at sep into at most max fields (empty fields kept). */
-static int split(char *s, char sep, char **out, int max)
-{
-    int n = 0;
-    out[n++] = s;
-    for (char *p = s; *p && n < max; p++)
-        if (*p == sep) {
-            *p = '\0';
-            out[n++] = p + 1;
-        }
-    return n;
-}
-
 /* "kind:v1,v2,..." -> values for pqt_filter_bind / add_in (strings point into spec). */
 static pqt_status add_set(pqt_filter *f, const char *name, bool bind, int negate, char *spec)
 {
@@ -58,7 +28,7 @@ static pqt_status add_set(pqt_filter *f, const char *name, bool bind, int negate
     if (!colon) return PQT_MISUSE;
     *colon = '\0';
     char *vals[64];
-    int n = split(colon + 1, ',', vals, 64);
+    int n = pqt_test_split(colon + 1, ',', vals, 64);
     int32_t i32[64];
     int64_t i64[64];
     double f64[64];
@@ -88,7 +58,7 @@ static pqt_filter *build_filter(const char *rule, char *binds, char *addin)
     if (*rule) CHECK_OK(pqt_filter_add(f, rule));
     if (*binds) {
         char *sets[8];
-        int n = split(binds, ';', sets, 8);
+        int n = pqt_test_split(binds, ';', sets, 8);
         for (int k = 0; k < n; k++) {
             char *eq = strchr(sets[k], '=');
             *eq = '\0';
@@ -180,14 +150,14 @@ static void check_columns_follow(pqt_table *all, pqt_table *filtered, const uint
 /* Every case of the fixture: row_mask and filter_rows against DuckDB's rows. */
 static void test_fixture(void)
 {
-    char *text = read_text(EXPECT);
+    char *text = pqt_test_read_text(EXPECT);
     REQUIRE_OK(text ? PQT_OK : PQT_IO);
     int ncases = 0;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next) *next++ = '\0';
         char *fld[6];
-        if (split(line, '\t', fld, 6) != 6) {
+        if (pqt_test_split(line, '\t', fld, 6) != 6) {
             CHECK(!"malformed fixture line");
             continue;
         }

@@ -23,3 +23,32 @@ uint64_t pqt_test_rand(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
+
+char *pqt_test_read_text(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, fp) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = '\0';
+    fclose(fp);
+    return s;
+}
+
+int pqt_test_split(char *s, char sep, char **out, int max)
+{
+    int n = 0;
+    out[n++] = s;
+    for (char *p = s; *p && n < max; p++)
+        if (*p == sep) {
+            *p = '\0';
+            out[n++] = p + 1;
+        }
+    return n;
+}

@@ -59,4 +59,9 @@ int pqt_test_done(const char *name);
 /* Deterministic PRNG for property tests (splitmix64). */
 uint64_t pqt_test_rand(uint64_t *state);
 
+/* A whole text file, NUL-terminated (free with free); NULL when it cannot be read. */
+char *pqt_test_read_text(const char *path);
+/* Split s in place at sep into at most max fields (empty fields kept); returns the count. */
+int pqt_test_split(char *s, char sep, char **out, int max);
+
 #endif
