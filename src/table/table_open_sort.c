@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scan/scan.h"
 #include "scan/sort_spec.h"
 #include "table/sort_engine.h"
 #include "table/table_int.h"
@@ -109,6 +110,21 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         goto out;
     }
     int nk = spec->nkeys;
+    /* A top-n on a first key without nulls_first reads only the row groups that can hold
+     * one of its rows (statistics, PQT_OPT_PUSHDOWN_STATS) */
+    if (limit >= 0 && limit < t->plan.nsel && !spec->nulls_first[0] &&
+        !(t->opts.pushdown_off & PQT_PD_STATS)) {
+        int nread = 0, of = 0;
+        st = pqt_tbl_top_n_row_groups(t, spec->names[0], spec->desc[0], limit,
+                                      effective_threads(t), &nread, &of);
+        if (st == PQT_OK && nread < of) {
+            snprintf(line, sizeof line, "top-n: the keys of %d of %d row groups read (the "
+                                        "statistics of '%s' rule out the rest)\n",
+                     nread, of, spec->names[0]);
+            st = explain_add(t, line);
+        }
+        if (st != PQT_OK) goto out;
+    }
     int64_t n = t->plan.nsel;
     pqt_colbuf kb[PQT_SORT_MAX_KEYS];
     int kci[PQT_SORT_MAX_KEYS];

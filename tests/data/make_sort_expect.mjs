@@ -39,6 +39,15 @@ const cases = [
   [F, 'float16_ieee754 desc', 10, [['float16_ieee754', 1, 0, 1]]],
   [D, 'c_birth_country, -c_birth_year', -1, [['c_birth_country', 0, 0, 0], ['c_birth_year', 1, 0, 0]]],
   [D, 'c_last_name nulls_first', 30, [['c_last_name', 0, 1, 0]]],
+  // top-n whose first key's statistics rule out row groups (table_open_topn.c)
+  [R, '-f32', 30, [['f32', 1, 0, 1]]],
+  [R, 'i32', 50, [['i32', 0, 0, 0]]],
+  [R, '-i32, id', 10, [['i32', 1, 0, 0], ['id', 0, 0, 0]]],
+  [R, 'id desc', 5, [['id', 1, 0, 0]]],
+  [A, '-bigint_col', 20, [['bigint_col', 1, 0, 0]]],
+  [A, 'int_col, -id', 15, [['int_col', 0, 0, 0], ['id', 1, 0, 0]]],
+  [F, '-double_ieee754', 5, [['double_ieee754', 1, 0, 1]]],
+  [D, '-c_birth_year', 7, [['c_birth_year', 1, 0, 0]]],
 ];
 
 function runs(rows) {

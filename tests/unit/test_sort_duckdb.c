@@ -9,6 +9,7 @@
  * it. pqt opens each file with PQT_OPT_SORT (and PQT_OPT_LIMIT) at threads 1 and 2, and its
  * row index must list the same rows in the same order.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,36 @@ static void check_case(const char *file, const char *keys, int64_t limit, const 
     }
 }
 
+/* A top-n reads the keys of the row groups its first key's statistics leave only:
+ * table_rg's f32 is id / 4, rising through five row groups of 2048 rows, so the 30 largest
+ * are all in the last one; with PQT_OPT_PUSHDOWN_STATS 0 every row group is read. */
+static void top_n_reads_fewer_row_groups(void)
+{
+    for (int stats = 1; stats >= 0; stats--) {
+        pqt_opts *o = NULL;
+        pqt_table *t = NULL;
+        REQUIRE_OK(pqt_opts_new(&o));
+        CHECK_OK(pqt_opts_set_sort(o, "-f32"));
+        CHECK_OK(pqt_opts_set_int(o, PQT_OPT_LIMIT, 30));
+        CHECK_OK(pqt_opts_set_int(o, PQT_OPT_PUSHDOWN_STATS, stats));
+        REQUIRE_OK(pqt_table_open("tests/data/table_rg.parquet", o, &t));
+        pqt_opts_free(o);
+        int64_t values = pqt_table_scan_values(t, "f32");
+        char explain[2048];
+        pqt_table_explain(t, explain, sizeof explain);
+        bool said = strstr(explain, "top-n: the keys of 1 of 5 row groups read") != NULL;
+        if (stats ? values > 2 * 1808 || !said : values < 10000 || said) {
+            fprintf(stderr, "top-n -f32 limit 30, statistics %s: %lld values of f32 decoded\n%s",
+                    stats ? "on" : "off", (long long)values, explain);
+            pqt_test_failures++;
+        }
+        float f[30];
+        CHECK_OK(pqt_table_get(t, "f32", 0, f, sizeof f, NULL, 0));
+        for (int i = 0; i < 30; i++) CHECK(f[i] == (float)(10000 - i) / 4);
+        pqt_table_close(t);
+    }
+}
+
 int main(void)
 {
     char *text = pqt_test_read_text(EXPECT);
@@ -98,6 +129,7 @@ int main(void)
         ncases++;
     }
     free(text);
-    CHECK_EQ_I64(ncases, 13);
+    CHECK_EQ_I64(ncases, 21);
+    top_n_reads_fewer_row_groups();
     return pqt_test_done("test_sort_duckdb");
 }
