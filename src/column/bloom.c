@@ -13,8 +13,11 @@
 #include "column/column_int.h"
 #include "util/error.h"
 #include "util/io.h"
+#include "util/mem.h"
 
 enum { BLOOM_MIN_BYTES = 32, BLOOM_MAX_BYTES = 128 << 20, BLOOM_HEADER_MAX = 64 };
+/* Up to this many values, each reads its own block; beyond, the whole bitset is read once. */
+enum { BLOOM_PROBE_BLOCKS = 64 };
 
 static bool block_has(const uint8_t *block, uint32_t key)
 {
@@ -44,9 +47,8 @@ static pqt_status read_header(const pqt_chunk_src *src, int64_t off, int64_t ava
 {
     *ok = false;
     size_t len = (size_t)(avail < BLOOM_HEADER_MAX ? avail : BLOOM_HEADER_MAX);
-    pqt_io_buf raw = pqt_io_buf_take(src->io);
-    const uint8_t *bytes;
-    pqt_status st = pqt_io_view(src->io, off, len, &raw, &bytes);
+    uint8_t bytes[BLOOM_HEADER_MAX];
+    pqt_status st = pqt_io_read(src->io, bytes, len, off);
     if (st == PQT_OK) {
         pqt_bloom_header h;
         pqt_err_mute(); /* a malformed filter is not an error of the read */
@@ -58,7 +60,6 @@ static pqt_status read_header(const pqt_chunk_src *src, int64_t off, int64_t ava
               (int64_t)*hdr_ret + h.num_bytes <= avail;
         *nbytes_ret = h.num_bytes;
     }
-    pqt_io_buf_give(src->io, &raw);
     return st;
 }
 
@@ -81,13 +82,34 @@ pqt_status pqt_chunk_bloom_absent(const pqt_chunk_src *src, int rg, const pqt_co
     bool ok;
     PQT_TRY(read_header(src, off, avail, &hdr, &nbytes, &ok));
     if (!ok) return PQT_OK;
-    pqt_io_buf raw = pqt_io_buf_take(src->io);
-    const uint8_t *bits;
-    pqt_status st = pqt_io_view(src->io, off + (int64_t)hdr, (size_t)nbytes, &raw, &bits);
+    /* Own buffers, not the source's pool: a pooled buffer sized for a 32-byte block would
+     * come back to the chunk reader too small for its next column chunk. */
+    pqt_status st = PQT_OK;
+    int64_t base = off + (int64_t)hdr;
+    if (n <= BLOOM_PROBE_BLOCKS) {
+        /* a value tests one 32-byte block: read those, not a bitset of up to 128 MiB */
+        bool present = false;
+        uint64_t nblocks = (uint64_t)nbytes / 32;
+        uint8_t block[32];
+        for (int64_t i = 0; i < n && !present && st == PQT_OK; i++) {
+            uint64_t blk = ((hashes[i] >> 32) * nblocks) >> 32;
+            st = pqt_io_read(src->io, block, sizeof block, base + 32 * (int64_t)blk);
+            if (st == PQT_OK) present = block_has(block, (uint32_t)hashes[i]);
+        }
+        if (st == PQT_OK) {
+            *read_ret = true;
+            *absent_ret = !present;
+        }
+        return st;
+    }
+    uint8_t *bits = pqt_malloc((size_t)nbytes);
+    if (!bits) return pqt_err(PQT_NOMEM, "out of memory reading a bloom filter of %d bytes",
+                              (int)nbytes);
+    st = pqt_io_read(src->io, bits, (size_t)nbytes, base);
     if (st == PQT_OK) {
         *read_ret = true;
         *absent_ret = none_present(bits, (uint32_t)nbytes, hashes, n);
     }
-    pqt_io_buf_give(src->io, &raw);
+    pqt_mem_free(bits);
     return st;
 }
