@@ -114,6 +114,24 @@ static void parquet_mr_files(void)
             CHECK_EQ_I64(o.rows, 1);
             CHECK_EQ_I64(o.c.row_groups_pruned_bloom, 0);
         }
+        /* past 64 values the whole bitset is read once instead of a block per value */
+        char big[2048] = "String in (";
+        for (int i = 0; i < 66; i++) {
+            char v[16];
+            snprintf(v, sizeof v, "%s\"m%02d\"", i ? ", " : "", i);
+            strcat(big, v);
+        }
+        strcat(big, ")");
+        if (query(corpus[f], big, 1, true, &o)) {
+            CHECK_EQ_I64(o.rows, 0);
+            CHECK_EQ_I64(o.c.row_groups_pruned_bloom, 1);
+        }
+        big[strlen(big) - 1] = '\0';
+        strcat(big, ", \"jumps\")");
+        if (query(corpus[f], big, 1, true, &o)) {
+            CHECK_EQ_I64(o.rows, 1);
+            CHECK_EQ_I64(o.c.row_groups_pruned_bloom, 0);
+        }
         if (query(corpus[f], "String == \"Zebra\" or String == \"doing\"", 1, true, &o)) {
             CHECK_EQ_I64(o.rows, 0);
             CHECK_EQ_I64(o.c.row_groups_pruned_bloom, 1);
