@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "maml/maml.h"
 #include "table/table_int.h"
 #include "util/mem.h"
 #include "util/suggest.h"
@@ -205,6 +206,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     t->opts.filter = NULL; /* the options own it; the plan keeps what the filter decided */
     t->opts.qc = NULL;     /* likewise; the table binds its own copy (t->qc) */
     t->opts.sort = NULL;   /* likewise: the plan's permutation is what the sort decided */
+    t->opts.maml = NULL;   /* the table takes its own reference (t->maml) */
     t->threads = t->opts.threads;
     const char *path = io->name;
     st = pqt_file_open_io(io, opts, &t->f);
@@ -233,6 +235,8 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     t->ri_possible = true;
     st = add_file_slots(t);
     if (st != PQT_OK) goto fail;
+    st = pqt_tbl_maml_at_open(t, opts ? opts->maml : NULL);
+    if (st != PQT_OK) goto fail;
     st = pqt_tbl_qc_bind(t, opts ? opts->qc : NULL, opts && opts->qc_soft);
     if (st != PQT_OK) goto fail;
     if (opts && opts->sort) {
@@ -260,6 +264,7 @@ fail:
  * chose, and a sort orders the whole file's. */
 static pqt_status check_slice_sort(const pqt_opts *opts, const char *name)
 {
+    PQT_TRY(pqt_tbl_maml_slice_check(opts, name));
     if (!opts || !opts->sort || (opts->row_lo == 0 && opts->row_hi == 0)) return PQT_OK;
     return pqt_err(PQT_MISUSE, "pqt_table_open: %s: a slice (PQT_OPT_ROW_LO/PQT_OPT_ROW_HI) "
                                "cannot be sorted: a sort orders the whole file's rows; sort the "
@@ -303,6 +308,7 @@ void pqt_table_close(pqt_table *t)
     pqt_plan_free(&t->plan);
     pqt_mem_free(t->explain);
     pqt_tbl_qc_free(t->qc);
+    pqt_maml_unref(t->maml);
     pqt_file_close(t->f);
     pqt_mem_free(t);
 }
