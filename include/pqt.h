@@ -215,10 +215,10 @@ PQT_API pqt_status pqt_opts_set_sort(pqt_opts *opts, const char *keys);
  * a line over 1024 characters, a duplicated field or remap name, a bad col_size, array_size
  * or qc bound, protected_cols naming no field, YAML syntax), also for a file over 16 MiB
  * (refused by its size, unread); PQT_IO when path cannot be read; PQT_MISUSE for a NULL
- * opts. A failed set leaves opts as it was. What needs the file (a remap target it lacks)
- * is checked at open, before any data is read (PQT_BAD_MAML). Not supported yet (a table
- * open refuses them with PQT_UNSUPPORTED rather than ignore them): non-empty extra: remap:,
- * extra: filter:, extra: sort: and fields: qc:. */
+ * opts. A failed set leaves opts as it was. What needs the file (a remap target it lacks, a
+ * remap to the name parquet_row_index) is checked at open, before any data is read
+ * (PQT_BAD_MAML). Not supported yet (a table open refuses them with PQT_UNSUPPORTED rather
+ * than ignore them): non-empty extra: filter:, extra: sort: and fields: qc:. */
 PQT_API pqt_status pqt_opts_set_maml(pqt_opts *opts, const char *path);
 PQT_API pqt_status pqt_opts_set_maml_text(pqt_opts *opts, const char *text);
 /* Validate the MAML at maml_path alone (parquet_path NULL) or against the parquet file at

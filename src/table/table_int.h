@@ -95,9 +95,12 @@ struct pqt_table {
 };
 
 /* ---- table_maml.c ---- */
-/* Apply the MAML m (may be NULL) to a table whose file slots exist: PQT_BAD_MAML listing every
- * remap target the file lacks, PQT_UNSUPPORTED for a key not built yet, then the units of
- * fields: (file names); t keeps a reference. Reads nothing. */
+/* Before the slots are made (m may be NULL): PQT_BAD_MAML listing every remap target the file
+ * lacks and every internal name that is the reserved row-index name. */
+pqt_status pqt_tbl_maml_check_file(const pqt_table *t, const struct pqt_maml *m);
+/* Apply the MAML m (may be NULL) to a table whose file slots exist (remapped names made by
+ * table.c): PQT_UNSUPPORTED for a key not built yet, then the units of fields: (file names);
+ * t keeps a reference. Reads nothing. */
 pqt_status pqt_tbl_maml_at_open(pqt_table *t, struct pqt_maml *m);
 /* PQT_BAD_MAML when opts' MAML has a non-empty extra: sort: and opts make a slice. */
 pqt_status pqt_tbl_maml_slice_check(const pqt_opts *opts, const char *name);

@@ -5,9 +5,9 @@
  * any read, the table-level keys (pqt_table_maml_value), and pqt_maml_check_alloc, the
  * whole report behind `pqt maml check`.
  *
- * Not built yet, and refused at open rather than ignored: extra: remap: (the slot would
- * carry the internal name and read file_col, as rename does), extra: filter: (AND-ed into
- * the filter of pqt_tbl_filter_at_open, file names resolved before the caller's internal
+ * extra: remap: names the slots table.c makes (an internal name reads its file column, as
+ * after a rename). Not built yet, and refused at open rather than ignored: extra: filter:
+ * (AND-ed into the filter of pqt_tbl_filter_at_open, file names resolved before the caller's internal
  * ones), extra: sort: (its keys placed before the caller's in the spec given to
  * pqt_tbl_sort_at_open) and fields: qc: (merged per column into the rules pqt_tbl_qc_bind
  * takes, the MAML's entry winning for its column).
@@ -48,7 +48,6 @@ static int missing_targets(const pqt_maml *m, const pqt_file *f, pqt_buf *b)
 
 static const char *unsupported_key(const pqt_maml *m)
 {
-    if (m->nremap) return "extra: remap:";
     if (m->filter.n) return "extra: filter:";
     if (m->sort.n) return "extra: sort:";
     for (int i = 0; i < m->nfields; i++)
@@ -66,21 +65,32 @@ pqt_status pqt_tbl_maml_slice_check(const pqt_opts *opts, const char *name)
                    name ? name : "(unnamed)", opts->maml->source, opts->maml->sort.lines[0]);
 }
 
-pqt_status pqt_tbl_maml_at_open(pqt_table *t, pqt_maml *m)
+pqt_status pqt_tbl_maml_check_file(const pqt_table *t, const pqt_maml *m)
 {
     if (!m) return PQT_OK;
     pqt_buf b = {0};
-    int nmissing = missing_targets(m, t->f, &b);
-    if (nmissing != 0) {
-        pqt_status st =
-            nmissing < 0
-                ? pqt_err(PQT_NOMEM, "pqt_table_open: out of memory")
-                : pqt_err(PQT_BAD_MAML, "pqt_table_open: %s: MAML %s: %d problem%s:\n%.*s",
-                          t->f->path, m->source, nmissing, nmissing == 1 ? "" : "s",
-                          (int)(b.len < 800 ? b.len : 800), (const char *)b.data);
-        pqt_buf_free(&b);
-        return st;
+    int nbad = missing_targets(m, t->f, &b);
+    for (int i = 0; i < m->nremap && nbad >= 0; i++) {
+        if (strcmp(m->remap[i].internal, PQT_TBL_ROW_INDEX) != 0) continue;
+        char line[300];
+        int len = snprintf(line, sizeof line,
+                           "%sline %d: extra: remap: '%s' is the row-index column's name",
+                           b.len ? "\n" : "", m->remap[i].line, PQT_TBL_ROW_INDEX);
+        nbad = pqt_buf_append(&b, line, (size_t)len) == PQT_OK ? nbad + 1 : -1;
     }
+    if (nbad == 0) return PQT_OK;
+    pqt_status st =
+        nbad < 0 ? pqt_err(PQT_NOMEM, "pqt_table_open: out of memory")
+                 : pqt_err(PQT_BAD_MAML, "pqt_table_open: %s: MAML %s: %d problem%s:\n%.*s",
+                           t->f->path, m->source, nbad, nbad == 1 ? "" : "s",
+                           (int)(b.len < 800 ? b.len : 800), (const char *)b.data);
+    pqt_buf_free(&b);
+    return st;
+}
+
+pqt_status pqt_tbl_maml_at_open(pqt_table *t, pqt_maml *m)
+{
+    if (!m) return PQT_OK;
     const char *key = unsupported_key(m);
     if (key)
         return pqt_err(PQT_UNSUPPORTED, "pqt_table_open: %s: MAML %s: %s is not supported yet "
