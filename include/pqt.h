@@ -521,6 +521,14 @@ PQT_API pqt_status pqt_table_meta_value(const pqt_table *t, const char *key,
  * the key is absent or holds a block rather than values; PQT_MISUSE for NULL arguments. */
 PQT_API pqt_status pqt_table_maml_value(const pqt_table *t, const char *key,
                                         const char **value_ret);
+/* A fields: key of the MAML entry for column `name` (the table's name; the entry is found by
+ * the file column it reads): key "info", "ucd" (a list joined with ";") or "data_type",
+ * case-insensitive, as written in the MAML. *value_ret lives as long as t. Reads nothing.
+ * PQT_NOT_FOUND with a message for a column t lacks; PQT_NOT_FOUND without one when the
+ * table has no MAML, the column has no entry (or reads no file column) or the entry lacks
+ * the key; PQT_MISUSE for NULL arguments or another key. */
+PQT_API pqt_status pqt_table_maml_field_value(const pqt_table *t, const char *name,
+                                              const char *key, const char **value_ret);
 /* 1 when the table has detached from its file (see above). */
 PQT_API int pqt_table_is_detached(const pqt_table *t);
 /* Counter bumped by every structural change. A view taken at generation g is valid while

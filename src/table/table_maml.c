@@ -133,6 +133,25 @@ pqt_status pqt_table_maml_value(const pqt_table *t, const char *key, const char 
     return PQT_OK;
 }
 
+pqt_status pqt_table_maml_field_value(const pqt_table *t, const char *name, const char *key,
+                                      const char **value_ret)
+{
+    const char *call = "pqt_table_maml_field_value";
+    if (!t || !name || !key || !value_ret) return pqt_err(PQT_MISUSE, "%s: NULL argument", call);
+    bool info = !strcasecmp(key, "info"), ucd = !strcasecmp(key, "ucd");
+    if (!info && !ucd && strcasecmp(key, "data_type"))
+        return pqt_err(PQT_MISUSE, "%s: key '%s' (info, ucd or data_type)", call, key);
+    int ci;
+    PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    if (!t->maml || !t->f || c->file_col < 0 || c->added) return PQT_NOT_FOUND;
+    const pqt_maml_field *f = pqt_maml_field_find(t->maml, t->f->schema.cols[c->file_col].path);
+    const char *v = !f ? NULL : info ? f->info : ucd ? f->ucd : f->data_type;
+    if (!v) return PQT_NOT_FOUND;
+    *value_ret = v;
+    return PQT_OK;
+}
+
 pqt_status pqt_maml_check_alloc(const char *maml_path, const char *parquet_path,
                                 char **report_ret, int *nproblems_ret)
 {

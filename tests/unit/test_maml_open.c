@@ -59,6 +59,17 @@ static void test_units_and_values(void)
     CHECK(v && !strcmp(v, "a;b;c"));
     CHECK(pqt_table_maml_value(t, "author", &v) == PQT_NOT_FOUND);
     CHECK(pqt_table_maml_value(t, "extra", &v) == PQT_NOT_FOUND);
+    /* info and ucd of a field, asked by table name */
+    CHECK_OK(pqt_table_maml_field_value(t, "double_col", "Info", &v));
+    CHECK(v && !strcmp(v, "a speed"));
+    CHECK_OK(pqt_table_maml_field_value(t, "double_col", "ucd", &v));
+    CHECK(v && !strcmp(v, "phys.veloc;meta.main"));
+    CHECK(pqt_table_maml_field_value(t, "double_col", "data_type", &v) == PQT_NOT_FOUND);
+    CHECK(pqt_table_maml_field_value(t, "id", "info", &v) == PQT_NOT_FOUND);
+    CHECK(pqt_table_maml_field_value(t, "bool_col", "info", &v) == PQT_NOT_FOUND);
+    CHECK(pqt_table_maml_field_value(t, "nope", "info", &v) == PQT_NOT_FOUND);
+    CHECK(strstr(pqt_errmsg(), "nope") != NULL);
+    CHECK(pqt_table_maml_field_value(t, "id", "colour", &v) == PQT_MISUSE);
     /* the file's own metadata is still there, separately */
     CHECK(pqt_table_meta_value(t, "table", &v) == PQT_NOT_FOUND);
 

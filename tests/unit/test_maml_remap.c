@@ -37,8 +37,8 @@ static int res(pqt_table *t, const char *name)
 
 static void test_lookup_and_read(void)
 {
-    pqt_table *t = open_with(PLAIN, "fields:\n  - name: id\n    unit: count\nextra:\n  remap:\n"
-                                     "    - ident: id\n",
+    pqt_table *t = open_with(PLAIN, "fields:\n  - name: id\n    unit: count\n"
+                                     "    info: the row id\nextra:\n  remap:\n    - ident: id\n",
                              NULL);
     REQUIRE_OK(t == NULL);
     CHECK(pqt_table_has_column(t, "ident"));
@@ -48,6 +48,8 @@ static void test_lookup_and_read(void)
     const char *u = NULL;
     CHECK_OK(pqt_table_unit(t, "ident", &u)); /* declared by file name, asked by internal */
     CHECK(u && !strcmp(u, "count"));
+    CHECK_OK(pqt_table_maml_field_value(t, "ident", "info", &u)); /* also by internal name */
+    CHECK(u && !strcmp(u, "the row id"));
     CHECK_EQ_I64(res(t, "ident"), PQT_RES_EMPTY); /* remapping reads nothing */
     int32_t v[8];
     CHECK_OK(pqt_table_get(t, "ident", PQT_INT32, v, sizeof v, NULL, 0));
