@@ -145,6 +145,51 @@ static pqt_status check_field(pqt_maml *m, const pqt_maml_field *f, bool strict)
     return PQT_OK;
 }
 
+/* Names given twice, found by sorting (a hostile MAML can hold a million entries, so no
+ * pairwise scan): fields' names, or remap's internal names. Each repeat is reported at its
+ * own line, naming the first. */
+typedef struct named {
+    const char *name;
+    int line, order;
+} named;
+
+static int named_cmp(const void *a, const void *b)
+{
+    const named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static pqt_status check_repeats(pqt_maml *m, bool remap)
+{
+    int n = remap ? m->nremap : m->nfields;
+    if (n < 2) return PQT_OK;
+    named *v = pqt_malloc_array((size_t)n, sizeof *v);
+    if (!v) return pqt_err(PQT_NOMEM, "out of memory checking a MAML");
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = remap ? m->remap[i].internal : m->fields[i].name;
+        if (!name || !*name) continue;
+        v[k++] = (named){name, remap ? m->remap[i].line : m->fields[i].line, i};
+    }
+    qsort(v, (size_t)k, sizeof *v, named_cmp);
+    pqt_status st = PQT_OK;
+    for (int i = 1, first = 0; i < k && st == PQT_OK; i++) {
+        if (strcmp(v[i].name, v[first].name) != 0) {
+            first = i;
+            continue;
+        }
+        st = remap ? pqt_maml_problem(m, v[i].line, "extra: remap: internal name '%s' is "
+                                                    "declared twice (first on line %d)",
+                                      v[i].name, v[first].line)
+                   : pqt_maml_problem(m, v[i].line, "field '%s' is declared twice (first on "
+                                                    "line %d)",
+                                      v[i].name, v[first].line);
+    }
+    pqt_mem_free(v);
+    return st;
+}
+
 pqt_status pqt_maml_check(pqt_maml *m, bool strict)
 {
     if (strict) {
@@ -154,29 +199,13 @@ pqt_status pqt_maml_check(pqt_maml *m, bool strict)
     }
     for (int i = 0; i < m->nfields; i++) {
         const pqt_maml_field *f = &m->fields[i];
-        if (!f->name || !*f->name) {
+        if (!f->name || !*f->name)
             PQT_TRY(pqt_maml_problem(m, f->line, "a field has %s name",
                                      f->name ? "an empty" : "no"));
-        } else {
-            for (int j = 0; j < i; j++)
-                if (m->fields[j].name && !strcmp(m->fields[j].name, f->name)) {
-                    PQT_TRY(pqt_maml_problem(m, f->line, "field '%s' is declared twice (first "
-                                                         "on line %d)",
-                                             f->name, m->fields[j].line));
-                    break;
-                }
-        }
         PQT_TRY(check_field(m, f, strict));
     }
-    for (int i = 0; i < m->nremap; i++)
-        for (int j = 0; j < i; j++)
-            if (!strcmp(m->remap[i].internal, m->remap[j].internal)) {
-                PQT_TRY(pqt_maml_problem(m, m->remap[i].line, "extra: remap: internal name "
-                                                              "'%s' is declared twice (first on "
-                                                              "line %d)",
-                                         m->remap[i].internal, m->remap[j].line));
-                break;
-            }
+    PQT_TRY(check_repeats(m, false));
+    PQT_TRY(check_repeats(m, true));
     for (int i = 0; i < m->protected_cols.n; i++) {
         const char *c = m->protected_cols.items[i];
         if (!pqt_maml_field_find(m, c))
