@@ -62,6 +62,11 @@ typedef struct pqt_maml {
     pqt_maml_pair *remap;
     int nremap;
     pqt_maml_list filter, sort, protected_cols;
+    /* lookup indexes built after parsing (a MAML may hold a million entries): positions in
+     * fields[] sorted by (name, position), in remap[] by (file, position) and by
+     * (internal, position); entries without a name are left out */
+    int *field_by_name, nfield_by_name;
+    int *remap_by_file, *remap_by_internal;
     /* problems found while parsing and checking: "line N: what" joined by "\n" */
     pqt_buf problems;
     int nproblems;
@@ -100,6 +105,12 @@ pqt_status pqt_maml_load_text(const char *text, pqt_maml **ret);
 const char *pqt_maml_value(const pqt_maml *m, const char *key);
 /* The field named name exactly (values are case-sensitive), or NULL. */
 const pqt_maml_field *pqt_maml_field_find(const pqt_maml *m, const char *name);
+
+/* The remap entries whose target is file column path: remap_by_file[*lo_ret .. *hi_ret), in
+ * the MAML's order. */
+void pqt_maml_remap_targets(const pqt_maml *m, const char *path, int *lo_ret, int *hi_ret);
+/* true when a remap entry takes name as its internal name. */
+bool pqt_maml_remap_is_internal(const pqt_maml *m, const char *name);
 
 pqt_maml *pqt_maml_ref(pqt_maml *m);
 void pqt_maml_unref(pqt_maml *m);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -428,6 +429,91 @@ static pqt_status check_lines(pqt_maml *m, const char *text, size_t nbytes)
     return PQT_OK;
 }
 
+/* ---- lookup indexes ---- */
+typedef struct keyed {
+    const char *key;
+    int pos;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Positions of the n keys (NULL ones left out) sorted by (key, position) into *ret. */
+static pqt_status sort_index(const char *const *keys, int n, int **ret, int *nret)
+{
+    *ret = NULL;
+    *nret = 0;
+    if (n == 0) return PQT_OK;
+    keyed *v = pqt_malloc_array((size_t)n, sizeof *v);
+    int *idx = pqt_malloc_array((size_t)n, sizeof *idx);
+    if (!v || !idx) {
+        pqt_mem_free(v);
+        pqt_mem_free(idx);
+        return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (keys[i]) v[k++] = (keyed){keys[i], i};
+    qsort(v, (size_t)k, sizeof *v, keyed_cmp);
+    for (int i = 0; i < k; i++) idx[i] = v[i].pos;
+    pqt_mem_free(v);
+    *ret = idx;
+    *nret = k;
+    return PQT_OK;
+}
+
+static pqt_status build_indexes(pqt_maml *m)
+{
+    int n = m->nfields > m->nremap ? m->nfields : m->nremap, unused;
+    if (n == 0) return PQT_OK;
+    const char **keys = pqt_malloc_array((size_t)n, sizeof *keys);
+    if (!keys) return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    for (int i = 0; i < m->nfields; i++) keys[i] = m->fields[i].name;
+    pqt_status st = sort_index(keys, m->nfields, &m->field_by_name, &m->nfield_by_name);
+    for (int i = 0; i < m->nremap; i++) keys[i] = m->remap[i].file;
+    if (st == PQT_OK) st = sort_index(keys, m->nremap, &m->remap_by_file, &unused);
+    for (int i = 0; i < m->nremap; i++) keys[i] = m->remap[i].internal;
+    if (st == PQT_OK) st = sort_index(keys, m->nremap, &m->remap_by_internal, &unused);
+    pqt_mem_free(keys);
+    return st;
+}
+
+/* First position in idx[0..n) whose key (key_of) is >= key. */
+static int lower_bound(const int *idx, int n, const char *key, const char *(*key_of)(const pqt_maml *, int),
+                       const pqt_maml *m)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(key_of(m, idx[mid]), key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static const char *field_name(const pqt_maml *m, int i) { return m->fields[i].name; }
+static const char *remap_file(const pqt_maml *m, int i) { return m->remap[i].file; }
+static const char *remap_internal(const pqt_maml *m, int i) { return m->remap[i].internal; }
+
+void pqt_maml_remap_targets(const pqt_maml *m, const char *path, int *lo_ret, int *hi_ret)
+{
+    int lo = m && path ? lower_bound(m->remap_by_file, m->nremap, path, remap_file, m) : 0, hi = lo;
+    while (m && path && hi < m->nremap && !strcmp(m->remap[m->remap_by_file[hi]].file, path)) hi++;
+    *lo_ret = lo;
+    *hi_ret = hi;
+}
+
+bool pqt_maml_remap_is_internal(const pqt_maml *m, const char *name)
+{
+    if (!m || !name || m->nremap == 0) return false;
+    int i = lower_bound(m->remap_by_internal, m->nremap, name, remap_internal, m);
+    return i < m->nremap && !strcmp(m->remap[m->remap_by_internal[i]].internal, name);
+}
+
 pqt_status pqt_maml_parse_text(const char *text, size_t nbytes, const char *source,
                                pqt_maml **ret)
 {
@@ -461,6 +547,7 @@ pqt_status pqt_maml_parse_text(const char *text, size_t nbytes, const char *sour
             walk w = {.m = m, .doc = &doc, .st = PQT_OK};
             if (root) read_root(&w, root); /* no root: an empty document */
             st = w.st;
+            if (st == PQT_OK) st = build_indexes(m);
             yaml_document_delete(&doc);
         }
         yaml_parser_delete(&parser);
@@ -539,6 +626,9 @@ void pqt_maml_unref(pqt_maml *m)
         pqt_mem_free(m->remap[i].file);
     }
     pqt_mem_free(m->remap);
+    pqt_mem_free(m->field_by_name);
+    pqt_mem_free(m->remap_by_file);
+    pqt_mem_free(m->remap_by_internal);
     list_free(&m->filter);
     list_free(&m->sort);
     list_free(&m->protected_cols);
@@ -557,8 +647,8 @@ const char *pqt_maml_value(const pqt_maml *m, const char *key)
 
 const pqt_maml_field *pqt_maml_field_find(const pqt_maml *m, const char *name)
 {
-    if (!m || !name) return NULL;
-    for (int i = 0; i < m->nfields; i++)
-        if (m->fields[i].name && !strcmp(m->fields[i].name, name)) return &m->fields[i];
-    return NULL;
+    if (!m || !name || m->nfield_by_name == 0) return NULL;
+    int i = lower_bound(m->field_by_name, m->nfield_by_name, name, field_name, m);
+    if (i == m->nfield_by_name || strcmp(m->fields[m->field_by_name[i]].name, name)) return NULL;
+    return &m->fields[m->field_by_name[i]]; /* the first declared of that name */
 }

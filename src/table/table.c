@@ -192,19 +192,11 @@ static pqt_status add_file_slots(pqt_table *t, const pqt_maml *m)
     const pqt_schema *s = &t->f->schema;
     for (int i = 0; i < s->ncols; i++) {
         const pqt_col *fc = &s->cols[i];
-        int nremap = m ? m->nremap : 0;
-        bool targeted = false, shadowed = false;
-        for (int j = 0; j < nremap; j++) {
-            targeted = targeted || strcmp(m->remap[j].file, fc->path) == 0;
-            shadowed = shadowed || strcmp(m->remap[j].internal, fc->path) == 0;
-        }
-        if (targeted) {
-            for (int j = 0; j < nremap; j++)
-                if (strcmp(m->remap[j].file, fc->path) == 0)
-                    PQT_TRY(add_file_slot(t, i, m->remap[j].internal));
-            continue;
-        }
-        if (shadowed) continue;
+        int lo = 0, hi = 0;
+        pqt_maml_remap_targets(m, fc->path, &lo, &hi);
+        for (int j = lo; j < hi; j++)
+            PQT_TRY(add_file_slot(t, i, m->remap[m->remap_by_file[j]].internal));
+        if (hi > lo || pqt_maml_remap_is_internal(m, fc->path)) continue;
         if (strcmp(fc->path, PQT_TBL_ROW_INDEX) == 0) {
             pqt_tbl_warn("%s: the file's own column '%s' is dropped: the name is reserved for "
                          "the row-index column (a MAML's extra: remap: can give it another "

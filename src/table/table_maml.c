@@ -13,6 +13,7 @@
  * takes, the MAML's entry winning for its column).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -21,28 +22,37 @@
 #include "util/buf.h"
 #include "util/mem.h"
 
-static bool file_has(const pqt_file *f, const char *path)
+static int str_cmp(const void *a, const void *b)
 {
-    for (int i = 0; i < f->schema.ncols; i++)
-        if (!strcmp(f->schema.cols[i].path, path)) return true;
-    return false;
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Append one "line N: ..." per remap target f lacks to b; returns the count (-1: no memory). */
+/* Append one "line N: ..." per remap target f lacks to b; returns the count (-1: no memory).
+ * The file's paths are sorted once, so a long remap against a wide file stays cheap. */
 static int missing_targets(const pqt_maml *m, const pqt_file *f, pqt_buf *b)
 {
+    if (m->nremap == 0) return 0;
+    int ncols = f->schema.ncols;
+    const char **paths = pqt_malloc_array(ncols ? (size_t)ncols : 1, sizeof *paths);
+    if (!paths) return -1;
+    for (int i = 0; i < ncols; i++) paths[i] = f->schema.cols[i].path;
+    qsort(paths, (size_t)ncols, sizeof *paths, str_cmp);
     int n = 0;
-    for (int i = 0; i < m->nremap; i++) {
-        if (file_has(f, m->remap[i].file)) continue;
+    for (int i = 0; i < m->nremap && n >= 0; i++) {
+        const char *want = m->remap[i].file;
+        if (bsearch(&want, paths, (size_t)ncols, sizeof *paths, str_cmp)) continue;
+        if (n >= PQT_MAML_MAX_PROBLEMS) { /* counted, not kept: as pqt_maml_problem does */
+            n++;
+            continue;
+        }
         char line[400];
         int len = snprintf(line, sizeof line,
                            "%sline %d: extra: remap: '%s' maps to '%s', which is not a column "
                            "of the file",
-                           b->len ? "\n" : "", m->remap[i].line, m->remap[i].internal,
-                           m->remap[i].file);
-        if (pqt_buf_append(b, line, (size_t)len) != PQT_OK) return -1;
-        n++;
+                           b->len ? "\n" : "", m->remap[i].line, m->remap[i].internal, want);
+        n = pqt_buf_append(b, line, (size_t)len) == PQT_OK ? n + 1 : -1;
     }
+    pqt_mem_free(paths);
     return n;
 }
 

@@ -8,6 +8,7 @@
  * true/false (parquet-testing, `pqt cat`); table_rowidx.parquet's own parquet_row_index is
  * 100 + a, a = 1..5 (tests/data/make_table_data.mjs, DuckDB).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pqt.h"
@@ -158,8 +159,41 @@ static void test_errors(void)
     pqt_opts_free(o);
 }
 
+/* A long MAML stays cheap: 50,000 internal names on one file column and 50,000 fields (the
+ * lookups sort; a pairwise scan would take billions of comparisons), then 50,000 targets
+ * the file lacks, all counted. */
+static void test_many_entries(void)
+{
+    enum { N = 50000 };
+    size_t cap = (size_t)N * 64 + 64, n = 0;
+    char *text = malloc(cap);
+    REQUIRE_OK(text == NULL);
+    n += (size_t)snprintf(text + n, cap - n, "fields:\n");
+    for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "  - f%d: {unit: u%d}\n", i, i);
+    n += (size_t)snprintf(text + n, cap - n, "  - id: {unit: s}\nextra:\n  remap:\n");
+    for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "    - i%d: id\n", i);
+    pqt_table *t = open_with(PLAIN, text, NULL);
+    REQUIRE_OK(t == NULL);
+    CHECK_EQ_I64(pqt_table_ncols(t), 10 + N); /* id itself is replaced by its N names */
+    const char *u = NULL;
+    CHECK_OK(pqt_table_unit(t, "i49999", &u));
+    CHECK(u && !strcmp(u, "s"));
+    CHECK(!strcmp(pqt_table_column_name(t, N - 1), "i49999")); /* in the MAML's order */
+    pqt_table_close(t);
+    n = (size_t)snprintf(text, cap, "extra:\n  remap:\n");
+    for (int i = 0; i < N; i++) n += (size_t)snprintf(text + n, cap - n, "    - i%d: nope%d\n", i, i);
+    pqt_opts *o;
+    REQUIRE_OK(pqt_opts_new(&o));
+    REQUIRE_OK(pqt_opts_set_maml_text(o, text));
+    CHECK(pqt_table_open(PLAIN, o, &t) == PQT_BAD_MAML);
+    CHECK(strstr(pqt_errmsg(), "50000 problems") != NULL);
+    pqt_opts_free(o);
+    free(text);
+}
+
 int main(void)
 {
+    test_many_entries();
     test_lookup_and_read();
     test_shadow_and_twins();
     test_filter_in_internal_names();
