@@ -64,6 +64,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_BAD_FILTER, 56, "bad filter rule")                                                       \
     X(PQT_CALLBACK, 57, "a filter callback reported failure")                                      \
     X(PQT_BAD_SORT, 58, "bad sort key")                                                            \
+    X(PQT_BAD_MAML, 59, "bad MAML")                                                                \
     X(PQT_QC, 60, "quality-control rule violated")                                                 \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
@@ -207,6 +208,27 @@ PQT_API pqt_status pqt_opts_set_qc(pqt_opts *opts, const pqt_qc *qc);
  * any data is read. The filter runs first, the sort orders the survivors; a slice
  * (PQT_OPT_ROW_LO/HI) cannot be sorted (PQT_MISUSE at open, before the file is opened). */
 PQT_API pqt_status pqt_opts_set_sort(pqt_opts *opts, const char *keys);
+/* A read-in MAML describing the file a table open reads (docs/maml.md): a YAML sidecar giving
+ * its columns units (fields: ... unit:) and table-level keys (pqt_table_maml_value).
+ * pqt_opts_set_maml reads the file at path, pqt_opts_set_maml_text takes the text (copied);
+ * both parse and validate now and replace the MAML set before; NULL removes it. Errors:
+ * PQT_BAD_MAML with every problem found, each with its line (unknown section or field key,
+ * a line over 1024 characters, a duplicated field or remap name, a bad col_size, array_size
+ * or qc bound, protected_cols naming no field, YAML syntax), also for a file over 16 MiB
+ * (refused by its size, unread); PQT_IO when path cannot be read; PQT_MISUSE for a NULL
+ * opts. A failed set leaves opts as it was. What needs the file (a remap target it lacks, a
+ * remap to the name parquet_row_index) is checked at open, before any data is read
+ * (PQT_BAD_MAML). Not supported yet (a table open refuses them with PQT_UNSUPPORTED rather
+ * than ignore them): non-empty extra: filter:, extra: sort: and fields: qc:. */
+PQT_API pqt_status pqt_opts_set_maml(pqt_opts *opts, const char *path);
+PQT_API pqt_status pqt_opts_set_maml_text(pqt_opts *opts, const char *text);
+/* Validate the MAML at maml_path alone (parquet_path NULL) or against the parquet file at
+ * parquet_path, listing every problem: *report_ret (free with pqt_free; NULL when there is
+ * none) holds one "line N: what" per line and *nproblems_ret their count. Returns PQT_OK
+ * when there is no problem, PQT_BAD_MAML when there are (message: the first ones), PQT_IO
+ * or the open errors of the parquet file, PQT_MISUSE for NULL arguments. */
+PQT_API pqt_status pqt_maml_check_alloc(const char *maml_path, const char *parquet_path,
+                                        char **report_ret, int *nproblems_ret);
 
 /* ------------------------------------------------------------------------------------------
  * Low-level file reader: footer-only open, metadata queries, leaf column reads.
@@ -494,6 +516,20 @@ PQT_API const char *pqt_table_filename(const pqt_table *t);
  * message set); PQT_MISUSE for an in-memory table. */
 PQT_API pqt_status pqt_table_meta_value(const pqt_table *t, const char *key,
                                         const char **value_ret);
+/* Value of a table-level key of the MAML the table was opened with (pqt_opts_set_maml; keys
+ * case-insensitive: "table", "survey", "Author"); a list of values answers them joined with
+ * ";". *value_ret lives as long as t. PQT_NOT_FOUND (no message) when the table has no MAML,
+ * the key is absent or holds a block rather than values; PQT_MISUSE for NULL arguments. */
+PQT_API pqt_status pqt_table_maml_value(const pqt_table *t, const char *key,
+                                        const char **value_ret);
+/* A fields: key of the MAML entry for column `name` (the table's name; the entry is found by
+ * the file column it reads): key "info", "ucd" (a list joined with ";") or "data_type",
+ * case-insensitive, as written in the MAML. *value_ret lives as long as t. Reads nothing.
+ * PQT_NOT_FOUND with a message for a column t lacks; PQT_NOT_FOUND without one when the
+ * table has no MAML, the column has no entry (or reads no file column) or the entry lacks
+ * the key; PQT_MISUSE for NULL arguments or another key. */
+PQT_API pqt_status pqt_table_maml_field_value(const pqt_table *t, const char *name,
+                                              const char *key, const char **value_ret);
 /* 1 when the table has detached from its file (see above). */
 PQT_API int pqt_table_is_detached(const pqt_table *t);
 /* Counter bumped by every structural change. A view taken at generation g is valid while

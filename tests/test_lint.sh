@@ -16,8 +16,9 @@ declare -A allowed=(
     [codec]="util format"
     [encoding]="util format"
     [column]="util format codec encoding"
-    [api]="util format codec encoding column scan"
-    [table]="util format codec encoding column scan api"
+    [api]="util format codec encoding column scan maml"
+    [table]="util format codec encoding column scan api maml"
+    [maml]="util"
     [scan]="util format codec encoding column"
 )
 for dir in src/*/; do

@@ -22,6 +22,7 @@ int cmd_meta(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_head(int argc, char **argv); /* cat --limit 10 */
 int cmd_count(int argc, char **argv);
+int cmd_maml(int argc, char **argv); /* maml check */
 
 /* "pqt: FILE: <pqt_errmsg()>" on stderr; returns EXIT_FAIL. */
 int tool_fail(const char *path);

@@ -8,6 +8,7 @@
 
 #include "api/file_int.h"
 #include "format/footer.h"
+#include "maml/maml.h"
 #include "scan/filter.h"
 #include "scan/qc.h"
 #include "scan/sort_spec.h"
@@ -32,6 +33,7 @@ void pqt_opts_free(pqt_opts *opts)
     pqt_qc_free(opts->qc);
     if (opts->sort) pqt_sort_spec_free(opts->sort);
     pqt_mem_free(opts->sort);
+    pqt_maml_unref(opts->maml);
     pqt_mem_free(opts);
 }
 

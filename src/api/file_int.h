@@ -79,6 +79,7 @@ struct pqt_opts {
     int64_t sample_seed;    /* PQT_OPT_SAMPLE_SEED; <= 0: drawn at open */
     struct pqt_sort_spec *sort; /* owned like filter (NULL = no sort) */
     int64_t limit_plus1;    /* PQT_OPT_LIMIT + 1; 0 = unset (every row) */
+    struct pqt_maml *maml;  /* a reference (maml/maml.h), NULL = none; a table takes its own */
 };
 
 /* PQT_MISUSE for a NULL f, PQT_NOT_FOUND for a column index out of range, PQT_UNSUPPORTED_TYPE

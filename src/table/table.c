@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "maml/maml.h"
 #include "table/table_int.h"
 #include "util/mem.h"
 #include "util/suggest.h"
@@ -154,40 +155,56 @@ pqt_status pqt_table_new(pqt_table **ret)
     return table_alloc(ret);
 }
 
-/* One slot per file column, in file order; a file column named like the row index is
- * unreachable (the name is reserved) and is dropped with a warning. */
-static pqt_status add_file_slots(pqt_table *t)
+/* The slot of file column i named name. */
+static pqt_status add_file_slot(pqt_table *t, int i, const char *name)
+{
+    const pqt_col *fc = &t->f->schema.cols[i];
+    pqt_tcol *c;
+    PQT_TRY(pqt_tbl_slot_add(t, &c));
+    c->name = pqt_strdup(name);
+    c->unit = pqt_strdup("");
+    if (!c->name || !c->unit) return pqt_err(PQT_NOMEM, "out of memory opening %s", t->f->path);
+    c->file_col = i;
+    c->time_unit = fc->time_unit;
+    if (fc->elem_kind == PQT_NONE) {
+        c->kind = PQT_NONE;
+        c->kind_known = true;
+        c->width = 1;
+    } else if (fc->is_list) {
+        /* settled by pqt_tbl_resolve_kind or by the first read */
+        c->kind = fc->elem_kind | PQT_LIST;
+        c->width = 0;
+        c->kind_known = false;
+    } else {
+        c->kind = fc->kind;
+        c->width = 1;
+        c->kind_known = true;
+    }
+    return PQT_OK;
+}
+
+/* Slots per file column, in file order: its own name, or the internal names a MAML's
+ * extra: remap: gives it (one slot each, in the MAML's order; docs/maml.md). A file column
+ * named like the row index is unreachable under its own name (the name is reserved) and is
+ * dropped with a warning, as is one whose own name a remap entry took for another column. */
+static pqt_status add_file_slots(pqt_table *t, const pqt_maml *m)
 {
     const pqt_schema *s = &t->f->schema;
     for (int i = 0; i < s->ncols; i++) {
         const pqt_col *fc = &s->cols[i];
+        int lo = 0, hi = 0;
+        pqt_maml_remap_targets(m, fc->path, &lo, &hi);
+        for (int j = lo; j < hi; j++)
+            PQT_TRY(add_file_slot(t, i, m->remap[m->remap_by_file[j]].internal));
+        if (hi > lo || pqt_maml_remap_is_internal(m, fc->path)) continue;
         if (strcmp(fc->path, PQT_TBL_ROW_INDEX) == 0) {
             pqt_tbl_warn("%s: the file's own column '%s' is dropped: the name is reserved for "
-                         "the row-index column",
+                         "the row-index column (a MAML's extra: remap: can give it another "
+                         "name)",
                          t->f->path, PQT_TBL_ROW_INDEX);
             continue;
         }
-        pqt_tcol *c;
-        PQT_TRY(pqt_tbl_slot_add(t, &c));
-        c->name = pqt_strdup(fc->path);
-        c->unit = pqt_strdup("");
-        if (!c->name || !c->unit) return pqt_err(PQT_NOMEM, "out of memory opening %s", t->f->path);
-        c->file_col = i;
-        c->time_unit = fc->time_unit;
-        if (fc->elem_kind == PQT_NONE) {
-            c->kind = PQT_NONE;
-            c->kind_known = true;
-            c->width = 1;
-        } else if (fc->is_list) {
-            /* settled by pqt_tbl_resolve_kind or by the first read */
-            c->kind = fc->elem_kind | PQT_LIST;
-            c->width = 0;
-            c->kind_known = false;
-        } else {
-            c->kind = fc->kind;
-            c->width = 1;
-            c->kind_known = true;
-        }
+        PQT_TRY(add_file_slot(t, i, fc->path));
     }
     return PQT_OK;
 }
@@ -205,6 +222,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     t->opts.filter = NULL; /* the options own it; the plan keeps what the filter decided */
     t->opts.qc = NULL;     /* likewise; the table binds its own copy (t->qc) */
     t->opts.sort = NULL;   /* likewise: the plan's permutation is what the sort decided */
+    t->opts.maml = NULL;   /* the table takes its own reference (t->maml) */
     t->threads = t->opts.threads;
     const char *path = io->name;
     st = pqt_file_open_io(io, opts, &t->f);
@@ -231,7 +249,11 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     t->rg_extent = pqt_plan_extent(&t->plan);
     t->nrows_known = true;
     t->ri_possible = true;
-    st = add_file_slots(t);
+    st = pqt_tbl_maml_check_file(t, opts ? opts->maml : NULL);
+    if (st != PQT_OK) goto fail;
+    st = add_file_slots(t, opts ? opts->maml : NULL);
+    if (st != PQT_OK) goto fail;
+    st = pqt_tbl_maml_at_open(t, opts ? opts->maml : NULL);
     if (st != PQT_OK) goto fail;
     st = pqt_tbl_qc_bind(t, opts ? opts->qc : NULL, opts && opts->qc_soft);
     if (st != PQT_OK) goto fail;
@@ -260,6 +282,7 @@ fail:
  * chose, and a sort orders the whole file's. */
 static pqt_status check_slice_sort(const pqt_opts *opts, const char *name)
 {
+    PQT_TRY(pqt_tbl_maml_slice_check(opts, name));
     if (!opts || !opts->sort || (opts->row_lo == 0 && opts->row_hi == 0)) return PQT_OK;
     return pqt_err(PQT_MISUSE, "pqt_table_open: %s: a slice (PQT_OPT_ROW_LO/PQT_OPT_ROW_HI) "
                                "cannot be sorted: a sort orders the whole file's rows; sort the "
@@ -303,6 +326,7 @@ void pqt_table_close(pqt_table *t)
     pqt_plan_free(&t->plan);
     pqt_mem_free(t->explain);
     pqt_tbl_qc_free(t->qc);
+    pqt_maml_unref(t->maml);
     pqt_file_close(t->f);
     pqt_mem_free(t);
 }

@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "maml/maml.h"
 #include "table/table_int.h"
 #include "util/mem.h"
 
@@ -51,6 +52,7 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
     *c = *t;
     c->f = NULL;
     c->qc = NULL;
+    c->maml = pqt_maml_ref(t->maml); /* immutable and shared: a clone keeps the same MAML */
     c->explain = NULL; /* rebuilt below: closing a failed clone must not free t's */
     c->cols = NULL;
     c->ncols = c->cap = 0;

@@ -91,7 +91,19 @@ struct pqt_table {
     int64_t scan_rg_total;
     pqt_scan_counts scan_rg;
     pqt_tbl_qc *qc;         /* qc rules bound at open (table_qc.c), or NULL */
+    struct pqt_maml *maml;  /* the read-in MAML (a reference; table_maml.c), or NULL */
 };
+
+/* ---- table_maml.c ---- */
+/* Before the slots are made (m may be NULL): PQT_BAD_MAML listing every remap target the file
+ * lacks and every internal name that is the reserved row-index name. */
+pqt_status pqt_tbl_maml_check_file(const pqt_table *t, const struct pqt_maml *m);
+/* Apply the MAML m (may be NULL) to a table whose file slots exist (remapped names made by
+ * table.c): PQT_UNSUPPORTED for a key not built yet, then the units of fields: (file names);
+ * t keeps a reference. Reads nothing. */
+pqt_status pqt_tbl_maml_at_open(pqt_table *t, struct pqt_maml *m);
+/* PQT_BAD_MAML when opts' MAML has a non-empty extra: sort: and opts make a slice. */
+pqt_status pqt_tbl_maml_slice_check(const pqt_opts *opts, const char *name);
 
 /* ---- table.c ---- */
 /* Slot index of a lookup name, -1 when absent (the virtual row index is absent). */

@@ -18,7 +18,7 @@ fail() { nfail=$((nfail + 1)); echo "FAIL: $*" >&2; }
 # ---- install-deps: the demo's set is the build set; the tests' set adds to it ----
 build_set=$(bash scripts/install-deps --list build)
 test_set=$(bash scripts/install-deps --list test)
-for p in libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev libbrotli-dev libxxhash-dev pkg-config cmake gcc; do
+for p in libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev libbrotli-dev libxxhash-dev libyaml-dev pkg-config cmake gcc; do
     grep -qx "$p" <<<"$build_set" || fail "install-deps build lacks $p"
 done
 for p in clang g++ gfortran python3; do

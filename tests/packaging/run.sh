@@ -89,7 +89,7 @@ if [ "$(cd "$libdir" && pwd)" = "$(cd "$P/$LIBDIR" && pwd)" ]; then
 else
     fail "pqt.pc libdir $libdir is not $P/$LIBDIR"
 fi
-for lib in -lzstd -lsnappy -lz -llz4 -lbrotlidec -lxxhash -lgomp -lm -lpthread; do
+for lib in -lzstd -lsnappy -lz -llz4 -lbrotlidec -lxxhash -lyaml -lgomp -lm -lpthread; do
     grep -qw -- "$lib" <<<"$PC_STATIC" || fail "pkg-config --static --libs pqt lacks $lib: $PC_STATIC"
 done
 

@@ -1,0 +1,654 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * maml_parse.c - reads a MAML (YAML) with libyaml's document loader into the model of
+ * maml.h (layer: maml). Format rules of docs/maml.md: keys case-insensitive at every level,
+ * values case-sensitive, lines of at most 1024 characters, CRLF accepted; shapes the model
+ * does not expect are recorded as problems with their line, never fatal, so one error can
+ * list them all. Anchors and aliases resolve through libyaml; the walk counts the nodes it
+ * visits so an alias bomb stops instead of expanding.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#include "maml/maml.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+typedef struct walk {
+    pqt_maml *m;
+    yaml_document_t *doc;
+    long visits;
+    bool bomb; /* the visit cap was hit (reported once) */
+    pqt_status st; /* first PQT_NOMEM */
+} walk;
+
+pqt_status pqt_maml_problem(pqt_maml *m, int line, const char *fmt, ...)
+{
+    /* a hostile MAML can make problems without end: the count goes on, the text stops */
+    if (m->nproblems >= PQT_MAML_MAX_PROBLEMS) {
+        m->nproblems++;
+        return PQT_OK;
+    }
+    char text[600];
+    int off = line > 0 ? snprintf(text, sizeof text, "line %d: ", line) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text + off, sizeof text - (size_t)off, fmt, ap);
+    va_end(ap);
+    if (m->problems.len) PQT_TRY(pqt_buf_append(&m->problems, "\n", 1));
+    PQT_TRY(pqt_buf_append(&m->problems, text, strlen(text)));
+    m->nproblems++;
+    return PQT_OK;
+}
+
+static void note(walk *w, pqt_status st)
+{
+    if (st != PQT_OK && w->st == PQT_OK) w->st = st;
+}
+
+static yaml_node_t *node_at(walk *w, int id)
+{
+    if (++w->visits > PQT_MAML_MAX_VISITS) {
+        if (!w->bomb) { /* recorded even past the problem cap: it explains the rest */
+            int count = w->m->nproblems;
+            w->m->nproblems = 0;
+            note(w, pqt_maml_problem(w->m, 0, "the document expands to more than %d nodes "
+                                              "(aliases?); refused",
+                                     PQT_MAML_MAX_VISITS));
+            w->m->nproblems = count + 1;
+        }
+        w->bomb = true;
+        return NULL;
+    }
+    return yaml_document_get_node(w->doc, id);
+}
+
+static int line_of(const yaml_node_t *n) { return (int)n->start_mark.line + 1; }
+
+static char *scalar_dup(walk *w, const yaml_node_t *n)
+{
+    char *s = pqt_strndup((const char *)n->data.scalar.value, n->data.scalar.length);
+    if (!s) note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    return s;
+}
+
+/* A scalar as text, a list of scalars joined with ";" (ucd:, keywords:), else NULL. */
+static char *text_of(walk *w, yaml_node_t *n)
+{
+    if (!n) return NULL;
+    if (n->type == YAML_SCALAR_NODE) return scalar_dup(w, n);
+    if (n->type != YAML_SEQUENCE_NODE) return NULL;
+    pqt_buf b = {0};
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+         it++) {
+        yaml_node_t *e = node_at(w, *it);
+        if (!e || e->type != YAML_SCALAR_NODE) {
+            pqt_buf_free(&b);
+            return NULL;
+        }
+        if (b.len) note(w, pqt_buf_append(&b, ";", 1));
+        note(w, pqt_buf_append(&b, e->data.scalar.value, e->data.scalar.length));
+    }
+    char *s = pqt_strndup(b.data ? (const char *)b.data : "", b.len);
+    pqt_buf_free(&b);
+    if (!s) note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    return s;
+}
+
+static const char *key_text(yaml_node_t *k) { return (const char *)k->data.scalar.value; }
+
+/* Store a scalar value in *slot (a repeated key keeps the first and is a problem). */
+static void take_scalar(walk *w, char **slot, yaml_node_t *k, yaml_node_t *v, const char *where)
+{
+    if (*slot) {
+        note(w, pqt_maml_problem(w->m, line_of(k), "%s: key '%s' appears twice", where,
+                                 key_text(k)));
+        return;
+    }
+    if (v->type != YAML_SCALAR_NODE) {
+        note(w, pqt_maml_problem(w->m, line_of(v), "%s: '%s' must be a single value", where,
+                                 key_text(k)));
+        return;
+    }
+    *slot = scalar_dup(w, v);
+}
+
+static void read_qc(walk *w, pqt_maml_field *f, yaml_node_t *q)
+{
+    f->has_qc = true;
+    if (q->type == YAML_SCALAR_NODE && q->data.scalar.length == 0) return; /* empty block */
+    if (q->type != YAML_MAPPING_NODE) {
+        note(w, pqt_maml_problem(w->m, line_of(q), "field '%s': qc: must be a block of min:, "
+                                                   "max: and miss:",
+                                 f->name ? f->name : "?"));
+        return;
+    }
+    for (yaml_node_pair_t *p = q->data.mapping.pairs.start; p < q->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
+        if (!k || !v) return;
+        if (k->type != YAML_SCALAR_NODE) continue;
+        const char *key = key_text(k);
+        char **slot = !strcasecmp(key, "min")    ? &f->qc_min
+                      : !strcasecmp(key, "max")  ? &f->qc_max
+                      : !strcasecmp(key, "miss") ? &f->qc_miss
+                                                 : NULL;
+        if (!slot) {
+            note(w, pqt_maml_problem(w->m, line_of(k), "field '%s': unknown qc key '%s' "
+                                                       "(min, max, miss)",
+                                     f->name ? f->name : "?", key));
+            continue;
+        }
+        take_scalar(w, slot, k, v, "qc");
+    }
+}
+
+/* The sub-keys of one field block into f. */
+static void read_field_keys(walk *w, pqt_maml_field *f, yaml_node_t *map)
+{
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
+        if (!k || !v) return;
+        if (k->type != YAML_SCALAR_NODE) {
+            note(w, pqt_maml_problem(w->m, line_of(k), "a field key must be a word"));
+            continue;
+        }
+        const char *key = key_text(k);
+        if (!strcasecmp(key, "qc")) {
+            if (f->has_qc)
+                note(w, pqt_maml_problem(w->m, line_of(k), "field: key 'qc' appears twice"));
+            else
+                read_qc(w, f, v);
+            continue;
+        }
+        if (!strcasecmp(key, "ucd")) {
+            if (f->ucd) {
+                note(w, pqt_maml_problem(w->m, line_of(k), "field: key 'ucd' appears twice"));
+                continue;
+            }
+            f->ucd = text_of(w, v);
+            if (!f->ucd)
+                note(w, pqt_maml_problem(w->m, line_of(v), "field: ucd: must be a value or a "
+                                                           "list of values"));
+            continue;
+        }
+        char **slot = !strcasecmp(key, "name")         ? &f->name
+                      : !strcasecmp(key, "data_type")  ? &f->data_type
+                      : !strcasecmp(key, "unit")       ? &f->unit
+                      : !strcasecmp(key, "info")       ? &f->info
+                      : !strcasecmp(key, "col_size")   ? &f->col_size
+                      : !strcasecmp(key, "array_size") ? &f->array_size
+                                                       : NULL;
+        if (!strcasecmp(key, "source")) continue; /* read only by the table-type generator */
+        if (!slot) {
+            note(w, pqt_maml_problem(w->m, line_of(k), "unknown field key '%s' (name, "
+                                                       "data_type, col_size, array_size, "
+                                                       "unit, info, ucd, qc, source)",
+                                     key));
+            continue;
+        }
+        take_scalar(w, slot, k, v, "field");
+    }
+}
+
+static bool is_field_key(const char *key)
+{
+    static const char *const keys[] = {"name", "data_type", "col_size", "array_size", "unit",
+                                       "info", "ucd",       "qc",       "source"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcasecmp(key, keys[i])) return true;
+    return false;
+}
+
+static void read_fields(walk *w, yaml_node_t *seq)
+{
+    pqt_maml *m = w->m;
+    m->has_fields = true;
+    if (seq->type == YAML_SCALAR_NODE && seq->data.scalar.length == 0) return;
+    if (seq->type != YAML_SEQUENCE_NODE) {
+        note(w, pqt_maml_problem(m, line_of(seq), "fields: must be a list of field entries"));
+        return;
+    }
+    size_t n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+    if (n == 0) return;
+    m->fields = pqt_calloc(n, sizeof *m->fields);
+    if (!m->fields) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top;
+         it++) {
+        yaml_node_t *e = node_at(w, *it);
+        if (!e) return;
+        pqt_maml_field *f = &m->fields[m->nfields++];
+        f->line = line_of(e);
+        if (e->type != YAML_MAPPING_NODE) {
+            note(w, pqt_maml_problem(m, f->line, "a fields: entry must be a block of keys"));
+            continue;
+        }
+        yaml_node_pair_t *p0 = e->data.mapping.pairs.start;
+        yaml_node_t *k0 = p0 < e->data.mapping.pairs.top ? node_at(w, p0->key) : NULL;
+        yaml_node_t *v0 = k0 ? node_at(w, p0->value) : NULL;
+        /* the map form "- MASS_KG: {unit: kg}": one key that is not a field key, holding
+         * the field's block (or nothing) */
+        if (k0 && v0 && e->data.mapping.pairs.top - p0 == 1 && k0->type == YAML_SCALAR_NODE &&
+            !is_field_key(key_text(k0)) &&
+            (v0->type == YAML_MAPPING_NODE ||
+             (v0->type == YAML_SCALAR_NODE && v0->data.scalar.length == 0))) {
+            f->name = scalar_dup(w, k0);
+            if (v0->type == YAML_MAPPING_NODE) read_field_keys(w, f, v0);
+            continue;
+        }
+        read_field_keys(w, f, e);
+    }
+}
+
+/* A list of strings (filter:, sort:) or "a;b;c" (protected_cols:). */
+static void read_list(walk *w, pqt_maml_list *l, yaml_node_t *v, const char *what, bool split)
+{
+    size_t cap = 0;
+    yaml_node_item_t *start = NULL, *top = NULL;
+    if (v->type == YAML_SEQUENCE_NODE) {
+        start = v->data.sequence.items.start;
+        top = v->data.sequence.items.top;
+        cap = (size_t)(top - start);
+    } else if (v->type == YAML_SCALAR_NODE && split) {
+        cap = 1;
+        for (size_t i = 0; i < v->data.scalar.length; i++) cap += v->data.scalar.value[i] == ';';
+    } else if (v->type == YAML_SCALAR_NODE && v->data.scalar.length == 0) {
+        return;
+    } else {
+        note(w, pqt_maml_problem(w->m, line_of(v), "extra: %s: must be a list of strings", what));
+        return;
+    }
+    if (cap == 0) return;
+    l->items = pqt_calloc(cap, sizeof *l->items);
+    l->lines = pqt_calloc(cap, sizeof *l->lines);
+    if (!l->items || !l->lines) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    if (v->type == YAML_SCALAR_NODE) {
+        const char *s = (const char *)v->data.scalar.value, *end = s + v->data.scalar.length;
+        while (s <= end && l->n < (int)cap) {
+            const char *e = memchr(s, ';', (size_t)(end - s));
+            if (!e) e = end;
+            const char *a = s, *b = e;
+            while (a < b && (*a == ' ' || *a == '\t')) a++;
+            while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
+            if (b > a) {
+                l->lines[l->n] = line_of(v);
+                if (!(l->items[l->n++] = pqt_strndup(a, (size_t)(b - a))))
+                    return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+            }
+            s = e + 1;
+        }
+        return;
+    }
+    for (yaml_node_item_t *it = start; it < top; it++) {
+        yaml_node_t *e = node_at(w, *it);
+        if (!e) return;
+        if (e->type != YAML_SCALAR_NODE) {
+            note(w, pqt_maml_problem(w->m, line_of(e), "extra: %s: entries must be strings", what));
+            continue;
+        }
+        l->lines[l->n] = line_of(e);
+        if (!(l->items[l->n++] = scalar_dup(w, e))) return;
+    }
+}
+
+static void read_remap(walk *w, yaml_node_t *v)
+{
+    pqt_maml *m = w->m;
+    if (v->type == YAML_SCALAR_NODE && v->data.scalar.length == 0) return;
+    if (v->type != YAML_SEQUENCE_NODE) {
+        note(w, pqt_maml_problem(m, line_of(v), "extra: remap: must be a list of "
+                                                "'- internal_name: FILE_COLUMN' entries"));
+        return;
+    }
+    size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+    if (n == 0) return;
+    m->remap = pqt_calloc(n, sizeof *m->remap);
+    if (!m->remap) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++) {
+        yaml_node_t *e = node_at(w, *it);
+        if (!e) return;
+        yaml_node_t *k = NULL, *t = NULL;
+        if (e->type == YAML_MAPPING_NODE &&
+            e->data.mapping.pairs.top - e->data.mapping.pairs.start == 1) {
+            k = node_at(w, e->data.mapping.pairs.start->key);
+            t = k ? node_at(w, e->data.mapping.pairs.start->value) : NULL;
+        }
+        if (!k || !t || k->type != YAML_SCALAR_NODE || t->type != YAML_SCALAR_NODE ||
+            k->data.scalar.length == 0 || t->data.scalar.length == 0) {
+            if (!w->bomb)
+                note(w, pqt_maml_problem(m, line_of(e), "extra: remap: each entry is one "
+                                                        "'internal_name: FILE_COLUMN' pair"));
+            continue;
+        }
+        pqt_maml_pair *p = &m->remap[m->nremap++];
+        p->line = line_of(e);
+        p->internal = scalar_dup(w, k);
+        p->file = scalar_dup(w, t);
+    }
+}
+
+/* extra: is free-form; only the keys read here are looked at. */
+static void read_extra(walk *w, yaml_node_t *v)
+{
+    if (v->type != YAML_MAPPING_NODE) return;
+    for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = node_at(w, p->key), *x = node_at(w, p->value);
+        if (!k || !x) return;
+        if (k->type != YAML_SCALAR_NODE) continue;
+        const char *key = key_text(k);
+        if (!strcasecmp(key, "remap")) read_remap(w, x);
+        else if (!strcasecmp(key, "filter")) read_list(w, &w->m->filter, x, "filter", false);
+        else if (!strcasecmp(key, "sort")) read_list(w, &w->m->sort, x, "sort", false);
+        else if (!strcasecmp(key, "protected_cols"))
+            read_list(w, &w->m->protected_cols, x, "protected_cols", true);
+    }
+}
+
+static const char *const top_keys[] = {
+    "survey",   "dataset",     "table",      "version", "date",    "author",
+    "coauthors", "dois",       "depends",    "description", "comments", "license",
+    "keywords", "maml_version", "keyarray",  "extra",   "fields"};
+
+static void read_root(walk *w, yaml_node_t *root)
+{
+    pqt_maml *m = w->m;
+    if (root->type == YAML_SCALAR_NODE && root->data.scalar.length == 0) return;
+    if (root->type != YAML_MAPPING_NODE) {
+        note(w, pqt_maml_problem(m, line_of(root), "a MAML is a block of sections "
+                                                   "('table: ...', 'fields: ...')"));
+        return;
+    }
+    size_t n = (size_t)(root->data.mapping.pairs.top - root->data.mapping.pairs.start);
+    m->top = pqt_calloc(n ? n : 1, sizeof *m->top);
+    if (!m->top) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    bool seen[sizeof top_keys / sizeof top_keys[0]] = {false};
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++) {
+        yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
+        if (!k || !v) return;
+        if (k->type != YAML_SCALAR_NODE) {
+            note(w, pqt_maml_problem(m, line_of(k), "a section name must be a word"));
+            continue;
+        }
+        const char *key = key_text(k);
+        size_t i = 0;
+        while (i < sizeof top_keys / sizeof top_keys[0] && strcasecmp(key, top_keys[i])) i++;
+        if (i == sizeof top_keys / sizeof top_keys[0]) {
+            note(w, pqt_maml_problem(m, line_of(k), "unknown section '%s'", key));
+            continue;
+        }
+        if (seen[i]) {
+            note(w, pqt_maml_problem(m, line_of(k), "section '%s' appears twice", key));
+            continue;
+        }
+        seen[i] = true;
+        if (!strcmp(top_keys[i], "fields")) {
+            read_fields(w, v);
+            continue;
+        }
+        if (!strcmp(top_keys[i], "extra")) {
+            read_extra(w, v);
+            continue;
+        }
+        pqt_maml_kv *kv = &m->top[m->ntop++];
+        kv->line = line_of(k);
+        kv->key = pqt_strdup(top_keys[i]);
+        if (!kv->key) note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+        kv->value = text_of(w, v);
+    }
+}
+
+/* Lines longer than the limit are problems of their own (the parser still reads them: the
+ * point is that nothing is cut silently). */
+static pqt_status check_lines(pqt_maml *m, const char *text, size_t nbytes)
+{
+    size_t start = 0;
+    int line = 1;
+    for (size_t i = 0; i <= nbytes; i++) {
+        if (i < nbytes && text[i] != '\n') continue;
+        size_t len = i - start;
+        if (len && text[start + len - 1] == '\r') len--;
+        if (line == 1 && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) len -= 3;
+        /* characters, not bytes: UTF-8 continuation bytes do not count */
+        size_t nchars = 0;
+        for (size_t j = start; j < start + len; j++) nchars += ((unsigned char)text[j] & 0xC0) != 0x80;
+        if (nchars > PQT_MAML_MAX_LINE)
+            PQT_TRY(pqt_maml_problem(m, line, "the line is %zu characters long; a MAML line is "
+                                              "at most %d",
+                                     nchars, PQT_MAML_MAX_LINE));
+        start = i + 1;
+        line++;
+    }
+    return PQT_OK;
+}
+
+/* ---- lookup indexes ---- */
+typedef struct keyed {
+    const char *key;
+    int pos;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Positions of the n keys (NULL ones left out) sorted by (key, position) into *ret. */
+static pqt_status sort_index(const char *const *keys, int n, int **ret, int *nret)
+{
+    *ret = NULL;
+    *nret = 0;
+    if (n == 0) return PQT_OK;
+    keyed *v = pqt_malloc_array((size_t)n, sizeof *v);
+    int *idx = pqt_malloc_array((size_t)n, sizeof *idx);
+    if (!v || !idx) {
+        pqt_mem_free(v);
+        pqt_mem_free(idx);
+        return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (keys[i]) v[k++] = (keyed){keys[i], i};
+    qsort(v, (size_t)k, sizeof *v, keyed_cmp);
+    for (int i = 0; i < k; i++) idx[i] = v[i].pos;
+    pqt_mem_free(v);
+    *ret = idx;
+    *nret = k;
+    return PQT_OK;
+}
+
+static pqt_status build_indexes(pqt_maml *m)
+{
+    int n = m->nfields > m->nremap ? m->nfields : m->nremap, unused;
+    if (n == 0) return PQT_OK;
+    const char **keys = pqt_malloc_array((size_t)n, sizeof *keys);
+    if (!keys) return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    for (int i = 0; i < m->nfields; i++) keys[i] = m->fields[i].name;
+    pqt_status st = sort_index(keys, m->nfields, &m->field_by_name, &m->nfield_by_name);
+    for (int i = 0; i < m->nremap; i++) keys[i] = m->remap[i].file;
+    if (st == PQT_OK) st = sort_index(keys, m->nremap, &m->remap_by_file, &unused);
+    for (int i = 0; i < m->nremap; i++) keys[i] = m->remap[i].internal;
+    if (st == PQT_OK) st = sort_index(keys, m->nremap, &m->remap_by_internal, &unused);
+    pqt_mem_free(keys);
+    return st;
+}
+
+/* First position in idx[0..n) whose key (key_of) is >= key. */
+static int lower_bound(const int *idx, int n, const char *key, const char *(*key_of)(const pqt_maml *, int),
+                       const pqt_maml *m)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(key_of(m, idx[mid]), key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static const char *field_name(const pqt_maml *m, int i) { return m->fields[i].name; }
+static const char *remap_file(const pqt_maml *m, int i) { return m->remap[i].file; }
+static const char *remap_internal(const pqt_maml *m, int i) { return m->remap[i].internal; }
+
+void pqt_maml_remap_targets(const pqt_maml *m, const char *path, int *lo_ret, int *hi_ret)
+{
+    int lo = m && path ? lower_bound(m->remap_by_file, m->nremap, path, remap_file, m) : 0, hi = lo;
+    while (m && path && hi < m->nremap && !strcmp(m->remap[m->remap_by_file[hi]].file, path)) hi++;
+    *lo_ret = lo;
+    *hi_ret = hi;
+}
+
+bool pqt_maml_remap_is_internal(const pqt_maml *m, const char *name)
+{
+    if (!m || !name || m->nremap == 0) return false;
+    int i = lower_bound(m->remap_by_internal, m->nremap, name, remap_internal, m);
+    return i < m->nremap && !strcmp(m->remap[m->remap_by_internal[i]].internal, name);
+}
+
+pqt_status pqt_maml_parse_text(const char *text, size_t nbytes, const char *source,
+                               pqt_maml **ret)
+{
+    if (!text || !ret) return pqt_err(PQT_MISUSE, "pqt_maml_parse_text: NULL argument");
+    pqt_maml *m = pqt_calloc(1, sizeof *m);
+    if (!m) return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    atomic_init(&m->refs, 1);
+    m->source = pqt_strdup(source ? source : "MAML text");
+    if (!m->source) {
+        pqt_maml_unref(m);
+        return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    }
+    pqt_status st = check_lines(m, text, nbytes);
+    yaml_parser_t parser;
+    yaml_document_t doc;
+    bool parser_ok = st == PQT_OK && yaml_parser_initialize(&parser);
+    if (st == PQT_OK && !parser_ok) st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    if (parser_ok) {
+        yaml_parser_set_input_string(&parser, (const unsigned char *)text, nbytes);
+        if (!yaml_parser_load(&parser, &doc)) {
+            if (parser.error == YAML_MEMORY_ERROR)
+                st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+            else
+                st = pqt_maml_problem(m, (int)parser.problem_mark.line + 1,
+                                      "not valid YAML: %s%s%s",
+                                      parser.problem ? parser.problem : "syntax error",
+                                      parser.context ? " " : "",
+                                      parser.context ? parser.context : "");
+        } else {
+            yaml_node_t *root = yaml_document_get_root_node(&doc);
+            walk w = {.m = m, .doc = &doc, .st = PQT_OK};
+            if (root) read_root(&w, root); /* no root: an empty document */
+            st = w.st;
+            if (st == PQT_OK) st = build_indexes(m);
+            yaml_document_delete(&doc);
+        }
+        yaml_parser_delete(&parser);
+    }
+    if (st != PQT_OK) {
+        pqt_maml_unref(m);
+        return st;
+    }
+    *ret = m;
+    return PQT_OK;
+}
+
+pqt_status pqt_maml_parse_file(const char *path, pqt_maml **ret)
+{
+    if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_maml_parse_file: NULL argument");
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return pqt_err(PQT_IO, "MAML %s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fileno(fp), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fclose(fp);
+        return pqt_err(PQT_IO, "MAML %s: not a regular file", path);
+    }
+    /* refused by size before anything is read: a MAML is a page of text */
+    if ((unsigned long long)sb.st_size > PQT_MAML_MAX_NBYTES) {
+        fclose(fp);
+        return pqt_err(PQT_BAD_MAML, "MAML %s: %lld bytes, a MAML is at most %zu bytes (16 MiB)",
+                       path, (long long)sb.st_size, PQT_MAML_MAX_NBYTES);
+    }
+    size_t n = (size_t)sb.st_size;
+    char *text = pqt_malloc(n ? n : 1);
+    if (!text) {
+        fclose(fp);
+        return pqt_err(PQT_NOMEM, "MAML %s: out of memory", path);
+    }
+    size_t got = n ? fread(text, 1, n, fp) : 0;
+    fclose(fp);
+    if (got != n) {
+        pqt_mem_free(text);
+        return pqt_err(PQT_IO, "MAML %s: short read (%zu of %zu bytes)", path, got, n);
+    }
+    pqt_status st = pqt_maml_parse_text(text, n, path, ret);
+    pqt_mem_free(text);
+    return st;
+}
+
+static void list_free(pqt_maml_list *l)
+{
+    for (int i = 0; i < l->n; i++) pqt_mem_free(l->items[i]);
+    pqt_mem_free(l->items);
+    pqt_mem_free(l->lines);
+}
+
+pqt_maml *pqt_maml_ref(pqt_maml *m)
+{
+    if (m) atomic_fetch_add(&m->refs, 1);
+    return m;
+}
+
+void pqt_maml_unref(pqt_maml *m)
+{
+    if (!m || atomic_fetch_sub(&m->refs, 1) != 1) return;
+    for (int i = 0; i < m->ntop; i++) {
+        pqt_mem_free(m->top[i].key);
+        pqt_mem_free(m->top[i].value);
+    }
+    pqt_mem_free(m->top);
+    for (int i = 0; i < m->nfields; i++) {
+        pqt_maml_field *f = &m->fields[i];
+        char *ss[] = {f->name, f->data_type, f->unit,   f->info,   f->ucd,
+                      f->col_size, f->array_size, f->qc_min, f->qc_max, f->qc_miss};
+        for (size_t j = 0; j < sizeof ss / sizeof ss[0]; j++) pqt_mem_free(ss[j]);
+    }
+    pqt_mem_free(m->fields);
+    for (int i = 0; i < m->nremap; i++) {
+        pqt_mem_free(m->remap[i].internal);
+        pqt_mem_free(m->remap[i].file);
+    }
+    pqt_mem_free(m->remap);
+    pqt_mem_free(m->field_by_name);
+    pqt_mem_free(m->remap_by_file);
+    pqt_mem_free(m->remap_by_internal);
+    list_free(&m->filter);
+    list_free(&m->sort);
+    list_free(&m->protected_cols);
+    pqt_buf_free(&m->problems);
+    pqt_mem_free(m->source);
+    pqt_mem_free(m);
+}
+
+const char *pqt_maml_value(const pqt_maml *m, const char *key)
+{
+    if (!m || !key) return NULL;
+    for (int i = 0; i < m->ntop; i++)
+        if (!strcasecmp(m->top[i].key, key)) return m->top[i].value;
+    return NULL;
+}
+
+const pqt_maml_field *pqt_maml_field_find(const pqt_maml *m, const char *name)
+{
+    if (!m || !name || m->nfield_by_name == 0) return NULL;
+    int i = lower_bound(m->field_by_name, m->nfield_by_name, name, field_name, m);
+    if (i == m->nfield_by_name || strcmp(m->fields[m->field_by_name[i]].name, name)) return NULL;
+    return &m->fields[m->field_by_name[i]]; /* the first declared of that name */
+}
