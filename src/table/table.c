@@ -213,6 +213,7 @@ static pqt_status add_file_slots(pqt_table *t, const pqt_maml *m)
 static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **ret)
 {
     pqt_table *t = NULL;
+    pqt_tbl_open_rules rules = {0}; /* a MAML's filter, sort and qc joined with the caller's */
     pqt_status st = table_alloc(&t);
     if (st != PQT_OK) {
         pqt_io_unref(io);
@@ -255,25 +256,32 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     if (st != PQT_OK) goto fail;
     st = pqt_tbl_maml_at_open(t, opts ? opts->maml : NULL);
     if (st != PQT_OK) goto fail;
-    st = pqt_tbl_qc_bind(t, opts ? opts->qc : NULL, opts && opts->qc_soft);
+    st = pqt_tbl_maml_rules(t, opts, &rules);
     if (st != PQT_OK) goto fail;
-    if (opts && opts->sort) {
-        st = pqt_tbl_sort_check(t, opts->sort);
+    const pqt_qc *qc = rules.qc ? rules.qc : opts ? opts->qc : NULL;
+    const pqt_filter *filter = rules.filter ? rules.filter : opts ? opts->filter : NULL;
+    const pqt_sort_spec *sort = rules.sort ? rules.sort : opts ? opts->sort : NULL;
+    st = pqt_tbl_qc_bind(t, qc, opts && opts->qc_soft);
+    if (st != PQT_OK) goto fail;
+    if (sort) {
+        st = pqt_tbl_sort_check(t, sort);
         if (st != PQT_OK) goto fail;
     }
-    if (opts && pqt_scan_filter_nrules(opts->filter) > 0) {
-        st = pqt_tbl_filter_at_open(t, opts->filter);
+    if (pqt_scan_filter_nrules(filter) > 0) {
+        st = pqt_tbl_filter_at_open(t, filter);
         if (st != PQT_OK) goto fail;
     }
     st = pqt_tbl_sample_at_open(t); /* after the filter: it draws for survivors only */
     if (st != PQT_OK) goto fail;
-    if (opts && (opts->sort || opts->limit_plus1 > 0)) {
-        st = pqt_tbl_sort_at_open(t, opts->sort, opts->limit_plus1 - 1);
+    if (sort || (opts && opts->limit_plus1 > 0)) {
+        st = pqt_tbl_sort_at_open(t, sort, opts->limit_plus1 - 1);
         if (st != PQT_OK) goto fail;
     }
+    pqt_tbl_open_rules_free(&rules);
     *ret = t;
     return PQT_OK;
 fail:
+    pqt_tbl_open_rules_free(&rules);
     pqt_table_close(t);
     return st;
 }

@@ -96,14 +96,29 @@ struct pqt_table {
 
 /* ---- table_maml.c ---- */
 /* Before the slots are made (m may be NULL): PQT_BAD_MAML listing every remap target the file
- * lacks and every internal name that is the reserved row-index name. */
+ * lacks, every internal name that is the reserved row-index name and every problem of the
+ * MAML's filter, sort and qc against the file (pqt_tbl_maml_rule_problems). */
 pqt_status pqt_tbl_maml_check_file(const pqt_table *t, const struct pqt_maml *m);
 /* Apply the MAML m (may be NULL) to a table whose file slots exist (remapped names made by
- * table.c): PQT_UNSUPPORTED for a key not built yet, then the units of fields: (file names);
- * t keeps a reference. Reads nothing. */
+ * table.c): the units of fields: (file names); t keeps a reference. Reads nothing. */
 pqt_status pqt_tbl_maml_at_open(pqt_table *t, struct pqt_maml *m);
 /* PQT_BAD_MAML when opts' MAML has a non-empty extra: sort: and opts make a slice. */
 pqt_status pqt_tbl_maml_slice_check(const pqt_opts *opts, const char *name);
+
+/* ---- table_maml_rules.c ---- */
+/* The MAML's extra: filter:, extra: sort: and fields: qc: checked against file f (NULL:
+ * their syntax only): one "line N: what" per problem appended to b ("\n" between); the
+ * count (past PQT_MAML_MAX_PROBLEMS counted, not kept), -1 when out of memory. */
+int pqt_tbl_maml_rule_problems(const struct pqt_maml *m, const pqt_file *f, struct pqt_buf *b);
+/* The rules an open runs once the MAML's are joined with the caller's (docs/maml.md). */
+typedef struct pqt_tbl_open_rules {
+    pqt_filter *filter;          /* the caller's rules, then the MAML's; NULL: the caller's */
+    struct pqt_sort_spec *sort;  /* the MAML's keys, then the caller's; NULL: the caller's */
+    pqt_qc *qc;                  /* merged per column; NULL: the caller's */
+} pqt_tbl_open_rules;
+/* Build them for a table whose slots exist (opts' MAML already checked against the file). */
+pqt_status pqt_tbl_maml_rules(const pqt_table *t, const pqt_opts *opts, pqt_tbl_open_rules *r);
+void pqt_tbl_open_rules_free(pqt_tbl_open_rules *r);
 
 /* ---- table.c ---- */
 /* Slot index of a lookup name, -1 when absent (the virtual row index is absent). */

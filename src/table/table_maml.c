@@ -6,11 +6,8 @@
  * whole report behind `pqt maml check`.
  *
  * extra: remap: names the slots table.c makes (an internal name reads its file column, as
- * after a rename). Not built yet, and refused at open rather than ignored: extra: filter:
- * (AND-ed into the filter of pqt_tbl_filter_at_open, file names resolved before the caller's internal
- * ones), extra: sort: (its keys placed before the caller's in the spec given to
- * pqt_tbl_sort_at_open) and fields: qc: (merged per column into the rules pqt_tbl_qc_bind
- * takes, the MAML's entry winning for its column).
+ * after a rename). extra: filter:, extra: sort: and fields: qc: are checked here with the
+ * remap (one report) and joined with the caller's rules in table_maml_rules.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,15 +53,6 @@ static int missing_targets(const pqt_maml *m, const pqt_file *f, pqt_buf *b)
     return n;
 }
 
-static const char *unsupported_key(const pqt_maml *m)
-{
-    if (m->filter.n) return "extra: filter:";
-    if (m->sort.n) return "extra: sort:";
-    for (int i = 0; i < m->nfields; i++)
-        if (m->fields[i].has_qc) return "fields: qc:";
-    return NULL;
-}
-
 pqt_status pqt_tbl_maml_slice_check(const pqt_opts *opts, const char *name)
 {
     if (!opts || !opts->maml || !opts->maml->sort.n || (opts->row_lo == 0 && opts->row_hi == 0))
@@ -80,6 +68,10 @@ pqt_status pqt_tbl_maml_check_file(const pqt_table *t, const pqt_maml *m)
     if (!m) return PQT_OK;
     pqt_buf b = {0};
     int nbad = missing_targets(m, t->f, &b);
+    if (nbad >= 0) { /* the rules' problems in the same report: every problem at once */
+        int n = pqt_tbl_maml_rule_problems(m, t->f, &b);
+        nbad = n < 0 ? -1 : nbad + n;
+    }
     for (int i = 0; i < m->nremap && nbad >= 0; i++) {
         if (strcmp(m->remap[i].internal, PQT_TBL_ROW_INDEX) != 0) continue;
         char line[300];
@@ -101,11 +93,6 @@ pqt_status pqt_tbl_maml_check_file(const pqt_table *t, const pqt_maml *m)
 pqt_status pqt_tbl_maml_at_open(pqt_table *t, pqt_maml *m)
 {
     if (!m) return PQT_OK;
-    const char *key = unsupported_key(m);
-    if (key)
-        return pqt_err(PQT_UNSUPPORTED, "pqt_table_open: %s: MAML %s: %s is not supported yet "
-                                        "(refused rather than ignored; docs/maml.md)",
-                       t->f->path, m->source, key);
     /* build every unit first, then commit: a failure changes nothing */
     int ncols = t->ncols;
     char **units = pqt_calloc(ncols ? (size_t)ncols : 1, sizeof *units);
@@ -170,13 +157,19 @@ pqt_status pqt_maml_check_alloc(const char *maml_path, const char *parquet_path,
     pqt_maml *m;
     PQT_TRY(pqt_maml_parse_file(maml_path, &m));
     pqt_status st = pqt_maml_check(m, false);
+    if (st == PQT_OK && !parquet_path) { /* the rules' syntax, without a file */
+        int r = pqt_tbl_maml_rule_problems(m, NULL, &m->problems);
+        if (r < 0) st = pqt_err(PQT_NOMEM, "pqt_maml_check_alloc: out of memory");
+        else m->nproblems += r;
+    }
     if (st == PQT_OK && parquet_path) {
         pqt_file *f = NULL;
         st = pqt_file_open(parquet_path, NULL, &f);
         if (st == PQT_OK) {
             int n = missing_targets(m, f, &m->problems);
-            if (n < 0) st = pqt_err(PQT_NOMEM, "pqt_maml_check_alloc: out of memory");
-            else m->nproblems += n;
+            int r = n < 0 ? -1 : pqt_tbl_maml_rule_problems(m, f, &m->problems);
+            if (n < 0 || r < 0) st = pqt_err(PQT_NOMEM, "pqt_maml_check_alloc: out of memory");
+            else m->nproblems += n + r;
             pqt_file_close(f);
         }
     }

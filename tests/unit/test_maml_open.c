@@ -128,15 +128,6 @@ static void test_checks_at_open(void)
     CHECK(strstr(pqt_errmsg(), "line 5: extra: remap: 'mass' maps to 'MASS_KG', which is not a "
                                "column of the file") != NULL);
     CHECK(strstr(pqt_errmsg(), "line 6: extra: remap: 'ra' maps to 'RA_J2000'") != NULL);
-    /* keys not built yet are refused, not ignored */
-    REQUIRE_OK(pqt_opts_set_maml_text(o, "extra:\n  sort: ['-id']\n"));
-    CHECK(pqt_table_open(FILE_, o, &t) == PQT_UNSUPPORTED);
-    CHECK(strstr(pqt_errmsg(), "extra: sort: is not supported yet") != NULL);
-    REQUIRE_OK(pqt_opts_set_maml_text(o, "extra:\n  filter: ['id > 3']\n"));
-    CHECK(pqt_table_open(FILE_, o, &t) == PQT_UNSUPPORTED);
-    REQUIRE_OK(pqt_opts_set_maml_text(o, "fields:\n  - name: id\n    qc:\n"));
-    CHECK(pqt_table_open(FILE_, o, &t) == PQT_UNSUPPORTED);
-    CHECK(strstr(pqt_errmsg(), "fields: qc: is not supported yet") != NULL);
     /* a sort on a slice: refused before the file is opened (this path does not exist) */
     REQUIRE_OK(pqt_opts_set_maml_text(o, "table: t\nextra:\n  sort:\n    - '-id'\n"));
     REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_LO, 2));
