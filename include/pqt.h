@@ -530,6 +530,13 @@ PQT_API pqt_status pqt_table_maml_value(const pqt_table *t, const char *key,
  * the key; PQT_MISUSE for NULL arguments or another key. */
 PQT_API pqt_status pqt_table_maml_field_value(const pqt_table *t, const char *name,
                                               const char *key, const char **value_ret);
+/* The file column that column `name` (the table's name) reads: its path in the file, which
+ * differs from name for a column remapped by a MAML (extra: remap:) or renamed. *path_ret
+ * lives as long as t. Reads nothing. PQT_NOT_FOUND with a message for a column t lacks;
+ * PQT_NOT_FOUND without one for a column read from no file (added, copied, the row index, or
+ * any column of an in-memory table); PQT_MISUSE for NULL arguments. */
+PQT_API pqt_status pqt_table_file_column(const pqt_table *t, const char *name,
+                                         const char **path_ret);
 /* 1 when the table has detached from its file (see above). */
 PQT_API int pqt_table_is_detached(const pqt_table *t);
 /* Counter bumped by every structural change. A view taken at generation g is valid while

@@ -12,7 +12,7 @@
 #include "tools.h"
 
 static const char usage[] =
-    "usage: pqt schema FILE [--measure] [-f|--format text|json]\n"
+    "usage: pqt schema FILE [--measure] [--maml M] [-f|--format text|json]\n"
     "\n"
     "Print the schema tree of a Parquet file: each node with its repetition, physical and\n"
     "logical type, and the table column (path and kind) it is read as. Only the footer is\n"
@@ -20,6 +20,10 @@ static const char usage[] =
     "'list<T>, width unknown (use --measure)'.\n"
     "  --measure        read LIST columns' data where needed to tell a fixed-width\n"
     "                   vector<T> from a variable-length list<T> (reads whole columns)\n"
+    "  --maml M         also the table's columns as the read-in MAML M names them\n"
+    "                   (docs/maml.md): internal name, the file column it reads, unit.\n"
+    "                   The MAML is checked against the file first (an error lists every\n"
+    "                   problem); its extra: filter: and extra: sort: run as at any open\n"
     "  -f, --format F   text (default) or json\n"
     "  -h, --help       this text\n"
     "\n"
@@ -34,10 +38,12 @@ static const char usage[] =
     "    {path, readable (bool), kind (\"int64\", \"vector<float32>\", \"list<float32>\", ...;\n"
     "     null when unreadable), width (1 for scalars, N for vectors, 0 for lists, null\n"
     "     while not measured), unsupported_reason (null when readable), nullable (bool),\n"
-    "     physical, logical}.\n";
+    "     physical, logical}.\n"
+    "  With --maml, one more key: table_columns, each {name, file_column, unit (\"\" when\n"
+    "  none)}, in the table's column order.\n";
 
 static const argopt opts[] = {
-    {"--measure", 0, 0}, {"--format", 'f', 1}, {NULL, 0, 0}};
+    {"--measure", 0, 0}, {"--format", 'f', 1}, {"--maml", 0, 1}, {NULL, 0, 0}};
 
 /* A column's kind as this run knows it: width -1 while not measured. */
 typedef struct shape {
@@ -134,6 +140,58 @@ static int *node_depths(const pqt_file *f, int nnodes)
     return depth;
 }
 
+/* --maml: the table opened with the MAML, for its column names and units. */
+static pqt_status open_with_maml(const char *path, const char *maml, pqt_table **ret)
+{
+    pqt_opts *o = NULL;
+    pqt_status st = pqt_opts_new(&o);
+    if (st == PQT_OK) st = pqt_opts_set_maml(o, maml);
+    if (st == PQT_OK) st = tool_table_open(path, o, ret);
+    pqt_opts_free(o);
+    return st;
+}
+
+/* A table column's file column ("" when it reads none) and unit ("" when none). */
+static void table_column_facts(const pqt_table *t, const char *name, const char **file,
+                               const char **unit)
+{
+    *file = *unit = "";
+    if (pqt_table_file_column(t, name, file) != PQT_OK) *file = "";
+    if (pqt_table_unit(t, name, unit) != PQT_OK || !*unit) *unit = "";
+}
+
+/* "name  file column  unit", aligned, after a blank line. */
+static void print_table_columns(const pqt_table *t, const char *maml)
+{
+    int n = pqt_table_ncols(t);
+    size_t w0 = strlen("name"), w1 = strlen("file column");
+    for (int i = 0; i < n; i++) {
+        const char *name = pqt_table_column_name(t, i), *file, *unit;
+        table_column_facts(t, name, &file, &unit);
+        size_t a = tool_text_width(name, strlen(name)), b = tool_text_width(file, strlen(file));
+        if (a > w0) w0 = a;
+        if (b > w1) w1 = b;
+    }
+    printf("\ntable columns with MAML %s:\n", maml);
+    for (int i = -1; i < n; i++) {
+        const char *name = "name", *file = "file column", *unit = "unit";
+        if (i >= 0) {
+            name = pqt_table_column_name(t, i);
+            table_column_facts(t, name, &file, &unit);
+        }
+        rbuf out = {0};
+        rb_puts(&out, name);
+        for (size_t w = tool_text_width(name, strlen(name)); w < w0 + 2; w++) rb_putc(&out, ' ');
+        rb_puts(&out, file);
+        if (*unit)
+            for (size_t w = tool_text_width(file, strlen(file)); w < w1 + 2; w++)
+                rb_putc(&out, ' ');
+        rb_puts(&out, unit);
+        puts(out.p ? out.p : "");
+        rb_free(&out);
+    }
+}
+
 static void print_text(const pqt_file *f, const char *path, const shape *shapes, int nreadable)
 {
     int nnodes = pqt_file_nnodes(f), ncols = pqt_file_ncols(f), nrg = pqt_file_nrow_groups(f);
@@ -157,7 +215,7 @@ static void print_text(const pqt_file *f, const char *path, const shape *shapes,
 }
 
 static void print_json(const pqt_file *f, const char *path, const shape *shapes, int nreadable,
-                       int measured)
+                       int measured, const pqt_table *t)
 {
     int nnodes = pqt_file_nnodes(f), ncols = pqt_file_ncols(f);
     jw w = {0};
@@ -239,6 +297,23 @@ static void print_json(const pqt_file *f, const char *path, const shape *shapes,
         jw_flush(&w, stdout);
     }
     jw_close(&w, ']');
+    if (t) {
+        jw_key(&w, "table_columns");
+        jw_open(&w, '[');
+        for (int i = 0; i < pqt_table_ncols(t); i++) {
+            const char *name = pqt_table_column_name(t, i), *file, *unit;
+            table_column_facts(t, name, &file, &unit);
+            jw_open(&w, '{');
+            jw_key(&w, "name");
+            jw_str(&w, name);
+            jw_key(&w, "file_column");
+            jw_str(&w, file);
+            jw_key(&w, "unit");
+            jw_str(&w, unit);
+            jw_close(&w, '}');
+        }
+        jw_close(&w, ']');
+    }
     jw_close(&w, '}');
     jw_flush(&w, stdout);
     rb_free(&w.b);
@@ -248,7 +323,7 @@ static void print_json(const pqt_file *f, const char *path, const shape *shapes,
 int cmd_schema(int argc, char **argv)
 {
     argscan s;
-    const char *path = NULL;
+    const char *path = NULL, *maml = NULL;
     int measure = 0, format = FORMAT_TEXT;
     argscan_init(&s, argc, argv);
     for (int r; (r = argscan_next(&s, opts)) != ARG_END;) {
@@ -262,6 +337,8 @@ int cmd_schema(int argc, char **argv)
             path = s.value;
         } else if (strcmp(s.opt, "--measure") == 0) {
             measure = 1;
+        } else if (strcmp(s.opt, "--maml") == 0) {
+            maml = s.value;
         } else if ((format = tool_doc_format(s.value)) < 0) {
             return tool_usage_error("schema", usage, "unknown --format (text or json)", s.value);
         }
@@ -287,10 +364,20 @@ int cmd_schema(int argc, char **argv)
         }
         nreadable += shapes[c].kind != PQT_NONE;
     }
-    if (format == FORMAT_JSON)
-        print_json(f, path, shapes, nreadable, measure);
-    else
+    pqt_table *t = NULL;
+    if (maml && open_with_maml(path, maml, &t) != PQT_OK) {
+        free(shapes);
+        int rc = tool_fail(path);
+        pqt_file_close(f);
+        return rc;
+    }
+    if (format == FORMAT_JSON) {
+        print_json(f, path, shapes, nreadable, measure, t);
+    } else {
         print_text(f, path, shapes, nreadable);
+        if (t) print_table_columns(t, maml);
+    }
+    pqt_table_close(t);
     free(shapes);
     pqt_file_close(f);
     return EXIT_OK;

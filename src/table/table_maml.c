@@ -149,6 +149,17 @@ pqt_status pqt_table_maml_field_value(const pqt_table *t, const char *name, cons
     return PQT_OK;
 }
 
+pqt_status pqt_table_file_column(const pqt_table *t, const char *name, const char **path_ret)
+{
+    if (!t || !name || !path_ret) return pqt_err(PQT_MISUSE, "pqt_table_file_column: NULL argument");
+    int ci;
+    PQT_TRY(pqt_tbl_lookup(t, "pqt_table_file_column", name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    if (!t->f || c->file_col < 0 || c->added || c->is_row_index) return PQT_NOT_FOUND;
+    *path_ret = t->f->schema.cols[c->file_col].path;
+    return PQT_OK;
+}
+
 pqt_status pqt_maml_check_alloc(const char *maml_path, const char *parquet_path,
                                 char **report_ret, int *nproblems_ret)
 {
