@@ -111,6 +111,7 @@ typedef struct cat_col {
     char *key;       /* jsonl: "path": */
     size_t key_len;
     colview v;       /* the current batch */
+    char *phys_unit;      /* --maml: the column's unit (NULL or "": none), table header */
     int leaf;             /* a chunk of this column, for size estimates (-1: none) */
     double row_nbytes;    /* decoded bytes a row, estimated then measured */
 } cat_col;

@@ -143,6 +143,7 @@ void cat_out_free(cat_out *o)
     for (int c = 0; c < o->ncols; c++) {
         free(o->cols[c].key);
         free(o->cols[c].path);
+        free(o->cols[c].phys_unit);
     }
     free(o->cols);
     o->cols = NULL;

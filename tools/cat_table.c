@@ -233,6 +233,14 @@ static void fit(cat_table *tb, cat_out *o)
         if (tb->tc[c].width < tb->tc[c].cap) tb->tc[c].cap = tb->tc[c].width;
 }
 
+/* The second header line's text of a column: its kind, and with --maml its unit. */
+static const char *kind_line(const cat_col *c, char *buf, size_t cap)
+{
+    if (!c->phys_unit || !c->phys_unit[0]) return c->kind_name;
+    snprintf(buf, cap, "%s [%s]", c->kind_name, c->phys_unit);
+    return buf;
+}
+
 static int header(cat_table *tb, cat_out *o)
 {
     int last = last_visible(o);
@@ -245,7 +253,9 @@ static int header(cat_table *tb, cat_out *o)
                 memset(sink_room(sk, w), '-', w);
                 sk->len += w;
             } else {
-                const char *s = line == 0 ? o->cols[c].path : o->cols[c].kind_name;
+                char kl[256];
+                const char *s =
+                    line == 0 ? o->cols[c].path : kind_line(&o->cols[c], kl, sizeof kl);
                 size_t n = strlen(s);
                 put_cell(sk, s, n, cat_text_width(s, n), w, ELIDE_TEXT, o->cols[c].right_align,
                          c == last);
@@ -267,8 +277,10 @@ int cat_table_emit(cat_out *o, int64_t gap_after)
     if (!tb->laid_out) {
         tb->laid_out = 1;
         for (int c = 0; c < o->ncols; c++) {
-            const char *p = o->cols[c].path, *k = o->cols[c].kind_name;
-            size_t w = need[c], pw = cat_text_width(p, strlen(p)), kw = strlen(k);
+            char kl[256];
+            const char *p = o->cols[c].path, *k = kind_line(&o->cols[c], kl, sizeof kl);
+            size_t w = need[c], pw = cat_text_width(p, strlen(p));
+            size_t kw = cat_text_width(k, strlen(k));
             w = w > pw ? w : pw;
             w = w > kw ? w : kw;
             tb->tc[c].width = w > 0 ? w : 1;

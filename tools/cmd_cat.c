@@ -45,6 +45,12 @@
     "                     rows to print before any is printed; a violation is an error\n"       \
     "                     (status 1) naming the bounds, the data range and the count\n"         \
     "  --qc-soft          a qc violation is a warning on stderr instead, and rows print\n"      \
+    "  --maml M           open the file with the read-in MAML M (docs/maml.md): its column\n"  \
+    "                     names (extra: remap:) in the header and in --columns, --where,\n"    \
+    "                     --sort and --qc; its units after the kinds in the table header;\n"   \
+    "                     its extra: filter:, extra: sort: and fields: qc: applied with\n"     \
+    "                     yours (--rows becomes a rule on the row index, as with --sort).\n"  \
+    "                     The printed rows are held in memory; INT96 prints in nanoseconds\n"  \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
     "  -h, --help         this text\n"                                                             \
@@ -62,14 +68,14 @@
 static const char usage_cat[] =
     "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]] [-s KEYS]\n"
     "               [-n N] [--all] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
-    "               [--no-crc] [--binary-as-string]\n"
+    "               [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
     "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]]\n"
     "                [-s KEYS] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
-    "                [--no-crc] [--binary-as-string]\n"
+    "                [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
     "with the same options; -n N prints N rows instead.\n" CAT_OPTIONS;
@@ -80,11 +86,11 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--all", 0, 0},       {"--where", 'w', 1},
                               {"--explain", 0, 0},   {"--qc", 0, 1},
                               {"--qc-soft", 0, 0},   {"--sample", 0, 1},
-                              {"--sort", 's', 1},
+                              {"--sort", 's', 1},    {"--maml", 0, 1},
                               {NULL, 0, 0}};
 
 typedef struct cat_args {
-    const char *path, *columns, *rows, *limit, *format, *sort;
+    const char *path, *columns, *rows, *limit, *format, *sort, *maml;
     int no_crc, binary_as_string, all, explain;
     tool_where where;
 } cat_args;
@@ -165,13 +171,98 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
     return EXIT_OK;
 }
 
+static char *dup_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (!d) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    return memcpy(d, s, n);
+}
+
+/* --maml: table column `name` printed under its name, read from its file column. implicit:
+ * picked as one of all (an unreadable one is left out with a warning). */
+static int add_table_col(cat_out *o, const cat_reader *rd, const char *name, int implicit)
+{
+    const char *fpath = NULL;
+    int col = -1;
+    if (pqt_table_file_column(rd->t, name, &fpath) != PQT_OK ||
+        pqt_file_find_column(rd->f, fpath, &col) != PQT_OK) {
+        if (implicit) return EXIT_OK; /* read from no file column: nothing to print */
+        return tool_fail(rd->path);
+    }
+    if (pqt_file_column_unsupported_reason(rd->f, col)) {
+        if (implicit) {
+            cat_warn_unreadable(rd->f, rd->path, col);
+            return EXIT_OK;
+        }
+        fprintf(stderr, "pqt: %s: column '%s' (file column '%s') cannot be read (%s)\n",
+                rd->path, name, fpath, pqt_file_column_unsupported_reason(rd->f, col));
+        return EXIT_FAIL;
+    }
+    add_col(o, rd->f, col);
+    cat_col *c = &o->cols[o->ncols - 1];
+    const char *unit = NULL;
+    free(c->path);
+    c->path = dup_text(name);
+    if (pqt_table_unit(rd->t, name, &unit) == PQT_OK && unit && *unit)
+        c->phys_unit = dup_text(unit);
+    return EXIT_OK;
+}
+
+/* --maml: the columns of the table (its names), those of --columns or every one. */
+static int pick_table_columns(const cat_reader *rd, const char *list, cat_out *o)
+{
+    int n = pqt_table_ncols(rd->t);
+    size_t cap = (size_t)n + 1;
+    if (list)
+        for (const char *p = list; *p; p++)
+            cap += *p == ',';
+    o->cols = calloc(cap, sizeof *o->cols);
+    if (!o->cols) {
+        fputs("pqt: out of memory\n", stderr);
+        return EXIT_FAIL;
+    }
+    int rc = EXIT_OK;
+    if (!list) {
+        for (int i = 0; i < n && rc == EXIT_OK; i++)
+            rc = add_table_col(o, rd, pqt_table_column_name(rd->t, i), 1);
+        return rc;
+    }
+    const char *s = list, *item, *raw;
+    size_t len, raw_n;
+    while (rc == EXIT_OK && tool_list_next(&s, &item, &len, &raw, &raw_n)) {
+        /* as for file columns: blanks around a name are trimmed unless the name has them */
+        char *name = malloc(raw_n + 1);
+        if (!name) {
+            fputs("pqt: out of memory\n", stderr);
+            return EXIT_FAIL;
+        }
+        memcpy(name, raw, raw_n);
+        name[raw_n] = '\0';
+        if (raw_n != len && !pqt_table_has_column(rd->t, name)) {
+            memcpy(name, item, len);
+            name[len] = '\0';
+        }
+        int index;
+        rc = pqt_table_column_index(rd->t, name, &index) == PQT_OK
+                 ? add_table_col(o, rd, name, 0)
+                 : tool_fail(rd->path);
+        free(name);
+    }
+    return rc;
+}
+
 static int run(pqt_file *f, const cat_args *args)
 {
     cat_out o = {0};
     o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
                : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
                                                                    : FORMAT_JSONL;
-    int rc = pick_columns(f, args->path, args->columns, &o);
+    /* with a MAML the columns are the table's: picked once it is open */
+    int rc = args->maml ? EXIT_OK : pick_columns(f, args->path, args->columns, &o);
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
     if (rc == EXIT_OK && args->rows) {
         tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */
@@ -181,22 +272,27 @@ static int run(pqt_file *f, const cat_args *args)
             rc = EXIT_FAIL;
         }
     }
-    if (rc == EXIT_OK && args->sort) {
+    if (rc == EXIT_OK && (args->sort || args->maml)) {
         /* the library sorts: a table opened with the filter (--rows became a rule on the row
-         * index), the keys and the limit; its rows are printed (cat_sort.c) */
+         * index), the keys and the limit; its rows are printed (cat_sort.c). A MAML goes the
+         * same way: its own filter and sort apply at the open, its names are the table's. */
         if (args->limit) tool_parse_i64(args->limit, strlen(args->limit), &limit);
         if (args->where.qc) tool_warnings_to_stderr(); /* --qc-soft's warnings */
         cat_reader rd;
         cat_open_args oa = {args->no_crc, args->binary_as_string};
         rc = cat_reader_open(&rd, args->path, &oa);
-        if (rc == EXIT_OK) rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, hi);
+        /* with a MAML the columns are known only from the table: INT96 stays nanoseconds */
+        if (rc == EXIT_OK && !args->maml)
+            rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, hi);
         int int96_unit = -1;
         for (int c = 0; c < o.ncols; c++)
             if (o.cols[c].is_int96) int96_unit = o.cols[c].unit;
         tool_where_open_args wa = {&args->where, args->no_crc, args->binary_as_string, int96_unit,
-                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort, limit + 1};
+                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort, limit + 1,
+                                   args->maml};
         if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
             rc = tool_fail(args->path);
+        if (rc == EXIT_OK && args->maml) rc = pick_table_columns(&rd, args->columns, &o);
         if (rc == EXIT_OK) rc = cat_print_sorted(&rd, &o, args->all || args->limit);
         if (rd.t && args->explain && rc == EXIT_OK) {
             fflush(stdout);
@@ -283,6 +379,8 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             a->where.qc_soft = 1;
         else if (strcmp(s.opt, "--sort") == 0)
             a->sort = s.value;
+        else if (strcmp(s.opt, "--maml") == 0)
+            a->maml = s.value;
         else
             a->binary_as_string = 1;
     }
@@ -307,8 +405,11 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             snprintf(msg, sizeof msg, "--sort: %s", why ? why + 2 : m);
             return tool_usage_error(cmd, usage, msg, NULL);
         }
+    }
+    if (a->sort || a->maml) {
         if (a->rows) {
-            /* a slice cannot be sorted: --rows becomes a rule on the file's row numbers */
+            /* a slice cannot be sorted (nor take a MAML's sort): --rows becomes a rule on the
+             * file's row numbers */
             char rule[128];
             snprintf(rule, sizeof rule,
                      "parquet_row_index >= %lld and parquet_row_index <= %lld", (long long)lo,

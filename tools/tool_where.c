@@ -134,6 +134,7 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
     if (st == PQT_OK && a->sort) st = pqt_opts_set_sort(o, a->sort);
     if (st == PQT_OK && a->limit_plus1 > 0)
         st = pqt_opts_set_int(o, PQT_OPT_LIMIT, a->limit_plus1 - 1);
+    if (st == PQT_OK && a->maml) st = pqt_opts_set_maml(o, a->maml);
     if (st == PQT_OK) st = tool_table_open(path, o, ret);
     pqt_opts_free(o);
     return st;

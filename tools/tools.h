@@ -141,6 +141,7 @@ typedef struct tool_where_open_args {
     unsigned pushdown_off; /* bit n: PQT_OPT_PUSHDOWN_STATS + n set to 0 */
     const char *sort;      /* PQT_OPT_SORT keys (NULL: none) */
     int64_t limit_plus1;   /* PQT_OPT_LIMIT + 1 (0: none) */
+    const char *maml;      /* a read-in MAML's path (pqt_opts_set_maml; NULL: none) */
 } tool_where_open_args;
 /* "stats,page-index,dictionary,bloom,adaptive" (any of them, or "all") as bits of
  * tool_where_open_args.pushdown_off; false for an unknown word. */
