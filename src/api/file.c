@@ -204,9 +204,10 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
 {
     pqt_file *f = pqt_calloc(1, sizeof *f);
-    if (!f) {
+    if (!f) { /* the message first: the name belongs to io */
+        pqt_status st = pqt_err(PQT_NOMEM, "out of memory opening %s", io->name);
         pqt_io_unref(io);
-        return pqt_err(PQT_NOMEM, "out of memory opening %s", io->name);
+        return st;
     }
     f->io = io;
     f->path = io->name;

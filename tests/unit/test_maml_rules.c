@@ -15,6 +15,7 @@
 
 #include "pqt.h"
 #include "testutil.h"
+#include "util/mem.h"
 
 #define RG "tests/data/table_rg.parquet"
 
@@ -333,6 +334,45 @@ static void test_several_problems(void)
     pqt_opts_free(o);
 }
 
+/* Every allocation of an open with a MAML's rules failing in turn: PQT_NOMEM or the table,
+ * never another status, a crash or a leak (the sanitizer build checks the leaks). */
+static void test_alloc_failures(void)
+{
+    pqt_qc *qc;
+    REQUIRE_OK(pqt_qc_new(&qc));
+    REQUIRE_OK(pqt_qc_add(qc, "n, >= 0"));
+    REQUIRE_OK(pqt_qc_add(qc, "f64, >= 0"));
+    pqt_opts *o = opts_with("fields:\n  - name: id\n    unit: count\n    qc:\n"
+                            "  - name: f32\n    qc:\n      max: 100\n"
+                            "extra:\n  remap:\n    - n: id\n  filter: ['id <= 100', 'i32 > 3']\n"
+                            "  sort: ['i32 desc nulls_first']\n");
+    REQUIRE_OK(pqt_opts_set_qc(o, qc));
+    REQUIRE_OK(pqt_opts_set_str(o, PQT_OPT_FILTER, "n > 90"));
+    REQUIRE_OK(pqt_opts_set_str(o, PQT_OPT_SORT, "-n"));
+    int ok = 0, nomem = 0;
+    for (long k = 0; k < 3000 && ok == 0; k++) {
+        pqt_table *t = NULL;
+        pqt_mem_fail_after(k);
+        pqt_status st = pqt_table_open(RG, o, &t);
+        pqt_mem_fail_after(-1);
+        if (st == PQT_OK) {
+            /* 90 < id <= 100, i32 = 3 id > 3 and not null (91, 98 are): by i32 desc */
+            const int64_t want[] = {100, 99, 97, 96, 95, 94, 93, 92};
+            check_ids(t, "n", want, 8);
+            ok++;
+        } else {
+            if (st != PQT_NOMEM) fprintf(stderr, "k=%ld: %s\n", k, pqt_errmsg());
+            CHECK_EQ_I64(st, PQT_NOMEM);
+            CHECK(t == NULL);
+            nomem++;
+        }
+        pqt_table_close(t);
+    }
+    CHECK(ok == 1 && nomem > 0);
+    pqt_opts_free(o);
+    pqt_qc_free(qc);
+}
+
 int main(void)
 {
     test_filter_file_names();
@@ -342,5 +382,6 @@ int main(void)
     test_qc_merge();
     test_everything_together();
     test_several_problems();
+    test_alloc_failures();
     return pqt_test_done("test_maml_rules");
 }
