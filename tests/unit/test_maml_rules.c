@@ -334,6 +334,49 @@ static void test_several_problems(void)
     pqt_opts_free(o);
 }
 
+/* parquet_row_index in a MAML's rules: the row index, unless the file has a column of that
+ * name (table_rowidx.parquet: a = 1..5, its own parquet_row_index = 100 + a), which only a
+ * remap makes reachable; pqt_table_file_column answers the file column behind a name. */
+static void test_row_index_names(void)
+{
+    pqt_opts *o = opts_with("extra:\n  remap:\n    - n: id\n"
+                            "  filter: ['parquet_row_index > 9997']\n");
+    pqt_table *t = open_or_null(o);
+    REQUIRE_OK(t == NULL);
+    const int64_t want[] = {9998, 9999, 10000};
+    check_ids(t, "n", want, 3);
+    const char *path = NULL;
+    CHECK_OK(pqt_table_file_column(t, "n", &path));
+    CHECK(path && !strcmp(path, "id"));
+    CHECK_OK(pqt_table_file_column(t, "s", &path));
+    CHECK(path && !strcmp(path, "s"));
+    CHECK(pqt_table_file_column(t, "id", &path) == PQT_NOT_FOUND); /* no such table column */
+    pqt_table_close(t);
+    /* the file's own parquet_row_index, reached through a remap, filtered and sorted by */
+    REQUIRE_OK(pqt_opts_set_maml_text(o, "extra:\n  remap:\n    - own: parquet_row_index\n"
+                                         "  filter: ['parquet_row_index >= 103']\n"
+                                         "  sort: ['-parquet_row_index']\n"));
+    t = NULL;
+    CHECK_OK(pqt_table_open("tests/data/table_rowidx.parquet", o, &t));
+    if (t) {
+        const int64_t own[] = {105, 104, 103};
+        check_ids(t, "own", own, 3);
+        const int64_t a[] = {5, 4, 3};
+        check_ids(t, "a", a, 3);
+        CHECK_OK(pqt_table_file_column(t, "own", &path));
+        CHECK(path && !strcmp(path, "parquet_row_index"));
+    }
+    pqt_table_close(t);
+    /* without the remap the file's column has no table column: refused, naming it */
+    REQUIRE_OK(pqt_opts_set_maml_text(o, "extra:\n  filter: ['parquet_row_index >= 103']\n"));
+    t = NULL;
+    CHECK(pqt_table_open("tests/data/table_rowidx.parquet", o, &t) == PQT_BAD_MAML);
+    CHECK(strstr(pqt_errmsg(), "line 2: extra: filter: rule 'parquet_row_index >= 103' names "
+                               "file column 'parquet_row_index', which has no table column") !=
+          NULL);
+    pqt_opts_free(o);
+}
+
 /* Every allocation of an open with a MAML's rules failing in turn: PQT_NOMEM or the table,
  * never another status, a crash or a leak (the sanitizer build checks the leaks). */
 static void test_alloc_failures(void)
@@ -382,6 +425,7 @@ int main(void)
     test_qc_merge();
     test_everything_together();
     test_several_problems();
+    test_row_index_names();
     test_alloc_failures();
     return pqt_test_done("test_maml_rules");
 }
