@@ -22,7 +22,8 @@ static pqt_status rename_node(fnode *n, pqt_scan_rename_fn fn, void *user)
             n->col = copy;
         }
     }
-    for (int32_t k = 0; k < n->nkids; k++) PQT_TRY(rename_node(n->kids[k], fn, user));
+    for (int32_t k = 0; k < n->nkids; k++)
+        PQT_TRY(rename_node(n->kids[k], fn, user));
     return PQT_OK;
 }
 

@@ -56,7 +56,8 @@ static pqt_status index_build(const pqt_file *f, path_index *x)
     x->n = f->schema.ncols;
     x->e = pqt_malloc_array((size_t)x->n + 1, sizeof *x->e);
     if (!x->e) return pqt_err(PQT_NOMEM, "out of memory checking a MAML");
-    for (int i = 0; i < x->n; i++) x->e[i] = (path_entry){f->schema.cols[i].path, i};
+    for (int i = 0; i < x->n; i++)
+        x->e[i] = (path_entry){f->schema.cols[i].path, i};
     qsort(x->e, (size_t)x->n, sizeof *x->e, path_cmp);
     return PQT_OK;
 }
@@ -67,8 +68,10 @@ static int index_find(const path_index *x, const char *path)
     int lo = 0, hi = x->n;
     while (lo < hi) { /* the first entry not below path */
         int mid = lo + (hi - lo) / 2;
-        if (strcmp(x->e[mid].path, path) < 0) lo = mid + 1;
-        else hi = mid;
+        if (strcmp(x->e[mid].path, path) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < x->n && !strcmp(x->e[lo].path, path) ? x->e[lo].col : -1;
 }
@@ -158,10 +161,11 @@ static void filter_problems(const pqt_maml *m, const pqt_file *f, const pqt_scan
         for (int s = 0; prog && s < pqt_scan_prog_ncols(prog); s++) {
             int ci = pqt_scan_prog_col(prog, s);
             if (ci >= f->schema.ncols || reachable(m, cols[ci].name)) continue;
-            add_problem(p, line, "extra: filter: rule '%.200s' names file column '%s', which "
-                                 "has no table column (extra: remap: gives its name to another "
-                                 "column, or it is the reserved row-index name): remap it to a "
-                                 "name of its own to filter by it",
+            add_problem(p, line,
+                        "extra: filter: rule '%.200s' names file column '%s', which "
+                        "has no table column (extra: remap: gives its name to another "
+                        "column, or it is the reserved row-index name): remap it to a "
+                        "name of its own to filter by it",
                         rule, cols[ci].name);
         }
         pqt_scan_prog_free(prog);
@@ -176,34 +180,40 @@ static void sort_problems(const pqt_maml *m, const path_index *x, problems *p)
         int line = m->sort.lines[k], n0 = spec.nkeys;
         pqt_status st = pqt_sort_spec_parse(&spec, m->sort.items[k], "extra: sort");
         if (st != PQT_OK) {
-            if (st == PQT_NOMEM) p->nomem = true;
-            else add_problem(p, line, "%s", pqt_errmsg());
+            if (st == PQT_NOMEM)
+                p->nomem = true;
+            else
+                add_problem(p, line, "%s", pqt_errmsg());
             continue;
         }
         for (int i = n0; x && i < spec.nkeys; i++) {
             const char *name = spec.names[i];
             int fci = index_find(x, name);
             if (fci < 0) {
-                add_problem(p, line, "extra: sort: key '%s' is not a column of the file (the "
-                                     "MAML's keys name file columns)",
+                add_problem(p, line,
+                            "extra: sort: key '%s' is not a column of the file (the "
+                            "MAML's keys name file columns)",
                             name);
                 continue;
             }
             const pqt_col *fc = &x->f->schema.cols[fci];
             int kind = file_kind(fc);
             if (!reachable(m, name))
-                add_problem(p, line, "extra: sort: key '%s' names a file column that has no "
-                                     "table column (extra: remap: gives its name to another "
-                                     "column, or it is the reserved row-index name): remap it "
-                                     "to a name of its own to sort by it",
+                add_problem(p, line,
+                            "extra: sort: key '%s' names a file column that has no "
+                            "table column (extra: remap: gives its name to another "
+                            "column, or it is the reserved row-index name): remap it "
+                            "to a name of its own to sort by it",
                             name);
             else if (kind == PQT_NONE)
-                add_problem(p, line, "extra: sort: key '%s' has a type this library cannot "
-                                     "read (%s)",
+                add_problem(p, line,
+                            "extra: sort: key '%s' has a type this library cannot "
+                            "read (%s)",
                             name, fc->why_unsupported ? fc->why_unsupported : "unsupported");
             else if (kind & (PQT_LIST | PQT_VECTOR))
-                add_problem(p, line, "extra: sort: key '%s' is a list column; sorting only "
-                                     "supports scalar columns",
+                add_problem(p, line,
+                            "extra: sort: key '%s' is a list column; sorting only "
+                            "supports scalar columns",
                             name);
         }
     }
@@ -218,8 +228,8 @@ static pqt_status field_rule(const pqt_maml_field *fd, const char *column, pqt_q
     const char *min = fd->qc_min ? fd->qc_min : "", *max = fd->qc_max ? fd->qc_max : "";
     if (strchr(min, ',') || strchr(max, ','))
         return pqt_err(PQT_MISUSE, "a qc bound holding ',' is not supported");
-    char *text = pqt_malloc(strlen(min) + strlen(max) + (fd->qc_miss ? strlen(fd->qc_miss) : 0) +
-                            16);
+    char *text =
+        pqt_malloc(strlen(min) + strlen(max) + (fd->qc_miss ? strlen(fd->qc_miss) : 0) + 16);
     pqt_qc *one = NULL;
     pqt_status st = text ? pqt_qc_new(&one) : pqt_err(PQT_NOMEM, "out of memory");
     if (st == PQT_OK) {
@@ -230,7 +240,8 @@ static pqt_status field_rule(const pqt_maml_field *fd, const char *column, pqt_q
     }
     if (st == PQT_OK) {
         char *name = pqt_strdup(column);
-        if (!name) st = pqt_err(PQT_NOMEM, "out of memory");
+        if (!name)
+            st = pqt_err(PQT_NOMEM, "out of memory");
         else {
             *ret = one->rules[0];
             one->n = 0; /* moved out */
@@ -274,7 +285,8 @@ static void qc_problems(const pqt_maml *m, const path_index *x, problems *p)
             if (kind == PQT_NONE)
                 st = pqt_err(PQT_KIND, "the column cannot be read (%s)",
                              fc->why_unsupported ? fc->why_unsupported : "unsupported type");
-            else st = pqt_scan_qc_fit(&r, PQT_KIND_ELEMENT(kind));
+            else
+                st = pqt_scan_qc_fit(&r, PQT_KIND_ELEMENT(kind));
         }
         if (st != PQT_OK) {
             char what[300];
@@ -309,8 +321,7 @@ int pqt_tbl_maml_rule_problems(const pqt_maml *m, const pqt_file *f, pqt_buf *b)
 static int slot_of_file_col(const pqt_table *t, int fci)
 {
     for (int i = 0; i < t->ncols; i++)
-        if (t->cols[i].file_col == fci && !t->cols[i].added && !t->cols[i].is_row_index)
-            return i;
+        if (t->cols[i].file_col == fci && !t->cols[i].added && !t->cols[i].is_row_index) return i;
     return -1;
 }
 
@@ -332,15 +343,15 @@ static pqt_status build_filter(const pqt_table *t, const pqt_maml *m, const pqt_
                                const path_index *x, pqt_filter **ret)
 {
     pqt_filter *f = NULL;
-    pqt_status st = pqt_scan_filter_nrules(caller) > 0 ? pqt_scan_filter_copy(caller, &f)
-                                                       : pqt_filter_new(&f);
+    pqt_status st =
+        pqt_scan_filter_nrules(caller) > 0 ? pqt_scan_filter_copy(caller, &f) : pqt_filter_new(&f);
     if (st != PQT_OK) return st;
     int first = pqt_scan_filter_nrules(f);
     for (int k = 0; k < m->filter.n && st == PQT_OK; k++) {
         st = pqt_filter_add(f, m->filter.items[k]);
         if (st != PQT_OK)
-            pqt_err_prefix("MAML %s: line %d: extra: filter: with the caller's filter: ",
-                           m->source, m->filter.lines[k]);
+            pqt_err_prefix("MAML %s: line %d: extra: filter: with the caller's filter: ", m->source,
+                           m->filter.lines[k]);
     }
     rename_ctx rc = {t, x};
     if (st == PQT_OK) st = pqt_scan_filter_rename(f, first, table_name, &rc);
@@ -361,8 +372,8 @@ static pqt_status build_sort(const pqt_table *t, const pqt_maml *m, const pqt_so
         st = pqt_sort_spec_parse(&own, m->sort.items[k], "extra: sort");
     rename_ctx rc = {t, x};
     for (int i = 0; i < own.nkeys && st == PQT_OK; i++)
-        st = pqt_sort_spec_add(&s, table_name(&rc, own.names[i]), own.desc[i],
-                               own.nulls_first[i], "extra: sort");
+        st = pqt_sort_spec_add(&s, table_name(&rc, own.names[i]), own.desc[i], own.nulls_first[i],
+                               "extra: sort");
     for (int i = 0; caller && i < caller->nkeys && st == PQT_OK; i++)
         st = pqt_sort_spec_add(&s, caller->names[i], caller->desc[i], caller->nulls_first[i],
                                "the caller's sort after the MAML's extra: sort:");

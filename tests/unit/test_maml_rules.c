@@ -159,9 +159,9 @@ static void test_qc_merge(void)
 {
     pqt_qc *qc;
     REQUIRE_OK(pqt_qc_new(&qc));
-    REQUIRE_OK(pqt_qc_add(qc, "n, >= 1000"));     /* claimed by the MAML's empty qc: */
+    REQUIRE_OK(pqt_qc_add(qc, "n, >= 1000"));       /* claimed by the MAML's empty qc: */
     REQUIRE_OK(pqt_qc_add(qc, "quarter, , <= 10")); /* claimed by the MAML's max: 100 */
-    REQUIRE_OK(pqt_qc_add(qc, "i32, >= 0, , "));  /* not claimed: nulls forbidden */
+    REQUIRE_OK(pqt_qc_add(qc, "i32, >= 0, , "));    /* not claimed: nulls forbidden */
     pqt_opts *o = opts_with("fields:\n  - name: id\n    qc:\n  - name: f32\n    qc:\n"
                             "      min: '> 0'\n      max: 100\n  - name: s\n    qc:\n"
                             "      miss: ''\n  - name: NOT_IN_FILE\n    qc:\n      min: 1\n"
@@ -195,8 +195,9 @@ static void test_qc_merge(void)
     t = open_or_null(o);
     REQUIRE_OK(t == NULL);
     CHECK(pqt_table_get(t, "quarter", PQT_FLOAT64, q, sizeof q, NULL, 0) == PQT_QC);
-    CHECK(strstr(pqt_errmsg(), "qc violation for column 'quarter': declared max <= 2, data "
-                               "range [0.25, 5.0], 12 of 20 valid element(s) out of range") != NULL);
+    CHECK(strstr(pqt_errmsg(),
+                 "qc violation for column 'quarter': declared max <= 2, data "
+                 "range [0.25, 5.0], 12 of 20 valid element(s) out of range") != NULL);
     pqt_table_close(t);
     /* a bound that does not fit the file's type: a MAML problem at open, with its line */
     REQUIRE_OK(pqt_opts_set_maml_text(o, "fields:\n  - name: id\n    qc:\n      min: 1.5\n"));
@@ -252,7 +253,8 @@ static void test_everything_together(void)
         check_ids(x, "n", want, 10);
         double q[10];
         CHECK_OK(pqt_table_get(x, "quarter", PQT_FLOAT64, q, sizeof q, NULL, 0));
-        for (int i = 0; i < 10; i++) CHECK(q[i] == (double)want[i] / 4);
+        for (int i = 0; i < 10; i++)
+            CHECK(q[i] == (double)want[i] / 4);
         const char *p;
         int64_t len;
         int isnull = 0;
@@ -371,9 +373,9 @@ static void test_row_index_names(void)
     REQUIRE_OK(pqt_opts_set_maml_text(o, "extra:\n  filter: ['parquet_row_index >= 103']\n"));
     t = NULL;
     CHECK(pqt_table_open("tests/data/table_rowidx.parquet", o, &t) == PQT_BAD_MAML);
-    CHECK(strstr(pqt_errmsg(), "line 2: extra: filter: rule 'parquet_row_index >= 103' names "
-                               "file column 'parquet_row_index', which has no table column") !=
-          NULL);
+    CHECK(strstr(pqt_errmsg(),
+                 "line 2: extra: filter: rule 'parquet_row_index >= 103' names "
+                 "file column 'parquet_row_index', which has no table column") != NULL);
     pqt_opts_free(o);
 }
 
