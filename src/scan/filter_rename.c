@@ -15,7 +15,8 @@ static pqt_status rename_node(fnode *n, pqt_scan_rename_fn fn, void *user)
 {
     if (n->type == FN_CLAUSE && n->col) {
         const char *to = fn(user, n->col);
-        if (to && strcmp(to, n->col) != 0) {
+        if (!to) return pqt_err(PQT_NOMEM, "out of memory renaming filter columns");
+        if (strcmp(to, n->col) != 0) {
             char *copy = pqt_strdup(to);
             if (!copy) return pqt_err(PQT_NOMEM, "out of memory renaming filter columns");
             pqt_mem_free(n->col);

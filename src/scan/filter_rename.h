@@ -9,7 +9,7 @@
 
 #include "pqt.h"
 
-/* The new name of column name (not NULL: every name a rule uses must have one). */
+/* The new name of column name; NULL when out of memory. */
 typedef const char *(*pqt_scan_rename_fn)(void *user, const char *name);
 
 /* Rename every column named by rules first .. last of f. On failure (PQT_NOMEM) some names

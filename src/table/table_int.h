@@ -250,8 +250,11 @@ pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, in
 pqt_status pqt_tbl_scan_cols(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
 
 /* ---- table_open_filter.c ---- */
-/* The columns a filter at open may name: every slot, then the row index. */
+/* The columns a filter at open may name: every slot, then the row index, then (a table with
+ * a MAML) each file column no slot reads, under PQT_TBL_HIDDEN_FMT: a MAML's extra: filter:
+ * names file columns, and one its remap shadows is still filtered by (table_maml_rules.c). */
 pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
+#define PQT_TBL_HIDDEN_FMT "%s (file column)"
 /* Narrow t's plan to the rows passing filter; sets nrows, the extent and the explain text.
  * On failure the table is to be closed (it is still being opened). */
 pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);

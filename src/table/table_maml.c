@@ -151,7 +151,8 @@ pqt_status pqt_table_maml_field_value(const pqt_table *t, const char *name, cons
 
 pqt_status pqt_table_file_column(const pqt_table *t, const char *name, const char **path_ret)
 {
-    if (!t || !name || !path_ret) return pqt_err(PQT_MISUSE, "pqt_table_file_column: NULL argument");
+    if (!t || !name || !path_ret)
+        return pqt_err(PQT_MISUSE, "pqt_table_file_column: NULL argument");
     int ci;
     PQT_TRY(pqt_tbl_lookup(t, "pqt_table_file_column", name, &ci));
     const pqt_tcol *c = &t->cols[ci];

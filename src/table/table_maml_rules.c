@@ -17,9 +17,10 @@
  * slots are made (pqt_tbl_maml_rule_problems), and reported with the remap problems in one
  * PQT_BAD_MAML, each with its MAML line; building them afterwards can only run out of
  * memory. A file column an extra: remap: leaves without a table column (its name taken by
- * another column, or the file's own parquet_row_index not remapped) cannot be filtered or
- * sorted by: a problem naming it. A qc rule on such a column can never run and is ignored,
- * like a field naming a column the file lacks (§3.2).
+ * another column, or the file's own parquet_row_index not remapped) is still filtered by,
+ * under a hidden name the filter's column list carries (PQT_TBL_HIDDEN_FMT); it cannot be
+ * a sort key (the sort reads its keys through slots): a problem naming it. A qc rule on such
+ * a column can never run and is ignored, like a field naming a column the file lacks (§3.2).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,8 +142,8 @@ static pqt_status file_scan_cols(const pqt_file *f, pqt_scan_col **ret)
     return PQT_OK;
 }
 
-static void filter_problems(const pqt_maml *m, const pqt_file *f, const pqt_scan_col *cols,
-                            problems *p)
+static void filter_problems(const pqt_maml *m, const pqt_file *f, const path_index *x,
+                            const pqt_scan_col *cols, problems *p)
 {
     for (int k = 0; k < m->filter.n && !p->nomem; k++) {
         const char *rule = m->filter.items[k];
@@ -161,12 +162,26 @@ static void filter_problems(const pqt_maml *m, const pqt_file *f, const pqt_scan
         for (int s = 0; prog && s < pqt_scan_prog_ncols(prog); s++) {
             int ci = pqt_scan_prog_col(prog, s);
             if (ci >= f->schema.ncols || reachable(m, cols[ci].name)) continue;
+            /* a column no slot reads is filtered under its hidden name, which must not be
+             * a table column's (a pathological remap or file column name) */
+            char *hidden = pqt_malloc(strlen(cols[ci].name) + sizeof PQT_TBL_HIDDEN_FMT);
+            if (!hidden) {
+                p->nomem = true;
+                break;
+            }
+            sprintf(hidden, PQT_TBL_HIDDEN_FMT, cols[ci].name);
+            bool taken = pqt_maml_remap_is_internal(m, hidden) ||
+                         (index_find(x, hidden) >= 0 && reachable(m, hidden));
+            if (!taken) {
+                pqt_mem_free(hidden);
+                continue;
+            }
             add_problem(p, line,
-                        "extra: filter: rule '%.200s' names file column '%s', which "
-                        "has no table column (extra: remap: gives its name to another "
-                        "column, or it is the reserved row-index name): remap it to a "
-                        "name of its own to filter by it",
-                        rule, cols[ci].name);
+                        "extra: filter: rule '%.200s' names file column '%s', which no table "
+                        "column reads, and a table column is named '%s', the name it would be "
+                        "filtered under",
+                        rule, cols[ci].name, hidden);
+            pqt_mem_free(hidden);
         }
         pqt_scan_prog_free(prog);
         pqt_filter_free(one);
@@ -307,7 +322,7 @@ int pqt_tbl_maml_rule_problems(const pqt_maml *m, const pqt_file *f, pqt_buf *b)
         return -1;
     }
     /* the checks record errors of their own calls as problem text: keep the caller's */
-    filter_problems(m, f, cols, &p);
+    filter_problems(m, f, f ? &x : NULL, cols, &p);
     sort_problems(m, f ? &x : NULL, &p);
     qc_problems(m, f ? &x : NULL, &p);
     pqt_mem_free(cols);
@@ -328,15 +343,22 @@ static int slot_of_file_col(const pqt_table *t, int fci)
 typedef struct rename_ctx {
     const pqt_table *t;
     const path_index *x;
+    char *hidden; /* the last hidden name made */
 } rename_ctx;
 
-/* A file column's name -> the table's name for it (the row index keeps its own). */
+/* A file column's name -> the table's name for it: a slot's, the hidden name of one no slot
+ * reads (table_open_filter.c lists those), the row index its own. NULL: out of memory. */
 static const char *table_name(void *user, const char *name)
 {
-    const rename_ctx *r = user;
+    rename_ctx *r = user;
     int fci = index_find(r->x, name);
-    int ci = fci >= 0 ? slot_of_file_col(r->t, fci) : -1;
-    return ci >= 0 ? r->t->cols[ci].name : name;
+    if (fci < 0) return name;
+    int ci = slot_of_file_col(r->t, fci);
+    if (ci >= 0) return r->t->cols[ci].name;
+    pqt_mem_free(r->hidden);
+    r->hidden = pqt_malloc(strlen(name) + sizeof PQT_TBL_HIDDEN_FMT);
+    if (r->hidden) sprintf(r->hidden, PQT_TBL_HIDDEN_FMT, name);
+    return r->hidden;
 }
 
 static pqt_status build_filter(const pqt_table *t, const pqt_maml *m, const pqt_filter *caller,
@@ -353,8 +375,9 @@ static pqt_status build_filter(const pqt_table *t, const pqt_maml *m, const pqt_
             pqt_err_prefix("MAML %s: line %d: extra: filter: with the caller's filter: ", m->source,
                            m->filter.lines[k]);
     }
-    rename_ctx rc = {t, x};
+    rename_ctx rc = {t, x, NULL};
     if (st == PQT_OK) st = pqt_scan_filter_rename(f, first, table_name, &rc);
+    pqt_mem_free(rc.hidden);
     if (st != PQT_OK) {
         pqt_filter_free(f);
         return st;
@@ -370,13 +393,14 @@ static pqt_status build_sort(const pqt_table *t, const pqt_maml *m, const pqt_so
     pqt_status st = PQT_OK;
     for (int k = 0; k < m->sort.n && st == PQT_OK; k++)
         st = pqt_sort_spec_parse(&own, m->sort.items[k], "extra: sort");
-    rename_ctx rc = {t, x};
+    rename_ctx rc = {t, x, NULL}; /* every key has a slot (checked against the file) */
     for (int i = 0; i < own.nkeys && st == PQT_OK; i++)
         st = pqt_sort_spec_add(&s, table_name(&rc, own.names[i]), own.desc[i], own.nulls_first[i],
                                "extra: sort");
     for (int i = 0; caller && i < caller->nkeys && st == PQT_OK; i++)
         st = pqt_sort_spec_add(&s, caller->names[i], caller->desc[i], caller->nulls_first[i],
                                "the caller's sort after the MAML's extra: sort:");
+    pqt_mem_free(rc.hidden);
     pqt_sort_spec_free(&own);
     if (st != PQT_OK) {
         pqt_sort_spec_free(&s);

@@ -23,18 +23,58 @@ static int effective_threads(const pqt_table *t)
     return n < 1 ? 1 : n;
 }
 
+/* With a MAML: the file columns no slot reads (its remap shadows them), in file order, into
+ * hidden (may be NULL); their count, -1 when out of memory. */
+static int hidden_file_cols(const pqt_table *t, int *hidden)
+{
+    if (!t->maml) return 0;
+    int nf = t->f->schema.ncols, n = 0;
+    bool *read = pqt_calloc((size_t)nf + 1, sizeof *read);
+    if (!read) return -1;
+    for (int i = 0; i < t->ncols; i++)
+        if (t->cols[i].file_col >= 0) read[t->cols[i].file_col] = true;
+    for (int k = 0; k < nf; k++)
+        if (!read[k] && t->f->schema.cols[k].elem_kind != PQT_NONE) {
+            if (hidden) hidden[n] = k;
+            n++;
+        }
+    pqt_mem_free(read);
+    return n;
+}
+
 pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret)
 {
-    int n = t->ncols;
-    pqt_scan_col *cols = pqt_calloc((size_t)n + 1, sizeof *cols);
-    if (!cols) return pqt_err(PQT_NOMEM, "out of memory listing columns for a filter");
+    int n = t->ncols, nh = hidden_file_cols(t, NULL);
+    int *hidden = nh > 0 ? pqt_malloc_array((size_t)nh, sizeof *hidden) : NULL;
+    if (nh > 0 && hidden && hidden_file_cols(t, hidden) != nh) nh = -1;
+    /* the hidden names live after the list, in the same block */
+    size_t names = 0;
+    for (int k = 0; k < nh && hidden; k++)
+        names += strlen(t->f->schema.cols[hidden[k]].path) + sizeof " (file column)";
+    pqt_scan_col *cols =
+        nh < 0 || (nh > 0 && !hidden)
+            ? NULL
+            : pqt_malloc_array(1, ((size_t)n + 1 + (size_t)nh) * sizeof *cols + names);
+    if (!cols) {
+        pqt_mem_free(hidden);
+        return pqt_err(PQT_NOMEM, "out of memory listing columns for a filter");
+    }
     for (int i = 0; i < n; i++) {
         const pqt_tcol *c = &t->cols[i];
         cols[i] = (pqt_scan_col){c->name, c->kind, c->time_unit};
     }
     cols[n] = (pqt_scan_col){PQT_TBL_ROW_INDEX, PQT_INT64, -1};
+    char *at = (char *)(cols + n + 1 + nh);
+    for (int k = 0; k < nh; k++) {
+        const pqt_col *fc = &t->f->schema.cols[hidden[k]];
+        int len = sprintf(at, PQT_TBL_HIDDEN_FMT, fc->path);
+        cols[n + 1 + k] =
+            (pqt_scan_col){at, fc->is_list ? fc->elem_kind | PQT_LIST : fc->kind, fc->time_unit};
+        at += len + 1;
+    }
+    pqt_mem_free(hidden);
     *cols_ret = cols;
-    *n_ret = n + 1;
+    *n_ret = n + 1 + nh;
     return PQT_OK;
 }
 
@@ -146,10 +186,20 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
         st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter", t->f->path);
         goto done;
     }
+    int nh = ncols - t->ncols - 1;
+    int *hidden = nh > 0 ? pqt_malloc_array((size_t)nh, sizeof *hidden) : NULL;
+    if (nh > 0 && (!hidden || hidden_file_cols(t, hidden) != nh)) {
+        pqt_mem_free(hidden);
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter", t->f->path);
+        goto done;
+    }
     for (int s = 0; s < nslots; s++) {
         int ci = pqt_scan_prog_col(prog, s);
-        slot_col[s] = ci < t->ncols ? &t->f->schema.cols[t->cols[ci].file_col] : NULL;
+        slot_col[s] = ci < t->ncols    ? &t->f->schema.cols[t->cols[ci].file_col]
+                      : ci == t->ncols ? NULL /* the row index */
+                                       : &t->f->schema.cols[hidden[ci - t->ncols - 1]];
     }
+    pqt_mem_free(hidden);
     pqt_chunk_src src = {t->f->io, t->f->path, t->f->file_size, &t->f->meta, t->f->verify_crc,
                          false, NULL};
     pqt_scan_pass pass = {&src, prog, slot_col, t->plan.rg_start, t->plan.nrg,
