@@ -57,6 +57,13 @@ want_rc 2 "unknown subcommand"
 run maml check
 want_rc 2 "missing MAML"
 
+# without a file, the rules' syntax: a rule and a key that do not parse
+printf 'extra:\n  filter:\n    - id >\n  sort:\n    - "-id desc"\n' >"$TMP/syntax.maml"
+run maml check "$TMP/syntax.maml"
+want_rc 1 "rule syntax without a file"
+want_line "$TMP/syntax.maml: line 3: extra: filter: filter rule 'id >' is missing a value after '>' at character 4"
+want_line "$TMP/syntax.maml: line 5: extra: sort: sort key '-id desc' has both the '-' shorthand and an explicit direction; use one or the other"
+
 # the rules checked against the file: four problems, each with its line
 run maml check $M/rg_problems.maml $RG
 want_rc 1 "rule problems against the file"
