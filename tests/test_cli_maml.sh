@@ -110,6 +110,14 @@ grep -qF "qc violation for column 'n': declared min >= 1000, data range [91, 100
 run cat $RG --maml $M/rg_rules.maml -c id
 want_rc 1 "cat --maml -c FILE_NAME"
 
+# INT96 past 2262 (int96_from_spark.parquet): the unit settled over the file, as without a
+# MAML (tests/golden/expected/, DuckDB), under the remapped name
+printf 'extra:\n  remap:\n    - t: a\n' >"$TMP/i96.maml"
+run cat tests/data/parquet-testing/data/int96_from_spark.parquet --maml "$TMP/i96.maml" -f jsonl
+want_rc 0 "cat --maml INT96"
+sed 's/^{"a":/{"t":/' tests/golden/expected/int96_from_spark.parquet.jsonl >"$TMP/want"
+cmp -s "$TMP/out" "$TMP/want" || fail "cat --maml INT96: $(head -c 300 "$TMP/out")"
+
 # schema --maml: internal name, file column, unit
 run schema $RG --maml $M/rg_rules.maml
 want_rc 0 "schema --maml"

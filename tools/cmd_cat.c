@@ -50,7 +50,7 @@
     "                     --sort and --qc; its units after the kinds in the table header;\n"   \
     "                     its extra: filter:, extra: sort: and fields: qc: applied with\n"     \
     "                     yours (--rows becomes a rule on the row index, as with --sort).\n"  \
-    "                     The printed rows are held in memory; INT96 prints in nanoseconds\n"  \
+    "                     The printed rows are held in memory\n"                               \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
     "  -h, --help         this text\n"                                                             \
@@ -292,7 +292,20 @@ static int run(pqt_file *f, const cat_args *args)
                                    args->maml};
         if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
             rc = tool_fail(args->path);
-        if (rc == EXIT_OK && args->maml) rc = pick_table_columns(&rd, args->columns, &o);
+        if (rc == EXIT_OK && args->maml) {
+            rc = pick_table_columns(&rd, args->columns, &o);
+            /* INT96: the printed rows are known only now, so the unit is the finest that
+             * holds every value of the file; a coarser one reopens the table with it */
+            if (rc == EXIT_OK && nrows > 0)
+                rc = cat_settle_int96(&rd.f, args->path, &oa, &o, 1, nrows);
+            for (int c = 0; c < o.ncols; c++)
+                if (o.cols[c].is_int96) wa.int96_unit = o.cols[c].unit;
+            if (rc == EXIT_OK && wa.int96_unit >= 0 && wa.int96_unit != PQT_UNIT_NANOS) {
+                pqt_table_close(rd.t);
+                rd.t = NULL;
+                if (tool_where_open(args->path, &wa, &rd.t) != PQT_OK) rc = tool_fail(args->path);
+            }
+        }
         if (rc == EXIT_OK) rc = cat_print_sorted(&rd, &o, args->all || args->limit);
         if (rd.t && args->explain && rc == EXIT_OK) {
             fflush(stdout);
