@@ -312,8 +312,16 @@ static void qc_problems(const pqt_maml *m, const path_index *x, problems *p)
     }
 }
 
+static bool has_qc(const pqt_maml *m)
+{
+    for (int i = 0; i < m->nfields; i++)
+        if (m->fields[i].has_qc && m->fields[i].name) return true;
+    return false;
+}
+
 int pqt_tbl_maml_rule_problems(const pqt_maml *m, const pqt_file *f, pqt_buf *b)
 {
+    if (!m->filter.n && !m->sort.n && !has_qc(m)) return 0;
     problems p = {b, 0, false};
     path_index x = {0};
     pqt_scan_col *cols = NULL;
@@ -465,12 +473,6 @@ static pqt_status build_qc(const pqt_table *t, const pqt_maml *m, const pqt_qc *
     return PQT_OK;
 }
 
-static bool has_qc(const pqt_maml *m)
-{
-    for (int i = 0; i < m->nfields; i++)
-        if (m->fields[i].has_qc && m->fields[i].name) return true;
-    return false;
-}
 
 pqt_status pqt_tbl_maml_rules(const pqt_table *t, const pqt_opts *opts, pqt_tbl_open_rules *r)
 {
