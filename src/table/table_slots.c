@@ -219,6 +219,10 @@ pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const in
                 for (int64_t e = 0; e < k; e++) {
                     int64_t o0 = s->str_offsets[f + e], o1 = s->str_offsets[f + e + 1];
                     if (!pqt_tbl_bit(s->validity, f + e)) o1 = o0;
+                    if (o1 == o0) { /* all-empty strings may have no byte buffer at all */
+                        dst->str_offsets[out + e + 1] = (int64_t)dst->str_bytes.len;
+                        continue;
+                    }
                     uint8_t *to = dst->str_bytes.data + dst->str_bytes.len;
                     const uint8_t *from = s->str_bytes.data + o0;
                     if (o1 - o0 > 16) memcpy(to, from, (size_t)(o1 - o0));
