@@ -110,6 +110,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         goto out;
     }
     int nk = spec->nkeys;
+    int64_t nsurv = t->plan.nsel; /* the survivors, before a top-n skips row groups */
     /* A top-n on a first key without nulls_first reads only the row groups that can hold
      * one of its rows (statistics, PQT_OPT_PUSHDOWN_STATS) */
     if (limit >= 0 && limit < t->plan.nsel && !spec->nulls_first[0] &&
@@ -157,8 +158,12 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     if (st != PQT_OK) goto done;
     for (int i = 0; i < nk; i++) {
         const pqt_colbuf *b = &kb[i];
-        for (int j = 0; j < i; j++)
-            if (kci[j] == kci[i] && !kb[i].elem_kind) b = &kb[j];
+        /* a repeated key uses the buffer its first naming read (later namings read none) */
+        for (int j = 0; j < i && !kb[i].elem_kind; j++)
+            if (kci[j] == kci[i]) {
+                b = &kb[j];
+                break;
+            }
         sk[i] = (pqt_sort_key){b, PQT_KIND_ELEMENT(t->cols[kci[i]].kind), spec->desc[i],
                                spec->nulls_first[i]};
     }
@@ -226,10 +231,10 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         int at = snprintf(line, sizeof line, "sort: ");
         pqt_sort_spec_text(spec, line + at, sizeof line - (size_t)at - 64);
         at = (int)strlen(line);
-        if (keep_n < n)
+        if (keep_n < nsurv) /* n may be fewer: the row groups a top-n skipped are cut too */
             snprintf(line + at, sizeof line - (size_t)at, "\nlimit: the first %lld rows of the "
                                                           "sorted order kept (of %lld)\n",
-                     (long long)keep_n, (long long)n);
+                     (long long)keep_n, (long long)nsurv);
         else if (limit >= 0)
             snprintf(line + at, sizeof line - (size_t)at, "\nlimit: %lld (every row kept)\n",
                      (long long)limit);
