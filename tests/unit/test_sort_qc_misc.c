@@ -721,6 +721,33 @@ static void test_filter_sort_reads(void)
     pqt_table_close(c);
     pqt_table_close(t);
 
+    /* a top-n decompresses, of a payload column, only the pages holding kept rows:
+     * alltypes_tiny_pages.parquet (id = 0..7299, one row group, tiny pages with an offset
+     * index), the 5 largest ids sit in the last page or two of double_col */
+    o = opts_new();
+    REQUIRE_OK(pqt_opts_set_sort(o, "-id"));
+    REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_LIMIT, 5));
+    REQUIRE_OK(pqt_table_open(CORPUS "alltypes_tiny_pages.parquet", o, &t));
+    pqt_opts_free(o);
+    pqt_scan_counts a, b;
+    CHECK_OK(pqt_table_scan_stats(t, &a));
+    double *dv = NULL;
+    int64_t nd = 0;
+    CHECK_OK(pqt_table_get_alloc(t, "double_col", 0, (void **)&dv, NULL, &nd));
+    CHECK_OK(pqt_table_scan_stats(t, &b));
+    CHECK_EQ_I64(nd, 5);
+    CHECK_EQ_I64(pqt_table_scan_values(t, "double_col"), 5);
+    CHECK(b.pages - a.pages > 100); /* the chunk has hundreds of pages ... */
+    CHECK(b.pages_decompressed - a.pages_decompressed >= 1 &&
+          b.pages_decompressed - a.pages_decompressed <= 2); /* ... two are decompressed */
+    CHECK_EQ_I64(b.pages_skipped - a.pages_skipped,
+                 (b.pages - a.pages) - (b.pages_decompressed - a.pages_decompressed));
+    int32_t tid[5];
+    CHECK_OK(pqt_table_get(t, "id", 0, tid, sizeof tid, NULL, 0));
+    for (int i = 0; i < 5; i++) CHECK_EQ_I64(tid[i], 7299 - i);
+    pqt_free(dv);
+    pqt_table_close(t);
+
     /* a slice takes a limit (only a sort is refused): its first rows */
     o = opts_new();
     REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_LO, 101));
