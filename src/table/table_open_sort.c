@@ -22,11 +22,19 @@
 #include "table/table_int.h"
 #include "util/mem.h"
 
+/* The row index as a key: the file rows of the plan, no slot (a file column of that name
+ * is dropped at open; a MAML may give the name to another column, which then wins). */
+static bool is_row_index_key(const pqt_table *t, const char *name)
+{
+    return t->ri_possible && strcmp(name, PQT_TBL_ROW_INDEX) == 0;
+}
+
 pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec)
 {
     for (int i = 0; i < spec->nkeys; i++) {
         const char *name = spec->names[i];
         int ci = pqt_tbl_find(t, name);
+        if (ci < 0 && is_row_index_key(t, name)) continue; /* made from the plan at open */
         if (ci < 0) {
             char hint[300];
             return pqt_err(PQT_BAD_SORT, "pqt_table_open: %s: sort key '%s' names no column%s",
@@ -147,9 +155,14 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         for (int j = 0; j < i; j++)
             if (kci[j] == kci[i]) dup = j;
         if (dup >= 0) continue;
+        const pqt_plan *p = &t->plan;
+        if (kci[i] < 0) { /* the row index: 1-based file rows, ascending in plan order */
+            st = pqt_tbl_buf_new(&kb[i], PQT_INT64, false, 0, false, p->nsel, p->nsel);
+            if (st == PQT_OK) st = pqt_plan_file_rows(p, (int64_t *)kb[i].data);
+            continue;
+        }
         pqt_tcol *c = &t->cols[kci[i]];
         pqt_read_counters rc = {0};
-        const pqt_plan *p = &t->plan;
         st = pqt_file_read_sel(t->f, &t->f->schema.cols[c->file_col], p->sel, p->dst_row, p->nsel,
                                effective_threads(t), &rc, &kb[i]);
         pqt_tbl_scan_add(t, c, &rc);
@@ -164,8 +177,8 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
                 b = &kb[j];
                 break;
             }
-        sk[i] = (pqt_sort_key){b, PQT_KIND_ELEMENT(t->cols[kci[i]].kind), spec->desc[i],
-                               spec->nulls_first[i]};
+        int ek = kci[i] < 0 ? PQT_INT64 : PQT_KIND_ELEMENT(t->cols[kci[i]].kind);
+        sk[i] = (pqt_sort_key){b, ek, spec->desc[i], spec->nulls_first[i]};
     }
     if (keep_n < n) {
         int64_t got = 0;
@@ -182,7 +195,8 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     memset(sorted, 0, sizeof sorted);
     bool keep_keys = keep_n < n;
     for (int i = 0; keep_keys && i < nk && st == PQT_OK; i++)
-        if (kb[i].elem_kind) st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
+        if (kb[i].elem_kind && kci[i] >= 0)
+            st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
     /* Keys kept resident are this open's first read of them: their qc rules apply now, to
      * the kept rows (a full sort's keys meet theirs at their first touch). */
     pqt_tbl_qc_note *notes = keep_keys ? pqt_calloc((size_t)nk, sizeof *notes) : NULL;
@@ -190,7 +204,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
     for (int i = 0; notes && i < nk; i++) notes[i].rule = -1;
     for (int i = 0; notes && i < nk && st == PQT_OK; i++)
-        if (kb[i].elem_kind)
+        if (kb[i].elem_kind && kci[i] >= 0)
             st = pqt_tbl_qc_check(t, &t->cols[kci[i]], &sorted[i], "pqt_table_open", &notes[i]);
     if (st == PQT_OK && keep) {
         /* narrow the plan to the kept rows; idx then renumbers into the narrowed plan */
@@ -220,7 +234,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     t->plan.perm_inv = inv;
     idx = inv = NULL;
     for (int i = 0; keep_keys && i < nk; i++) {
-        if (!kb[i].elem_kind) continue;
+        if (!kb[i].elem_kind || kci[i] < 0) continue;
         pqt_tcol *c = &t->cols[kci[i]];
         c->buf = sorted[i];
         c->residency = PQT_RES_FULL;

@@ -47,8 +47,11 @@ static mkey mkeys[3];
 static int nmkeys;
 
 /* placement class: 0 value, 1 NaN, 2 null */
+#define SLOT_RI NCOL /* the row index as a key: the 1-based file row, never null */
+
 static int class_of(int c, int64_t r)
 {
+    if (c == SLOT_RI) return 0;
     if (!present(c, r)) return 2;
     if (c == C_F32) return isnan(f32v[r]) ? 1 : 0;
     if (c == C_F64 || c == C_FJY) return isnan(f64v[c][r]) ? 1 : 0;
@@ -59,6 +62,7 @@ static int class_of(int c, int64_t r)
 static int value_cmp(int c, int64_t a, int64_t b)
 {
     switch (c) {
+    case SLOT_RI: return (a > b) - (a < b);
     case C_F32: return (f32v[a] > f32v[b]) - (f32v[a] < f32v[b]); /* -0.0 == 0.0 */
     case C_F64:
     case C_FJY: return (f64v[c][a] > f64v[c][b]) - (f64v[c][a] < f64v[c][b]);
@@ -84,7 +88,7 @@ static int model_cmp(const void *pa, const void *pb)
         int ca = class_of(m->slot, a), cb = class_of(m->slot, b);
         if (m->nulls_first) ca = 2 - ca, cb = 2 - cb;
         if (ca != cb) return ca < cb ? -1 : 1;
-        if (!present(m->slot, a) || class_of(m->slot, a) == 1) continue; /* a class ties */
+        if (class_of(m->slot, a) != 0) continue; /* NaNs tie, nulls tie */
         int v = value_cmp(m->slot, a, b);
         if (m->desc) v = -v;
         if (v) return v;
@@ -95,7 +99,7 @@ static int model_cmp(const void *pa, const void *pb)
 /* ---- one session ---- */
 
 static struct {
-    int64_t sessions, rows, limited, filtered, sampled, threads2, topn_skipped;
+    int64_t sessions, rows, limited, filtered, sampled, threads2, topn_skipped, ri_keys;
 } tot;
 
 static int64_t want_rows[MAXN], sample_rows[MAXN];
@@ -124,8 +128,9 @@ static pqt_opts *session_opts(int threads, const char *rule, double frac, int64_
 
 static int sortable_slot(int c)
 {
-    /* "f (Jy)" has a blank: the text form cannot name it (only the array form can) */
-    return c != C_FJY && strcmp(names[c], PQT_ROW_INDEX) != 0;
+    /* "f (Jy)" has a blank: the text form cannot name it (only the array form can); a slot
+     * named parquet_row_index holds the row numbers (diff_gen.h), as the key means */
+    return c != C_FJY;
 }
 
 static void run_session(dfile *F)
@@ -135,8 +140,10 @@ static void run_session(dfile *F)
     nmkeys = 1 + (int)rnd(3);
     for (int k = 0; k < nmkeys; k++) {
         int c;
-        do c = (int)rnd(NCOL);
-        while (!sortable_slot(c));
+        do c = coin(8) ? SLOT_RI : (int)rnd(NCOL);
+        while (c != SLOT_RI && !sortable_slot(c));
+        const char *name = c == SLOT_RI ? PQT_ROW_INDEX : names[c];
+        tot.ri_keys += strcmp(name, PQT_ROW_INDEX) == 0;
         mkey *m = &mkeys[k];
         m->slot = c;
         m->desc = coin(50);
@@ -146,9 +153,9 @@ static void run_session(dfile *F)
                                   : coin(30) ? " asc" : "";
         size_t at = strlen(keys);
         snprintf(keys + at, sizeof keys - at, "%s%s%s%s%s", k ? (coin(50) ? ", " : ";") : "",
-                 shorthand ? "-" : "", names[c], dir, m->nulls_first ? " nulls_first" : "");
+                 shorthand ? "-" : "", name, dir, m->nulls_first ? " nulls_first" : "");
         at = strlen(expl);
-        snprintf(expl + at, sizeof expl - at, "%s%s %s%s", k ? ", " : "", names[c],
+        snprintf(expl + at, sizeof expl - at, "%s%s %s%s", k ? ", " : "", name,
                  m->desc ? "desc" : "asc", m->nulls_first ? " nulls_first" : "");
     }
     /* filter, sample, limit, threads */
@@ -323,12 +330,13 @@ int main(void)
     run_generated(30 * iters, 8, &info);
     fprintf(stderr,
             "test_sort_open_diff: %lld sorted opens (%lld rows): limited %lld, filtered %lld, "
-            "sampled %lld, threads 2 %lld, top-n skipping row groups by statistics %lld\n",
+            "sampled %lld, threads 2 %lld, top-n skipping row groups by statistics %lld, "
+            "row-index keys %lld\n",
             (long long)tot.sessions, (long long)tot.rows, (long long)tot.limited,
             (long long)tot.filtered, (long long)tot.sampled, (long long)tot.threads2,
-            (long long)tot.topn_skipped);
+            (long long)tot.topn_skipped, (long long)tot.ri_keys);
     /* the generator must reach the interesting cases, or the test proves little */
-    CHECK(tot.topn_skipped > 0);
+    CHECK(tot.topn_skipped > 0 && tot.ri_keys > 0);
     CHECK(tot.sampled > 0 && tot.filtered > 0 && tot.limited > 0);
     return pqt_test_done("test_sort_open_diff");
 }

@@ -762,6 +762,43 @@ static void test_filter_sort_reads(void)
     pqt_table_close(t);
 }
 
+/* The row index as a key at open: made from the plan (no column read, none added). */
+static void test_row_index_key_at_open(void)
+{
+    static const struct {
+        const char *keys, *filter;
+        int64_t limit, n;
+        int64_t want[6];
+    } cases[] = {
+        /* ids 1..20 with i32 null at 7 and 14: nulls first, in reverse file order */
+        {"i32 nulls_first, -parquet_row_index", "id <= 20", 4, 4, {14, 7, 1, 2}},
+        {"-parquet_row_index", "id <= 100", 3, 3, {100, 99, 98}},
+        {"parquet_row_index desc", NULL, -1, NROWS, {10000, 9999, 9998, 9997, 9996, 9995}},
+        {"s, parquet_row_index", "id >= 9995", -1, 6, {9996, 9997, 9998, 9999, 9995, 10000}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        pqt_opts *o = opts_new();
+        REQUIRE_OK(pqt_opts_set_sort(o, cases[c].keys));
+        if (cases[c].filter) REQUIRE_OK(pqt_opts_set_str(o, PQT_OPT_FILTER, cases[c].filter));
+        if (cases[c].limit >= 0) REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_LIMIT, cases[c].limit));
+        pqt_table *t = open_rg(o);
+        pqt_opts_free(o);
+        CHECK_EQ_I64(pqt_table_nrows(t), cases[c].n);
+        CHECK_EQ_I64(pqt_table_ncols(t), 7); /* the row index is not a column yet */
+        int64_t k = cases[c].n < 6 ? cases[c].n : 6, ids[6] = {0}, ri[6] = {0};
+        CHECK_OK(pqt_table_get_range(t, "id", 1, k, 0, ids, sizeof ids, NULL, 0));
+        CHECK_OK(pqt_table_get_range(t, PQT_ROW_INDEX, 1, k, 0, ri, sizeof ri, NULL, 0));
+        for (int64_t i = 0; i < k; i++) {
+            CHECK_EQ_I64(ids[i], cases[c].want[i]);
+            CHECK_EQ_I64(ri[i], cases[c].want[i]);
+        }
+        char buf[4096];
+        pqt_table_explain(t, buf, sizeof buf);
+        CHECK_HAS(buf, "parquet_row_index ");
+        pqt_table_close(t);
+    }
+}
+
 /* pqt_opts_set_qc replaces the rules set before, NULL removes them. */
 static void test_opts_set_qc(void)
 {
@@ -798,5 +835,6 @@ int main(void)
     test_detach_and_views();
     test_filter_sort_reads();
     test_opts_set_qc();
+    test_row_index_key_at_open();
     return pqt_test_done("test_sort_qc_misc");
 }
