@@ -799,6 +799,54 @@ static void test_row_index_key_at_open(void)
     }
 }
 
+/* pqt_table_get_decimal_alloc is a first touch: the rule is checked before the exact values
+ * are returned. int64_decimal.parquet: DECIMAL(10,2) values 1.00 .. 24.00. */
+static void test_qc_decimal_alloc(void)
+{
+    const char *file = CORPUS "int64_decimal.parquet";
+    for (int soft = 0; soft <= 1; soft++) {
+        pqt_opts *o = opts_new();
+        pqt_qc *qc = NULL;
+        REQUIRE_OK(pqt_qc_new(&qc));
+        REQUIRE_OK(pqt_qc_add(qc, "value, , <=20"));
+        REQUIRE_OK(pqt_opts_set_qc(o, qc));
+        pqt_qc_free(qc);
+        REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_QC_SOFT, soft));
+        pqt_table *t = NULL;
+        REQUIRE_OK(pqt_table_open(file, o, &t));
+        pqt_opts_free(o);
+        nwarn = 0;
+        pqt_set_warning_callback(on_warning, NULL);
+        void *data = (void *)&nwarn;
+        int64_t n = -1;
+        int kind = -1;
+        pqt_status st = pqt_table_get_decimal_alloc(t, "value", &data, NULL, &n, &kind);
+        const char *want = "qc violation for column 'value': declared max <= 20, data range "
+                           "[1.0, 24.0], 4 of 24 valid element(s) out of range";
+        if (!soft) {
+            CHECK_EQ_I64(st, PQT_QC);
+            CHECK_HAS(pqt_errmsg(), want);
+            CHECK(data == (void *)&nwarn && n == -1); /* nothing returned */
+        } else {
+            CHECK_OK(st);
+            CHECK_EQ_I64(nwarn, 1);
+            CHECK_HAS(last_warn, want);
+            CHECK_EQ_I64(kind, PQT_INT64);
+            CHECK_EQ_I64(n, 24);
+            if (st == PQT_OK) CHECK(((const int64_t *)data)[23] == 2400);
+            if (st == PQT_OK) pqt_free(data);
+            CHECK_OK(pqt_table_get_decimal_alloc(t, "value", &data, NULL, &n, &kind));
+            CHECK_EQ_I64(nwarn, 1); /* once per column */
+            pqt_free(data);
+        }
+        pqt_set_warning_callback(NULL, NULL);
+        int res = -1;
+        CHECK_OK(pqt_table_residency(t, "value", &res));
+        CHECK_EQ_I64(res, PQT_RES_EMPTY);
+        pqt_table_close(t);
+    }
+}
+
 /* pqt_opts_set_qc replaces the rules set before, NULL removes them. */
 static void test_opts_set_qc(void)
 {
@@ -836,5 +884,6 @@ int main(void)
     test_filter_sort_reads();
     test_opts_set_qc();
     test_row_index_key_at_open();
+    test_qc_decimal_alloc();
     return pqt_test_done("test_sort_qc_misc");
 }
