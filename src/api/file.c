@@ -205,8 +205,9 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
 {
     pqt_file *f = pqt_calloc(1, sizeof *f);
     if (!f) {
-        pqt_io_unref(io);
-        return pqt_err(PQT_NOMEM, "out of memory opening %s", io->name);
+        pqt_status st = pqt_err(PQT_NOMEM, "out of memory opening %s", io->name);
+        pqt_io_unref(io); /* after the message: it may free io and its name */
+        return st;
     }
     f->io = io;
     f->path = io->name;
