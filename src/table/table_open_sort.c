@@ -18,6 +18,7 @@
 
 #include "scan/scan.h"
 #include "scan/sort_spec.h"
+#include "table/sort_decimal.h"
 #include "table/sort_engine.h"
 #include "table/table_int.h"
 #include "util/mem.h"
@@ -137,8 +138,11 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     int64_t n = t->plan.nsel;
     pqt_colbuf kb[PQT_SORT_MAX_KEYS];
     int kci[PQT_SORT_MAX_KEYS];
-    pqt_sort_key sk[PQT_SORT_MAX_KEYS];
+    pqt_sort_key sk[2 * PQT_SORT_MAX_KEYS]; /* an int128 decimal key gives two */
+    pqt_sort_exact ex[PQT_SORT_MAX_KEYS];  /* decimal keys in exact order (sort_decimal.h) */
+    int nek = 0;
     memset(kb, 0, sizeof kb);
+    memset(ex, 0, sizeof ex);
     int64_t keep_n = limit >= 0 && limit < n ? limit : n;
     int64_t *idx = pqt_malloc_array((size_t)keep_n + 1, sizeof *idx); /* keep_n: O(n) for a top-n */
     int64_t *inv = pqt_malloc_array((size_t)keep_n + 1, sizeof *inv);
@@ -163,29 +167,36 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         }
         pqt_tcol *c = &t->cols[kci[i]];
         pqt_read_counters rc = {0};
-        st = pqt_file_read_sel(t->f, &t->f->schema.cols[c->file_col], p->sel, p->dst_row, p->nsel,
-                               effective_threads(t), &rc, &kb[i]);
-        pqt_tbl_scan_add(t, c, &rc);
+        st = pqt_sort_exact_read(t, kci[i], effective_threads(t), &ex[i]);
+        if (st == PQT_OK && !ex[i].nparts) {
+            st = pqt_file_read_sel(t->f, &t->f->schema.cols[c->file_col], p->sel, p->dst_row,
+                                   p->nsel, effective_threads(t), &rc, &kb[i]);
+            pqt_tbl_scan_add(t, c, &rc);
+        }
         if (st != PQT_OK) pqt_err_prefix("pqt_table_open: %s: sort key '%s': ", path, c->name);
     }
     if (st != PQT_OK) goto done;
     for (int i = 0; i < nk; i++) {
-        const pqt_colbuf *b = &kb[i];
-        /* a repeated key uses the buffer its first naming read (later namings read none) */
-        for (int j = 0; j < i && !kb[i].elem_kind; j++)
+        /* a repeated key uses what its first naming read (later namings read nothing) */
+        int first = i;
+        for (int j = 0; j < i; j++)
             if (kci[j] == kci[i]) {
-                b = &kb[j];
+                first = j;
                 break;
             }
+        if (ex[first].nparts) {
+            pqt_sort_exact_keys(&ex[first], spec->desc[i], spec->nulls_first[i], sk, &nek);
+            continue;
+        }
         int ek = kci[i] < 0 ? PQT_INT64 : PQT_KIND_ELEMENT(t->cols[kci[i]].kind);
-        sk[i] = (pqt_sort_key){b, ek, spec->desc[i], spec->nulls_first[i]};
+        sk[nek++] = (pqt_sort_key){&kb[first], ek, spec->desc[i], spec->nulls_first[i]};
     }
     if (keep_n < n) {
         int64_t got = 0;
-        st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, effective_threads(t), "pqt_table_open");
+        st = pqt_sort_top(sk, nek, n, keep_n, idx, &got, effective_threads(t), "pqt_table_open");
     } else {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sk, nk, idx, n, effective_threads(t), "pqt_table_open");
+        st = pqt_sort_rows(sk, nek, idx, n, effective_threads(t), "pqt_table_open");
     }
     if (st != PQT_OK) goto done;
     /* A top-n keeps its key columns resident (n rows: a cheap gather); a full sort releases
@@ -257,6 +268,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = explain_add(t, line);
     }
 done:
+    for (int i = 0; i < nk; i++) pqt_sort_exact_free(&ex[i]);
     for (int i = 0; i < nk; i++) {
         /* The key values (and string offsets) were read for this sort only: large blocks go
          * to the cache (mem.c), so the next open sorting a file this size reads its keys
