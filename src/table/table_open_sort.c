@@ -120,20 +120,25 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     }
     int nk = spec->nkeys;
     int64_t nsurv = t->plan.nsel; /* the survivors, before a top-n skips row groups */
+    pqt_colbuf first_key; /* the first key as the top-n pass read it (elem_kind 0: not) */
+    memset(&first_key, 0, sizeof first_key);
     /* A top-n on a first key without nulls_first reads only the row groups that can hold
      * one of its rows (statistics, PQT_OPT_PUSHDOWN_STATS) */
     if (limit >= 0 && limit < t->plan.nsel && !spec->nulls_first[0] &&
         !(t->opts.pushdown_off & PQT_PD_STATS)) {
         int nread = 0, of = 0;
         st = pqt_tbl_top_n_row_groups(t, spec->names[0], spec->desc[0], limit,
-                                      effective_threads(t), &nread, &of);
+                                      effective_threads(t), &nread, &of, &first_key);
         if (st == PQT_OK && nread < of) {
             snprintf(line, sizeof line, "top-n: the keys of %d of %d row groups read (the "
                                         "statistics of '%s' rule out the rest)\n",
                      nread, of, spec->names[0]);
             st = explain_add(t, line);
         }
-        if (st != PQT_OK) goto out;
+        if (st != PQT_OK) {
+            pqt_colbuf_free(&first_key);
+            goto out;
+        }
     }
     int64_t n = t->plan.nsel;
     pqt_colbuf kb[PQT_SORT_MAX_KEYS];
@@ -160,6 +165,11 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
             if (kci[j] == kci[i]) dup = j;
         if (dup >= 0) continue;
         const pqt_plan *p = &t->plan;
+        if (i == 0 && first_key.elem_kind) { /* read by the top-n pass, over this plan */
+            kb[0] = first_key;
+            memset(&first_key, 0, sizeof first_key);
+            continue;
+        }
         if (kci[i] < 0) { /* the row index: 1-based file rows, ascending in plan order */
             st = pqt_tbl_buf_new(&kb[i], PQT_INT64, false, 0, false, p->nsel, p->nsel);
             if (st == PQT_OK) st = pqt_plan_file_rows(p, (int64_t *)kb[i].data);
@@ -268,6 +278,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = explain_add(t, line);
     }
 done:
+    pqt_colbuf_free(&first_key); /* kept only when the sort failed before taking it */
     for (int i = 0; i < nk; i++) pqt_sort_exact_free(&ex[i]);
     for (int i = 0; i < nk; i++) {
         /* The key values (and string offsets) were read for this sort only: large blocks go

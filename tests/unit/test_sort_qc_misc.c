@@ -847,6 +847,52 @@ static void test_qc_decimal_alloc(void)
     }
 }
 
+/* A top-n whose first key's statistics rule out no row group (every group holds the same
+ * range) reads each key value once, the rest of the groups in one pass. 1000 rows in 4 row
+ * groups of 250: k = r % 100 (0-based r), null when r % 7 == 3; id = r + 1. */
+static void test_topn_no_skip(void)
+{
+    static int64_t id[1000], k[1000];
+    static uint8_t kv[125];
+    memset(kv, 0, sizeof kv);
+    for (int r = 0; r < 1000; r++) {
+        id[r] = r + 1;
+        k[r] = r % 100;
+        if (r % 7 != 3) kv[r / 8] |= (uint8_t)(1u << (r % 8));
+    }
+    dw_col cols[] = {
+        {.name = "id", .ptype = PQT_PT_INT64, .required = 1, .vals = id},
+        {.name = "k", .ptype = PQT_PT_INT64, .vals = k, .valid = kv},
+    };
+    char p[512];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(p, sizeof p, "%s/pqt_topn_%d.parquet", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+    int64_t rg_rows[4] = {250, 250, 250, 250};
+    uint64_t rng = 9;
+    dw_info info = {0};
+    REQUIRE_OK(dw_write(p, cols, 2, rg_rows, 4, 1, &rng, &info) ? PQT_OK : PQT_IO);
+    for (int threads = 1; threads <= 2; threads++) {
+        pqt_opts *o = opts_new();
+        REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_THREADS, threads));
+        REQUIRE_OK(pqt_opts_set_sort(o, "-k"));
+        REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_LIMIT, 7));
+        pqt_table *t = NULL;
+        REQUIRE_OK(pqt_table_open(p, o, &t));
+        pqt_opts_free(o);
+        /* 99 at r = 99, 199, ..., 999 (null at 199 and 899: r % 7 == 3), the first seven */
+        static const int64_t want[7] = {100, 300, 400, 500, 600, 700, 800};
+        int64_t got[7] = {0};
+        CHECK_OK(pqt_table_get(t, "id", 0, got, sizeof got, NULL, 0));
+        for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], want[i]);
+        CHECK_EQ_I64(pqt_table_scan_values(t, "k"), 1000 - 1000 / 7 - 1); /* once: non-null */
+        char buf[2048];
+        pqt_table_explain(t, buf, sizeof buf);
+        CHECK(strstr(buf, "top-n: the keys of") == NULL); /* nothing ruled out */
+        pqt_table_close(t);
+    }
+    unlink(p);
+}
+
 /* pqt_opts_set_qc replaces the rules set before, NULL removes them. */
 static void test_opts_set_qc(void)
 {
@@ -885,5 +931,6 @@ int main(void)
     test_opts_set_qc();
     test_row_index_key_at_open();
     test_qc_decimal_alloc();
+    test_topn_no_skip();
     return pqt_test_done("test_sort_qc_misc");
 }
