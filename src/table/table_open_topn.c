@@ -136,6 +136,7 @@ static pqt_status read_rest(pqt_table *t, pqt_tcol *c, const pqt_col *fc, const 
     pqt_status st = pqt_file_read_sel_into(t->f, fc, sels, p->dst_row, p->nsel, threads, &rc, &kb,
                                            data);
     pqt_tbl_scan_add(t, c, &rc);
+    bool read = st == PQT_OK; /* kb is ours to free (a failed read freed it) */
     if (st == PQT_OK && kb.validity && !*valid) {
         *valid = pqt_malloc(((size_t)p->nsel + 7) / 8 + 1);
         if (*valid) memset(*valid, 0xff, ((size_t)p->nsel + 7) / 8 + 1);
@@ -144,7 +145,7 @@ static pqt_status read_rest(pqt_table *t, pqt_tcol *c, const pqt_col *fc, const 
     for (int rg = 0; st == PQT_OK && kb.validity && rg < p->nrg; rg++)
         for (int64_t r = 0; want[rg] && r < p->sel[rg].nsel; r++)
             pqt_tbl_bit_set(*valid, p->dst_row[rg] + r, pqt_tbl_bit(kb.validity, p->dst_row[rg] + r));
-    if (st == PQT_OK) pqt_colbuf_free(&kb); /* the values stay: decoded into data */
+    if (read) pqt_colbuf_free(&kb); /* the values stay: decoded into data */
     pqt_mem_free(sels);
     pqt_mem_free(want);
     return st;
