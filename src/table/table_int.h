@@ -55,6 +55,7 @@ typedef struct pqt_tcol {
     /* values decoded for this slot by every read of it (pqt_read_counters' sense); atomic
      * because columns read in parallel add their own while others look */
     _Atomic int64_t values_decoded;
+    int qc_rule; /* 1 + the qc rule bound to this slot at open (table_qc.c); 0: none */
 } pqt_tcol;
 
 typedef struct pqt_tbl_qc pqt_tbl_qc; /* table_qc.c */
