@@ -58,6 +58,9 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
                        "decimals cannot be read again",
                        call, name, t->f->path);
     PQT_TRY(pqt_tbl_check_serial(t, call, "reading the file again"));
+    /* a value access: a column with a qc rule not checked yet (not resident) is checked now,
+     * on its float64 values, as its first read would (docs/qc.md) */
+    PQT_TRY(pqt_tbl_qc_probe(t, ci, call));
     pqt_col dc;
     PQT_TRY(pqt_file_decimal_col(t->f, t->cols[ci].file_col, &dc));
     const pqt_plan *p = &t->plan;

@@ -55,6 +55,7 @@ typedef struct pqt_tcol {
     /* values decoded for this slot by every read of it (pqt_read_counters' sense); atomic
      * because columns read in parallel add their own while others look */
     _Atomic int64_t values_decoded;
+    int qc_rule; /* 1 + the qc rule bound to this slot at open (table_qc.c); 0: none */
 } pqt_tcol;
 
 typedef struct pqt_tbl_qc pqt_tbl_qc; /* table_qc.c */
@@ -293,9 +294,11 @@ pqt_status pqt_tbl_sample_at_open(pqt_table *t);
 /* ---- table_open_topn.c ---- */
 /* Before a top-n of n rows at open ordered first by key (desc or not, nulls last): narrow
  * the plan to the row groups that can hold one of them, by the key's statistics and the
- * values of the row groups read to decide. *read_ret of *of_ret row groups kept. */
+ * values of the row groups read to decide. *read_ret of *of_ret row groups kept. When it
+ * read (elem_kind != 0), *key_ret holds key's values over the narrowed plan (the caller's:
+ * pqt_colbuf_free), so the sort does not read them again. */
 pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, int64_t n,
-                                    int threads, int *read_ret, int *of_ret);
+                                    int threads, int *read_ret, int *of_ret, pqt_colbuf *key_ret);
 /* ---- table_open_sort.c ---- */
 #include "scan/sort_spec.h"
 /* PQT_BAD_SORT naming the key when a sort key at open names no column, or one that is not

@@ -18,15 +18,24 @@
 
 #include "scan/scan.h"
 #include "scan/sort_spec.h"
+#include "table/sort_decimal.h"
 #include "table/sort_engine.h"
 #include "table/table_int.h"
 #include "util/mem.h"
+
+/* The row index as a key: the file rows of the plan, no slot (a file column of that name
+ * is dropped at open; a MAML may give the name to another column, which then wins). */
+static bool is_row_index_key(const pqt_table *t, const char *name)
+{
+    return t->ri_possible && strcmp(name, PQT_TBL_ROW_INDEX) == 0;
+}
 
 pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec)
 {
     for (int i = 0; i < spec->nkeys; i++) {
         const char *name = spec->names[i];
         int ci = pqt_tbl_find(t, name);
+        if (ci < 0 && is_row_index_key(t, name)) continue; /* made from the plan at open */
         if (ci < 0) {
             char hint[300];
             return pqt_err(PQT_BAD_SORT, "pqt_table_open: %s: sort key '%s' names no column%s",
@@ -110,26 +119,35 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         goto out;
     }
     int nk = spec->nkeys;
+    int64_t nsurv = t->plan.nsel; /* the survivors, before a top-n skips row groups */
+    pqt_colbuf first_key; /* the first key as the top-n pass read it (elem_kind 0: not) */
+    memset(&first_key, 0, sizeof first_key);
     /* A top-n on a first key without nulls_first reads only the row groups that can hold
      * one of its rows (statistics, PQT_OPT_PUSHDOWN_STATS) */
     if (limit >= 0 && limit < t->plan.nsel && !spec->nulls_first[0] &&
         !(t->opts.pushdown_off & PQT_PD_STATS)) {
         int nread = 0, of = 0;
         st = pqt_tbl_top_n_row_groups(t, spec->names[0], spec->desc[0], limit,
-                                      effective_threads(t), &nread, &of);
+                                      effective_threads(t), &nread, &of, &first_key);
         if (st == PQT_OK && nread < of) {
             snprintf(line, sizeof line, "top-n: the keys of %d of %d row groups read (the "
                                         "statistics of '%s' rule out the rest)\n",
                      nread, of, spec->names[0]);
             st = explain_add(t, line);
         }
-        if (st != PQT_OK) goto out;
+        if (st != PQT_OK) {
+            pqt_colbuf_free(&first_key);
+            goto out;
+        }
     }
     int64_t n = t->plan.nsel;
     pqt_colbuf kb[PQT_SORT_MAX_KEYS];
     int kci[PQT_SORT_MAX_KEYS];
-    pqt_sort_key sk[PQT_SORT_MAX_KEYS];
+    pqt_sort_key sk[2 * PQT_SORT_MAX_KEYS]; /* an int128 decimal key gives two */
+    pqt_sort_exact ex[PQT_SORT_MAX_KEYS];  /* decimal keys in exact order (sort_decimal.h) */
+    int nek = 0;
     memset(kb, 0, sizeof kb);
+    memset(ex, 0, sizeof ex);
     int64_t keep_n = limit >= 0 && limit < n ? limit : n;
     int64_t *idx = pqt_malloc_array((size_t)keep_n + 1, sizeof *idx); /* keep_n: O(n) for a top-n */
     int64_t *inv = pqt_malloc_array((size_t)keep_n + 1, sizeof *inv);
@@ -146,28 +164,49 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         for (int j = 0; j < i; j++)
             if (kci[j] == kci[i]) dup = j;
         if (dup >= 0) continue;
+        const pqt_plan *p = &t->plan;
+        if (i == 0 && first_key.elem_kind) { /* read by the top-n pass, over this plan */
+            kb[0] = first_key;
+            memset(&first_key, 0, sizeof first_key);
+            continue;
+        }
+        if (kci[i] < 0) { /* the row index: 1-based file rows, ascending in plan order */
+            st = pqt_tbl_buf_new(&kb[i], PQT_INT64, false, 0, false, p->nsel, p->nsel);
+            if (st == PQT_OK) st = pqt_plan_file_rows(p, (int64_t *)kb[i].data);
+            continue;
+        }
         pqt_tcol *c = &t->cols[kci[i]];
         pqt_read_counters rc = {0};
-        const pqt_plan *p = &t->plan;
-        st = pqt_file_read_sel(t->f, &t->f->schema.cols[c->file_col], p->sel, p->dst_row, p->nsel,
-                               effective_threads(t), &rc, &kb[i]);
-        pqt_tbl_scan_add(t, c, &rc);
+        st = pqt_sort_exact_read(t, kci[i], effective_threads(t), &ex[i]);
+        if (st == PQT_OK && !ex[i].nparts) {
+            st = pqt_file_read_sel(t->f, &t->f->schema.cols[c->file_col], p->sel, p->dst_row,
+                                   p->nsel, effective_threads(t), &rc, &kb[i]);
+            pqt_tbl_scan_add(t, c, &rc);
+        }
         if (st != PQT_OK) pqt_err_prefix("pqt_table_open: %s: sort key '%s': ", path, c->name);
     }
     if (st != PQT_OK) goto done;
     for (int i = 0; i < nk; i++) {
-        const pqt_colbuf *b = &kb[i];
+        /* a repeated key uses what its first naming read (later namings read nothing) */
+        int first = i;
         for (int j = 0; j < i; j++)
-            if (kci[j] == kci[i] && !kb[i].elem_kind) b = &kb[j];
-        sk[i] = (pqt_sort_key){b, PQT_KIND_ELEMENT(t->cols[kci[i]].kind), spec->desc[i],
-                               spec->nulls_first[i]};
+            if (kci[j] == kci[i]) {
+                first = j;
+                break;
+            }
+        if (ex[first].nparts) {
+            pqt_sort_exact_keys(&ex[first], spec->desc[i], spec->nulls_first[i], sk, &nek);
+            continue;
+        }
+        int ek = kci[i] < 0 ? PQT_INT64 : PQT_KIND_ELEMENT(t->cols[kci[i]].kind);
+        sk[nek++] = (pqt_sort_key){&kb[first], ek, spec->desc[i], spec->nulls_first[i]};
     }
     if (keep_n < n) {
         int64_t got = 0;
-        st = pqt_sort_top(sk, nk, n, keep_n, idx, &got, effective_threads(t), "pqt_table_open");
+        st = pqt_sort_top(sk, nek, n, keep_n, idx, &got, effective_threads(t), "pqt_table_open");
     } else {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sk, nk, idx, n, effective_threads(t), "pqt_table_open");
+        st = pqt_sort_rows(sk, nek, idx, n, effective_threads(t), "pqt_table_open");
     }
     if (st != PQT_OK) goto done;
     /* A top-n keeps its key columns resident (n rows: a cheap gather); a full sort releases
@@ -177,7 +216,8 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     memset(sorted, 0, sizeof sorted);
     bool keep_keys = keep_n < n;
     for (int i = 0; keep_keys && i < nk && st == PQT_OK; i++)
-        if (kb[i].elem_kind) st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
+        if (kb[i].elem_kind && kci[i] >= 0)
+            st = pqt_tbl_buf_gather(&kb[i], NULL, idx, keep_n, 0, &sorted[i]);
     /* Keys kept resident are this open's first read of them: their qc rules apply now, to
      * the kept rows (a full sort's keys meet theirs at their first touch). */
     pqt_tbl_qc_note *notes = keep_keys ? pqt_calloc((size_t)nk, sizeof *notes) : NULL;
@@ -185,7 +225,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", path);
     for (int i = 0; notes && i < nk; i++) notes[i].rule = -1;
     for (int i = 0; notes && i < nk && st == PQT_OK; i++)
-        if (kb[i].elem_kind)
+        if (kb[i].elem_kind && kci[i] >= 0)
             st = pqt_tbl_qc_check(t, &t->cols[kci[i]], &sorted[i], "pqt_table_open", &notes[i]);
     if (st == PQT_OK && keep) {
         /* narrow the plan to the kept rows; idx then renumbers into the narrowed plan */
@@ -215,7 +255,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     t->plan.perm_inv = inv;
     idx = inv = NULL;
     for (int i = 0; keep_keys && i < nk; i++) {
-        if (!kb[i].elem_kind) continue;
+        if (!kb[i].elem_kind || kci[i] < 0) continue;
         pqt_tcol *c = &t->cols[kci[i]];
         c->buf = sorted[i];
         c->residency = PQT_RES_FULL;
@@ -226,10 +266,10 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         int at = snprintf(line, sizeof line, "sort: ");
         pqt_sort_spec_text(spec, line + at, sizeof line - (size_t)at - 64);
         at = (int)strlen(line);
-        if (keep_n < n)
+        if (keep_n < nsurv) /* n may be fewer: the row groups a top-n skipped are cut too */
             snprintf(line + at, sizeof line - (size_t)at, "\nlimit: the first %lld rows of the "
                                                           "sorted order kept (of %lld)\n",
-                     (long long)keep_n, (long long)n);
+                     (long long)keep_n, (long long)nsurv);
         else if (limit >= 0)
             snprintf(line + at, sizeof line - (size_t)at, "\nlimit: %lld (every row kept)\n",
                      (long long)limit);
@@ -238,6 +278,8 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         st = explain_add(t, line);
     }
 done:
+    pqt_colbuf_free(&first_key); /* kept only when the sort failed before taking it */
+    for (int i = 0; i < nk; i++) pqt_sort_exact_free(&ex[i]);
     for (int i = 0; i < nk; i++) {
         /* The key values (and string offsets) were read for this sort only: large blocks go
          * to the cache (mem.c), so the next open sorting a file this size reads its keys

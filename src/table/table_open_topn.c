@@ -8,7 +8,10 @@
  * keys, once n values read are strictly better than every bound left, no row group left can
  * hold one of the first n rows: NaN and nulls sort after every value (without nulls_first),
  * and a strict comparison keeps ties, which stability may order first, in. The plan is
- * narrowed to the row groups read; the sort then runs over them as before.
+ * narrowed to the row groups read. The n best values so far are a bounded heap (O(rows
+ * log n), O(n) memory), and the key values read are decoded into one buffer over the plan
+ * and handed to the sort, which does not read them again: when the statistics rule nothing
+ * out (values spread alike over every row group) the pass costs no second decode.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -41,75 +44,118 @@ static int cmp_bound(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int cmp_code(const void *a, const void *b)
+/* The best n codes seen, as a max-heap of at most n: its top is the n-th best so far. */
+static void heap_add(uint64_t *h, int64_t *hn, int64_t n, uint64_t c)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* The k-th smallest of v[0..n) (k < n); v is reordered. */
-static uint64_t kth_smallest(uint64_t *v, int64_t n, int64_t k)
-{
-    int64_t lo = 0, hi = n - 1;
-    while (hi - lo > 16) {
-        uint64_t pivot = v[lo + (hi - lo) / 2];
-        int64_t i = lo, j = hi;
-        while (i <= j) {
-            while (v[i] < pivot) i++;
-            while (v[j] > pivot) j--;
-            if (i <= j) {
-                uint64_t t = v[i];
-                v[i++] = v[j];
-                v[j--] = t;
-            }
+    int64_t i;
+    if (*hn < n) { /* room: sift the new code up */
+        i = (*hn)++;
+        while (i > 0 && h[(i - 1) / 2] < c) {
+            h[i] = h[(i - 1) / 2];
+            i = (i - 1) / 2;
         }
-        if (k <= j) hi = j;
-        else if (k >= i) lo = i;
-        else return v[k];
+        h[i] = c;
+        return;
     }
-    qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_code);
-    return v[k];
+    if (c >= h[0]) return; /* no better than the n-th best */
+    i = 0;                 /* replace the top and sift it down */
+    for (;;) {
+        int64_t l = 2 * i + 1, r = l + 1, m = i;
+        uint64_t mv = c;
+        if (l < n && h[l] > mv) m = l, mv = h[l];
+        if (r < n && h[r] > mv) m = r;
+        if (m == i) break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = c;
 }
 
-/* Append the codes of b's non-null, non-NaN values of element kind ek to *codes. */
-static pqt_status add_codes(const pqt_colbuf *b, int ek, bool desc, uint64_t **codes,
-                            int64_t *n, int64_t *cap)
+/* Add the codes of the non-null, non-NaN values data[0..nrows) of element kind ek. */
+static void add_codes(const void *data, const uint8_t *validity, int64_t nrows, int ek,
+                      bool desc, uint64_t *h, int64_t *hn, int64_t n)
 {
-    if (*n + b->nrows > *cap) {
-        int64_t nc = (*n + b->nrows) * 2;
-        uint64_t *c = pqt_realloc(*codes, (size_t)nc * sizeof *c);
-        if (!c) return pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
-        *codes = c, *cap = nc;
-    }
-    for (int64_t r = 0; r < b->nrows; r++) {
-        if (b->validity && !((b->validity[r >> 3] >> (r & 7)) & 1)) continue;
+    for (int64_t r = 0; r < nrows; r++) {
+        if (validity && !((validity[r >> 3] >> (r & 7)) & 1)) continue;
         uint64_t c;
         switch (ek) {
         case PQT_INT32:
-        case PQT_DATE: c = int_code(((const int32_t *)b->data)[r]); break;
+        case PQT_DATE: c = int_code(((const int32_t *)data)[r]); break;
         case PQT_FLOAT32: {
-            float f = ((const float *)b->data)[r];
+            float f = ((const float *)data)[r];
             if (isnan(f)) continue;
             c = float_code(f);
             break;
         }
         case PQT_FLOAT64: {
-            double d = ((const double *)b->data)[r];
+            double d = ((const double *)data)[r];
             if (isnan(d)) continue;
             c = float_code(d);
             break;
         }
-        default: c = int_code(((const int64_t *)b->data)[r]); break;
+        default: c = int_code(((const int64_t *)data)[r]); break;
         }
-        (*codes)[(*n)++] = desc ? ~c : c;
+        heap_add(h, hn, n, desc ? ~c : c);
     }
-    return PQT_OK;
+}
+
+/* Move the rows of the row groups np keeps from their places under the old plan p to
+ * theirs under np, in place: np numbers the same groups' rows in the same order with the
+ * gaps closed, so every move goes left and ascending order is safe. */
+static void compact(const pqt_plan *p, const pqt_plan *np, char *data, size_t es, uint8_t *v)
+{
+    for (int rg = 0; rg < p->nrg; rg++) {
+        int64_t k = np->sel[rg].nsel, from = p->dst_row[rg], to = np->dst_row[rg];
+        if (k == 0 || from == to) continue;
+        memmove(data + (size_t)to * es, data + (size_t)from * es, (size_t)k * es);
+        for (int64_t r = 0; v && r < k; r++) pqt_tbl_bit_set(v, to + r, pqt_tbl_bit(v, from + r));
+    }
+}
+
+/* Read the key of the row groups b[from..nb) in one pass (in parallel across them, as any
+ * column read) into data/valid at their plan places: when no group left can be ruled out
+ * yet, reading them one by one in bound order would only lose the parallel read. */
+static pqt_status read_rest(pqt_table *t, pqt_tcol *c, const pqt_col *fc, const rg_bound *b,
+                            int from, int nb, int threads, char *data, uint8_t **valid)
+{
+    const pqt_plan *p = &t->plan;
+    pqt_sel *sels = pqt_calloc((size_t)p->nrg + 1, sizeof *sels);
+    bool *want = pqt_calloc((size_t)p->nrg + 1, sizeof *want);
+    if (!sels || !want) {
+        pqt_mem_free(sels);
+        pqt_mem_free(want);
+        return pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
+    }
+    for (int i = from; i < nb; i++) want[b[i].rg] = true;
+    for (int rg = 0; rg < p->nrg; rg++) { /* shallow copies, or nothing selected */
+        if (want[rg]) sels[rg] = p->sel[rg];
+        else pqt_sel_init_none(&sels[rg], p->sel[rg].nrows);
+    }
+    pqt_colbuf kb;
+    pqt_read_counters rc = {0};
+    pqt_status st = pqt_file_read_sel_into(t->f, fc, sels, p->dst_row, p->nsel, threads, &rc, &kb,
+                                           data);
+    pqt_tbl_scan_add(t, c, &rc);
+    bool read = st == PQT_OK; /* kb is ours to free (a failed read freed it) */
+    if (st == PQT_OK && kb.validity && !*valid) {
+        *valid = pqt_malloc(((size_t)p->nsel + 7) / 8 + 1);
+        if (*valid) memset(*valid, 0xff, ((size_t)p->nsel + 7) / 8 + 1);
+        else st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
+    }
+    for (int rg = 0; st == PQT_OK && kb.validity && rg < p->nrg; rg++)
+        for (int64_t r = 0; want[rg] && r < p->sel[rg].nsel; r++)
+            pqt_tbl_bit_set(*valid, p->dst_row[rg] + r, pqt_tbl_bit(kb.validity, p->dst_row[rg] + r));
+    if (read) pqt_colbuf_free(&kb); /* the values stay: decoded into data */
+    pqt_mem_free(sels);
+    pqt_mem_free(want);
+    return st;
 }
 
 pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, int64_t n,
-                                    int threads, int *read_ret, int *of_ret)
+                                    int threads, int *read_ret, int *of_ret, pqt_colbuf *key_ret)
 {
     *read_ret = *of_ret = 0;
+    memset(key_ret, 0, sizeof *key_ret);
     int ci = pqt_tbl_find(t, key);
     if (ci < 0 || n <= 0) return PQT_OK;
     pqt_tcol *c = &t->cols[ci];
@@ -119,8 +165,19 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
                    ek == PQT_TIMESTAMP || ek == PQT_FLOAT32 || ek == PQT_FLOAT64;
     if (!numeric || fc->conv != PQT_CONV_NONE || c->decode_kind) return PQT_OK;
     const pqt_plan *p = &t->plan;
+    size_t es = pqt_kind_elem_nbytes(ek);
     rg_bound *b = pqt_malloc_array((size_t)p->nrg + 1, sizeof *b);
-    if (!b) return pqt_err(PQT_NOMEM, "pqt_table_open: out of memory");
+    uint64_t *heap = pqt_malloc_array((size_t)n + 1, sizeof *heap);
+    /* the key's values over the whole plan, each row group decoded into its place: the
+     * groups read are handed to the sort (key_ret), not read again */
+    char *data = pqt_malloc_array((size_t)p->nsel + 1, es);
+    uint8_t *valid = NULL;
+    if (!b || !heap || !data) {
+        pqt_mem_free(b);
+        pqt_mem_free(heap);
+        pqt_free(data);
+        return pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
+    }
     int nb = 0;
     for (int rg = 0; rg < p->nrg; rg++) {
         if (p->sel[rg].nsel == 0) continue;
@@ -132,36 +189,41 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
         const pqt_scan_bound *v = desc ? &st.max : &st.min;
         uint64_t code = ek == PQT_FLOAT32 || ek == PQT_FLOAT64 ? float_code(v->d) : int_code(v->i);
         if (usable && (ek == PQT_FLOAT32 || ek == PQT_FLOAT64) && isnan(v->d)) usable = false;
-            b[nb++] = (rg_bound){rg, usable ? (desc ? ~code : code) : 0};
+        b[nb++] = (rg_bound){rg, usable ? (desc ? ~code : code) : 0};
     }
     *of_ret = nb;
     qsort(b, (size_t)nb, sizeof *b, cmp_bound);
-    uint64_t *codes = NULL, *scratch = NULL;
-    int64_t ncodes = 0, cap = 0;
-    int nread = 0;
+    int64_t hn = 0;
+    int nread = 0, kind = 0;
     pqt_status st = PQT_OK;
     while (nread < nb && st == PQT_OK) {
         int rg = b[nread].rg;
+        int64_t k = p->sel[rg].nsel, at = p->dst_row[rg], zero = 0;
         pqt_colbuf kb;
         pqt_read_counters rc = {0};
-        int64_t zero = 0;
-        st = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, p->sel[rg].nsel, threads,
-                                &rc, &kb, NULL);
+        st = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, k, threads, &rc, &kb,
+                                data + (size_t)at * es);
         pqt_tbl_scan_add(t, c, &rc);
         if (st != PQT_OK) break;
-        st = add_codes(&kb, ek, desc, &codes, &ncodes, &cap);
-        pqt_colbuf_free(&kb);
-        nread++;
-        if (st != PQT_OK || ncodes < n || nread == nb) continue;
-        uint64_t *s = pqt_realloc(scratch, (size_t)ncodes * sizeof *s);
-        if (!s) {
-            st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
-            break;
+        kind = kb.elem_kind;
+        if (kb.validity && !valid) {
+            valid = pqt_malloc(((size_t)p->nsel + 7) / 8 + 1);
+            if (valid) memset(valid, 0xff, ((size_t)p->nsel + 7) / 8 + 1);
+            else st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
         }
-        scratch = s;
-        memcpy(scratch, codes, (size_t)ncodes * sizeof *scratch);
-        if (kth_smallest(scratch, ncodes, n - 1) < b[nread].best) break; /* none left can */
+        for (int64_t r = 0; valid && kb.validity && r < k; r++)
+            pqt_tbl_bit_set(valid, at + r, pqt_tbl_bit(kb.validity, r));
+        add_codes(data + (size_t)at * es, kb.validity, k, ek, desc, heap, &hn, n);
+        pqt_colbuf_free(&kb); /* its values stay: they were decoded into data */
+        nread++;
+        if (st != PQT_OK || hn < n || nread == nb) continue;
+        if (heap[0] < b[nread].best) break; /* n values beat every row group left */
+        if (heap[0] >= b[nb - 1].best) { /* none left can be ruled out now: read them all */
+            st = read_rest(t, c, fc, b, nread, nb, threads, data, &valid);
+            if (st == PQT_OK) nread = nb;
+        }
     }
+    int64_t nrows = p->nsel;
     if (st == PQT_OK && nread < nb) {
         uint8_t *keep = pqt_calloc((size_t)p->nsel + 1, 1);
         if (!keep) st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory");
@@ -173,15 +235,26 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
             pqt_plan np;
             st = pqt_plan_refined(&t->plan, keep, &np);
             if (st == PQT_OK) {
+                compact(&t->plan, &np, data, es, valid);
+                nrows = np.nsel;
                 pqt_plan_free(&t->plan);
                 t->plan = np;
             }
         }
         pqt_mem_free(keep);
     }
-    if (st == PQT_OK) *read_ret = nread;
-    pqt_mem_free(codes);
-    pqt_mem_free(scratch);
+    if (st == PQT_OK) {
+        *read_ret = nread;
+        key_ret->elem_kind = kind;
+        key_ret->elem_nbytes = es;
+        key_ret->nrows = key_ret->nelem = key_ret->elem_cap = key_ret->rows_cap = nrows;
+        key_ret->data = data;
+        key_ret->validity = valid;
+    } else {
+        pqt_free(data);
+        pqt_mem_free(valid);
+    }
+    pqt_mem_free(heap);
     pqt_mem_free(b);
     return st;
 }

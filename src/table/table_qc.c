@@ -4,8 +4,9 @@
  * bound to file columns at open, the one check every read from the file goes through, the
  * soft-mode warnings and pqt_table_validate_qc (layer: table).
  *
- * A rule binds to a file column, not to a slot: renames and dropped neighbours do not move
- * it, and columns made in memory (add, copy, the row index) never have one. The check runs
+ * A rule binds at open to the slot its column name finds (slot.qc_rule), which a rename or
+ * a dropped neighbour does not change; two internal names of one file column (a MAML remap)
+ * keep their own rules. Columns made in memory (add, copy, the row index) never have one. The check runs
  * on a column's values as read, before they are committed, so a hard violation leaves the
  * column unread and the table as it was. Soft warnings are sent only once the read has
  * committed, at most once per column for each kind (range, nulls).
@@ -91,6 +92,8 @@ pqt_status pqt_tbl_qc_bind(pqt_table *t, const pqt_qc *qc, bool soft)
         }
         q->file_col[i] = c->file_col;
     }
+    for (int i = 0; st == PQT_OK && i < qc->n; i++)
+        t->cols[pqt_tbl_find(t, qc->rules[i].column)].qc_rule = i + 1;
     if (st != PQT_OK) {
         pqt_tbl_qc_free(q);
         return st;
@@ -122,9 +125,7 @@ pqt_status pqt_tbl_qc_copy(const pqt_tbl_qc *src, pqt_tbl_qc **ret)
 static int rule_of(const pqt_table *t, const pqt_tcol *c)
 {
     if (!t->qc || c->file_col < 0 || c->added || c->is_row_index) return -1;
-    for (int i = 0; i < t->qc->rules->n; i++)
-        if (t->qc->file_col[i] == c->file_col) return i;
-    return -1;
+    return c->qc_rule - 1;
 }
 
 bool pqt_tbl_qc_has_rule(const pqt_table *t, const pqt_tcol *c)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scan/sort_spec.h"
+#include "table/sort_decimal.h"
 #include "table/sort_engine.h"
 #include "table/table_int.h"
 #include "util/mem.h"
@@ -29,8 +30,10 @@ static int sort_threads(const pqt_table *t)
 typedef struct sort_call {
     pqt_table *t;
     const char *call;
-    pqt_sort_key sk[PQT_SORT_MAX_KEYS];
-    int nkeys;
+    pqt_sort_key sk[2 * PQT_SORT_MAX_KEYS]; /* engine keys: an int128 decimal key gives two */
+    int nkeys;                              /* engine keys in sk */
+    int upto[PQT_SORT_MAX_KEYS + 1];        /* engine keys of the first i keys */
+    pqt_sort_exact ex[PQT_SORT_MAX_KEYS];   /* decimal keys in exact order (sort_decimal.h) */
     int ncols0;
     uint64_t gen0;
     bool ri0;
@@ -76,12 +79,16 @@ static pqt_status keys_begin(sort_call *sc, pqt_table *t, const char *call,
     int kci[PQT_SORT_MAX_KEYS];
     for (int i = 0; i < nkeys; i++) PQT_TRY(pqt_tbl_resident(t, call, names[i], &kci[i]));
     /* slots may have moved while reading (the row index adds one): take pointers now */
+    int n = 0;
     for (int i = 0; i < nkeys; i++) {
         const pqt_tcol *c = &t->cols[kci[i]];
-        sc->sk[i] = (pqt_sort_key){&c->buf, PQT_KIND_ELEMENT(c->kind), desc && desc[i],
-                                   nulls_first && nulls_first[i]};
+        bool d = desc && desc[i], nf = nulls_first && nulls_first[i];
+        PQT_TRY(pqt_sort_exact_read(t, kci[i], sort_threads(t), &sc->ex[i]));
+        if (sc->ex[i].nparts) pqt_sort_exact_keys(&sc->ex[i], d, nf, sc->sk, &n);
+        else sc->sk[n++] = (pqt_sort_key){&c->buf, PQT_KIND_ELEMENT(c->kind), d, nf};
+        sc->upto[i + 1] = n;
     }
-    sc->nkeys = nkeys;
+    sc->nkeys = n;
     return PQT_OK;
 }
 
@@ -90,6 +97,7 @@ static pqt_status keys_begin(sort_call *sc, pqt_table *t, const char *call,
 static pqt_status keys_end(sort_call *sc, pqt_status st)
 {
     pqt_table *t = sc->t;
+    for (int i = 0; i < PQT_SORT_MAX_KEYS; i++) pqt_sort_exact_free(&sc->ex[i]);
     if (st != PQT_OK && sc->was_res) {
         while (t->ncols > sc->ncols0) pqt_tbl_slot_remove(t, t->ncols - 1);
         for (int i = 0; i < sc->ncols0; i++) {
@@ -142,10 +150,10 @@ static pqt_status sort_rows(pqt_table *t, const char *call, const char *const *n
     if (st == PQT_OK && !idx) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
     if (st == PQT_OK && keep < n) {
         int64_t got = 0;
-        st = pqt_sort_top(sc.sk, nkeys, n, keep, idx, &got, sort_threads(t), call);
+        st = pqt_sort_top(sc.sk, sc.nkeys, n, keep, idx, &got, sort_threads(t), call);
     } else if (st == PQT_OK) {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sc.sk, nkeys, idx, n, sort_threads(t), call);
+        st = pqt_sort_rows(sc.sk, sc.nkeys, idx, n, sort_threads(t), call);
     }
     bool moved = keep < n;
     for (int64_t i = 0; st == PQT_OK && i < keep && !moved; i++) moved = idx[i] != i;
@@ -205,7 +213,7 @@ static pqt_status order_of(pqt_table *t, const char *call, const char *const *na
     if (st == PQT_OK && sorted_ret) {
         int sorted = 1;
         for (int64_t i = 1; i < n && sorted; i++)
-            sorted = pqt_sort_cmp(sc.sk, nkeys, i - 1, i) <= 0;
+            sorted = pqt_sort_cmp(sc.sk, sc.nkeys, i - 1, i) <= 0;
         *sorted_ret = sorted;
         return keys_end(&sc, st);
     }
@@ -213,11 +221,11 @@ static pqt_status order_of(pqt_table *t, const char *call, const char *const *na
     if (st == PQT_OK && !idx) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
     if (st == PQT_OK) {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sc.sk, nkeys, idx, n, sort_threads(t), call);
+        st = pqt_sort_rows(sc.sk, sc.nkeys, idx, n, sort_threads(t), call);
     }
     if (st == PQT_OK) {
         for (int64_t i = 0; i < n; i++) perm[i] = idx[i] + 1;
-        int gk = group_nkeys > 0 ? group_nkeys : nkeys;
+        int gk = sc.upto[group_nkeys > 0 ? group_nkeys : nkeys];
         int64_t ng = 0;
         for (int64_t i = 0; offsets && i < n; i++)
             if (i == 0 || pqt_sort_cmp(sc.sk, gk, idx[i - 1], idx[i]) != 0) offsets[ng++] = i + 1;
