@@ -209,7 +209,8 @@ contains
         if (checked(st, proc, stat, errmsg)) continue
     end subroutine
 
-    ! "FILE: rows LO..HI asked for, the file has N rows" (N from the footer, when it reads).
+    ! pqt's message for a slice outside the file, for the bound pqt refuses before opening it
+    ! (row_lo < 1): N comes from the footer, when it can be read.
     function slice_range_message(file, lo, hi) result(msg)
         character(len=*), intent(in) :: file
         integer(int64), intent(in) :: lo, hi
@@ -220,15 +221,19 @@ contains
         character(len=24) :: a, z, rows
         write (a, '(i0)') lo
         write (z, '(i0)') hi
-        msg = trim(file)//': rows '//trim(a)//'..'//trim(z)//' asked for'
-        if (pqt_row_group_bounds(c_string(file), p, n) /= PQT_OK) return
+        msg = trim(file)//': rows '//trim(a)//'..'//trim(z)//' requested'
+        if (pqt_row_group_bounds(c_string(file), p, n) /= PQT_OK) then
+            msg = msg//' (row_lo must be >= 1)'
+            return
+        end if
         rows = '0'
         if (n > 0) then
             call c_f_pointer(p, b, [2*n])
             write (rows, '(i0)') b(2*n)
         end if
         call pqt_free(p)
-        msg = msg//', the file has '//trim(rows)//' rows (rows are 1-based)'
+        msg = msg//', the file has '//trim(rows)//' rows (row_lo must be >= 1, row_hi <= '// &
+              trim(rows)//', row_lo <= row_hi; nothing is clamped)'
     end function
 
     ! bounds(1, rg), bounds(2, rg): first and last file row of row group rg, from the footer.
