@@ -6,7 +6,7 @@
 ! the C call behind it.
 module parquet
     use, intrinsic :: iso_c_binding
-    use, intrinsic :: iso_fortran_env, only: int8, int32, int64, real32, real64
+    use, intrinsic :: iso_fortran_env, only: int8, int32, int64, real32, real64, output_unit
     use parquet_c
     use parquet_base
     use parquet_transform
@@ -171,6 +171,7 @@ contains
         type(c_ptr) :: opts
         integer(c_int) :: st
         call t%close()
+        call print_warnings()
         if (slice .and. row_lo < 1) then
             ! pqt refuses a bound below 1 without opening the file; the message should still
             ! say how many rows the file has.
@@ -207,6 +208,28 @@ contains
         if (st == PQT_OK) st = pqt_table_open(c_string(file), opts, t%h)
         call pqt_opts_free(opts)
         if (checked(st, proc, stat, errmsg)) continue
+    end subroutine
+
+    ! pqt discards its warnings unless a callback takes them; a Fortran program gets them on
+    ! standard output, as "WARNING: ..." lines (a qc violation under qc_soft=, a file column
+    ! named parquet_row_index dropped at open). Set once, before the first open: the critical
+    ! section makes the first opens of several threads wait for it.
+    subroutine print_warnings()
+        logical, save :: done = .false.
+        !$omp critical (parquet_warning_callback)
+        if (.not. done) then
+            call pqt_set_warning_callback(c_funloc(print_warning), c_null_ptr)
+            done = .true.
+        end if
+        !$omp end critical (parquet_warning_callback)
+    end subroutine
+
+    subroutine print_warning(user, message) bind(c)
+        type(c_ptr), value :: user
+        type(c_ptr), value :: message
+        if (c_associated(user)) continue
+        write (output_unit, '(a)') 'WARNING: '//f_string(message)
+        flush (output_unit)
     end subroutine
 
     ! pqt's message for a slice outside the file, for the bound pqt refuses before opening it

@@ -4,7 +4,7 @@
 module parquet_c
     use, intrinsic :: iso_c_binding
     implicit none
-    private :: c_ptr, c_int, c_int64_t, c_char, c_double, c_size_t, c_int8_t
+    private :: c_ptr, c_funptr, c_int, c_int64_t, c_char, c_double, c_size_t
 
     ! pqt_status numbers used by the binding itself (include/pqt.h, PQT_STATUS_LIST)
     integer(c_int), parameter :: PQT_OK = 0, PQT_NOT_FOUND = 1, PQT_MISUSE = 50, &
@@ -30,6 +30,12 @@ module parquet_c
         subroutine pqt_free(p) bind(c, name='pqt_free')
             import :: c_ptr
             type(c_ptr), value :: p
+        end subroutine
+
+        subroutine pqt_set_warning_callback(fn, user) bind(c, name='pqt_set_warning_callback')
+            import :: c_funptr, c_ptr
+            type(c_funptr), value :: fn
+            type(c_ptr), value :: user
         end subroutine
 
         ! ---- options ----

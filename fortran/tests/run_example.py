@@ -2,7 +2,7 @@
 """run_example.py - run one Fortran program of fortran/ in a scratch directory and judge it.
 
     run_example.py --exe PROGRAM [--data SRC[=NAME]]... [--env K=V]...
-                   [--expected FILE --name NAME] [--fail REGEX]
+                   [--expected FILE --name NAME] [--match REGEX] [--fail REGEX]
 
 --data copies SRC into the scratch directory (as NAME when given): the seed's programs open
 "big.parquet", "catalogue.maml" and so on by bare name, and two of them want different
@@ -10,7 +10,8 @@ catalogue.maml files. With --expected, the line of FILE starting with NAME lists
 program must print: its number tokens, in order, equal the expected numbers (relative 1e-12,
 a float printed by list-directed output is rounded), and every other expected token (kg, T)
 appears among its tokens. A program that checks itself prints "FAIL" for each failed check
-and exits non-zero; any "FAIL" token fails the test. With --fail the program must exit
+and exits non-zero; any "FAIL" token fails the test. --match: the output must match REGEX
+(a warning the program cannot see itself). With --fail the program must exit
 non-zero with output matching REGEX (an `error stop` path).
 """
 import argparse
@@ -36,6 +37,7 @@ def main():
     ap.add_argument('--env', action='append', default=[])
     ap.add_argument('--expected')
     ap.add_argument('--name')
+    ap.add_argument('--match')
     ap.add_argument('--fail')
     a = ap.parse_args()
 
@@ -68,6 +70,9 @@ def main():
     toks = out.split()
     if 'FAIL' in toks:
         print('FAILED: the program reported a failed check')
+        return 1
+    if a.match and not re.search(a.match, out):
+        print(f'FAILED: the output does not match {a.match!r}')
         return 1
     if not a.expected:
         return 0
