@@ -59,6 +59,11 @@ contains
         else if (st == PQT_NOT_FOUND .and. present(found)) then
             found = .false.
             if (present(stat)) stat = 0
+        else if (st == PQT_PARALLEL) then
+            ! pqt names its C call; a Fortran program calls the type-bound one
+            call fail(int(st), proc//': '//last_error()// &
+                      ' (in Fortran: call t%prefetch(names) before the parallel region)', &
+                      stat, errmsg)
         else
             if (present(found)) found = .false.
             call fail(int(st), proc//': '//last_error(), stat, errmsg)

@@ -8,7 +8,7 @@ module parquet_c
 
     ! pqt_status numbers used by the binding itself (include/pqt.h, PQT_STATUS_LIST)
     integer(c_int), parameter :: PQT_OK = 0, PQT_NOT_FOUND = 1, PQT_MISUSE = 50, &
-        PQT_RANGE = 51, PQT_KIND = 52
+        PQT_RANGE = 51, PQT_KIND = 52, PQT_PARALLEL = 53
     ! pqt_kind
     integer(c_int), parameter :: PQT_NONE = 0, PQT_INT32 = 1, PQT_INT64 = 2, PQT_FLOAT32 = 3, &
         PQT_FLOAT64 = 4, PQT_BOOL = 5, PQT_STRING = 6, PQT_DATE = 7, PQT_TIME = 8, &

@@ -1,7 +1,8 @@
 ! test_threads.f90 - the seed's per_thread_slices pattern (a block-local table per thread,
 ! one slice per row group) under OpenMP: the total equals a single-threaded whole-file read
 ! exactly, every file row is read exactly once (each slice's parquet_row_index marks its
-! rows), and more than one thread did the reading (ctest sets OMP_NUM_THREADS=2).
+! rows), and more than one thread did the reading (ctest sets OMP_NUM_THREADS=2). A table
+! shared by a region refuses a first read inside it and serves every thread once prefetched.
 program test_threads
     use parquet
     use parquet_tables, only: PARQUET_ROW_INDEX
@@ -22,8 +23,11 @@ contains
         real(real64) :: total, whole
         real(real64), allocatable :: x(:)
         integer(int64) :: nrows, nread
-        integer :: rg
+        integer :: rg, s, nrefused, nok
         type(parquet_table) :: t
+        integer(int64), allocatable :: ids(:)
+        character(len=:), allocatable :: strs(:)
+        character(len=300) :: msg
 
         call parquet_open_table(t, "big.parquet", use_threads=.false.)
         call t%get("mass", x)
@@ -54,6 +58,29 @@ contains
             end block
         end do
         !$omp end parallel do
+
+        ! a table opened outside a region and shared by it: a first read inside is refused
+        ! (PQT_PARALLEL, naming %prefetch) and changes nothing; after a prefetch before the
+        ! region every thread reads it
+        call parquet_open_table(t, "kinds.parquet")
+        nrefused = 0
+        !$omp parallel private(s, msg, ids) reduction(+:nrefused)
+        call t%get("id", ids, stat=s, errmsg=msg)
+        if (s == 53 .and. index(msg, '%prefetch') > 0 .and. size(ids) == 0) nrefused = nrefused + 1
+        !$omp end parallel
+        call check(nrefused == 2 .and. t%residency("id") == RES_EMPTY, &
+                   'a first read inside a region on a shared table: refused on both threads')
+        call t%prefetch("id, str")
+        nok = 0
+        !$omp parallel private(s, ids, strs) reduction(+:nok)
+        call t%get("id", ids, stat=s)
+        if (s == 0 .and. size(ids) == 30) then
+            if (ids(30) == 30) nok = nok + 1
+        end if
+        call t%get("str", strs, stat=s)
+        if (s == 0 .and. size(strs) == 30) nok = nok + 1
+        !$omp end parallel
+        call check(nok == 4, 'after %prefetch both threads read the shared table')
 
         call check(omp_get_max_threads() == 2, 'OMP_NUM_THREADS=2 gives two threads')
         call check(size(bounds, 2) > 1, 'big.parquet has several row groups')
