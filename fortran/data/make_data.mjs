@@ -102,6 +102,10 @@ await c.run(`COPY (SELECT id::BIGINT AS id,
     [id % 2 = 0, id % 2 = 1]::BOOLEAN[2] AS vflag
   FROM range(1, 31) t(id) ORDER BY id) TO '${out}/kinds.parquet' (FORMAT parquet)`);
 
+// odd.parquet: columns this library cannot read (a MAP, a plain binary) next to a readable one.
+await c.run(`COPY (SELECT id::BIGINT AS id, MAP {'a': id} AS m, ('x' || id)::BLOB AS raw
+  FROM range(1, 6) t(id) ORDER BY id) TO '${out}/odd.parquet' (FORMAT parquet)`);
+
 writeFileSync(`${out}/expected.txt`,
   '# written by fortran/data/make_data.mjs: NAME then the values the program prints\n' +
   expected.join('\n') + '\n');

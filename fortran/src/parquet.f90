@@ -32,12 +32,19 @@ module parquet
         procedure :: ncols => table_ncols
         procedure :: column_names => table_column_names
         procedure :: has_column => table_has_column
-        procedure :: kind => table_kind
-        procedure :: width => table_width
-        procedure :: unit => table_unit
+        ! by name, or by 1-based position in %column_names
+        generic :: kind => table_kind, kind_at
+        generic :: width => table_width, width_at
+        generic :: unit => table_unit, unit_at
+        generic :: residency => table_residency, residency_at
+        generic :: is_supported => table_is_supported, is_supported_at
+        generic :: has_nulls => table_has_nulls, has_nulls_at
+        procedure, private :: table_kind, kind_at, table_width, width_at, table_unit, unit_at, &
+            table_residency, residency_at, table_is_supported, is_supported_at, &
+            table_has_nulls, has_nulls_at
         procedure :: time_unit => table_time_unit
-        procedure :: residency => table_residency
         procedure :: is_detached => table_is_detached
+        procedure :: generation => table_generation
         generic :: get => get_i32, get_i64, get_r32, get_r64, get_l, get_s, get_i32_2, &
             get_i64_2, get_r32_2, get_r64_2, get_l_2
         procedure, private :: get_i32, get_i64, get_r32, get_r64, get_l, get_s, get_i32_2, &
@@ -491,6 +498,141 @@ contains
         if (.not. opened(t, 'residency', stat, errmsg)) return
         if (checked(pqt_table_residency(t%h, c_string(name), r), 'parquet_table: residency', &
                     stat, errmsg, found)) table_residency = r
+    end function
+
+    ! .false. for a column whose type this library cannot read (MAP, binary, ...): it is
+    ! listed, %kind is PK_NONE, and reading it is an error naming it.
+    logical function table_is_supported(t, name, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        character(len=*), intent(in) :: name
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int) :: r
+        table_is_supported = .false.
+        if (.not. opened(t, 'is_supported', stat, errmsg)) return
+        if (checked(pqt_table_is_supported(t%h, c_string(name), r), &
+                    'parquet_table: is_supported', stat, errmsg, found)) table_is_supported = r /= 0
+    end function
+
+    ! .false.: no null for certain; .true.: nulls (resident column) or maybe (footer answer).
+    logical function table_has_nulls(t, name, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        character(len=*), intent(in) :: name
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int) :: r
+        table_has_nulls = .false.
+        if (.not. opened(t, 'has_nulls', stat, errmsg)) return
+        if (checked(pqt_table_has_nulls(t%h, c_string(name), r), 'parquet_table: has_nulls', &
+                    stat, errmsg, found)) table_has_nulls = r /= 0
+    end function
+
+    ! The name at 1-based position j, or a failure like a missing name's ("" then).
+    function name_at(t, proc, j, found, stat, errmsg) result(name)
+        class(parquet_table), intent(in) :: t
+        character(len=*), intent(in) :: proc
+        integer, intent(in) :: j
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=:), allocatable :: name
+        character(len=12) :: a, n
+        name = ''
+        if (.not. opened(t, proc, stat, errmsg)) return
+        name = f_string(pqt_table_column_name(t%h, int(j - 1, c_int)))
+        if (len(name) > 0) return
+        if (present(found)) then
+            found = .false.
+            return
+        end if
+        write (a, '(i0)') j
+        write (n, '(i0)') pqt_table_ncols(t%h)
+        call fail(PQT_NOT_FOUND, 'parquet_table: '//proc//': no column at position '//trim(a)// &
+                  ' (the table has '//trim(n)//')', stat, errmsg)
+    end function
+
+    integer function kind_at(t, j, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        integer, intent(in) :: j
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=:), allocatable :: name
+        kind_at = PK_NONE
+        name = name_at(t, 'kind', j, found, stat, errmsg)
+        if (len(name) > 0) kind_at = table_kind(t, name, found, stat, errmsg)
+    end function
+
+    integer function width_at(t, j, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        integer, intent(in) :: j
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=:), allocatable :: name
+        width_at = 0
+        name = name_at(t, 'width', j, found, stat, errmsg)
+        if (len(name) > 0) width_at = table_width(t, name, found, stat, errmsg)
+    end function
+
+    subroutine unit_at(t, j, unit, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        integer, intent(in) :: j
+        character(len=:), allocatable, intent(out) :: unit
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=:), allocatable :: name
+        unit = ''
+        name = name_at(t, 'unit', j, found, stat, errmsg)
+        if (len(name) > 0) call table_unit(t, name, unit, found, stat, errmsg)
+    end subroutine
+
+    integer function residency_at(t, j, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        integer, intent(in) :: j
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=:), allocatable :: name
+        residency_at = RES_EMPTY
+        name = name_at(t, 'residency', j, found, stat, errmsg)
+        if (len(name) > 0) residency_at = table_residency(t, name, found, stat, errmsg)
+    end function
+
+    logical function is_supported_at(t, j, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        integer, intent(in) :: j
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=:), allocatable :: name
+        is_supported_at = .false.
+        name = name_at(t, 'is_supported', j, found, stat, errmsg)
+        if (len(name) > 0) is_supported_at = table_is_supported(t, name, found, stat, errmsg)
+    end function
+
+    logical function has_nulls_at(t, j, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        integer, intent(in) :: j
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=:), allocatable :: name
+        has_nulls_at = .false.
+        name = name_at(t, 'has_nulls', j, found, stat, errmsg)
+        if (len(name) > 0) has_nulls_at = table_has_nulls(t, name, found, stat, errmsg)
+    end function
+
+    ! Counter bumped by every structural change (row handles compare it).
+    integer(int64) function table_generation(t, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        table_generation = 0
+        if (opened(t, 'generation', stat, errmsg)) table_generation = pqt_table_generation(t%h)
     end function
 
     logical function table_is_detached(t, stat, errmsg)

@@ -221,6 +221,20 @@ module parquet_c
             integer(c_int), intent(out) :: ret
             integer(c_int) :: pqt_table_kind
         end function
+        function pqt_table_is_supported(t, name, ret) bind(c, name='pqt_table_is_supported')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int), intent(out) :: ret
+            integer(c_int) :: pqt_table_is_supported
+        end function
+        function pqt_table_has_nulls(t, name, ret) bind(c, name='pqt_table_has_nulls')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int), intent(out) :: ret
+            integer(c_int) :: pqt_table_has_nulls
+        end function
         function pqt_table_width(t, name, ret) bind(c, name='pqt_table_width')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t

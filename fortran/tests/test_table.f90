@@ -124,6 +124,31 @@ contains
         call t%get("f32", x, found=found)
         call check(.not. found .and. size(x) == 0, 'get found=.false. leaves an empty array')
 
+        ! ---- positions, nulls, unreadable columns, generation
+        call parquet_open_table(t, "kinds.parquet")
+        call check(t%kind(1) == PK_INT64 .and. t%kind(2) == PK_INT32 .and. t%width(12) == 2 &
+                   .and. t%residency(2) == RES_EMPTY, 'queries by 1-based position')
+        n = t%kind(99, found=found)
+        call check(.not. found .and. n == PK_NONE, 'a position past the last column: found=.false.')
+        n = t%kind(99, stat=s, errmsg=msg)
+        call check(s == 1 .and. index(msg, 'position 99') > 0, 'a position past the last: '//trim(msg))
+        call check(t%has_nulls("i32") .and. .not. t%has_nulls("vi32") .and. t%has_nulls(5), &
+                   'has_nulls from the footer')
+        v = t%generation()
+        call t%rename_column("i64", "big")
+        call check(t%generation() > v, 'a rename bumps the generation')
+        call parquet_open_table(t, "odd.parquet")
+        call t%column_names(names)
+        call check(size(names) == 3 .and. names(2) == 'm' .and. names(3) == 'raw', &
+                   'unreadable columns are listed')
+        call check(t%kind("m") == PK_NONE .and. .not. t%is_supported("m") .and. &
+                   .not. t%is_supported(3) .and. t%is_supported("id"), &
+                   'a MAP and a binary column: PK_NONE, not supported')
+        call t%get("raw", strs, stat=s, errmsg=msg)
+        call check(s /= 0 .and. index(msg, 'raw') > 0, 'reading one fails naming it: '//trim(msg))
+        call t%get("id", ids)
+        call check(all(ids == [1, 2, 3, 4, 5]), 'the readable column of that file reads')
+
         ! ---- sorting in memory, clone
         call parquet_open_table(t, "kinds.parquet")
         r = t%row(1)
