@@ -28,7 +28,7 @@ contains
         logical, allocatable :: ok(:)
         character(len=:), allocatable :: names(:), strs(:)
         integer(int64) :: v, extent, next, lo, hi, matches
-        integer :: s, n, rg
+        integer :: s, s2, n, rg, unit
         logical :: found
         character(len=300) :: msg
 
@@ -242,6 +242,15 @@ contains
         call t%get("i32", i32)
         call check(size(i32) == 30, 'qc_soft=.true.: the read goes on')
         call qc%clear()
+
+        ! ---- a read-in MAML whose extra: sort: is not empty cannot open a slice (a sort
+        ! reorders the whole file): a failure at open, and the table stays unopened
+        open (newunit=unit, file='sort.maml', status='replace', action='write')
+        write (unit, '(a)') 'table: input_table', 'extra:', '  sort:', '  - -mass'
+        close (unit)
+        call parquet_open_table(t, "big.parquet", 1, 10, maml="sort.maml", stat=s, errmsg=msg)
+        n = int(t%nrows(stat=s2))
+        call check(s /= 0 .and. s2 == 50, 'a slice with a MAML extra: sort: refused: '//trim(msg))
 
         ! ---- failures with stat=
         call parquet_open_table(t, "missing.parquet", stat=s, errmsg=msg)
