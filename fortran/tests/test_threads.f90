@@ -64,12 +64,26 @@ contains
         ! region every thread reads it
         call parquet_open_table(t, "kinds.parquet")
         nrefused = 0
-        !$omp parallel private(s, msg, ids) reduction(+:nrefused)
+        nok = 0
+        !$omp parallel private(s, msg, ids) reduction(+:nrefused, nok)
         call t%get("id", ids, stat=s, errmsg=msg)
         if (s == 53 .and. index(msg, '%prefetch') > 0 .and. size(ids) == 0) nrefused = nrefused + 1
+        if (s == 0 .and. size(ids) == 30) then
+            if (ids(30) == 30) nok = nok + 1
+        end if
         !$omp end parallel
-        call check(nrefused == 2 .and. t%residency("id") == RES_EMPTY, &
-                   'a first read inside a region on a shared table: refused on both threads')
+        ! pqt sees this program's regions only through one OpenMP runtime: ctest says so
+        ! (PQT_TEST_SHARED_OPENMP) when pqt was built by gcc (libgomp, as gfortran). A pqt
+        ! built by clang (libomp) cannot see them; its own guard still refuses a concurrent
+        ! first read or serves the right values, never wrong ones.
+        call get_environment_variable('PQT_TEST_SHARED_OPENMP', status=s)
+        if (s == 0) then
+            call check(nrefused == 2 .and. t%residency("id") == RES_EMPTY, &
+                       'a first read inside a region on a shared table: refused on both threads')
+        else
+            call check(nrefused + nok == 2, &
+                       'another OpenMP runtime: a first read in a region is refused or right')
+        end if
         call t%prefetch("id, str")
         nok = 0
         !$omp parallel private(s, ids, strs) reduction(+:nok)
