@@ -1,5 +1,5 @@
 ! Seed 000, "Which row of the file is this?". Added: the program, t, the filter and the print.
-program row_index
+program which_file_row
     use parquet
     use iso_fortran_env, only: int64
 use parquet_tables, only: PARQUET_ROW_INDEX
@@ -12,4 +12,4 @@ integer(int64), allocatable :: src(:)
 call parquet_open_table(t, "big.parquet", filter=filt)
 call t%get(PARQUET_ROW_INDEX, src)     ! which file rows survived the filter, in order
     print *, size(src), sum(src)
-end program row_index
+end program which_file_row
