@@ -54,6 +54,10 @@ module parquet
             slice_l_4, slice_s_4
         procedure, private :: slice_i32_8, slice_i64_8, slice_r32_8, slice_r64_8, slice_l_8, &
             slice_s_8, slice_i32_4, slice_i64_4, slice_r32_4, slice_r64_4, slice_l_4, slice_s_4
+        generic :: col => col_i32, col_i64, col_r32, col_r64, col_i32_2, col_i64_2, col_r32_2, &
+            col_r64_2
+        procedure, private :: col_i32, col_i64, col_r32, col_r64, col_i32_2, col_i64_2, &
+            col_r32_2, col_r64_2
         generic :: is_null => is_null_8, is_null_4
         procedure, private :: is_null_8, is_null_4
         generic :: row => row_8, row_4
@@ -100,6 +104,86 @@ module parquet
 
     ! Copying values out and row handles: parquet_get.f90 (submodule parquet_get).
     interface
+        module subroutine col_i32(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), pointer, intent(out) :: p(:)
+            logical, allocatable, intent(out), optional :: is_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine col_i64(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), pointer, intent(out) :: p(:)
+            logical, allocatable, intent(out), optional :: is_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine col_r32(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real32), pointer, intent(out) :: p(:)
+            logical, allocatable, intent(out), optional :: is_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine col_r64(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real64), pointer, intent(out) :: p(:)
+            logical, allocatable, intent(out), optional :: is_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine col_i32_2(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), pointer, intent(out) :: p(:, :)
+            logical, allocatable, intent(out), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine col_i64_2(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), pointer, intent(out) :: p(:, :)
+            logical, allocatable, intent(out), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine col_r32_2(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real32), pointer, intent(out) :: p(:, :)
+            logical, allocatable, intent(out), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine col_r64_2(t, name, p, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real64), pointer, intent(out) :: p(:, :)
+            logical, allocatable, intent(out), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
         ! .false. (and a failure) for a table that was never opened. In the submodule: a
         ! private procedure of the parent that a submodule calls is not exported by gfortran 12.
         module logical function opened(t, proc, stat, errmsg)
@@ -1085,16 +1169,16 @@ contains
         nf = 0
         if (present(descending)) then
             if (size(descending) /= size(keys)) then
-                call fail(PQT_MISUSE, 'parquet_table: sort_by: descending= needs one flag per key', &
-                          stat, errmsg)
+                call fail(PQT_MISUSE, 'parquet_table: sort_by: descending= needs one flag '// &
+                          'per key', stat, errmsg)
                 return
             end if
             desc = merge(1, 0, descending)
         end if
         if (present(nulls_first)) then
             if (size(nulls_first) /= size(keys)) then
-                call fail(PQT_MISUSE, 'parquet_table: sort_by: nulls_first= needs one flag per key', &
-                          stat, errmsg)
+                call fail(PQT_MISUSE, 'parquet_table: sort_by: nulls_first= needs one flag '// &
+                          'per key', stat, errmsg)
                 return
             end if
             nf = merge(1, 0, nulls_first)

@@ -12,7 +12,8 @@ module parquet_base
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
         PK_TIMESTAMP_VEC, PK_LIST, RES_EMPTY, RES_PARTIAL, RES_FULL, PARQUET_ROW_INDEX, &
         PARQUET_UNIT_MILLIS, PARQUET_UNIT_MICROS, PARQUET_UNIT_NANOS
-    public :: fail, checked, c_string_array, last_error, c_string, f_string, pack_bits, unpack_bits, pk_of
+    public :: fail, checked, c_string_array, last_error, c_string, f_string, pack_bits, &
+        unpack_bits, pk_of
 
     ! The kinds %kind reports (anchor-spec 6.1): nine scalar kinds, the same nine as
     ! fixed-width vectors (+10), and a variable-length list.

@@ -17,6 +17,17 @@ module parquet_c
     integer(c_int), parameter :: PQT_OPT_THREADS = 1, PQT_OPT_ROW_LO = 4, PQT_OPT_ROW_HI = 5, &
         PQT_OPT_SAMPLE_FRACTION = 14, PQT_OPT_SAMPLE_SEED = 15, PQT_OPT_QC_SOFT = 16
 
+    ! pqt_column_view, field for field (include/pqt.h)
+    type, bind(c) :: pqt_column_view
+        integer(c_size_t) :: struct_size = 0
+        integer(c_int) :: kind = 0, width = 0, time_unit = 0
+        integer(c_int64_t) :: nrows = 0, nelem = 0
+        type(c_ptr) :: data = c_null_ptr, validity = c_null_ptr, row_validity = c_null_ptr, &
+            str_offsets = c_null_ptr, str_bytes = c_null_ptr, list_offsets = c_null_ptr, &
+            unit = c_null_ptr
+        integer(c_int64_t) :: generation = 0
+    end type
+
     interface
         function pqt_errmsg() bind(c, name='pqt_errmsg')
             import :: c_ptr
@@ -323,6 +334,19 @@ module parquet_c
             type(c_ptr), intent(out) :: offsets, bytes, validity
             integer(c_int64_t), intent(out) :: nelem
             integer(c_int) :: pqt_table_get_strings_alloc
+        end function
+        function pqt_table_column(t, name, expect_kind, view) bind(c, name='pqt_table_column')
+            import :: c_ptr, c_int, c_char, pqt_column_view
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int), value :: expect_kind
+            type(pqt_column_view), intent(inout) :: view
+            integer(c_int) :: pqt_table_column
+        end function
+        function pqt_kind_name(kind) bind(c, name='pqt_kind_name')
+            import :: c_ptr, c_int
+            integer(c_int), value :: kind
+            type(c_ptr) :: pqt_kind_name
         end function
         function pqt_table_is_null(t, name, row, elem, ret) bind(c, name='pqt_table_is_null')
             import :: c_ptr, c_int, c_char, c_int64_t

@@ -9,9 +9,9 @@ contains
 
     module procedure opened
         opened = c_associated(t%h)
-        if (.not. opened) call fail(PQT_MISUSE, 'parquet_table: '//proc// &
-                                    ': the table has not been opened (call parquet_open_table first)', &
-                                    stat, errmsg)
+        if (.not. opened) &
+            call fail(PQT_MISUSE, 'parquet_table: '//proc//': the table has not been opened '// &
+                      '(call parquet_open_table first)', stat, errmsg)
         if (opened .and. present(stat)) stat = 0
     end procedure opened
 
@@ -643,4 +643,135 @@ contains
         end if
         if (present(is_null)) is_null = nul /= 0
     end procedure rget_s
+    ! ---------------------------------------------------------------- views (%col)
+
+    ! The column's storage (pqt_table_column; reads it first if needed), if its element kind
+    ! is one of `elems` -- the pointer path never converts -- and its shape fits `rank`
+    ! (rank 1: a scalar column; rank 2: a vector). valid: a snapshot of the validity.
+    logical function view_of(t, name, elems, rank, v, want_valid, valid, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        character(len=*), intent(in) :: name
+        integer(c_int), intent(in) :: elems(:)
+        integer, intent(in) :: rank
+        type(pqt_column_view), intent(out) :: v
+        logical, intent(in) :: want_valid
+        logical, allocatable, intent(out) :: valid(:)
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(int8), pointer :: bits(:)
+        view_of = .false.
+        allocate (valid(0))
+        if (.not. opened(t, 'col', stat, errmsg)) return
+        v%struct_size = c_sizeof(v)
+        if (.not. checked(pqt_table_column(t%h, c_string(name), 0, v), 'parquet_table: col', &
+                          stat, errmsg, found)) return
+        if (.not. any(iand(v%kind, 31) == elems) .or. iand(v%kind, PQT_LIST) /= 0 .or. &
+            (rank == 1 .and. v%width /= 1)) then
+            call fail(PQT_KIND, "parquet_table: col: column '"//trim(name)// &
+                      "': pointer kind does not match the stored kind ("// &
+                      f_string(pqt_kind_name(v%kind))//'); the pointer path never widens '// &
+                      '-- use %get to copy with widening', stat, errmsg)
+            return
+        end if
+        if (want_valid) then
+            deallocate (valid)
+            if (c_associated(v%validity)) then
+                call c_f_pointer(v%validity, bits, [max(1_int64, (v%nelem + 7)/8)])
+                valid = unpack_bits(bits, v%nelem)
+            else
+                allocate (valid(v%nelem))
+                valid = .true.
+            end if
+        end if
+        view_of = .true.
+    end function
+
+    module procedure col_i32
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0))
+        if (.not. view_of(t, name, [PQT_INT32, PQT_DATE], 1, v, present(is_valid), valid, &
+                          found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [v%nrows])
+        if (present(is_valid)) call move_alloc(valid, is_valid)
+    end procedure col_i32
+
+    module procedure col_i64
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0))
+        if (.not. view_of(t, name, [PQT_INT64, PQT_TIME, PQT_TIMESTAMP], 1, v, &
+                          present(is_valid), valid, found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [v%nrows])
+        if (present(is_valid)) call move_alloc(valid, is_valid)
+    end procedure col_i64
+
+    module procedure col_r32
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0))
+        if (.not. view_of(t, name, [PQT_FLOAT32], 1, v, present(is_valid), valid, &
+                          found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [v%nrows])
+        if (present(is_valid)) call move_alloc(valid, is_valid)
+    end procedure col_r32
+
+    module procedure col_r64
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0))
+        if (.not. view_of(t, name, [PQT_FLOAT64], 1, v, present(is_valid), valid, &
+                          found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [v%nrows])
+        if (present(is_valid)) call move_alloc(valid, is_valid)
+    end procedure col_r64
+
+    module procedure col_i32_2
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0, 0))
+        if (.not. view_of(t, name, [PQT_INT32, PQT_DATE], 2, v, present(is_valid), valid, &
+                          found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [int(v%width, int64), v%nrows])
+        if (present(is_valid)) is_valid = reshape(valid, [int(v%width, int64), v%nrows])
+    end procedure col_i32_2
+
+    module procedure col_i64_2
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0, 0))
+        if (.not. view_of(t, name, [PQT_INT64, PQT_TIME, PQT_TIMESTAMP], 2, v, &
+                          present(is_valid), valid, found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [int(v%width, int64), v%nrows])
+        if (present(is_valid)) is_valid = reshape(valid, [int(v%width, int64), v%nrows])
+    end procedure col_i64_2
+
+    module procedure col_r32_2
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0, 0))
+        if (.not. view_of(t, name, [PQT_FLOAT32], 2, v, present(is_valid), valid, &
+                          found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [int(v%width, int64), v%nrows])
+        if (present(is_valid)) is_valid = reshape(valid, [int(v%width, int64), v%nrows])
+    end procedure col_r32_2
+
+    module procedure col_r64_2
+        type(pqt_column_view) :: v
+        logical, allocatable :: valid(:)
+        p => null()
+        if (present(is_valid)) allocate (is_valid(0, 0))
+        if (.not. view_of(t, name, [PQT_FLOAT64], 2, v, present(is_valid), valid, &
+                          found, stat, errmsg)) return
+        call c_f_pointer(v%data, p, [int(v%width, int64), v%nrows])
+        if (present(is_valid)) is_valid = reshape(valid, [int(v%width, int64), v%nrows])
+    end procedure col_r64_2
 end submodule parquet_get

@@ -26,6 +26,11 @@ contains
         integer :: s, i
         character(len=200) :: msg
         character(len=16) :: text
+        integer(int64), pointer :: pi64(:), pvi64(:, :)
+        integer(int32), pointer :: pi32(:)
+        real(real32), pointer :: pr32(:)
+        real(real64), pointer :: pr64(:), pv64(:, :)
+        logical :: found
 
         k = [(int(i, int64), i=1, 30)]
         call parquet_open_table(t, "kinds.parquet")
@@ -143,6 +148,34 @@ contains
         call t%get("vflag", vflag)
         call check(all(vflag(1, :) .eqv. mod(k, 2_int64) == 0) .and. &
                    all(vflag(2, :) .eqv. mod(k, 2_int64) == 1), 'logical vector values')
+
+        ! %col: pointers into the table's storage, exact kinds only
+        call t%col("id", pi64)
+        call check(all(pi64 == k), '%col int64')
+        pi64(1) = 100
+        call t%get("id", i64)
+        call check(i64(1) == 100, '%col points at the storage %get copies from')
+        call t%col("i32", pi32, is_valid=ok)
+        call check(all(pi32 == merge(0_int64, 3*k, mod(k, 4_int64) == 0)) .and. &
+                   all(ok .eqv. mod(k, 4_int64) /= 0), '%col int32 with is_valid')
+        call t%col("day", pi32)
+        call check(all(pi32 == day_k), '%col of a date column as int32 days')
+        call t%col("ts", pi64)
+        call check(pi64(2) == 2000000, '%col of a timestamp column as int64')
+        call t%col("f32", pr32)
+        call check(pr32(2) == 0.5_real32, '%col real32')
+        call t%col("vf64", pv64, is_valid=ok2)
+        call check(all(shape(pv64) == [2, 30]) .and. pv64(1, 2) == 3.0_real64 .and. &
+                   .not. ok2(2, 3), '%col of a vector: (width, nrows)')
+        call t%col("vi64", pvi64)
+        call check(all(pvi64(3, :) == 100*k), '%col of an int64 vector')
+        call t%col("i32", pi64, stat=s, errmsg=msg)
+        call check(s == 52 .and. index(msg, 'pointer kind does not match') > 0 .and. &
+                   .not. associated(pi64), '%col never widens: '//trim(msg))
+        call t%col("vf64", pr64, stat=s)
+        call check(s == 52, '%col of a vector into a rank-1 pointer refused')
+        call t%col("nope", pr64, found=found)
+        call check(.not. found .and. .not. associated(pr64), '%col found=.false.')
 
         ! kind errors, reported with stat= (PQT_KIND = 52); nothing is left in the array
         call t%get("f64", i32, stat=s, errmsg=msg)
