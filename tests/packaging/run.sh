@@ -8,8 +8,9 @@
 # and a program using module parquet (fortran/examples/find_package: pkg-config pqt-fortran,
 # find_package(pqt-fortran)); it runs every program on examples/catalogue.parquet (1000 rows,
 # 11 columns: written by DuckDB, examples/make_catalogue.mjs). The library is built in its own
-# directory with a multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the prefix), and the
-# prefix is moved after installing, so every path an installed file holds must be relative.
+# directory with a multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the
+# prefix), and the prefix is moved after installing, so every path an installed file holds
+# must be relative.
 # The installed tool must run from the moved prefix with no LD_LIBRARY_PATH.
 #
 #   bash tests/packaging/run.sh [BUILD_DIR]     (default build-pkg; run from anywhere)
