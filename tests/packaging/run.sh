@@ -5,10 +5,12 @@
 #     shared (pqt::pqt) and the static (pqt::pqt_static) library;
 #   - with pkg-config: a dynamic link (`pkg-config --cflags --libs pqt`) and a fully static one
 #     (`-static` with `pkg-config --static --libs pqt`, which fails on any missing Libs.private);
-# and runs every program on examples/catalogue.parquet (1000 rows, 11 columns: written by
-# DuckDB, examples/make_catalogue.mjs). The library is built in its own directory with a
-# multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the prefix), and the
-# prefix is moved after installing, so every path an installed file holds must be relative.
+# and a program using module parquet (fortran/examples/find_package: pkg-config pqt-fortran,
+# find_package(pqt-fortran)); it runs every program on examples/catalogue.parquet (1000 rows,
+# 11 columns: written by DuckDB, examples/make_catalogue.mjs). The library is built in its own
+# directory with a multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the
+# prefix), and the prefix is moved after installing, so every path an installed file holds
+# must be relative.
 # The installed tool must run from the moved prefix with no LD_LIBRARY_PATH.
 #
 #   bash tests/packaging/run.sh [BUILD_DIR]     (default build-pkg; run from anywhere)
@@ -149,6 +151,39 @@ cmake_one() {
 cmake_one find_package C pqt_example
 cmake_one find_package_cxx CXX pqt_example_cxx
 cmake_one find_package_fortran Fortran pqt_example_fortran
+
+# ---- module parquet (pqt-fortran): pkg-config and CMake consumers of the .mod files ----
+# (a dynamic link only: pqt-fortran is installed as a shared library)
+for f in $LIBDIR/libpqt-fortran.so include/pqt-fortran/parquet.mod \
+    include/pqt-fortran/parquet_tables.mod $LIBDIR/pkgconfig/pqt-fortran.pc \
+    $LIBDIR/cmake/pqt-fortran/pqt-fortranConfig.cmake; do
+    if [ -e "$P/$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
+done
+# check_module NAME EXE: the program must print the catalogue's size through module parquet.
+check_module() {
+    local out
+    if out=$("$2" "$DATA" 2>&1) && grep -qxF "$SIZE_LINE" <<<"$out"; then
+        pass "$1"
+    else
+        fail "$1: expected '$SIZE_LINE', got: $out"
+    fi
+}
+if quiet gfortran -Wall -Werror fortran/examples/find_package/example.f90 -o "$TMP/pc_fmod" \
+    $(pkg-config --cflags --libs pqt-fortran) -Wl,-rpath,"$libdir"; then
+    check_module "pkg-config module parquet" "$TMP/pc_fmod"
+else
+    fail "pkg-config module parquet: build failed"
+fi
+b=$TMP/cmake_fmod
+if quiet cmake -S fortran/examples/find_package -B "$b" -DCMAKE_PREFIX_PATH="$P" &&
+    quiet cmake --build "$b"; then
+    check_module "CMake module parquet pqt::pqt_fortran" "$b/pqt_fortran_example"
+    if grep -qE "^CMAKE_(C|CXX)_COMPILER:" "$b/CMakeCache.txt"; then
+        fail "CMake module parquet: the project also enabled C or C++"
+    fi
+else
+    fail "CMake module parquet: configure or build failed"
+fi
 
 echo "packaging: $npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]

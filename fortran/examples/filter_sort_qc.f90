@@ -1,0 +1,22 @@
+! Seed 000, "Filtering, sorting and checking rows as the file is opened". Added: the program,
+! t and m, and the last two lines (sorted by -mass, so m(1) is the largest surviving mass).
+program filter_sort_qc
+    use parquet
+    use iso_fortran_env, only: real64
+    implicit none
+    type(parquet_table) :: t
+    real(real64), allocatable :: m(:)
+
+type(parquet_filter)  :: filt
+type(parquet_sortkey) :: srt
+type(parquet_read_qc) :: qc
+
+call filt%add("mass > 1.0e12 and quality is_not_null")
+call srt%add("-mass")
+call qc%add("mass, >0")
+
+call parquet_open_table(t, "catalogue.parquet", filter=filt, sort=srt, qc=qc)
+print *, t%nrows()          ! rows that SURVIVED the filter
+    call t%get("mass", m)
+    print *, m(1)
+end program filter_sort_qc
