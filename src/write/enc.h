@@ -77,6 +77,11 @@ pqt_status pqt_dict_builder_add_bytes(pqt_dict_builder *b, const int64_t *offset
 uint32_t pqt_dict_builder_count(const pqt_dict_builder *b);
 /* Bytes the dictionary page body takes (PLAIN: 4 + len per BYTE_ARRAY entry). */
 size_t pqt_dict_builder_plain_nbytes(const pqt_dict_builder *b);
+/* The entries, for statistics over the dictionary: *data_ret the fixed-size values in index
+ * order (count * value size bytes) or the BYTE_ARRAY entries' bytes, *offsets_ret NULL or
+ * count + 1 offsets into those bytes. Valid until the next add, reset or free. */
+void pqt_dict_builder_entries(const pqt_dict_builder *b, const uint8_t **data_ret,
+                              const int64_t **offsets_ret);
 /* Append the dictionary page body: the entries in index order, PLAIN encoded. */
 pqt_status pqt_dict_builder_write_plain(const pqt_dict_builder *b, pqt_buf *out);
 /* Forget every entry (for the next column chunk); memory is kept for reuse. */
