@@ -51,6 +51,23 @@ pqt_status pqt_enc_plain_bool(pqt_buf *out, const uint8_t *values, size_t n);
  * not be 0). A value over INT32_MAX bytes is PQT_LIMIT. */
 pqt_status pqt_enc_plain_bytes(pqt_buf *out, const int64_t *offsets, const uint8_t *data, size_t n);
 
+/* ---- DELTA_* (enc_delta.c) and BYTE_STREAM_SPLIT (enc_bss.c) ---- */
+
+/* DELTA_BINARY_PACKED of n values: blocks of 128, 4 miniblocks. INT32 deltas wrap in 32 bits
+ * (any int32 sequence encodes, widths <= 32), INT64 in 64. */
+pqt_status pqt_enc_delta_bp_i32(pqt_buf *out, const int32_t *values, size_t n);
+pqt_status pqt_enc_delta_bp_i64(pqt_buf *out, const int64_t *values, size_t n);
+/* DELTA_LENGTH_BYTE_ARRAY: the lengths DELTA_BINARY_PACKED, then every value's bytes.
+ * offsets/data as for pqt_enc_plain_bytes. */
+pqt_status pqt_enc_delta_length_bytes(pqt_buf *out, const int64_t *offsets, const uint8_t *data,
+                                      size_t n);
+/* DELTA_BYTE_ARRAY (BYTE_ARRAY or FLBA as bytes): prefix lengths shared with the previous
+ * value, then the suffixes as DELTA_LENGTH_BYTE_ARRAY. */
+pqt_status pqt_enc_delta_bytes(pqt_buf *out, const int64_t *offsets, const uint8_t *data, size_t n);
+/* BYTE_STREAM_SPLIT of n values of `width` bytes (FLOAT 4, DOUBLE 8, INT32 4, INT64 8, FLBA
+ * its type_length). */
+pqt_status pqt_enc_byte_stream_split(pqt_buf *out, const void *values, size_t n, size_t width);
+
 /* ---- dictionary (dict_build.c) ---- */
 
 /* Values of one column chunk to dense indices 0, 1, ... in order of first appearance. Keys
