@@ -12,6 +12,8 @@
  */
 #include <math.h>
 #include <string.h>
+/* header-only: the hash inlines into the loops that call it */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "format/meta_encode.h"

@@ -12,6 +12,8 @@
  * switch that batch and the rest of the chunk to PLAIN.
  */
 #include <string.h>
+/* header-only: the hash inlines into the loops that call it */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "format/meta.h"

@@ -55,15 +55,21 @@ pqt_status pqt_enc_plain_bytes(pqt_buf *out, const int64_t *offsets, const uint8
     const uint64_t payload = (uint64_t)(offsets[n] - offsets[0]);
     if (payload > SIZE_MAX - 4 * (uint64_t)n)
         return pqt_err(PQT_LIMIT, "PLAIN encoding: %zu BYTE_ARRAY values overflow", n);
-    PQT_TRY(pqt_buf_reserve_more(out, (size_t)payload + 4 * n));
+    /* 16 bytes of slack: short values are copied as one 16-byte move, not a call */
+    PQT_TRY(pqt_buf_reserve_more(out, (size_t)payload + 4 * n + 16));
     uint8_t *p = out->data + out->len;
+    const int64_t src_end = offsets[n];
     for (size_t i = 0; i < n; i++) {
         const uint32_t len = (uint32_t)(offsets[i + 1] - offsets[i]);
         p[0] = (uint8_t)len;
         p[1] = (uint8_t)(len >> 8);
         p[2] = (uint8_t)(len >> 16);
         p[3] = (uint8_t)(len >> 24);
-        if (len) memcpy(p + 4, data + offsets[i], len);
+        /* the over-read stays inside the caller's values */
+        if (len <= 16 && offsets[i] + 16 <= src_end)
+            memcpy(p + 4, data + offsets[i], 16);
+        else if (len)
+            memcpy(p + 4, data + offsets[i], len);
         p += 4 + len;
     }
     out->len = (size_t)(p - out->data);

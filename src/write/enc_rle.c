@@ -68,33 +68,76 @@ static inline pqt_status emit_rle(pqt_buf *out, uint32_t value, size_t count, in
     return PQT_OK;
 }
 
+/* One group of 8 values of w bits: w bytes. With w a constant the loop unrolls and every
+ * shift and flush is decided at compile time. */
+static inline __attribute__((always_inline)) uint8_t *pack8(uint8_t *p, const void *values,
+                                                            size_t i, bool is16, const int w)
+{
+    const uint32_t mask = w == 32 ? UINT32_MAX : (1u << w) - 1;
+    uint64_t acc = 0;
+    int nbits = 0;
+    for (int k = 0; k < 8; k++) {
+        acc |= (uint64_t)(get_value(values, i + k, is16) & mask) << nbits;
+        nbits += w;
+        if (nbits >= 32) {
+            store32le(p, (uint32_t)acc);
+            p += 4;
+            acc >>= 32;
+            nbits -= 32;
+        }
+    }
+    /* 8 values of w bits are w whole bytes: what is left is whole bytes too */
+    for (; nbits > 0; nbits -= 8, acc >>= 8)
+        *p++ = (uint8_t)acc;
+    return p;
+}
+
+static inline __attribute__((always_inline)) uint8_t *
+pack_loop(uint8_t *p, const void *values, size_t start, size_t ngroups, bool is16, const int w)
+{
+    for (size_t g = 0; g < ngroups; g++)
+        p = pack8(p, values, start + 8 * g, is16, w);
+    return p;
+}
+
+/* ngroups whole groups from values[start], one loop per width. */
+static uint8_t *pack_groups(uint8_t *p, const void *values, size_t start, size_t ngroups, int w,
+                            bool is16)
+{
+#define PACK_CASE(W)                                                                               \
+    case W:                                                                                        \
+        return is16 ? pack_loop(p, values, start, ngroups, true, W)                                \
+                    : pack_loop(p, values, start, ngroups, false, W);
+    switch (w) {
+        PACK_CASE(1)
+        PACK_CASE(2) PACK_CASE(3) PACK_CASE(4) PACK_CASE(5) PACK_CASE(6) PACK_CASE(7) PACK_CASE(8)
+            PACK_CASE(9) PACK_CASE(10) PACK_CASE(11) PACK_CASE(12) PACK_CASE(13) PACK_CASE(14)
+                PACK_CASE(15) PACK_CASE(16) PACK_CASE(17) PACK_CASE(18) PACK_CASE(19) PACK_CASE(20)
+                    PACK_CASE(21) PACK_CASE(22) PACK_CASE(23) PACK_CASE(24) PACK_CASE(25)
+                        PACK_CASE(26) PACK_CASE(27) PACK_CASE(28) PACK_CASE(29) PACK_CASE(30)
+                            PACK_CASE(31) PACK_CASE(32) default
+            : return p; /* w is 1..32 here (encode handles 0) */
+    }
+#undef PACK_CASE
+}
+
 /* values[start..start+count) bit-packed; the last group zero-padded. */
 static inline pqt_status emit_packed(pqt_buf *out, const void *values, size_t start, size_t count,
                                      int w, bool is16)
 {
-    const uint32_t mask = w == 32 ? UINT32_MAX : (1u << w) - 1;
     while (count > 0) {
         size_t groups = (count + 7) / 8;
         if (groups > MAX_PACKED_GROUPS) groups = MAX_PACKED_GROUPS;
         size_t take = groups * 8 < count ? groups * 8 : count;
         PQT_TRY(pqt_buf_reserve_more(out, 5 + groups * (size_t)w + 4));
         uint8_t *p = put_uvarint(out->data + out->len, (uint64_t)groups << 1 | 1);
-        uint64_t acc = 0;
-        int nbits = 0;
-        for (size_t i = 0; i < groups * 8; i++) {
-            uint32_t v = i < take ? get_value(values, start + i, is16) & mask : 0;
-            acc |= (uint64_t)v << nbits;
-            nbits += w;
-            if (nbits >= 32) {
-                store32le(p, (uint32_t)acc);
-                p += 4;
-                acc >>= 32;
-                nbits -= 32;
-            }
+        p = pack_groups(p, values, start, take / 8, w, is16);
+        if (take % 8) {
+            uint32_t tail[8] = {0};
+            for (size_t k = 0; k < take % 8; k++)
+                tail[k] = get_value(values, start + take / 8 * 8 + k, is16);
+            p = pack_groups(p, tail, 0, 1, w, false);
         }
-        /* 8 values of w bits are w whole bytes: what is left is whole bytes too */
-        for (; nbits > 0; nbits -= 8, acc >>= 8)
-            *p++ = (uint8_t)acc;
         out->len = (size_t)(p - out->data);
         start += take;
         count -= take;
