@@ -20,6 +20,7 @@ declare -A allowed=(
     [table]="util format codec encoding column scan api maml"
     [maml]="util"
     [scan]="util format codec encoding column"
+    [write]="util format codec encoding column scan api maml table"
 )
 for dir in src/*/; do
     layer=$(basename "$dir")

@@ -43,4 +43,23 @@ int64_t pqt_codec_max_nbytes(int codec, int64_t src_nbytes);
 pqt_status pqt_codec_decompress(pqt_codec_ctx *ctx, int codec, const uint8_t *src,
                                 size_t src_nbytes, uint8_t *dst, size_t dst_nbytes);
 
+/* ---- compression (codec_compress.c), for the writer ---- */
+
+/* The most bytes pqt_codec_compress can write for n input bytes (0 for a codec it cannot
+ * write, or an n the codec's library cannot take). */
+size_t pqt_codec_compress_bound(int codec, size_t n);
+
+/* Compress src[0..n) into dst[0..cap), *out_n = bytes written. codec: UNCOMPRESSED, SNAPPY,
+ * GZIP (a gzip member, as Compression.md asks), BROTLI, ZSTD or LZ4_RAW; LZO, the framed
+ * LZ4 and unknown codecs are PQT_UNSUPPORTED_CODEC (write LZ4_RAW instead).
+ * level 0 = the codec's default: ZSTD 3, GZIP 6, BROTLI 8 (Arrow's choice; the library's 11
+ * is too slow for data pages), LZ4_RAW the fast compressor; otherwise ZSTD any of its levels
+ * (negative = faster), GZIP 1..9, BROTLI 1..11, LZ4_RAW 1..2 fast and 3..12 high compression;
+ * SNAPPY has none. A level outside these is PQT_MISUSE. ctx may be NULL (state made per
+ * call); with a ctx, ZSTD and GZIP reuse their compressor, so one ctx per thread.
+ * PQT_LIMIT when cap is too small (cap >= the bound always suffices) or n is more than the
+ * library takes; PQT_NOMEM. */
+pqt_status pqt_codec_compress(pqt_codec_ctx *ctx, int codec, int level, const uint8_t *src,
+                              size_t n, uint8_t *dst, size_t cap, size_t *out_n);
+
 #endif

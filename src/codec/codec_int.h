@@ -13,6 +13,9 @@
 struct pqt_codec_ctx {
     void *gzip; /* z_stream, inflateInit2 done (codec_gzip.c) */
     void *zstd; /* ZSTD_DCtx (codec_zstd.c) */
+    void *zstd_c;     /* ZSTD_CCtx (codec_compress.c) */
+    void *gzip_c;     /* z_stream, deflateInit2 done at gzip_c_level (codec_compress.c) */
+    int gzip_c_level;
 };
 
 /* Every adapter: decompress src[0..src_nbytes) into exactly dst_nbytes bytes at dst. */
@@ -31,6 +34,9 @@ pqt_status pqt_codec_lz4_hadoop_decompress(const uint8_t *src, size_t src_nbytes
                                            size_t dst_nbytes);
 pqt_status pqt_codec_brotli_decompress(const uint8_t *src, size_t src_nbytes, uint8_t *dst,
                                        size_t dst_nbytes);
+
+/* Frees the compression states of ctx (codec_compress.c). */
+void pqt_codec_compress_free(pqt_codec_ctx *ctx);
 
 /* The one wording for "wrong size" so every codec reports it alike:
  * "SNAPPY data decompresses to N bytes, page header says M". */

@@ -152,6 +152,9 @@ typedef struct pqt_column_meta {
     bool has_stats;
     bool has_bloom_filter_offset;
     bool has_bloom_filter_length;
+    /* path_len names, root excluded; written by format/meta_encode.c (path_in_schema is
+     * required there), left NULL by the decoder, which does not keep it */
+    const char *const *path_in_schema;
 } pqt_column_meta;
 
 typedef struct pqt_column_chunk {
@@ -226,6 +229,8 @@ typedef struct pqt_page_header {
     /* dictionary page: num_values, encoding, is_sorted */
     bool is_sorted;
     bool has_data_header, has_data_v2_header, has_dict_header;
+    /* data page v1/v2 Statistics, written when non-NULL; the decoder skips them (NULL) */
+    const pqt_stats *stats;
 } pqt_page_header;
 
 typedef struct pqt_column_index {
@@ -247,6 +252,9 @@ typedef struct pqt_page_location {
 typedef struct pqt_offset_index {
     pqt_page_location *pages;
     int npages;
+    /* npages entries of OffsetIndex.unencoded_byte_array_data_bytes, written when non-NULL;
+     * the decoder skips them (NULL) */
+    int64_t *unencoded_byte_array_data_bytes;
 } pqt_offset_index;
 
 typedef struct pqt_bloom_header {
