@@ -116,9 +116,11 @@ static pqt_status push_value(pqt_wchunk *w, const pqt_colbuf *b, int64_t e)
         int64_t s = b->str_offsets[e], n = b->str_offsets[e + 1] - s;
         if (w->offs.len == 0) {
             int64_t zero = 0;
+            /* never a NULL base for the dense bytes, even when every string is empty */
+            PQT_TRY(pqt_buf_reserve_more(&w->vals, 64));
             PQT_TRY(pqt_buf_append(&w->offs, &zero, 8));
         }
-        PQT_TRY(pqt_buf_append(&w->vals, b->str_bytes.data + s, (size_t)n));
+        if (n > 0) PQT_TRY(pqt_buf_append(&w->vals, b->str_bytes.data + s, (size_t)n));
         int64_t end = (int64_t)w->vals.len;
         return pqt_buf_append(&w->offs, &end, 8);
     }
