@@ -316,6 +316,14 @@ static pqt_status encode_values(pqt_wchunk *w, pqt_buf *out, int *encoding_ret)
         }
         pqt_status st = offs ? pqt_dict_builder_add_bytes(w->dict, offs, w->vals.data, (size_t)n, w->idx)
                              : pqt_dict_builder_add_fixed(w->dict, w->vals.data, (size_t)n, w->idx);
+        bool first_page = !w->used_dict_enc && !w->used_plain;
+        if (st == PQT_OK && first_page && n >= 64 &&
+            (uint64_t)pqt_dict_builder_count(w->dict) * 10 > (uint64_t)n * 9) {
+            /* nearly every value of the chunk's first page is new: a dictionary would only
+             * add its page to the values, so the chunk is PLAIN from the start */
+            pqt_dict_builder_reset(w->dict);
+            st = PQT_LIMIT;
+        }
         if (st == PQT_OK) {
             size_t count = pqt_dict_builder_count(w->dict);
             int bw = pqt_enc_bit_width(count > 1 ? (uint64_t)(count - 1) : 1);
