@@ -227,27 +227,34 @@ static pqt_status over_limit(const pqt_dict_builder *b, size_t add)
                    b->count, b->plain_nbytes, b->max_bytes, add);
 }
 
-/* Append a new entry (the caller found it absent at slot s). May grow and rehash, so it
- * returns the entry number; the caller's probe position is stale afterwards. */
+/* Append a new entry of len bytes (the value size for fixed-size types; a constant where
+ * the caller's is), found absent at slot `slot`. Growth rehashes, and then the slot is
+ * searched again. */
 static inline pqt_status insert(pqt_dict_builder *b, const uint8_t *v, size_t len, uint32_t h,
-                                uint32_t *entry_ret)
+                                size_t slot, uint32_t *entry_ret)
 {
-    const size_t add = b->width ? b->width : 4 + len;
+    const size_t add = b->width ? len : 4 + len;
     if (PQT_UNLIKELY(b->plain_nbytes + add > b->max_bytes || b->count >= MAX_ENTRIES))
         return over_limit(b, add);
     if (PQT_UNLIKELY((size_t)b->count + 2 > b->hashes_cap ||
                      ((size_t)b->count + 1) * 2 > b->mask + 1 ||
-                     (!b->width && (size_t)b->count + 2 > b->offsets_cap)))
+                     (!b->width && (size_t)b->count + 2 > b->offsets_cap))) {
+        const size_t mask = b->mask;
         PQT_TRY(make_room(b));
-    PQT_TRY(pqt_buf_append(&b->values, v, b->width ? b->width : len));
+        if (b->mask != mask) {
+            slot = h & b->mask;
+            while (b->slots[slot])
+                slot = (slot + 1) & b->mask;
+        }
+    }
+    PQT_TRY(pqt_buf_reserve_more(&b->values, len));
+    if (len) memcpy(b->values.data + b->values.len, v, len);
+    b->values.len += len;
     const uint32_t e = b->count++;
     b->hashes[e] = h;
     if (!b->width) b->offsets[e + 1] = (int64_t)b->values.len;
     b->plain_nbytes += add;
-    size_t i = h & b->mask;
-    while (b->slots[i])
-        i = (i + 1) & b->mask;
-    b->slots[i] = e + 1;
+    b->slots[slot] = e + 1;
     *entry_ret = e;
     return PQT_OK;
 }
@@ -278,7 +285,7 @@ static inline pqt_status add_fixed_w(pqt_dict_builder *b, const uint8_t *vals, s
         for (;;) {
             const uint32_t s = b->slots[i];
             if (!s) {
-                PQT_TRY(insert(b, v, w, h, &e));
+                PQT_TRY(insert(b, v, w, h, i, &e));
                 break;
             }
             const uint8_t *ev = base + (size_t)(s - 1) * w;
@@ -341,7 +348,7 @@ static pqt_status add_bytes(pqt_dict_builder *b, const int64_t *offsets, const u
         for (;;) {
             const uint32_t s = b->slots[i];
             if (!s) {
-                PQT_TRY(insert(b, v, len, h, &e));
+                PQT_TRY(insert(b, v, len, h, i, &e));
                 break;
             }
             const int64_t eo = b->offsets[s - 1];

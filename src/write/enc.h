@@ -36,6 +36,11 @@ int pqt_enc_bit_width(uint64_t max_value);
 pqt_status pqt_enc_rle_hybrid(pqt_buf *out, const uint32_t *values, size_t n, int bit_width);
 /* The same for definition/repetition levels (bit_width 0..16). */
 pqt_status pqt_enc_levels_u16(pqt_buf *out, const uint16_t *levels, size_t n, int bit_width);
+/* Data page v1 levels: a 4-byte little-endian length, then pqt_enc_levels_u16's runs. */
+pqt_status pqt_enc_levels_v1(pqt_buf *out, const uint16_t *levels, size_t n, int bit_width);
+/* BOOLEAN values in the RLE encoding (Encodings.md: bit width 1, 4-byte length prefix);
+ * values[i] != 0 is true. */
+pqt_status pqt_enc_bool_rle(pqt_buf *out, const uint8_t *values, size_t n);
 /* An upper bound of the bytes either call appends, for callers that size a page up front. */
 size_t pqt_enc_rle_max_nbytes(size_t n, int bit_width);
 

@@ -40,9 +40,12 @@ static inline uint8_t *put_uvarint(uint8_t *p, uint64_t v)
     return p;
 }
 
-static inline uint32_t get_value(const void *values, size_t i, bool is16)
+/* vsize: 4 codes, 2 levels, 1 booleans (any non-zero byte is 1) */
+static inline uint32_t get_value(const void *values, size_t i, int vsize)
 {
-    return is16 ? ((const uint16_t *)values)[i] : ((const uint32_t *)values)[i];
+    return vsize == 4   ? ((const uint32_t *)values)[i]
+           : vsize == 2 ? ((const uint16_t *)values)[i]
+                        : ((const uint8_t *)values)[i] != 0;
 }
 
 static inline void store32le(uint8_t *p, uint32_t v)
@@ -71,13 +74,13 @@ static inline pqt_status emit_rle(pqt_buf *out, uint32_t value, size_t count, in
 /* One group of 8 values of w bits: w bytes. With w a constant the loop unrolls and every
  * shift and flush is decided at compile time. */
 static inline __attribute__((always_inline)) uint8_t *pack8(uint8_t *p, const void *values,
-                                                            size_t i, bool is16, const int w)
+                                                            size_t i, int vsize, const int w)
 {
     const uint32_t mask = w == 32 ? UINT32_MAX : (1u << w) - 1;
     uint64_t acc = 0;
     int nbits = 0;
     for (int k = 0; k < 8; k++) {
-        acc |= (uint64_t)(get_value(values, i + k, is16) & mask) << nbits;
+        acc |= (uint64_t)(get_value(values, i + k, vsize) & mask) << nbits;
         nbits += w;
         if (nbits >= 32) {
             store32le(p, (uint32_t)acc);
@@ -93,29 +96,31 @@ static inline __attribute__((always_inline)) uint8_t *pack8(uint8_t *p, const vo
 }
 
 static inline __attribute__((always_inline)) uint8_t *
-pack_loop(uint8_t *p, const void *values, size_t start, size_t ngroups, bool is16, const int w)
+pack_loop(uint8_t *p, const void *values, size_t start, size_t ngroups, int vsize, const int w)
 {
     for (size_t g = 0; g < ngroups; g++)
-        p = pack8(p, values, start + 8 * g, is16, w);
+        p = pack8(p, values, start + 8 * g, vsize, w);
     return p;
 }
 
 /* ngroups whole groups from values[start], one loop per width. */
 static uint8_t *pack_groups(uint8_t *p, const void *values, size_t start, size_t ngroups, int w,
-                            bool is16)
+                            int vsize)
 {
 #define PACK_CASE(W)                                                                               \
     case W:                                                                                        \
-        return is16 ? pack_loop(p, values, start, ngroups, true, W)                                \
-                    : pack_loop(p, values, start, ngroups, false, W);
+        return vsize == 2 ? pack_loop(p, values, start, ngroups, 2, W)                             \
+                          : pack_loop(p, values, start, ngroups, 4, W);
+    if (vsize == 1) return pack_loop(p, values, start, ngroups, 1, 1); /* booleans */
     switch (w) {
         PACK_CASE(1)
-        PACK_CASE(2) PACK_CASE(3) PACK_CASE(4) PACK_CASE(5) PACK_CASE(6) PACK_CASE(7) PACK_CASE(8)
-            PACK_CASE(9) PACK_CASE(10) PACK_CASE(11) PACK_CASE(12) PACK_CASE(13) PACK_CASE(14)
-                PACK_CASE(15) PACK_CASE(16) PACK_CASE(17) PACK_CASE(18) PACK_CASE(19) PACK_CASE(20)
-                    PACK_CASE(21) PACK_CASE(22) PACK_CASE(23) PACK_CASE(24) PACK_CASE(25)
-                        PACK_CASE(26) PACK_CASE(27) PACK_CASE(28) PACK_CASE(29) PACK_CASE(30)
-                            PACK_CASE(31) PACK_CASE(32) default
+        PACK_CASE(2)
+        PACK_CASE(3) PACK_CASE(4) PACK_CASE(5) PACK_CASE(6) PACK_CASE(7) PACK_CASE(8) PACK_CASE(9)
+            PACK_CASE(10) PACK_CASE(11) PACK_CASE(12) PACK_CASE(13) PACK_CASE(14) PACK_CASE(15)
+                PACK_CASE(16) PACK_CASE(17) PACK_CASE(18) PACK_CASE(19) PACK_CASE(20) PACK_CASE(21)
+                    PACK_CASE(22) PACK_CASE(23) PACK_CASE(24) PACK_CASE(25) PACK_CASE(26)
+                        PACK_CASE(27) PACK_CASE(28) PACK_CASE(29) PACK_CASE(30) PACK_CASE(31)
+                            PACK_CASE(32) default
             : return p; /* w is 1..32 here (encode handles 0) */
     }
 #undef PACK_CASE
@@ -123,7 +128,7 @@ static uint8_t *pack_groups(uint8_t *p, const void *values, size_t start, size_t
 
 /* values[start..start+count) bit-packed; the last group zero-padded. */
 static inline pqt_status emit_packed(pqt_buf *out, const void *values, size_t start, size_t count,
-                                     int w, bool is16)
+                                     int w, int vsize)
 {
     while (count > 0) {
         size_t groups = (count + 7) / 8;
@@ -131,12 +136,12 @@ static inline pqt_status emit_packed(pqt_buf *out, const void *values, size_t st
         size_t take = groups * 8 < count ? groups * 8 : count;
         PQT_TRY(pqt_buf_reserve_more(out, 5 + groups * (size_t)w + 4));
         uint8_t *p = put_uvarint(out->data + out->len, (uint64_t)groups << 1 | 1);
-        p = pack_groups(p, values, start, take / 8, w, is16);
+        p = pack_groups(p, values, start, take / 8, w, vsize);
         if (take % 8) {
             uint32_t tail[8] = {0};
             for (size_t k = 0; k < take % 8; k++)
-                tail[k] = get_value(values, start + take / 8 * 8 + k, is16);
-            p = pack_groups(p, tail, 0, 1, w, false);
+                tail[k] = get_value(values, start + take / 8 * 8 + k, vsize);
+            p = pack_groups(p, tail, 0, 1, w, 4);
         }
         out->len = (size_t)(p - out->data);
         start += take;
@@ -145,29 +150,29 @@ static inline pqt_status emit_packed(pqt_buf *out, const void *values, size_t st
     return PQT_OK;
 }
 
-static inline pqt_status encode(pqt_buf *out, const void *values, size_t n, int w, bool is16)
+static inline pqt_status encode(pqt_buf *out, const void *values, size_t n, int w, int vsize)
 {
     if (n == 0) return PQT_OK;
     if (w == 0) return emit_rle(out, 0, n, 0);
     const uint32_t mask = w == 32 ? UINT32_MAX : (1u << w) - 1;
     size_t lit = 0, i = 0; /* literals pending from lit to i */
     while (i < n) {
-        const uint32_t x = get_value(values, i, is16);
+        const uint32_t x = get_value(values, i, vsize);
         size_t j = i + 1;
-        while (j < n && get_value(values, j, is16) == x)
+        while (j < n && get_value(values, j, vsize) == x)
             j++;
         const size_t r = j - i;
         if (r >= 8) {
             const size_t pend = i - lit, k = (8 - pend % 8) % 8;
             if (r - k >= 8) {
-                if (pend + k) PQT_TRY(emit_packed(out, values, lit, pend + k, w, is16));
+                if (pend + k) PQT_TRY(emit_packed(out, values, lit, pend + k, w, vsize));
                 PQT_TRY(emit_rle(out, x & mask, r - k, w));
                 lit = j;
             }
         }
         i = j;
     }
-    if (lit < n) PQT_TRY(emit_packed(out, values, lit, n - lit, w, is16));
+    if (lit < n) PQT_TRY(emit_packed(out, values, lit, n - lit, w, vsize));
     return PQT_OK;
 }
 
@@ -182,7 +187,7 @@ pqt_status pqt_enc_rle_hybrid(pqt_buf *out, const uint32_t *values, size_t n, in
 {
     PQT_TRY(check_width(bit_width, 32));
     size_t start = out->len;
-    pqt_status st = encode(out, values, n, bit_width, false);
+    pqt_status st = encode(out, values, n, bit_width, 4);
     if (st != PQT_OK) out->len = start;
     return st;
 }
@@ -191,7 +196,41 @@ pqt_status pqt_enc_levels_u16(pqt_buf *out, const uint16_t *levels, size_t n, in
 {
     PQT_TRY(check_width(bit_width, 16));
     size_t start = out->len;
-    pqt_status st = encode(out, levels, n, bit_width, true);
+    pqt_status st = encode(out, levels, n, bit_width, 2);
     if (st != PQT_OK) out->len = start;
     return st;
+}
+
+/* A 4-byte little-endian length, then the runs (the form data page v1 levels and RLE
+ * booleans take). */
+static pqt_status with_length(pqt_buf *out, const void *values, size_t n, int w, int vsize)
+{
+    const size_t start = out->len;
+    PQT_TRY(pqt_buf_reserve_more(out, 4));
+    out->len += 4;
+    pqt_status st = encode(out, values, n, w, vsize);
+    const size_t len = out->len - start - 4;
+    if (st == PQT_OK && len > INT32_MAX)
+        st = pqt_err(PQT_LIMIT, "RLE/bit-packed data of %zu bytes exceeds a page's limit", len);
+    if (st != PQT_OK) {
+        out->len = start;
+        return st;
+    }
+    uint8_t *p = out->data + start;
+    p[0] = (uint8_t)len;
+    p[1] = (uint8_t)(len >> 8);
+    p[2] = (uint8_t)(len >> 16);
+    p[3] = (uint8_t)(len >> 24);
+    return PQT_OK;
+}
+
+pqt_status pqt_enc_levels_v1(pqt_buf *out, const uint16_t *levels, size_t n, int bit_width)
+{
+    PQT_TRY(check_width(bit_width, 16));
+    return with_length(out, levels, n, bit_width, 2);
+}
+
+pqt_status pqt_enc_bool_rle(pqt_buf *out, const uint8_t *values, size_t n)
+{
+    return with_length(out, values, n, 1, 1);
 }

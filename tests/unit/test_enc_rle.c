@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "encoding/encoding.h"
+#include "format/meta.h"
 #include "testutil.h"
 #include "write/enc.h"
 
@@ -208,8 +209,53 @@ static void test_sizes(void)
     pqt_buf_free(&b);
 }
 
+/* Length-prefixed forms: v1 levels (the prefix counts the runs' bytes) and RLE booleans,
+ * read back through pqt_vdec's RLE BOOLEAN decoder. */
+static void test_prefixed(void)
+{
+    pqt_buf b = {0};
+    static const uint16_t lv[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    CHECK_OK(pqt_buf_append(&b, "z", 1));
+    CHECK_OK(pqt_enc_levels_v1(&b, lv, 10, 1));
+    static const uint8_t lv_b[] = {'z', 2, 0, 0, 0, 0x14, 0x01};
+    CHECK(bytes_eq(&b, 0, lv_b, sizeof lv_b));
+    CHECK(pqt_enc_levels_v1(&b, lv, 10, 17) == PQT_MISUSE);
+    CHECK(b.len == sizeof lv_b);
+
+    uint64_t rng = 77;
+    static const size_t lens[] = {0, 1, 9, 100, 3000};
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t n = lens[li];
+        uint8_t *v = malloc(n + 1), *got = malloc(n + 1);
+        for (size_t i = 0; i < n;) {
+            uint64_t r = pqt_test_rand(&rng);
+            size_t run = r % 3 ? 1 : 1 + (r >> 8) % 40;
+            for (size_t k = 0; k < run && i < n; k++, i++)
+                v[i] = (uint8_t)((r >> 20) % 2 ? 0 : 1 + (r >> 30) % 5); /* any non-zero is true */
+        }
+        b.len = 0;
+        CHECK_OK(pqt_enc_bool_rle(&b, v, n));
+        uint32_t len = (uint32_t)b.data[0] | (uint32_t)b.data[1] << 8 | (uint32_t)b.data[2] << 16 |
+                       (uint32_t)b.data[3] << 24;
+        CHECK(len == b.len - 4);
+        pqt_vdec *d = NULL;
+        REQUIRE_OK(pqt_vdec_new(&d));
+        CHECK_OK(pqt_vdec_init(d, PQT_ENC_RLE, PQT_PT_BOOLEAN, 0, b.data, b.len, (int64_t)n, NULL));
+        CHECK_OK(pqt_vdec_decode(d, (int64_t)n, got));
+        size_t bad = n;
+        for (size_t i = 0; i < n && bad == n; i++)
+            if (got[i] != (v[i] != 0)) bad = i;
+        CHECK(bad == n);
+        pqt_vdec_free(d);
+        free(v);
+        free(got);
+    }
+    pqt_buf_free(&b);
+}
+
 int main(void)
 {
+    test_prefixed();
     test_hand_bytes();
     test_random();
     test_sizes();

@@ -8,8 +8,11 @@
  * field, a rich FileMetaData (every logical type a writer emits, key-value metadata, column
  * chunk meta with statistics, encoding stats, bloom and page index locations, row groups with
  * every optional field, column orders), page headers v1/v2/dictionary, column and offset
- * indexes and a bloom filter header. Failures must leave the output buffer as it was.
+ * indexes and a bloom filter header; (3) every footer of the repository's corpus
+ * (parquet-testing and tests/data) re-encodes and decodes to itself. Failures must leave the
+ * output buffer as it was.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -615,7 +618,8 @@ static void check_file_meta(const pqt_file_meta *a, const pqt_file_meta *b)
 {
     CHECK_EQ_I64(b->version, a->version);
     CHECK_EQ_I64(b->num_rows, a->num_rows);
-    CHECK(b->created_by && strcmp(a->created_by, b->created_by) == 0);
+    CHECK(!a->created_by == !b->created_by);
+    if (a->created_by && b->created_by) CHECK(strcmp(a->created_by, b->created_by) == 0);
     CHECK_EQ_I64(b->nschema, a->nschema);
     for (int i = 0; i < a->nschema && i < b->nschema; i++) {
         const pqt_schema_elem *x = &a->schema[i], *y = &b->schema[i];
@@ -801,6 +805,96 @@ static void test_small_footer_bytes(void)
     pqt_buf_free(&b);
 }
 
+/* Every footer of the corpus (parquet-testing's data/ and tests/data/, written by parquet-mr,
+ * Arrow, DuckDB, Impala, ...) re-encodes to bytes the decoder reads back field for field.
+ * path_in_schema, which the decoder does not keep, comes from the schema's leaves. */
+static int corpus_file(const char *path)
+{
+    pqt_io *io = NULL;
+    if (pqt_io_open_path(path, &io) != PQT_OK) return 0;
+    pqt_arena ar = {0};
+    pqt_file_meta m;
+    int done = 0;
+    if (pqt_footer_read_io(io, &ar, &m) == PQT_OK) { /* encrypted or damaged: not this test's */
+        /* leaf paths: a stack of (name, children left) over the schema in order */
+        const char ***paths = calloc((size_t)m.nschema + 1, sizeof *paths);
+        int *plen = calloc((size_t)m.nschema + 1, sizeof *plen);
+        const char *stack[64];
+        int left[64], depth = 0, nleaf = 0;
+        for (int i = 1; i < m.nschema; i++) {
+            const pqt_schema_elem *e = &m.schema[i];
+            while (depth > 0 && left[depth - 1] == 0)
+                depth--;
+            if (depth > 0) left[depth - 1]--;
+            if (e->num_children > 0 && depth < 64) {
+                stack[depth] = e->name;
+                left[depth++] = e->num_children;
+                continue;
+            }
+            paths[nleaf] = calloc((size_t)depth + 1, sizeof(char *));
+            for (int d = 0; d < depth; d++)
+                paths[nleaf][d] = stack[d];
+            paths[nleaf][depth] = e->name;
+            plen[nleaf++] = depth + 1;
+        }
+        for (int g = 0; g < m.n_row_groups; g++) {
+            CHECK(m.row_groups[g].ncolumns == nleaf);
+            for (int c = 0; c < m.row_groups[g].ncolumns && c < nleaf; c++) {
+                pqt_column_meta *cm = &m.row_groups[g].columns[c].meta;
+                CHECK(!cm->path_len || cm->path_len == plen[c]);
+                cm->path_in_schema = paths[c];
+                cm->path_len = plen[c];
+            }
+        }
+        pqt_buf b = {0};
+        pqt_status st = pqt_meta_encode_file_meta(&b, &m);
+        if (st != PQT_OK) fprintf(stderr, "  %s: %s\n", path, pqt_errmsg());
+        CHECK(st == PQT_OK);
+        pqt_arena ar2 = {0};
+        pqt_file_meta d;
+        if (st == PQT_OK) {
+            st = pqt_meta_decode_file(b.data, b.len, 0, &ar2, &d);
+            if (st != PQT_OK) fprintf(stderr, "  %s: %s\n", path, pqt_errmsg());
+            CHECK(st == PQT_OK);
+            int before = pqt_test_failures;
+            if (st == PQT_OK) check_file_meta(&m, &d);
+            if (pqt_test_failures != before) fprintf(stderr, "  (in %s)\n", path);
+        }
+        pqt_arena_free(&ar2);
+        pqt_buf_free(&b);
+        for (int i = 0; i < nleaf; i++)
+            free(paths[i]);
+        free(paths);
+        free(plen);
+        done = 1;
+    }
+    pqt_arena_free(&ar);
+    pqt_io_unref(io);
+    return done;
+}
+
+static void test_corpus(void)
+{
+    static const char *const dirs[] = {"tests/data/parquet-testing/data",
+                                       "tests/data/parquet-testing/data/geospatial", "tests/data"};
+    int n = 0;
+    for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+        DIR *dir = opendir(dirs[k]);
+        CHECK(dir != NULL);
+        if (!dir) continue;
+        struct dirent *de;
+        while ((de = readdir(dir)) != NULL) {
+            size_t len = strlen(de->d_name);
+            if (len < 8 || strcmp(de->d_name + len - 8, ".parquet") != 0) continue;
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dirs[k], de->d_name);
+            n += corpus_file(path);
+        }
+        closedir(dir);
+    }
+    CHECK(n >= 60); /* the corpus is there and was read */
+}
+
 int main(void)
 {
     test_writer_bytes();
@@ -811,5 +905,6 @@ int main(void)
     test_page_index();
     test_file_meta();
     test_small_footer_bytes();
+    test_corpus();
     return pqt_test_done("test_meta_encode");
 }
