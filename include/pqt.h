@@ -47,6 +47,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_OK, 0, "ok")                                                                             \
     X(PQT_NOT_FOUND, 1, "not found")                                                               \
     X(PQT_IO, 10, "I/O error")                                                                     \
+    X(PQT_EXISTS, 11, "file exists")                                                               \
     X(PQT_CORRUPT, 20, "corrupt file")                                                             \
     X(PQT_CORRUPT_PAGE, 21, "corrupt page")                                                        \
     X(PQT_UNSUPPORTED, 30, "unsupported")                                                          \
@@ -1390,6 +1391,101 @@ PQT_API int64_t pqt_qc_describe(const pqt_qc *qc, char *buf, size_t cap);
  * without rules, an in-memory table and a detached one. Read errors as for a first touch. */
 PQT_API pqt_status pqt_table_validate_qc(pqt_table *t);
 /* ---- end of quality control ---- */
+
+/* ---- writing (docs/writing.md) ---- */
+/*
+ * Tables go to Parquet files every other tool reads: one column chunk per table column (a
+ * vector or list column as a 3-level LIST, read back as a vector or list), data pages v1 or v2,
+ * dictionary encoding falling back to PLAIN when the dictionary grows past its limit, exact
+ * min/max statistics with null counts, the column and offset index, optional bloom filters
+ * and page CRCs, created_by "pqt version X". The output path is never touched before the
+ * writer closes successfully: rows go to "<path>.tmp-XXXXXX" in the same directory, which is
+ * flushed to disk and renamed over path at close (and removed on any failure).
+ */
+typedef struct pqt_write_opts pqt_write_opts;
+
+/* Codecs (parquet CompressionCodec numbers) for PQT_WOPT_CODEC. */
+typedef enum pqt_write_codec {
+    PQT_WRITE_UNCOMPRESSED = 0,
+    PQT_WRITE_SNAPPY = 1,
+    PQT_WRITE_GZIP = 2,
+    PQT_WRITE_BROTLI = 4,
+    PQT_WRITE_ZSTD = 6,
+    PQT_WRITE_LZ4_RAW = 7
+} pqt_write_codec;
+
+typedef enum pqt_wopt {
+    /* int pqt_write_codec, or text "zstd" "snappy" "gzip" "lz4_raw" "brotli" "none"
+     * (default zstd) */
+    PQT_WOPT_CODEC = 1,
+    PQT_WOPT_CODEC_LEVEL = 2,      /* int: the codec's level; unset = the codec's default */
+    PQT_WOPT_DICTIONARY = 3,       /* int 1 (default) / 0: dictionary encoding */
+    PQT_WOPT_DICTIONARY_NBYTES = 4, /* int64 > 0: a chunk's dictionary limit (default 1 MiB) */
+    PQT_WOPT_PAGE_VERSION = 5,     /* int 1 (default) or 2: data page v1 or v2 */
+    PQT_WOPT_PAGE_NBYTES = 6,      /* int64 > 0: target bytes of a data page (default 1 MiB) */
+    PQT_WOPT_ROW_GROUP_ROWS = 7,   /* int64 > 0: rows of a row group (default 1,048,576) */
+    PQT_WOPT_ROW_GROUP_NBYTES = 8, /* int64 > 0: a row group is cut past this many encoded
+                                      bytes (default 256 MiB) */
+    PQT_WOPT_STATISTICS = 9,       /* int 1 (default) / 0: chunk statistics */
+    PQT_WOPT_PAGE_INDEX = 10,      /* int 1 (default) / 0: column index and offset index */
+    PQT_WOPT_BLOOM_COLUMN = 11,    /* text, repeatable: a column that gets bloom filters */
+    PQT_WOPT_BLOOM_NDV = 12,       /* int64 > 0: distinct values a bloom filter is sized for
+                                      (default: the row group's rows, at most 1,000,000) */
+    PQT_WOPT_BLOOM_FPP = 13,       /* double in (0, 1): false-positive rate (default 0.01) */
+    PQT_WOPT_PAGE_CRC = 14,        /* int 0 (default) / 1: CRC32 of every page */
+    PQT_WOPT_THREADS = 15,         /* int >= 0: columns encoded in parallel (0 = all cores,
+                                      default 1) */
+    PQT_WOPT_OVERWRITE = 16,       /* int 0 (default: PQT_EXISTS) / 1: replace an existing file */
+    PQT_WOPT_ROW_INDEX_NAME = 17,  /* text: add the file rows of a file-backed table (1-based,
+                                      as parquet_row_index) as an int64 column of this name */
+    PQT_WOPT_COPY_METADATA = 18,   /* int 1 (default) / 0: copy the source file's key-value
+                                      metadata (pqt_table_meta_value) */
+    PQT_WOPT_METADATA_KEY = 19,    /* text, repeatable: copy only these keys of it */
+    PQT_WOPT_METADATA = 20         /* text "key=value", repeatable: a key-value entry */
+} pqt_wopt;
+
+/* Write options with the defaults above; free with pqt_write_opts_free (NULL is a no-op). */
+PQT_API pqt_status pqt_write_opts_new(pqt_write_opts **ret);
+PQT_API void pqt_write_opts_free(pqt_write_opts *o);
+/* Set an option. PQT_MISUSE (naming the option and value) for an unknown option, a value
+ * out of range, or a setter of the wrong type; a failed set leaves o as it was. */
+PQT_API pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t value);
+PQT_API pqt_status pqt_write_opts_set_str(pqt_write_opts *o, pqt_wopt opt, const char *value);
+PQT_API pqt_status pqt_write_opts_set_double(pqt_write_opts *o, pqt_wopt opt, double value);
+
+/* Write every readable column of t (resident or not) to path, in slot order; opts may be
+ * NULL. Columns t has not read are read one source row group at a time and released, so the
+ * memory used is about one row group, whatever the table's size. A column pqt cannot read
+ * (PQT_NONE) is left out with a warning (pqt_set_warning_callback). Column units go to the
+ * key-value metadata as "column.<name>.unit". A column whose source file column is
+ * required, or an in-memory column without validity, is written required. Errors:
+ * PQT_EXISTS when path exists (without PQT_WOPT_OVERWRITE), PQT_IO naming the path,
+ * PQT_DETACHED for a column that can no longer be read, read errors as for a first read.
+ * On failure path is untouched. t keeps its residency. */
+PQT_API pqt_status pqt_write_table(pqt_table *t, const char *path, const pqt_write_opts *opts);
+
+/* A streaming writer: the schema is taken from template_table's columns (names, kinds,
+ * widths, units, time units, nullability as for pqt_write_table; nothing is read), then
+ * pqt_writer_write appends the rows of tables with those columns. A row group is cut every
+ * PQT_WOPT_ROW_GROUP_ROWS rows (or past PQT_WOPT_ROW_GROUP_NBYTES). Until pqt_writer_close
+ * succeeds, path is untouched. opts is copied. PQT_EXISTS as for pqt_write_table. */
+typedef struct pqt_writer pqt_writer;
+PQT_API pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *template_table,
+                                   const pqt_write_opts *opts);
+/* Append every row of t. t must have the template's columns (by name, any order; more are
+ * ignored) with the same kinds (PQT_KIND naming the column otherwise); a required column
+ * with a null is PQT_MISUSE naming it and the row. A failed write leaves the writer
+ * unusable: only pqt_writer_abort remains. */
+PQT_API pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t);
+/* Rows written so far. */
+PQT_API int64_t pqt_writer_nrows(const pqt_writer *w);
+/* Finish the file (last row group, page indexes, footer), flush it to disk and rename it to
+ * the path given at open; frees w whatever happens. On failure the temporary file is removed
+ * and path is untouched. */
+PQT_API pqt_status pqt_writer_close(pqt_writer *w);
+/* Drop the writer and its temporary file; path is untouched. NULL is a no-op. */
+PQT_API void pqt_writer_abort(pqt_writer *w);
+/* ---- end of writing ---- */
 
 #ifdef __cplusplus
 }

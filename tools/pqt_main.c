@@ -20,6 +20,7 @@ static const char usage_text[] =
     "  head FILE     print the first 10 rows (cat --limit 10)\n"
     "  count FILE    the number of rows, or of rows passing --where rules (--explain: how)\n"
     "  maml check M [FILE]  validate a read-in MAML, alone or against FILE (docs/maml.md)\n"
+    "  copy IN OUT   rewrite the rows and columns of IN that --where/--rows/--columns keep\n"
     "  help COMMAND  the options of a command (the same as 'pqt COMMAND --help')\n"
     "\n"
     "options:\n"
@@ -43,6 +44,7 @@ static const command commands[] = {{"schema", cmd_schema}, {"meta", cmd_meta},
                                    {"cat", cmd_cat},       {"head", cmd_head},
                                    {"count", cmd_count},
                                    {"maml", cmd_maml},
+                                   {"copy", cmd_copy},
                                    {NULL, NULL}};
 
 static const command *find_command(const char *name)

@@ -23,6 +23,7 @@ int cmd_cat(int argc, char **argv);
 int cmd_head(int argc, char **argv); /* cat --limit 10 */
 int cmd_count(int argc, char **argv);
 int cmd_maml(int argc, char **argv); /* maml check */
+int cmd_copy(int argc, char **argv);
 
 /* "pqt: FILE: <pqt_errmsg()>" on stderr; returns EXIT_FAIL. */
 int tool_fail(const char *path);

@@ -32,4 +32,8 @@ if [ ! -d "$here/node_modules/@duckdb/node-api" ] || [ ! -d "$here/node_modules/
     (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-exec node "$here/interop.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" "$@"
+rc=0
+node "$here/interop.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" "$@" || rc=$?
+# the other direction: files pqt writes, read by DuckDB and Polars (written.mjs)
+node "$here/written.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" || rc=$?
+exit $rc

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * write_chunk.c - the column-chunk writer (layer: write; parquet-format Data Pages, Nested
+ * Encoding, Compression, PageIndex.md, "Checksumming").
+ *
+ * Rows are shredded into definition and repetition levels (uint16) and dense non-null values,
+ * a page at a time; a page ends at a row boundary once its values pass the page size, so the
+ * offset index's first_row_index and a v2 page's num_rows are exact. Values are dictionary
+ * encoded until the dictionary would pass its limit, then PLAIN for the rest of the chunk
+ * (the pages already written keep their indices; the dictionary page, known only at the end,
+ * is placed before them when the row group is written).
+ */
+#include <string.h>
+#include <zlib.h>
+
+#include "format/meta_encode.h"
+#include "util/error.h"
+#include "util/mem.h"
+#include "write/enc.h"
+#include "write/write_int.h"
+
+static pqt_status oom(const pqt_wchunk *w)
+{
+    return pqt_err(PQT_NOMEM, "column '%s': out of memory writing a page", w->col->name);
+}
+
+pqt_status pqt_wchunk_init(pqt_wchunk *w, const pqt_wcol *c, const pqt_write_opts *o)
+{
+    memset(w, 0, sizeof *w);
+    w->col = c;
+    w->opts = o;
+    w->stats_ok = true;
+    PQT_TRY(pqt_codec_ctx_new(&w->codec));
+    return PQT_OK;
+}
+
+void pqt_wchunk_free(pqt_wchunk *w)
+{
+    if (!w) return;
+    pqt_codec_ctx_free(w->codec);
+    pqt_buf_free(&w->def);
+    pqt_buf_free(&w->rep);
+    pqt_buf_free(&w->vals);
+    pqt_buf_free(&w->offs);
+    pqt_buf_free(&w->pages);
+    pqt_buf_free(&w->dict_page);
+    pqt_buf_free(&w->scratch);
+    pqt_buf_free(&w->comp);
+    pqt_buf_free(&w->hdr);
+    for (int i = 0; i < w->npages; i++) {
+        pqt_mem_free(w->pidx[i].min);
+        pqt_mem_free(w->pidx[i].max);
+    }
+    pqt_mem_free(w->pidx);
+    pqt_wstats_free(&w->stats);
+    if (w->dict) pqt_dict_builder_free(w->dict);
+    if (w->bloom) pqt_bloom_builder_free(w->bloom);
+    pqt_mem_free(w->idx);
+    memset(w, 0, sizeof *w);
+}
+
+void pqt_wchunk_reset(pqt_wchunk *w)
+{
+    w->def.len = w->rep.len = w->vals.len = w->offs.len = 0;
+    w->pages.len = w->dict_page.len = 0;
+    w->page_nvals = w->page_nnonnull = w->page_rows = w->page_first_row = 0;
+    for (int i = 0; i < w->npages; i++) {
+        pqt_mem_free(w->pidx[i].min);
+        pqt_mem_free(w->pidx[i].max);
+    }
+    w->npages = 0;
+    pqt_wstats_reset(&w->stats);
+    w->stats_ok = true;
+    w->nvals = w->nrows = w->uncompressed_nbytes = 0;
+    w->used_dict_enc = w->used_plain = false;
+    w->dict_fallback = false;
+    if (w->dict) pqt_dict_builder_reset(w->dict);
+    if (w->bloom) {
+        pqt_bloom_builder_free(w->bloom);
+        w->bloom = NULL;
+    }
+}
+
+int64_t pqt_wchunk_nbytes(const pqt_wchunk *w)
+{
+    return (int64_t)(w->pages.len + w->vals.len + w->def.len + w->rep.len);
+}
+
+/* ---- shredding ---- */
+
+static inline bool bit(const uint8_t *bm, int64_t i)
+{
+    return !bm || (bm[i >> 3] >> (i & 7) & 1);
+}
+
+static pqt_status required_null(const pqt_wchunk *w, int64_t row_no, const char *what)
+{
+    return pqt_err(PQT_MISUSE, "column '%s' is written required (its template holds no nulls) "
+                               "but row %lld %s",
+                   w->col->name, (long long)row_no, what);
+}
+
+static pqt_status push_level(pqt_buf *b, uint16_t v)
+{
+    PQT_TRY(pqt_buf_reserve_more(b, 2));
+    memcpy(b->data + b->len, &v, 2);
+    b->len += 2;
+    return PQT_OK;
+}
+
+/* Append element e of b as a dense value. */
+static pqt_status push_value(pqt_wchunk *w, const pqt_colbuf *b, int64_t e)
+{
+    const pqt_wcol *c = w->col;
+    if (c->elem_kind == PQT_STRING) {
+        int64_t s = b->str_offsets[e], n = b->str_offsets[e + 1] - s;
+        if (w->offs.len == 0) {
+            int64_t zero = 0;
+            /* never a NULL base for the dense bytes, even when every string is empty */
+            PQT_TRY(pqt_buf_reserve_more(&w->vals, 64));
+            PQT_TRY(pqt_buf_append(&w->offs, &zero, 8));
+        }
+        if (n > 0) PQT_TRY(pqt_buf_append(&w->vals, b->str_bytes.data + s, (size_t)n));
+        int64_t end = (int64_t)w->vals.len;
+        return pqt_buf_append(&w->offs, &end, 8);
+    }
+    size_t en = b->elem_nbytes;
+    const uint8_t *src = (const uint8_t *)b->data + (size_t)e * en;
+    if (c->narrow32) {
+        int64_t v;
+        memcpy(&v, src, 8);
+        int32_t x = (int32_t)v;
+        return pqt_buf_append(&w->vals, &x, 4);
+    }
+    return pqt_buf_append(&w->vals, src, en);
+}
+
+/* Bulk path: a flat column without validity, fixed width, no narrowing. */
+static pqt_status shred_flat_dense(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_t n)
+{
+    size_t en = b->elem_nbytes;
+    if (w->col->max_def > 0) {
+        PQT_TRY(pqt_buf_reserve_more(&w->def, (size_t)n * 2));
+        uint16_t *d = (uint16_t *)(w->def.data + w->def.len);
+        for (int64_t i = 0; i < n; i++) d[i] = 1;
+        w->def.len += (size_t)n * 2;
+    }
+    PQT_TRY(pqt_buf_append(&w->vals, (const uint8_t *)b->data + (size_t)r0 * en, (size_t)n * en));
+    w->page_nvals += n;
+    w->page_nnonnull += n;
+    return PQT_OK;
+}
+
+static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_t n,
+                             int64_t row_no)
+{
+    const pqt_wcol *c = w->col;
+    if (!b->validity && c->elem_kind != PQT_STRING && !c->narrow32)
+        return shred_flat_dense(w, b, r0, n);
+    for (int64_t i = r0; i < r0 + n; i++) {
+        bool valid = bit(b->validity, i);
+        if (c->max_def > 0) PQT_TRY(push_level(&w->def, valid ? 1 : 0));
+        else if (!valid) return required_null(w, row_no + (i - r0), "is null");
+        if (valid) {
+            PQT_TRY(push_value(w, b, i));
+            w->page_nnonnull++;
+        }
+        w->page_nvals++;
+    }
+    return PQT_OK;
+}
+
+static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_t n,
+                             int64_t row_no)
+{
+    const pqt_wcol *c = w->col;
+    uint16_t list_present = c->nullable ? 1 : 0;
+    uint16_t elem_null = (uint16_t)(list_present + 1), elem_full = (uint16_t)c->max_def;
+    for (int64_t i = r0; i < r0 + n; i++) {
+        if (b->row_validity && !bit(b->row_validity, i)) {
+            if (!c->nullable) return required_null(w, row_no + (i - r0), "is a null list");
+            PQT_TRY(push_level(&w->def, 0));
+            PQT_TRY(push_level(&w->rep, 0));
+            w->page_nvals++;
+            continue;
+        }
+        int64_t f = b->list_offsets[i], k = b->list_offsets[i + 1] - f;
+        if (k == 0) {
+            PQT_TRY(push_level(&w->def, list_present));
+            PQT_TRY(push_level(&w->rep, 0));
+            w->page_nvals++;
+            continue;
+        }
+        for (int64_t e = 0; e < k; e++) {
+            bool valid = bit(b->validity, f + e);
+            if (!valid && !c->elem_nullable)
+                return required_null(w, row_no + (i - r0), "has a null element");
+            PQT_TRY(push_level(&w->def, valid ? elem_full : elem_null));
+            PQT_TRY(push_level(&w->rep, e == 0 ? 0 : 1));
+            if (valid) {
+                PQT_TRY(push_value(w, b, f + e));
+                w->page_nnonnull++;
+            }
+            w->page_nvals++;
+        }
+    }
+    return PQT_OK;
+}
+
+/* ---- pages ---- */
+
+static pqt_status page_index_add(pqt_wchunk *w, int64_t offset, int32_t nbytes,
+                                 const pqt_wstats *ps)
+{
+    if (w->npages == w->pcap) {
+        int cap = w->pcap ? w->pcap * 2 : 16;
+        pqt_wpage *p = pqt_realloc(w->pidx, (size_t)cap * sizeof *p);
+        if (!p) return oom(w);
+        w->pidx = p;
+        w->pcap = cap;
+    }
+    pqt_wpage *p = &w->pidx[w->npages];
+    memset(p, 0, sizeof *p);
+    p->offset = offset;
+    p->nbytes = nbytes;
+    p->first_row = w->page_first_row;
+    p->null_page = w->page_nnonnull == 0;
+    p->null_count = w->page_nvals - w->page_nnonnull;
+    p->has_minmax = ps->has_minmax;
+    if (ps->has_minmax) {
+        p->min = pqt_malloc(ps->min.len + 1);
+        p->max = pqt_malloc(ps->max.len + 1);
+        if (!p->min || !p->max) {
+            pqt_mem_free(p->min);
+            pqt_mem_free(p->max);
+            return oom(w);
+        }
+        if (ps->min.len) memcpy(p->min, ps->min.data, ps->min.len);
+        if (ps->max.len) memcpy(p->max, ps->max.data, ps->max.len);
+        p->min_len = (uint32_t)ps->min.len;
+        p->max_len = (uint32_t)ps->max.len;
+    }
+    w->npages++;
+    return PQT_OK;
+}
+
+/* Compress src[0..n) into w->comp (a copy when uncompressed). */
+static pqt_status compress_page(pqt_wchunk *w, const uint8_t *src, size_t n)
+{
+    int codec = w->opts->codec;
+    w->comp.len = 0;
+    if (codec == PQT_WRITE_UNCOMPRESSED) return pqt_buf_append(&w->comp, src, n);
+    size_t cap = pqt_codec_compress_bound(codec, n);
+    PQT_TRY(pqt_buf_reserve(&w->comp, cap));
+    size_t out = 0;
+    int level = w->opts->level_set ? w->opts->level : 0;
+    pqt_status st = pqt_codec_compress(w->codec, codec, level, src, n, w->comp.data, cap, &out);
+    if (st != PQT_OK) {
+        pqt_err_prefix("column '%s': ", w->col->name);
+        return st;
+    }
+    w->comp.len = out;
+    return PQT_OK;
+}
+
+/* Append header + body (body already in its final form) to out. */
+static pqt_status emit_page(pqt_wchunk *w, pqt_buf *out, pqt_page_header *h, const uint8_t *body,
+                            size_t body_nbytes, size_t uncompressed_nbytes)
+{
+    if (body_nbytes > INT32_MAX || uncompressed_nbytes > INT32_MAX)
+        return pqt_err(PQT_LIMIT, "column '%s': a page of %zu bytes is past the format's 2 GiB",
+                       w->col->name, uncompressed_nbytes);
+    h->compressed_size = (int32_t)body_nbytes;
+    h->uncompressed_size = (int32_t)uncompressed_nbytes;
+    if (w->opts->page_crc) {
+        h->has_crc = true;
+        h->crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), body, (uInt)body_nbytes);
+    }
+    w->hdr.len = 0;
+    PQT_TRY(pqt_meta_encode_page_header(&w->hdr, h));
+    PQT_TRY(pqt_buf_append(out, w->hdr.data, w->hdr.len));
+    PQT_TRY(pqt_buf_append(out, body, body_nbytes));
+    w->uncompressed_nbytes += (int64_t)(w->hdr.len + uncompressed_nbytes);
+    return PQT_OK;
+}
+
+/* Levels as RLE/bit-packed hybrid; v1 prefixes the 4-byte length. */
+static pqt_status put_levels(pqt_buf *out, const pqt_buf *lv, int64_t n, int max_level,
+                             bool prefix)
+{
+    if (max_level == 0) return PQT_OK;
+    size_t at = out->len;
+    if (prefix) PQT_TRY(pqt_buf_append(out, "\0\0\0\0", 4));
+    size_t start = out->len;
+    PQT_TRY(pqt_enc_levels_u16(out, (const uint16_t *)lv->data, (size_t)n,
+                               pqt_enc_bit_width((uint64_t)max_level)));
+    if (prefix) {
+        uint32_t len = (uint32_t)(out->len - start);
+        memcpy(out->data + at, &len, 4);
+    }
+    return PQT_OK;
+}
+
+/* The page's values: dictionary indices while the dictionary holds, else PLAIN. */
+static pqt_status encode_values(pqt_wchunk *w, pqt_buf *out, int *encoding_ret)
+{
+    const pqt_wcol *c = w->col;
+    int64_t n = w->page_nnonnull;
+    const int64_t *offs = n > 0 && c->elem_kind == PQT_STRING ? (const int64_t *)w->offs.data : NULL;
+    if (w->dict && !w->dict_fallback && n > 0) {
+        if ((size_t)n > w->idx_cap) {
+            uint32_t *ix = pqt_realloc(w->idx, (size_t)n * sizeof *ix);
+            if (!ix) return oom(w);
+            w->idx = ix;
+            w->idx_cap = (size_t)n;
+        }
+        pqt_status st = offs ? pqt_dict_builder_add_bytes(w->dict, offs, w->vals.data, (size_t)n, w->idx)
+                             : pqt_dict_builder_add_fixed(w->dict, w->vals.data, (size_t)n, w->idx);
+        bool first_page = !w->used_dict_enc && !w->used_plain;
+        if (st == PQT_OK && first_page && n >= 64 &&
+            (uint64_t)pqt_dict_builder_count(w->dict) * 10 > (uint64_t)n * 9) {
+            /* nearly every value of the chunk's first page is new: a dictionary would only
+             * add its page to the values, so the chunk is PLAIN from the start */
+            pqt_dict_builder_reset(w->dict);
+            st = PQT_LIMIT;
+        }
+        if (st == PQT_OK) {
+            size_t count = pqt_dict_builder_count(w->dict);
+            int bw = pqt_enc_bit_width(count > 1 ? (uint64_t)(count - 1) : 1);
+            uint8_t b = (uint8_t)bw;
+            PQT_TRY(pqt_buf_append(out, &b, 1));
+            PQT_TRY(pqt_enc_rle_hybrid(out, w->idx, (size_t)n, bw));
+            *encoding_ret = PQT_ENC_RLE_DICTIONARY;
+            w->used_dict_enc = true;
+            return PQT_OK;
+        }
+        if (st != PQT_LIMIT) {
+            pqt_err_prefix("column '%s': ", c->name);
+            return st;
+        }
+        w->dict_fallback = true; /* the rest of the chunk is PLAIN */
+    }
+    *encoding_ret = PQT_ENC_PLAIN;
+    w->used_plain = true;
+    if (n == 0) return PQT_OK;
+    if (c->ptype == PQT_PT_BOOLEAN) return pqt_enc_plain_bool(out, w->vals.data, (size_t)n);
+    if (offs) return pqt_enc_plain_bytes(out, offs, w->vals.data, (size_t)n);
+    return pqt_enc_plain_fixed(out, w->vals.data, (size_t)n, w->vals.len / (size_t)n);
+}
+
+static pqt_status bloom_insert(pqt_wchunk *w)
+{
+    const pqt_wcol *c = w->col;
+    int64_t n = w->page_nnonnull;
+    if (!w->bloom) {
+        int64_t ndv = w->opts->bloom_ndv > 0 ? w->opts->bloom_ndv
+                      : w->opts->rg_rows < 1000000 ? w->opts->rg_rows : 1000000;
+        PQT_TRY(pqt_bloom_builder_new(&w->bloom, (uint64_t)ndv, w->opts->bloom_fpp));
+    }
+    if (c->elem_kind == PQT_STRING) {
+        const int64_t *o = (const int64_t *)w->offs.data;
+        for (int64_t i = 0; i < n; i++)
+            pqt_bloom_builder_insert(w->bloom,
+                                     pqt_bloom_hash(w->vals.data + o[i], (size_t)(o[i + 1] - o[i])));
+    } else {
+        size_t en = w->vals.len / (size_t)n;
+        for (int64_t i = 0; i < n; i++)
+            pqt_bloom_builder_insert(w->bloom, pqt_bloom_hash(w->vals.data + (size_t)i * en, en));
+    }
+    return PQT_OK;
+}
+
+static pqt_status flush_page(pqt_wchunk *w)
+{
+    const pqt_wcol *c = w->col;
+    const pqt_write_opts *o = w->opts;
+    if (w->page_rows == 0) return PQT_OK;
+    int64_t nv = w->page_nvals, nn = w->page_nnonnull;
+    if (nv > INT32_MAX) return pqt_err(PQT_LIMIT, "column '%s': a page of %lld values", c->name, (long long)nv);
+    pqt_wstats ps = {0};
+    pqt_status st = PQT_OK;
+    const int64_t *offs = nn > 0 && c->elem_kind == PQT_STRING ? (const int64_t *)w->offs.data : NULL;
+    if (o->statistics || o->page_index)
+        st = pqt_wstats_add(&ps, c, w->vals.data, offs, w->vals.data, nn);
+    ps.null_count = nv - nn;
+    if (st == PQT_OK && c->bloom && nn > 0) st = bloom_insert(w);
+    int enc = PQT_ENC_PLAIN;
+    pqt_buf *body = &w->scratch;
+    body->len = 0;
+    pqt_page_header h;
+    memset(&h, 0, sizeof h);
+    h.num_values = (int32_t)nv;
+    size_t at = w->pages.len;
+    if (st == PQT_OK && o->page_version == 2) {
+        h.type = PQT_PAGE_DATA_V2;
+        h.has_data_v2_header = true;
+        h.num_nulls = (int32_t)(nv - nn);
+        h.num_rows = (int32_t)w->page_rows;
+        st = put_levels(body, &w->rep, nv, c->max_rep, false);
+        size_t rep_n = body->len;
+        if (st == PQT_OK) st = put_levels(body, &w->def, nv, c->max_def, false);
+        size_t lv_n = body->len;
+        h.rep_levels_nbytes = (int32_t)rep_n;
+        h.def_levels_nbytes = (int32_t)(lv_n - rep_n);
+        if (st == PQT_OK) st = encode_values(w, body, &enc);
+        h.encoding = enc;
+        h.is_compressed = o->codec != PQT_WRITE_UNCOMPRESSED;
+        if (st == PQT_OK) st = compress_page(w, body->data + lv_n, body->len - lv_n);
+        if (st == PQT_OK) {
+            /* levels stay uncompressed in v2: the body is levels + compressed values */
+            size_t unc = body->len;
+            body->len = lv_n;
+            st = pqt_buf_append(body, w->comp.data, w->comp.len);
+            if (st == PQT_OK) st = emit_page(w, &w->pages, &h, body->data, body->len, unc);
+        }
+    } else if (st == PQT_OK) {
+        h.type = PQT_PAGE_DATA;
+        h.has_data_header = true;
+        h.def_level_encoding = PQT_ENC_RLE;
+        h.rep_level_encoding = PQT_ENC_RLE;
+        st = put_levels(body, &w->rep, nv, c->max_rep, true);
+        if (st == PQT_OK) st = put_levels(body, &w->def, nv, c->max_def, true);
+        if (st == PQT_OK) st = encode_values(w, body, &enc);
+        h.encoding = enc;
+        if (st == PQT_OK) st = compress_page(w, body->data, body->len);
+        if (st == PQT_OK) st = emit_page(w, &w->pages, &h, w->comp.data, w->comp.len, body->len);
+    }
+    if (st == PQT_OK && o->page_index)
+        st = page_index_add(w, (int64_t)at, (int32_t)(w->pages.len - at), &ps);
+    if (st == PQT_OK && nn > 0 && !ps.has_minmax) w->stats_ok = false;
+    if (st == PQT_OK && o->statistics) st = pqt_wstats_merge(&w->stats, c, &ps);
+    pqt_wstats_free(&ps);
+    if (st != PQT_OK) return st;
+    w->nvals += nv;
+    w->page_first_row += w->page_rows;
+    w->page_nvals = w->page_nnonnull = w->page_rows = 0;
+    w->def.len = w->rep.len = w->vals.len = w->offs.len = 0;
+    return PQT_OK;
+}
+
+pqt_status pqt_wchunk_add(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_t n,
+                          int64_t row_no)
+{
+    const pqt_wcol *c = w->col;
+    const pqt_write_opts *o = w->opts;
+    if (!w->dict && o->dictionary && c->ptype != PQT_PT_BOOLEAN)
+        PQT_TRY(pqt_dict_builder_new(&w->dict, c->ptype, c->type_length, (size_t)o->dict_nbytes));
+    int64_t done = 0;
+    while (done < n) {
+        int64_t pending = (int64_t)(w->vals.len + w->def.len + w->rep.len);
+        int64_t bpr = w->page_rows > 0 ? pending / w->page_rows + 1
+                                       : c->nbytes_per_value * (c->is_list ? 4 : 1) + 2;
+        int64_t room = o->page_nbytes - pending;
+        int64_t batch = room / bpr;
+        if (batch < 1) batch = 1;
+        if (batch > 65536) batch = 65536;
+        if (batch > n - done) batch = n - done;
+        pqt_status st = c->is_list ? shred_list(w, b, r0 + done, batch, row_no + done)
+                                   : shred_flat(w, b, r0 + done, batch, row_no + done);
+        if (st != PQT_OK) return st == PQT_NOMEM ? oom(w) : st;
+        w->page_rows += batch;
+        w->nrows += batch;
+        done += batch;
+        if ((int64_t)(w->vals.len + w->def.len + w->rep.len) >= o->page_nbytes ||
+            w->page_nvals >= (INT32_MAX / 2))
+            PQT_TRY(flush_page(w));
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_wchunk_finish(pqt_wchunk *w)
+{
+    PQT_TRY(flush_page(w));
+    w->dict_page.len = 0;
+    if (!w->dict || pqt_dict_builder_count(w->dict) == 0) return PQT_OK;
+    pqt_buf *body = &w->scratch;
+    body->len = 0;
+    PQT_TRY(pqt_dict_builder_write_plain(w->dict, body));
+    PQT_TRY(compress_page(w, body->data, body->len));
+    pqt_page_header h;
+    memset(&h, 0, sizeof h);
+    h.type = PQT_PAGE_DICTIONARY;
+    h.has_dict_header = true;
+    h.num_values = (int32_t)pqt_dict_builder_count(w->dict);
+    h.encoding = PQT_ENC_PLAIN;
+    return emit_page(w, &w->dict_page, &h, w->comp.data, w->comp.len, body->len);
+}

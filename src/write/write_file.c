@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * write_file.c - the streaming file writer: row groups, page indexes, footer, and the
+ * temporary file renamed into place at close (layer: write; parquet-format File Format,
+ * PageIndex.md, BloomFilter.md).
+ *
+ * A row group's column chunks are built in memory (write_chunk.c) and appended to the
+ * temporary file one after another when the row group is cut; their column and offset
+ * indexes are encoded then and written after the last row group, as the format places them.
+ * The user's path is created only at a successful close: fsync, then an atomic link (no
+ * overwrite) or rename (overwrite), then fsync of the directory.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format/meta_encode.h"
+#include "util/error.h"
+#include "util/mem.h"
+#include "write/enc.h"
+#include "write/write_file.h"
+
+static pqt_status io_err(const pqt_writer *w, const char *what)
+{
+    return pqt_err(PQT_IO, "%s: %s: %s", w->path, what, strerror(errno));
+}
+
+static pqt_status put(pqt_writer *w, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n > 0) {
+        ssize_t k = write(w->fd, b, n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return io_err(w, "writing the temporary file");
+        }
+        b += k;
+        n -= (size_t)k;
+        w->off += k;
+    }
+    return PQT_OK;
+}
+
+static char *arena_str(pqt_arena *a, const char *s, size_t n)
+{
+    char *d = pqt_arena_alloc(a, n + 1);
+    if (d && n) memcpy(d, s, n);
+    return d;
+}
+
+static pqt_status add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn)
+{
+    if (w->nkv == w->kvcap) {
+        int cap = w->kvcap ? w->kvcap * 2 : 16;
+        pqt_kv *nk = pqt_realloc(w->kv, (size_t)cap * sizeof *nk);
+        if (!nk) return pqt_err(PQT_NOMEM, "out of memory");
+        w->kv = nk;
+        w->kvcap = cap;
+    }
+    for (int i = 0; i < w->nkv; i++) { /* a later entry replaces an earlier one */
+        if (w->kv[i].key_len == kn && memcmp(w->kv[i].key, k, kn) == 0) {
+            w->kv[i].value = arena_str(&w->arena, v, vn);
+            w->kv[i].value_len = (uint32_t)vn;
+            return w->kv[i].value ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
+        }
+    }
+    pqt_kv *e = &w->kv[w->nkv];
+    e->key = arena_str(&w->arena, k, kn);
+    e->value = arena_str(&w->arena, v, vn);
+    if (!e->key || !e->value) return pqt_err(PQT_NOMEM, "out of memory");
+    e->key_len = (uint32_t)kn;
+    e->value_len = (uint32_t)vn;
+    w->nkv++;
+    return PQT_OK;
+}
+
+static bool wanted_key(const pqt_write_opts *o, const char *k)
+{
+    /* Arrow's and pandas' schema blobs describe the source's columns, which a subset or a
+     * reorder would contradict: readers trusting them would misread the copy */
+    if (strcmp(k, "ARROW:schema") == 0 || strcmp(k, "pandas") == 0) return false;
+    if (o->nmeta_keys == 0) return true;
+    for (int i = 0; i < o->nmeta_keys; i++)
+        if (strcmp(o->meta_keys[i], k) == 0) return true;
+    return false;
+}
+
+static pqt_status build_kv(pqt_writer *w, pqt_table *t)
+{
+    const pqt_write_opts *o = &w->o;
+    if (o->copy_metadata && t && t->f) {
+        const pqt_file_meta *m = &t->f->meta;
+        for (int i = 0; i < m->nkv; i++) {
+            const pqt_kv *e = &m->kv[i];
+            if (!e->key || !wanted_key(o, e->key)) continue;
+            PQT_TRY(add_kv(w, e->key, e->key_len, e->value ? e->value : "", e->value ? e->value_len : 0));
+        }
+    }
+    for (int i = 0; i < w->ncols; i++) {
+        if (!w->cols[i].unit[0]) continue;
+        char key[600];
+        int kn = snprintf(key, sizeof key, "column.%s.unit", w->cols[i].name);
+        if (kn < 0 || (size_t)kn >= sizeof key) continue;
+        PQT_TRY(add_kv(w, key, (size_t)kn, w->cols[i].unit, strlen(w->cols[i].unit)));
+    }
+    for (int i = 0; i < o->nkv; i++) {
+        const char *eq = strchr(o->kv[i], '=');
+        PQT_TRY(add_kv(w, o->kv[i], (size_t)(eq - o->kv[i]), eq + 1, strlen(eq + 1)));
+    }
+    return PQT_OK;
+}
+
+void pqt_writer_abort(pqt_writer *w)
+{
+    if (!w) return;
+    if (w->fd >= 0) close(w->fd);
+    if (w->tmp) unlink(w->tmp);
+    if (w->chunks)
+        for (int i = 0; i < w->ncols; i++) pqt_wchunk_free(&w->chunks[i]);
+    pqt_mem_free(w->chunks);
+    pqt_wcols_free(w->cols, w->ncols);
+    pqt_wopts_clear(&w->o);
+    pqt_buf_free(&w->ci);
+    pqt_buf_free(&w->oi);
+    pqt_buf_free(&w->tmpbuf);
+    pqt_mem_free(w->rgs);
+    pqt_mem_free(w->kv);
+    pqt_arena_free(&w->arena);
+    pqt_mem_free(w->path);
+    pqt_mem_free(w->tmp);
+    pqt_mem_free(w);
+}
+
+int64_t pqt_writer_nrows(const pqt_writer *w)
+{
+    return w ? w->nrows : 0;
+}
+
+pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
+                           const pqt_write_opts *opts)
+{
+    const char *call = "pqt_writer_open";
+    if (!ret || !path || !*path || !t)
+        return pqt_err(PQT_MISUSE, "%s: ret, path and template table are required", call);
+    pqt_write_opts o;
+    PQT_TRY(pqt_wopts_copy(&o, opts));
+    struct stat sb;
+    if (!o.overwrite && stat(path, &sb) == 0) {
+        pqt_wopts_clear(&o);
+        return pqt_err(PQT_EXISTS, "%s: %s exists (set PQT_WOPT_OVERWRITE to replace it)", call, path);
+    }
+    pqt_writer *w = pqt_calloc(1, sizeof *w);
+    if (!w) {
+        pqt_wopts_clear(&o);
+        return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    }
+    w->fd = -1;
+    w->o = o;
+    w->template_table = t;
+    size_t pn = strlen(path);
+    w->path = pqt_strdup(path);
+    w->tmp = pqt_malloc(pn + 16);
+    if (!w->path || !w->tmp) {
+        pqt_writer_abort(w);
+        return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    }
+    snprintf(w->tmp, pn + 16, "%s.tmp-XXXXXX", path);
+    w->fd = mkstemp(w->tmp);
+    if (w->fd < 0) {
+        pqt_status st = pqt_err(PQT_IO, "%s: %s: cannot create a temporary file beside it: %s",
+                                call, path, strerror(errno));
+        pqt_mem_free(w->tmp);
+        w->tmp = NULL;
+        pqt_writer_abort(w);
+        return st;
+    }
+    pqt_status st = pqt_wcols_from_table(t, &w->o, &w->cols, &w->ncols);
+    if (st == PQT_OK) {
+        w->chunks = pqt_calloc((size_t)w->ncols + 1, sizeof *w->chunks);
+        if (!w->chunks) st = pqt_err(PQT_NOMEM, "out of memory");
+        for (int i = 0; st == PQT_OK && i < w->ncols; i++)
+            st = pqt_wchunk_init(&w->chunks[i], &w->cols[i], &w->o);
+    }
+    if (st == PQT_OK) st = build_kv(w, t);
+    if (st == PQT_OK) st = put(w, "PAR1", 4);
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: %s: ", call, path);
+        pqt_writer_abort(w);
+        return st;
+    }
+    *ret = w;
+    return PQT_OK;
+}
+
+/* ---- row groups ---- */
+
+static int boundary_order(const pqt_wcol *c, const pqt_wpage *p, int n)
+{
+    bool asc = true, desc = true;
+    int prev = -1;
+    for (int i = 0; i < n; i++) {
+        if (p[i].null_page) continue;
+        if (prev >= 0) {
+            int a = pqt_wstats_cmp(c, p[prev].min, p[prev].min_len, p[i].min, p[i].min_len);
+            int b = pqt_wstats_cmp(c, p[prev].max, p[prev].max_len, p[i].max, p[i].max_len);
+            if (a > 0 || b > 0) asc = false;
+            if (a < 0 || b < 0) desc = false;
+        }
+        prev = i;
+    }
+    return asc ? PQT_ORDER_ASCENDING : desc ? PQT_ORDER_DESCENDING : PQT_ORDER_UNORDERED;
+}
+
+/* Encode chunk k's column index and offset index into w->ci / w->oi (offsets relative to
+ * those buffers; made absolute at close). */
+static pqt_status page_indexes(pqt_writer *w, pqt_wchunk *ch, pqt_column_chunk *cc,
+                               int64_t pages_at)
+{
+    int n = ch->npages;
+    pqt_arena a = {0};
+    pqt_status st = PQT_OK;
+    pqt_page_location *loc = pqt_arena_alloc_array(&a, (size_t)n + 1, sizeof *loc);
+    bool *np = pqt_arena_alloc_array(&a, (size_t)n + 1, sizeof *np);
+    const uint8_t **mins = pqt_arena_alloc_array(&a, (size_t)n + 1, sizeof *mins);
+    const uint8_t **maxs = pqt_arena_alloc_array(&a, (size_t)n + 1, sizeof *maxs);
+    uint32_t *minl = pqt_arena_alloc_array(&a, (size_t)n + 1, sizeof *minl);
+    uint32_t *maxl = pqt_arena_alloc_array(&a, (size_t)n + 1, sizeof *maxl);
+    int64_t *nulls = pqt_arena_alloc_array(&a, (size_t)n + 1, sizeof *nulls);
+    if (!loc || !np || !mins || !maxs || !minl || !maxl || !nulls) {
+        pqt_arena_free(&a);
+        return pqt_err(PQT_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        const pqt_wpage *p = &ch->pidx[i];
+        loc[i].offset = pages_at + p->offset;
+        loc[i].compressed_page_size = p->nbytes;
+        loc[i].first_row_index = p->first_row;
+        np[i] = p->null_page;
+        mins[i] = p->has_minmax ? p->min : (const uint8_t *)"";
+        maxs[i] = p->has_minmax ? p->max : (const uint8_t *)"";
+        minl[i] = p->has_minmax ? p->min_len : 0;
+        maxl[i] = p->has_minmax ? p->max_len : 0;
+        nulls[i] = p->null_count;
+    }
+    if (ch->stats_ok) {
+        pqt_column_index ci = {0};
+        ci.null_pages = np;
+        ci.npages = n;
+        ci.min_values = mins;
+        ci.max_values = maxs;
+        ci.min_lens = minl;
+        ci.max_lens = maxl;
+        ci.null_counts = nulls;
+        ci.boundary_order = boundary_order(ch->col, ch->pidx, n);
+        size_t at = w->ci.len;
+        st = pqt_meta_encode_column_index(&w->ci, &ci);
+        cc->has_column_index = st == PQT_OK;
+        cc->column_index_offset = (int64_t)at;
+        cc->column_index_length = (int32_t)(w->ci.len - at);
+    }
+    if (st == PQT_OK) {
+        pqt_offset_index oi;
+        memset(&oi, 0, sizeof oi);
+        oi.pages = loc;
+        oi.npages = n;
+        size_t at = w->oi.len;
+        st = pqt_meta_encode_offset_index(&w->oi, &oi);
+        cc->has_offset_index = st == PQT_OK;
+        cc->offset_index_offset = (int64_t)at;
+        cc->offset_index_length = (int32_t)(w->oi.len - at);
+    }
+    pqt_arena_free(&a);
+    return st;
+}
+
+static pqt_status chunk_meta(pqt_writer *w, pqt_wchunk *ch, pqt_column_chunk *cc, int64_t start)
+{
+    const pqt_wcol *c = ch->col;
+    pqt_column_meta *m = &cc->meta;
+    memset(cc, 0, sizeof *cc);
+    cc->has_meta = true;
+    cc->file_offset = start;
+    m->type = c->ptype;
+    m->codec = w->o.codec;
+    m->path_len = c->is_list ? 3 : 1;
+    const char **path = pqt_arena_alloc_array(&w->arena, 3, sizeof *path);
+    if (!path) return pqt_err(PQT_NOMEM, "out of memory");
+    path[0] = c->name;
+    path[1] = "list";
+    path[2] = "element";
+    m->path_in_schema = path;
+    m->num_values = ch->nvals;
+    int32_t *enc = pqt_arena_alloc_array(&w->arena, 4, sizeof *enc);
+    if (!enc) return pqt_err(PQT_NOMEM, "out of memory");
+    int ne = 0;
+    enc[ne++] = PQT_ENC_PLAIN; /* also the dictionary page's */
+    enc[ne++] = PQT_ENC_RLE;
+    if (ch->used_dict_enc) enc[ne++] = PQT_ENC_RLE_DICTIONARY;
+    m->encodings = enc;
+    m->n_encodings = ne;
+    int64_t dict_n = (int64_t)ch->dict_page.len;
+    if (dict_n > 0) {
+        m->has_dictionary_page_offset = true;
+        m->dictionary_page_offset = start;
+    }
+    m->data_page_offset = start + dict_n;
+    m->total_compressed_size = dict_n + (int64_t)ch->pages.len;
+    m->total_uncompressed_size = ch->uncompressed_nbytes;
+    if (w->o.statistics) {
+        pqt_stats *s = &m->stats;
+        m->has_stats = true;
+        s->has_null_count = true;
+        s->null_count = ch->stats.null_count;
+        if (ch->stats.has_minmax) {
+            uint8_t *mn = (uint8_t *)arena_str(&w->arena, (const char *)ch->stats.min.data, ch->stats.min.len);
+            uint8_t *mx = (uint8_t *)arena_str(&w->arena, (const char *)ch->stats.max.data, ch->stats.max.len);
+            if (!mn || !mx) return pqt_err(PQT_NOMEM, "out of memory");
+            s->min_value = mn;
+            s->max_value = mx;
+            s->min_value_len = (uint32_t)ch->stats.min.len;
+            s->max_value_len = (uint32_t)ch->stats.max.len;
+            s->has_min_value = s->has_max_value = true;
+            s->is_min_value_exact = s->is_max_value_exact = true;
+            s->has_is_min_value_exact = s->has_is_max_value_exact = true;
+        }
+    }
+    return PQT_OK;
+}
+
+/* Encode every column's chunk in parallel when asked: each column is independent. */
+pqt_status pqt_writer_each_chunk(pqt_writer *w, pqt_wchunk_fn fn, void *arg)
+{
+    int n = w->ncols;
+    int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
+    if (omp_in_parallel() || nthr > n) nthr = omp_in_parallel() ? 1 : n;
+    if (nthr <= 1) {
+        for (int k = 0; k < n; k++) PQT_TRY(fn(&w->chunks[k], arg, k));
+        return PQT_OK;
+    }
+    pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
+    char(*msgs)[512] = pqt_calloc((size_t)n, 512);
+    if (!sts || !msgs) {
+        pqt_mem_free(sts);
+        pqt_mem_free(msgs);
+        return pqt_err(PQT_NOMEM, "out of memory");
+    }
+#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1)
+    for (int k = 0; k < n; k++) {
+        pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
+        sts[k] = fn(&w->chunks[k], arg, k);
+        pqt_err_restore(prev);
+    }
+    pqt_status st = PQT_OK;
+    for (int k = 0; k < n && st == PQT_OK; k++)
+        if (sts[k] != PQT_OK) st = pqt_err(sts[k], "%s", msgs[k]);
+    pqt_mem_free(sts);
+    pqt_mem_free(msgs);
+    return st;
+}
+
+static pqt_status finish_fn(pqt_wchunk *ch, void *arg, int k)
+{
+    (void)arg;
+    (void)k;
+    return pqt_wchunk_finish(ch);
+}
+
+pqt_status pqt_writer_flush_rg(pqt_writer *w)
+{
+    if (w->rg_nrows == 0) return PQT_OK;
+    PQT_TRY(pqt_writer_each_chunk(w, finish_fn, NULL));
+    if (w->nrg == w->rgcap) {
+        int cap = w->rgcap ? w->rgcap * 2 : 8;
+        pqt_row_group *r = pqt_realloc(w->rgs, (size_t)cap * sizeof *r);
+        if (!r) return pqt_err(PQT_NOMEM, "out of memory");
+        w->rgs = r;
+        w->rgcap = cap;
+    }
+    pqt_row_group *rg = &w->rgs[w->nrg];
+    memset(rg, 0, sizeof *rg);
+    rg->columns = pqt_arena_alloc_array(&w->arena, (size_t)w->ncols + 1, sizeof *rg->columns);
+    if (!rg->columns) return pqt_err(PQT_NOMEM, "out of memory");
+    rg->ncolumns = w->ncols;
+    rg->num_rows = w->rg_nrows;
+    rg->file_offset = w->off;
+    rg->has_file_offset = true;
+    rg->ordinal = (int32_t)w->nrg;
+    rg->has_ordinal = w->nrg <= INT16_MAX;
+    int64_t unc = 0, comp = 0;
+    for (int k = 0; k < w->ncols; k++) {
+        pqt_wchunk *ch = &w->chunks[k];
+        pqt_column_chunk *cc = &rg->columns[k];
+        int64_t start = w->off;
+        PQT_TRY(chunk_meta(w, ch, cc, start));
+        PQT_TRY(put(w, ch->dict_page.data, ch->dict_page.len));
+        PQT_TRY(put(w, ch->pages.data, ch->pages.len));
+        if (w->o.page_index) PQT_TRY(page_indexes(w, ch, cc, start + (int64_t)ch->dict_page.len));
+        unc += cc->meta.total_uncompressed_size;
+        comp += cc->meta.total_compressed_size;
+    }
+    for (int k = 0; k < w->ncols; k++) { /* bloom filters after the row group's data */
+        pqt_wchunk *ch = &w->chunks[k];
+        if (!ch->bloom) continue;
+        w->tmpbuf.len = 0;
+        PQT_TRY(pqt_bloom_builder_write(ch->bloom, &w->tmpbuf));
+        pqt_column_meta *m = &rg->columns[k].meta;
+        m->has_bloom_filter_offset = m->has_bloom_filter_length = true;
+        m->bloom_filter_offset = w->off;
+        m->bloom_filter_length = (int32_t)w->tmpbuf.len;
+        PQT_TRY(put(w, w->tmpbuf.data, w->tmpbuf.len));
+    }
+    rg->total_byte_size = unc;
+    rg->total_compressed_size = comp;
+    rg->has_total_compressed_size = true;
+    for (int k = 0; k < w->ncols; k++) pqt_wchunk_reset(&w->chunks[k]);
+    w->nrg++;
+    w->rg_nrows = 0;
+    return PQT_OK;
+}
+
+/* ---- close ---- */
+
+static pqt_status finish_file(pqt_writer *w)
+{
+    PQT_TRY(pqt_writer_flush_rg(w));
+    int64_t ci_base = w->off;
+    PQT_TRY(put(w, w->ci.data, w->ci.len));
+    int64_t oi_base = w->off;
+    PQT_TRY(put(w, w->oi.data, w->oi.len));
+    for (int r = 0; r < w->nrg; r++) {
+        for (int k = 0; k < w->ncols; k++) {
+            pqt_column_chunk *cc = &w->rgs[r].columns[k];
+            if (cc->has_column_index) cc->column_index_offset += ci_base;
+            if (cc->has_offset_index) cc->offset_index_offset += oi_base;
+        }
+    }
+    pqt_file_meta m;
+    memset(&m, 0, sizeof m);
+    m.version = w->o.page_version == 2 ? 2 : 1;
+    PQT_TRY(pqt_wcols_schema(w->cols, w->ncols, &w->arena, &m.schema, &m.nschema));
+    m.num_rows = w->nrows;
+    m.row_groups = w->rgs;
+    m.n_row_groups = w->nrg;
+    m.kv = w->kv;
+    m.nkv = w->nkv;
+    m.created_by = "pqt version " PQT_VERSION_STRING;
+    int32_t *orders = pqt_arena_alloc_array(&w->arena, (size_t)w->ncols + 1, sizeof *orders);
+    if (!orders) return pqt_err(PQT_NOMEM, "out of memory");
+    for (int k = 0; k < w->ncols; k++) orders[k] = 1; /* TYPE_ORDER */
+    m.column_orders = orders;
+    m.n_column_orders = w->ncols;
+    w->tmpbuf.len = 0;
+    PQT_TRY(pqt_meta_encode_file_meta(&w->tmpbuf, &m));
+    uint32_t flen = (uint32_t)w->tmpbuf.len;
+    PQT_TRY(put(w, w->tmpbuf.data, w->tmpbuf.len));
+    PQT_TRY(put(w, &flen, 4));
+    PQT_TRY(put(w, "PAR1", 4));
+    if (fsync(w->fd) != 0) return io_err(w, "flushing the temporary file to disk");
+    if (fchmod(w->fd, 0644) != 0) return io_err(w, "setting the file mode");
+    if (close(w->fd) != 0) {
+        w->fd = -1;
+        return io_err(w, "closing the temporary file");
+    }
+    w->fd = -1;
+    if (w->o.overwrite) {
+        if (rename(w->tmp, w->path) != 0) return io_err(w, "renaming the temporary file");
+    } else {
+        /* link refuses an existing name atomically: a file that appeared meanwhile wins */
+        if (link(w->tmp, w->path) != 0) {
+            if (errno == EEXIST)
+                return pqt_err(PQT_EXISTS, "%s exists (set PQT_WOPT_OVERWRITE to replace it)",
+                               w->path);
+            return io_err(w, "linking the temporary file to its name");
+        }
+        unlink(w->tmp);
+    }
+    pqt_mem_free(w->tmp);
+    w->tmp = NULL;
+    char *dcopy = pqt_strdup(w->path);
+    if (dcopy) {
+        int dfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY);
+        if (dfd >= 0) {
+            (void)fsync(dfd); /* the rename durable too; a failure here loses nothing written */
+            close(dfd);
+        }
+        pqt_mem_free(dcopy);
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_writer_close(pqt_writer *w)
+{
+    if (!w) return pqt_err(PQT_MISUSE, "pqt_writer_close: writer is NULL");
+    pqt_status st = w->failed ? pqt_err(PQT_MISUSE, "pqt_writer_close: %s: an earlier write "
+                                                     "failed; nothing was written",
+                                        w->path)
+                              : finish_file(w);
+    if (st != PQT_OK && !w->failed) pqt_err_prefix("pqt_writer_close: %s: ", w->path);
+    pqt_writer_abort(w);
+    return st;
+}

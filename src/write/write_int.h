@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * write_int.h - the Parquet writer's private layout (layer: write): options, the output
+ * columns, the column-chunk writer and the file writer (parquet-format: File Format, Data
+ * Pages, Nested Encoding, PageIndex.md).
+ *
+ * Rows enter a column as a slice of a table's pqt_colbuf; the chunk writer shreds them into
+ * definition/repetition levels and dense values, cuts pages at row boundaries, and keeps the
+ * row group's encoded pages in memory until the file writer appends the whole row group.
+ */
+#ifndef PQT_WRITE_INT_H
+#define PQT_WRITE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codec/codec.h"
+#include "column/column.h"
+#include "format/meta.h"
+#include "pqt.h"
+#include "util/buf.h"
+
+struct pqt_write_opts {
+    int codec, level;
+    bool level_set;
+    bool dictionary, statistics, page_index, page_crc, overwrite, copy_metadata;
+    int page_version;
+    int threads;
+    int64_t dict_nbytes, page_nbytes, rg_rows, rg_nbytes, bloom_ndv;
+    double bloom_fpp;
+    char **bloom_cols;
+    int nbloom;
+    char *row_index_name;
+    char **meta_keys; /* PQT_WOPT_METADATA_KEY */
+    int nmeta_keys;
+    char **kv; /* PQT_WOPT_METADATA, "key=value" */
+    int nkv;
+};
+
+/* Deep copy of src (NULL: the defaults) into *dst. */
+pqt_status pqt_wopts_copy(pqt_write_opts *dst, const pqt_write_opts *src);
+void pqt_wopts_clear(pqt_write_opts *o);
+
+/* One output column: how table values of `kind` become one Parquet leaf. */
+typedef struct pqt_wcol {
+    char *name;    /* output field name */
+    char *unit;    /* "" when none */
+    int src_slot;  /* slot of the template table it was made from */
+    int kind;      /* table kind with PQT_VECTOR / PQT_LIST */
+    int elem_kind; /* element kind of the values */
+    bool is_list;  /* written as a 3-level LIST */
+    bool nullable; /* the field (scalar) or the list is optional */
+    bool elem_nullable; /* lists: the element is optional */
+    int time_unit;
+    bool utc;
+    /* the leaf */
+    int ptype;
+    int32_t type_length;
+    int converted;
+    pqt_logical_type logical;
+    bool narrow32;      /* int64 values written as INT32 (uint32, TIME(MILLIS)) */
+    bool unsigned_cmp;  /* statistics in unsigned order */
+    bool bloom;
+    int16_t max_def, max_rep;
+    int64_t nbytes_per_value; /* a guess for sizing page batches (strings: 16) */
+} pqt_wcol;
+
+/* Output columns of template table t (every readable slot, plus the row index column when
+ * row_index_name is set); PQT_NONE slots left out with a warning. */
+pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol **ret, int *n_ret);
+void pqt_wcols_free(pqt_wcol *c, int n);
+/* Append the schema elements of the columns (root first) to *elems (arena). */
+pqt_status pqt_wcols_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_elem **elems_ret,
+                            int *nelems_ret);
+
+/* Statistics of a run of values (write_stats.c). */
+typedef struct pqt_wstats {
+    bool has_minmax;
+    int64_t null_count;
+    pqt_buf min, max; /* PLAIN bytes of the value (strings: the bytes) */
+} pqt_wstats;
+void pqt_wstats_reset(pqt_wstats *s);
+void pqt_wstats_free(pqt_wstats *s);
+/* Fold n dense values (fixed width: elem bytes in the leaf's physical width; strings:
+ * offsets + bytes) into s. */
+pqt_status pqt_wstats_add(pqt_wstats *s, const pqt_wcol *c, const void *values,
+                          const int64_t *offsets, const uint8_t *bytes, int64_t n);
+/* Fold another run's statistics into s. */
+pqt_status pqt_wstats_merge(pqt_wstats *s, const pqt_wcol *c, const pqt_wstats *o);
+/* Compare two PLAIN-encoded values of c: <0, 0, >0. */
+int pqt_wstats_cmp(const pqt_wcol *c, const uint8_t *a, size_t an, const uint8_t *b, size_t bn);
+
+/* A page's entry in the page index. */
+typedef struct pqt_wpage {
+    int64_t offset; /* from the start of the chunk's data pages (dictionary page excluded) */
+    int32_t nbytes; /* header + body */
+    int64_t first_row;
+    bool null_page, has_minmax;
+    int64_t null_count;
+    uint8_t *min, *max;
+    uint32_t min_len, max_len;
+} pqt_wpage;
+
+typedef struct pqt_dict_builder pqt_dict_builder; /* enc.h */
+typedef struct pqt_bloom_builder pqt_bloom_builder;
+
+/* The column-chunk writer: one per output column, reused row group after row group. */
+typedef struct pqt_wchunk {
+    const pqt_wcol *col;
+    const pqt_write_opts *opts;
+    pqt_codec_ctx *codec;
+    /* pending rows of the page being built */
+    pqt_buf def, rep;      /* uint16 levels */
+    pqt_buf vals;          /* fixed: dense values in the leaf width; strings: bytes */
+    pqt_buf offs;          /* strings: int64 offsets of the dense values (n + 1) */
+    int64_t page_nvals;    /* values (levels) in the page */
+    int64_t page_nnonnull;
+    int64_t page_rows;
+    int64_t page_first_row;
+    /* the chunk */
+    pqt_dict_builder *dict; /* NULL: PLAIN */
+    bool dict_fallback;
+    pqt_buf pages;          /* encoded data pages */
+    pqt_buf dict_page;      /* the encoded dictionary page at finish */
+    pqt_wpage *pidx;
+    int npages, pcap;
+    pqt_wstats stats;
+    bool stats_ok;          /* every non-null page had min/max (else no column index) */
+    int64_t nvals, nrows, uncompressed_nbytes;
+    bool used_dict_enc, used_plain;
+    pqt_bloom_builder *bloom;
+    /* scratch */
+    pqt_buf scratch, comp, hdr;
+    uint32_t *idx;
+    size_t idx_cap;
+} pqt_wchunk;
+
+pqt_status pqt_wchunk_init(pqt_wchunk *w, const pqt_wcol *c, const pqt_write_opts *o);
+void pqt_wchunk_free(pqt_wchunk *w);
+/* Append rows [r0, r0 + n) of b (laid out as the table holds c's kind). row_no: the
+ * table row of b's row r0 for messages (1-based). */
+pqt_status pqt_wchunk_add(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_t n,
+                          int64_t row_no);
+/* Bytes the chunk holds so far (encoded pages + pending values). */
+int64_t pqt_wchunk_nbytes(const pqt_wchunk *w);
+/* Close the row group's chunk: flush the last page, build the dictionary page. */
+pqt_status pqt_wchunk_finish(pqt_wchunk *w);
+/* Forget the row group (after it went to the file). */
+void pqt_wchunk_reset(pqt_wchunk *w);
+
+/* A streaming file writer (write_file.c). */
+struct pqt_writer;
+
+#endif

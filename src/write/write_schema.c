@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * write_schema.c - the output columns of a table and their schema elements (layer: write;
+ * parquet-format LogicalTypes.md, and the 3-level LIST of its Nested Types section).
+ *
+ * A column read from a file keeps the file's physical and logical type when its values are
+ * the file's own (no cast, a conversion that is exact both ways), so a copy shows other
+ * readers the source's types: narrow and unsigned integers, TIME(MILLIS) as INT32, JSON,
+ * ENUM. Everything else is written in the natural type of its kind.
+ */
+#include <string.h>
+
+#include "table/table_int.h"
+#include "util/error.h"
+#include "util/mem.h"
+#include "write/write_int.h"
+
+static void natural_type(pqt_wcol *w)
+{
+    pqt_logical_type *lt = &w->logical;
+    memset(lt, 0, sizeof *lt);
+    w->converted = -1;
+    w->type_length = 0;
+    switch (w->elem_kind) {
+    case PQT_INT32: w->ptype = PQT_PT_INT32; break;
+    case PQT_INT64: w->ptype = PQT_PT_INT64; break;
+    case PQT_UINT64:
+        w->ptype = PQT_PT_INT64;
+        lt->id = PQT_LT_INTEGER;
+        lt->bit_width = 64;
+        lt->is_signed = false;
+        w->converted = PQT_CT_UINT_64;
+        w->unsigned_cmp = true;
+        break;
+    case PQT_FLOAT32: w->ptype = PQT_PT_FLOAT; break;
+    case PQT_FLOAT64: w->ptype = PQT_PT_DOUBLE; break;
+    case PQT_BOOL: w->ptype = PQT_PT_BOOLEAN; break;
+    case PQT_STRING:
+        w->ptype = PQT_PT_BYTE_ARRAY;
+        lt->id = PQT_LT_STRING;
+        w->converted = PQT_CT_UTF8;
+        break;
+    case PQT_DATE:
+        w->ptype = PQT_PT_INT32;
+        lt->id = PQT_LT_DATE;
+        w->converted = PQT_CT_DATE;
+        break;
+    case PQT_TIME:
+        lt->id = PQT_LT_TIME;
+        lt->unit = (int8_t)w->time_unit;
+        lt->utc = w->utc;
+        if (w->time_unit == PQT_UNIT_MILLIS) {
+            w->ptype = PQT_PT_INT32;
+            w->narrow32 = true;
+            w->converted = PQT_CT_TIME_MILLIS;
+        } else {
+            w->ptype = PQT_PT_INT64;
+            if (w->time_unit == PQT_UNIT_MICROS) w->converted = PQT_CT_TIME_MICROS;
+        }
+        break;
+    case PQT_TIMESTAMP:
+        w->ptype = PQT_PT_INT64;
+        lt->id = PQT_LT_TIMESTAMP;
+        lt->unit = (int8_t)w->time_unit;
+        lt->utc = w->utc;
+        /* the converted types mean UTC-adjusted instants: none for a local timestamp */
+        if (w->utc && w->time_unit == PQT_UNIT_MILLIS) w->converted = PQT_CT_TIMESTAMP_MILLIS;
+        if (w->utc && w->time_unit == PQT_UNIT_MICROS) w->converted = PQT_CT_TIMESTAMP_MICROS;
+        break;
+    default: break;
+    }
+}
+
+/* The file's own leaf type when the values read are exactly the file's. */
+static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_col *fc)
+{
+    bool exact = fc->conv == PQT_CONV_NONE || fc->conv == PQT_CONV_U32_WIDEN ||
+                 fc->conv == PQT_CONV_I32_TO_I64 || fc->conv == PQT_CONV_TIME_MS;
+    const pqt_schema_elem *e = &t->f->meta.schema[fc->leaf_schema_idx];
+    if (!exact || fc->elem_kind != w->elem_kind || e->type == PQT_PT_FIXED_LEN_BYTE_ARRAY ||
+        e->type == PQT_PT_INT96)
+        return;
+    int lid = e->logical.id;
+    bool known = lid == PQT_LT_NONE || lid == PQT_LT_STRING || lid == PQT_LT_ENUM ||
+                 lid == PQT_LT_DATE || lid == PQT_LT_TIME || lid == PQT_LT_TIMESTAMP ||
+                 lid == PQT_LT_INTEGER || lid == PQT_LT_JSON;
+    if (!known) return;
+    w->ptype = e->type;
+    w->logical = e->logical;
+    w->converted = e->converted_type;
+    if (w->converted == PQT_CT_DECIMAL || w->converted == PQT_CT_INTERVAL) w->converted = -1;
+    w->narrow32 = e->type == PQT_PT_INT32 && pqt_kind_elem_nbytes(w->elem_kind) == 8;
+    w->unsigned_cmp = (lid == PQT_LT_INTEGER && !e->logical.is_signed) ||
+                      (w->converted >= PQT_CT_UINT_8 && w->converted <= PQT_CT_UINT_64);
+}
+
+static bool listed(char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return true;
+    return false;
+}
+
+static pqt_status fill_col(pqt_wcol *w, pqt_table *t, int slot)
+{
+    pqt_tcol *c = &t->cols[slot];
+    const pqt_col *fc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+    bool resident = c->residency == PQT_RES_FULL;
+    const pqt_colbuf *b = resident ? &c->buf : NULL;
+    w->src_slot = slot;
+    if (resident) w->elem_kind = b->elem_kind;
+    else if (c->kind_known) w->elem_kind = PQT_KIND_ELEMENT(c->kind);
+    else w->elem_kind = c->decode_kind ? c->decode_kind : fc->elem_kind;
+    w->is_list = resident ? b->is_list : ((c->kind & (PQT_VECTOR | PQT_LIST)) || (fc && fc->is_list));
+    w->kind = c->kind_known ? c->kind : (w->elem_kind | PQT_LIST);
+    w->time_unit = c->time_unit;
+    w->utc = fc ? fc->utc : false;
+    if (w->is_list) {
+        bool rows_null = b && b->row_validity;
+        w->nullable = rows_null || (fc && fc->is_list && fc->list_def >= 1);
+        w->elem_nullable = (b && b->validity) || (fc && fc->is_list && fc->max_def > fc->elem_def);
+        w->max_def = (int16_t)((w->nullable ? 1 : 0) + 1 + (w->elem_nullable ? 1 : 0));
+        w->max_rep = 1;
+    } else {
+        w->nullable = (b && b->validity) || (fc && fc->nullable);
+        w->max_def = w->nullable ? 1 : 0;
+    }
+    natural_type(w);
+    if (fc) source_type(w, t, fc);
+    w->nbytes_per_value = w->elem_kind == PQT_STRING ? 16 : (int64_t)pqt_kind_elem_nbytes(w->elem_kind);
+    w->name = pqt_strdup(c->name);
+    w->unit = pqt_strdup(c->unit ? c->unit : "");
+    if (!w->name || !w->unit) return pqt_err(PQT_NOMEM, "out of memory");
+    return PQT_OK;
+}
+
+void pqt_wcols_free(pqt_wcol *c, int n)
+{
+    if (!c) return;
+    for (int i = 0; i < n; i++) {
+        pqt_mem_free(c[i].name);
+        pqt_mem_free(c[i].unit);
+    }
+    pqt_mem_free(c);
+}
+
+pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol **ret, int *n_ret)
+{
+    int n = t->ncols;
+    pqt_wcol *cols = pqt_calloc((size_t)n + 2, sizeof *cols);
+    if (!cols) return pqt_err(PQT_NOMEM, "out of memory");
+    int m = 0;
+    pqt_status st = PQT_OK;
+    for (int i = 0; i < n && st == PQT_OK; i++) {
+        pqt_tcol *c = &t->cols[i];
+        if (c->kind == PQT_NONE && c->residency != PQT_RES_FULL) {
+            const pqt_col *fc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+            pqt_tbl_warn("column '%s' is not written: pqt cannot read its type (%s)", c->name,
+                         fc && fc->why_unsupported ? fc->why_unsupported : "unsupported");
+            continue;
+        }
+        if (o->row_index_name && strcmp(c->name, o->row_index_name) == 0) {
+            st = pqt_err(PQT_MISUSE, "the row index name '%s' is already a column of the table",
+                         o->row_index_name);
+            break;
+        }
+        st = fill_col(&cols[m++], t, i);
+    }
+    if (st == PQT_OK && o->row_index_name) {
+        pqt_wcol *w = &cols[m++];
+        w->src_slot = -2;
+        w->elem_kind = PQT_INT64;
+        w->kind = PQT_INT64;
+        w->time_unit = -1;
+        natural_type(w);
+        w->nbytes_per_value = 8;
+        w->name = pqt_strdup(o->row_index_name);
+        w->unit = pqt_strdup("");
+        if (!w->name || !w->unit) st = pqt_err(PQT_NOMEM, "out of memory");
+    }
+    for (int k = 0; k < m && st == PQT_OK; k++) {
+        for (int j = 0; j < k; j++)
+            if (strcmp(cols[j].name, cols[k].name) == 0)
+                st = pqt_err(PQT_MISUSE, "two columns are named '%s'", cols[k].name);
+        cols[k].bloom = listed(o->bloom_cols, o->nbloom, cols[k].name);
+    }
+    for (int b = 0; b < o->nbloom && st == PQT_OK; b++) {
+        bool found = false;
+        for (int k = 0; k < m; k++) found = found || strcmp(cols[k].name, o->bloom_cols[b]) == 0;
+        if (!found)
+            st = pqt_err(PQT_NOT_FOUND, "bloom filter column '%s': the table has no such column",
+                         o->bloom_cols[b]);
+    }
+    if (st != PQT_OK) {
+        pqt_wcols_free(cols, m);
+        return st;
+    }
+    *ret = cols;
+    *n_ret = m;
+    return PQT_OK;
+}
+
+static pqt_schema_elem group(const char *name, int rep, int nchildren)
+{
+    pqt_schema_elem e;
+    memset(&e, 0, sizeof e);
+    e.name = name;
+    e.type = -1;
+    e.repetition = rep;
+    e.num_children = nchildren;
+    e.converted_type = -1;
+    return e;
+}
+
+pqt_status pqt_wcols_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_elem **elems_ret,
+                            int *nelems_ret)
+{
+    int ne = 1;
+    for (int i = 0; i < n; i++) ne += c[i].is_list ? 3 : 1;
+    pqt_schema_elem *e = pqt_arena_alloc_array(a, (size_t)ne, sizeof *e);
+    if (!e) return pqt_err(PQT_NOMEM, "out of memory building the schema");
+    int k = 0;
+    e[k++] = group("schema", -1, n);
+    for (int i = 0; i < n; i++) {
+        const pqt_wcol *w = &c[i];
+        bool leaf_opt = w->is_list ? w->elem_nullable : w->nullable;
+        if (w->is_list) {
+            pqt_schema_elem g = group(w->name, w->nullable ? PQT_REP_OPTIONAL : PQT_REP_REQUIRED, 1);
+            g.converted_type = PQT_CT_LIST;
+            g.logical.id = PQT_LT_LIST;
+            e[k++] = g;
+            e[k++] = group("list", PQT_REP_REPEATED, 1);
+        }
+        pqt_schema_elem l = group(w->is_list ? "element" : w->name,
+                                  leaf_opt ? PQT_REP_OPTIONAL : PQT_REP_REQUIRED, 0);
+        l.type = w->ptype;
+        l.type_length = w->type_length;
+        l.converted_type = w->converted;
+        l.logical = w->logical;
+        e[k++] = l;
+    }
+    *elems_ret = e;
+    *nelems_ret = ne;
+    return PQT_OK;
+}

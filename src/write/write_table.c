@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * write_table.c - rows from tables into the streaming writer: pqt_writer_write and
+ * pqt_write_table (layer: write).
+ *
+ * Resident columns are sliced in place. Columns the table has not read are read one source
+ * row group at a time through the table's plan (the rows a slice, filter or sample kept)
+ * and released after that row group went into the chunk writers, so writing a filtered
+ * 10 GB file holds about one row group. A sorted plan interleaves row groups, so there the
+ * column is read whole first (it stays resident).
+ */
+#include <string.h>
+
+#include "util/error.h"
+#include "util/mem.h"
+#include "write/write_file.h"
+
+typedef struct add_arg {
+    const pqt_colbuf **bufs;
+    const int64_t *r0s;
+    int64_t at, n, row_no;
+} add_arg;
+
+static pqt_status add_fn(pqt_wchunk *ch, void *arg, int k)
+{
+    const add_arg *a = arg;
+    return pqt_wchunk_add(ch, a->bufs[k], a->r0s[k] + a->at, a->n, a->row_no + a->at);
+}
+
+static int64_t chunk_nbytes(const pqt_writer *w)
+{
+    int64_t s = 0;
+    for (int k = 0; k < w->ncols; k++) s += pqt_wchunk_nbytes(&w->chunks[k]);
+    return s;
+}
+
+/* Rows r0s[k] .. + n of every column's buffer; row_no: the table row (1-based) of the first. */
+static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t *r0s, int64_t n,
+                           int64_t row_no)
+{
+    int64_t done = 0;
+    while (done < n) {
+        int64_t take = n - done, room = w->o.rg_rows - w->rg_nrows;
+        if (take > room) take = room;
+        if (take > 131072) take = 131072; /* so the byte limit is looked at often enough */
+        add_arg a = {bufs, r0s, done, take, row_no};
+        PQT_TRY(pqt_writer_each_chunk(w, add_fn, &a));
+        w->rg_nrows += take;
+        w->nrows += take;
+        done += take;
+        if (w->rg_nrows >= w->o.rg_rows || chunk_nbytes(w) >= w->o.rg_nbytes)
+            PQT_TRY(pqt_writer_flush_rg(w));
+    }
+    return PQT_OK;
+}
+
+static int slot_elem_kind(const pqt_table *t, const pqt_tcol *c)
+{
+    if (c->residency == PQT_RES_FULL) return c->buf.elem_kind;
+    if (c->kind_known) return PQT_KIND_ELEMENT(c->kind);
+    return c->decode_kind ? c->decode_kind : t->f->schema.cols[c->file_col].elem_kind;
+}
+
+static bool slot_is_list(const pqt_table *t, const pqt_tcol *c)
+{
+    if (c->residency == PQT_RES_FULL) return c->buf.is_list;
+    return (c->kind & (PQT_VECTOR | PQT_LIST)) ||
+           (c->file_col >= 0 && t->f && t->f->schema.cols[c->file_col].is_list);
+}
+
+/* The slot of t feeding each output column (-2: the row index). */
+static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
+{
+    for (int k = 0; k < w->ncols; k++) {
+        const pqt_wcol *c = &w->cols[k];
+        if (c->src_slot == -2) {
+            slots[k] = -2;
+            continue;
+        }
+        int s = t == w->template_table ? c->src_slot : pqt_tbl_find(t, c->name);
+        if (s < 0)
+            return pqt_err(PQT_NOT_FOUND, "%s has no column '%s' (the writer's template has it)",
+                           pqt_tbl_where(t), c->name);
+        const pqt_tcol *tc = &t->cols[s];
+        if (tc->kind == PQT_NONE && tc->residency != PQT_RES_FULL)
+            return pqt_err(PQT_UNSUPPORTED_TYPE, "column '%s' of %s cannot be read", c->name,
+                           pqt_tbl_where(t));
+        if (slot_elem_kind(t, tc) != c->elem_kind || slot_is_list(t, tc) != c->is_list)
+            return pqt_err(PQT_KIND, "column '%s' of %s is %s; the writer's template had %s",
+                           c->name, pqt_tbl_where(t), pqt_kind_name(tc->kind),
+                           pqt_kind_name(c->kind));
+        slots[k] = s;
+    }
+    return PQT_OK;
+}
+
+/* Read slot c's rows of physical row group rg through the plan into b (not resident). */
+static pqt_status read_rg(pqt_table *t, pqt_tcol *c, int rg, pqt_colbuf *b)
+{
+    const pqt_plan *p = &t->plan;
+    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const int64_t zero = 0;
+    pqt_read_counters rc = {0};
+    pqt_status st = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, p->sel[rg].nsel, 1,
+                                       &rc, b, NULL);
+    pqt_tbl_scan_add(t, c, &rc);
+    if (st == PQT_OK && c->decode_kind) {
+        st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
+        if (st != PQT_OK) pqt_colbuf_free(b);
+    }
+    if (st != PQT_OK) pqt_err_prefix("column '%s', row group %d: ", c->name, rg + 1);
+    return st;
+}
+
+static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_colbuf **bufs,
+                             int64_t *r0s, pqt_colbuf *tmp, pqt_colbuf *ri)
+{
+    bool need_read = false;
+    for (int k = 0; k < w->ncols; k++) {
+        if (slots[k] < 0) {
+            bufs[k] = ri;
+            continue;
+        }
+        pqt_tcol *c = &t->cols[slots[k]];
+        if (c->residency == PQT_RES_FULL) {
+            bufs[k] = &c->buf;
+            continue;
+        }
+        if (t->detached)
+            return pqt_err(PQT_DETACHED, "column '%s' was never read and the table has detached "
+                                         "from %s: it can no longer be read",
+                           c->name, t->f ? t->f->path : "its file");
+        if (c->file_col < 0)
+            return pqt_err(PQT_MISUSE, "column '%s' has no values and no file to read them from",
+                           c->name);
+        if (t->plan.perm) {
+            PQT_TRY(pqt_tbl_touch(t, slots[k], "pqt_writer_write"));
+            bufs[k] = &c->buf;
+            continue;
+        }
+        need_read = true;
+        bufs[k] = NULL;
+    }
+    if (!need_read) {
+        for (int k = 0; k < w->ncols; k++) r0s[k] = 0;
+        return add_rows(w, bufs, r0s, t->nrows, 1);
+    }
+    const pqt_plan *p = &t->plan;
+    for (int rg = 0; rg < p->nrg; rg++) {
+        int64_t m = p->sel[rg].nsel, base = p->dst_row[rg];
+        if (m == 0) continue;
+        pqt_status st = PQT_OK;
+        for (int k = 0; k < w->ncols && st == PQT_OK; k++) {
+            pqt_tcol *c = slots[k] >= 0 ? &t->cols[slots[k]] : NULL;
+            if (c && c->residency != PQT_RES_FULL) {
+                st = read_rg(t, c, rg, &tmp[k]);
+                bufs[k] = &tmp[k];
+                r0s[k] = 0;
+            } else {
+                r0s[k] = base;
+            }
+        }
+        if (st == PQT_OK) st = add_rows(w, bufs, r0s, m, base + 1);
+        for (int k = 0; k < w->ncols; k++) {
+            pqt_colbuf_free(&tmp[k]);
+            memset(&tmp[k], 0, sizeof tmp[k]);
+        }
+        PQT_TRY(st);
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
+{
+    const char *call = "pqt_writer_write";
+    if (!w || !t) return pqt_err(PQT_MISUSE, "%s: writer or table is NULL", call);
+    if (w->failed)
+        return pqt_err(PQT_MISUSE, "%s: %s: an earlier write failed; only pqt_writer_abort "
+                                   "remains",
+                       call, w->path);
+    PQT_TBL_HOLD(t, call, "writing a table");
+    int n = w->ncols;
+    int *slots = pqt_calloc((size_t)n + 1, sizeof *slots);
+    const pqt_colbuf **bufs = pqt_calloc((size_t)n + 1, sizeof *bufs);
+    int64_t *r0s = pqt_calloc((size_t)n + 1, sizeof *r0s);
+    pqt_colbuf *tmp = pqt_calloc((size_t)n + 1, sizeof *tmp);
+    pqt_colbuf ri;
+    memset(&ri, 0, sizeof ri);
+    pqt_status st = slots && bufs && r0s && tmp ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
+    if (st == PQT_OK) st = map_columns(w, t, slots);
+    bool want_ri = false;
+    for (int k = 0; k < n; k++) want_ri = want_ri || slots[k] == -2;
+    if (st == PQT_OK && want_ri) {
+        if (!t->f || t->detached)
+            st = pqt_err(PQT_DETACHED, "the row index '%s' needs a table still attached to its "
+                                       "file",
+                         w->o.row_index_name);
+        else if ((st = pqt_tbl_buf_new(&ri, PQT_INT64, false, 0, false, t->nrows, t->nrows)) == PQT_OK)
+            st = pqt_plan_file_rows(&t->plan, (int64_t *)ri.data);
+    }
+    if (st == PQT_OK && t->nrows > 0) st = write_rows(w, t, slots, bufs, r0s, tmp, &ri);
+    pqt_colbuf_free(&ri);
+    pqt_mem_free(slots);
+    pqt_mem_free(bufs);
+    pqt_mem_free(r0s);
+    pqt_mem_free(tmp);
+    if (st != PQT_OK) {
+        w->failed = true;
+        pqt_err_prefix("%s: %s: ", call, w->path);
+    }
+    return st;
+}
+
+pqt_status pqt_write_table(pqt_table *t, const char *path, const pqt_write_opts *opts)
+{
+    pqt_writer *w = NULL;
+    PQT_TRY(pqt_writer_open(&w, path, t, opts));
+    pqt_status st = pqt_writer_write(w, t);
+    if (st != PQT_OK) {
+        pqt_writer_abort(w);
+        return st;
+    }
+    return pqt_writer_close(w);
+}

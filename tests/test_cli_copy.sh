@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# test_cli_copy.sh - `pqt copy IN OUT` (issue 14): a --where/--columns/--rows copy holds exactly
+# the rows and columns `pqt cat` prints for the same options on the source (csv, every value),
+# keeps the source's physical and logical types (pqt schema's type columns), --sort orders the
+# rows as `pqt cat --sort` does, an existing OUT is refused (exit 1, OUT untouched) unless
+# --force, a bad option is a usage error (exit 2) that writes nothing, and no temporary file
+# is left behind.
+# Usage (ctest does this from the repository root): bash tests/test_cli_copy.sh PATH_TO_PQT
+set -u
+PQT=${1:?usage: test_cli_copy.sh PATH_TO_PQT}
+SRC=examples/catalogue.parquet
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+same_cat() { # same_cat NAME OUT CAT-OPTIONS...: OUT's rows are the source's under the options
+    local name=$1 out=$2
+    shift 2
+    "$PQT" cat "$SRC" --format csv "$@" >"$TMP/want.csv" || fail "$name: pqt cat of the source failed"
+    local cols
+    cols=$(head -1 "$TMP/want.csv")
+    "$PQT" cat "$out" --format csv -c "$cols" >"$TMP/got.csv" || fail "$name: pqt cat of the copy failed"
+    cmp -s "$TMP/want.csv" "$TMP/got.csv" || fail "$name: rows differ: $(diff "$TMP/want.csv" "$TMP/got.csv" | head -3)"
+    [ "$(wc -l <"$TMP/got.csv")" -gt 1 ] || fail "$name: no rows copied"
+}
+
+"$PQT" copy "$SRC" "$TMP/all.parquet" || fail "plain copy exited $?"
+same_cat all "$TMP/all.parquet"
+# the schema's type columns (physical, logical, column kind) are the source's
+"$PQT" schema "$SRC" | tail -n +4 | awk '{print $1, $2, $3, $4}' >"$TMP/s1"
+"$PQT" schema "$TMP/all.parquet" | tail -n +4 | awk '{print $1, $2, $3, $4}' >"$TMP/s2"
+cmp -s "$TMP/s1" "$TMP/s2" || fail "schema differs: $(diff "$TMP/s1" "$TMP/s2" | head -4)"
+
+"$PQT" copy "$SRC" "$TMP/sub.parquet" --where 'mass > 1e11' --columns id,mass,survey,mag \
+    --codec snappy --page-version 2 --row-group-rows 50 || fail "subset copy exited $?"
+same_cat subset "$TMP/sub.parquet" --where 'mass > 1e11' -c id,mass,survey,mag
+[ "$("$PQT" count "$TMP/sub.parquet")" = "$("$PQT" count "$SRC" -w 'mass > 1e11')" ] || fail "subset count"
+"$PQT" meta "$TMP/sub.parquet" | grep -q 'SNAPPY' || fail "subset copy is not snappy"
+
+"$PQT" copy "$SRC" "$TMP/rows.parquet" --rows 101:600 --no-dictionary --crc || fail "rows copy exited $?"
+same_cat rows "$TMP/rows.parquet" --rows 101:600
+
+"$PQT" copy "$SRC" "$TMP/sorted.parquet" --sort '-mass' --columns id,mass || fail "sorted copy exited $?"
+same_cat sorted "$TMP/sorted.parquet" --sort '-mass' -c id,mass
+
+# an existing OUT: refused, untouched; --force replaces it
+cp "$TMP/rows.parquet" "$TMP/keep.parquet"
+"$PQT" copy "$SRC" "$TMP/rows.parquet" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || fail "existing OUT: exit $rc, want 1"
+grep -q 'exists' "$TMP/err" || fail "existing OUT: message '$(cat "$TMP/err")'"
+cmp -s "$TMP/rows.parquet" "$TMP/keep.parquet" || fail "existing OUT was changed"
+"$PQT" copy "$SRC" "$TMP/rows.parquet" --force || fail "--force exited $?"
+same_cat force "$TMP/rows.parquet"
+
+# usage errors write nothing
+"$PQT" copy "$SRC" "$TMP/bad.parquet" --codec lzo 2>/dev/null
+rc=$?
+[ $rc = 2 ] || fail "--codec lzo: exit $rc, want 2"
+"$PQT" copy "$SRC" 2>/dev/null
+[ $? = 2 ] || fail "missing OUT: want exit 2"
+"$PQT" copy "$SRC" "$TMP/bad.parquet" --where 'nope > 1' 2>/dev/null
+[ $? = 1 ] || fail "unknown column in --where: want exit 1"
+[ ! -e "$TMP/bad.parquet" ] || fail "a failed copy left OUT"
+ls "$TMP" | grep -q 'tmp-' && fail "a temporary file was left: $(ls "$TMP")"
+
+if [ $failures -gt 0 ]; then
+    echo "test_cli_copy: $failures failure(s)"
+    exit 1
+fi
+echo "test_cli_copy: ok"
