@@ -52,8 +52,13 @@ static int64_t chunk_bytes_justified(const pqt_column_meta *cm, int64_t file_siz
  * DELTA_LENGTH_BYTE_ARRAY copy bytes out of the pages; a dictionary or DELTA_BYTE_ARRAY
  * page can expand, so such chunks have no bound (-1). The 16 spare bytes are the
  * decoders' fixed-size copy slack. */
-static int64_t string_bytes_bound(const pqt_column_meta *cm, int64_t file_size)
+static int64_t string_bytes_bound(const pqt_col *c, const pqt_column_meta *cm, int64_t file_size)
 {
+    /* a UUID's 16 stored bytes become 36 characters: the chunk's size no longer bounds them */
+    if (c->conv == PQT_CONV_UUID) {
+        if (cm->num_values < 0 || cm->num_values > file_size * 64) return -1;
+        return cm->num_values * 36 + 16;
+    }
     for (int i = 0; i < cm->n_encodings; i++) {
         int e = cm->encodings[i];
         if (e != PQT_ENC_PLAIN && e != PQT_ENC_DELTA_LENGTH_BYTE_ARRAY && e != PQT_ENC_RLE &&
@@ -162,7 +167,7 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
             for (int rg = first, k = 0; ok && rg <= last; rg++) {
                 if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
                 const pqt_column_meta *cm = &groups[rg].columns[c->chunk_col].meta;
-                int64_t bound = string_bytes_bound(cm, f->file_size);
+                int64_t bound = string_bytes_bound(c, cm, f->file_size);
                 stored += cm->total_compressed_size > 0 ? cm->total_compressed_size : 0;
                 ok = dst_row[rg] == next_row && bound >= 0 && w <= INT64_MAX / 2 - bound &&
                      stored <= f->file_size;
@@ -218,7 +223,7 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
                         view.str_bytes = (pqt_buf){
                             .data = b->str_bytes.data + win[rg],
                             .cap = (size_t)string_bytes_bound(
-                                &groups[rg].columns[c->chunk_col].meta, f->file_size),
+                                c, &groups[rg].columns[c->chunk_col].meta, f->file_size),
                             .fixed = true};
                         sts[rg] = tst != PQT_OK ? tst
                                                 : pqt_chunk_read(cx, &src, rg0 + rg, c, &sels[rg], &view, dst_row[rg]);
