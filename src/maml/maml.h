@@ -61,7 +61,7 @@ typedef struct pqt_maml {
     int nfields;
     pqt_maml_pair *remap;
     int nremap;
-    pqt_maml_list filter, sort, protected_cols;
+    pqt_maml_list filter, sort, protected_cols, nullable_cols;
     /* lookup indexes built after parsing (a MAML may hold a million entries): positions in
      * fields[] sorted by (name, position), in remap[] by (file, position) and by
      * (internal, position); entries without a name are left out */

@@ -348,6 +348,8 @@ static void read_extra(walk *w, yaml_node_t *v)
         else if (!strcasecmp(key, "sort")) read_list(w, &w->m->sort, x, "sort", false);
         else if (!strcasecmp(key, "protected_cols"))
             read_list(w, &w->m->protected_cols, x, "protected_cols", true);
+        else if (!strcasecmp(key, "nullable_cols"))
+            read_list(w, &w->m->nullable_cols, x, "nullable_cols", true);
     }
 }
 
@@ -632,6 +634,7 @@ void pqt_maml_unref(pqt_maml *m)
     list_free(&m->filter);
     list_free(&m->sort);
     list_free(&m->protected_cols);
+    list_free(&m->nullable_cols);
     pqt_buf_free(&m->problems);
     pqt_mem_free(m->source);
     pqt_mem_free(m);

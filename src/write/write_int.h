@@ -35,6 +35,7 @@ struct pqt_write_opts {
     int nmeta_keys;
     char **kv; /* PQT_WOPT_METADATA, "key=value" */
     int nkv;
+    char *maml_path, *maml_text; /* PQT_WOPT_MAML / PQT_WOPT_MAML_TEXT (the last one set wins) */
 };
 
 /* Deep copy of src (NULL: the defaults) into *dst. */
@@ -51,6 +52,7 @@ typedef struct pqt_wcol {
     bool is_list;  /* written as a 3-level LIST */
     bool nullable; /* the field (scalar) or the list is optional */
     bool elem_nullable; /* lists: the element is optional */
+    bool protect;       /* MAML protected_cols: written required, a null is PQT_PROTECTED */
     int time_unit;
     bool utc;
     /* the leaf */

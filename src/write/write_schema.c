@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "maml/maml.h"
 #include "table/table_int.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -144,6 +145,47 @@ void pqt_wcols_free(pqt_wcol *c, int n)
     pqt_mem_free(c);
 }
 
+static pqt_wcol *wcol_named(pqt_wcol *cols, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(cols[k].name, name) == 0) return &cols[k];
+    return NULL;
+}
+
+/* The write-side MAML's nullability (anchor spec section 5.4): protected columns are
+ * written required (a null is refused when rows arrive), nullable_cols optional. */
+static pqt_status apply_maml(pqt_wcol *cols, int n, const pqt_write_opts *o)
+{
+    if (!o->maml_path && !o->maml_text) return PQT_OK;
+    pqt_maml *m = NULL;
+    PQT_TRY(o->maml_path ? pqt_maml_load_file(o->maml_path, &m) : pqt_maml_load_text(o->maml_text, &m));
+    pqt_status st = PQT_OK;
+    for (int pass = 0; pass < 2 && st == PQT_OK; pass++) {
+        const pqt_maml_list *l = pass == 0 ? &m->protected_cols : &m->nullable_cols;
+        for (int i = 0; i < l->n && st == PQT_OK; i++) {
+            pqt_wcol *w = wcol_named(cols, n, l->items[i]);
+            if (!w) {
+                st = pqt_err(PQT_BAD_MAML, "%s: line %d: extra: %s: '%s' is not a column of "
+                                           "the table",
+                             m->source, l->lines[i], pass == 0 ? "protected_cols" : "nullable_cols",
+                             l->items[i]);
+                break;
+            }
+            bool opt = pass == 1;
+            w->protect = !opt;
+            w->nullable = opt;
+            if (w->is_list) {
+                w->elem_nullable = opt;
+                w->max_def = (int16_t)((opt ? 2 : 0) + 1);
+            } else {
+                w->max_def = opt ? 1 : 0;
+            }
+        }
+    }
+    pqt_maml_unref(m);
+    return st;
+}
+
 pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol **ret, int *n_ret)
 {
     int n = t->ncols;
@@ -184,6 +226,7 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol 
                 st = pqt_err(PQT_MISUSE, "two columns are named '%s'", cols[k].name);
         cols[k].bloom = listed(o->bloom_cols, o->nbloom, cols[k].name);
     }
+    if (st == PQT_OK) st = apply_maml(cols, m, o);
     for (int b = 0; b < o->nbloom && st == PQT_OK; b++) {
         bool found = false;
         for (int k = 0; k < m; k++) found = found || strcmp(cols[k].name, o->bloom_cols[b]) == 0;

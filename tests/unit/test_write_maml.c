@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_write_maml.c - the write-side MAML (anchor spec section 5.4, issue 14):
+ * protected_cols: are written REQUIRED and a null in one is refused with PQT_PROTECTED naming
+ * the column and row, leaving the target path untouched; nullable_cols: are written OPTIONAL
+ * though they hold no null; the two lists overlapping, or naming a column the table lacks, is
+ * PQT_BAD_MAML listing the problems. The written schema is read back with pqt's file API.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pqt.h"
+#include "testutil.h"
+
+static char g_dir[256];
+
+static void path_of(char *buf, size_t cap, const char *name)
+{
+    snprintf(buf, cap, "%s/%s", g_dir, name);
+}
+
+/* a: no nulls; b: no nulls; c: row 3 null */
+static pqt_table *three_cols(void)
+{
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_new(&t));
+    int32_t a[4] = {1, 2, 3, 4};
+    double b[4] = {0.5, 1.5, 2.5, 3.5};
+    int64_t c[4] = {10, 20, 30, 40};
+    uint8_t v_c = 0xb; /* rows 1, 2, 4 valid */
+    CHECK_OK(pqt_table_add_column(t, "a", PQT_INT32, 1, a, NULL, 4, NULL));
+    CHECK_OK(pqt_table_add_column(t, "b", PQT_FLOAT64, 1, b, NULL, 4, NULL));
+    CHECK_OK(pqt_table_add_column(t, "c", PQT_INT64, 1, c, &v_c, 4, NULL));
+    return t;
+}
+
+static const char *repetition_of(const pqt_file *f, const char *name)
+{
+    for (int k = 1; k < pqt_file_nnodes(f); k++)
+        if (strcmp(pqt_file_node_name(f, k), name) == 0) return pqt_file_node_repetition(f, k);
+    return "(absent)";
+}
+
+static void schema_repetition(void)
+{
+    char p[300];
+    path_of(p, sizeof p, "prot.parquet");
+    pqt_table *t = three_cols();
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\n"
+                                    "fields:\n  - name: a\n  - name: b\n"
+                                    "extra:\n  protected_cols: a\n  nullable_cols:\n    - b\n"));
+    REQUIRE_OK(pqt_write_table(t, p, o));
+    pqt_file *f = NULL;
+    REQUIRE_OK(pqt_file_open(p, NULL, &f));
+    /* without the MAML a and b (no validity) would both be required, c optional */
+    CHECK(strcmp(repetition_of(f, "a"), "required") == 0);
+    CHECK(strcmp(repetition_of(f, "b"), "optional") == 0);
+    CHECK(strcmp(repetition_of(f, "c"), "optional") == 0);
+    pqt_file_close(f);
+
+    /* the same through a MAML file, a;b;c scalar form: c holds a null at row 3 */
+    char mp[300], q[300];
+    path_of(mp, sizeof mp, "prot.maml");
+    path_of(q, sizeof q, "refused.parquet");
+    FILE *fp = fopen(mp, "w");
+    REQUIRE_OK(fp == NULL);
+    fputs("table: t\nfields:\n  - name: a\n  - name: c\nextra:\n  protected_cols: a; c\n", fp);
+    fclose(fp);
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML, mp));
+    CHECK_EQ_I64(pqt_write_table(t, q, o), PQT_PROTECTED);
+    CHECK(strstr(pqt_errmsg(), "'c'") != NULL);
+    CHECK(strstr(pqt_errmsg(), "row 3") != NULL);
+    struct stat sb;
+    CHECK(stat(q, &sb) != 0); /* the target is untouched */
+
+    /* protecting only a (no nulls) writes */
+    fp = fopen(mp, "w");
+    REQUIRE_OK(fp == NULL);
+    fputs("table: t\nfields:\n  - name: a\nextra:\n  protected_cols: [a]\n", fp);
+    fclose(fp);
+    CHECK_OK(pqt_write_table(t, q, o));
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+}
+
+static void bad_maml(void)
+{
+    char p[300];
+    path_of(p, sizeof p, "bad.parquet");
+    pqt_table *t = three_cols();
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    /* two problems at once: an unknown section and a column in both lists */
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nbogus: 1\nfields:\n  - name: a\n"
+                                    "extra:\n  protected_cols: a\n  nullable_cols: a\n"));
+    CHECK_EQ_I64(pqt_write_table(t, p, o), PQT_BAD_MAML);
+    CHECK(strstr(pqt_errmsg(), "bogus") != NULL);
+    CHECK(strstr(pqt_errmsg(), "both in protected_cols") != NULL);
+    /* a declared field the table lacks */
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: zz\n"
+                                    "extra:\n  protected_cols: zz\n"));
+    CHECK_EQ_I64(pqt_write_table(t, p, o), PQT_BAD_MAML);
+    CHECK(strstr(pqt_errmsg(), "'zz' is not a column") != NULL);
+    struct stat sb;
+    CHECK(stat(p, &sb) != 0);
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+}
+
+int main(void)
+{
+    snprintf(g_dir, sizeof g_dir, "/tmp/pqt_write_maml_XXXXXX");
+    REQUIRE_OK(mkdtemp(g_dir) == NULL);
+    schema_repetition();
+    bad_maml();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+    return pqt_test_done("test_write_maml");
+}
