@@ -61,6 +61,8 @@ typedef struct pqt_maml {
     int nfields;
     pqt_maml_pair *remap;
     int nremap;
+    pqt_maml_pair *col_map; /* write side: internal -> output name (in .file) */
+    int ncol_map;
     pqt_maml_list filter, sort, protected_cols, nullable_cols;
     /* lookup indexes built after parsing (a MAML may hold a million entries): positions in
      * fields[] sorted by (name, position), in remap[] by (file, position) and by

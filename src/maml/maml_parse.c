@@ -297,19 +297,22 @@ static void read_list(walk *w, pqt_maml_list *l, yaml_node_t *v, const char *wha
     }
 }
 
-static void read_remap(walk *w, yaml_node_t *v)
+/* A list of single-pair maps: remap: (- internal: FILE_COLUMN) or col_map: (- internal:
+ * output); the entries go to pairs and npairs, key first. */
+static void read_pairs(walk *w, yaml_node_t *v, const char *what, const char *shape,
+                       pqt_maml_pair **pairs, int *npairs)
 {
     pqt_maml *m = w->m;
     if (v->type == YAML_SCALAR_NODE && v->data.scalar.length == 0) return;
     if (v->type != YAML_SEQUENCE_NODE) {
-        note(w, pqt_maml_problem(m, line_of(v), "extra: remap: must be a list of "
-                                                "'- internal_name: FILE_COLUMN' entries"));
+        note(w, pqt_maml_problem(m, line_of(v), "extra: %s: must be a list of '- %s' entries",
+                                 what, shape));
         return;
     }
     size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
-    if (n == 0) return;
-    m->remap = pqt_calloc(n, sizeof *m->remap);
-    if (!m->remap) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    if (n == 0 || *pairs) return;
+    *pairs = pqt_calloc(n, sizeof **pairs);
+    if (!*pairs) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
     for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
          it++) {
         yaml_node_t *e = node_at(w, *it);
@@ -323,11 +326,11 @@ static void read_remap(walk *w, yaml_node_t *v)
         if (!k || !t || k->type != YAML_SCALAR_NODE || t->type != YAML_SCALAR_NODE ||
             k->data.scalar.length == 0 || t->data.scalar.length == 0) {
             if (!w->bomb)
-                note(w, pqt_maml_problem(m, line_of(e), "extra: remap: each entry is one "
-                                                        "'internal_name: FILE_COLUMN' pair"));
+                note(w, pqt_maml_problem(m, line_of(e), "extra: %s: each entry is one '%s' pair",
+                                         what, shape));
             continue;
         }
-        pqt_maml_pair *p = &m->remap[m->nremap++];
+        pqt_maml_pair *p = &(*pairs)[(*npairs)++];
         p->line = line_of(e);
         p->internal = scalar_dup(w, k);
         p->file = scalar_dup(w, t);
@@ -343,7 +346,11 @@ static void read_extra(walk *w, yaml_node_t *v)
         if (!k || !x) return;
         if (k->type != YAML_SCALAR_NODE) continue;
         const char *key = key_text(k);
-        if (!strcasecmp(key, "remap")) read_remap(w, x);
+        if (!strcasecmp(key, "remap"))
+            read_pairs(w, x, "remap", "internal_name: FILE_COLUMN", &w->m->remap, &w->m->nremap);
+        else if (!strcasecmp(key, "col_map"))
+            read_pairs(w, x, "col_map", "internal_name: output_name", &w->m->col_map,
+                       &w->m->ncol_map);
         else if (!strcasecmp(key, "filter")) read_list(w, &w->m->filter, x, "filter", false);
         else if (!strcasecmp(key, "sort")) read_list(w, &w->m->sort, x, "sort", false);
         else if (!strcasecmp(key, "protected_cols"))
@@ -628,6 +635,11 @@ void pqt_maml_unref(pqt_maml *m)
         pqt_mem_free(m->remap[i].file);
     }
     pqt_mem_free(m->remap);
+    for (int i = 0; i < m->ncol_map; i++) {
+        pqt_mem_free(m->col_map[i].internal);
+        pqt_mem_free(m->col_map[i].file);
+    }
+    pqt_mem_free(m->col_map);
     pqt_mem_free(m->field_by_name);
     pqt_mem_free(m->remap_by_file);
     pqt_mem_free(m->remap_by_internal);

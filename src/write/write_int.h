@@ -45,6 +45,7 @@ void pqt_wopts_clear(pqt_write_opts *o);
 /* One output column: how table values of `kind` become one Parquet leaf. */
 typedef struct pqt_wcol {
     char *name;    /* output field name */
+    char *src_name; /* the table's name for it (differs under a MAML col_map:) */
     char *unit;    /* "" when none */
     int src_slot;  /* slot of the template table it was made from */
     int kind;      /* table kind with PQT_VECTOR / PQT_LIST */

@@ -4,7 +4,9 @@
  * protected_cols: are written REQUIRED and a null in one is refused with PQT_PROTECTED naming
  * the column and row, leaving the target path untouched; nullable_cols: are written OPTIONAL
  * though they hold no null; the two lists overlapping, or naming a column the table lacks, is
- * PQT_BAD_MAML listing the problems. The written schema is read back with pqt's file API.
+ * PQT_BAD_MAML listing the problems. col_map: writes columns under their output names
+ * (streaming writer tables matched by internal name), refusing an unknown internal name, an
+ * undeclared or colliding output name. The written schema is read back with pqt's file API.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,12 +117,81 @@ static void bad_maml(void)
     pqt_table_close(t);
 }
 
+/* col_map: a -> alpha, c -> gamma; protected_cols: names the output alpha */
+static void col_map(void)
+{
+    char p[300];
+    path_of(p, sizeof p, "mapped.parquet");
+    pqt_table *t = three_cols();
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: alpha\n  - name: gamma\n"
+                                    "extra:\n  col_map:\n    - a: alpha\n    - c: gamma\n"
+                                    "  protected_cols: alpha\n"));
+    /* the streaming writer: a second table is matched by the internal names */
+    pqt_writer *w = NULL;
+    REQUIRE_OK(pqt_writer_open(&w, p, t, o));
+    CHECK_OK(pqt_writer_write(w, t));
+    pqt_table *t2 = three_cols();
+    CHECK_OK(pqt_writer_write(w, t2));
+    REQUIRE_OK(pqt_writer_close(w));
+    pqt_table_close(t2);
+    pqt_file *f = NULL;
+    REQUIRE_OK(pqt_file_open(p, NULL, &f));
+    CHECK_EQ_I64(pqt_file_nrows(f), 8);
+    CHECK_EQ_I64(pqt_file_nnodes(f), 4);
+    const char *want[4] = {"", "alpha", "b", "gamma"};
+    for (int k = 1; k < 4 && k < pqt_file_nnodes(f); k++)
+        CHECK(strcmp(pqt_file_node_name(f, k), want[k]) == 0);
+    CHECK(strcmp(repetition_of(f, "alpha"), "required") == 0);
+    CHECK(strcmp(repetition_of(f, "gamma"), "optional") == 0);
+    pqt_file_close(f);
+
+    char q[300];
+    path_of(q, sizeof q, "mapped_bad.parquet");
+    /* every problem at once: an internal name the table lacks, an undeclared output name */
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: alpha\n"
+                                    "extra:\n  col_map:\n    - zz: alpha\n    - a: q\n"));
+    CHECK_EQ_I64(pqt_write_table(t, q, o), PQT_BAD_MAML);
+    CHECK(strstr(pqt_errmsg(), "2 problems") != NULL);
+    CHECK(strstr(pqt_errmsg(), "'zz' is not a column") != NULL);
+    CHECK(strstr(pqt_errmsg(), "'q' is not a declared field") != NULL);
+    /* an output name that is another column's */
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: b\n"
+                                    "extra:\n  col_map:\n    - a: b\n"));
+    CHECK_EQ_I64(pqt_write_table(t, q, o), PQT_BAD_MAML);
+    CHECK(strstr(pqt_errmsg(), "'b' collides") != NULL);
+    /* the internal name also declared un-renamed */
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: alpha\n  - name: a\n"
+                                    "extra:\n  col_map:\n    - a: alpha\n"));
+    CHECK_EQ_I64(pqt_write_table(t, q, o), PQT_BAD_MAML);
+    CHECK(strstr(pqt_errmsg(), "'a' is renamed but also declared") != NULL);
+    /* a swap is no collision */
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: a\n  - name: b\n"
+                                    "extra:\n  col_map:\n    - a: b\n    - b: a\n"));
+    REQUIRE_OK(pqt_write_table(t, q, o));
+    REQUIRE_OK(pqt_file_open(q, NULL, &f));
+    /* the int32 column a is now named b */
+    CHECK(strcmp(pqt_file_node_name(f, 1), "b") == 0);
+    CHECK(strcmp(pqt_file_node_physical(f, 1), "INT32") == 0);
+    CHECK(strcmp(pqt_file_node_physical(f, 2), "DOUBLE") == 0);
+    pqt_file_close(f);
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/pqt_write_maml_XXXXXX");
     REQUIRE_OK(mkdtemp(g_dir) == NULL);
     schema_repetition();
     bad_maml();
+    col_map();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
