@@ -360,6 +360,41 @@ static void read_extra(walk *w, yaml_node_t *v)
     }
 }
 
+/* The entries of a list section, kept for the key-value embedding (anchor spec 5.5). */
+static void read_items(walk *w, pqt_maml_kv *kv, yaml_node_t *v)
+{
+    if (v->type != YAML_SEQUENCE_NODE) return;
+    size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+    if (n == 0) return;
+    kv->items = pqt_calloc(n, sizeof *kv->items);
+    if (!kv->items) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++) {
+        yaml_node_t *e = node_at(w, *it);
+        if (!e) return;
+        pqt_maml_item *x = &kv->items[kv->nitems++];
+        if (e->type == YAML_SCALAR_NODE) {
+            x->text = scalar_dup(w, e);
+            continue;
+        }
+        if (e->type != YAML_MAPPING_NODE) continue;
+        size_t np = (size_t)(e->data.mapping.pairs.top - e->data.mapping.pairs.start);
+        if (np == 0) continue;
+        x->sub = pqt_calloc(np, sizeof *x->sub);
+        if (!x->sub) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+        for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top;
+             p++) {
+            yaml_node_t *k = node_at(w, p->key), *y = node_at(w, p->value);
+            if (!k || !y) return;
+            if (k->type != YAML_SCALAR_NODE || y->type != YAML_SCALAR_NODE) continue;
+            pqt_maml_pair *q = &x->sub[x->nsub++];
+            q->line = line_of(k);
+            q->internal = scalar_dup(w, k);
+            q->file = scalar_dup(w, y);
+        }
+    }
+}
+
 static const char *const top_keys[] = {
     "survey",   "dataset",     "table",      "version", "date",    "author",
     "coauthors", "dois",       "depends",    "description", "comments", "license",
@@ -411,6 +446,7 @@ static void read_root(walk *w, yaml_node_t *root)
         kv->key = pqt_strdup(top_keys[i]);
         if (!kv->key) note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
         kv->value = text_of(w, v);
+        read_items(w, kv, v);
     }
 }
 
@@ -621,6 +657,16 @@ void pqt_maml_unref(pqt_maml *m)
     for (int i = 0; i < m->ntop; i++) {
         pqt_mem_free(m->top[i].key);
         pqt_mem_free(m->top[i].value);
+        for (int j = 0; j < m->top[i].nitems; j++) {
+            pqt_maml_item *x = &m->top[i].items[j];
+            pqt_mem_free(x->text);
+            for (int k = 0; k < x->nsub; k++) {
+                pqt_mem_free(x->sub[k].internal);
+                pqt_mem_free(x->sub[k].file);
+            }
+            pqt_mem_free(x->sub);
+        }
+        pqt_mem_free(m->top[i].items);
     }
     pqt_mem_free(m->top);
     for (int i = 0; i < m->nfields; i++) {

@@ -25,6 +25,7 @@ struct pqt_writer {
     pqt_buf ci, oi;   /* encoded column and offset indexes, written at close */
     pqt_kv *kv;
     int nkv, kvcap;
+    struct pqt_maml *maml; /* PQT_WOPT_MAML / _TEXT, parsed at open; NULL without */
     pqt_buf tmpbuf;
     bool failed;
 };

@@ -68,9 +68,13 @@ typedef struct pqt_wcol {
     int64_t nbytes_per_value; /* a guess for sizing page batches (strings: 16) */
 } pqt_wcol;
 
+/* PQT_NONE slots are left out with a warning. */
+struct pqt_maml;
 /* Output columns of template table t (every readable slot, plus the row index column when
- * row_index_name is set); PQT_NONE slots left out with a warning. */
-pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol **ret, int *n_ret);
+ * row_index_name is set), shaped by the write-side MAML m (NULL: none; its col_map:,
+ * protected_cols:, nullable_cols:, problems recorded in m). */
+pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, struct pqt_maml *m,
+                                pqt_wcol **ret, int *n_ret);
 void pqt_wcols_free(pqt_wcol *c, int n);
 /* Append the schema elements of the columns (root first) to *elems (arena). */
 pqt_status pqt_wcols_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_elem **elems_ret,

@@ -216,11 +216,9 @@ static pqt_status apply_col_map(pqt_wcol *cols, int n, pqt_maml *m)
 /* The write-side MAML (anchor spec section 5.4): col_map: renames; protected columns are
  * written required (a null is refused when rows arrive), nullable_cols: optional; every
  * problem found is listed in one PQT_BAD_MAML. */
-static pqt_status apply_maml(pqt_wcol *cols, int n, const pqt_write_opts *o)
+static pqt_status apply_maml(pqt_wcol *cols, int n, pqt_maml *m)
 {
-    if (!o->maml_path && !o->maml_text) return PQT_OK;
-    pqt_maml *m = NULL;
-    PQT_TRY(o->maml_path ? pqt_maml_load_file(o->maml_path, &m) : pqt_maml_load_text(o->maml_text, &m));
+    if (!m) return PQT_OK;
     pqt_status st = apply_col_map(cols, n, m);
     for (int pass = 0; pass < 2 && st == PQT_OK && m->nproblems == 0; pass++) {
         const pqt_maml_list *l = pass == 0 ? &m->protected_cols : &m->nullable_cols;
@@ -244,11 +242,11 @@ static pqt_status apply_maml(pqt_wcol *cols, int n, const pqt_write_opts *o)
         }
     }
     if (st == PQT_OK) st = pqt_maml_verdict(m, "write MAML");
-    pqt_maml_unref(m);
     return st;
 }
 
-pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol **ret, int *n_ret)
+pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml *mm,
+                                pqt_wcol **ret, int *n_ret)
 {
     int n = t->ncols;
     pqt_wcol *cols = pqt_calloc((size_t)n + 2, sizeof *cols);
@@ -282,7 +280,7 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol 
         w->unit = pqt_strdup("");
         if (!w->name || !w->unit) st = pqt_err(PQT_NOMEM, "out of memory");
     }
-    if (st == PQT_OK) st = apply_maml(cols, m, o);
+    if (st == PQT_OK) st = apply_maml(cols, m, mm);
     for (int k = 0; k < m && st == PQT_OK; k++) {
         for (int j = 0; j < k; j++)
             if (strcmp(cols[j].name, cols[k].name) == 0)

@@ -185,6 +185,82 @@ static void col_map(void)
     pqt_table_close(t);
 }
 
+static void value_is(const pqt_file *f, const char *key, const char *want)
+{
+    const char *v = NULL;
+    pqt_status st = pqt_file_meta_value(f, key, &v);
+    if (!want) {
+        CHECK_EQ_I64(st, PQT_NOT_FOUND);
+        return;
+    }
+    CHECK_OK(st);
+    if (st == PQT_OK && strcmp(v, want) != 0) {
+        fprintf(stderr, "key %s: '%s', want '%s'\n", key, v, want);
+        CHECK(0);
+    }
+}
+
+static int key_count(const pqt_file *f, const char *key)
+{
+    int n = 0;
+    for (int i = 0; i < pqt_file_nkv(f); i++) n += strcmp(pqt_file_kv_key(f, i), key) == 0;
+    return n;
+}
+
+/* anchor spec 5.5: the MAML's sections as key-value entries (expected values by hand) */
+static void embedding(void)
+{
+    char p[300];
+    path_of(p, sizeof p, "embed.parquet");
+    pqt_table *t = three_cols();
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+        "survey: GAMA\n"
+        "table: t\n"
+        "author:\n  - Ann\n  - Bob\n"
+        "coauthors:\n  - Cy\n  - Di\n"
+        "comments:\n  - first note\n"
+        "keywords:\n  - galaxies\n  - redshift\n"
+        "DOIs:\n  - DOI: 10.1/abc\n    type: paper\n  - DOI: 10.2/def\n"
+        "depends:\n  - survey: S\n    table: T\n"
+        "keyarray:\n  - key: ZP\n    value: '25.0'\n    comment: zero point\n"
+        "fields:\n"
+        "  - name: alpha\n    data_type: int32\n    unit: deg\n    info: right ascension\n"
+        "    ucd:\n      - pos.eq.ra\n      - meta.main\n"
+        "  - name: b\n    unit: unitless\n"
+        "extra:\n  col_map:\n    - a: alpha\n  secret: nothing\n"));
+    REQUIRE_OK(pqt_write_table(t, p, o));
+    pqt_file *f = NULL;
+    REQUIRE_OK(pqt_file_open(p, NULL, &f));
+    value_is(f, "column.alpha.unit", "deg");
+    value_is(f, "column.alpha.description", "right ascension");
+    value_is(f, "column.alpha.ucd", "pos.eq.ra;meta.main");
+    value_is(f, "column.alpha.data_type", "int32");
+    value_is(f, "column.b.unit", NULL); /* unitless: no unit */
+    value_is(f, "column.a.unit", NULL);
+    value_is(f, "survey", "GAMA");
+    value_is(f, "table", "t");
+    value_is(f, "author", "Ann");
+    CHECK_EQ_I64(key_count(f, "author"), 2);
+    value_is(f, "coauthor_1", "Cy");
+    value_is(f, "coauthor_2", "Di");
+    value_is(f, "comment_1", "first note");
+    value_is(f, "comment_2", NULL);
+    value_is(f, "keywords", "galaxies;redshift");
+    value_is(f, "DOI_1", "10.1/abc");
+    value_is(f, "DOI_2", "10.2/def");
+    value_is(f, "depends_1", "S;;T;");
+    value_is(f, "ZP", "25.0");
+    value_is(f, "keyarray", NULL);
+    value_is(f, "extra", NULL);
+    value_is(f, "secret", NULL);
+    value_is(f, "col_map", NULL);
+    pqt_file_close(f);
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/pqt_write_maml_XXXXXX");
@@ -192,6 +268,7 @@ int main(void)
     schema_repetition();
     bad_maml();
     col_map();
+    embedding();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
