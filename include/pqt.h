@@ -1444,7 +1444,8 @@ typedef enum pqt_wopt {
     PQT_WOPT_METADATA_KEY = 19,    /* text, repeatable: copy only these keys of it */
     PQT_WOPT_METADATA = 20,        /* text "key=value", repeatable: a key-value entry */
     PQT_WOPT_MAML = 21,            /* text: path of a write-side MAML (docs/writing.md) */
-    PQT_WOPT_MAML_TEXT = 22        /* text: the write-side MAML itself */
+    PQT_WOPT_MAML_TEXT = 22,       /* text: the write-side MAML itself */
+    PQT_WOPT_WRITE_MAML = 23       /* int 0 (default) / 1: write the sidecar <stem>.maml at close */
 } pqt_wopt;
 
 /* Write options with the defaults above; free with pqt_write_opts_free (NULL is a no-op). */

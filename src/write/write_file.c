@@ -209,6 +209,8 @@ void pqt_writer_abort(pqt_writer *w)
     if (!w) return;
     if (w->fd >= 0) close(w->fd);
     if (w->tmp) unlink(w->tmp);
+    if (w->side_tmp) unlink(w->side_tmp);
+    pqt_mem_free(w->side_tmp);
     if (w->chunks)
         for (int i = 0; i < w->ncols; i++) pqt_wchunk_free(&w->chunks[i]);
     pqt_mem_free(w->chunks);
@@ -518,6 +520,55 @@ pqt_status pqt_writer_flush_rg(pqt_writer *w)
 
 /* ---- close ---- */
 
+static pqt_status commit_parquet(pqt_writer *w);
+
+/* The sidecar's text to a temporary file beside it (renamed once the parquet file is). */
+static pqt_status write_side_tmp(pqt_writer *w, char **side_ret)
+{
+    char *side = pqt_sidecar_path(w->path);
+    if (!side) return pqt_err(PQT_NOMEM, "out of memory");
+    struct stat sb;
+    if (!w->o.overwrite && stat(side, &sb) == 0) {
+        pqt_status st = pqt_err(PQT_EXISTS, "%s exists (set PQT_WOPT_OVERWRITE to replace it)", side);
+        pqt_mem_free(side);
+        return st;
+    }
+    w->tmpbuf.len = 0;
+    pqt_status st = pqt_sidecar_text(w->cols, w->ncols, w->path, &w->tmpbuf);
+    size_t sn = strlen(side);
+    if (st == PQT_OK && !(w->side_tmp = pqt_malloc(sn + 16))) st = pqt_err(PQT_NOMEM, "out of memory");
+    int fd = -1;
+    if (st == PQT_OK) {
+        snprintf(w->side_tmp, sn + 16, "%s.tmp-XXXXXX", side);
+        fd = mkstemp(w->side_tmp);
+        if (fd < 0) {
+            st = pqt_err(PQT_IO, "%s: cannot create a temporary file beside it: %s", side,
+                         strerror(errno));
+            pqt_mem_free(w->side_tmp);
+            w->side_tmp = NULL;
+        }
+    }
+    if (fd >= 0) {
+        size_t off = 0;
+        while (st == PQT_OK && off < w->tmpbuf.len) {
+            ssize_t k = write(fd, w->tmpbuf.data + off, w->tmpbuf.len - off);
+            if (k < 0 && errno == EINTR) continue;
+            if (k < 0) st = pqt_err(PQT_IO, "%s: writing: %s", w->side_tmp, strerror(errno));
+            else off += (size_t)k;
+        }
+        if (st == PQT_OK && (fsync(fd) != 0 || fchmod(fd, 0644) != 0))
+            st = pqt_err(PQT_IO, "%s: flushing: %s", w->side_tmp, strerror(errno));
+        if (close(fd) != 0 && st == PQT_OK)
+            st = pqt_err(PQT_IO, "%s: closing: %s", w->side_tmp, strerror(errno));
+    }
+    if (st != PQT_OK) {
+        pqt_mem_free(side);
+        return st;
+    }
+    *side_ret = side;
+    return PQT_OK;
+}
+
 static pqt_status finish_file(pqt_writer *w)
 {
     PQT_TRY(pqt_writer_flush_rg(w));
@@ -560,6 +611,21 @@ static pqt_status finish_file(pqt_writer *w)
         return io_err(w, "closing the temporary file");
     }
     w->fd = -1;
+    char *side = NULL;
+    if (w->o.write_maml) PQT_TRY(write_side_tmp(w, &side));
+    pqt_status st = commit_parquet(w);
+    if (st == PQT_OK && side && rename(w->side_tmp, side) != 0)
+        st = pqt_err(PQT_IO, "%s: renaming the sidecar's temporary file: %s", side, strerror(errno));
+    if (st == PQT_OK && side) {
+        pqt_mem_free(w->side_tmp);
+        w->side_tmp = NULL;
+    }
+    pqt_mem_free(side);
+    return st;
+}
+
+static pqt_status commit_parquet(pqt_writer *w)
+{
     if (w->o.overwrite) {
         if (rename(w->tmp, w->path) != 0) return io_err(w, "renaming the temporary file");
     } else {

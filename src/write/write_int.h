@@ -23,7 +23,7 @@
 struct pqt_write_opts {
     int codec, level;
     bool level_set;
-    bool dictionary, statistics, page_index, page_crc, overwrite, copy_metadata;
+    bool dictionary, statistics, page_index, page_crc, overwrite, copy_metadata, write_maml;
     int page_version;
     int threads;
     int64_t dict_nbytes, page_nbytes, rg_rows, rg_nbytes, bloom_ndv;

@@ -173,6 +173,7 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
     case PQT_WOPT_PAGE_CRC:
     case PQT_WOPT_OVERWRITE:
     case PQT_WOPT_COPY_METADATA:
+    case PQT_WOPT_WRITE_MAML:
         if (!flag)
             return pqt_err(PQT_MISUSE, "%s: write option %d takes 0 or 1, not %lld", call,
                            (int)opt, (long long)v);
@@ -181,6 +182,7 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
         else if (opt == PQT_WOPT_PAGE_INDEX) o->page_index = v;
         else if (opt == PQT_WOPT_PAGE_CRC) o->page_crc = v;
         else if (opt == PQT_WOPT_OVERWRITE) o->overwrite = v;
+        else if (opt == PQT_WOPT_WRITE_MAML) o->write_maml = v;
         else o->copy_metadata = v;
         return PQT_OK;
     default:

@@ -261,6 +261,60 @@ static void embedding(void)
     pqt_table_close(t);
 }
 
+static const char *unit_of(const pqt_table *t, const char *name)
+{
+    const char *u = NULL;
+    CHECK_OK(pqt_table_unit(t, name, &u));
+    return u ? u : "(none)";
+}
+
+/* PQT_WOPT_WRITE_MAML: the sidecar beside the file gives its units back when read in */
+static void sidecar(void)
+{
+    char p[300], side[300], q[300], side2[300];
+    path_of(p, sizeof p, "units.parquet");
+    path_of(side, sizeof side, "units.maml");
+    path_of(q, sizeof q, "it's.pq");
+    path_of(side2, sizeof side2, "it's.pq.maml");
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_new(&t));
+    double a[3] = {1, 2, 3};
+    int64_t ts[3] = {0, 1000, 2000};
+    CHECK_OK(pqt_table_add_column(t, "ra", PQT_FLOAT64, 1, a, NULL, 3, "deg"));
+    CHECK_OK(pqt_table_add_column(t, "mass 'M'", PQT_FLOAT64, 1, a, NULL, 3, "kg"));
+    CHECK_OK(pqt_table_add_column(t, "n", PQT_INT64, 1, ts, NULL, 3, NULL));
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_WRITE_MAML, 1));
+    CHECK_EQ_I64(pqt_write_opts_set_int(o, PQT_WOPT_WRITE_MAML, 2), PQT_MISUSE);
+    REQUIRE_OK(pqt_write_table(t, p, o));
+    REQUIRE_OK(pqt_write_table(t, q, o));
+    struct stat sb;
+    CHECK(stat(side, &sb) == 0);
+    CHECK(stat(side2, &sb) == 0);
+    /* a second write without overwrite: the sidecar exists too */
+    CHECK_EQ_I64(pqt_write_table(t, p, o), PQT_EXISTS);
+    pqt_table_close(t);
+    for (int k = 0; k < 2; k++) {
+        pqt_opts *ro = NULL;
+        REQUIRE_OK(pqt_opts_new(&ro));
+        REQUIRE_OK(pqt_opts_set_maml(ro, k == 0 ? side : side2));
+        pqt_table *r = NULL;
+        REQUIRE_OK(pqt_table_open(k == 0 ? p : q, ro, &r));
+        CHECK(strcmp(unit_of(r, "ra"), "deg") == 0);
+        CHECK(strcmp(unit_of(r, "mass 'M'"), "kg") == 0);
+        CHECK(strcmp(unit_of(r, "n"), "") == 0);
+        const char *v = NULL;
+        CHECK_OK(pqt_table_maml_value(r, "table", &v));
+        CHECK(v && strcmp(v, k == 0 ? "units" : "it's.pq") == 0);
+        CHECK_OK(pqt_table_maml_field_value(r, "ra", "data_type", &v));
+        CHECK(v && strcmp(v, "float64") == 0);
+        pqt_table_close(r);
+        pqt_opts_free(ro);
+    }
+    pqt_write_opts_free(o);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/pqt_write_maml_XXXXXX");
@@ -269,6 +323,7 @@ int main(void)
     bad_maml();
     col_map();
     embedding();
+    sidecar();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
