@@ -67,6 +67,7 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_BAD_SORT, 58, "bad sort key")                                                            \
     X(PQT_BAD_MAML, 59, "bad MAML")                                                                \
     X(PQT_QC, 60, "quality-control rule violated")                                                 \
+    X(PQT_PROTECTED, 61, "protected column holds nulls")                                           \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
     X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
 
@@ -1441,7 +1442,10 @@ typedef enum pqt_wopt {
     PQT_WOPT_COPY_METADATA = 18,   /* int 1 (default) / 0: copy the source file's key-value
                                       metadata (pqt_table_meta_value) */
     PQT_WOPT_METADATA_KEY = 19,    /* text, repeatable: copy only these keys of it */
-    PQT_WOPT_METADATA = 20         /* text "key=value", repeatable: a key-value entry */
+    PQT_WOPT_METADATA = 20,        /* text "key=value", repeatable: a key-value entry */
+    PQT_WOPT_MAML = 21,            /* text: path of a write-side MAML (docs/writing.md) */
+    PQT_WOPT_MAML_TEXT = 22,       /* text: the write-side MAML itself */
+    PQT_WOPT_WRITE_MAML = 23       /* int 0 (default) / 1: write the sidecar <stem>.maml at close */
 } pqt_wopt;
 
 /* Write options with the defaults above; free with pqt_write_opts_free (NULL is a no-op). */

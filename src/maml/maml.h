@@ -26,10 +26,22 @@
 /* Problems kept as text (the count goes on past it). */
 #define PQT_MAML_MAX_PROBLEMS 1000
 
+typedef struct pqt_maml_pair pqt_maml_pair;
+
+/* One entry of a list section: a scalar (text) or a map (sub: key in .internal, value in
+ * .file; non-scalar values left out). */
+typedef struct pqt_maml_item {
+    char *text; /* NULL for a map */
+    pqt_maml_pair *sub;
+    int nsub;
+} pqt_maml_item;
+
 typedef struct pqt_maml_kv {
     char *key;   /* as written (matched case-insensitively) */
     char *value; /* a scalar, or a list of scalars joined with ";"; NULL for other shapes */
     int line;
+    pqt_maml_item *items; /* a list section's entries (for the key-value embedding) */
+    int nitems;
 } pqt_maml_kv;
 
 typedef struct pqt_maml_field {
@@ -40,10 +52,10 @@ typedef struct pqt_maml_field {
     char *qc_min, *qc_max, *qc_miss;                              /* NULL when absent */
 } pqt_maml_field;
 
-typedef struct pqt_maml_pair {
+struct pqt_maml_pair {
     char *internal, *file;
     int line;
-} pqt_maml_pair;
+};
 
 typedef struct pqt_maml_list {
     char **items;
@@ -61,7 +73,9 @@ typedef struct pqt_maml {
     int nfields;
     pqt_maml_pair *remap;
     int nremap;
-    pqt_maml_list filter, sort, protected_cols;
+    pqt_maml_pair *col_map; /* write side: internal -> output name (in .file) */
+    int ncol_map;
+    pqt_maml_list filter, sort, protected_cols, nullable_cols;
     /* lookup indexes built after parsing (a MAML may hold a million entries): positions in
      * fields[] sorted by (name, position), in remap[] by (file, position) and by
      * (internal, position); entries without a name are left out */

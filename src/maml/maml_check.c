@@ -214,6 +214,14 @@ pqt_status pqt_maml_check(pqt_maml *m, bool strict)
                                                                     "field",
                                      c));
     }
+    /* a column cannot be both refused nulls and declared to hold them */
+    for (int i = 0; i < m->nullable_cols.n; i++)
+        for (int j = 0; j < m->protected_cols.n; j++)
+            if (strcmp(m->nullable_cols.items[i], m->protected_cols.items[j]) == 0)
+                PQT_TRY(pqt_maml_problem(m, m->nullable_cols.lines[i],
+                                         "extra: '%s' is both in protected_cols: and in "
+                                         "nullable_cols:",
+                                         m->nullable_cols.items[i]));
     return PQT_OK;
 }
 

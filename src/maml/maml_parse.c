@@ -297,19 +297,22 @@ static void read_list(walk *w, pqt_maml_list *l, yaml_node_t *v, const char *wha
     }
 }
 
-static void read_remap(walk *w, yaml_node_t *v)
+/* A list of single-pair maps: remap: (- internal: FILE_COLUMN) or col_map: (- internal:
+ * output); the entries go to pairs and npairs, key first. */
+static void read_pairs(walk *w, yaml_node_t *v, const char *what, const char *shape,
+                       pqt_maml_pair **pairs, int *npairs)
 {
     pqt_maml *m = w->m;
     if (v->type == YAML_SCALAR_NODE && v->data.scalar.length == 0) return;
     if (v->type != YAML_SEQUENCE_NODE) {
-        note(w, pqt_maml_problem(m, line_of(v), "extra: remap: must be a list of "
-                                                "'- internal_name: FILE_COLUMN' entries"));
+        note(w, pqt_maml_problem(m, line_of(v), "extra: %s: must be a list of '- %s' entries",
+                                 what, shape));
         return;
     }
     size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
-    if (n == 0) return;
-    m->remap = pqt_calloc(n, sizeof *m->remap);
-    if (!m->remap) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    if (n == 0 || *pairs) return;
+    *pairs = pqt_calloc(n, sizeof **pairs);
+    if (!*pairs) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
     for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
          it++) {
         yaml_node_t *e = node_at(w, *it);
@@ -323,11 +326,11 @@ static void read_remap(walk *w, yaml_node_t *v)
         if (!k || !t || k->type != YAML_SCALAR_NODE || t->type != YAML_SCALAR_NODE ||
             k->data.scalar.length == 0 || t->data.scalar.length == 0) {
             if (!w->bomb)
-                note(w, pqt_maml_problem(m, line_of(e), "extra: remap: each entry is one "
-                                                        "'internal_name: FILE_COLUMN' pair"));
+                note(w, pqt_maml_problem(m, line_of(e), "extra: %s: each entry is one '%s' pair",
+                                         what, shape));
             continue;
         }
-        pqt_maml_pair *p = &m->remap[m->nremap++];
+        pqt_maml_pair *p = &(*pairs)[(*npairs)++];
         p->line = line_of(e);
         p->internal = scalar_dup(w, k);
         p->file = scalar_dup(w, t);
@@ -343,11 +346,52 @@ static void read_extra(walk *w, yaml_node_t *v)
         if (!k || !x) return;
         if (k->type != YAML_SCALAR_NODE) continue;
         const char *key = key_text(k);
-        if (!strcasecmp(key, "remap")) read_remap(w, x);
+        if (!strcasecmp(key, "remap"))
+            read_pairs(w, x, "remap", "internal_name: FILE_COLUMN", &w->m->remap, &w->m->nremap);
+        else if (!strcasecmp(key, "col_map"))
+            read_pairs(w, x, "col_map", "internal_name: output_name", &w->m->col_map,
+                       &w->m->ncol_map);
         else if (!strcasecmp(key, "filter")) read_list(w, &w->m->filter, x, "filter", false);
         else if (!strcasecmp(key, "sort")) read_list(w, &w->m->sort, x, "sort", false);
         else if (!strcasecmp(key, "protected_cols"))
             read_list(w, &w->m->protected_cols, x, "protected_cols", true);
+        else if (!strcasecmp(key, "nullable_cols"))
+            read_list(w, &w->m->nullable_cols, x, "nullable_cols", true);
+    }
+}
+
+/* The entries of a list section, kept for the key-value embedding (anchor spec 5.5). */
+static void read_items(walk *w, pqt_maml_kv *kv, yaml_node_t *v)
+{
+    if (v->type != YAML_SEQUENCE_NODE) return;
+    size_t n = (size_t)(v->data.sequence.items.top - v->data.sequence.items.start);
+    if (n == 0) return;
+    kv->items = pqt_calloc(n, sizeof *kv->items);
+    if (!kv->items) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+    for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top;
+         it++) {
+        yaml_node_t *e = node_at(w, *it);
+        if (!e) return;
+        pqt_maml_item *x = &kv->items[kv->nitems++];
+        if (e->type == YAML_SCALAR_NODE) {
+            x->text = scalar_dup(w, e);
+            continue;
+        }
+        if (e->type != YAML_MAPPING_NODE) continue;
+        size_t np = (size_t)(e->data.mapping.pairs.top - e->data.mapping.pairs.start);
+        if (np == 0) continue;
+        x->sub = pqt_calloc(np, sizeof *x->sub);
+        if (!x->sub) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
+        for (yaml_node_pair_t *p = e->data.mapping.pairs.start; p < e->data.mapping.pairs.top;
+             p++) {
+            yaml_node_t *k = node_at(w, p->key), *y = node_at(w, p->value);
+            if (!k || !y) return;
+            if (k->type != YAML_SCALAR_NODE || y->type != YAML_SCALAR_NODE) continue;
+            pqt_maml_pair *q = &x->sub[x->nsub++];
+            q->line = line_of(k);
+            q->internal = scalar_dup(w, k);
+            q->file = scalar_dup(w, y);
+        }
     }
 }
 
@@ -402,6 +446,7 @@ static void read_root(walk *w, yaml_node_t *root)
         kv->key = pqt_strdup(top_keys[i]);
         if (!kv->key) note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
         kv->value = text_of(w, v);
+        read_items(w, kv, v);
     }
 }
 
@@ -612,6 +657,16 @@ void pqt_maml_unref(pqt_maml *m)
     for (int i = 0; i < m->ntop; i++) {
         pqt_mem_free(m->top[i].key);
         pqt_mem_free(m->top[i].value);
+        for (int j = 0; j < m->top[i].nitems; j++) {
+            pqt_maml_item *x = &m->top[i].items[j];
+            pqt_mem_free(x->text);
+            for (int k = 0; k < x->nsub; k++) {
+                pqt_mem_free(x->sub[k].internal);
+                pqt_mem_free(x->sub[k].file);
+            }
+            pqt_mem_free(x->sub);
+        }
+        pqt_mem_free(m->top[i].items);
     }
     pqt_mem_free(m->top);
     for (int i = 0; i < m->nfields; i++) {
@@ -626,12 +681,18 @@ void pqt_maml_unref(pqt_maml *m)
         pqt_mem_free(m->remap[i].file);
     }
     pqt_mem_free(m->remap);
+    for (int i = 0; i < m->ncol_map; i++) {
+        pqt_mem_free(m->col_map[i].internal);
+        pqt_mem_free(m->col_map[i].file);
+    }
+    pqt_mem_free(m->col_map);
     pqt_mem_free(m->field_by_name);
     pqt_mem_free(m->remap_by_file);
     pqt_mem_free(m->remap_by_internal);
     list_free(&m->filter);
     list_free(&m->sort);
     list_free(&m->protected_cols);
+    list_free(&m->nullable_cols);
     pqt_buf_free(&m->problems);
     pqt_mem_free(m->source);
     pqt_mem_free(m);

@@ -95,6 +95,9 @@ static inline bool bit(const uint8_t *bm, int64_t i)
 
 static pqt_status required_null(const pqt_wchunk *w, int64_t row_no, const char *what)
 {
+    if (w->col->protect)
+        return pqt_err(PQT_PROTECTED, "protected column '%s' holds a null: row %lld %s",
+                       w->col->name, (long long)row_no, what);
     return pqt_err(PQT_MISUSE, "column '%s' is written required (its template holds no nulls) "
                                "but row %lld %s",
                    w->col->name, (long long)row_no, what);

@@ -18,10 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "format/meta_encode.h"
+#include "maml/maml.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "write/enc.h"
@@ -55,7 +57,8 @@ static char *arena_str(pqt_arena *a, const char *s, size_t n)
     return d;
 }
 
-static pqt_status add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn)
+static pqt_status add_kv_as(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn,
+                            bool replace)
 {
     if (w->nkv == w->kvcap) {
         int cap = w->kvcap ? w->kvcap * 2 : 16;
@@ -64,7 +67,7 @@ static pqt_status add_kv(pqt_writer *w, const char *k, size_t kn, const char *v,
         w->kv = nk;
         w->kvcap = cap;
     }
-    for (int i = 0; i < w->nkv; i++) { /* a later entry replaces an earlier one */
+    for (int i = 0; replace && i < w->nkv; i++) { /* a later entry replaces an earlier one */
         if (w->kv[i].key_len == kn && memcmp(w->kv[i].key, k, kn) == 0) {
             w->kv[i].value = arena_str(&w->arena, v, vn);
             w->kv[i].value_len = (uint32_t)vn;
@@ -78,6 +81,89 @@ static pqt_status add_kv(pqt_writer *w, const char *k, size_t kn, const char *v,
     e->key_len = (uint32_t)kn;
     e->value_len = (uint32_t)vn;
     w->nkv++;
+    return PQT_OK;
+}
+
+static pqt_status add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn)
+{
+    return add_kv_as(w, k, kn, v, vn, true);
+}
+
+static pqt_status add_kv_str(pqt_writer *w, const char *k, const char *v, bool replace)
+{
+    return add_kv_as(w, k, strlen(k), v ? v : "", v ? strlen(v) : 0, replace);
+}
+
+/* The value of sub-key name (case-insensitive) of a map item, or NULL. */
+static const char *sub_value(const pqt_maml_item *x, const char *name)
+{
+    for (int i = 0; i < x->nsub; i++)
+        if (x->sub[i].internal && !strcasecmp(x->sub[i].internal, name)) return x->sub[i].file;
+    return NULL;
+}
+
+/* The MAML's key-value embedding (anchor spec 5.5): per field column.<name>.unit,
+ * .description (info), .ucd, .data_type; per table-level section the entries of its table. */
+static pqt_status embed_maml(pqt_writer *w, const pqt_maml *m)
+{
+    char key[600];
+    for (int i = 0; i < m->nfields; i++) {
+        const pqt_maml_field *f = &m->fields[i];
+        if (!f->name) continue;
+        const char *what[4] = {"unit", "description", "ucd", "data_type"};
+        const char *val[4] = {f->unit && strcasecmp(f->unit, "unitless") ? f->unit : NULL, f->info,
+                              f->ucd, f->data_type};
+        for (int j = 0; j < 4; j++) {
+            int kn = snprintf(key, sizeof key, "column.%s.%s", f->name, what[j]);
+            if (!val[j] || kn < 0 || (size_t)kn >= sizeof key) continue;
+            PQT_TRY(add_kv_str(w, key, val[j], true));
+        }
+    }
+    for (int i = 0; i < m->ntop; i++) {
+        const pqt_maml_kv *e = &m->top[i];
+        const char *sec = e->key;
+        bool numbered = !strcmp(sec, "dois") || !strcmp(sec, "depends") ||
+                        !strcmp(sec, "comments") || !strcmp(sec, "coauthors");
+        const char *stem = !strcmp(sec, "dois")       ? "DOI"
+                           : !strcmp(sec, "depends")  ? "depends"
+                           : !strcmp(sec, "comments") ? "comment"
+                                                      : "coauthor";
+        if (!e->items) { /* a scalar section, or keywords: joined with ";" */
+            if (e->value) PQT_TRY(add_kv_str(w, sec, e->value, true));
+            continue;
+        }
+        if (!strcmp(sec, "keywords")) {
+            if (e->value) PQT_TRY(add_kv_str(w, sec, e->value, true));
+            continue;
+        }
+        for (int j = 0; j < e->nitems; j++) {
+            const pqt_maml_item *x = &e->items[j];
+            if (!strcmp(sec, "keyarray")) {
+                const char *k = sub_value(x, "key");
+                if (k && *k) PQT_TRY(add_kv_str(w, k, sub_value(x, "value"), true));
+                continue;
+            }
+            char v[2400];
+            const char *val = x->text;
+            if (!strcmp(sec, "dois") && !x->text) val = sub_value(x, "DOI");
+            if (!strcmp(sec, "depends") && !x->text) {
+                /* the four parts in a fixed order, a missing one empty */
+                snprintf(v, sizeof v, "%s;%s;%s;%s", sub_value(x, "survey") ? sub_value(x, "survey") : "",
+                         sub_value(x, "dataset") ? sub_value(x, "dataset") : "",
+                         sub_value(x, "table") ? sub_value(x, "table") : "",
+                         sub_value(x, "version") ? sub_value(x, "version") : "");
+                val = v;
+            }
+            if (!val && x->nsub > 0) val = x->sub[0].file; /* a map: its first sub-key */
+            if (!val) continue;
+            if (numbered) {
+                snprintf(key, sizeof key, "%s_%d", stem, j + 1);
+                PQT_TRY(add_kv_str(w, key, val, true));
+            } else {
+                PQT_TRY(add_kv_str(w, sec, val, false)); /* repeated key, file order */
+            }
+        }
+    }
     return PQT_OK;
 }
 
@@ -110,6 +196,7 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
         if (kn < 0 || (size_t)kn >= sizeof key) continue;
         PQT_TRY(add_kv(w, key, (size_t)kn, w->cols[i].unit, strlen(w->cols[i].unit)));
     }
+    if (w->maml) PQT_TRY(embed_maml(w, w->maml));
     for (int i = 0; i < o->nkv; i++) {
         const char *eq = strchr(o->kv[i], '=');
         PQT_TRY(add_kv(w, o->kv[i], (size_t)(eq - o->kv[i]), eq + 1, strlen(eq + 1)));
@@ -122,6 +209,8 @@ void pqt_writer_abort(pqt_writer *w)
     if (!w) return;
     if (w->fd >= 0) close(w->fd);
     if (w->tmp) unlink(w->tmp);
+    if (w->side_tmp) unlink(w->side_tmp);
+    pqt_mem_free(w->side_tmp);
     if (w->chunks)
         for (int i = 0; i < w->ncols; i++) pqt_wchunk_free(&w->chunks[i]);
     pqt_mem_free(w->chunks);
@@ -133,6 +222,7 @@ void pqt_writer_abort(pqt_writer *w)
     pqt_mem_free(w->rgs);
     pqt_mem_free(w->kv);
     pqt_arena_free(&w->arena);
+    if (w->maml) pqt_maml_unref(w->maml);
     pqt_mem_free(w->path);
     pqt_mem_free(w->tmp);
     pqt_mem_free(w);
@@ -181,7 +271,10 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_writer_abort(w);
         return st;
     }
-    pqt_status st = pqt_wcols_from_table(t, &w->o, &w->cols, &w->ncols);
+    pqt_status st = PQT_OK;
+    if (o.maml_path) st = pqt_maml_load_file(o.maml_path, &w->maml);
+    else if (o.maml_text) st = pqt_maml_load_text(o.maml_text, &w->maml);
+    if (st == PQT_OK) st = pqt_wcols_from_table(t, &w->o, w->maml, &w->cols, &w->ncols);
     if (st == PQT_OK) {
         w->chunks = pqt_calloc((size_t)w->ncols + 1, sizeof *w->chunks);
         if (!w->chunks) st = pqt_err(PQT_NOMEM, "out of memory");
@@ -427,6 +520,55 @@ pqt_status pqt_writer_flush_rg(pqt_writer *w)
 
 /* ---- close ---- */
 
+static pqt_status commit_parquet(pqt_writer *w);
+
+/* The sidecar's text to a temporary file beside it (renamed once the parquet file is). */
+static pqt_status write_side_tmp(pqt_writer *w, char **side_ret)
+{
+    char *side = pqt_sidecar_path(w->path);
+    if (!side) return pqt_err(PQT_NOMEM, "out of memory");
+    struct stat sb;
+    if (!w->o.overwrite && stat(side, &sb) == 0) {
+        pqt_status st = pqt_err(PQT_EXISTS, "%s exists (set PQT_WOPT_OVERWRITE to replace it)", side);
+        pqt_mem_free(side);
+        return st;
+    }
+    w->tmpbuf.len = 0;
+    pqt_status st = pqt_sidecar_text(w->cols, w->ncols, w->path, &w->tmpbuf);
+    size_t sn = strlen(side);
+    if (st == PQT_OK && !(w->side_tmp = pqt_malloc(sn + 16))) st = pqt_err(PQT_NOMEM, "out of memory");
+    int fd = -1;
+    if (st == PQT_OK) {
+        snprintf(w->side_tmp, sn + 16, "%s.tmp-XXXXXX", side);
+        fd = mkstemp(w->side_tmp);
+        if (fd < 0) {
+            st = pqt_err(PQT_IO, "%s: cannot create a temporary file beside it: %s", side,
+                         strerror(errno));
+            pqt_mem_free(w->side_tmp);
+            w->side_tmp = NULL;
+        }
+    }
+    if (fd >= 0) {
+        size_t off = 0;
+        while (st == PQT_OK && off < w->tmpbuf.len) {
+            ssize_t k = write(fd, w->tmpbuf.data + off, w->tmpbuf.len - off);
+            if (k < 0 && errno == EINTR) continue;
+            if (k < 0) st = pqt_err(PQT_IO, "%s: writing: %s", w->side_tmp, strerror(errno));
+            else off += (size_t)k;
+        }
+        if (st == PQT_OK && (fsync(fd) != 0 || fchmod(fd, 0644) != 0))
+            st = pqt_err(PQT_IO, "%s: flushing: %s", w->side_tmp, strerror(errno));
+        if (close(fd) != 0 && st == PQT_OK)
+            st = pqt_err(PQT_IO, "%s: closing: %s", w->side_tmp, strerror(errno));
+    }
+    if (st != PQT_OK) {
+        pqt_mem_free(side);
+        return st;
+    }
+    *side_ret = side;
+    return PQT_OK;
+}
+
 static pqt_status finish_file(pqt_writer *w)
 {
     PQT_TRY(pqt_writer_flush_rg(w));
@@ -469,6 +611,21 @@ static pqt_status finish_file(pqt_writer *w)
         return io_err(w, "closing the temporary file");
     }
     w->fd = -1;
+    char *side = NULL;
+    if (w->o.write_maml) PQT_TRY(write_side_tmp(w, &side));
+    pqt_status st = commit_parquet(w);
+    if (st == PQT_OK && side && rename(w->side_tmp, side) != 0)
+        st = pqt_err(PQT_IO, "%s: renaming the sidecar's temporary file: %s", side, strerror(errno));
+    if (st == PQT_OK && side) {
+        pqt_mem_free(w->side_tmp);
+        w->side_tmp = NULL;
+    }
+    pqt_mem_free(side);
+    return st;
+}
+
+static pqt_status commit_parquet(pqt_writer *w)
+{
     if (w->o.overwrite) {
         if (rename(w->tmp, w->path) != 0) return io_err(w, "renaming the temporary file");
     } else {

@@ -25,6 +25,8 @@ struct pqt_writer {
     pqt_buf ci, oi;   /* encoded column and offset indexes, written at close */
     pqt_kv *kv;
     int nkv, kvcap;
+    char *side_tmp;        /* the sidecar's temporary file until renamed (PQT_WOPT_WRITE_MAML) */
+    struct pqt_maml *maml; /* PQT_WOPT_MAML / _TEXT, parsed at open; NULL without */
     pqt_buf tmpbuf;
     bool failed;
 };
@@ -35,5 +37,10 @@ typedef pqt_status (*pqt_wchunk_fn)(pqt_wchunk *ch, void *arg, int k);
 pqt_status pqt_writer_each_chunk(pqt_writer *w, pqt_wchunk_fn fn, void *arg);
 /* Write the pending row group (nothing when it holds no rows). */
 pqt_status pqt_writer_flush_rg(pqt_writer *w);
+
+/* write_sidecar.c: the sidecar's path for path (malloc'd; NULL when out of memory) and its
+ * text for the output columns. */
+char *pqt_sidecar_path(const char *path);
+pqt_status pqt_sidecar_text(const pqt_wcol *cols, int n, const char *path, pqt_buf *out);
 
 #endif

@@ -23,7 +23,7 @@
 struct pqt_write_opts {
     int codec, level;
     bool level_set;
-    bool dictionary, statistics, page_index, page_crc, overwrite, copy_metadata;
+    bool dictionary, statistics, page_index, page_crc, overwrite, copy_metadata, write_maml;
     int page_version;
     int threads;
     int64_t dict_nbytes, page_nbytes, rg_rows, rg_nbytes, bloom_ndv;
@@ -35,6 +35,7 @@ struct pqt_write_opts {
     int nmeta_keys;
     char **kv; /* PQT_WOPT_METADATA, "key=value" */
     int nkv;
+    char *maml_path, *maml_text; /* PQT_WOPT_MAML / PQT_WOPT_MAML_TEXT (the last one set wins) */
 };
 
 /* Deep copy of src (NULL: the defaults) into *dst. */
@@ -44,6 +45,7 @@ void pqt_wopts_clear(pqt_write_opts *o);
 /* One output column: how table values of `kind` become one Parquet leaf. */
 typedef struct pqt_wcol {
     char *name;    /* output field name */
+    char *src_name; /* the table's name for it (differs under a MAML col_map:) */
     char *unit;    /* "" when none */
     int src_slot;  /* slot of the template table it was made from */
     int kind;      /* table kind with PQT_VECTOR / PQT_LIST */
@@ -51,6 +53,7 @@ typedef struct pqt_wcol {
     bool is_list;  /* written as a 3-level LIST */
     bool nullable; /* the field (scalar) or the list is optional */
     bool elem_nullable; /* lists: the element is optional */
+    bool protect;       /* MAML protected_cols: written required, a null is PQT_PROTECTED */
     int time_unit;
     bool utc;
     /* the leaf */
@@ -65,9 +68,13 @@ typedef struct pqt_wcol {
     int64_t nbytes_per_value; /* a guess for sizing page batches (strings: 16) */
 } pqt_wcol;
 
+/* PQT_NONE slots are left out with a warning. */
+struct pqt_maml;
 /* Output columns of template table t (every readable slot, plus the row index column when
- * row_index_name is set); PQT_NONE slots left out with a warning. */
-pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol **ret, int *n_ret);
+ * row_index_name is set), shaped by the write-side MAML m (NULL: none; its col_map:,
+ * protected_cols:, nullable_cols:, problems recorded in m). */
+pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, struct pqt_maml *m,
+                                pqt_wcol **ret, int *n_ret);
 void pqt_wcols_free(pqt_wcol *c, int n);
 /* Append the schema elements of the columns (root first) to *elems (arena). */
 pqt_status pqt_wcols_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_elem **elems_ret,

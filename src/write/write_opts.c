@@ -40,6 +40,8 @@ void pqt_wopts_clear(pqt_write_opts *o)
     free_list(o->meta_keys, o->nmeta_keys);
     free_list(o->kv, o->nkv);
     pqt_mem_free(o->row_index_name);
+    pqt_mem_free(o->maml_path);
+    pqt_mem_free(o->maml_text);
     set_defaults(o);
 }
 
@@ -66,11 +68,13 @@ pqt_status pqt_wopts_copy(pqt_write_opts *dst, const pqt_write_opts *src)
     if (!src) return PQT_OK;
     pqt_write_opts o = *src;
     o.bloom_cols = o.meta_keys = o.kv = NULL;
-    o.row_index_name = NULL;
+    o.row_index_name = o.maml_path = o.maml_text = NULL;
     if (copy_list(&o.bloom_cols, src->bloom_cols, src->nbloom) != PQT_OK ||
         copy_list(&o.meta_keys, src->meta_keys, src->nmeta_keys) != PQT_OK ||
         copy_list(&o.kv, src->kv, src->nkv) != PQT_OK ||
-        (src->row_index_name && !(o.row_index_name = pqt_strdup(src->row_index_name)))) {
+        (src->row_index_name && !(o.row_index_name = pqt_strdup(src->row_index_name))) ||
+        (src->maml_path && !(o.maml_path = pqt_strdup(src->maml_path))) ||
+        (src->maml_text && !(o.maml_text = pqt_strdup(src->maml_text)))) {
         pqt_wopts_clear(&o);
         return pqt_err(PQT_NOMEM, "out of memory copying write options");
     }
@@ -169,6 +173,7 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
     case PQT_WOPT_PAGE_CRC:
     case PQT_WOPT_OVERWRITE:
     case PQT_WOPT_COPY_METADATA:
+    case PQT_WOPT_WRITE_MAML:
         if (!flag)
             return pqt_err(PQT_MISUSE, "%s: write option %d takes 0 or 1, not %lld", call,
                            (int)opt, (long long)v);
@@ -177,6 +182,7 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
         else if (opt == PQT_WOPT_PAGE_INDEX) o->page_index = v;
         else if (opt == PQT_WOPT_PAGE_CRC) o->page_crc = v;
         else if (opt == PQT_WOPT_OVERWRITE) o->overwrite = v;
+        else if (opt == PQT_WOPT_WRITE_MAML) o->write_maml = v;
         else o->copy_metadata = v;
         return PQT_OK;
     default:
@@ -227,6 +233,19 @@ pqt_status pqt_write_opts_set_str(pqt_write_opts *o, pqt_wopt opt, const char *v
         if (!d) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
         pqt_mem_free(o->row_index_name);
         o->row_index_name = d;
+        return PQT_OK;
+    }
+    case PQT_WOPT_MAML:
+    case PQT_WOPT_MAML_TEXT: {
+        /* read and parsed at write open, so one option object serves several writes */
+        if (opt == PQT_WOPT_MAML && !*v) return bad(call, opt, "empty MAML path");
+        char *d = pqt_strdup(v);
+        if (!d) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+        pqt_mem_free(o->maml_path);
+        pqt_mem_free(o->maml_text);
+        o->maml_path = o->maml_text = NULL;
+        if (opt == PQT_WOPT_MAML) o->maml_path = d;
+        else o->maml_text = d;
         return PQT_OK;
     }
     default:

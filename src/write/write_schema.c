@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "maml/maml.h"
 #include "table/table_int.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -129,8 +130,9 @@ static pqt_status fill_col(pqt_wcol *w, pqt_table *t, int slot)
     if (fc) source_type(w, t, fc);
     w->nbytes_per_value = w->elem_kind == PQT_STRING ? 16 : (int64_t)pqt_kind_elem_nbytes(w->elem_kind);
     w->name = pqt_strdup(c->name);
+    w->src_name = pqt_strdup(c->name);
     w->unit = pqt_strdup(c->unit ? c->unit : "");
-    if (!w->name || !w->unit) return pqt_err(PQT_NOMEM, "out of memory");
+    if (!w->name || !w->src_name || !w->unit) return pqt_err(PQT_NOMEM, "out of memory");
     return PQT_OK;
 }
 
@@ -139,12 +141,112 @@ void pqt_wcols_free(pqt_wcol *c, int n)
     if (!c) return;
     for (int i = 0; i < n; i++) {
         pqt_mem_free(c[i].name);
+        pqt_mem_free(c[i].src_name);
         pqt_mem_free(c[i].unit);
     }
     pqt_mem_free(c);
 }
 
-pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol **ret, int *n_ret)
+static pqt_wcol *wcol_named(pqt_wcol *cols, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(cols[k].name, name) == 0) return &cols[k];
+    return NULL;
+}
+
+/* extra: col_map: (anchor spec section 5.4): each internal name (a column of the table, given
+ * once, not also declared un-renamed in fields:) is written under its output name (declared
+ * in fields:, clashing with no other written column). Problems go to m. */
+static pqt_status apply_col_map(pqt_wcol *cols, int n, pqt_maml *m)
+{
+    int first = m->nproblems;
+    for (int i = 0; i < m->ncol_map; i++) {
+        const pqt_maml_pair *p = &m->col_map[i];
+        if (!wcol_named(cols, n, p->internal))
+            PQT_TRY(pqt_maml_problem(m, p->line, "extra: col_map: '%s' is not a column of the "
+                                                 "table", p->internal));
+        bool also_output = false; /* a swap declares both names as outputs */
+        for (int j = 0; j < m->ncol_map; j++)
+            also_output = also_output || strcmp(m->col_map[j].file, p->internal) == 0;
+        if (pqt_maml_field_find(m, p->internal) && !also_output)
+            PQT_TRY(pqt_maml_problem(m, p->line, "extra: col_map: '%s' is renamed but also "
+                                                 "declared under that name in fields:",
+                                     p->internal));
+        if (!pqt_maml_field_find(m, p->file))
+            PQT_TRY(pqt_maml_problem(m, p->line, "extra: col_map: output name '%s' is not a "
+                                                 "declared field", p->file));
+        for (int j = 0; j < i; j++) {
+            if (strcmp(m->col_map[j].internal, p->internal) == 0)
+                PQT_TRY(pqt_maml_problem(m, p->line, "extra: col_map: '%s' is mapped twice",
+                                         p->internal));
+            if (strcmp(m->col_map[j].file, p->file) == 0)
+                PQT_TRY(pqt_maml_problem(m, p->line, "extra: col_map: two columns are written "
+                                                     "as '%s'", p->file));
+        }
+    }
+    if (m->nproblems > first) return PQT_OK;
+    /* rename all at once (a swap a->b, b->a is allowed), then look for clashes */
+    char **to = pqt_calloc((size_t)n + 1, sizeof *to);
+    if (!to) return pqt_err(PQT_NOMEM, "out of memory");
+    for (int i = 0; i < m->ncol_map; i++) {
+        pqt_wcol *w = wcol_named(cols, n, m->col_map[i].internal);
+        to[w - cols] = m->col_map[i].file;
+    }
+    pqt_status st = PQT_OK;
+    for (int k = 0; k < n && st == PQT_OK; k++) {
+        if (!to[k]) continue;
+        char *d = pqt_strdup(to[k]);
+        if (!d) {
+            st = pqt_err(PQT_NOMEM, "out of memory");
+            break;
+        }
+        pqt_mem_free(cols[k].name);
+        cols[k].name = d;
+    }
+    for (int k = 0; k < n && st == PQT_OK; k++)
+        for (int j = 0; j < k && st == PQT_OK; j++)
+            if (strcmp(cols[j].name, cols[k].name) == 0)
+                st = pqt_maml_problem(m, 0, "extra: col_map: the output name '%s' collides "
+                                            "with another column of the table",
+                                      cols[k].name);
+    pqt_mem_free(to);
+    return st;
+}
+
+/* The write-side MAML (anchor spec section 5.4): col_map: renames; protected columns are
+ * written required (a null is refused when rows arrive), nullable_cols: optional; every
+ * problem found is listed in one PQT_BAD_MAML. */
+static pqt_status apply_maml(pqt_wcol *cols, int n, pqt_maml *m)
+{
+    if (!m) return PQT_OK;
+    pqt_status st = apply_col_map(cols, n, m);
+    for (int pass = 0; pass < 2 && st == PQT_OK && m->nproblems == 0; pass++) {
+        const pqt_maml_list *l = pass == 0 ? &m->protected_cols : &m->nullable_cols;
+        for (int i = 0; i < l->n && st == PQT_OK; i++) {
+            pqt_wcol *w = wcol_named(cols, n, l->items[i]);
+            if (!w) {
+                st = pqt_maml_problem(m, l->lines[i], "extra: %s: '%s' is not a column of the "
+                                                      "table",
+                                      pass == 0 ? "protected_cols" : "nullable_cols", l->items[i]);
+                continue;
+            }
+            bool opt = pass == 1;
+            w->protect = !opt;
+            w->nullable = opt;
+            if (w->is_list) {
+                w->elem_nullable = opt;
+                w->max_def = (int16_t)((opt ? 2 : 0) + 1);
+            } else {
+                w->max_def = opt ? 1 : 0;
+            }
+        }
+    }
+    if (st == PQT_OK) st = pqt_maml_verdict(m, "write MAML");
+    return st;
+}
+
+pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml *mm,
+                                pqt_wcol **ret, int *n_ret)
 {
     int n = t->ncols;
     pqt_wcol *cols = pqt_calloc((size_t)n + 2, sizeof *cols);
@@ -178,6 +280,7 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_wcol 
         w->unit = pqt_strdup("");
         if (!w->name || !w->unit) st = pqt_err(PQT_NOMEM, "out of memory");
     }
+    if (st == PQT_OK) st = apply_maml(cols, m, mm);
     for (int k = 0; k < m && st == PQT_OK; k++) {
         for (int j = 0; j < k; j++)
             if (strcmp(cols[j].name, cols[k].name) == 0)

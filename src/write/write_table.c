@@ -77,10 +77,10 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
             slots[k] = -2;
             continue;
         }
-        int s = t == w->template_table ? c->src_slot : pqt_tbl_find(t, c->name);
+        int s = t == w->template_table ? c->src_slot : pqt_tbl_find(t, c->src_name);
         if (s < 0)
             return pqt_err(PQT_NOT_FOUND, "%s has no column '%s' (the writer's template has it)",
-                           pqt_tbl_where(t), c->name);
+                           pqt_tbl_where(t), c->src_name);
         const pqt_tcol *tc = &t->cols[s];
         if (tc->kind == PQT_NONE && tc->residency != PQT_RES_FULL)
             return pqt_err(PQT_UNSUPPORTED_TYPE, "column '%s' of %s cannot be read", c->name,
