@@ -33,9 +33,10 @@ list(REMOVE_DUPLICATES PQT_STATIC_DEP_DIRS)
 # Requires.private: the dependencies whose .pc file is complete. Libs.private: the rest, in
 # link order for `pkg-config --static`: snappy with the C++ runtime a static libsnappy needs
 # (Debian's snappy.pc names neither, and pkg-config would put -lstdc++ before a required
-# package's -lsnappy), then OpenMP's runtime libraries and libm.
-set(PQT_PC_REQUIRES_PRIVATE "libzstd liblz4 zlib libbrotlidec libbrotlienc libxxhash yaml-0.1")
-set(_pqt_libs snappy stdc++ ${OpenMP_C_LIB_NAMES} m)
+# package's -lsnappy), brotli's encoder (its static library needs libm, which pkg-config would
+# put before a required package's libraries), then OpenMP's runtime libraries and libm.
+set(PQT_PC_REQUIRES_PRIVATE "libzstd liblz4 zlib libbrotlidec libxxhash yaml-0.1")
+set(_pqt_libs snappy stdc++ brotlienc brotlicommon ${OpenMP_C_LIB_NAMES} m)
 list(REMOVE_DUPLICATES _pqt_libs)
 list(TRANSFORM _pqt_libs PREPEND "-l")
 list(JOIN _pqt_libs " " PQT_PC_LIBS_PRIVATE)
