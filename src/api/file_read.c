@@ -205,6 +205,29 @@ pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void
     return PQT_OK;
 }
 
+/* The width a writer declared for a vector column of a file without rows: the key-value entry
+ * column.<path>.col_size (anchor spec 5.5), a positive integer; else 0. Only consulted when
+ * there are no rows, so it can never contradict the data. */
+static int declared_width(const pqt_file *f, const pqt_col *c)
+{
+    for (int rg = 0; rg < f->meta.n_row_groups; rg++)
+        if (f->meta.row_groups[rg].num_rows > 0) return 0;
+    char key[600];
+    int kn = snprintf(key, sizeof key, "column.%s.col_size", c->path);
+    if (kn < 0 || (size_t)kn >= sizeof key) return 0;
+    for (int i = 0; i < f->meta.nkv; i++) {
+        const pqt_kv *e = &f->meta.kv[i];
+        if (!e->key || !e->value || e->key_len != (uint32_t)kn || memcmp(e->key, key, (size_t)kn) != 0)
+            continue;
+        int64_t v = 0;
+        uint32_t k = 0;
+        for (; k < e->value_len && e->value[k] >= '0' && e->value[k] <= '9' && v <= INT32_MAX; k++)
+            v = v * 10 + (e->value[k] - '0');
+        return k > 0 && k == e->value_len && v >= 1 && v <= INT32_MAX ? (int)v : 0;
+    }
+    return 0;
+}
+
 pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret)
 {
     *w_ret = f->list_width[col];
@@ -222,6 +245,10 @@ pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret)
             return PQT_OK;
         }
         w = nv / rows;
+    }
+    if (w < 0 && declared_width(f, c) > 0) { /* no rows to measure: the writer's word */
+        *w_ret = f->list_width[col] = declared_width(f, c);
+        return PQT_OK;
     }
     if (w < 1 || w > INT32_MAX) {
         *w_ret = f->list_width[col] = -1;

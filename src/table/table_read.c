@@ -137,6 +137,12 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
     pqt_status st = PQT_OK;
     if (fc->is_list) {
         int uw = pqt_colbuf_uniform_width(&b);
+        int fw = 0;
+        /* no rows to measure: the file's width if it knows one without reading (a writer's
+         * col_size entry in a file without rows, or an earlier measurement) */
+        if (!c->kind_known && b.nrows == 0 &&
+            pqt_file_list_width(t->f, c->file_col, 0, &fw) == PQT_OK && fw > 0)
+            uw = fw;
         if (!c->kind_known) {
             /* the read settles the width as a side effect: one pass, not two */
             kind = fc->elem_kind | (uw > 0 ? PQT_VECTOR : PQT_LIST);

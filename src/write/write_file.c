@@ -196,6 +196,16 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
         if (kn < 0 || (size_t)kn >= sizeof key) continue;
         PQT_TRY(add_kv(w, key, (size_t)kn, w->cols[i].unit, strlen(w->cols[i].unit)));
     }
+    for (int i = 0; i < w->ncols; i++) {
+        /* a vector is written as a LIST: its width, so a copy without rows reads back as the
+         * same vector (anchor spec 5.5's per-field col_size) */
+        if (w->cols[i].vec_width <= 0) continue;
+        char key[600], val[16];
+        int kn = snprintf(key, sizeof key, "column.%s.col_size", w->cols[i].name);
+        int vn = snprintf(val, sizeof val, "%d", w->cols[i].vec_width);
+        if (kn < 0 || (size_t)kn >= sizeof key) continue;
+        PQT_TRY(add_kv(w, key, (size_t)kn, val, (size_t)vn));
+    }
     if (w->maml) PQT_TRY(embed_maml(w, w->maml));
     for (int i = 0; i < o->nkv; i++) {
         const char *eq = strchr(o->kv[i], '=');

@@ -51,6 +51,7 @@ typedef struct pqt_wcol {
     int kind;      /* table kind with PQT_VECTOR / PQT_LIST */
     int elem_kind; /* element kind of the values */
     bool is_list;  /* written as a 3-level LIST */
+    int vec_width; /* a vector's width when known (> 0): column.<name>.col_size */
     bool nullable; /* the field (scalar) or the list is optional */
     bool elem_nullable; /* lists: the element is optional */
     bool protect;       /* MAML protected_cols: written required, a null is PQT_PROTECTED */
