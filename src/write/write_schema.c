@@ -149,6 +149,17 @@ static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_col *fc)
                       (w->converted >= PQT_CT_UINT_8 && w->converted <= PQT_CT_UINT_64);
 }
 
+/* Slot `slot` of t reads a leaf inside a struct (written as a top-level column named by its
+ * dotted path). */
+static bool struct_leaf(const pqt_table *t, int slot)
+{
+    if (slot < 0) return false;
+    const pqt_tcol *c = &t->cols[slot];
+    if (c->file_col < 0 || !t->f) return false;
+    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    return !fc->is_list && pqt_file_node_depth(t->f, fc->leaf_schema_idx) > 1;
+}
+
 static bool listed(char *const *names, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
@@ -341,9 +352,22 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
     }
     if (st == PQT_OK) st = apply_maml(cols, m, mm);
     for (int k = 0; k < m && st == PQT_OK; k++) {
-        for (int j = 0; j < k; j++)
-            if (strcmp(cols[j].name, cols[k].name) == 0)
+        for (int j = 0; j < k && st == PQT_OK; j++) {
+            if (strcmp(cols[j].name, cols[k].name) != 0) continue;
+            bool leaf_j = struct_leaf(t, cols[j].src_slot), leaf_k = struct_leaf(t, cols[k].src_slot);
+            if (leaf_j != leaf_k)
+                st = pqt_err(PQT_MISUSE, "the top-level column '%s' and the leaf '%s' of struct "
+                                         "'%.*s' would both be written as the column '%s' "
+                                         "(struct leaves are written as top-level columns "
+                                         "named by their path), which no reader could tell "
+                                         "apart: rename one (pqt_table_rename_column, a "
+                                         "write MAML col_map:) or leave one out",
+                             cols[k].name, cols[k].name,
+                             (int)(strrchr(cols[k].name, '.') ? strrchr(cols[k].name, '.') - cols[k].name : 0),
+                             cols[k].name, cols[k].name);
+            else
                 st = pqt_err(PQT_MISUSE, "two columns are named '%s'", cols[k].name);
+        }
         cols[k].bloom = listed(o->bloom_cols, o->nbloom, cols[k].name);
     }
     for (int b = 0; b < o->nbloom && st == PQT_OK; b++) {

@@ -420,6 +420,32 @@ static void decimal_template_refuses_doubles(void)
     pqt_table_close(t2);
 }
 
+/* tests/data/dotted_names.parquet (DuckDB): a struct a {b, c} and a top-level column "a.b".
+ * Struct leaves are written as top-level columns named by their path, so both would be "a.b":
+ * refused, naming both; once the top-level one is renamed the copy holds both, told apart. */
+static void dotted_name_clash(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/dotted.parquet", g_dir);
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open("tests/data/dotted_names.parquet", NULL, &t));
+    CHECK_EQ_I64(pqt_write_table(t, path, NULL), PQT_MISUSE);
+    const char *m = pqt_errmsg();
+    CHECK(strstr(m, "top-level column 'a.b'") && strstr(m, "leaf 'a.b' of struct 'a'"));
+    CHECK(access(path, F_OK) != 0);
+    CHECK_OK(pqt_table_rename_column(t, "a.b", "a_b")); /* the top-level one (exact name first) */
+    CHECK_OK(pqt_write_table(t, path, NULL));
+    pqt_table_close(t);
+    REQUIRE_OK(pqt_table_open(path, NULL, &t));
+    int64_t v[3] = {0};
+    CHECK_OK(pqt_table_get(t, "a_b", PQT_INT64, v, sizeof v, NULL, 0));
+    CHECK(v[0] == 1 && v[1] == 2 && v[2] == 3);
+    CHECK_OK(pqt_table_get(t, "a.b", PQT_INT64, v, sizeof v, NULL, 0));
+    CHECK(v[0] == 10 && v[1] == 20 && v[2] == 30);
+    pqt_table_close(t);
+    unlink(path);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "%s", "/tmp/pqt_write_types_XXXXXX");
@@ -428,6 +454,7 @@ int main(void)
     copy_as("sorted.parquet", "-i", false);
     copy_as("resident.parquet", NULL, true);
     decimal_template_refuses_doubles();
+    dotted_name_clash();
     rmdir(g_dir);
     return pqt_test_done("test_write_types");
 }
