@@ -44,6 +44,29 @@ pqt_status pqt_table_decimal(pqt_table *t, const char *name, int *precision_ret,
     return PQT_OK;
 }
 
+pqt_status pqt_tbl_read_decimal_buf(pqt_table *t, int ci, pqt_colbuf *out, int *kind_ret)
+{
+    pqt_col dc;
+    PQT_TRY(pqt_file_decimal_col(t->f, t->cols[ci].file_col, &dc));
+    const pqt_plan *p = &t->plan;
+    pqt_colbuf b;
+    pqt_read_counters rc = {0};
+    pqt_status rst = pqt_file_read_sel(t->f, &dc, p->sel, p->dst_row, p->nsel, 1, &rc, &b);
+    pqt_tbl_scan_add(t, &t->cols[ci], &rc);
+    PQT_TRY(rst);
+    if (p->perm) {
+        int w = (t->cols[ci].kind & PQT_VECTOR) ? t->cols[ci].width : 0;
+        pqt_colbuf g;
+        pqt_status st = pqt_tbl_buf_gather(&b, NULL, p->perm, p->nsel, w, &g);
+        pqt_colbuf_free(&b);
+        PQT_TRY(st);
+        b = g;
+    }
+    *out = b;
+    if (kind_ret) *kind_ret = dc.elem_kind;
+    return PQT_OK;
+}
+
 pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **data_ret,
                                        uint8_t **validity_ret, int64_t *nelem_ret, int *kind_ret)
 {
@@ -61,27 +84,14 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
     /* a value access: a column with a qc rule not checked yet (not resident) is checked now,
      * on its float64 values, as its first read would (docs/qc.md) */
     PQT_TRY(pqt_tbl_qc_probe(t, ci, call));
-    pqt_col dc;
-    PQT_TRY(pqt_file_decimal_col(t->f, t->cols[ci].file_col, &dc));
-    const pqt_plan *p = &t->plan;
     pqt_colbuf b;
-    pqt_read_counters rc = {0};
-    pqt_status rst = pqt_file_read_sel(t->f, &dc, p->sel, p->dst_row, p->nsel, 1, &rc, &b);
-    pqt_tbl_scan_add(t, &t->cols[ci], &rc);
-    PQT_TRY(rst);
+    int kind = 0;
+    PQT_TRY(pqt_tbl_read_decimal_buf(t, ci, &b, &kind));
     pqt_status st = PQT_OK;
-    if (p->perm) {
-        int w = (t->cols[ci].kind & PQT_VECTOR) ? t->cols[ci].width : 0;
-        pqt_colbuf g;
-        st = pqt_tbl_buf_gather(&b, NULL, p->perm, p->nsel, w, &g);
-        pqt_colbuf_free(&b);
-        if (st != PQT_OK) return st;
-        b = g;
-    }
     bool any_null = false;
     for (int64_t i = 0; b.validity && !any_null && i < b.nelem; i++)
         any_null = !pqt_tbl_bit(b.validity, i);
-    size_t es = pqt_kind_elem_nbytes(dc.elem_kind);
+    size_t es = pqt_kind_elem_nbytes(kind);
     void *d = pqt_malloc_array((size_t)b.nelem + 1, es);
     uint8_t *v = validity_ret && any_null ? pqt_calloc((size_t)(b.nelem + 7) / 8 + 1, 1) : NULL;
     if (!d || (validity_ret && any_null && !v)) {
@@ -98,7 +108,7 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
     *data_ret = d;
     if (validity_ret) *validity_ret = v;
     if (nelem_ret) *nelem_ret = b.nelem;
-    if (kind_ret) *kind_ret = dc.elem_kind;
+    if (kind_ret) *kind_ret = kind;
     pqt_colbuf_free(&b);
     return st;
 }

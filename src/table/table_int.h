@@ -177,6 +177,10 @@ void pqt_tbl_install_rows(pqt_table *t, pqt_colbuf *nb, int64_t nrows, const cha
 
 pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const int64_t *idx,
                               int64_t n, int vec_width, pqt_colbuf *dst);
+/* The unscaled integers of slot ci, a DECIMAL column still as read, in the table's rows
+ * (plan and read-time order): read again from the file into *out (element kind *kind_ret,
+ * PQT_INT64 or PQT_INT128). table_decimal.c; the caller checks the column qualifies. */
+pqt_status pqt_tbl_read_decimal_buf(pqt_table *t, int ci, pqt_colbuf *out, int *kind_ret);
 /* Deep copy. */
 pqt_status pqt_tbl_buf_copy(const pqt_colbuf *src, int vec_width, pqt_colbuf *dst);
 /* Convert the elements of a fixed-width buffer to element kind `to` (numeric kinds). exact:

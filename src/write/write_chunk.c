@@ -115,7 +115,7 @@ static pqt_status push_level(pqt_buf *b, uint16_t v)
 static pqt_status push_value(pqt_wchunk *w, const pqt_colbuf *b, int64_t e)
 {
     const pqt_wcol *c = w->col;
-    if (c->elem_kind == PQT_STRING) {
+    if (c->ptype == PQT_PT_BYTE_ARRAY) {
         int64_t s = b->str_offsets[e], n = b->str_offsets[e + 1] - s;
         if (w->offs.len == 0) {
             int64_t zero = 0;
@@ -158,7 +158,7 @@ static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
                              int64_t row_no)
 {
     const pqt_wcol *c = w->col;
-    if (!b->validity && c->elem_kind != PQT_STRING && !c->narrow32)
+    if (!b->validity && c->ptype != PQT_PT_BYTE_ARRAY && !c->narrow32)
         return shred_flat_dense(w, b, r0, n);
     for (int64_t i = r0; i < r0 + n; i++) {
         bool valid = bit(b->validity, i);
@@ -309,7 +309,7 @@ static pqt_status encode_values(pqt_wchunk *w, pqt_buf *out, int *encoding_ret)
 {
     const pqt_wcol *c = w->col;
     int64_t n = w->page_nnonnull;
-    const int64_t *offs = n > 0 && c->elem_kind == PQT_STRING ? (const int64_t *)w->offs.data : NULL;
+    const int64_t *offs = n > 0 && c->ptype == PQT_PT_BYTE_ARRAY ? (const int64_t *)w->offs.data : NULL;
     if (w->dict && !w->dict_fallback && n > 0) {
         if ((size_t)n > w->idx_cap) {
             uint32_t *ix = pqt_realloc(w->idx, (size_t)n * sizeof *ix);
@@ -360,7 +360,7 @@ static pqt_status bloom_insert(pqt_wchunk *w)
                       : w->opts->rg_rows < 1000000 ? w->opts->rg_rows : 1000000;
         PQT_TRY(pqt_bloom_builder_new(&w->bloom, (uint64_t)ndv, w->opts->bloom_fpp));
     }
-    if (c->elem_kind == PQT_STRING) {
+    if (c->ptype == PQT_PT_BYTE_ARRAY) {
         const int64_t *o = (const int64_t *)w->offs.data;
         for (int64_t i = 0; i < n; i++)
             pqt_bloom_builder_insert(w->bloom,
@@ -382,7 +382,7 @@ static pqt_status flush_page(pqt_wchunk *w)
     if (nv > INT32_MAX) return pqt_err(PQT_LIMIT, "column '%s': a page of %lld values", c->name, (long long)nv);
     pqt_wstats ps = {0};
     pqt_status st = PQT_OK;
-    const int64_t *offs = nn > 0 && c->elem_kind == PQT_STRING ? (const int64_t *)w->offs.data : NULL;
+    const int64_t *offs = nn > 0 && c->ptype == PQT_PT_BYTE_ARRAY ? (const int64_t *)w->offs.data : NULL;
     if (o->statistics || o->page_index)
         st = pqt_wstats_add(&ps, c, w->vals.data, offs, w->vals.data, nn);
     ps.null_count = nv - nn;

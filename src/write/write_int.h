@@ -63,10 +63,19 @@ typedef struct pqt_wcol {
     pqt_logical_type logical;
     bool narrow32;      /* int64 values written as INT32 (uint32, TIME(MILLIS)) */
     bool unsigned_cmp;  /* statistics in unsigned order */
+    bool signed_bytes;  /* FIXED_LEN_BYTE_ARRAY compared as big-endian two's complement */
+    int wconv;          /* pqt_wconv: values converted before the chunk writer sees them */
     bool bloom;
     int16_t max_def, max_rep;
     int64_t nbytes_per_value; /* a guess for sizing page batches (strings: 16) */
 } pqt_wcol;
+
+/* How a column's table values become its leaf's values (write_conv.c). */
+typedef enum pqt_wconv {
+    PQT_WCONV_NONE = 0,
+    PQT_WCONV_DECIMAL, /* the file's unscaled integers, read again (the table holds doubles) */
+    PQT_WCONV_UUID     /* 36-character strings to 16 bytes */
+} pqt_wconv;
 
 /* PQT_NONE slots are left out with a warning. */
 struct pqt_maml;
@@ -79,6 +88,17 @@ void pqt_wcols_free(pqt_wcol *c, int n);
 /* Append the schema elements of the columns (root first) to *elems (arena). */
 pqt_status pqt_wcols_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_elem **elems_ret,
                             int *nelems_ret);
+
+/* Whether slot `slot` of t still holds its file's DECIMAL values exactly as read (not cast,
+ * added or written, the table attached, precision <= 38): then the unscaled integers can be
+ * read again for it. */
+bool pqt_wconv_decimal_source(const pqt_table *t, int slot);
+/* The leaf values of c from b (b's shape: validity, list offsets, borrowed by out): decimals
+ * as unscaled int64 (b from pqt_wconv_read_decimal; INT32/INT64 leaves take it as is) or
+ * big-endian two's complement of type_length bytes, UUIDs as 16 bytes. out->data is owned:
+ * free it with pqt_wconv_free. row0: the table row (1-based) of b's row 0, for messages. */
+pqt_status pqt_wconv_buf(const pqt_wcol *c, const pqt_colbuf *b, int64_t row0, pqt_colbuf *out);
+void pqt_wconv_free(pqt_colbuf *out);
 
 /* Statistics of a run of values (write_stats.c). */
 typedef struct pqt_wstats {

@@ -6,7 +6,8 @@
  * A column read from a file keeps the file's physical and logical type when its values are
  * the file's own (no cast, a conversion that is exact both ways), so a copy shows other
  * readers the source's types: narrow and unsigned integers, TIME(MILLIS) as INT32, JSON,
- * ENUM. Everything else is written in the natural type of its kind.
+ * ENUM, DECIMAL (its unscaled integers, write_conv.c), UUID. Everything else is written in
+ * the natural type of its kind.
  */
 #include <string.h>
 
@@ -72,9 +73,62 @@ static void natural_type(pqt_wcol *w)
     }
 }
 
+/* Bytes of the smallest two's complement that holds every DECIMAL(p) unscaled value:
+ * floor((8n - 1) * log10(2)) digits fit in n bytes. */
+static int32_t decimal_nbytes(int p)
+{
+    int32_t n = 1;
+    while ((int)((8.0 * n - 1) * 0.30102999566398119521) < p) n++;
+    return n;
+}
+
+/* A DECIMAL the table still holds as read: the file's precision and scale, on the file's
+ * INT32 / INT64 / FIXED_LEN_BYTE_ARRAY (a BYTE_ARRAY decimal becomes the fixed length its
+ * precision needs), values the unscaled integers read again (never the rounded doubles). */
+static void decimal_type(pqt_wcol *w, const pqt_schema_elem *e, const pqt_col *fc)
+{
+    int p = fc->decimal_precision;
+    memset(&w->logical, 0, sizeof w->logical);
+    w->logical.id = PQT_LT_DECIMAL;
+    w->logical.precision = p;
+    w->logical.scale = fc->decimal_scale;
+    w->converted = PQT_CT_DECIMAL;
+    w->wconv = PQT_WCONV_DECIMAL;
+    w->unsigned_cmp = false;
+    w->type_length = 0;
+    w->narrow32 = false;
+    if (e->type == PQT_PT_INT32 && p <= 9) {
+        w->ptype = PQT_PT_INT32;
+        w->narrow32 = true; /* the unscaled values arrive as int64 */
+    } else if (e->type == PQT_PT_INT64 && p <= 18) {
+        w->ptype = PQT_PT_INT64;
+    } else {
+        w->ptype = PQT_PT_FIXED_LEN_BYTE_ARRAY;
+        int32_t need = decimal_nbytes(p);
+        w->type_length = e->type == PQT_PT_FIXED_LEN_BYTE_ARRAY && e->type_length >= need
+                             ? e->type_length : need;
+        w->signed_bytes = true;
+    }
+}
+
 /* The file's own leaf type when the values read are exactly the file's. */
 static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_col *fc)
 {
+    const pqt_tcol *tc = &t->cols[w->src_slot];
+    bool as_read = !tc->added && !tc->user_written && !tc->decode_kind;
+    if (fc->conv == PQT_CONV_DECIMAL && pqt_wconv_decimal_source(t, w->src_slot)) {
+        decimal_type(w, &t->f->meta.schema[fc->leaf_schema_idx], fc);
+        return;
+    }
+    if (fc->conv == PQT_CONV_UUID && as_read && w->elem_kind == PQT_STRING) {
+        memset(&w->logical, 0, sizeof w->logical);
+        w->logical.id = PQT_LT_UUID;
+        w->ptype = PQT_PT_FIXED_LEN_BYTE_ARRAY;
+        w->type_length = 16;
+        w->converted = -1;
+        w->wconv = PQT_WCONV_UUID; /* compared as unsigned bytes, the UUID sort order */
+        return;
+    }
     bool exact = fc->conv == PQT_CONV_NONE || fc->conv == PQT_CONV_U32_WIDEN ||
                  fc->conv == PQT_CONV_I32_TO_I64 || fc->conv == PQT_CONV_TIME_MS;
     const pqt_schema_elem *e = &t->f->meta.schema[fc->leaf_schema_idx];
@@ -128,7 +182,9 @@ static pqt_status fill_col(pqt_wcol *w, pqt_table *t, int slot)
     }
     natural_type(w);
     if (fc) source_type(w, t, fc);
-    w->nbytes_per_value = w->elem_kind == PQT_STRING ? 16 : (int64_t)pqt_kind_elem_nbytes(w->elem_kind);
+    w->nbytes_per_value = w->ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY ? w->type_length
+                          : w->elem_kind == PQT_STRING ? 16
+                                                       : (int64_t)pqt_kind_elem_nbytes(w->elem_kind);
     w->name = pqt_strdup(c->name);
     w->src_name = pqt_strdup(c->name);
     w->unit = pqt_strdup(c->unit ? c->unit : "");
@@ -340,6 +396,11 @@ pqt_status pqt_wcols_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_e
         l.type_length = w->type_length;
         l.converted_type = w->converted;
         l.logical = w->logical;
+        if (w->logical.id == PQT_LT_DECIMAL) { /* the converted type's fields, for old readers */
+            l.has_scale = l.has_precision = true;
+            l.scale = w->logical.scale;
+            l.precision = w->logical.precision;
+        }
         e[k++] = l;
     }
     *elems_ret = e;

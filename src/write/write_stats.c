@@ -5,7 +5,8 @@
  *
  * Bounds are in the column's sort order: signed for INT32/INT64 unless the logical type is
  * unsigned, IEEE order for floats with NaN left out (a run of only NaN has no bounds), and
- * unsigned bytewise for BYTE_ARRAY. A zero bound is written as -0.0 for a minimum and +0.0
+ * unsigned bytewise for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (UUID), signed big-endian for a
+ * FIXED_LEN_BYTE_ARRAY DECIMAL (its two's complement unscaled integers). A zero bound is written as -0.0 for a minimum and +0.0
  * for a maximum, as the format asks, so readers pruning on either sign are right.
  */
 #include <math.h>
@@ -26,6 +27,14 @@ void pqt_wstats_free(pqt_wstats *s)
     pqt_buf_free(&s->min);
     pqt_buf_free(&s->max);
     s->has_minmax = false;
+}
+
+static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    size_t m = an < bn ? an : bn;
+    int r = m ? memcmp(a, b, m) : 0;
+    if (r) return r;
+    return an < bn ? -1 : an > bn;
 }
 
 int pqt_wstats_cmp(const pqt_wcol *c, const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
@@ -58,12 +67,13 @@ int pqt_wstats_cmp(const pqt_wcol *c, const uint8_t *a, size_t an, const uint8_t
         memcpy(&y, b, 8);
         return x < y ? -1 : x > y;
     }
-    default: {
-        size_t m = an < bn ? an : bn;
-        int r = m ? memcmp(a, b, m) : 0;
-        if (r) return r;
-        return an < bn ? -1 : an > bn;
-    }
+    case PQT_PT_FIXED_LEN_BYTE_ARRAY:
+        /* a DECIMAL's big-endian two's complement: the sign byte decides, then the rest as
+         * unsigned bytes (both values have the column's length) */
+        if (c->signed_bytes && an > 0 && bn > 0 && a[0] != b[0])
+            return (int8_t)a[0] < (int8_t)b[0] ? -1 : 1;
+        return bytes_cmp(a, an, b, bn); /* UUID: unsigned bytes */
+    default: return bytes_cmp(a, an, b, bn);
     }
 }
 
@@ -134,6 +144,21 @@ pqt_status pqt_wstats_add(pqt_wstats *s, const pqt_wcol *c, const void *values,
         break;
     case PQT_PT_FLOAT: MINMAX_LOOP(float, float); break;
     case PQT_PT_DOUBLE: MINMAX_LOOP(double, double); break;
+    case PQT_PT_FIXED_LEN_BYTE_ARRAY: {
+        size_t w = (size_t)c->type_length;
+        const uint8_t *v = values, *l = v, *h = v;
+        for (int64_t i = 1; i < n; i++) {
+            const uint8_t *x = v + (size_t)i * w;
+            if (pqt_wstats_cmp(c, x, w, l, w) < 0) l = x;
+            if (pqt_wstats_cmp(c, x, w, h, w) > 0) h = x;
+        }
+        if (!s->has_minmax || pqt_wstats_cmp(c, l, w, s->min.data, s->min.len) < 0)
+            PQT_TRY(put(&s->min, l, w));
+        if (!s->has_minmax || pqt_wstats_cmp(c, h, w, s->max.data, s->max.len) > 0)
+            PQT_TRY(put(&s->max, h, w));
+        s->has_minmax = true;
+        return PQT_OK;
+    }
     default: {
         int64_t lo = 0, hi = 0;
         for (int64_t i = 1; i < n; i++) {

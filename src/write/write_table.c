@@ -89,16 +89,33 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
             return pqt_err(PQT_KIND, "column '%s' of %s is %s; the writer's template had %s",
                            c->name, pqt_tbl_where(t), pqt_kind_name(tc->kind),
                            pqt_kind_name(c->kind));
+        if (c->wconv == PQT_WCONV_DECIMAL) {
+            const pqt_col *fc = tc->file_col >= 0 && t->f ? &t->f->schema.cols[tc->file_col] : NULL;
+            if (!pqt_wconv_decimal_source(t, s) || fc->decimal_precision != c->logical.precision ||
+                fc->decimal_scale != c->logical.scale)
+                return pqt_err(PQT_KIND, "column '%s' is written as DECIMAL(%d,%d) from the "
+                                         "file's exact values, but in %s it is not that "
+                                         "file DECIMAL as read (cast, written, detached or "
+                                         "another precision or scale)",
+                               c->name, (int)c->logical.precision, (int)c->logical.scale,
+                               pqt_tbl_where(t));
+        }
         slots[k] = s;
     }
     return PQT_OK;
 }
 
-/* Read slot c's rows of physical row group rg through the plan into b (not resident). */
-static pqt_status read_rg(pqt_table *t, pqt_tcol *c, int rg, pqt_colbuf *b)
+/* Read slot c's rows of physical row group rg through the plan into b (not resident); a
+ * DECIMAL written exactly reads its unscaled integers. */
+static pqt_status read_rg(pqt_table *t, pqt_tcol *c, const pqt_wcol *wc, int rg, pqt_colbuf *b)
 {
     const pqt_plan *p = &t->plan;
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    pqt_col dc;
+    if (wc->wconv == PQT_WCONV_DECIMAL) {
+        PQT_TRY(pqt_file_decimal_col(t->f, c->file_col, &dc));
+        fc = &dc;
+    }
     const int64_t zero = 0;
     pqt_read_counters rc = {0};
     pqt_status st = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, p->sel[rg].nsel, 1,
@@ -112,8 +129,21 @@ static pqt_status read_rg(pqt_table *t, pqt_tcol *c, int rg, pqt_colbuf *b)
     return st;
 }
 
+/* Columns whose leaf wants other bytes than the table's (FIXED_LEN_BYTE_ARRAY decimals, UUID)
+ * go to the chunk writer through conv[k]. */
+static pqt_status convert_buf(const pqt_wcol *c, const pqt_colbuf **buf, pqt_colbuf *conv,
+                              int64_t row0)
+{
+    if (c->wconv == PQT_WCONV_NONE || c->ptype != PQT_PT_FIXED_LEN_BYTE_ARRAY) return PQT_OK;
+    pqt_wconv_free(conv);
+    PQT_TRY(pqt_wconv_buf(c, *buf, row0, conv));
+    *buf = conv;
+    return PQT_OK;
+}
+
 static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_colbuf **bufs,
-                             int64_t *r0s, pqt_colbuf *tmp, pqt_colbuf *ri)
+                             int64_t *r0s, pqt_colbuf *tmp, pqt_colbuf *ri, pqt_colbuf *whole,
+                             pqt_colbuf *conv)
 {
     bool need_read = false;
     for (int k = 0; k < w->ncols; k++) {
@@ -122,8 +152,22 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_
             continue;
         }
         pqt_tcol *c = &t->cols[slots[k]];
+        if (w->cols[k].wconv == PQT_WCONV_DECIMAL) {
+            /* the resident doubles are rounded: the unscaled integers come from the file,
+             * a row group at a time, or whole under a read-time order */
+            bufs[k] = NULL;
+            if (!t->plan.perm) {
+                need_read = true;
+                continue;
+            }
+            PQT_TRY(pqt_tbl_read_decimal_buf(t, slots[k], &whole[k], NULL));
+            bufs[k] = &whole[k];
+            PQT_TRY(convert_buf(&w->cols[k], &bufs[k], &conv[k], 1));
+            continue;
+        }
         if (c->residency == PQT_RES_FULL) {
             bufs[k] = &c->buf;
+            PQT_TRY(convert_buf(&w->cols[k], &bufs[k], &conv[k], 1));
             continue;
         }
         if (t->detached)
@@ -136,6 +180,7 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_
         if (t->plan.perm) {
             PQT_TRY(pqt_tbl_touch(t, slots[k], "pqt_writer_write"));
             bufs[k] = &c->buf;
+            PQT_TRY(convert_buf(&w->cols[k], &bufs[k], &conv[k], 1));
             continue;
         }
         need_read = true;
@@ -152,10 +197,13 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_
         pqt_status st = PQT_OK;
         for (int k = 0; k < w->ncols && st == PQT_OK; k++) {
             pqt_tcol *c = slots[k] >= 0 ? &t->cols[slots[k]] : NULL;
-            if (c && c->residency != PQT_RES_FULL) {
-                st = read_rg(t, c, rg, &tmp[k]);
+            bool from_file = c && (w->cols[k].wconv == PQT_WCONV_DECIMAL
+                                       ? !t->plan.perm : c->residency != PQT_RES_FULL);
+            if (from_file) {
+                st = read_rg(t, c, &w->cols[k], rg, &tmp[k]);
                 bufs[k] = &tmp[k];
                 r0s[k] = 0;
+                if (st == PQT_OK) st = convert_buf(&w->cols[k], &bufs[k], &conv[k], base + 1);
             } else {
                 r0s[k] = base;
             }
@@ -184,9 +232,12 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
     const pqt_colbuf **bufs = pqt_calloc((size_t)n + 1, sizeof *bufs);
     int64_t *r0s = pqt_calloc((size_t)n + 1, sizeof *r0s);
     pqt_colbuf *tmp = pqt_calloc((size_t)n + 1, sizeof *tmp);
+    pqt_colbuf *whole = pqt_calloc((size_t)n + 1, sizeof *whole);
+    pqt_colbuf *conv = pqt_calloc((size_t)n + 1, sizeof *conv);
     pqt_colbuf ri;
     memset(&ri, 0, sizeof ri);
-    pqt_status st = slots && bufs && r0s && tmp ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
+    pqt_status st = slots && bufs && r0s && tmp && whole && conv
+                        ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
     if (st == PQT_OK) st = map_columns(w, t, slots);
     bool want_ri = false;
     for (int k = 0; k < n; k++) want_ri = want_ri || slots[k] == -2;
@@ -198,7 +249,13 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
         else if ((st = pqt_tbl_buf_new(&ri, PQT_INT64, false, 0, false, t->nrows, t->nrows)) == PQT_OK)
             st = pqt_plan_file_rows(&t->plan, (int64_t *)ri.data);
     }
-    if (st == PQT_OK && t->nrows > 0) st = write_rows(w, t, slots, bufs, r0s, tmp, &ri);
+    if (st == PQT_OK && t->nrows > 0) st = write_rows(w, t, slots, bufs, r0s, tmp, &ri, whole, conv);
+    for (int k = 0; whole && conv && k < n; k++) {
+        pqt_colbuf_free(&whole[k]);
+        pqt_wconv_free(&conv[k]);
+    }
+    pqt_mem_free(whole);
+    pqt_mem_free(conv);
     pqt_colbuf_free(&ri);
     pqt_mem_free(slots);
     pqt_mem_free(bufs);
