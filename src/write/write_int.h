@@ -131,6 +131,15 @@ typedef struct pqt_wpage {
 typedef struct pqt_dict_builder pqt_dict_builder; /* enc.h */
 typedef struct pqt_bloom_builder pqt_bloom_builder;
 
+/* A dictionary-encoded data page of the open chunk, kept until the chunk ends so that a
+ * fallback can write it again PLAIN (write_chunk.c). */
+typedef struct pqt_wkept {
+    pqt_page_header h; /* as emitted, but for the sizes */
+    size_t lv_off, lv_n; /* its level bytes in kept_lv (v1: with their length prefixes) */
+    size_t idx_off;      /* its first index in kept_idx */
+    int64_t n;           /* non-null values */
+} pqt_wkept;
+
 /* The column-chunk writer: one per output column, reused row group after row group. */
 typedef struct pqt_wchunk {
     const pqt_wcol *col;
@@ -146,7 +155,11 @@ typedef struct pqt_wchunk {
     int64_t page_first_row;
     /* the chunk */
     pqt_dict_builder *dict; /* NULL: PLAIN */
-    bool dict_fallback;
+    bool dict_fallback;     /* the rest of this chunk is PLAIN */
+    bool dict_off;          /* a chunk of this column fell back: PLAIN for the rest of the file */
+    pqt_wkept *kept;        /* the chunk's dictionary pages, while the dictionary holds */
+    int nkept, kcap;
+    pqt_buf kept_lv, kept_idx, redo;
     pqt_buf pages;          /* encoded data pages */
     pqt_buf dict_page;      /* the encoded dictionary page at finish */
     pqt_wpage *pidx;
