@@ -57,8 +57,8 @@ static char *arena_str(pqt_arena *a, const char *s, size_t n)
     return d;
 }
 
-static pqt_status add_kv_as(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn,
-                            bool replace)
+pqt_status pqt_writer_add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn,
+                             bool replace)
 {
     if (w->nkv == w->kvcap) {
         int cap = w->kvcap ? w->kvcap * 2 : 16;
@@ -86,12 +86,12 @@ static pqt_status add_kv_as(pqt_writer *w, const char *k, size_t kn, const char 
 
 static pqt_status add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn)
 {
-    return add_kv_as(w, k, kn, v, vn, true);
+    return pqt_writer_add_kv(w, k, kn, v, vn, true);
 }
 
 static pqt_status add_kv_str(pqt_writer *w, const char *k, const char *v, bool replace)
 {
-    return add_kv_as(w, k, strlen(k), v ? v : "", v ? strlen(v) : 0, replace);
+    return pqt_writer_add_kv(w, k, strlen(k), v ? v : "", v ? strlen(v) : 0, replace);
 }
 
 /* The value of sub-key name (case-insensitive) of a map item, or NULL. */
@@ -196,6 +196,7 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
         if (kn < 0 || (size_t)kn >= sizeof key) continue;
         PQT_TRY(add_kv(w, key, (size_t)kn, w->cols[i].unit, strlen(w->cols[i].unit)));
     }
+    PQT_TRY(pqt_wmeta_reserve(w));
     if (w->maml) PQT_TRY(embed_maml(w, w->maml));
     for (int i = 0; i < o->nkv; i++) {
         const char *eq = strchr(o->kv[i], '=');
@@ -221,6 +222,7 @@ void pqt_writer_abort(pqt_writer *w)
     pqt_buf_free(&w->tmpbuf);
     pqt_mem_free(w->rgs);
     pqt_mem_free(w->kv);
+    pqt_wmeta_free(w);
     pqt_arena_free(&w->arena);
     if (w->maml) pqt_maml_unref(w->maml);
     pqt_mem_free(w->path);
@@ -572,6 +574,7 @@ static pqt_status write_side_tmp(pqt_writer *w, char **side_ret)
 static pqt_status finish_file(pqt_writer *w)
 {
     PQT_TRY(pqt_writer_flush_rg(w));
+    PQT_TRY(pqt_wmeta_fill(w));
     int64_t ci_base = w->off;
     PQT_TRY(put(w, w->ci.data, w->ci.len));
     int64_t oi_base = w->off;
