@@ -27,6 +27,7 @@ struct pqt_writer {
     int nkv, kvcap;
     char *side_tmp;        /* the sidecar's temporary file until renamed (PQT_WOPT_WRITE_MAML) */
     struct pqt_maml *maml; /* PQT_WOPT_MAML / _TEXT, parsed at open; NULL without */
+    pqt_buf maml_src;      /* its source text, read at open for the verbatim sidecar */
     pqt_buf tmpbuf;
     bool failed;
     /* the always-written keys (write_meta.c): entries reserved at open, filled at close */
@@ -63,5 +64,12 @@ void pqt_wmeta_free(pqt_writer *w);
  * text for the output columns. */
 char *pqt_sidecar_path(const char *path);
 pqt_status pqt_sidecar_text(const pqt_wcol *cols, int n, const char *path, pqt_buf *out);
+/* The sidecar of a writer given a MAML: its source src (n bytes) with the fields: entries of
+ * columns not written cut out (unless none would remain) and the runtime entries kv
+ * ("key=value") added as keyarray: items. */
+struct pqt_maml;
+pqt_status pqt_sidecar_verbatim(const char *src, size_t n, const struct pqt_maml *m,
+                                const pqt_wcol *cols, int ncols, char *const *kv, int nkv,
+                                pqt_buf *out);
 
 #endif
