@@ -36,7 +36,11 @@ struct pqt_write_opts {
     char **kv; /* PQT_WOPT_METADATA, "key=value" */
     int nkv;
     char *maml_path, *maml_text; /* PQT_WOPT_MAML / PQT_WOPT_MAML_TEXT (the last one set wins) */
+    char *file_date; /* PQT_WOPT_FILE_DATE, checked YYYY-MM-DDTHH:MM:SS; NULL: the close time */
 };
+
+/* true for a date and time YYYY-MM-DDTHH:MM:SS that exists (write_meta.c). */
+bool pqt_wmeta_date_valid(const char *s);
 
 /* Deep copy of src (NULL: the defaults) into *dst. */
 pqt_status pqt_wopts_copy(pqt_write_opts *dst, const pqt_write_opts *src);

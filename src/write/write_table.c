@@ -39,6 +39,7 @@ static int64_t chunk_nbytes(const pqt_writer *w)
 static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t *r0s, int64_t n,
                            int64_t row_no)
 {
+    pqt_wmeta_observe(w, bufs, r0s, n);
     int64_t done = 0;
     while (done < n) {
         int64_t take = n - done, room = w->o.rg_rows - w->rg_nrows;
