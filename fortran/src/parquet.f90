@@ -8,12 +8,15 @@ module parquet
     use, intrinsic :: iso_c_binding
     use, intrinsic :: iso_fortran_env, only: int8, int32, int64, real32, real64, output_unit
     use parquet_c
+    use parquet_c_write
     use parquet_base
     use parquet_transform
     implicit none
     private
     public :: parquet_table, parquet_table_row, parquet_open_table, &
         parquet_table_row_group_bounds, parquet_filter, parquet_sortkey, parquet_read_qc
+    public :: parquet_new_table, parquet_write_table, parquet_table_writer, &
+        parquet_open_table_writer, parquet_close_table_writer
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -70,6 +73,20 @@ module parquet
         procedure, private :: sort_by_text, sort_by_list
         procedure :: drop_column => table_drop_column
         procedure :: rename_column => table_rename_column
+        ! changes (parquet_change.f90)
+        generic :: add_column => add_column_1, add_column_2
+        procedure, private :: add_column_1, add_column_2
+        generic :: set => set_1, set_2
+        procedure, private :: set_1, set_2
+        procedure :: append => table_append
+        generic :: filter_rows => filter_rows_rule, filter_rows_filter
+        procedure, private :: filter_rows_rule, filter_rows_filter
+        generic :: top_n => top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
+        procedure, private :: top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
+        generic :: argsort_by => argsort_text, argsort_list
+        procedure, private :: argsort_text, argsort_list
+        procedure :: reload => table_reload
+        procedure :: evict_column => table_evict_column
         procedure :: clone => table_clone
         procedure :: close => table_close
         generic :: assignment(=) => table_assign
@@ -88,6 +105,19 @@ module parquet
         procedure :: is_null => row_is_null
         generic :: get => rget_i32, rget_i64, rget_r32, rget_r64, rget_l, rget_s
         procedure, private :: rget_i32, rget_i64, rget_r32, rget_r64, rget_l, rget_s
+    end type
+
+    ! A streaming writer (parquet_open_table_writer): its file appears only when
+    ! parquet_close_table_writer succeeds; a writer finalized unclosed leaves no file.
+    type :: parquet_table_writer
+        type(c_ptr), private :: h = c_null_ptr
+    contains
+        procedure :: append => writer_append
+        procedure :: nrows => writer_nrows
+        procedure :: abort => writer_abort
+        generic :: assignment(=) => writer_assign
+        procedure, private :: writer_assign
+        final :: writer_final
     end type
 
     ! How a column is copied into a caller's array.
@@ -538,6 +568,215 @@ module parquet
             logical, intent(out), optional :: is_null, found
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Changing tables: parquet_change.f90 (submodule parquet_change). Values arrive as
+    ! class(*) and are checked against the column's kind at run time (pqt's PQT_KIND).
+    interface
+        module subroutine parquet_new_table(t, stat, errmsg)
+            type(parquet_table), intent(inout) :: t
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine add_column_1(t, name, values, unit, is_valid, kind, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:)
+            character(len=*), intent(in), optional :: unit
+            logical, intent(in), optional :: is_valid(:)
+            integer, intent(in), optional :: kind
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine add_column_2(t, name, values, unit, is_valid, kind, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:, :)
+            character(len=*), intent(in), optional :: unit
+            logical, intent(in), optional :: is_valid(:, :)
+            integer, intent(in), optional :: kind
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_1(t, name, values, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:)
+            logical, intent(in), optional :: is_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_2(t, name, values, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:, :)
+            logical, intent(in), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_append(t, other, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            class(parquet_table), intent(inout) :: other
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine filter_rows_rule(t, rule, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: rule
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine filter_rows_filter(t, filter, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            type(parquet_filter), intent(in) :: filter
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_text_8(t, keys, n, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys
+            integer(int64), intent(in) :: n
+            logical, intent(in), optional :: nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_text_4(t, keys, n, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys
+            integer(int32), intent(in) :: n
+            logical, intent(in), optional :: nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_list_8(t, keys, n, descending, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys(:)
+            integer(int64), intent(in) :: n
+            logical, intent(in), optional :: descending(:), nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_list_4(t, keys, n, descending, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys(:)
+            integer(int32), intent(in) :: n
+            logical, intent(in), optional :: descending(:), nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine argsort_text(t, keys, perm, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys
+            integer(int64), allocatable, intent(out) :: perm(:)
+            logical, intent(in), optional :: nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine argsort_list(t, keys, perm, descending, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys(:)
+            integer(int64), allocatable, intent(out) :: perm(:)
+            logical, intent(in), optional :: descending(:), nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_reload(t, name, force, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in), optional :: force
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_evict_column(t, name, force, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in), optional :: force
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Writing: parquet_write.f90 (submodule parquet_write). The options are those of
+    ! anchor-spec 7.1 that pqt_write_opts has (docs/fortran.md).
+    interface
+        module subroutine parquet_write_table(t, file, copy_metadata, metadata_keys, &
+                                              write_maml, compression, compression_level, &
+                                              chunk_size, use_threads, overwrite, &
+                                              row_index_name, maml, metadata, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: file
+            logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+            character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+            character(len=*), intent(in), optional :: compression, row_index_name, maml
+            integer, intent(in), optional :: compression_level, chunk_size
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine parquet_open_table_writer(out, file, template, copy_metadata, &
+                                                    metadata_keys, write_maml, compression, &
+                                                    compression_level, chunk_size, &
+                                                    use_threads, overwrite, maml, metadata, &
+                                                    stat, errmsg)
+            type(parquet_table_writer), intent(inout) :: out
+            character(len=*), intent(in) :: file
+            class(parquet_table), intent(inout) :: template
+            logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+            character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+            character(len=*), intent(in), optional :: compression, maml
+            integer, intent(in), optional :: compression_level, chunk_size
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine writer_append(out, t, stat, errmsg)
+            class(parquet_table_writer), intent(inout) :: out
+            class(parquet_table), intent(inout) :: t
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module integer(int64) function writer_nrows(out)
+            class(parquet_table_writer), intent(in) :: out
+        end function
+
+        module subroutine parquet_close_table_writer(out, stat, errmsg)
+            type(parquet_table_writer), intent(inout) :: out
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine writer_abort(out)
+            class(parquet_table_writer), intent(inout) :: out
+        end subroutine
+
+        module subroutine writer_assign(to, from)
+            class(parquet_table_writer), intent(inout) :: to
+            class(parquet_table_writer), intent(in) :: from
+        end subroutine
+
+        module subroutine writer_final(out)
+            type(parquet_table_writer), intent(inout) :: out
         end subroutine
     end interface
 
