@@ -33,7 +33,6 @@ contains
     subroutine raw_of(values, r)
         class(*), intent(in) :: values(:)
         type(raw_values), intent(out) :: r
-        integer(int64) :: i, at, n
         select type (values)
         type is (integer(int32))
             r%kind = PQT_INT32
@@ -51,21 +50,14 @@ contains
             r%kind = PQT_BOOL
             r%b = merge(1_int8, 0_int8, values)
         type is (character(len=*))
-            r%kind = PQT_STRING
-            n = 0
-            do i = 1, size(values)
-                n = n + len_trim(values(i))
-            end do
-            allocate (r%offsets(size(values) + 1))
-            allocate (character(kind=c_char, len=max(1_int64, n)) :: r%bytes)
-            r%offsets(1) = 0
-            at = 0
-            do i = 1, size(values)
-                n = len_trim(values(i))
-                if (n > 0) r%bytes(at + 1:at + n) = values(i) (1:n)
-                at = at + n
-                r%offsets(i + 1) = at
-            end do
+            ! gfortran 12 indexes a character array behind class(*) with a stride of one
+            ! character (values(2) starts at the second byte); a whole-array copy is right
+            block
+                character(len=len(values)), allocatable :: str(:)
+                allocate (str(size(values)))
+                str(:) = values
+                call strings_of(str, r)
+            end block
         class default
             r%kind = PQT_NONE
             r%type_name = 'this type'
@@ -88,11 +80,38 @@ contains
         type is (logical)
             call raw_of(reshape(values, [size(values)]), r)
         type is (character(len=*))
-            call raw_of(reshape(values, [size(values)]), r)
+            block
+                character(len=len(values)), allocatable :: str(:, :)
+                allocate (str(size(values, 1), size(values, 2)))
+                str(:, :) = values   ! a whole-array copy first: see raw_of
+                call strings_of(reshape(str, [size(str)]), r)
+            end block
         class default
             r%kind = PQT_NONE
             r%type_name = 'this type'
         end select
+    end subroutine
+
+    ! Strings as pqt's offsets and bytes, each without its trailing blanks.
+    subroutine strings_of(str, r)
+        character(len=*), intent(in) :: str(:)
+        type(raw_values), intent(inout) :: r
+        integer(int64) :: i, at, n
+        r%kind = PQT_STRING
+        n = 0
+        do i = 1, size(str)
+            n = n + len_trim(str(i))
+        end do
+        allocate (r%offsets(size(str) + 1))
+        allocate (character(kind=c_char, len=max(1_int64, n)) :: r%bytes)
+        r%offsets(1) = 0
+        at = 0
+        do i = 1, size(str)
+            n = len_trim(str(i))
+            if (n > 0) r%bytes(at + 1:at + n) = str(i) (1:n)
+            at = at + n
+            r%offsets(i + 1) = at
+        end do
     end subroutine
 
     ! Where the fixed-width values are, and their bytes.
