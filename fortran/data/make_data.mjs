@@ -106,6 +106,16 @@ await c.run(`COPY (SELECT id::BIGINT AS id,
 await c.run(`COPY (SELECT id::BIGINT AS id, MAP {'a': id} AS m, ('x' || id)::BLOB AS raw
   FROM range(1, 6) t(id) ORDER BY id) TO '${out}/odd.parquet' (FORMAT parquet)`);
 
+// lists.parquet: variable-length lists (int32 and string elements, null rows and null
+// elements, empty lists) and a fixed-width vector of strings (tests/test_lists.f90 checks
+// them against these formulas).
+await c.run(`COPY (SELECT id::BIGINT AS id,
+    CASE WHEN id % 5 = 0 THEN NULL ELSE list_transform(range(id % 4),
+      k -> CASE WHEN (id + k) % 7 = 0 THEN NULL ELSE (id * 10 + k)::INTEGER END) END AS li,
+    CASE WHEN id % 6 = 0 THEN NULL ELSE list_transform(range(id % 3), k -> 'w' || id || '_' || k) END AS ls,
+    ['a' || id, CASE WHEN id % 4 = 0 THEN NULL ELSE 'bb' || id END]::VARCHAR[2] AS vs
+  FROM range(1, 13) t(id) ORDER BY id) TO '${out}/lists.parquet' (FORMAT parquet)`);
+
 writeFileSync(`${out}/expected.txt`,
   '# written by fortran/data/make_data.mjs: NAME then the values the program prints\n' +
   expected.join('\n') + '\n');

@@ -52,6 +52,9 @@ module parquet
             get_i64_2, get_r32_2, get_r64_2, get_l_2
         procedure, private :: get_i32, get_i64, get_r32, get_r64, get_l, get_s, get_i32_2, &
             get_i64_2, get_r32_2, get_r64_2, get_l_2
+        ! vectors of strings; lists (any column) as values + offsets (parquet_list.f90)
+        generic :: get => get_s_2, list_i32, list_i64, list_r32, list_r64, list_l, list_s
+        procedure, private :: get_s_2, list_i32, list_i64, list_r32, list_r64, list_l, list_s
         generic :: get_slice => slice_i32_8, slice_i64_8, slice_r32_8, slice_r64_8, &
             slice_l_8, slice_s_8, slice_i32_4, slice_i64_4, slice_r32_4, slice_r64_4, &
             slice_l_4, slice_s_4
@@ -566,6 +569,87 @@ module parquet
             character(len=*), intent(in) :: name
             character(len=:), allocatable, intent(out) :: v
             logical, intent(out), optional :: is_null, found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Vectors of strings and lists: parquet_list.f90 (submodule parquet_list). A list column
+    ! comes as all its elements in x and offsets(nrows + 1): row i is x(offsets(i) :
+    ! offsets(i + 1) - 1).
+    interface
+        module subroutine get_s_2(t, name, x, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            character(len=:), allocatable, intent(out) :: x(:, :)
+            logical, allocatable, intent(out), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_i32(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_i64(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_r32(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real32), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_r64(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real64), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_l(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            logical, allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_s(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            character(len=:), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
         end subroutine
