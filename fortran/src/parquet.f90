@@ -46,6 +46,7 @@ module parquet
             table_residency, residency_at, table_is_supported, is_supported_at, &
             table_has_nulls, has_nulls_at
         procedure :: time_unit => table_time_unit
+        procedure :: get_file_metadata => table_get_file_metadata
         procedure :: is_detached => table_is_detached
         procedure :: generation => table_generation
         generic :: get => get_i32, get_i64, get_r32, get_r64, get_l, get_s, get_i32_2, &
@@ -1224,6 +1225,31 @@ contains
         if (.not. opened(t, 'unit', stat, errmsg)) return
         if (checked(pqt_table_unit(t%h, c_string(name), p), 'parquet_table: unit', stat, &
                     errmsg, found)) unit = f_string(p)
+    end subroutine
+
+    ! The value of one key of the source file's key-value metadata (as the file was at open;
+    ! still there after a detach). found= turns a missing key into found = .false.; an
+    ! in-memory table has no file (PQT_MISUSE).
+    subroutine table_get_file_metadata(t, key, value, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        character(len=*), intent(in) :: key
+        character(len=:), allocatable, intent(out) :: value
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        type(c_ptr) :: p
+        integer(c_int) :: st
+        value = ''
+        if (.not. opened(t, 'get_file_metadata', stat, errmsg)) return
+        st = pqt_table_meta_value(t%h, c_string(key), p)
+        if (st == PQT_NOT_FOUND .and. .not. present(found)) then
+            ! pqt sets no message for an absent key
+            call fail(int(st), 'parquet_table: get_file_metadata: the file has no key-value '// &
+                      "metadata key '"//trim(key)//"'", stat, errmsg)
+            return
+        end if
+        if (checked(st, 'parquet_table: get_file_metadata', stat, errmsg, found)) &
+            value = f_string(p)
     end subroutine
 
     ! PARQUET_UNIT_* of a time or timestamp column, -1 for other kinds.

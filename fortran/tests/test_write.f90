@@ -22,7 +22,7 @@ contains
         integer(int32), allocatable :: i32(:), day(:)
         real(real64), allocatable :: f64(:), vf64(:, :)
         logical, allocatable :: flag(:), ok(:), ok2(:, :)
-        character(len=:), allocatable :: strs(:), names(:), wnames(:)
+        character(len=:), allocatable :: strs(:), names(:), wnames(:), val
         character(len=300) :: msg
         integer(int64) :: id
         integer :: s, bad, rg
@@ -93,6 +93,31 @@ contains
         bad = bad + count([(ok2(2, id) .neqv. mod(id, 3_int64) /= 0, id=1, 30)])
         bad = bad + count([(ok2(2, id) .and. vf64(2, id) /= -1.5d0*id, id=1, 30)])
         call check(bad == 0, 'vf64 = [1.5 id, -1.5 id (null when id % 3 = 0)]')
+
+        ! ---- key-value metadata: metadata= entries; the source's copied only when asked
+        call parquet_write_table(t, "meta.parquet", metadata=["survey=GAMA ", "release=3   "])
+        call parquet_open_table(w, "meta.parquet")
+        call w%get_file_metadata("survey", val)
+        call check(val == 'GAMA', 'metadata= entry read back')
+        call parquet_write_table(w, "meta_none.parquet")
+        call parquet_write_table(w, "meta_all.parquet", copy_metadata=.true.)
+        call parquet_write_table(w, "meta_one.parquet", metadata_keys=["release"])
+        call parquet_open_table(w, "meta_none.parquet")
+        call w%get_file_metadata("survey", val, found=there)
+        call check(.not. there .and. val == '', 'without copy_metadata= nothing is copied')
+        call parquet_open_table(w, "meta_all.parquet")
+        call w%get_file_metadata("survey", val)
+        call check(val == 'GAMA', 'copy_metadata= copies the source keys')
+        call w%get_file_metadata("release", val)
+        call check(val == '3', '... all of them')
+        call parquet_open_table(w, "meta_one.parquet")
+        call w%get_file_metadata("release", val, found=there)
+        call check(there .and. val == '3', 'metadata_keys= copies the key named')
+        call w%get_file_metadata("survey", val, found=there)
+        call check(.not. there, '... and no other')
+        call w%get_file_metadata("survey", val, stat=s, errmsg=msg)
+        call check(s == 1 .and. index(msg, 'survey') > 0, 'a missing key without found=: '// &
+                   'PQT_NOT_FOUND naming it: '//trim(msg))
 
         ! ---- an existing file is refused and left as it was
         msg = ''
