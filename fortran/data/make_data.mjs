@@ -31,6 +31,10 @@ expect('per_thread_slices', r[0]);
 expect('slice_open', 1000000, 1000000);
 r = await one(`SELECT count(*) FROM ${B} WHERE id BETWEEN 1000001 AND 2000000 AND mass > 1.0e10`);
 expect('slice_filter', r[0]);
+// write_subset writes those rows in row groups of 5000: ceil(count / 5000) of them
+r = await one(`SELECT count(*), sum(id)::HUGEINT, ceil(count(*) / 5000)::BIGINT FROM ${B}
+  WHERE id BETWEEN 1000001 AND 2000000 AND mass > 1.0e10`);
+expect('write_subset', r[0], r[1], r[2]);
 r = await one(`SELECT count(*), sum(id)::HUGEINT FROM ${B} WHERE mass > 1.0e10`);
 expect('row_index', r[0], r[1]);
 r = await one(`SELECT count(DISTINCT row_group_id) FROM parquet_metadata(${B})`);
