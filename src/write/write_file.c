@@ -276,7 +276,6 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
     }
     w->fd = -1;
     w->o = o;
-    w->template_table = t;
     size_t pn = strlen(path);
     w->path = pqt_strdup(path);
     w->tmp = pqt_malloc(pn + 16);

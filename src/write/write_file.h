@@ -14,7 +14,8 @@ struct pqt_writer {
     int fd;
     int64_t off;      /* bytes written to the temporary file */
     pqt_write_opts o;
-    pqt_table *template_table;
+    pqt_table *template_table; /* pqt_write_table's table (its slots are the columns'); NULL for a
+                                  streaming writer: its template may be closed and the address reused */
     pqt_wcol *cols;
     int ncols;
     pqt_wchunk *chunks;

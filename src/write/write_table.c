@@ -322,6 +322,7 @@ pqt_status pqt_write_table(pqt_table *t, const char *path, const pqt_write_opts 
 {
     pqt_writer *w = NULL;
     PQT_TRY(pqt_writer_open(&w, path, t, opts));
+    w->template_table = t;
     pqt_status st = pqt_writer_write(w, t);
     if (st != PQT_OK) {
         pqt_writer_abort(w);
