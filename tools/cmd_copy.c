@@ -17,7 +17,7 @@
 static const char usage[] =
     "usage: pqt copy IN OUT [--columns LIST] [--rows LO:HI] [--where RULE]... [--sort KEYS]\n"
     "                [--codec CODEC] [--level N] [--row-group-rows N] [--page-version 1|2]\n"
-    "                [--no-dictionary] [--bloom COLUMN]... [--crc] [--force]\n"
+    "                [--no-dictionary] [--bloom COLUMN]... [--crc] [--threads N] [--force]\n"
     "\n"
     "Write the rows and columns of IN that the options keep to a new Parquet file OUT,\n"
     "keeping the columns' types, order and nullability and the file's key-value metadata.\n"
@@ -32,6 +32,8 @@ static const char usage[] =
     "  --no-dictionary      PLAIN values only\n"
     "  --bloom COLUMN       write bloom filters for COLUMN; repeatable\n"
     "  --crc                write a CRC32 of every page\n"
+    "  --threads N          encode N columns at once (default 1; 0 = all cores; reading\n"
+    "                       uses OMP_NUM_THREADS)\n"
     "  -f, --force          replace OUT if it exists (else exit status 1)\n"
     "  -h, --help           this text\n";
 
@@ -41,6 +43,7 @@ static const argopt opts[] = {{"--columns", 'c', ARG_VALUE},     {"--rows", 0, A
                               {"--row-group-rows", 0, ARG_VALUE}, {"--page-version", 0, ARG_VALUE},
                               {"--no-dictionary", 0, ARG_FLAG},  {"--bloom", 0, ARG_VALUE},
                               {"--crc", 0, ARG_FLAG},            {"--force", 'f', ARG_FLAG},
+                              {"--threads", 0, ARG_VALUE},
                               {NULL, 0, 0}};
 
 typedef struct copy_args {
@@ -163,6 +166,8 @@ int cmd_copy(int argc, char **argv)
             rc = set_wopt(&a, PQT_WOPT_BLOOM_COLUMN, s.value, 0);
         } else if (strcmp(s.opt, "--no-dictionary") == 0) {
             pqt_write_opts_set_int(a.wo, PQT_WOPT_DICTIONARY, 0);
+        } else if (strcmp(s.opt, "--threads") == 0) {
+            rc = set_wopt(&a, PQT_WOPT_THREADS, s.value, 1);
         } else if (strcmp(s.opt, "--crc") == 0) {
             pqt_write_opts_set_int(a.wo, PQT_WOPT_PAGE_CRC, 1);
         } else {

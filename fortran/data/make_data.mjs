@@ -31,6 +31,10 @@ expect('per_thread_slices', r[0]);
 expect('slice_open', 1000000, 1000000);
 r = await one(`SELECT count(*) FROM ${B} WHERE id BETWEEN 1000001 AND 2000000 AND mass > 1.0e10`);
 expect('slice_filter', r[0]);
+// write_subset writes those rows in row groups of 5000: ceil(count / 5000) of them
+r = await one(`SELECT count(*), sum(id)::HUGEINT, ceil(count(*) / 5000)::BIGINT FROM ${B}
+  WHERE id BETWEEN 1000001 AND 2000000 AND mass > 1.0e10`);
+expect('write_subset', r[0], r[1], r[2]);
 r = await one(`SELECT count(*), sum(id)::HUGEINT FROM ${B} WHERE mass > 1.0e10`);
 expect('row_index', r[0], r[1]);
 r = await one(`SELECT count(DISTINCT row_group_id) FROM parquet_metadata(${B})`);
@@ -105,6 +109,16 @@ await c.run(`COPY (SELECT id::BIGINT AS id,
 // odd.parquet: columns this library cannot read (a MAP, a plain binary) next to a readable one.
 await c.run(`COPY (SELECT id::BIGINT AS id, MAP {'a': id} AS m, ('x' || id)::BLOB AS raw
   FROM range(1, 6) t(id) ORDER BY id) TO '${out}/odd.parquet' (FORMAT parquet)`);
+
+// lists.parquet: variable-length lists (int32 and string elements, null rows and null
+// elements, empty lists) and a fixed-width vector of strings (tests/test_lists.f90 checks
+// them against these formulas).
+await c.run(`COPY (SELECT id::BIGINT AS id,
+    CASE WHEN id % 5 = 0 THEN NULL ELSE list_transform(range(id % 4),
+      k -> CASE WHEN (id + k) % 7 = 0 THEN NULL ELSE (id * 10 + k)::INTEGER END) END AS li,
+    CASE WHEN id % 6 = 0 THEN NULL ELSE list_transform(range(id % 3), k -> 'w' || id || '_' || k) END AS ls,
+    ['a' || id, CASE WHEN id % 4 = 0 THEN NULL ELSE 'bb' || id END]::VARCHAR[2] AS vs
+  FROM range(1, 13) t(id) ORDER BY id) TO '${out}/lists.parquet' (FORMAT parquet)`);
 
 writeFileSync(`${out}/expected.txt`,
   '# written by fortran/data/make_data.mjs: NAME then the values the program prints\n' +

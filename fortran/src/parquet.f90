@@ -8,12 +8,15 @@ module parquet
     use, intrinsic :: iso_c_binding
     use, intrinsic :: iso_fortran_env, only: int8, int32, int64, real32, real64, output_unit
     use parquet_c
+    use parquet_c_write
     use parquet_base
     use parquet_transform
     implicit none
     private
     public :: parquet_table, parquet_table_row, parquet_open_table, &
         parquet_table_row_group_bounds, parquet_filter, parquet_sortkey, parquet_read_qc
+    public :: parquet_new_table, parquet_write_table, parquet_table_writer, &
+        parquet_open_table_writer, parquet_close_table_writer
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -43,12 +46,16 @@ module parquet
             table_residency, residency_at, table_is_supported, is_supported_at, &
             table_has_nulls, has_nulls_at
         procedure :: time_unit => table_time_unit
+        procedure :: get_file_metadata => table_get_file_metadata
         procedure :: is_detached => table_is_detached
         procedure :: generation => table_generation
         generic :: get => get_i32, get_i64, get_r32, get_r64, get_l, get_s, get_i32_2, &
             get_i64_2, get_r32_2, get_r64_2, get_l_2
         procedure, private :: get_i32, get_i64, get_r32, get_r64, get_l, get_s, get_i32_2, &
             get_i64_2, get_r32_2, get_r64_2, get_l_2
+        ! vectors of strings; lists (any column) as values + offsets (parquet_list.f90)
+        generic :: get => get_s_2, list_i32, list_i64, list_r32, list_r64, list_l, list_s
+        procedure, private :: get_s_2, list_i32, list_i64, list_r32, list_r64, list_l, list_s
         generic :: get_slice => slice_i32_8, slice_i64_8, slice_r32_8, slice_r64_8, &
             slice_l_8, slice_s_8, slice_i32_4, slice_i64_4, slice_r32_4, slice_r64_4, &
             slice_l_4, slice_s_4
@@ -70,6 +77,20 @@ module parquet
         procedure, private :: sort_by_text, sort_by_list
         procedure :: drop_column => table_drop_column
         procedure :: rename_column => table_rename_column
+        ! changes (parquet_change.f90)
+        generic :: add_column => add_column_1, add_column_2
+        procedure, private :: add_column_1, add_column_2
+        generic :: set => set_1, set_2
+        procedure, private :: set_1, set_2
+        procedure :: append => table_append
+        generic :: filter_rows => filter_rows_rule, filter_rows_filter
+        procedure, private :: filter_rows_rule, filter_rows_filter
+        generic :: top_n => top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
+        procedure, private :: top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
+        generic :: argsort_by => argsort_text, argsort_list
+        procedure, private :: argsort_text, argsort_list
+        procedure :: reload => table_reload
+        procedure :: evict_column => table_evict_column
         procedure :: clone => table_clone
         procedure :: close => table_close
         generic :: assignment(=) => table_assign
@@ -88,6 +109,19 @@ module parquet
         procedure :: is_null => row_is_null
         generic :: get => rget_i32, rget_i64, rget_r32, rget_r64, rget_l, rget_s
         procedure, private :: rget_i32, rget_i64, rget_r32, rget_r64, rget_l, rget_s
+    end type
+
+    ! A streaming writer (parquet_open_table_writer): its file appears only when
+    ! parquet_close_table_writer succeeds; a writer finalized unclosed leaves no file.
+    type :: parquet_table_writer
+        type(c_ptr), private :: h = c_null_ptr
+    contains
+        procedure :: append => writer_append
+        procedure :: nrows => writer_nrows
+        procedure :: abort => writer_abort
+        generic :: assignment(=) => writer_assign
+        procedure, private :: writer_assign
+        final :: writer_final
     end type
 
     ! How a column is copied into a caller's array.
@@ -541,6 +575,296 @@ module parquet
         end subroutine
     end interface
 
+    ! Vectors of strings and lists: parquet_list.f90 (submodule parquet_list). A list column
+    ! comes as all its elements in x and offsets(nrows + 1): row i is x(offsets(i) :
+    ! offsets(i + 1) - 1).
+    interface
+        module subroutine get_s_2(t, name, x, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            character(len=:), allocatable, intent(out) :: x(:, :)
+            logical, allocatable, intent(out), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_i32(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_i64(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_r32(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real32), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_r64(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            real(real64), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_l(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            logical, allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine list_s(t, name, x, offsets, is_valid, row_valid, found, stat, errmsg)
+            class(parquet_table), intent(in) :: t
+            character(len=*), intent(in) :: name
+            character(len=:), allocatable, intent(out) :: x(:)
+            integer(int64), allocatable, intent(out) :: offsets(:)
+            logical, allocatable, intent(out), optional :: is_valid(:), row_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Changing tables: parquet_change.f90 (submodule parquet_change). Values arrive as
+    ! class(*) and are checked against the column's kind at run time (pqt's PQT_KIND).
+    interface
+        module subroutine parquet_new_table(t, stat, errmsg)
+            type(parquet_table), intent(inout) :: t
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine add_column_1(t, name, values, unit, is_valid, kind, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:)
+            character(len=*), intent(in), optional :: unit
+            logical, intent(in), optional :: is_valid(:)
+            integer, intent(in), optional :: kind
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine add_column_2(t, name, values, unit, is_valid, kind, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:, :)
+            character(len=*), intent(in), optional :: unit
+            logical, intent(in), optional :: is_valid(:, :)
+            integer, intent(in), optional :: kind
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_1(t, name, values, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:)
+            logical, intent(in), optional :: is_valid(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_2(t, name, values, is_valid, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            class(*), intent(in) :: values(:, :)
+            logical, intent(in), optional :: is_valid(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_append(t, other, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            class(parquet_table), intent(inout) :: other
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine filter_rows_rule(t, rule, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: rule
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine filter_rows_filter(t, filter, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            type(parquet_filter), intent(in) :: filter
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_text_8(t, keys, n, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys
+            integer(int64), intent(in) :: n
+            logical, intent(in), optional :: nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_text_4(t, keys, n, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys
+            integer(int32), intent(in) :: n
+            logical, intent(in), optional :: nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_list_8(t, keys, n, descending, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys(:)
+            integer(int64), intent(in) :: n
+            logical, intent(in), optional :: descending(:), nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine top_n_list_4(t, keys, n, descending, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys(:)
+            integer(int32), intent(in) :: n
+            logical, intent(in), optional :: descending(:), nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine argsort_text(t, keys, perm, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys
+            integer(int64), allocatable, intent(out) :: perm(:)
+            logical, intent(in), optional :: nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine argsort_list(t, keys, perm, descending, nulls_first, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: keys(:)
+            integer(int64), allocatable, intent(out) :: perm(:)
+            logical, intent(in), optional :: descending(:), nulls_first(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_reload(t, name, force, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in), optional :: force
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_evict_column(t, name, force, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in), optional :: force
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Writing: parquet_write.f90 (submodule parquet_write). The options are those of
+    ! anchor-spec 7.1 that pqt_write_opts has (docs/fortran.md).
+    interface
+        module subroutine parquet_write_table(t, file, copy_metadata, metadata_keys, &
+                                              write_maml, compression, compression_level, &
+                                              chunk_size, use_threads, overwrite, &
+                                              row_index_name, maml, metadata, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: file
+            logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+            character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+            character(len=*), intent(in), optional :: compression, row_index_name, maml
+            integer, intent(in), optional :: compression_level, chunk_size
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine parquet_open_table_writer(out, file, template, copy_metadata, &
+                                                    metadata_keys, write_maml, compression, &
+                                                    compression_level, chunk_size, &
+                                                    use_threads, overwrite, maml, metadata, &
+                                                    stat, errmsg)
+            type(parquet_table_writer), intent(inout) :: out
+            character(len=*), intent(in) :: file
+            class(parquet_table), intent(inout) :: template
+            logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+            character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+            character(len=*), intent(in), optional :: compression, maml
+            integer, intent(in), optional :: compression_level, chunk_size
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine writer_append(out, t, stat, errmsg)
+            class(parquet_table_writer), intent(inout) :: out
+            class(parquet_table), intent(inout) :: t
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module integer(int64) function writer_nrows(out)
+            class(parquet_table_writer), intent(in) :: out
+        end function
+
+        module subroutine parquet_close_table_writer(out, stat, errmsg)
+            type(parquet_table_writer), intent(inout) :: out
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine writer_abort(out)
+            class(parquet_table_writer), intent(inout) :: out
+        end subroutine
+
+        module subroutine writer_assign(to, from)
+            class(parquet_table_writer), intent(inout) :: to
+            class(parquet_table_writer), intent(in) :: from
+        end subroutine
+
+        module subroutine writer_final(out)
+            type(parquet_table_writer), intent(inout) :: out
+        end subroutine
+    end interface
+
 contains
 
     ! ---------------------------------------------------------------- opening
@@ -901,6 +1225,31 @@ contains
         if (.not. opened(t, 'unit', stat, errmsg)) return
         if (checked(pqt_table_unit(t%h, c_string(name), p), 'parquet_table: unit', stat, &
                     errmsg, found)) unit = f_string(p)
+    end subroutine
+
+    ! The value of one key of the source file's key-value metadata (as the file was at open;
+    ! still there after a detach). found= turns a missing key into found = .false.; an
+    ! in-memory table has no file (PQT_MISUSE).
+    subroutine table_get_file_metadata(t, key, value, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        character(len=*), intent(in) :: key
+        character(len=:), allocatable, intent(out) :: value
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        type(c_ptr) :: p
+        integer(c_int) :: st
+        value = ''
+        if (.not. opened(t, 'get_file_metadata', stat, errmsg)) return
+        st = pqt_table_meta_value(t%h, c_string(key), p)
+        if (st == PQT_NOT_FOUND .and. .not. present(found)) then
+            ! pqt sets no message for an absent key
+            call fail(int(st), 'parquet_table: get_file_metadata: the file has no key-value '// &
+                      "metadata key '"//trim(key)//"'", stat, errmsg)
+            return
+        end if
+        if (checked(st, 'parquet_table: get_file_metadata', stat, errmsg, found)) &
+            value = f_string(p)
     end subroutine
 
     ! PARQUET_UNIT_* of a time or timestamp column, -1 for other kinds.

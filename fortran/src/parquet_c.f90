@@ -381,6 +381,13 @@ module parquet_c
             integer(c_int), intent(out) :: is_null
             integer(c_int) :: pqt_table_get_string
         end function
+        function pqt_table_meta_value(t, key, value) bind(c, name='pqt_table_meta_value')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: key(*)
+            type(c_ptr), intent(out) :: value
+            integer(c_int) :: pqt_table_meta_value
+        end function
         function pqt_table_drop_column(t, name) bind(c, name='pqt_table_drop_column')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t

@@ -93,20 +93,24 @@ pqt_status pqt_scan_bloom_prove(const pqt_scan_pass *ps, int rg, int k, pqt_tri 
 /* Dictionary (scan_dict.c): NONE when conjunct k names one column, its chunk in rg is
  * dictionary encoded in every data page (encoding_stats), and no dictionary entry (nor null,
  * when the chunk may hold nulls) passes; ALL when every one passes. Reads the dictionary page
- * only. */
+ * only. *eval gets the evaluation when there was one (ok true; the caller frees it), so that
+ * evaluating the conjunct on the chunk's codes need not evaluate the dictionary again. */
+typedef struct pqt_dict_eval pqt_dict_eval;
 pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
-                               pqt_tri *ret);
+                               pqt_tri *ret, pqt_dict_eval *eval);
 /* Conjunct k (one flat column, not a callback) evaluated on every entry of its column's
  * dictionary in row group rg, and on a null (scan_dict.c; the dictionary page alone is read,
  * pqt_chunk_read_dict). ok false when there is no usable dictionary (nothing else is then
  * set). Fails only for I/O and memory. */
 /* The chunk's encoding_stats list its data pages and every one is dictionary encoded. */
 bool pqt_scan_chunk_all_dict(const pqt_column_meta *cm);
-typedef struct pqt_dict_eval {
+struct pqt_dict_eval {
     bool ok;
     bool null_passes;
     int64_t nentries, npass;
-} pqt_dict_eval;
+    uint8_t *keep; /* bit i: entry i passes (nentries bits); pqt_scan_dict_eval_free */
+};
+void pqt_scan_dict_eval_free(pqt_dict_eval *e);
 pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
                               pqt_dict_eval *ret);
 /* Page index (scan_page_index.c): narrow sel (row-group relative) to the rows of the pages

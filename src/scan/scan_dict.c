@@ -87,6 +87,8 @@ pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg
     if (st == PQT_OK) {
         ret->ok = true;
         ret->nentries = n;
+        ret->keep = keep;
+        keep = NULL;
     }
     pqt_scan_scratch_free(&scratch);
     pqt_mem_free(keep);
@@ -99,10 +101,17 @@ pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg
     return st;
 }
 
+void pqt_scan_dict_eval_free(pqt_dict_eval *e)
+{
+    pqt_mem_free(e->keep);
+    memset(e, 0, sizeof *e);
+}
+
 pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
-                               pqt_tri *ret)
+                               pqt_tri *ret, pqt_dict_eval *eval)
 {
     *ret = PQT_TRI_SOME;
+    memset(eval, 0, sizeof *eval);
     const pqt_fprog *p = ps->prog;
     if (pqt_scan_conj_ncols(p, k) != 1 || pqt_scan_conj_is_callback(p, k)) return PQT_OK;
     const pqt_col *c = ps->slot_col[pqt_scan_conj_cols(p, k)[0]];
@@ -114,6 +123,7 @@ pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int r
     pqt_dict_eval e;
     PQT_TRY(pqt_scan_dict_eval(ps, cx, rg, k, &e));
     if (!e.ok) return PQT_OK;
+    *eval = e;
     /* nulls are possible unless the column is required or statistics count none */
     bool nulls = c->max_def > 0;
     if (nulls && !(ps->pushdown_off & PQT_PD_STATS)) {

@@ -45,6 +45,9 @@ typedef struct worker {
     uint8_t *keep_bits;
     int64_t keep_cap;
     pqt_sel base, dense; /* decode-then-filter: the rows before the conjuncts, one's verdict */
+    pqt_dict_eval *evals; /* per conjunct: its dictionary's evaluation in row group eval_rg[k] */
+    int *eval_rg;
+    int nconj;
 } worker;
 
 static void worker_free(worker *w, int nslots)
@@ -66,12 +69,21 @@ static void worker_free(worker *w, int nslots)
     pqt_mem_free(w->keep_bits);
     pqt_sel_free(&w->base);
     pqt_sel_free(&w->dense);
+    if (w->evals)
+        for (int k = 0; k < w->nconj; k++) pqt_scan_dict_eval_free(&w->evals[k]);
+    pqt_mem_free(w->evals);
+    pqt_mem_free(w->eval_rg);
     memset(w, 0, sizeof *w);
 }
 
-static pqt_status worker_init(worker *w, int nslots)
+static pqt_status worker_init(worker *w, int nslots, int nconj)
 {
     memset(w, 0, sizeof *w);
+    w->nconj = nconj;
+    w->evals = pqt_calloc((size_t)nconj + 1, sizeof *w->evals);
+    w->eval_rg = pqt_malloc_array((size_t)nconj + 1, sizeof *w->eval_rg);
+    if (w->eval_rg)
+        for (int k = 0; k < nconj; k++) w->eval_rg[k] = -1;
     size_t n = (size_t)nslots + 1;
     w->bufs = pqt_calloc(n, sizeof *w->bufs);
     w->rowidx = pqt_calloc(n, sizeof *w->rowidx);
@@ -79,7 +91,8 @@ static pqt_status worker_init(worker *w, int nslots)
     w->stats = pqt_calloc(n, sizeof *w->stats);
     w->values = pqt_calloc(n, sizeof *w->values);
     w->values_cap = pqt_calloc(n, sizeof *w->values_cap);
-    if (!w->bufs || !w->rowidx || !w->vecs || !w->stats || !w->values || !w->values_cap) {
+    if (!w->bufs || !w->rowidx || !w->vecs || !w->stats || !w->values || !w->values_cap ||
+        !w->evals || !w->eval_rg) {
         worker_free(w, nslots);
         return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
     }
@@ -196,6 +209,20 @@ static bool dict_encoded_string(const pqt_scan_pass *ps, const pqt_col *c, int r
     return c && c->elem_kind == PQT_STRING && c->conv == PQT_CONV_NONE && dict_encoded(ps, c, rg);
 }
 
+/* Conjunct k's dictionary evaluation in row group rg, kept for its codes (NULL: none). */
+static pqt_dict_eval *cached_eval(worker *w, int rg, int k)
+{
+    return w->eval_rg[k] == rg && w->evals[k].ok ? &w->evals[k] : NULL;
+}
+
+static void keep_eval(worker *w, int rg, int k, pqt_dict_eval *e)
+{
+    pqt_scan_dict_eval_free(&w->evals[k]);
+    w->evals[k] = *e;
+    w->eval_rg[k] = e->ok ? rg : -1;
+    memset(e, 0, sizeof *e);
+}
+
 /* Conjunct k on another dictionary-encoded column whose dictionary refutes it (no entry, nor
  * a null, passes) where encoding_stats could not prove the row group: its codes are read with
  * the dictionary-encoded pages refuted, so none is decompressed; when that read holds only
@@ -247,6 +274,7 @@ static void apply_conj_refuted(const pqt_scan_pass *ps, worker *w, int rg, int k
         }
     }
     if (read) pqt_colbuf_free(b);
+    pqt_scan_dict_eval_free(&de);
     pqt_err_unmute();
 }
 
@@ -271,16 +299,22 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
      * not decompressed (pushdown.md §2.2 step 4). Needed where encoding_stats cannot prove
      * the whole chunk (absent, as DuckDB and Polars write files); where they can, the proof
      * already found a passing entry or null. */
-    pqt_dict_eval de = {0};
     pqt_status st = PQT_OK;
     const pqt_column_meta *cm = &ps->src->meta->row_groups[rg].columns[codes_col.chunk_col].meta;
-    if (!(ps->pushdown_off & PQT_PD_DICTIONARY) && !pqt_scan_chunk_all_dict(cm))
-        st = pqt_scan_dict_eval(ps, w->cx, rg, k, &de);
+    pqt_dict_eval *de = cached_eval(w, rg, k);
+    bool refuted = false;
+    if (!de && !(ps->pushdown_off & PQT_PD_DICTIONARY) && !pqt_scan_chunk_all_dict(cm)) {
+        pqt_dict_eval e = {0};
+        st = pqt_scan_dict_eval(ps, w->cx, rg, k, &e);
+        keep_eval(w, rg, k, &e);
+        de = cached_eval(w, rg, k);
+        refuted = de && de->npass == 0 && !de->null_passes;
+    }
     if (st != PQT_OK) {
         pqt_colbuf_free(b);
         return st;
     }
-    pqt_chunk_ctx_set_dict_refuted(w->cx, de.ok && de.npass == 0 && !de.null_passes);
+    pqt_chunk_ctx_set_dict_refuted(w->cx, refuted);
     pqt_chunk_ctx_set_codes(w->cx, true);
     st = pqt_chunk_read(w->cx, &src, rg, &codes_col, sel, b, 0);
     pqt_chunk_ctx_set_codes(w->cx, false);
@@ -297,7 +331,12 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
     uint8_t *dkeep = pqt_malloc((size_t)(dn + 1) / 8 + 9);
     int64_t *doff = pqt_malloc_array((size_t)dn + 2, sizeof *doff);
     if (!dvalid || !dkeep || !doff) st = pqt_err(PQT_NOMEM, "out of memory evaluating a dictionary");
-    if (st == PQT_OK) {
+    if (st == PQT_OK && de && de->nentries == dn) {
+        /* the dictionary was evaluated already (proof or refutation): its verdicts, then null's */
+        memcpy(dkeep, de->keep, (size_t)(dn + 7) / 8);
+        dkeep[dn >> 3] = (uint8_t)((dkeep[dn >> 3] & ((1u << (dn & 7)) - 1)) |
+                                   (unsigned)de->null_passes << (dn & 7));
+    } else if (st == PQT_OK) {
         memset(dvalid, 0xff, (size_t)(dn + 1) / 8 + 9);
         dvalid[dn >> 3] &= (uint8_t)~(1u << (dn & 7));
         memcpy(doff, d->offsets, (size_t)(dn + 1) * sizeof *doff);
@@ -442,7 +481,11 @@ static pqt_status prove_aux(const pqt_scan_pass *ps, worker *w, int rg, const in
                 return PQT_OK;
             }
         }
-        if (!(off & PQT_PD_DICTIONARY)) PQT_TRY(pqt_scan_dict_prove(ps, w->cx, rg, k, &t));
+        if (!(off & PQT_PD_DICTIONARY)) {
+            pqt_dict_eval e;
+            PQT_TRY(pqt_scan_dict_prove(ps, w->cx, rg, k, &t, &e));
+            keep_eval(w, rg, k, &e);
+        }
         if (t == PQT_TRI_NONE) {
             refute(sel, v, PQT_RG_PRUNED_DICT, k);
             return PQT_OK;
@@ -559,7 +602,7 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
             pqt_mem_free(alive);
             alive = NULL;
         }
-        pqt_status my_st = alive ? worker_init(&w, nslots)
+        pqt_status my_st = alive ? worker_init(&w, nslots, nconj)
                                  : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         bool ready = my_st == PQT_OK;
         int my_failed = ready ? ps->nrg : -1;

@@ -143,6 +143,11 @@ uint32_t pqt_dict_builder_count(const pqt_dict_builder *b)
     return b->count;
 }
 
+size_t pqt_dict_builder_value_nbytes(const pqt_dict_builder *b)
+{
+    return b->width;
+}
+
 size_t pqt_dict_builder_plain_nbytes(const pqt_dict_builder *b)
 {
     return b->plain_nbytes;

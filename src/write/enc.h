@@ -97,6 +97,8 @@ pqt_status pqt_dict_builder_add_fixed(pqt_dict_builder *b, const void *values, s
 pqt_status pqt_dict_builder_add_bytes(pqt_dict_builder *b, const int64_t *offsets,
                                       const uint8_t *data, size_t n, uint32_t *indices_out);
 uint32_t pqt_dict_builder_count(const pqt_dict_builder *b);
+/* Bytes of one fixed-size entry; 0 for BYTE_ARRAY. */
+size_t pqt_dict_builder_value_nbytes(const pqt_dict_builder *b);
 /* Bytes the dictionary page body takes (PLAIN: 4 + len per BYTE_ARRAY entry). */
 size_t pqt_dict_builder_plain_nbytes(const pqt_dict_builder *b);
 /* The entries, for statistics over the dictionary: *data_ret the fixed-size values in index

@@ -6,9 +6,15 @@
  * Rows are shredded into definition and repetition levels (uint16) and dense non-null values,
  * a page at a time; a page ends at a row boundary once its values pass the page size, so the
  * offset index's first_row_index and a v2 page's num_rows are exact. Values are dictionary
- * encoded until the dictionary would pass its limit, then PLAIN for the rest of the chunk
- * (the pages already written keep their indices; the dictionary page, known only at the end,
- * is placed before them when the row group is written).
+ * encoded until the dictionary would pass its limit; then the chunk is PLAIN: the pages
+ * already written as indices are written again PLAIN from the dictionary's entries (their
+ * indices and level bytes are kept until the chunk ends), since a chunk mixing a dictionary
+ * page, index pages and PLAIN pages is larger than PLAIN alone whenever PLAIN values compress
+ * well (sorted or repeated-in-runs values: twice the size was measured). A column whose
+ * dictionary gave up once (or whose first page was nearly all distinct) is PLAIN for the rest
+ * of the file: high cardinality rarely changes between row groups, and retrying costs a hash
+ * per value. The dictionary page, known only at the end, is placed before the data pages when
+ * the row group is written.
  */
 #include <string.h>
 #include <zlib.h>
@@ -47,6 +53,10 @@ void pqt_wchunk_free(pqt_wchunk *w)
     pqt_buf_free(&w->scratch);
     pqt_buf_free(&w->comp);
     pqt_buf_free(&w->hdr);
+    pqt_buf_free(&w->kept_lv);
+    pqt_buf_free(&w->kept_idx);
+    pqt_buf_free(&w->redo);
+    pqt_mem_free(w->kept);
     for (int i = 0; i < w->npages; i++) {
         pqt_mem_free(w->pidx[i].min);
         pqt_mem_free(w->pidx[i].max);
@@ -73,7 +83,9 @@ void pqt_wchunk_reset(pqt_wchunk *w)
     w->stats_ok = true;
     w->nvals = w->nrows = w->uncompressed_nbytes = 0;
     w->used_dict_enc = w->used_plain = false;
-    w->dict_fallback = false;
+    w->dict_fallback = w->dict_off;
+    w->nkept = 0;
+    w->kept_lv.len = w->kept_idx.len = 0;
     if (w->dict) pqt_dict_builder_reset(w->dict);
     if (w->bloom) {
         pqt_bloom_builder_free(w->bloom);
@@ -342,6 +354,7 @@ static pqt_status encode_values(pqt_wchunk *w, pqt_buf *out, int *encoding_ret)
             return st;
         }
         w->dict_fallback = true; /* the rest of the chunk is PLAIN */
+        w->dict_off = true;      /* and of the column */
     }
     *encoding_ret = PQT_ENC_PLAIN;
     w->used_plain = true;
@@ -373,6 +386,102 @@ static pqt_status bloom_insert(pqt_wchunk *w)
     return PQT_OK;
 }
 
+/* Keep the dictionary page just emitted (header h, levels body[0..lv_n), its n indices in
+ * w->idx), so that a later fallback can write it again PLAIN. */
+static pqt_status keep_page(pqt_wchunk *w, const pqt_page_header *h, const uint8_t *body,
+                            size_t lv_n, int64_t n)
+{
+    if (w->nkept == w->kcap) {
+        int cap = w->kcap ? w->kcap * 2 : 16;
+        pqt_wkept *k = pqt_realloc(w->kept, (size_t)cap * sizeof *k);
+        if (!k) return oom(w);
+        w->kept = k;
+        w->kcap = cap;
+    }
+    pqt_wkept *k = &w->kept[w->nkept];
+    k->h = *h;
+    k->lv_off = w->kept_lv.len;
+    k->lv_n = lv_n;
+    k->idx_off = w->kept_idx.len / sizeof(uint32_t);
+    k->n = n;
+    if (lv_n) PQT_TRY(pqt_buf_append(&w->kept_lv, body, lv_n));
+    if (n > 0) PQT_TRY(pqt_buf_append(&w->kept_idx, w->idx, (size_t)n * sizeof(uint32_t)));
+    w->nkept++;
+    return PQT_OK;
+}
+
+/* PLAIN bytes of the n entries idx[] of the dictionary, appended to out. */
+static pqt_status plain_from_dict(const pqt_dict_builder *d, const uint32_t *idx, int64_t n,
+                                  pqt_buf *out)
+{
+    const uint8_t *ent;
+    const int64_t *eoff;
+    pqt_dict_builder_entries(d, &ent, &eoff);
+    size_t width = pqt_dict_builder_value_nbytes(d);
+    if (width) {
+        PQT_TRY(pqt_buf_reserve_more(out, (size_t)n * width));
+        uint8_t *o = out->data + out->len;
+        if (width == 8)
+            for (int64_t i = 0; i < n; i++) memcpy(o + i * 8, ent + (size_t)idx[i] * 8, 8);
+        else if (width == 4)
+            for (int64_t i = 0; i < n; i++) memcpy(o + i * 4, ent + (size_t)idx[i] * 4, 4);
+        else
+            for (int64_t i = 0; i < n; i++) memcpy(o + (size_t)i * width, ent + (size_t)idx[i] * width, width);
+        out->len += (size_t)n * width;
+        return PQT_OK;
+    }
+    size_t total = 0;
+    for (int64_t i = 0; i < n; i++) total += 4 + (size_t)(eoff[idx[i] + 1] - eoff[idx[i]]);
+    PQT_TRY(pqt_buf_reserve_more(out, total));
+    uint8_t *o = out->data + out->len;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t len = (uint32_t)(eoff[idx[i] + 1] - eoff[idx[i]]);
+        memcpy(o, &len, 4);
+        if (len) memcpy(o + 4, ent + eoff[idx[i]], len);
+        o += 4 + len;
+    }
+    out->len += total;
+    return PQT_OK;
+}
+
+/* The dictionary gave up: write the chunk's index pages again PLAIN (levels as they were,
+ * values from the dictionary's entries), so the chunk holds no dictionary at all. */
+static pqt_status redo_plain(pqt_wchunk *w)
+{
+    const pqt_write_opts *o = w->opts;
+    w->pages.len = 0;
+    w->uncompressed_nbytes = 0;
+    for (int k = 0; k < w->nkept; k++) {
+        const pqt_wkept *p = &w->kept[k];
+        pqt_page_header h = p->h;
+        h.encoding = PQT_ENC_PLAIN;
+        pqt_buf *b = &w->redo;
+        b->len = 0;
+        if (p->lv_n) PQT_TRY(pqt_buf_append(b, w->kept_lv.data + p->lv_off, p->lv_n));
+        PQT_TRY(plain_from_dict(w->dict, (const uint32_t *)w->kept_idx.data + p->idx_off, p->n, b));
+        size_t at = w->pages.len;
+        if (h.type == PQT_PAGE_DATA_V2) {
+            PQT_TRY(compress_page(w, b->data + p->lv_n, b->len - p->lv_n));
+            size_t unc = b->len;
+            b->len = p->lv_n;
+            PQT_TRY(pqt_buf_append(b, w->comp.data, w->comp.len));
+            PQT_TRY(emit_page(w, &w->pages, &h, b->data, b->len, unc));
+        } else {
+            PQT_TRY(compress_page(w, b->data, b->len));
+            PQT_TRY(emit_page(w, &w->pages, &h, w->comp.data, w->comp.len, b->len));
+        }
+        if (o->page_index && k < w->npages) {
+            w->pidx[k].offset = (int64_t)at;
+            w->pidx[k].nbytes = (int32_t)(w->pages.len - at);
+        }
+    }
+    w->nkept = 0;
+    w->kept_lv.len = w->kept_idx.len = 0;
+    w->used_dict_enc = false;
+    pqt_dict_builder_reset(w->dict); /* no dictionary page */
+    return PQT_OK;
+}
+
 static pqt_status flush_page(pqt_wchunk *w)
 {
     const pqt_wcol *c = w->col;
@@ -394,6 +503,8 @@ static pqt_status flush_page(pqt_wchunk *w)
     memset(&h, 0, sizeof h);
     h.num_values = (int32_t)nv;
     size_t at = w->pages.len;
+    /* while the dictionary holds, pages are kept to be redone PLAIN if it gives up */
+    const bool dict_mode = w->dict && !w->dict_fallback;
     if (st == PQT_OK && o->page_version == 2) {
         h.type = PQT_PAGE_DATA_V2;
         h.has_data_v2_header = true;
@@ -408,6 +519,10 @@ static pqt_status flush_page(pqt_wchunk *w)
         if (st == PQT_OK) st = encode_values(w, body, &enc);
         h.encoding = enc;
         h.is_compressed = o->codec != PQT_WRITE_UNCOMPRESSED;
+        if (st == PQT_OK && dict_mode && w->dict_fallback && w->nkept > 0) st = redo_plain(w);
+        if (st == PQT_OK && dict_mode && !w->dict_fallback)
+            st = keep_page(w, &h, body->data, lv_n, nn);
+        at = w->pages.len;
         if (st == PQT_OK) st = compress_page(w, body->data + lv_n, body->len - lv_n);
         if (st == PQT_OK) {
             /* levels stay uncompressed in v2: the body is levels + compressed values */
@@ -423,8 +538,13 @@ static pqt_status flush_page(pqt_wchunk *w)
         h.rep_level_encoding = PQT_ENC_RLE;
         st = put_levels(body, &w->rep, nv, c->max_rep, true);
         if (st == PQT_OK) st = put_levels(body, &w->def, nv, c->max_def, true);
+        size_t lv_n = body->len;
         if (st == PQT_OK) st = encode_values(w, body, &enc);
         h.encoding = enc;
+        if (st == PQT_OK && dict_mode && w->dict_fallback && w->nkept > 0) st = redo_plain(w);
+        if (st == PQT_OK && dict_mode && !w->dict_fallback)
+            st = keep_page(w, &h, body->data, lv_n, nn);
+        at = w->pages.len;
         if (st == PQT_OK) st = compress_page(w, body->data, body->len);
         if (st == PQT_OK) st = emit_page(w, &w->pages, &h, w->comp.data, w->comp.len, body->len);
     }

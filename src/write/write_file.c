@@ -57,8 +57,8 @@ static char *arena_str(pqt_arena *a, const char *s, size_t n)
     return d;
 }
 
-static pqt_status add_kv_as(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn,
-                            bool replace)
+pqt_status pqt_writer_add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn,
+                             bool replace)
 {
     if (w->nkv == w->kvcap) {
         int cap = w->kvcap ? w->kvcap * 2 : 16;
@@ -86,12 +86,12 @@ static pqt_status add_kv_as(pqt_writer *w, const char *k, size_t kn, const char 
 
 static pqt_status add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn)
 {
-    return add_kv_as(w, k, kn, v, vn, true);
+    return pqt_writer_add_kv(w, k, kn, v, vn, true);
 }
 
 static pqt_status add_kv_str(pqt_writer *w, const char *k, const char *v, bool replace)
 {
-    return add_kv_as(w, k, strlen(k), v ? v : "", v ? strlen(v) : 0, replace);
+    return pqt_writer_add_kv(w, k, strlen(k), v ? v : "", v ? strlen(v) : 0, replace);
 }
 
 /* The value of sub-key name (case-insensitive) of a map item, or NULL. */
@@ -196,16 +196,7 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
         if (kn < 0 || (size_t)kn >= sizeof key) continue;
         PQT_TRY(add_kv(w, key, (size_t)kn, w->cols[i].unit, strlen(w->cols[i].unit)));
     }
-    for (int i = 0; i < w->ncols; i++) {
-        /* a vector is written as a LIST: its width, so a copy without rows reads back as the
-         * same vector (anchor spec 5.5's per-field col_size) */
-        if (w->cols[i].vec_width <= 0) continue;
-        char key[600], val[16];
-        int kn = snprintf(key, sizeof key, "column.%s.col_size", w->cols[i].name);
-        int vn = snprintf(val, sizeof val, "%d", w->cols[i].vec_width);
-        if (kn < 0 || (size_t)kn >= sizeof key) continue;
-        PQT_TRY(add_kv(w, key, (size_t)kn, val, (size_t)vn));
-    }
+    PQT_TRY(pqt_wmeta_reserve(w));
     if (w->maml) PQT_TRY(embed_maml(w, w->maml));
     for (int i = 0; i < o->nkv; i++) {
         const char *eq = strchr(o->kv[i], '=');
@@ -229,13 +220,35 @@ void pqt_writer_abort(pqt_writer *w)
     pqt_buf_free(&w->ci);
     pqt_buf_free(&w->oi);
     pqt_buf_free(&w->tmpbuf);
+    pqt_buf_free(&w->maml_src);
     pqt_mem_free(w->rgs);
     pqt_mem_free(w->kv);
+    pqt_wmeta_free(w);
     pqt_arena_free(&w->arena);
     if (w->maml) pqt_maml_unref(w->maml);
     pqt_mem_free(w->path);
     pqt_mem_free(w->tmp);
     pqt_mem_free(w);
+}
+
+/* The MAML's text for the verbatim sidecar, read now: the file may change before close. */
+static pqt_status keep_maml_source(pqt_writer *w)
+{
+    if (w->o.maml_text) return pqt_buf_append(&w->maml_src, w->o.maml_text, strlen(w->o.maml_text));
+    FILE *fp = fopen(w->o.maml_path, "rb");
+    if (!fp) return pqt_err(PQT_IO, "MAML %s: cannot open: %s", w->o.maml_path, strerror(errno));
+    char chunk[65536];
+    pqt_status st = PQT_OK;
+    size_t k;
+    while (st == PQT_OK && (k = fread(chunk, 1, sizeof chunk, fp)) > 0) {
+        st = pqt_buf_append(&w->maml_src, chunk, k);
+        if (st == PQT_OK && w->maml_src.len > PQT_MAML_MAX_NBYTES)
+            st = pqt_err(PQT_BAD_MAML, "MAML %s: grew past %zu bytes while being read",
+                         w->o.maml_path, PQT_MAML_MAX_NBYTES);
+    }
+    if (st == PQT_OK && ferror(fp)) st = pqt_err(PQT_IO, "MAML %s: read error", w->o.maml_path);
+    fclose(fp);
+    return st;
 }
 
 int64_t pqt_writer_nrows(const pqt_writer *w)
@@ -263,7 +276,6 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
     }
     w->fd = -1;
     w->o = o;
-    w->template_table = t;
     size_t pn = strlen(path);
     w->path = pqt_strdup(path);
     w->tmp = pqt_malloc(pn + 16);
@@ -284,6 +296,7 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
     pqt_status st = PQT_OK;
     if (o.maml_path) st = pqt_maml_load_file(o.maml_path, &w->maml);
     else if (o.maml_text) st = pqt_maml_load_text(o.maml_text, &w->maml);
+    if (st == PQT_OK && w->maml && o.write_maml) st = keep_maml_source(w);
     if (st == PQT_OK) st = pqt_wcols_from_table(t, &w->o, w->maml, &w->cols, &w->ncols);
     if (st == PQT_OK) {
         w->chunks = pqt_calloc((size_t)w->ncols + 1, sizeof *w->chunks);
@@ -544,7 +557,10 @@ static pqt_status write_side_tmp(pqt_writer *w, char **side_ret)
         return st;
     }
     w->tmpbuf.len = 0;
-    pqt_status st = pqt_sidecar_text(w->cols, w->ncols, w->path, &w->tmpbuf);
+    pqt_status st = w->maml ? pqt_sidecar_verbatim((const char *)w->maml_src.data, w->maml_src.len,
+                                                   w->maml, w->cols, w->ncols, w->o.kv,
+                                                   w->o.nkv, &w->tmpbuf)
+                            : pqt_sidecar_text(w->cols, w->ncols, w->path, &w->tmpbuf);
     size_t sn = strlen(side);
     if (st == PQT_OK && !(w->side_tmp = pqt_malloc(sn + 16))) st = pqt_err(PQT_NOMEM, "out of memory");
     int fd = -1;
@@ -582,6 +598,7 @@ static pqt_status write_side_tmp(pqt_writer *w, char **side_ret)
 static pqt_status finish_file(pqt_writer *w)
 {
     PQT_TRY(pqt_writer_flush_rg(w));
+    PQT_TRY(pqt_wmeta_fill(w));
     int64_t ci_base = w->off;
     PQT_TRY(put(w, w->ci.data, w->ci.len));
     int64_t oi_base = w->off;

@@ -14,7 +14,8 @@ struct pqt_writer {
     int fd;
     int64_t off;      /* bytes written to the temporary file */
     pqt_write_opts o;
-    pqt_table *template_table;
+    pqt_table *template_table; /* pqt_write_table's table (its slots are the columns'); NULL for a
+                                  streaming writer: its template may be closed and the address reused */
     pqt_wcol *cols;
     int ncols;
     pqt_wchunk *chunks;
@@ -27,8 +28,14 @@ struct pqt_writer {
     int nkv, kvcap;
     char *side_tmp;        /* the sidecar's temporary file until renamed (PQT_WOPT_WRITE_MAML) */
     struct pqt_maml *maml; /* PQT_WOPT_MAML / _TEXT, parsed at open; NULL without */
+    pqt_buf maml_src;      /* its source text, read at open for the verbatim sidecar */
     pqt_buf tmpbuf;
     bool failed;
+    /* the always-written keys (write_meta.c): entries reserved at open, filled at close */
+    struct pqt_wmeta_slot *slots;
+    int nslots;
+    int64_t *obs_width;  /* per column: -2 no row seen, -1 rows differ, else every row's width */
+    int64_t *obs_strlen; /* per column: longest string (array_size: auto), -1 not tracked */
 };
 
 /* Run fn on every column's chunk writer (k: the column), on PQT_WOPT_THREADS threads; the
@@ -38,9 +45,32 @@ pqt_status pqt_writer_each_chunk(pqt_writer *w, pqt_wchunk_fn fn, void *arg);
 /* Write the pending row group (nothing when it holds no rows). */
 pqt_status pqt_writer_flush_rg(pqt_writer *w);
 
+/* Add the key-value entry k = v (a later entry of the same key replaces an earlier one when
+ * replace is set; else both are kept). */
+pqt_status pqt_writer_add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn,
+                             bool replace);
+
+/* write_meta.c: the always-written keys of anchor spec 5.5 (DATE, name,
+ * IVOA.VOTable-Parquet.version/.content, column.<name>.col_size/.array_size). reserve, at
+ * open between the copied and the user's entries (so a user entry of the same key wins and a
+ * copied one is replaced); observe, the rows of every batch (vector widths, string lengths);
+ * fill, at close. */
+pqt_status pqt_wmeta_reserve(pqt_writer *w);
+void pqt_wmeta_observe(pqt_writer *w, const pqt_colbuf *const *bufs, const int64_t *r0s,
+                       int64_t n);
+pqt_status pqt_wmeta_fill(pqt_writer *w);
+void pqt_wmeta_free(pqt_writer *w);
+
 /* write_sidecar.c: the sidecar's path for path (malloc'd; NULL when out of memory) and its
  * text for the output columns. */
 char *pqt_sidecar_path(const char *path);
 pqt_status pqt_sidecar_text(const pqt_wcol *cols, int n, const char *path, pqt_buf *out);
+/* The sidecar of a writer given a MAML: its source src (n bytes) with the fields: entries of
+ * columns not written cut out (unless none would remain) and the runtime entries kv
+ * ("key=value") added as keyarray: items. */
+struct pqt_maml;
+pqt_status pqt_sidecar_verbatim(const char *src, size_t n, const struct pqt_maml *m,
+                                const pqt_wcol *cols, int ncols, char *const *kv, int nkv,
+                                pqt_buf *out);
 
 #endif

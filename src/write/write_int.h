@@ -36,7 +36,11 @@ struct pqt_write_opts {
     char **kv; /* PQT_WOPT_METADATA, "key=value" */
     int nkv;
     char *maml_path, *maml_text; /* PQT_WOPT_MAML / PQT_WOPT_MAML_TEXT (the last one set wins) */
+    char *file_date; /* PQT_WOPT_FILE_DATE, checked YYYY-MM-DDTHH:MM:SS; NULL: the close time */
 };
+
+/* true for a date and time YYYY-MM-DDTHH:MM:SS that exists (write_meta.c). */
+bool pqt_wmeta_date_valid(const char *s);
 
 /* Deep copy of src (NULL: the defaults) into *dst. */
 pqt_status pqt_wopts_copy(pqt_write_opts *dst, const pqt_write_opts *src);
@@ -51,7 +55,7 @@ typedef struct pqt_wcol {
     int kind;      /* table kind with PQT_VECTOR / PQT_LIST */
     int elem_kind; /* element kind of the values */
     bool is_list;  /* written as a 3-level LIST */
-    int vec_width; /* a vector's width when known (> 0): column.<name>.col_size */
+    int vec_width; /* the template's vector width when known without reading (> 0) */
     bool nullable; /* the field (scalar) or the list is optional */
     bool elem_nullable; /* lists: the element is optional */
     bool protect;       /* MAML protected_cols: written required, a null is PQT_PROTECTED */
@@ -132,6 +136,15 @@ typedef struct pqt_wpage {
 typedef struct pqt_dict_builder pqt_dict_builder; /* enc.h */
 typedef struct pqt_bloom_builder pqt_bloom_builder;
 
+/* A dictionary-encoded data page of the open chunk, kept until the chunk ends so that a
+ * fallback can write it again PLAIN (write_chunk.c). */
+typedef struct pqt_wkept {
+    pqt_page_header h; /* as emitted, but for the sizes */
+    size_t lv_off, lv_n; /* its level bytes in kept_lv (v1: with their length prefixes) */
+    size_t idx_off;      /* its first index in kept_idx */
+    int64_t n;           /* non-null values */
+} pqt_wkept;
+
 /* The column-chunk writer: one per output column, reused row group after row group. */
 typedef struct pqt_wchunk {
     const pqt_wcol *col;
@@ -147,7 +160,11 @@ typedef struct pqt_wchunk {
     int64_t page_first_row;
     /* the chunk */
     pqt_dict_builder *dict; /* NULL: PLAIN */
-    bool dict_fallback;
+    bool dict_fallback;     /* the rest of this chunk is PLAIN */
+    bool dict_off;          /* a chunk of this column fell back: PLAIN for the rest of the file */
+    pqt_wkept *kept;        /* the chunk's dictionary pages, while the dictionary holds */
+    int nkept, kcap;
+    pqt_buf kept_lv, kept_idx, redo;
     pqt_buf pages;          /* encoded data pages */
     pqt_buf dict_page;      /* the encoded dictionary page at finish */
     pqt_wpage *pidx;

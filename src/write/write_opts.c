@@ -42,6 +42,7 @@ void pqt_wopts_clear(pqt_write_opts *o)
     pqt_mem_free(o->row_index_name);
     pqt_mem_free(o->maml_path);
     pqt_mem_free(o->maml_text);
+    pqt_mem_free(o->file_date);
     set_defaults(o);
 }
 
@@ -68,13 +69,14 @@ pqt_status pqt_wopts_copy(pqt_write_opts *dst, const pqt_write_opts *src)
     if (!src) return PQT_OK;
     pqt_write_opts o = *src;
     o.bloom_cols = o.meta_keys = o.kv = NULL;
-    o.row_index_name = o.maml_path = o.maml_text = NULL;
+    o.row_index_name = o.maml_path = o.maml_text = o.file_date = NULL;
     if (copy_list(&o.bloom_cols, src->bloom_cols, src->nbloom) != PQT_OK ||
         copy_list(&o.meta_keys, src->meta_keys, src->nmeta_keys) != PQT_OK ||
         copy_list(&o.kv, src->kv, src->nkv) != PQT_OK ||
         (src->row_index_name && !(o.row_index_name = pqt_strdup(src->row_index_name))) ||
         (src->maml_path && !(o.maml_path = pqt_strdup(src->maml_path))) ||
-        (src->maml_text && !(o.maml_text = pqt_strdup(src->maml_text)))) {
+        (src->maml_text && !(o.maml_text = pqt_strdup(src->maml_text))) ||
+        (src->file_date && !(o.file_date = pqt_strdup(src->file_date)))) {
         pqt_wopts_clear(&o);
         return pqt_err(PQT_NOMEM, "out of memory copying write options");
     }
@@ -246,6 +248,17 @@ pqt_status pqt_write_opts_set_str(pqt_write_opts *o, pqt_wopt opt, const char *v
         o->maml_path = o->maml_text = NULL;
         if (opt == PQT_WOPT_MAML) o->maml_path = d;
         else o->maml_text = d;
+        return PQT_OK;
+    }
+    case PQT_WOPT_FILE_DATE: {
+        if (!pqt_wmeta_date_valid(v))
+            return pqt_err(PQT_MISUSE, "%s: PQT_WOPT_FILE_DATE: '%s' is not a date and time "
+                                       "YYYY-MM-DDTHH:MM:SS",
+                           call, v);
+        char *d = pqt_strdup(v);
+        if (!d) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+        pqt_mem_free(o->file_date);
+        o->file_date = d;
         return PQT_OK;
     }
     default:

@@ -9,6 +9,7 @@
  * 10 GB file holds about one row group. A sorted plan interleaves row groups, so there the
  * column is read whole first (it stays resident).
  */
+#include <omp.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -38,6 +39,7 @@ static int64_t chunk_nbytes(const pqt_writer *w)
 static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t *r0s, int64_t n,
                            int64_t row_no)
 {
+    pqt_wmeta_observe(w, bufs, r0s, n);
     int64_t done = 0;
     while (done < n) {
         int64_t take = n - done, room = w->o.rg_rows - w->rg_nrows;
@@ -106,8 +108,10 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
 }
 
 /* Read slot c's rows of physical row group rg through the plan into b (not resident); a
- * DECIMAL written exactly reads its unscaled integers. */
-static pqt_status read_rg(pqt_table *t, pqt_tcol *c, const pqt_wcol *wc, int rg, pqt_colbuf *b)
+ * DECIMAL written exactly reads its unscaled integers. The scan counters go to *rc (the caller
+ * adds them: reads may run on several threads). */
+static pqt_status read_rg(pqt_table *t, pqt_tcol *c, const pqt_wcol *wc, int rg, pqt_colbuf *b,
+                          pqt_read_counters *rc)
 {
     const pqt_plan *p = &t->plan;
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
@@ -117,10 +121,8 @@ static pqt_status read_rg(pqt_table *t, pqt_tcol *c, const pqt_wcol *wc, int rg,
         fc = &dc;
     }
     const int64_t zero = 0;
-    pqt_read_counters rc = {0};
     pqt_status st = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, p->sel[rg].nsel, 1,
-                                       &rc, b, NULL);
-    pqt_tbl_scan_add(t, c, &rc);
+                                       rc, b, NULL);
     if (st == PQT_OK && c->decode_kind) {
         st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
         if (st != PQT_OK) pqt_colbuf_free(b);
@@ -139,6 +141,51 @@ static pqt_status convert_buf(const pqt_wcol *c, const pqt_colbuf **buf, pqt_col
     PQT_TRY(pqt_wconv_buf(c, *buf, row0, conv));
     *buf = conv;
     return PQT_OK;
+}
+
+/* Read row group rg of every column not resident, on the writer's threads (the columns are
+ * independent: with two threads a copy decodes two columns while it encodes none, then
+ * encodes two at once). The first failure in column order is returned. */
+static pqt_status read_cols(pqt_writer *w, pqt_table *t, const int *slots, int rg, pqt_colbuf *tmp,
+                            pqt_read_counters *rcs, bool *todo)
+{
+    int n = w->ncols, nread = 0;
+    for (int k = 0; k < n; k++) {
+        pqt_tcol *c = slots[k] >= 0 ? &t->cols[slots[k]] : NULL;
+        todo[k] = c && (w->cols[k].wconv == PQT_WCONV_DECIMAL ? !t->plan.perm
+                                                               : c->residency != PQT_RES_FULL);
+        nread += todo[k];
+        memset(&rcs[k], 0, sizeof rcs[k]);
+    }
+    int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
+    if (omp_in_parallel() || nthr > nread) nthr = omp_in_parallel() ? 1 : nread;
+    pqt_status st = PQT_OK;
+    if (nthr <= 1) {
+        for (int k = 0; k < n && st == PQT_OK; k++)
+            if (todo[k]) st = read_rg(t, &t->cols[slots[k]], &w->cols[k], rg, &tmp[k], &rcs[k]);
+    } else {
+        pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
+        char(*msgs)[512] = pqt_calloc((size_t)n, 512);
+        if (!sts || !msgs) {
+            pqt_mem_free(sts);
+            pqt_mem_free(msgs);
+            return pqt_err(PQT_NOMEM, "out of memory");
+        }
+#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1)
+        for (int k = 0; k < n; k++) {
+            if (!todo[k]) continue;
+            pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
+            sts[k] = read_rg(t, &t->cols[slots[k]], &w->cols[k], rg, &tmp[k], &rcs[k]);
+            pqt_err_restore(prev);
+        }
+        for (int k = 0; k < n && st == PQT_OK; k++)
+            if (sts[k] != PQT_OK) st = pqt_err(sts[k], "%s", msgs[k]);
+        pqt_mem_free(sts);
+        pqt_mem_free(msgs);
+    }
+    for (int k = 0; k < n; k++)
+        if (todo[k]) pqt_tbl_scan_add(t, &t->cols[slots[k]], &rcs[k]);
+    return st;
 }
 
 static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_colbuf **bufs,
@@ -191,31 +238,34 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_
         return add_rows(w, bufs, r0s, t->nrows, 1);
     }
     const pqt_plan *p = &t->plan;
-    for (int rg = 0; rg < p->nrg; rg++) {
+    pqt_read_counters *rcs = pqt_calloc((size_t)w->ncols + 1, sizeof *rcs);
+    bool *todo = pqt_calloc((size_t)w->ncols + 1, sizeof *todo);
+    if (!rcs || !todo) {
+        pqt_mem_free(rcs);
+        pqt_mem_free(todo);
+        return pqt_err(PQT_NOMEM, "out of memory");
+    }
+    pqt_status st = PQT_OK;
+    for (int rg = 0; rg < p->nrg && st == PQT_OK; rg++) {
         int64_t m = p->sel[rg].nsel, base = p->dst_row[rg];
         if (m == 0) continue;
-        pqt_status st = PQT_OK;
-        for (int k = 0; k < w->ncols && st == PQT_OK; k++) {
-            pqt_tcol *c = slots[k] >= 0 ? &t->cols[slots[k]] : NULL;
-            bool from_file = c && (w->cols[k].wconv == PQT_WCONV_DECIMAL
-                                       ? !t->plan.perm : c->residency != PQT_RES_FULL);
-            if (from_file) {
-                st = read_rg(t, c, &w->cols[k], rg, &tmp[k]);
+        st = read_cols(w, t, slots, rg, tmp, rcs, todo);
+        for (int k = 0; k < w->ncols; k++) {
+            if (todo[k]) {
                 bufs[k] = &tmp[k];
-                r0s[k] = 0;
                 if (st == PQT_OK) st = convert_buf(&w->cols[k], &bufs[k], &conv[k], base + 1);
-            } else {
-                r0s[k] = base;
             }
+            r0s[k] = todo[k] ? 0 : base;
         }
         if (st == PQT_OK) st = add_rows(w, bufs, r0s, m, base + 1);
         for (int k = 0; k < w->ncols; k++) {
             pqt_colbuf_free(&tmp[k]);
             memset(&tmp[k], 0, sizeof tmp[k]);
         }
-        PQT_TRY(st);
     }
-    return PQT_OK;
+    pqt_mem_free(rcs);
+    pqt_mem_free(todo);
+    return st;
 }
 
 pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
@@ -272,6 +322,7 @@ pqt_status pqt_write_table(pqt_table *t, const char *path, const pqt_write_opts 
 {
     pqt_writer *w = NULL;
     PQT_TRY(pqt_writer_open(&w, path, t, opts));
+    w->template_table = t;
     pqt_status st = pqt_writer_write(w, t);
     if (st != PQT_OK) {
         pqt_writer_abort(w);

@@ -36,6 +36,8 @@ rc=0
 node "$here/interop.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" "$@" || rc=$?
 # the other direction: files pqt writes, read by DuckDB and Polars (written.mjs)
 node "$here/written.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" || rc=$?
+# and filtered reads of them: the readers prune on pqt's statistics (written_pruning.mjs)
+node "$here/written_pruning.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" || rc=$?
 # a copy keeps the source's types, as DuckDB and Polars see them (types.mjs)
 node "$here/types.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" || rc=$?
 exit $rc

@@ -1,0 +1,491 @@
+! parquet_change.f90 - submodule of module parquet: in-memory tables and changes to a table
+! (add_column, set, append, filter_rows, top_n, argsort_by, reload, evict_column). Values come
+! in as class(*) arrays: raw_of copies them into the element type pqt stores (logical as one
+! byte, character as offsets + bytes), and the kind is checked against the column's.
+submodule(parquet) parquet_change
+    implicit none
+
+    ! An array of values as pqt takes it: one of the typed buffers, or strings.
+    type :: raw_values
+        integer(c_int) :: kind = PQT_NONE   ! element kind; PQT_NONE: a type pqt has no kind for
+        character(len=32) :: type_name = ''
+        integer(int32), allocatable :: i4(:)
+        integer(int64), allocatable :: i8(:)
+        real(real32), allocatable :: r4(:)
+        real(real64), allocatable :: r8(:)
+        integer(int8), allocatable :: b(:)
+        ! strings: offsets(n + 1) into bytes, each value without its trailing blanks
+        integer(int64), allocatable :: offsets(:)
+        character(kind=c_char, len=:), allocatable :: bytes
+    end type
+
+contains
+
+    module procedure parquet_new_table
+        call t%close()
+        if (checked(pqt_table_new(t%h), 'parquet_new_table', stat, errmsg)) continue
+    end procedure parquet_new_table
+
+    ! ---------------------------------------------------------------- values from Fortran
+
+    ! The values of a rank-1 array (a rank-2 array comes flattened, column-major: row-major
+    ! (width, nrows) as pqt stores vectors).
+    subroutine raw_of(values, r)
+        class(*), intent(in) :: values(:)
+        type(raw_values), intent(out) :: r
+        select type (values)
+        type is (integer(int32))
+            r%kind = PQT_INT32
+            r%i4 = values
+        type is (integer(int64))
+            r%kind = PQT_INT64
+            r%i8 = values
+        type is (real(real32))
+            r%kind = PQT_FLOAT32
+            r%r4 = values
+        type is (real(real64))
+            r%kind = PQT_FLOAT64
+            r%r8 = values
+        type is (logical)
+            r%kind = PQT_BOOL
+            r%b = merge(1_int8, 0_int8, values)
+        type is (character(len=*))
+            ! gfortran 12 indexes a character array behind class(*) with a stride of one
+            ! character (values(2) starts at the second byte); a whole-array copy is right
+            block
+                character(len=len(values)), allocatable :: str(:)
+                allocate (str(size(values)))
+                str(:) = values
+                call strings_of(str, r)
+            end block
+        class default
+            r%kind = PQT_NONE
+            r%type_name = 'this type'
+        end select
+    end subroutine
+
+    subroutine raw_of_2(values, r)
+        class(*), intent(in) :: values(:, :)
+        type(raw_values), intent(out) :: r
+        ! flattened in array element order: (width, nrows) becomes pqt's rows of width values
+        select type (values)
+        type is (integer(int32))
+            call raw_of(reshape(values, [size(values)]), r)
+        type is (integer(int64))
+            call raw_of(reshape(values, [size(values)]), r)
+        type is (real(real32))
+            call raw_of(reshape(values, [size(values)]), r)
+        type is (real(real64))
+            call raw_of(reshape(values, [size(values)]), r)
+        type is (logical)
+            call raw_of(reshape(values, [size(values)]), r)
+        type is (character(len=*))
+            block
+                character(len=len(values)), allocatable :: str(:, :)
+                allocate (str(size(values, 1), size(values, 2)))
+                str(:, :) = values   ! a whole-array copy first: see raw_of
+                call strings_of(reshape(str, [size(str)]), r)
+            end block
+        class default
+            r%kind = PQT_NONE
+            r%type_name = 'this type'
+        end select
+    end subroutine
+
+    ! Strings as pqt's offsets and bytes, each without its trailing blanks.
+    subroutine strings_of(str, r)
+        character(len=*), intent(in) :: str(:)
+        type(raw_values), intent(inout) :: r
+        integer(int64) :: i, at, n
+        r%kind = PQT_STRING
+        n = 0
+        do i = 1, size(str)
+            n = n + len_trim(str(i))
+        end do
+        allocate (r%offsets(size(str) + 1))
+        allocate (character(kind=c_char, len=max(1_int64, n)) :: r%bytes)
+        r%offsets(1) = 0
+        at = 0
+        do i = 1, size(str)
+            n = len_trim(str(i))
+            if (n > 0) r%bytes(at + 1:at + n) = str(i) (1:n)
+            at = at + n
+            r%offsets(i + 1) = at
+        end do
+    end subroutine
+
+    ! Where the fixed-width values are, and their bytes.
+    subroutine raw_data(r, p, nbytes)
+        type(raw_values), intent(in), target :: r
+        type(c_ptr), intent(out) :: p
+        integer(c_size_t), intent(out) :: nbytes
+        p = c_null_ptr
+        nbytes = 0
+        select case (r%kind)
+        case (PQT_INT32)
+            nbytes = 4*size(r%i4, kind=c_size_t)
+            if (nbytes > 0) p = c_loc(r%i4)
+        case (PQT_INT64)
+            nbytes = 8*size(r%i8, kind=c_size_t)
+            if (nbytes > 0) p = c_loc(r%i8)
+        case (PQT_FLOAT32)
+            nbytes = 4*size(r%r4, kind=c_size_t)
+            if (nbytes > 0) p = c_loc(r%r4)
+        case (PQT_FLOAT64)
+            nbytes = 8*size(r%r8, kind=c_size_t)
+            if (nbytes > 0) p = c_loc(r%r8)
+        case (PQT_BOOL)
+            nbytes = size(r%b, kind=c_size_t)
+            if (nbytes > 0) p = c_loc(r%b)
+        end select
+    end subroutine
+
+    ! A logical mask as pqt's validity bitmap (NULL when absent: every value present).
+    subroutine validity_of(is_valid, n, bits, p, ok, proc, stat, errmsg)
+        logical, intent(in), optional :: is_valid(:)
+        integer(int64), intent(in) :: n
+        integer(int8), allocatable, target, intent(out) :: bits(:)
+        type(c_ptr), intent(out) :: p
+        logical, intent(out) :: ok
+        character(len=*), intent(in) :: proc
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=24) :: a, b
+        p = c_null_ptr
+        ok = .true.
+        if (.not. present(is_valid)) return
+        if (size(is_valid, kind=int64) /= n) then
+            write (a, '(i0)') size(is_valid, kind=int64)
+            write (b, '(i0)') n
+            call fail(PQT_MISUSE, proc//': is_valid= has '//trim(a)//' flags for '//trim(b)// &
+                      ' values (it takes the shape of the values)', stat, errmsg)
+            ok = .false.
+            return
+        end if
+        bits = pack_bits(is_valid)
+        p = c_loc(bits)
+    end subroutine
+
+    ! ---------------------------------------------------------------- add_column
+
+    module procedure add_column_1
+        type(raw_values) :: r
+        call raw_of(values, r)
+        if (present(is_valid)) then
+            call add_raw(t, name, r, 1, size(values, kind=int64), unit, is_valid, kind, stat, &
+                         errmsg)
+        else
+            call add_raw(t, name, r, 1, size(values, kind=int64), unit, kind=kind, stat=stat, &
+                         errmsg=errmsg)
+        end if
+    end procedure add_column_1
+
+    module procedure add_column_2
+        type(raw_values) :: r
+        call raw_of_2(values, r)
+        if (present(is_valid)) then
+            if (any(shape(is_valid) /= shape(values))) then
+                call fail(PQT_MISUSE, 'parquet_table: add_column: is_valid= must have the '// &
+                          'shape of the values', stat, errmsg)
+                return
+            end if
+            call add_raw(t, name, r, size(values, 1), size(values, 2, kind=int64), unit, &
+                         reshape(is_valid, [size(is_valid)]), kind, stat, errmsg)
+        else
+            call add_raw(t, name, r, size(values, 1), size(values, 2, kind=int64), unit, &
+                         kind=kind, stat=stat, errmsg=errmsg)
+        end if
+    end procedure add_column_2
+
+    ! A new column of nrows rows of width values each. kind= (PK_DATE for int32 days,
+    ! PK_TIME / PK_TIMESTAMP for int64 microseconds) stores the values as that kind.
+    subroutine add_raw(t, name, r, width, nrows, unit, is_valid, kind, stat, errmsg)
+        class(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: name
+        type(raw_values), intent(in), target :: r
+        integer, intent(in) :: width
+        integer(int64), intent(in) :: nrows
+        character(len=*), intent(in), optional :: unit
+        logical, intent(in), optional :: is_valid(:)
+        integer, intent(in), optional :: kind
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=*), parameter :: proc = 'parquet_table: add_column'
+        integer(int8), allocatable, target :: bits(:)
+        type(c_ptr) :: vp, dp
+        integer(c_size_t) :: nbytes
+        integer(c_int) :: k, st
+        logical :: ok
+        if (.not. opened(t, 'add_column', stat, errmsg)) return
+        call validity_of(is_valid, width*nrows, bits, vp, ok, proc, stat, errmsg)
+        if (.not. ok) return
+        k = r%kind
+        if (present(kind)) then
+            if (kind == PK_DATE .and. k == PQT_INT32) then
+                k = PQT_DATE
+            else if ((kind == PK_TIME .or. kind == PK_TIMESTAMP) .and. k == PQT_INT64) then
+                k = int(kind, c_int)
+            else if (kind /= k) then
+                call fail(PQT_KIND, proc//": column '"//trim(name)//"': kind= does not fit "// &
+                          'the values (PK_DATE takes int32 days, PK_TIME and PK_TIMESTAMP '// &
+                          'int64 microseconds; otherwise the kind is the type of the values)', &
+                          stat, errmsg)
+                return
+            end if
+        end if
+        if (k == PQT_NONE) then
+            call fail(PQT_KIND, proc//": column '"//trim(name)//"': values of "// &
+                      trim(r%type_name)//' cannot be stored (integer(int32), integer(int64), '// &
+                      'real(real32), real(real64), logical or character)', stat, errmsg)
+            return
+        end if
+        if (k == PQT_STRING) then
+            if (width /= 1) then
+                call fail(PQT_KIND, proc//": column '"//trim(name)//"': a vector of strings "// &
+                          'cannot be added (rank-1 character values only)', stat, errmsg)
+                return
+            end if
+            st = pqt_table_add_string_column(t%h, c_string(name), r%offsets, c_loc(r%bytes), &
+                                              vp, nrows, c_string(opt_text(unit)))
+        else
+            call raw_data(r, dp, nbytes)
+            if (width > 1) k = ior(k, PQT_VECTOR)
+            st = pqt_table_add_column(t%h, c_string(name), k, int(width, c_int), dp, vp, nrows, &
+                                      c_string(opt_text(unit)))
+        end if
+        if (checked(st, proc, stat, errmsg)) continue
+    end subroutine
+
+    pure function opt_text(s) result(v)
+        character(len=*), intent(in), optional :: s
+        character(len=:), allocatable :: v
+        v = ''
+        if (present(s)) v = s
+    end function
+
+    ! ---------------------------------------------------------------- set
+
+    module procedure set_1
+        type(raw_values) :: r
+        call raw_of(values, r)
+        if (present(is_valid)) then
+            call set_raw(t, name, r, 1, size(values, kind=int64), is_valid, found, stat, errmsg)
+        else
+            call set_raw(t, name, r, 1, size(values, kind=int64), found=found, stat=stat, &
+                         errmsg=errmsg)
+        end if
+    end procedure set_1
+
+    module procedure set_2
+        type(raw_values) :: r
+        call raw_of_2(values, r)
+        if (present(is_valid)) then
+            if (any(shape(is_valid) /= shape(values))) then
+                call fail(PQT_MISUSE, 'parquet_table: set: is_valid= must have the shape of '// &
+                          'the values', stat, errmsg)
+                return
+            end if
+            call set_raw(t, name, r, size(values, 1), size(values, 2, kind=int64), &
+                         reshape(is_valid, [size(is_valid)]), found, stat, errmsg)
+        else
+            call set_raw(t, name, r, size(values, 1), size(values, 2, kind=int64), found=found, &
+                         stat=stat, errmsg=errmsg)
+        end if
+    end procedure set_2
+
+    ! Replace every value: the shape must be the column's (width, nrows) and the type its
+    ! exact stored kind (int32 for dates, int64 for times and timestamps); no widening.
+    subroutine set_raw(t, name, r, width, nrows, is_valid, found, stat, errmsg)
+        class(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: name
+        type(raw_values), intent(in), target :: r
+        integer, intent(in) :: width
+        integer(int64), intent(in) :: nrows
+        logical, intent(in), optional :: is_valid(:)
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=*), parameter :: proc = 'parquet_table: set'
+        integer(int8), allocatable, target :: bits(:)
+        type(c_ptr) :: vp, dp
+        integer(c_size_t) :: nbytes
+        integer(c_int) :: k, w, elem, st
+        integer(int64) :: n
+        logical :: ok
+        character(len=80) :: have, want
+        if (.not. opened(t, 'set', stat, errmsg)) return
+        if (.not. checked(pqt_table_kind(t%h, c_string(name), k), proc, stat, errmsg, found)) &
+            return
+        if (.not. checked(pqt_table_width(t%h, c_string(name), w), proc, stat, errmsg)) return
+        n = pqt_table_nrows(t%h)
+        elem = iand(k, 31)
+        if (elem == PQT_DATE) elem = PQT_INT32
+        if (elem == PQT_TIME .or. elem == PQT_TIMESTAMP) elem = PQT_INT64
+        if (iand(k, PQT_LIST) /= 0 .or. elem /= r%kind) then
+            call fail(PQT_KIND, proc//": column '"//trim(name)//"' holds "// &
+                      f_string(pqt_kind_name(k))//'; the values must be of its exact '// &
+                      'stored type (no conversion: int32 for dates, int64 for times and '// &
+                      'timestamps; variable-length lists cannot be set)', stat, errmsg)
+            return
+        end if
+        if (width /= w .or. nrows /= n) then
+            write (have, '(a,i0,a,i0,a)') '(', width, ', ', nrows, ')'
+            write (want, '(a,i0,a,i0,a)') '(', w, ', ', n, ')'
+            if (w == 1) write (want, '(i0,a)') n, ' values (rank 1) or (1, nrows)'
+            call fail(PQT_MISUSE, proc//": column '"//trim(name)//"' needs "//trim(want)// &
+                      '; the values are '//trim(have), stat, errmsg)
+            return
+        end if
+        call validity_of(is_valid, width*nrows, bits, vp, ok, proc, stat, errmsg)
+        if (.not. ok) return
+        if (r%kind == PQT_STRING) then
+            st = pqt_table_set_strings(t%h, c_string(name), r%offsets, c_loc(r%bytes), vp, &
+                                       c_null_ptr, c_null_ptr)
+        else
+            call raw_data(r, dp, nbytes)
+            st = pqt_table_set(t%h, c_string(name), dp, nbytes, vp)
+        end if
+        if (checked(st, proc, stat, errmsg)) continue
+    end subroutine
+
+    ! ---------------------------------------------------------------- rows
+
+    module procedure table_append
+        if (.not. opened(t, 'append', stat, errmsg)) return
+        if (.not. opened(other, 'append', stat, errmsg)) return
+        if (checked(pqt_table_append(t%h, other%h), 'parquet_table: append', stat, errmsg)) &
+            continue
+    end procedure table_append
+
+    module procedure filter_rows_rule
+        if (.not. opened(t, 'filter_rows', stat, errmsg)) return
+        if (checked(pqt_table_filter_rows_rule(t%h, c_string(rule)), &
+                    'parquet_table: filter_rows', stat, errmsg)) continue
+    end procedure filter_rows_rule
+
+    ! A filter without rules keeps every row.
+    module procedure filter_rows_filter
+        if (.not. opened(t, 'filter_rows', stat, errmsg)) return
+        if (.not. c_associated(filter%h)) return
+        if (checked(pqt_table_filter_rows(t%h, filter%h), 'parquet_table: filter_rows', stat, &
+                    errmsg)) continue
+    end procedure filter_rows_filter
+
+    module procedure top_n_text_4
+        call top_n_text_8(t, keys, int(n, int64), nulls_first, stat, errmsg)
+    end procedure top_n_text_4
+
+    ! Keep the n first rows of the order sort_by would give ("-mass", "group, -mass").
+    module procedure top_n_text_8
+        integer(c_int), allocatable, target :: nf(:)
+        type(c_ptr) :: p
+        if (.not. opened(t, 'top_n', stat, errmsg)) return
+        p = c_null_ptr
+        if (present(nulls_first)) then
+            nf = merge(1, 0, nulls_first)
+            if (size(nf) > 0) p = c_loc(nf)
+        end if
+        if (checked(pqt_table_top_n_text(t%h, c_string(keys), p, n), 'parquet_table: top_n', &
+                    stat, errmsg)) continue
+    end procedure top_n_text_8
+
+    module procedure top_n_list_4
+        call top_n_list_8(t, keys, int(n, int64), descending, nulls_first, stat, errmsg)
+    end procedure top_n_list_4
+
+    module procedure top_n_list_8
+        character(kind=c_char, len=:), allocatable, target :: buf
+        type(c_ptr), allocatable, target :: ptrs(:)
+        integer(c_int) :: desc(size(keys)), nf(size(keys))
+        if (.not. opened(t, 'top_n', stat, errmsg)) return
+        if (.not. key_flags('top_n', size(keys), descending, nulls_first, desc, nf, stat, &
+                            errmsg)) return
+        call c_string_array(keys, buf, ptrs)
+        if (checked(pqt_table_top_n(t%h, ptrs, size(keys, kind=c_int), desc, nf, n), &
+                    'parquet_table: top_n', stat, errmsg)) continue
+    end procedure top_n_list_8
+
+    ! perm(k): the row (1-based) that sort_by would put k-th; the table does not change.
+    module procedure argsort_text
+        integer(c_int), allocatable, target :: nf(:)
+        integer(int64), allocatable, target :: p8(:)
+        type(c_ptr) :: p
+        allocate (perm(0))
+        if (.not. opened(t, 'argsort_by', stat, errmsg)) return
+        p = c_null_ptr
+        if (present(nulls_first)) then
+            nf = merge(1, 0, nulls_first)
+            if (size(nf) > 0) p = c_loc(nf)
+        end if
+        allocate (p8(max(1_int64, pqt_table_nrows(t%h))))
+        if (checked(pqt_table_argsort_by_text(t%h, c_string(keys), p, c_loc(p8), c_null_ptr, &
+                                              0_c_int, c_null_ptr), 'parquet_table: argsort_by', &
+                    stat, errmsg)) perm = p8(1:pqt_table_nrows(t%h))
+    end procedure argsort_text
+
+    module procedure argsort_list
+        character(kind=c_char, len=:), allocatable, target :: buf
+        type(c_ptr), allocatable, target :: ptrs(:)
+        integer(c_int) :: desc(size(keys)), nf(size(keys))
+        integer(int64), allocatable, target :: p8(:)
+        allocate (perm(0))
+        if (.not. opened(t, 'argsort_by', stat, errmsg)) return
+        if (.not. key_flags('argsort_by', size(keys), descending, nulls_first, desc, nf, stat, &
+                            errmsg)) return
+        call c_string_array(keys, buf, ptrs)
+        allocate (p8(max(1_int64, pqt_table_nrows(t%h))))
+        if (checked(pqt_table_argsort_by(t%h, ptrs, size(keys, kind=c_int), desc, nf, c_loc(p8), &
+                                         c_null_ptr, 0_c_int, c_null_ptr), &
+                    'parquet_table: argsort_by', stat, errmsg)) perm = p8(1:pqt_table_nrows(t%h))
+    end procedure argsort_list
+
+    ! descending=/nulls_first= as pqt's flags, one per key.
+    logical function key_flags(proc, nkeys, descending, nulls_first, desc, nf, stat, errmsg)
+        character(len=*), intent(in) :: proc
+        integer, intent(in) :: nkeys
+        logical, intent(in), optional :: descending(:), nulls_first(:)
+        integer(c_int), intent(out) :: desc(nkeys), nf(nkeys)
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        key_flags = .false.
+        desc = 0
+        nf = 0
+        if (present(descending)) then
+            if (size(descending) /= nkeys) then
+                call fail(PQT_MISUSE, 'parquet_table: '//proc//': descending= needs one flag '// &
+                          'per key', stat, errmsg)
+                return
+            end if
+            desc = merge(1, 0, descending)
+        end if
+        if (present(nulls_first)) then
+            if (size(nulls_first) /= nkeys) then
+                call fail(PQT_MISUSE, 'parquet_table: '//proc//': nulls_first= needs one '// &
+                          'flag per key', stat, errmsg)
+                return
+            end if
+            nf = merge(1, 0, nulls_first)
+        end if
+        key_flags = .true.
+    end function
+
+    ! ---------------------------------------------------------------- residency
+
+    module procedure table_reload
+        integer(c_int) :: f
+        if (.not. opened(t, 'reload', stat, errmsg)) return
+        f = 0
+        if (present(force)) f = merge(1, 0, force)
+        if (checked(pqt_table_reload(t%h, c_string(name), f), 'parquet_table: reload', stat, &
+                    errmsg, found)) continue
+    end procedure table_reload
+
+    module procedure table_evict_column
+        integer(c_int) :: f
+        if (.not. opened(t, 'evict_column', stat, errmsg)) return
+        f = 0
+        if (present(force)) f = merge(1, 0, force)
+        if (checked(pqt_table_evict(t%h, c_string(name), f), 'parquet_table: evict_column', &
+                    stat, errmsg, found)) continue
+    end procedure table_evict_column
+end submodule parquet_change

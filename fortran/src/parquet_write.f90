@@ -1,0 +1,168 @@
+! parquet_write.f90 - submodule of module parquet: writing tables to Parquet files, whole
+! (parquet_write_table -> pqt_write_table) or streamed from batches (parquet_table_writer ->
+! pqt_writer_*). Both take the options of anchor-spec 7.1 that pqt_write_opts has; the file
+! appears only when the write completes (docs/writing.md).
+submodule(parquet) parquet_write
+    implicit none
+
+contains
+
+    ! pqt_write_opts from the optional arguments; .false. (and a failure reported) when pqt
+    ! refuses one, naming it. The anchor copies the source's key-value metadata only when
+    ! asked (copy_metadata= or metadata_keys=); pqt's default is to copy it, so it is set
+    ! either way.
+    logical function make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, &
+                               compression, compression_level, chunk_size, use_threads, &
+                               overwrite, row_index_name, maml, metadata, stat, errmsg)
+        character(len=*), intent(in) :: proc
+        type(c_ptr), intent(out) :: opts
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, row_index_name, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int) :: st
+        logical :: copy
+        integer :: i
+        opts = c_null_ptr
+        make_opts = checked(pqt_write_opts_new(opts), proc, stat, errmsg)
+        if (.not. make_opts) return
+        copy = present(metadata_keys)
+        if (present(copy_metadata)) copy = copy_metadata .or. copy
+        st = pqt_write_opts_set_int(opts, PQT_WOPT_COPY_METADATA, merge(1_int64, 0_int64, copy))
+        if (present(metadata_keys)) then
+            do i = 1, size(metadata_keys)
+                if (st == PQT_OK) st = pqt_write_opts_set_str(opts, PQT_WOPT_METADATA_KEY, &
+                                                              c_string(metadata_keys(i)))
+            end do
+        end if
+        if (present(metadata)) then
+            do i = 1, size(metadata)
+                if (st == PQT_OK) st = pqt_write_opts_set_str(opts, PQT_WOPT_METADATA, &
+                                                              c_string(metadata(i)))
+            end do
+        end if
+        if (st == PQT_OK .and. present(write_maml)) &
+            st = pqt_write_opts_set_int(opts, PQT_WOPT_WRITE_MAML, merge(1_int64, 0_int64, &
+                                                                         write_maml))
+        if (st == PQT_OK .and. present(compression)) &
+            st = pqt_write_opts_set_str(opts, PQT_WOPT_CODEC, c_string(compression))
+        if (st == PQT_OK .and. present(compression_level)) &
+            st = pqt_write_opts_set_int(opts, PQT_WOPT_CODEC_LEVEL, int(compression_level, int64))
+        if (st == PQT_OK .and. present(chunk_size)) &
+            st = pqt_write_opts_set_int(opts, PQT_WOPT_ROW_GROUP_ROWS, int(chunk_size, int64))
+        ! .true.: every core encodes columns (pqt's 0); .false. or absent: one thread
+        if (st == PQT_OK .and. present(use_threads)) &
+            st = pqt_write_opts_set_int(opts, PQT_WOPT_THREADS, merge(0_int64, 1_int64, &
+                                                                      use_threads))
+        if (st == PQT_OK .and. present(overwrite)) &
+            st = pqt_write_opts_set_int(opts, PQT_WOPT_OVERWRITE, merge(1_int64, 0_int64, &
+                                                                        overwrite))
+        if (st == PQT_OK .and. present(row_index_name)) &
+            st = pqt_write_opts_set_str(opts, PQT_WOPT_ROW_INDEX_NAME, c_string(row_index_name))
+        if (st == PQT_OK .and. present(maml)) &
+            st = pqt_write_opts_set_str(opts, PQT_WOPT_MAML, c_string(maml))
+        make_opts = checked(st, proc, stat, errmsg)
+        if (.not. make_opts) then
+            call pqt_write_opts_free(opts)
+            opts = c_null_ptr
+        end if
+    end function
+
+    module procedure parquet_write_table
+        character(len=*), parameter :: proc = 'parquet_write_table'
+        type(c_ptr) :: opts
+        integer(c_int) :: st
+        if (.not. opened(t, 'write', stat, errmsg)) return
+        if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
+                            compression_level, chunk_size, use_threads, overwrite, &
+                            row_index_name, maml, metadata, stat, errmsg)) return
+        st = pqt_write_table(t%h, c_string(file), opts)
+        call pqt_write_opts_free(opts)
+        call check_write(st, proc, stat, errmsg)
+    end procedure parquet_write_table
+
+    ! The schema comes from template's columns (nothing is read from it). A writer open in
+    ! out is dropped first (its file never appears).
+    module procedure parquet_open_table_writer
+        character(len=*), parameter :: proc = 'parquet_open_table_writer'
+        type(c_ptr) :: opts
+        integer(c_int) :: st
+        call out%abort()
+        if (.not. opened(template, 'open_table_writer', stat, errmsg)) return
+        if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
+                            compression_level, chunk_size, use_threads, overwrite, &
+                            maml=maml, metadata=metadata, stat=stat, errmsg=errmsg)) return
+        st = pqt_writer_open(out%h, c_string(file), template%h, opts)
+        call pqt_write_opts_free(opts)
+        if (st /= PQT_OK) out%h = c_null_ptr
+        call check_write(st, proc, stat, errmsg)
+    end procedure parquet_open_table_writer
+
+    ! A failed append leaves the writer unusable (pqt): it is dropped here, so a later
+    ! append or close says it is not open instead of writing a broken file.
+    module procedure writer_append
+        character(len=*), parameter :: proc = 'parquet_table_writer: append'
+        if (.not. writer_open(out, proc, stat, errmsg)) return
+        if (.not. opened(t, 'append', stat, errmsg)) return
+        if (.not. checked(pqt_writer_write(out%h, t%h), proc, stat, errmsg)) call out%abort()
+    end procedure writer_append
+
+    module procedure writer_nrows
+        writer_nrows = 0
+        if (c_associated(out%h)) writer_nrows = pqt_writer_nrows(out%h)
+    end procedure writer_nrows
+
+    ! Finish the file and give it its name; the writer is closed whatever happens.
+    module procedure parquet_close_table_writer
+        character(len=*), parameter :: proc = 'parquet_close_table_writer'
+        type(c_ptr) :: h
+        if (.not. writer_open(out, proc, stat, errmsg)) return
+        h = out%h
+        out%h = c_null_ptr
+        call check_write(pqt_writer_close(h), proc, stat, errmsg)
+    end procedure parquet_close_table_writer
+
+    module procedure writer_abort
+        if (c_associated(out%h)) call pqt_writer_abort(out%h)
+        out%h = c_null_ptr
+    end procedure writer_abort
+
+    ! b = a would give one C writer two owners: refused.
+    module procedure writer_assign
+        if (c_associated(to%h) .or. c_associated(from%h) .or. .true.) &
+            error stop 'parquet_table_writer: assignment: a writer cannot be assigned (b = a)'
+    end procedure writer_assign
+
+    module procedure writer_final
+        call out%abort()
+    end procedure writer_final
+
+    ! checked(), with the Fortran name of the option pqt's PQT_EXISTS message names.
+    subroutine check_write(st, proc, stat, errmsg)
+        integer(c_int), intent(in) :: st
+        character(len=*), intent(in) :: proc
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int), parameter :: PQT_EXISTS = 11
+        if (st == PQT_EXISTS) then
+            call fail(int(st), proc//': '//last_error()//' (in Fortran: overwrite=.true.)', &
+                      stat, errmsg)
+        else if (checked(st, proc, stat, errmsg)) then
+            continue
+        end if
+    end subroutine
+
+    logical function writer_open(out, proc, stat, errmsg)
+        class(parquet_table_writer), intent(in) :: out
+        character(len=*), intent(in) :: proc
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        writer_open = c_associated(out%h)
+        if (.not. writer_open) &
+            call fail(PQT_MISUSE, proc//': the writer is not open (call '// &
+                      'parquet_open_table_writer first)', stat, errmsg)
+        if (writer_open .and. present(stat)) stat = 0
+    end function
+end submodule parquet_write
