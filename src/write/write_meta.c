@@ -365,11 +365,8 @@ pqt_status pqt_wmeta_fill(pqt_writer *w)
             st = set_value(w, s->kv, "1.0", 3);
         } else if (s->what == SLOT_COL_SIZE) {
             int64_t wd = w->obs_width[s->col];
-            const pqt_tcol *tc = w->cols[s->col].src_slot >= 0
-                                     ? &w->template_table->cols[w->cols[s->col].src_slot]
-                                     : NULL;
-            if (wd == -2 && tc && tc->kind_known && (tc->kind & PQT_VECTOR) && tc->width > 0)
-                wd = tc->width; /* no rows: the template's width */
+            if (wd == -2 && w->cols[s->col].tmpl_width > 0)
+                wd = w->cols[s->col].tmpl_width; /* no rows: the template's width */
             if (wd > 0) {
                 snprintf(v, sizeof v, "%lld", (long long)wd);
                 st = set_value(w, s->kv, v, strlen(v));
