@@ -106,6 +106,12 @@ contains
         call check(all(gots == names), '%set of strings')
         call t%set("cnt", cnt)
         call check(.not. t%has_nulls("cnt"), '%set without is_valid= clears the nulls')
+        v = 2*v
+        call t%set("v", v)
+        call t%get("v", gotv)
+        call check(all(gotv == v), '%set of a vector column (rank 2)')
+        call t%set("v", v(1:2, :), stat=s)
+        call check(s == 50, '%set of a vector with another width: PQT_MISUSE')
 
         ! ---- append: other's columns are a subset; the rest null-filled
         call parquet_new_table(o)
