@@ -1485,6 +1485,12 @@ PQT_API pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table
 PQT_API pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t);
 /* Rows written so far. */
 PQT_API int64_t pqt_writer_nrows(const pqt_writer *w);
+/* A progress display's hook: fn(user, rows, nbytes) is called on the thread calling
+ * pqt_writer_write after each batch of rows taken in (at most 131072 rows), with the rows
+ * written so far and the bytes so far (the file's plus the row group being built). fn must
+ * not call the writer. NULL removes it. */
+typedef void (*pqt_write_progress_fn)(void *user, int64_t rows, int64_t nbytes);
+PQT_API void pqt_writer_set_progress(pqt_writer *w, pqt_write_progress_fn fn, void *user);
 /* Finish the file (last row group, page indexes, footer), flush it to disk and rename it to
  * the path given at open; frees w whatever happens. On failure the temporary file is removed
  * and path is untouched. */

@@ -4,7 +4,8 @@
 # keeps the source's physical and logical types (pqt schema's type columns), --sort orders the
 # rows as `pqt cat --sort` does, an existing OUT is refused (exit 1, OUT untouched) unless
 # --force, a bad option is a usage error (exit 2) that writes nothing, and no temporary file
-# is left behind.
+# is left behind. --progress writes the progress line (final state: every row) even to a
+# file; without it nothing reaches a non-terminal stderr.
 # Usage (ctest does this from the repository root): bash tests/test_cli_copy.sh PATH_TO_PQT
 set -u
 PQT=${1:?usage: test_cli_copy.sh PATH_TO_PQT}
@@ -56,6 +57,18 @@ grep -q 'exists' "$TMP/err" || fail "existing OUT: message '$(cat "$TMP/err")'"
 cmp -s "$TMP/rows.parquet" "$TMP/keep.parquet" || fail "existing OUT was changed"
 "$PQT" copy "$SRC" "$TMP/rows.parquet" --force || fail "--force exited $?"
 same_cat force "$TMP/rows.parquet"
+
+# the progress line: --progress forces it into a file (the last state shows every row, then
+# the line is blanked); without it, stderr not being a terminal, nothing is printed
+total=$("$PQT" count "$SRC")
+"$PQT" copy "$SRC" "$TMP/prog.parquet" --progress --row-group-rows 100 2>"$TMP/prog.err" || fail "--progress exited $?"
+tr '\r' '\n' <"$TMP/prog.err" | grep -qx "pqt copy: $total / $total rows (100%), [0-9.]* MB" ||
+    fail "--progress: no final line with $total rows: $(od -c "$TMP/prog.err" | head -3)"
+[ "$(tail -c 1 "$TMP/prog.err" | od -An -c | tr -d ' ')" = '\r' ] || fail "--progress: the line is not cleared at the end"
+"$PQT" copy "$SRC" "$TMP/quiet.parquet" --where 'mass > 1e11' 2>"$TMP/quiet.err" || fail "copy exited $?"
+[ ! -s "$TMP/quiet.err" ] || fail "a copy printed to a non-terminal stderr: $(head -c 200 "$TMP/quiet.err")"
+"$PQT" copy "$SRC" "$TMP/q2.parquet" --progress --quiet 2>"$TMP/q2.err" || fail "--quiet exited $?"
+[ ! -s "$TMP/q2.err" ] || fail "--quiet after --progress printed: $(head -c 200 "$TMP/q2.err")"
 
 # usage errors write nothing
 "$PQT" copy "$SRC" "$TMP/bad.parquet" --codec lzo 2>/dev/null

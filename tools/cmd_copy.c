@@ -8,9 +8,20 @@
  * one source row group at a time, so the memory used is about one row group (a --sort reads
  * its columns whole, since it interleaves row groups). Columns pqt cannot read are named on
  * stderr and left out. OUT is created only when the copy succeeds.
+ *
+ * On a terminal a copy that takes more than a second shows a progress line on stderr (rows
+ * written of the total, MB), redrawn at most four times a second and cleared at the end;
+ * --progress shows it anywhere from the start, --quiet never.
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#endif
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tools.h"
 
@@ -18,6 +29,7 @@ static const char usage[] =
     "usage: pqt copy IN OUT [--columns LIST] [--rows LO:HI] [--where RULE]... [--sort KEYS]\n"
     "                [--codec CODEC] [--level N] [--row-group-rows N] [--page-version 1|2]\n"
     "                [--no-dictionary] [--bloom COLUMN]... [--crc] [--threads N] [--force]\n"
+    "                [--progress | --quiet]\n"
     "\n"
     "Write the rows and columns of IN that the options keep to a new Parquet file OUT,\n"
     "keeping the columns' types, order and nullability and the file's key-value metadata.\n"
@@ -35,6 +47,8 @@ static const char usage[] =
     "  --threads N          encode N columns at once (default 1; 0 = all cores; reading\n"
     "                       uses OMP_NUM_THREADS)\n"
     "  -f, --force          replace OUT if it exists (else exit status 1)\n"
+    "  --progress           show the progress line on stderr even when it is not a terminal\n"
+    "  -q, --quiet          no progress line (by default shown on a terminal for long copies)\n"
     "  -h, --help           this text\n";
 
 static const argopt opts[] = {{"--columns", 'c', ARG_VALUE},     {"--rows", 0, ARG_VALUE},
@@ -44,6 +58,7 @@ static const argopt opts[] = {{"--columns", 'c', ARG_VALUE},     {"--rows", 0, A
                               {"--no-dictionary", 0, ARG_FLAG},  {"--bloom", 0, ARG_VALUE},
                               {"--crc", 0, ARG_FLAG},            {"--force", 'f', ARG_FLAG},
                               {"--threads", 0, ARG_VALUE},
+                              {"--progress", 0, ARG_FLAG},       {"--quiet", 'q', ARG_FLAG},
                               {NULL, 0, 0}};
 
 typedef struct copy_args {
@@ -51,7 +66,82 @@ typedef struct copy_args {
     tool_where where;
     tool_where_open_args oa;
     pqt_write_opts *wo;
+    int progress; /* -1 --quiet, 0 on a terminal, 1 --progress */
 } copy_args;
+
+/* The progress line's state. */
+typedef struct progress_line {
+    int forced;
+    int64_t total;
+    double start, last;
+    int shown;
+    int width; /* characters of the last line drawn, to blank it */
+} progress_line;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void progress_draw(progress_line *p, int64_t rows, int64_t nbytes)
+{
+    double pct = p->total > 0 ? 100.0 * (double)rows / (double)p->total : 100.0;
+    int n = fprintf(stderr, "\rpqt copy: %lld / %lld rows (%.0f%%), %.1f MB", (long long)rows,
+                    (long long)p->total, pct, (double)nbytes / 1e6);
+    for (int i = n; i < p->width; i++) fputc(' ', stderr); /* a shorter line over a longer */
+    if (n > p->width) p->width = n;
+    fflush(stderr);
+    p->shown = 1;
+}
+
+static void progress_cb(void *user, int64_t rows, int64_t nbytes)
+{
+    progress_line *p = user;
+    double t = now_s();
+    if (!p->forced && t - p->start < 1.0) return; /* only long copies, on a terminal */
+    if (p->shown && t - p->last < 0.25) return;
+    p->last = t;
+    progress_draw(p, rows, nbytes);
+}
+
+/* The last state, then the line blanked so what follows starts clean. */
+static void progress_end(progress_line *p, int64_t rows, int64_t nbytes, int done)
+{
+    if (!p->shown && !p->forced) return;
+    if (done) progress_draw(p, rows, nbytes);
+    fputc('\r', stderr);
+    for (int i = 0; i < p->width; i++) fputc(' ', stderr);
+    fputc('\r', stderr);
+    fflush(stderr);
+}
+
+/* pqt_write_table's steps, with the progress line between them. */
+static pqt_status write_copy(pqt_table *t, const char *out, const pqt_write_opts *wo, int mode)
+{
+    pqt_writer *w = NULL;
+    pqt_status st = pqt_writer_open(&w, out, t, wo);
+    if (st != PQT_OK) return st;
+    progress_line p = {0};
+    p.forced = mode > 0;
+    p.total = pqt_table_nrows(t);
+    p.start = now_s();
+    if (mode > 0 || (mode == 0 && isatty(STDERR_FILENO)))
+        pqt_writer_set_progress(w, progress_cb, &p);
+    st = pqt_writer_write(w, t);
+    int64_t rows = pqt_writer_nrows(w);
+    if (st != PQT_OK) {
+        progress_end(&p, rows, 0, 0);
+        pqt_writer_abort(w);
+        return st;
+    }
+    st = pqt_writer_close(w);
+    struct stat sb; /* the last line shows the file's size */
+    int64_t nbytes = st == PQT_OK && stat(out, &sb) == 0 ? (int64_t)sb.st_size : 0;
+    progress_end(&p, rows, nbytes, st == PQT_OK);
+    return st;
+}
 
 static void oom(void)
 {
@@ -106,7 +196,7 @@ static int run_copy(copy_args *a)
     if (tool_where_open(a->in, &a->oa, &t) != PQT_OK) return tool_fail(a->in);
     int rc = EXIT_OK;
     if (choose_columns(t, a->columns) != PQT_OK) rc = tool_fail(a->in);
-    if (rc == EXIT_OK && pqt_write_table(t, a->out, a->wo) != PQT_OK) rc = tool_fail(a->out);
+    if (rc == EXIT_OK && write_copy(t, a->out, a->wo, a->progress) != PQT_OK) rc = tool_fail(a->out);
     pqt_table_close(t);
     return rc;
 }
@@ -170,6 +260,10 @@ int cmd_copy(int argc, char **argv)
             rc = set_wopt(&a, PQT_WOPT_THREADS, s.value, 1);
         } else if (strcmp(s.opt, "--crc") == 0) {
             pqt_write_opts_set_int(a.wo, PQT_WOPT_PAGE_CRC, 1);
+        } else if (strcmp(s.opt, "--progress") == 0) {
+            a.progress = 1;
+        } else if (strcmp(s.opt, "--quiet") == 0) {
+            a.progress = -1;
         } else {
             pqt_write_opts_set_int(a.wo, PQT_WOPT_OVERWRITE, 1);
         }

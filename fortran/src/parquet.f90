@@ -1,9 +1,10 @@
 ! parquet.f90 - module parquet: the lazy table (pqt_table) for Fortran programs.
 ! parquet_open_table opens a whole file or a slice of it with an optional read-time transform;
 ! the table's procedures query it and copy columns into allocatable arrays of the caller's
-! kind. Every procedure takes optional stat= and errmsg=; without stat= a failure is
-! `error stop` with pqt's message (parquet_base). docs/fortran.md lists each procedure with
-! the C call behind it.
+! kind. Tables are also built in memory and changed (parquet_change.f90) and written whole or
+! streamed (parquet_write.f90). Every procedure takes optional stat= and errmsg=; without
+! stat= a failure is `error stop` with pqt's message (parquet_base). docs/fortran.md lists
+! each procedure with the C call behind it.
 module parquet
     use, intrinsic :: iso_c_binding
     use, intrinsic :: iso_fortran_env, only: int8, int32, int64, real32, real64, output_unit

@@ -11,6 +11,7 @@ program test_change
     integer :: nfail = 0
 
     call run()
+    call write_side_maml()
     call file_columns()
     if (nfail > 0) error stop 'test_change: failed'
     print '(a)', 'test_change: all passed'
@@ -105,6 +106,12 @@ contains
         call check(all(gots == names), '%set of strings')
         call t%set("cnt", cnt)
         call check(.not. t%has_nulls("cnt"), '%set without is_valid= clears the nulls')
+        v = 2*v
+        call t%set("v", v)
+        call t%get("v", gotv)
+        call check(all(gotv == v), '%set of a vector column (rank 2)')
+        call t%set("v", v(1:2, :), stat=s)
+        call check(s == 50, '%set of a vector with another width: PQT_MISUSE')
 
         ! ---- append: other's columns are a subset; the rest null-filled
         call parquet_new_table(o)
@@ -120,8 +127,8 @@ contains
         call parquet_new_table(o)
         call o%add_column("x", [1.0d0], unit="km/s")
         call t%append(o, stat=s, errmsg=msg)
-        call check(s /= 0 .and. index(msg, 'x') > 0, 'append of another unit is refused: ' &
-                   //trim(msg))
+        call check(s == 55 .and. index(msg, 'x') > 0, 'append of another unit is '// &
+                   'PQT_UNIT_MISMATCH: '//trim(msg))
         call check(t%nrows() == n + 2, '... and adds nothing')
 
         ! ---- filter_rows: the appended rows go, then the null x rows
@@ -182,6 +189,37 @@ contains
         call check(all(got8 == [3, 2]), '%top_n(names, 2, descending=)')
         call w%top_n("-nosuch", 1, stat=s)
         call check(s /= 0 .and. w%nrows() == 2, 'top_n of a missing key is refused')
+    end subroutine
+
+    ! parquet_write_table(maml=): a write-side MAML protects a column (a null refused, no
+    ! file) and renames one (col_map:).
+    subroutine write_side_maml()
+        type(parquet_table) :: t, w
+        integer(int64), allocatable :: got(:)
+        character(len=300) :: msg
+        integer :: s, u
+        logical :: there
+        call parquet_new_table(t)
+        call t%add_column("a", [10_int64, 20_int64, 30_int64], is_valid=[.true., .false., .true.])
+        open (newunit=u, file="prot.maml", status="replace", action="write")
+        write (u, '(a)') 'table: t', 'fields:', '  - name: a', 'extra:', '  protected_cols: a'
+        close (u)
+        call parquet_write_table(t, "prot.parquet", maml="prot.maml", stat=s, errmsg=msg)
+        call check(s == 61 .and. index(msg, "'a'") > 0 .and. index(msg, 'row 2') > 0, &
+                   'a null in a protected column: PQT_PROTECTED naming it and the row: ' &
+                   //trim(msg))
+        inquire (file="prot.parquet", exist=there)
+        call check(.not. there, '... and no file')
+        open (newunit=u, file="map.maml", status="replace", action="write")
+        write (u, '(a)') 'table: t', 'fields:', '  - name: alpha', 'extra:', '  col_map:', &
+            '    - a: alpha'
+        close (u)
+        call parquet_write_table(t, "map.parquet", maml="map.maml")
+        call parquet_open_table(w, "map.parquet")
+        call check(w%has_column("alpha") .and. .not. w%has_column("a"), &
+                   'col_map: a is written as alpha')
+        call w%get("alpha", got)
+        call check(all(got == [10, 0, 30]) .and. w%has_nulls("alpha"), 'with its values and null')
     end subroutine
 
     ! %reload and %evict_column on a table opened on kinds.parquet.

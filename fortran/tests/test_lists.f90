@@ -87,6 +87,15 @@ contains
         call check(all(off == [(2*id + 1, id=0, 12)]) .and. s(3) == 'a2' .and. s(4) == 'bb2', &
                    'a vector through the list form: offsets 1, 3, 5, ...')
 
+        ! ---- %set of a vector of strings (rank 2)
+        s2(2, :) = 'z'
+        s2(1, 1) = 'new'   ! s2 is as long as the longest string read (4)
+        call t%set("vs", s2, is_valid=reshape([(id /= 4, id=1, 24)], [2, 12]))
+        call t%get("vs", s2, is_valid=ok2)
+        call check(s2(1, 1) == 'new' .and. all(s2(2, 3:) == 'z') .and. s2(2, 1) == 'z' .and. &
+                   s2(1, 3) == 'a3' .and. s2(2, 2) == '' .and. .not. ok2(2, 2) .and. &
+                   count(.not. ok2) == 1, '%set of a vector of strings, element 4 null')
+
         ! ---- shapes that do not fit
         call t%get("li", x4, stat=st, errmsg=msg)
         call check(st == 52 .and. index(msg, 'li') > 0, 'a list into a plain array: PQT_KIND: ' &

@@ -36,6 +36,8 @@ struct pqt_writer {
     int nslots;
     int64_t *obs_width;  /* per column: -2 no row seen, -1 rows differ, else every row's width */
     int64_t *obs_strlen; /* per column: longest string (array_size: auto), -1 not tracked */
+    pqt_write_progress_fn progress; /* pqt_writer_set_progress */
+    void *progress_user;
 };
 
 /* Run fn on every column's chunk writer (k: the column), on PQT_WOPT_THREADS threads; the

@@ -54,8 +54,9 @@ typedef struct pqt_wcol {
     int src_slot;  /* slot of the template table it was made from */
     int kind;      /* table kind with PQT_VECTOR / PQT_LIST */
     int elem_kind; /* element kind of the values */
+    int64_t tmpl_width; /* a vector's width in the template (0: not known); kept here because
+                           a streaming writer's template may be closed before the writer */
     bool is_list;  /* written as a 3-level LIST */
-    int vec_width; /* the template's vector width when known without reading (> 0) */
     bool nullable; /* the field (scalar) or the list is optional */
     bool elem_nullable; /* lists: the element is optional */
     bool protect;       /* MAML protected_cols: written required, a null is PQT_PROTECTED */

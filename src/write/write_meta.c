@@ -365,9 +365,8 @@ pqt_status pqt_wmeta_fill(pqt_writer *w)
             st = set_value(w, s->kv, "1.0", 3);
         } else if (s->what == SLOT_COL_SIZE) {
             int64_t wd = w->obs_width[s->col];
-            /* no rows: the template's width, recorded at open (a streaming writer's template
-             * may be closed by now) */
-            if (wd == -2 && w->cols[s->col].vec_width > 0) wd = w->cols[s->col].vec_width;
+            if (wd == -2 && w->cols[s->col].tmpl_width > 0)
+                wd = w->cols[s->col].tmpl_width; /* no rows: the template's width */
             if (wd > 0) {
                 snprintf(v, sizeof v, "%lld", (long long)wd);
                 st = set_value(w, s->kv, v, strlen(v));

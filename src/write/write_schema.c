@@ -179,9 +179,7 @@ static pqt_status fill_col(pqt_wcol *w, pqt_table *t, int slot)
     else w->elem_kind = c->decode_kind ? c->decode_kind : fc->elem_kind;
     w->is_list = resident ? b->is_list : ((c->kind & (PQT_VECTOR | PQT_LIST)) || (fc && fc->is_list));
     w->kind = c->kind_known ? c->kind : (w->elem_kind | PQT_LIST);
-    if (c->kind_known && (c->kind & PQT_VECTOR)) w->vec_width = c->width;
-    else if (!c->kind_known && fc && fc->is_list && t->f->list_width[c->file_col] > 0)
-        w->vec_width = t->f->list_width[c->file_col]; /* known without reading */
+    if (c->kind_known && (c->kind & PQT_VECTOR) && c->width > 0) w->tmpl_width = c->width;
     w->time_unit = c->time_unit;
     w->utc = fc ? fc->utc : false;
     if (w->is_list) {

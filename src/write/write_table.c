@@ -50,8 +50,12 @@ static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t
         w->rg_nrows += take;
         w->nrows += take;
         done += take;
-        if (w->rg_nrows >= w->o.rg_rows || chunk_nbytes(w) >= w->o.rg_nbytes)
+        int64_t pending = chunk_nbytes(w);
+        if (w->rg_nrows >= w->o.rg_rows || pending >= w->o.rg_nbytes) {
             PQT_TRY(pqt_writer_flush_rg(w));
+            pending = 0;
+        }
+        if (w->progress) w->progress(w->progress_user, w->nrows, w->off + pending);
     }
     return PQT_OK;
 }
@@ -329,4 +333,11 @@ pqt_status pqt_write_table(pqt_table *t, const char *path, const pqt_write_opts 
         return st;
     }
     return pqt_writer_close(w);
+}
+
+void pqt_writer_set_progress(pqt_writer *w, pqt_write_progress_fn fn, void *user)
+{
+    if (!w) return;
+    w->progress = fn;
+    w->progress_user = user;
 }
