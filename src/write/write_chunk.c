@@ -79,6 +79,7 @@ void pqt_wchunk_reset(pqt_wchunk *w)
         pqt_mem_free(w->pidx[i].max);
     }
     w->npages = 0;
+    w->ndata_pages = 0;
     pqt_wstats_reset(&w->stats);
     w->stats_ok = true;
     w->nvals = w->nrows = w->uncompressed_nbytes = 0;
@@ -554,6 +555,7 @@ static pqt_status flush_page(pqt_wchunk *w)
     if (st == PQT_OK && o->statistics) st = pqt_wstats_merge(&w->stats, c, &ps);
     pqt_wstats_free(&ps);
     if (st != PQT_OK) return st;
+    w->ndata_pages++;
     w->nvals += nv;
     w->page_first_row += w->page_rows;
     w->page_nvals = w->page_nnonnull = w->page_rows = 0;

@@ -421,6 +421,21 @@ static pqt_status chunk_meta(pqt_writer *w, pqt_wchunk *ch, pqt_column_chunk *cc
     if (ch->used_dict_enc) enc[ne++] = PQT_ENC_RLE_DICTIONARY;
     m->encodings = enc;
     m->n_encodings = ne;
+    /* encoding_stats let a reader prove from the footer that every data page is dictionary
+     * encoded (a chunk here is all dictionary or all PLAIN: write_chunk.c redoes it PLAIN
+     * when the dictionary gives up), so a predicate can be decided on the dictionary alone */
+    pqt_page_enc_stats *es = pqt_arena_alloc_array(&w->arena, 2, sizeof *es);
+    if (!es) return pqt_err(PQT_NOMEM, "out of memory");
+    int data_type = w->o.page_version == 2 ? PQT_PAGE_DATA_V2 : PQT_PAGE_DATA;
+    int nes = 0;
+    if (ch->used_dict_enc && ch->dict_page.len > 0)
+        es[nes++] = (pqt_page_enc_stats){PQT_PAGE_DICTIONARY, PQT_ENC_PLAIN, 1};
+    if (ch->ndata_pages > 0)
+        es[nes++] = (pqt_page_enc_stats){data_type,
+                                         ch->used_dict_enc ? PQT_ENC_RLE_DICTIONARY : PQT_ENC_PLAIN,
+                                         ch->ndata_pages};
+    m->encoding_stats = es;
+    m->n_encoding_stats = nes;
     int64_t dict_n = (int64_t)ch->dict_page.len;
     if (dict_n > 0) {
         m->has_dictionary_page_offset = true;

@@ -169,7 +169,8 @@ typedef struct pqt_wchunk {
     pqt_buf pages;          /* encoded data pages */
     pqt_buf dict_page;      /* the encoded dictionary page at finish */
     pqt_wpage *pidx;
-    int npages, pcap;
+    int npages, pcap;       /* page index entries (only with the page index) */
+    int32_t ndata_pages;    /* data pages written, for encoding_stats */
     pqt_wstats stats;
     bool stats_ok;          /* every non-null page had min/max (else no column index) */
     int64_t nvals, nrows, uncompressed_nbytes;
