@@ -43,7 +43,16 @@ static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t
     while (done < n) {
         int64_t take = n - done, room = w->o.rg_rows - w->rg_nrows;
         if (take > room) take = room;
-        if (take > 131072) take = 131072; /* so the byte limit is looked at often enough */
+        /* Each step is one parallel region over the columns: steps of 131072 rows spent more
+         * time in OpenMP barriers than encoding on a busy machine, so a step takes as many rows
+         * as the row group's byte limit has room for at the bytes per row seen so far (at
+         * least 131072), and the limit is still looked at often enough. */
+        int64_t step = 131072, have = chunk_nbytes(w);
+        if (w->rg_nrows > 0 && have < w->o.rg_nbytes) {
+            int64_t fit = (w->o.rg_nbytes - have) / (have / w->rg_nrows + 1) / 2;
+            if (fit > step) step = fit;
+        }
+        if (take > step) take = step;
         add_arg a = {bufs, r0s, done, take, row_no};
         PQT_TRY(pqt_writer_each_chunk(w, add_fn, &a));
         w->rg_nrows += take;
