@@ -13,6 +13,8 @@
 #   BENCH_WORKLOADS=W1,W5 / BENCH_FILES=snappy,zstd   restrict the run
 #   BENCH_TIMEOUT=secs   bound on one pqt / floor process
 # pushdown mode: PD_N=2000000 rows, RUNS, PD_THREADS=1 (one count), PD_CASES / PD_SCENARIOS.
+# `bash bench/run.sh write` runs only W11/W12, the writes (bench/write.mjs): results/write.md;
+#   WRITE_RUNS=3 timed runs (each writes the whole catalogue), WRITE_ONLY=W11-zstd,W11-snappy,W12.
 # Exit status: 0, or 3 when the engines' checksums disagree (the table says MISMATCH).
 set -euo pipefail
 
@@ -57,6 +59,24 @@ if [ "${1:-}" = pushdown ]; then
     exit "$status"
 fi
 
+# W11/W12, the writes: pqt copy against DuckDB COPY and Polars; every output verified.
+run_writes() {
+    cmake --build "$BUILD" --target pqt_cli -j "$(nproc)" >>"$results/build.log" 2>&1 ||
+        say "could not build pqt_cli (see bench/results/build.log)"
+    node "$here/gen_data.mjs" --n "$N" --out "$DATA"
+    say "writes (W11, W12): N=$N, runs=${WRITE_RUNS:-3}, threads=$THREADS"
+    node "$here/write.mjs" --n "$N" --data "$DATA" --build "$BUILD" --runs "${WRITE_RUNS:-3}" \
+        --threads "$THREADS" ${WRITE_ONLY:+--only "$WRITE_ONLY"} \
+        --out "$results/write.md" --raw "$results/write.jsonl"
+}
+if [ "${1:-}" = write ]; then
+    [ -f "$BUILD/CMakeCache.txt" ] || cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$results/build.log" 2>&1
+    status=0
+    run_writes || status=$?
+    say "table written to bench/results/write.md (raw results: bench/results/write.jsonl)"
+    exit "$status"
+fi
+
 # 2. the C tools, one target at a time so that a pqt that does not build yet only costs the
 #    pqt (and floor) columns. Their compiler output goes to results/build.log.
 #    (Re-)configure first, as `make build` does: a build folder configured before bench/
@@ -86,4 +106,8 @@ node "$here/bench.mjs" --n "$N" --data "$DATA" --build "$BUILD" --runs "$RUNS" -
 status=0
 node "$here/report.mjs" --in "$results/raw.jsonl" --out "$results/latest.md" || status=$?
 say "table written to bench/results/latest.md (raw results: bench/results/raw.jsonl)"
+if [ -z "${BENCH_WORKLOADS:-}" ]; then
+    run_writes || status=$?
+    say "writes: bench/results/write.md (raw results: bench/results/write.jsonl)"
+fi
 exit "$status"

@@ -44,7 +44,16 @@ static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t
     while (done < n) {
         int64_t take = n - done, room = w->o.rg_rows - w->rg_nrows;
         if (take > room) take = room;
-        if (take > 131072) take = 131072; /* so the byte limit is looked at often enough */
+        /* Each step is one parallel region over the columns: steps of 131072 rows spent more
+         * time in OpenMP barriers than encoding on a busy machine, so a step takes as many rows
+         * as the row group's byte limit has room for at the bytes per row seen so far (at
+         * least 131072), and the limit is still looked at often enough. */
+        int64_t step = 131072, have = chunk_nbytes(w);
+        if (w->rg_nrows > 0 && have < w->o.rg_nbytes) {
+            int64_t fit = (w->o.rg_nbytes - have) / (have / w->rg_nrows + 1) / 2;
+            if (fit > step) step = fit;
+        }
+        if (take > step) take = step;
         add_arg a = {bufs, r0s, done, take, row_no};
         PQT_TRY(pqt_writer_each_chunk(w, add_fn, &a));
         w->rg_nrows += take;
@@ -111,11 +120,17 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
     return PQT_OK;
 }
 
+/* A column's decode buffer, reused by every row group. */
+typedef struct pqt_reuse {
+    void *mem;
+    size_t cap;
+} pqt_reuse;
+
 /* Read slot c's rows of physical row group rg through the plan into b (not resident); a
  * DECIMAL written exactly reads its unscaled integers. The scan counters go to *rc (the caller
  * adds them: reads may run on several threads). */
 static pqt_status read_rg(pqt_table *t, pqt_tcol *c, const pqt_wcol *wc, int rg, pqt_colbuf *b,
-                          pqt_read_counters *rc)
+                          pqt_read_counters *rc, pqt_reuse *keep)
 {
     const pqt_plan *p = &t->plan;
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
@@ -125,8 +140,22 @@ static pqt_status read_rg(pqt_table *t, pqt_tcol *c, const pqt_wcol *wc, int rg,
         fc = &dc;
     }
     const int64_t zero = 0;
+    /* fixed-width scalars decode into one buffer kept from row group to row group: memory
+     * fresh from the kernel is zeroed on first touch, which cost a copy as much CPU as
+     * decoding */
+    void *into = NULL;
+    size_t en = pqt_kind_elem_nbytes(fc->elem_kind);
+    if (fc->elem_kind != PQT_STRING && !fc->is_list && !c->decode_kind && en > 0) {
+        size_t need = ((size_t)p->sel[rg].nsel + 1) * en;
+        if (keep->cap < need) {
+            pqt_mem_free(keep->mem);
+            keep->mem = pqt_malloc(need);
+            keep->cap = keep->mem ? need : 0;
+        }
+        into = keep->mem;
+    }
     pqt_status st = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, p->sel[rg].nsel, 1,
-                                       rc, b, NULL);
+                                       rc, b, into);
     if (st == PQT_OK && c->decode_kind) {
         st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
         if (st != PQT_OK) pqt_colbuf_free(b);
@@ -151,7 +180,7 @@ static pqt_status convert_buf(const pqt_wcol *c, const pqt_colbuf **buf, pqt_col
  * independent: with two threads a copy decodes two columns while it encodes none, then
  * encodes two at once). The first failure in column order is returned. */
 static pqt_status read_cols(pqt_writer *w, pqt_table *t, const int *slots, int rg, pqt_colbuf *tmp,
-                            pqt_read_counters *rcs, bool *todo)
+                            pqt_read_counters *rcs, bool *todo, pqt_reuse *keep)
 {
     int n = w->ncols, nread = 0;
     for (int k = 0; k < n; k++) {
@@ -166,7 +195,7 @@ static pqt_status read_cols(pqt_writer *w, pqt_table *t, const int *slots, int r
     pqt_status st = PQT_OK;
     if (nthr <= 1) {
         for (int k = 0; k < n && st == PQT_OK; k++)
-            if (todo[k]) st = read_rg(t, &t->cols[slots[k]], &w->cols[k], rg, &tmp[k], &rcs[k]);
+            if (todo[k]) st = read_rg(t, &t->cols[slots[k]], &w->cols[k], rg, &tmp[k], &rcs[k], &keep[k]);
     } else {
         pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
         char(*msgs)[512] = pqt_calloc((size_t)n, 512);
@@ -179,7 +208,7 @@ static pqt_status read_cols(pqt_writer *w, pqt_table *t, const int *slots, int r
         for (int k = 0; k < n; k++) {
             if (!todo[k]) continue;
             pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
-            sts[k] = read_rg(t, &t->cols[slots[k]], &w->cols[k], rg, &tmp[k], &rcs[k]);
+            sts[k] = read_rg(t, &t->cols[slots[k]], &w->cols[k], rg, &tmp[k], &rcs[k], &keep[k]);
             pqt_err_restore(prev);
         }
         for (int k = 0; k < n && st == PQT_OK; k++)
@@ -244,16 +273,18 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_
     const pqt_plan *p = &t->plan;
     pqt_read_counters *rcs = pqt_calloc((size_t)w->ncols + 1, sizeof *rcs);
     bool *todo = pqt_calloc((size_t)w->ncols + 1, sizeof *todo);
-    if (!rcs || !todo) {
+    pqt_reuse *keep = pqt_calloc((size_t)w->ncols + 1, sizeof *keep);
+    if (!rcs || !todo || !keep) {
         pqt_mem_free(rcs);
         pqt_mem_free(todo);
+        pqt_mem_free(keep);
         return pqt_err(PQT_NOMEM, "out of memory");
     }
     pqt_status st = PQT_OK;
     for (int rg = 0; rg < p->nrg && st == PQT_OK; rg++) {
         int64_t m = p->sel[rg].nsel, base = p->dst_row[rg];
         if (m == 0) continue;
-        st = read_cols(w, t, slots, rg, tmp, rcs, todo);
+        st = read_cols(w, t, slots, rg, tmp, rcs, todo, keep);
         for (int k = 0; k < w->ncols; k++) {
             if (todo[k]) {
                 bufs[k] = &tmp[k];
@@ -267,6 +298,8 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int *slots, const pqt_
             memset(&tmp[k], 0, sizeof tmp[k]);
         }
     }
+    for (int k = 0; k < w->ncols; k++) pqt_mem_free(keep[k].mem);
+    pqt_mem_free(keep);
     pqt_mem_free(rcs);
     pqt_mem_free(todo);
     return st;
