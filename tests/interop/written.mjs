@@ -14,37 +14,20 @@
 // and column of the zstd v1 copy, DuckDB's parquet_metadata() min/max/null_count are checked
 // against DuckDB's own min()/max()/count over the rows of that group.
 
-import { DuckDBInstance } from '@duckdb/node-api';
 import pl from 'nodejs-polars';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { NROWS, sourceSql } from './source.mjs';
+import { NROWS } from './source.mjs';
 import { contractColumns, readDuckDB, readPolars } from './readers.mjs';
 import { lit } from './contract.mjs';
+import { writtenSetup } from './written_setup.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const COMPARE_PY = path.resolve(HERE, '../golden/compare.py');
 
-let pqt = null, dir = process.env.PQT_INTEROP_DIR || '/tmp/pqt-interop';
-{
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === '--pqt') pqt = path.resolve(a[++i]);
-    else if (a[i] === '--dir') dir = path.resolve(a[++i]);
-    else { console.error(`written: unknown argument ${a[i]}`); process.exit(2); }
-  }
-}
-const work = path.join(dir, 'written');
-fs.rmSync(work, { recursive: true, force: true });
-fs.mkdirSync(work, { recursive: true });
-
-const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-const con = await instance.connect();
-await con.run("SET TimeZone='UTC'");
-const src = path.join(work, 'source.parquet');
-await con.run(`COPY (${sourceSql()}) TO ${lit(src)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 4096)`);
+const { pqt, work, con, src } = await writtenSetup('written');
 
 const RG = 3000;
 const grid = [];

@@ -13,32 +13,13 @@
 // of i32_none, as each reader computes them on the pqt file, must equal the same reader's
 // answer on the source, and the two readers must agree there.
 
-import { DuckDBInstance } from '@duckdb/node-api';
 import pl from 'nodejs-polars';
-import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { sourceSql } from './source.mjs';
 import { lit } from './contract.mjs';
+import { writtenSetup } from './written_setup.mjs';
 
-let pqt = null, dir = process.env.PQT_INTEROP_DIR || '/tmp/pqt-interop';
-{
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === '--pqt') pqt = path.resolve(a[++i]);
-    else if (a[i] === '--dir') dir = path.resolve(a[++i]);
-    else { console.error(`written_pruning: unknown argument ${a[i]}`); process.exit(2); }
-  }
-}
-const work = path.join(dir, 'written_pruning');
-fs.rmSync(work, { recursive: true, force: true });
-fs.mkdirSync(work, { recursive: true });
-
-const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-const con = await instance.connect();
-await con.run("SET TimeZone='UTC'");
-const src = path.join(work, 'source.parquet');
-await con.run(`COPY (${sourceSql()}) TO ${lit(src)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 4096)`);
+const { pqt, work, con, src } = await writtenSetup('written_pruning');
 
 const one = async (sql) => (await con.runAndReadAll(sql)).getRowObjects()[0];
 // Bounds taken from the data, so each range predicate keeps a few percent of the rows.
