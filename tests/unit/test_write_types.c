@@ -136,7 +136,9 @@ static i128 element(const pqt_array *a, int64_t e)
 {
     const int64_t *d = pqt_array_data(a);
     if (pqt_array_kind(a) == PQT_INT64) return d[e];
-    return (i128)((unsigned __int128)(uint64_t)d[2 * e] | (unsigned __int128)((i128)d[2 * e + 1] << 64));
+    /* shifted as unsigned: a negative high word shifted signed is undefined */
+    return (i128)((unsigned __int128)(uint64_t)d[2 * e] |
+                  ((unsigned __int128)(uint64_t)d[2 * e + 1] << 64));
 }
 
 static void decimals_exact(pqt_file *f, const char *name, int p, int s, bool reversed)
