@@ -185,28 +185,6 @@ static void col_map(void)
     pqt_table_close(t);
 }
 
-static void value_is(const pqt_file *f, const char *key, const char *want)
-{
-    const char *v = NULL;
-    pqt_status st = pqt_file_meta_value(f, key, &v);
-    if (!want) {
-        CHECK_EQ_I64(st, PQT_NOT_FOUND);
-        return;
-    }
-    CHECK_OK(st);
-    if (st == PQT_OK && strcmp(v, want) != 0) {
-        fprintf(stderr, "key %s: '%s', want '%s'\n", key, v, want);
-        CHECK(0);
-    }
-}
-
-static int key_count(const pqt_file *f, const char *key)
-{
-    int n = 0;
-    for (int i = 0; i < pqt_file_nkv(f); i++) n += strcmp(pqt_file_kv_key(f, i), key) == 0;
-    return n;
-}
-
 /* anchor spec 5.5: the MAML's sections as key-value entries (expected values by hand) */
 static void embedding(void)
 {
@@ -233,29 +211,29 @@ static void embedding(void)
     REQUIRE_OK(pqt_write_table(t, p, o));
     pqt_file *f = NULL;
     REQUIRE_OK(pqt_file_open(p, NULL, &f));
-    value_is(f, "column.alpha.unit", "deg");
-    value_is(f, "column.alpha.description", "right ascension");
-    value_is(f, "column.alpha.ucd", "pos.eq.ra;meta.main");
-    value_is(f, "column.alpha.data_type", "int32");
-    value_is(f, "column.b.unit", NULL); /* unitless: no unit */
-    value_is(f, "column.a.unit", NULL);
-    value_is(f, "survey", "GAMA");
-    value_is(f, "table", "t");
-    value_is(f, "author", "Ann");
-    CHECK_EQ_I64(key_count(f, "author"), 2);
-    value_is(f, "coauthor_1", "Cy");
-    value_is(f, "coauthor_2", "Di");
-    value_is(f, "comment_1", "first note");
-    value_is(f, "comment_2", NULL);
-    value_is(f, "keywords", "galaxies;redshift");
-    value_is(f, "DOI_1", "10.1/abc");
-    value_is(f, "DOI_2", "10.2/def");
-    value_is(f, "depends_1", "S;;T;");
-    value_is(f, "ZP", "25.0");
-    value_is(f, "keyarray", NULL);
-    value_is(f, "extra", NULL);
-    value_is(f, "secret", NULL);
-    value_is(f, "col_map", NULL);
+    pqt_test_meta_is(f, "column.alpha.unit", "deg");
+    pqt_test_meta_is(f, "column.alpha.description", "right ascension");
+    pqt_test_meta_is(f, "column.alpha.ucd", "pos.eq.ra;meta.main");
+    pqt_test_meta_is(f, "column.alpha.data_type", "int32");
+    pqt_test_meta_is(f, "column.b.unit", NULL); /* unitless: no unit */
+    pqt_test_meta_is(f, "column.a.unit", NULL);
+    pqt_test_meta_is(f, "survey", "GAMA");
+    pqt_test_meta_is(f, "table", "t");
+    pqt_test_meta_is(f, "author", "Ann");
+    CHECK_EQ_I64(pqt_test_key_count(f, "author"), 2);
+    pqt_test_meta_is(f, "coauthor_1", "Cy");
+    pqt_test_meta_is(f, "coauthor_2", "Di");
+    pqt_test_meta_is(f, "comment_1", "first note");
+    pqt_test_meta_is(f, "comment_2", NULL);
+    pqt_test_meta_is(f, "keywords", "galaxies;redshift");
+    pqt_test_meta_is(f, "DOI_1", "10.1/abc");
+    pqt_test_meta_is(f, "DOI_2", "10.2/def");
+    pqt_test_meta_is(f, "depends_1", "S;;T;");
+    pqt_test_meta_is(f, "ZP", "25.0");
+    pqt_test_meta_is(f, "keyarray", NULL);
+    pqt_test_meta_is(f, "extra", NULL);
+    pqt_test_meta_is(f, "secret", NULL);
+    pqt_test_meta_is(f, "col_map", NULL);
     pqt_file_close(f);
     pqt_write_opts_free(o);
     pqt_table_close(t);

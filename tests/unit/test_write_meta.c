@@ -24,28 +24,6 @@ static void path_of(char *buf, size_t cap, const char *name)
     snprintf(buf, cap, "%s/%s", g_dir, name);
 }
 
-static void value_is(const pqt_file *f, const char *key, const char *want)
-{
-    const char *v = NULL;
-    pqt_status st = pqt_file_meta_value(f, key, &v);
-    if (!want) {
-        CHECK_EQ_I64(st, PQT_NOT_FOUND);
-        return;
-    }
-    CHECK_OK(st);
-    if (st == PQT_OK && strcmp(v, want) != 0) {
-        fprintf(stderr, "key %s:\n'%s'\nwant\n'%s'\n", key, v, want);
-        CHECK(0);
-    }
-}
-
-static int key_count(const pqt_file *f, const char *key)
-{
-    int n = 0;
-    for (int i = 0; i < pqt_file_nkv(f); i++) n += strcmp(pqt_file_kv_key(f, i), key) == 0;
-    return n;
-}
-
 /* ra [deg], a name that needs escaping, a string, a float32 vector of width 3; 2 rows */
 static pqt_table *sample(void)
 {
@@ -88,15 +66,15 @@ static void plain(void)
     REQUIRE_OK(pqt_write_table(t, p, o));
     pqt_file *f = NULL;
     REQUIRE_OK(pqt_file_open(p, NULL, &f));
-    value_is(f, "DATE", "2024-02-29T12:34:56");
-    CHECK_EQ_I64(key_count(f, "DATE"), 1);
-    value_is(f, "name", "cat");
-    value_is(f, "IVOA.VOTable-Parquet.version", "1.0");
-    value_is(f, "IVOA.VOTable-Parquet.content", plain_votable);
-    value_is(f, "column.ra.unit", "deg");
-    value_is(f, "column.v.col_size", "3");
-    value_is(f, "column.ra.col_size", NULL);
-    value_is(f, "column.s.array_size", NULL); /* no MAML array_size: no entry */
+    pqt_test_meta_is(f, "DATE", "2024-02-29T12:34:56");
+    CHECK_EQ_I64(pqt_test_key_count(f, "DATE"), 1);
+    pqt_test_meta_is(f, "name", "cat");
+    pqt_test_meta_is(f, "IVOA.VOTable-Parquet.version", "1.0");
+    pqt_test_meta_is(f, "IVOA.VOTable-Parquet.content", plain_votable);
+    pqt_test_meta_is(f, "column.ra.unit", "deg");
+    pqt_test_meta_is(f, "column.v.col_size", "3");
+    pqt_test_meta_is(f, "column.ra.col_size", NULL);
+    pqt_test_meta_is(f, "column.s.array_size", NULL); /* no MAML array_size: no entry */
     pqt_file_close(f);
     pqt_write_opts_free(o);
     pqt_table_close(t);
@@ -127,8 +105,8 @@ static void close_time(void)
     CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_METADATA, "DATE=2001-01-01T00:00:00"));
     REQUIRE_OK(pqt_write_table(t, q, o));
     REQUIRE_OK(pqt_file_open(q, NULL, &f));
-    value_is(f, "DATE", "2001-01-01T00:00:00");
-    CHECK_EQ_I64(key_count(f, "DATE"), 1);
+    pqt_test_meta_is(f, "DATE", "2001-01-01T00:00:00");
+    CHECK_EQ_I64(pqt_test_key_count(f, "DATE"), 1);
     pqt_file_close(f);
     pqt_write_opts_free(o);
     pqt_table_close(t);
@@ -174,10 +152,10 @@ static void with_maml(void)
     REQUIRE_OK(pqt_write_table(t, p, o));
     pqt_file *f = NULL;
     REQUIRE_OK(pqt_file_open(p, NULL, &f));
-    value_is(f, "name", "Gal & Stars");
-    value_is(f, "column.s.array_size", "8");
-    value_is(f, "column.t.array_size", "5");
-    value_is(f, "IVOA.VOTable-Parquet.content", maml_votable);
+    pqt_test_meta_is(f, "name", "Gal & Stars");
+    pqt_test_meta_is(f, "column.s.array_size", "8");
+    pqt_test_meta_is(f, "column.t.array_size", "5");
+    pqt_test_meta_is(f, "IVOA.VOTable-Parquet.content", maml_votable);
     pqt_file_close(f);
     pqt_write_opts_free(o);
     pqt_table_close(t);
@@ -202,10 +180,10 @@ static void copy_no_duplicates(void)
     REQUIRE_OK(pqt_file_open(q, NULL, &f));
     const char *keys[] = {"DATE", "name", "IVOA.VOTable-Parquet.version",
                           "IVOA.VOTable-Parquet.content", "column.v.col_size", "column.ra.unit"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CHECK_EQ_I64(key_count(f, keys[i]), 1);
-    value_is(f, "DATE", "2025-01-02T03:04:05");
-    value_is(f, "name", "copy");
-    value_is(f, "column.v.col_size", "3"); /* measured from the rows read lazily */
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CHECK_EQ_I64(pqt_test_key_count(f, keys[i]), 1);
+    pqt_test_meta_is(f, "DATE", "2025-01-02T03:04:05");
+    pqt_test_meta_is(f, "name", "copy");
+    pqt_test_meta_is(f, "column.v.col_size", "3"); /* measured from the rows read lazily */
     const char *c = NULL;
     CHECK_OK(pqt_file_meta_value(f, "IVOA.VOTable-Parquet.content", &c));
     CHECK(c && strstr(c, "<TABLE name=\"copy\" nrows=\"1\">\n") != NULL);
@@ -228,8 +206,8 @@ static void zero_rows(void)
     REQUIRE_OK(pqt_write_table(t, p, NULL));
     pqt_file *f = NULL;
     REQUIRE_OK(pqt_file_open(p, NULL, &f));
-    value_is(f, "column.v.col_size", "4");
-    value_is(f, "name", "empty.pq"); /* the stem drops only .parquet, as the sidecar's */
+    pqt_test_meta_is(f, "column.v.col_size", "4");
+    pqt_test_meta_is(f, "name", "empty.pq"); /* the stem drops only .parquet, as the sidecar's */
     pqt_file_close(f);
     pqt_table_close(t);
 }

@@ -2,6 +2,8 @@
 /* testutil.c - see testutil.h */
 #include "testutil.h"
 
+#include <string.h>
+
 #include "pqt.h"
 
 int pqt_test_failures = 0;
@@ -50,5 +52,27 @@ int pqt_test_split(char *s, char sep, char **out, int max)
             *p = '\0';
             out[n++] = p + 1;
         }
+    return n;
+}
+
+void pqt_test_meta_is(const pqt_file *f, const char *key, const char *want)
+{
+    const char *v = NULL;
+    pqt_status st = pqt_file_meta_value(f, key, &v);
+    if (!want) {
+        CHECK_EQ_I64(st, PQT_NOT_FOUND);
+        return;
+    }
+    CHECK_OK(st);
+    if (st == PQT_OK && strcmp(v, want) != 0) {
+        fprintf(stderr, "key %s:\n'%s'\nwant\n'%s'\n", key, v, want);
+        CHECK(0);
+    }
+}
+
+int pqt_test_key_count(const pqt_file *f, const char *key)
+{
+    int n = 0;
+    for (int i = 0; i < pqt_file_nkv(f); i++) n += strcmp(pqt_file_kv_key(f, i), key) == 0;
     return n;
 }

@@ -64,4 +64,10 @@ char *pqt_test_read_text(const char *path);
 /* Split s in place at sep into at most max fields (empty fields kept); returns the count. */
 int pqt_test_split(char *s, char sep, char **out, int max);
 
+/* A written file's key-value metadata: CHECK that key holds want (NULL: that it is absent,
+ * PQT_NOT_FOUND); how many entries have key. */
+struct pqt_file;
+void pqt_test_meta_is(const struct pqt_file *f, const char *key, const char *want);
+int pqt_test_key_count(const struct pqt_file *f, const char *key);
+
 #endif
