@@ -94,14 +94,28 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
                               int threads, pqt_read_counters *counters, pqt_colbuf *b,
                               void *borrowed_data)
 {
+    return pqt_file_read_span_reusing(f, c, rg0, nrg, sels, dst_row, nrows, threads, counters, b,
+                                      borrowed_data, NULL, NULL);
+}
+
+pqt_status pqt_file_read_span_reusing(pqt_file *f, const pqt_col *c, int rg0, int nrg,
+                                      const pqt_sel *sels, const int64_t *dst_row, int64_t nrows,
+                                      int threads, pqt_read_counters *counters, pqt_colbuf *b,
+                                      void *borrowed_data, pqt_colbuf *spare,
+                                      pqt_chunk_ctx *serial_cx)
+{
     const pqt_file_meta *m = &f->meta;
-    if (rg0 < 0 || nrg < 0 || rg0 > m->n_row_groups - nrg)
+    if (rg0 < 0 || nrg < 0 || rg0 > m->n_row_groups - nrg) {
+        if (spare) pqt_colbuf_free(spare);
         return pqt_err(PQT_MISUSE, "%s: row groups %d..%d requested, the file has %d", f->path,
                        rg0 + 1, rg0 + nrg, m->n_row_groups);
+    }
     const pqt_row_group *groups = m->row_groups + rg0;
-    if (c->elem_kind == PQT_NONE)
+    if (c->elem_kind == PQT_NONE) {
+        if (spare) pqt_colbuf_free(spare);
         return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s", f->path,
                        c->path, c->why_unsupported ? c->why_unsupported : "unsupported type");
+    }
     /* List elements are limited by the chunks' value counts, but only what their bytes can
      * justify (8 entries a byte, plus a row each) is allocated up front: a footer claiming
      * 2^31 values in a 1 KiB chunk costs nothing until the pages show the values. */
@@ -122,14 +136,16 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
         if (c->is_list) {
             /* a chunk's value count bounds the elements it can produce */
             int64_t nv = groups[rg].columns[c->chunk_col].meta.num_values;
-            if (nv < 0 || elem_cap > INT64_MAX - nv)
+            if (nv < 0 || elem_cap > INT64_MAX - nv) {
+                if (spare) pqt_colbuf_free(spare);
                 return pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: bad value count %lld",
                                f->path, c->path, rg0 + rg + 1, (long long)nv);
+            }
             elem_cap += nv;
         }
     }
-    PQT_TRY(pqt_colbuf_alloc(b, c, nrows, elem_cap < elem_just ? elem_cap : elem_just,
-                             borrowed_data));
+    PQT_TRY(pqt_colbuf_alloc_reusing(b, c, nrows, elem_cap < elem_just ? elem_cap : elem_just,
+                                     borrowed_data, spare));
     b->elem_limit = elem_cap;
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
@@ -271,15 +287,15 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
         pqt_mem_free(sts);
         pqt_mem_free(msgs);
     } else {
-        pqt_chunk_ctx *cx = NULL;
+        pqt_chunk_ctx *cx = serial_cx;
         src.serial = true;
-        st = pqt_chunk_ctx_new(&cx);
+        if (!cx) st = pqt_chunk_ctx_new(&cx);
         for (int rg = first; st == PQT_OK && rg <= last; rg++) {
             if (sels[rg].kind == PQT_SEL_NONE || sels[rg].nsel == 0) continue;
             /* lists append: their destination row is implied by the rows already written */
             st = pqt_chunk_read(cx, &src, rg0 + rg, c, &sels[rg], b, c->is_list ? b->nrows : dst_row[rg]);
         }
-        pqt_chunk_ctx_free(cx);
+        if (cx != serial_cx) pqt_chunk_ctx_free(cx);
     }
     pqt_mem_free(elem_base);
     pqt_mem_free(elem_end);

@@ -32,5 +32,13 @@ pqt_status pqt_file_read_span(pqt_file *f, const pqt_col *c, int rg0, int nrg,
                               const pqt_sel *sels, const int64_t *dst_row, int64_t nrows,
                               int threads, pqt_read_counters *counters, pqt_colbuf *b,
                               void *borrowed_data);
+/* As pqt_file_read_span, b's arrays taken from spare (a colbuf done with, left empty; NULL:
+ * none) where large enough, and a serial read decoding with serial_cx (NULL: its own): a
+ * caller reading row group after row group maps no new memory. */
+pqt_status pqt_file_read_span_reusing(pqt_file *f, const pqt_col *c, int rg0, int nrg,
+                                      const pqt_sel *sels, const int64_t *dst_row, int64_t nrows,
+                                      int threads, pqt_read_counters *counters, pqt_colbuf *b,
+                                      void *borrowed_data, pqt_colbuf *spare,
+                                      pqt_chunk_ctx *serial_cx);
 
 #endif

@@ -36,11 +36,42 @@ void pqt_colbuf_free(pqt_colbuf *b)
     memset(b, 0, sizeof *b);
 }
 
-pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, int64_t elem_cap,
-                            void *borrowed_data)
+/* The spare's array *have when it holds at least need bytes (taken: *have becomes NULL),
+ * else fresh memory. Reused memory is already mapped: fresh memory of this size comes from
+ * the kernel, zeroed page by page on first touch, which costs as much as the decoding. */
+static void *take(void **have, size_t have_nbytes, size_t need)
 {
+    if (*have && have_nbytes >= need) {
+        void *p = *have;
+        *have = NULL;
+        return p;
+    }
+    return pqt_malloc(need);
+}
+
+static void *take_zeroed(void **have, size_t have_nbytes, size_t need)
+{
+    if (*have && have_nbytes >= need) {
+        void *p = take(have, have_nbytes, need);
+        memset(p, 0, need);
+        return p;
+    }
+    return pqt_calloc(need, 1);
+}
+
+pqt_status pqt_colbuf_alloc_reusing(pqt_colbuf *b, const pqt_col *col, int64_t nrows,
+                                    int64_t elem_cap, void *borrowed_data, pqt_colbuf *spare)
+{
+    pqt_colbuf none;
+    memset(&none, 0, sizeof none);
+    pqt_colbuf *sp = spare ? spare : &none;
+    if (sp->data_borrowed) sp->data = NULL;
+    size_t sp_elems = (size_t)sp->elem_cap + 1, sp_rows = (size_t)sp->rows_cap + 1;
     memset(b, 0, sizeof *b);
-    if (nrows < 0 || elem_cap < 0) return pqt_err(PQT_MISUSE, "negative column size");
+    if (nrows < 0 || elem_cap < 0) {
+        pqt_colbuf_free(sp);
+        return pqt_err(PQT_MISUSE, "negative column size");
+    }
     b->elem_kind = col->elem_kind;
     b->is_list = col->is_list;
     b->elem_nbytes = kind_nbytes(col->elem_kind);
@@ -48,27 +79,45 @@ pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, in
     b->elem_cap = nelem;
     b->rows_cap = nrows;
     bool elem_nullable = col->is_list ? col->max_def > col->elem_def : col->nullable;
+    void *have;
     if (col->elem_kind == PQT_STRING) {
-        b->str_offsets = pqt_malloc_array((size_t)nelem + 1, sizeof(int64_t));
+        have = sp->str_offsets;
+        b->str_offsets = take(&have, sp_elems * 8, ((size_t)nelem + 1) * 8);
+        sp->str_offsets = have;
         if (!b->str_offsets) goto oom;
         b->str_offsets[0] = 0;
+        if (sp->str_bytes.data && !sp->str_bytes.fixed) {
+            b->str_bytes = sp->str_bytes;
+            b->str_bytes.len = 0;
+            memset(&sp->str_bytes, 0, sizeof sp->str_bytes);
+        }
     } else if (borrowed_data) {
         b->data = borrowed_data;
         b->data_borrowed = true;
     } else {
-        b->data = pqt_malloc_array((size_t)nelem + 1, b->elem_nbytes);
+        have = sp->data;
+        b->data = take(&have, sp_elems * sp->elem_nbytes, ((size_t)nelem + 1) * b->elem_nbytes);
+        sp->data = have;
         if (!b->data) goto oom;
     }
     if (elem_nullable) {
-        b->validity = pqt_calloc((size_t)(nelem + 7) / 8 + 1, 1);
+        have = sp->validity;
+        b->validity = take_zeroed(&have, sp->validity ? (sp_elems + 6) / 8 + 1 : 0,
+                                  (size_t)(nelem + 7) / 8 + 1);
+        sp->validity = have;
         if (!b->validity) goto oom;
     }
     if (col->is_list) {
-        b->list_offsets = pqt_malloc_array((size_t)nrows + 1, sizeof(int64_t));
+        have = sp->list_offsets;
+        b->list_offsets = take(&have, sp->list_offsets ? sp_rows * 8 : 0, ((size_t)nrows + 1) * 8);
+        sp->list_offsets = have;
         if (!b->list_offsets) goto oom;
         b->list_offsets[0] = 0;
         if (col->list_def > 0) {
-            b->row_validity = pqt_calloc((size_t)(nrows + 7) / 8 + 1, 1);
+            have = sp->row_validity;
+            b->row_validity = take_zeroed(&have, sp->row_validity ? (sp_rows + 6) / 8 + 1 : 0,
+                                          (size_t)(nrows + 7) / 8 + 1);
+            sp->row_validity = have;
             if (!b->row_validity) goto oom;
         }
         b->nrows = 0;
@@ -76,11 +125,19 @@ pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, in
         b->nrows = nrows;
     }
     b->nelem = col->is_list ? 0 : nrows;
+    pqt_colbuf_free(sp);
     return PQT_OK;
 oom:
+    pqt_colbuf_free(sp);
     pqt_colbuf_free(b);
     return pqt_err(PQT_NOMEM, "out of memory allocating column '%s' (%lld rows)", col->path,
                    (long long)nrows);
+}
+
+pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, int64_t elem_cap,
+                            void *borrowed_data)
+{
+    return pqt_colbuf_alloc_reusing(b, col, nrows, elem_cap, borrowed_data, NULL);
 }
 
 pqt_status pqt_colbuf_reserve_elems(pqt_colbuf *b, int64_t need)

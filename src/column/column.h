@@ -51,6 +51,10 @@ typedef struct pqt_colbuf {
  * when not NULL, is caller memory for the values of a fixed-width scalar column. */
 pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, int64_t elem_cap,
                             void *borrowed_data);
+/* As pqt_colbuf_alloc, taking the arrays of spare (a colbuf done with; NULL: none) where
+ * they are large enough instead of allocating; spare is left empty. */
+pqt_status pqt_colbuf_alloc_reusing(pqt_colbuf *b, const pqt_col *col, int64_t nrows,
+                                    int64_t elem_cap, void *borrowed_data, pqt_colbuf *spare);
 void pqt_colbuf_free(pqt_colbuf *b);
 /* Make room for `need` elements of a list colbuf, growing geometrically up to elem_limit:
  * counts from the footer are trusted as a limit, not as an allocation. PQT_CORRUPT past the

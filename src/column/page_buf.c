@@ -12,6 +12,7 @@
  * budget only while it decodes its own chunk, so waiting cannot deadlock.
  */
 #include <pthread.h>
+#include <string.h>
 
 #include "column/column_int.h"
 #include "util/error.h"
@@ -79,7 +80,8 @@ void pqt_page_buf_release(pqt_chunk_ctx *cx)
     for (int i = 0; i < 2; i++) {
         size_t *lent = lent_of(cx, bufs[i]);
         if (*lent == 0) continue;
-        pqt_buf_free(bufs[i]);
+        pqt_mem_free_recycled(bufs[i]->data);
+        memset(bufs[i], 0, sizeof *bufs[i]);
         give_back(*lent);
         *lent = 0;
     }

@@ -102,12 +102,13 @@ static void *cache_take(size_t nbytes)
     return p;
 }
 
-/* Keep p (being freed) when it is a large block; 0 when the caller must free it. */
-static int cache_put(void *p)
+/* Keep p (being freed) when it is a block of more than min_nbytes; 0 when the caller must
+ * free it. */
+static int cache_put(void *p, size_t min_nbytes)
 {
     if (!CACHE_ENABLED || !p || ((uintptr_t)p & (HUGE_PAGE_NBYTES - 1)) != 0) return 0;
     size_t nbytes = malloc_usable_size(p) & ~(HUGE_PAGE_NBYTES - 1);
-    if (nbytes <= CACHE_MIN_NBYTES || nbytes > CACHE_MAX_NBYTES) return 0;
+    if (nbytes <= min_nbytes || nbytes > CACHE_MAX_NBYTES) return 0;
 #ifdef MADV_FREE
     madvise(p, nbytes, MADV_FREE);
 #endif
@@ -207,7 +208,12 @@ void pqt_mem_free(void *p) { free(p); }
 
 void pqt_free(void *p)
 {
-    if (!cache_put(p)) free(p);
+    if (!cache_put(p, CACHE_MIN_NBYTES)) free(p);
+}
+
+void pqt_mem_free_recycled(void *p)
+{
+    if (!cache_put(p, HUGE_ALLOC_NBYTES - 1)) free(p);
 }
 
 char *pqt_strndup(const char *s, size_t n)

@@ -23,6 +23,10 @@ void *pqt_malloc_pages(size_t nbytes);
 /* n * size with overflow check; NULL on overflow or failure. */
 void *pqt_malloc_array(size_t n, size_t size);
 void pqt_mem_free(void *p);
+/* Free a block of pqt_malloc's whose like-sized successor is soon allocated again (a
+ * decompressed page larger than a thread keeps): from 4 MiB on it goes to the large-block
+ * cache, so the next one is not memory fresh from the kernel, zeroed on first touch. */
+void pqt_mem_free_recycled(void *p);
 char *pqt_strdup(const char *s);
 char *pqt_strndup(const char *s, size_t n);
 

@@ -73,6 +73,7 @@ void pqt_wchunk_reset(pqt_wchunk *w)
 {
     w->def.len = w->rep.len = w->vals.len = w->offs.len = 0;
     w->pages.len = w->dict_page.len = 0;
+    w->finished = false;
     w->page_nvals = w->page_nnonnull = w->page_rows = w->page_first_row = 0;
     for (int i = 0; i < w->npages; i++) {
         pqt_mem_free(w->pidx[i].min);
@@ -116,73 +117,108 @@ static pqt_status required_null(const pqt_wchunk *w, int64_t row_no, const char 
                    w->col->name, (long long)row_no, what);
 }
 
-static pqt_status push_level(pqt_buf *b, uint16_t v)
+/* Room for n more levels in lv (uint16), returned as a pointer to the first. */
+static uint16_t *levels_room(pqt_buf *lv, int64_t n)
 {
-    PQT_TRY(pqt_buf_reserve_more(b, 2));
-    memcpy(b->data + b->len, &v, 2);
-    b->len += 2;
-    return PQT_OK;
+    if (pqt_buf_reserve_more(lv, (size_t)n * 2) != PQT_OK) return NULL;
+    return (uint16_t *)(lv->data + lv->len);
 }
 
-/* Append element e of b as a dense value. */
-static pqt_status push_value(pqt_wchunk *w, const pqt_colbuf *b, int64_t e)
+/* Room for values: nval more dense values, and for strings nbytes more bytes and nval more
+ * offsets (the chunk's first string also writes the leading 0). */
+static pqt_status values_room(pqt_wchunk *w, int64_t nval, size_t value_nbytes, size_t nbytes)
+{
+    if (w->col->ptype != PQT_PT_BYTE_ARRAY)
+        return pqt_buf_reserve_more(&w->vals, (size_t)nval * value_nbytes);
+    /* never a NULL base for the dense bytes, even when every string is empty */
+    PQT_TRY(pqt_buf_reserve_more(&w->vals, nbytes + 64));
+    if (w->offs.len == 0) {
+        PQT_TRY(pqt_buf_reserve_more(&w->offs, 8));
+        memset(w->offs.data, 0, 8);
+        w->offs.len = 8;
+    }
+    return pqt_buf_reserve_more(&w->offs, (size_t)nval * 8);
+}
+
+/* The valid elements of [e0, e1) of b appended as dense values, in one loop without a call
+ * per value (the room was made by values_room); returns how many. */
+static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, int64_t e0, int64_t e1)
 {
     const pqt_wcol *c = w->col;
+    int64_t kept = 0;
     if (c->ptype == PQT_PT_BYTE_ARRAY) {
-        int64_t s = b->str_offsets[e], n = b->str_offsets[e + 1] - s;
-        if (w->offs.len == 0) {
-            int64_t zero = 0;
-            /* never a NULL base for the dense bytes, even when every string is empty */
-            PQT_TRY(pqt_buf_reserve_more(&w->vals, 64));
-            PQT_TRY(pqt_buf_append(&w->offs, &zero, 8));
-        }
-        if (n > 0) PQT_TRY(pqt_buf_append(&w->vals, b->str_bytes.data + s, (size_t)n));
+        const int64_t *so = b->str_offsets;
+        const uint8_t *src = b->str_bytes.data;
+        uint8_t *dst = w->vals.data;
+        int64_t *oo = (int64_t *)(w->offs.data + w->offs.len);
         int64_t end = (int64_t)w->vals.len;
-        return pqt_buf_append(&w->offs, &end, 8);
+        for (int64_t e = e0; e < e1; e++) {
+            if (!bit(b->validity, e)) continue;
+            int64_t len = so[e + 1] - so[e];
+            if (len > 0) memcpy(dst + end, src + so[e], (size_t)len);
+            end += len;
+            oo[kept++] = end;
+        }
+        w->vals.len = (size_t)end;
+        w->offs.len += (size_t)kept * 8;
+        return kept;
     }
     size_t en = b->elem_nbytes;
-    const uint8_t *src = (const uint8_t *)b->data + (size_t)e * en;
+    const uint8_t *src = b->data;
+    uint8_t *dst = w->vals.data + w->vals.len;
     if (c->narrow32) {
-        int64_t v;
-        memcpy(&v, src, 8);
-        int32_t x = (int32_t)v;
-        return pqt_buf_append(&w->vals, &x, 4);
+        for (int64_t e = e0; e < e1; e++) {
+            if (!bit(b->validity, e)) continue;
+            int64_t v;
+            memcpy(&v, src + (size_t)e * 8, 8);
+            int32_t x = (int32_t)v;
+            memcpy(dst + (size_t)kept++ * 4, &x, 4);
+        }
+        w->vals.len += (size_t)kept * 4;
+        return kept;
     }
-    return pqt_buf_append(&w->vals, src, en);
+    if (!b->validity) {
+        memcpy(dst, src + (size_t)e0 * en, (size_t)(e1 - e0) * en);
+        kept = e1 - e0;
+    } else if (en == 4) {
+        for (int64_t e = e0; e < e1; e++)
+            if (bit(b->validity, e)) memcpy(dst + (size_t)kept++ * 4, src + (size_t)e * 4, 4);
+    } else if (en == 8) {
+        for (int64_t e = e0; e < e1; e++)
+            if (bit(b->validity, e)) memcpy(dst + (size_t)kept++ * 8, src + (size_t)e * 8, 8);
+    } else {
+        for (int64_t e = e0; e < e1; e++)
+            if (bit(b->validity, e)) memcpy(dst + (size_t)kept++ * en, src + (size_t)e * en, en);
+    }
+    w->vals.len += (size_t)kept * en;
+    return kept;
 }
 
-/* Bulk path: a flat column without validity, fixed width, no narrowing. */
-static pqt_status shred_flat_dense(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_t n)
+/* Bytes of the string elements [e0, e1) of b (valid or not: a bound). */
+static size_t string_bytes(const pqt_colbuf *b, int64_t e0, int64_t e1)
 {
-    size_t en = b->elem_nbytes;
-    if (w->col->max_def > 0) {
-        PQT_TRY(pqt_buf_reserve_more(&w->def, (size_t)n * 2));
-        uint16_t *d = (uint16_t *)(w->def.data + w->def.len);
-        for (int64_t i = 0; i < n; i++) d[i] = 1;
-        w->def.len += (size_t)n * 2;
-    }
-    PQT_TRY(pqt_buf_append(&w->vals, (const uint8_t *)b->data + (size_t)r0 * en, (size_t)n * en));
-    w->page_nvals += n;
-    w->page_nnonnull += n;
-    return PQT_OK;
+    return b->str_offsets ? (size_t)(b->str_offsets[e1] - b->str_offsets[e0]) : 0;
 }
 
 static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_t n,
                              int64_t row_no)
 {
     const pqt_wcol *c = w->col;
-    if (!b->validity && c->ptype != PQT_PT_BYTE_ARRAY && !c->narrow32)
-        return shred_flat_dense(w, b, r0, n);
-    for (int64_t i = r0; i < r0 + n; i++) {
-        bool valid = bit(b->validity, i);
-        if (c->max_def > 0) PQT_TRY(push_level(&w->def, valid ? 1 : 0));
-        else if (!valid) return required_null(w, row_no + (i - r0), "is null");
-        if (valid) {
-            PQT_TRY(push_value(w, b, i));
-            w->page_nnonnull++;
-        }
-        w->page_nvals++;
+    if (c->max_def == 0 && b->validity) {
+        for (int64_t i = r0; i < r0 + n; i++)
+            if (!bit(b->validity, i)) return required_null(w, row_no + (i - r0), "is null");
     }
+    size_t vn = c->narrow32 ? 4 : b->elem_nbytes;
+    PQT_TRY(values_room(w, n, vn, string_bytes(b, r0, r0 + n)));
+    if (c->max_def > 0) {
+        uint16_t *d = levels_room(&w->def, n);
+        if (!d) return oom(w);
+        for (int64_t i = 0; i < n; i++) d[i] = bit(b->validity, r0 + i) ? 1 : 0;
+        w->def.len += (size_t)n * 2;
+    }
+    int64_t kept = append_values(w, b, r0, r0 + n);
+    w->page_nvals += n;
+    w->page_nnonnull += kept;
     return PQT_OK;
 }
 
@@ -192,34 +228,49 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
     const pqt_wcol *c = w->col;
     uint16_t list_present = c->nullable ? 1 : 0;
     uint16_t elem_null = (uint16_t)(list_present + 1), elem_full = (uint16_t)c->max_def;
+    int64_t e0 = b->list_offsets[r0], e1 = b->list_offsets[r0 + n];
+    /* a level entry per element, and one per null or empty list */
+    int64_t nlev = (e1 - e0) + n;
+    uint16_t *d = levels_room(&w->def, nlev), *r = levels_room(&w->rep, nlev);
+    if (!d || !r) return oom(w);
+    size_t vn = c->narrow32 ? 4 : b->elem_nbytes;
+    PQT_TRY(values_room(w, e1 - e0, vn, string_bytes(b, e0, e1)));
+    int64_t nl = 0;
     for (int64_t i = r0; i < r0 + n; i++) {
         if (b->row_validity && !bit(b->row_validity, i)) {
             if (!c->nullable) return required_null(w, row_no + (i - r0), "is a null list");
-            PQT_TRY(push_level(&w->def, 0));
-            PQT_TRY(push_level(&w->rep, 0));
-            w->page_nvals++;
+            d[nl] = 0;
+            r[nl++] = 0;
             continue;
         }
         int64_t f = b->list_offsets[i], k = b->list_offsets[i + 1] - f;
         if (k == 0) {
-            PQT_TRY(push_level(&w->def, list_present));
-            PQT_TRY(push_level(&w->rep, 0));
-            w->page_nvals++;
+            d[nl] = list_present;
+            r[nl++] = 0;
             continue;
         }
-        for (int64_t e = 0; e < k; e++) {
-            bool valid = bit(b->validity, f + e);
-            if (!valid && !c->elem_nullable)
-                return required_null(w, row_no + (i - r0), "has a null element");
-            PQT_TRY(push_level(&w->def, valid ? elem_full : elem_null));
-            PQT_TRY(push_level(&w->rep, e == 0 ? 0 : 1));
-            if (valid) {
-                PQT_TRY(push_value(w, b, f + e));
-                w->page_nnonnull++;
+        if (!b->validity) {
+            for (int64_t e = 0; e < k; e++) {
+                d[nl + e] = elem_full;
+                r[nl + e] = 1;
             }
-            w->page_nvals++;
+        } else {
+            for (int64_t e = 0; e < k; e++) {
+                bool valid = bit(b->validity, f + e);
+                if (!valid && !c->elem_nullable)
+                    return required_null(w, row_no + (i - r0), "has a null element");
+                d[nl + e] = valid ? elem_full : elem_null;
+                r[nl + e] = 1;
+            }
         }
+        r[nl] = 0;
+        nl += k;
     }
+    int64_t kept = append_values(w, b, e0, e1);
+    w->def.len += (size_t)nl * 2;
+    w->rep.len += (size_t)nl * 2;
+    w->page_nvals += nl;
+    w->page_nnonnull += kept;
     return PQT_OK;
 }
 
@@ -595,9 +646,13 @@ pqt_status pqt_wchunk_add(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_
 
 pqt_status pqt_wchunk_finish(pqt_wchunk *w)
 {
+    if (w->finished) return PQT_OK; /* closed by the step that ended the row group */
     PQT_TRY(flush_page(w));
     w->dict_page.len = 0;
-    if (!w->dict || pqt_dict_builder_count(w->dict) == 0) return PQT_OK;
+    if (!w->dict || pqt_dict_builder_count(w->dict) == 0) {
+        w->finished = true;
+        return PQT_OK;
+    }
     pqt_buf *body = &w->scratch;
     body->len = 0;
     PQT_TRY(pqt_dict_builder_write_plain(w->dict, body));
@@ -608,5 +663,7 @@ pqt_status pqt_wchunk_finish(pqt_wchunk *w)
     h.has_dict_header = true;
     h.num_values = (int32_t)pqt_dict_builder_count(w->dict);
     h.encoding = PQT_ENC_PLAIN;
-    return emit_page(w, &w->dict_page, &h, w->comp.data, w->comp.len, body->len);
+    PQT_TRY(emit_page(w, &w->dict_page, &h, w->comp.data, w->comp.len, body->len));
+    w->finished = true;
+    return PQT_OK;
 }

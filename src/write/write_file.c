@@ -28,6 +28,7 @@
 #include "util/mem.h"
 #include "write/enc.h"
 #include "write/write_file.h"
+#include "write/write_io.h"
 
 static pqt_status io_err(const pqt_writer *w, const char *what)
 {
@@ -36,17 +37,8 @@ static pqt_status io_err(const pqt_writer *w, const char *what)
 
 static pqt_status put(pqt_writer *w, const void *p, size_t n)
 {
-    const uint8_t *b = p;
-    while (n > 0) {
-        ssize_t k = write(w->fd, b, n);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            return io_err(w, "writing the temporary file");
-        }
-        b += k;
-        n -= (size_t)k;
-        w->off += k;
-    }
+    PQT_TRY(pqt_wio_put(w->io, p, n));
+    w->off += (int64_t)n;
     return PQT_OK;
 }
 
@@ -208,6 +200,7 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
 void pqt_writer_abort(pqt_writer *w)
 {
     if (!w) return;
+    pqt_wio_free(w->io); /* before the descriptor closes: its thread may be writing */
     if (w->fd >= 0) close(w->fd);
     if (w->tmp) unlink(w->tmp);
     if (w->side_tmp) unlink(w->side_tmp);
@@ -215,6 +208,7 @@ void pqt_writer_abort(pqt_writer *w)
     if (w->chunks)
         for (int i = 0; i < w->ncols; i++) pqt_wchunk_free(&w->chunks[i]);
     pqt_mem_free(w->chunks);
+    pqt_mem_free(w->col_weight);
     pqt_wcols_free(w->cols, w->ncols);
     pqt_wopts_clear(&w->o);
     pqt_buf_free(&w->ci);
@@ -293,14 +287,17 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_writer_abort(w);
         return st;
     }
-    pqt_status st = PQT_OK;
-    if (o.maml_path) st = pqt_maml_load_file(o.maml_path, &w->maml);
+    pqt_status st = pqt_wio_open(&w->io, w->fd, w->tmp, o.background_io);
+    if (st == PQT_OK && o.maml_path) st = pqt_maml_load_file(o.maml_path, &w->maml);
     else if (o.maml_text) st = pqt_maml_load_text(o.maml_text, &w->maml);
     if (st == PQT_OK && w->maml && o.write_maml) st = keep_maml_source(w);
     if (st == PQT_OK) st = pqt_wcols_from_table(t, &w->o, w->maml, &w->cols, &w->ncols);
     if (st == PQT_OK) {
         w->chunks = pqt_calloc((size_t)w->ncols + 1, sizeof *w->chunks);
-        if (!w->chunks) st = pqt_err(PQT_NOMEM, "out of memory");
+        w->col_weight = pqt_calloc((size_t)w->ncols + 1, sizeof *w->col_weight);
+        if (!w->chunks || !w->col_weight) st = pqt_err(PQT_NOMEM, "out of memory");
+        for (int i = 0; st == PQT_OK && i < w->ncols; i++)
+            w->col_weight[i] = w->cols[i].nbytes_per_value * (w->cols[i].is_list ? 4 : 1);
         for (int i = 0; st == PQT_OK && i < w->ncols; i++)
             st = pqt_wchunk_init(&w->chunks[i], &w->cols[i], &w->o);
     }
@@ -550,7 +547,10 @@ pqt_status pqt_writer_flush_rg(pqt_writer *w)
     rg->total_byte_size = unc;
     rg->total_compressed_size = comp;
     rg->has_total_compressed_size = true;
-    for (int k = 0; k < w->ncols; k++) pqt_wchunk_reset(&w->chunks[k]);
+    for (int k = 0; k < w->ncols; k++) {
+        w->col_weight[k] = (int64_t)(w->chunks[k].pages.len + w->chunks[k].dict_page.len);
+        pqt_wchunk_reset(&w->chunks[k]);
+    }
     w->nrg++;
     w->rg_nrows = 0;
     return PQT_OK;
@@ -646,6 +646,7 @@ static pqt_status finish_file(pqt_writer *w)
     PQT_TRY(put(w, w->tmpbuf.data, w->tmpbuf.len));
     PQT_TRY(put(w, &flen, 4));
     PQT_TRY(put(w, "PAR1", 4));
+    PQT_TRY(pqt_wio_sync(w->io));
     if (fsync(w->fd) != 0) return io_err(w, "flushing the temporary file to disk");
     if (fchmod(w->fd, 0644) != 0) return io_err(w, "setting the file mode");
     if (close(w->fd) != 0) {

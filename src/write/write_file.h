@@ -12,7 +12,8 @@
 struct pqt_writer {
     char *path, *tmp; /* the user's path; the temporary file beside it (NULL once renamed) */
     int fd;
-    int64_t off;      /* bytes written to the temporary file */
+    struct pqt_wio *io; /* the bytes for fd, written by a background thread (write_io.h) */
+    int64_t off;      /* bytes put to the temporary file */
     pqt_write_opts o;
     pqt_table *template_table; /* pqt_write_table's table (its slots are the columns'); NULL for a
                                   streaming writer: its template may be closed and the address reused */
@@ -23,6 +24,9 @@ struct pqt_writer {
     pqt_row_group *rgs;
     int nrg, rgcap;
     int64_t nrows, rg_nrows;
+    int64_t bytes_per_row; /* of the pending row group, at the last step (0: no step yet) */
+    int64_t *col_weight;   /* per column: encoded bytes of the last row group (write_steps.c
+                              starts the largest first) */
     pqt_buf ci, oi;   /* encoded column and offset indexes, written at close */
     pqt_kv *kv;
     int nkv, kvcap;
@@ -58,8 +62,8 @@ pqt_status pqt_writer_add_kv(pqt_writer *w, const char *k, size_t kn, const char
  * copied one is replaced); observe, the rows of every batch (vector widths, string lengths);
  * fill, at close. */
 pqt_status pqt_wmeta_reserve(pqt_writer *w);
-void pqt_wmeta_observe(pqt_writer *w, const pqt_colbuf *const *bufs, const int64_t *r0s,
-                       int64_t n);
+/* observe_col: rows r0 .. r0 + n - 1 of column k's b (safe beside other columns' calls). */
+void pqt_wmeta_observe_col(pqt_writer *w, int k, const pqt_colbuf *b, int64_t r0, int64_t n);
 pqt_status pqt_wmeta_fill(pqt_writer *w);
 void pqt_wmeta_free(pqt_writer *w);
 

@@ -24,6 +24,7 @@ struct pqt_write_opts {
     int codec, level;
     bool level_set;
     bool dictionary, statistics, page_index, page_crc, overwrite, copy_metadata, write_maml;
+    bool background_io; /* PQT_WOPT_BACKGROUND_IO */
     int page_version;
     int threads;
     int64_t dict_nbytes, page_nbytes, rg_rows, rg_nbytes, bloom_ndv;
@@ -171,6 +172,7 @@ typedef struct pqt_wchunk {
     pqt_wpage *pidx;
     int npages, pcap;       /* page index entries (only with the page index) */
     int32_t ndata_pages;    /* data pages written, for encoding_stats */
+    bool finished;          /* pqt_wchunk_finish done for this row group */
     pqt_wstats stats;
     bool stats_ok;          /* every non-null page had min/max (else no column index) */
     int64_t nvals, nrows, uncompressed_nbytes;

@@ -145,31 +145,26 @@ static bool row_valid(const uint8_t *bits, int64_t r)
     return !bits || (bits[r >> 3] >> (r & 7)) & 1;
 }
 
-void pqt_wmeta_observe(pqt_writer *w, const pqt_colbuf *const *bufs, const int64_t *r0s,
-                       int64_t n)
+void pqt_wmeta_observe_col(pqt_writer *w, int k, const pqt_colbuf *b, int64_t r0, int64_t n)
 {
-    for (int k = 0; k < w->ncols; k++) {
-        const pqt_colbuf *b = bufs[k];
-        if (!b) continue;
-        int64_t r0 = r0s[k];
-        if (w->cols[k].is_list && w->obs_width[k] != -1 && b->list_offsets) {
-            int64_t wd = w->obs_width[k];
-            for (int64_t r = r0; r < r0 + n && wd != -1; r++) {
-                int64_t len = b->list_offsets[r + 1] - b->list_offsets[r];
-                /* a vector has no null rows and at least one element (as a read measures) */
-                if (!row_valid(b->row_validity, r) || len < 1 || (wd >= 0 && len != wd)) wd = -1;
-                else wd = len;
-            }
-            w->obs_width[k] = wd;
+    if (!b) return;
+    if (w->cols[k].is_list && w->obs_width[k] != -1 && b->list_offsets) {
+        int64_t wd = w->obs_width[k];
+        for (int64_t r = r0; r < r0 + n && wd != -1; r++) {
+            int64_t len = b->list_offsets[r + 1] - b->list_offsets[r];
+            /* a vector has no null rows and at least one element (as a read measures) */
+            if (!row_valid(b->row_validity, r) || len < 1 || (wd >= 0 && len != wd)) wd = -1;
+            else wd = len;
         }
-        if (w->obs_strlen[k] >= 0 && !b->is_list && b->str_offsets) {
-            int64_t m = w->obs_strlen[k];
-            for (int64_t r = r0; r < r0 + n; r++) {
-                int64_t len = b->str_offsets[r + 1] - b->str_offsets[r];
-                if (len > m) m = len;
-            }
-            w->obs_strlen[k] = m;
+        w->obs_width[k] = wd;
+    }
+    if (w->obs_strlen[k] >= 0 && !b->is_list && b->str_offsets) {
+        int64_t m = w->obs_strlen[k];
+        for (int64_t r = r0; r < r0 + n; r++) {
+            int64_t len = b->str_offsets[r + 1] - b->str_offsets[r];
+            if (len > m) m = len;
         }
+        w->obs_strlen[k] = m;
     }
 }
 

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * write_steps.c - a table's rows into the column-chunk writers, column by column in parallel
+ * (layer: write).
+ *
+ * Each column is one task for a whole step: it reads the source row groups its rows are in
+ * (when the table has not read the column), shreds and encodes them, and closes its chunk
+ * when the step ends a row group. The columns are independent, so a step has one barrier
+ * (not one for reading, one per encoding batch and one for closing the chunks), and the
+ * largest columns start first so that two threads finish together. A step is as many rows as
+ * the row group has room for: rows, and bytes at the bytes per row seen so far; the first
+ * step of a writer is short, to learn that rate.
+ */
+#include <omp.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/mem.h"
+#include "write/write_file.h"
+#include "write/write_steps.h"
+
+/* Rows of the writer's first step, before it knows the bytes per row. */
+#define PROBE_ROWS 1024
+
+/* Read slot c's rows of physical row group rg through the plan into b; a DECIMAL written
+ * exactly reads its unscaled integers. b's arrays come from s->spare (the row group before's,
+ * left empty), and its decoding context is kept from one row group to the next: memory fresh
+ * from the kernel is zeroed on first touch, which cost as much as the decoding. */
+static pqt_status read_rg(pqt_wsrc *s, const pqt_wcol *wc, int rg, pqt_colbuf *b)
+{
+    pqt_table *t = s->t;
+    pqt_tcol *c = &t->cols[s->slot];
+    const pqt_plan *p = &t->plan;
+    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    pqt_col dc;
+    if (!s->cx) {
+        pqt_status st = pqt_chunk_ctx_new(&s->cx);
+        if (st != PQT_OK) return st;
+    }
+    if (wc->wconv == PQT_WCONV_DECIMAL) {
+        PQT_TRY(pqt_file_decimal_col(t->f, c->file_col, &dc));
+        fc = &dc;
+    }
+    const int64_t zero = 0;
+    pqt_status st = pqt_file_read_span_reusing(t->f, fc, rg, 1, &p->sel[rg], &zero,
+                                               p->sel[rg].nsel, 1, &s->rc, b, NULL, &s->spare,
+                                               s->cx);
+    if (st == PQT_OK && c->decode_kind) {
+        st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
+        if (st != PQT_OK) pqt_colbuf_free(b);
+    }
+    if (st != PQT_OK) pqt_err_prefix("column '%s', row group %d: ", c->name, rg + 1);
+    return st;
+}
+
+pqt_status pqt_wsrc_convert(const pqt_wcol *c, const pqt_colbuf **buf, pqt_colbuf *conv,
+                            int64_t row0)
+{
+    if (c->wconv == PQT_WCONV_NONE || c->ptype != PQT_PT_FIXED_LEN_BYTE_ARRAY) return PQT_OK;
+    pqt_wconv_free(conv);
+    PQT_TRY(pqt_wconv_buf(c, *buf, row0, conv));
+    *buf = conv;
+    return PQT_OK;
+}
+
+/* Move s to the next planned row group holding rows (reading it). */
+static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc)
+{
+    const pqt_plan *p = &s->t->plan;
+    while (s->next_rg < p->nrg && p->sel[s->next_rg].nsel == 0) s->next_rg++;
+    if (s->next_rg >= p->nrg)
+        return pqt_err(PQT_MISUSE, "column '%s': no rows left to read", wc->name);
+    int rg = s->next_rg++;
+    /* the buffers of the row group before become the spare of this read */
+    pqt_colbuf_free(&s->spare);
+    if (!s->t->cols[s->slot].decode_kind) s->spare = s->tmp;
+    else pqt_colbuf_free(&s->tmp);
+    memset(&s->tmp, 0, sizeof s->tmp);
+    s->buf = NULL;
+    PQT_TRY(read_rg(s, wc, rg, &s->tmp));
+    s->buf = &s->tmp;
+    s->row0 = p->dst_row[rg];
+    s->nrows = p->sel[rg].nsel;
+    return pqt_wsrc_convert(wc, &s->buf, &s->conv, s->row0 + 1);
+}
+
+/* Column k's rows [at, at + n) of the table into its chunk; the chunk is closed when
+ * finish is set. */
+static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int64_t n,
+                              bool finish)
+{
+    pqt_wchunk *ch = &w->chunks[k];
+    while (n > 0) {
+        if (!s->buf || at >= s->row0 + s->nrows) PQT_TRY(next_rg(s, &w->cols[k]));
+        int64_t take = s->row0 + s->nrows - at;
+        if (take > n) take = n;
+        pqt_wmeta_observe_col(w, k, s->buf, at - s->row0, take);
+        PQT_TRY(pqt_wchunk_add(ch, s->buf, at - s->row0, take, at + 1));
+        at += take;
+        n -= take;
+    }
+    return finish ? pqt_wchunk_finish(ch) : PQT_OK;
+}
+
+static int64_t chunk_nbytes(const pqt_writer *w)
+{
+    int64_t s = 0;
+    for (int k = 0; k < w->ncols; k++) s += pqt_wchunk_nbytes(&w->chunks[k]);
+    return s;
+}
+
+/* Column order for a step: the largest columns of the row group before first (its encoded
+ * bytes; before any, the bytes per value guessed from the schema). */
+static void order_columns(const pqt_writer *w, int *order)
+{
+    int n = w->ncols;
+    for (int k = 0; k < n; k++) order[k] = k;
+    for (int i = 1; i < n; i++) { /* insertion sort: a few columns, usually already in order */
+        int x = order[i], j = i;
+        while (j > 0 && w->col_weight[order[j - 1]] < w->col_weight[x]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = x;
+    }
+}
+
+static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n, bool finish)
+{
+    int nc = w->ncols;
+    int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
+    if (omp_in_parallel() || nthr > nc) nthr = omp_in_parallel() ? 1 : nc;
+    if (nthr <= 1) {
+        for (int k = 0; k < nc; k++) PQT_TRY(column_step(w, &srcs[k], k, at, n, finish));
+        return PQT_OK;
+    }
+    int *order = pqt_calloc((size_t)nc, sizeof *order);
+    pqt_status *sts = pqt_calloc((size_t)nc, sizeof *sts);
+    char(*msgs)[512] = pqt_calloc((size_t)nc, 512);
+    pqt_status st = order && sts && msgs ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
+    if (st == PQT_OK) {
+        order_columns(w, order);
+#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1)
+        for (int i = 0; i < nc; i++) {
+            int k = order[i];
+            pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
+            sts[k] = column_step(w, &srcs[k], k, at, n, finish);
+            pqt_err_restore(prev);
+        }
+        for (int k = 0; k < nc && st == PQT_OK; k++)
+            if (sts[k] != PQT_OK) st = pqt_err(sts[k], "%s", msgs[k]);
+    }
+    pqt_mem_free(order);
+    pqt_mem_free(sts);
+    pqt_mem_free(msgs);
+    return st;
+}
+
+pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows)
+{
+    int64_t done = 0;
+    pqt_status st = PQT_OK;
+    while (st == PQT_OK && done < nrows) {
+        int64_t step = nrows - done, room = w->o.rg_rows - w->rg_nrows;
+        bool ends_rg = false;
+        if (step >= room) {
+            step = room;
+            ends_rg = true;
+        }
+        if (w->bytes_per_row <= 0) {
+            if (step > PROBE_ROWS) {
+                step = PROBE_ROWS;
+                ends_rg = false;
+            }
+        } else {
+            int64_t left = w->o.rg_nbytes - chunk_nbytes(w);
+            int64_t fit = left > 0 ? left / w->bytes_per_row : 0;
+            if (fit < 1) fit = 1;
+            if (step >= fit) {
+                step = fit;
+                ends_rg = true;
+            }
+        }
+        st = run_step(w, srcs, done, step, ends_rg);
+        for (int k = 0; k < w->ncols; k++)
+            if (srcs[k].t && srcs[k].read) {
+                pqt_tbl_scan_add(srcs[k].t, &srcs[k].t->cols[srcs[k].slot], &srcs[k].rc);
+                memset(&srcs[k].rc, 0, sizeof srcs[k].rc);
+            }
+        if (st != PQT_OK) break;
+        w->rg_nrows += step;
+        w->nrows += step;
+        done += step;
+        int64_t pending = chunk_nbytes(w);
+        /* the latest rate: the encoded pages of the row group so far, and the values of
+         * each column's open page */
+        if (w->rg_nrows > 0) w->bytes_per_row = pending / w->rg_nrows + 1;
+        if (ends_rg || pending >= w->o.rg_nbytes) {
+            st = pqt_writer_flush_rg(w);
+            pending = 0;
+        }
+        if (st == PQT_OK && w->progress) w->progress(w->progress_user, w->nrows, w->off + pending);
+    }
+    return st;
+}
+
+void pqt_wsrc_free(pqt_wsrc *s)
+{
+    pqt_colbuf_free(&s->tmp);
+    pqt_colbuf_free(&s->spare);
+    pqt_wconv_free(&s->conv);
+    pqt_chunk_ctx_free(s->cx);
+    memset(s, 0, sizeof *s);
+}
