@@ -92,6 +92,18 @@ module parquet
         procedure, private :: argsort_text, argsort_list
         procedure :: reload => table_reload
         procedure :: evict_column => table_evict_column
+        ! nulls, casts, removing rows, row masks (parquet_rows.f90)
+        generic :: set_null => set_null_8, set_null_4, set_null_mask, set_null_mask_2
+        procedure, private :: set_null_8, set_null_4, set_null_mask, set_null_mask_2
+        generic :: clear_null => clear_null_8, clear_null_4
+        procedure, private :: clear_null_8, clear_null_4
+        procedure :: cast => table_cast
+        generic :: delete_rows => delete_rows_8, delete_rows_4
+        procedure, private :: delete_rows_8, delete_rows_4
+        generic :: truncate => truncate_8, truncate_4
+        procedure, private :: truncate_8, truncate_4
+        generic :: row_mask => row_mask_rule, row_mask_filter
+        procedure, private :: row_mask_rule, row_mask_filter
         procedure :: clone => table_clone
         procedure :: close => table_close
         generic :: assignment(=) => table_assign
@@ -797,6 +809,121 @@ module parquet
             character(len=*), intent(in) :: name
             logical, intent(in), optional :: force
             logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Nulls, casts, removing rows and row masks: parquet_rows.f90 (submodule parquet_rows).
+    interface
+        module subroutine set_null_8(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_null_4(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_null_mask(t, name, mask, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in) :: mask(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_null_mask_2(t, name, mask, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in) :: mask(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine clear_null_8(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine clear_null_4(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_cast(t, name, to_kind, exact, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer, intent(in) :: to_kind
+            logical, intent(in), optional :: exact
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine delete_rows_8(t, indices, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int64), intent(in) :: indices(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine delete_rows_4(t, indices, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int32), intent(in) :: indices(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine truncate_8(t, n, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int64), intent(in) :: n
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine truncate_4(t, n, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int32), intent(in) :: n
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine row_mask_rule(t, rule, keep, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: rule
+            logical, allocatable, intent(out) :: keep(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine row_mask_filter(t, filter, keep, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            type(parquet_filter), intent(in) :: filter
+            logical, allocatable, intent(out) :: keep(:)
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
         end subroutine
