@@ -17,7 +17,7 @@ module parquet
     public :: parquet_table, parquet_table_row, parquet_open_table, &
         parquet_table_row_group_bounds, parquet_filter, parquet_sortkey, parquet_read_qc
     public :: parquet_new_table, parquet_write_table, parquet_table_writer, &
-        parquet_open_table_writer, parquet_close_table_writer
+        parquet_open_table_writer, parquet_close_table_writer, parquet_write_table_chunk
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -84,8 +84,8 @@ module parquet
         generic :: set => set_1, set_2
         procedure, private :: set_1, set_2
         procedure :: append => table_append
-        generic :: filter_rows => filter_rows_rule, filter_rows_filter
-        procedure, private :: filter_rows_rule, filter_rows_filter
+        generic :: filter_rows => filter_rows_rule, filter_rows_filter, filter_rows_mask
+        procedure, private :: filter_rows_rule, filter_rows_filter, filter_rows_mask
         generic :: top_n => top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
         procedure, private :: top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
         generic :: argsort_by => argsort_text, argsort_list
@@ -131,6 +131,7 @@ module parquet
     contains
         procedure :: append => writer_append
         procedure :: nrows => writer_nrows
+        procedure :: flush => writer_flush
         procedure :: abort => writer_abort
         generic :: assignment(=) => writer_assign
         procedure, private :: writer_assign
@@ -920,6 +921,13 @@ module parquet
             character(len=*), intent(inout), optional :: errmsg
         end subroutine
 
+        module subroutine filter_rows_mask(t, mask, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            logical, intent(in) :: mask(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
         module subroutine row_mask_filter(t, filter, keep, stat, errmsg)
             class(parquet_table), intent(inout) :: t
             type(parquet_filter), intent(in) :: filter
@@ -932,12 +940,13 @@ module parquet
     ! Writing: parquet_write.f90 (submodule parquet_write). The options are those of
     ! anchor-spec 7.1 that pqt_write_opts has (docs/fortran.md).
     interface
-        module subroutine parquet_write_table(t, file, copy_metadata, metadata_keys, &
+        module subroutine parquet_write_table(t, file, row_mask, copy_metadata, metadata_keys, &
                                               write_maml, compression, compression_level, &
                                               chunk_size, use_threads, overwrite, &
                                               row_index_name, maml, metadata, stat, errmsg)
             class(parquet_table), intent(inout) :: t
             character(len=*), intent(in) :: file
+            logical, intent(in), optional :: row_mask(:)
             logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
             character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
             character(len=*), intent(in), optional :: compression, row_index_name, maml
@@ -965,6 +974,20 @@ module parquet
         module subroutine writer_append(out, t, stat, errmsg)
             class(parquet_table_writer), intent(inout) :: out
             class(parquet_table), intent(inout) :: t
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine writer_flush(out, stat, errmsg)
+            class(parquet_table_writer), intent(inout) :: out
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine parquet_write_table_chunk(out, t, row_mask, stat, errmsg)
+            type(parquet_table_writer), intent(inout) :: out
+            class(parquet_table), intent(inout) :: t
+            logical, intent(in), optional :: row_mask(:)
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
         end subroutine

@@ -252,5 +252,29 @@ module parquet_c_write
             type(c_ptr), value :: keep
             integer(c_int) :: pqt_table_row_mask_rule
         end function
+
+        ! ---- rows a caller selects; row groups cut on request (table_keep.c, write_rows.c) ----
+        function pqt_table_filter_rows_mask(t, keep) bind(c, name='pqt_table_filter_rows_mask')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: t, keep
+            integer(c_int) :: pqt_table_filter_rows_mask
+        end function
+        function pqt_write_table_mask(t, keep, path, opts) bind(c, name='pqt_write_table_mask')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t, keep
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: opts
+            integer(c_int) :: pqt_write_table_mask
+        end function
+        function pqt_writer_flush(w) bind(c, name='pqt_writer_flush')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: w
+            integer(c_int) :: pqt_writer_flush
+        end function
+        function pqt_writer_write_chunk(w, t, keep) bind(c, name='pqt_writer_write_chunk')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: w, t, keep
+            integer(c_int) :: pqt_writer_write_chunk
+        end function
     end interface
 end module parquet_c_write

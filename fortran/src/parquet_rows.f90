@@ -153,6 +153,16 @@ contains
             keep = bytes(1:pqt_table_nrows(t%h)) /= 0
     end procedure row_mask_rule
 
+    ! Keep the rows whose mask(i) is .true. (one flag per row); as %filter_rows(rule), a
+    ! table still attached to its file stays attached, and keeping every row changes nothing.
+    module procedure filter_rows_mask
+        integer(int8), allocatable, target :: bytes(:)
+        character(len=*), parameter :: proc = 'parquet_table: filter_rows'
+        if (.not. opened(t, 'filter_rows', stat, errmsg)) return
+        if (.not. mask_bytes(mask, pqt_table_nrows(t%h), bytes, proc, stat, errmsg)) return
+        if (checked(pqt_table_filter_rows_mask(t%h, c_loc(bytes)), proc, stat, errmsg)) continue
+    end procedure filter_rows_mask
+
     ! A filter without rules passes every row.
     module procedure row_mask_filter
         integer(int8), allocatable, target :: bytes(:)
