@@ -1508,7 +1508,9 @@ PQT_API pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep)
 /* pqt_write_table of only the rows whose keep[i] is nonzero (keep NULL: every row). t does
  * not change: the rows are written from a clone of t narrowed by the mask (resident columns
  * are copied while it writes; never-read columns read only the kept rows; the row index
- * still names file rows). Errors as pqt_write_table and pqt_table_clone. */
+ * still names file rows; a table sorted at open has its columns read whole first, as
+ * pqt_write_table reads them, and cannot give the row index: PQT_DETACHED). Errors as
+ * pqt_write_table and pqt_table_clone. */
 PQT_API pqt_status pqt_write_table_mask(pqt_table *t, const uint8_t *keep, const char *path,
                                         const pqt_write_opts *opts);
 /* Cut the row group being built now (nothing when no row is pending). A failure leaves the

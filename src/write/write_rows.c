@@ -31,7 +31,10 @@ static pqt_status masked_clone(pqt_table *t, const uint8_t *keep, pqt_table **re
 {
     pqt_table *c = NULL;
     PQT_TRY(pqt_table_clone(t, &c));
-    pqt_status st = pqt_table_filter_rows_mask(c, keep);
+    /* A table sorted at open cannot narrow its plan: the mask detaches the clone, after
+     * which a column it never read is unreadable. Its writes read columns whole anyway. */
+    pqt_status st = c->f && !c->detached && c->plan.perm ? pqt_table_materialize_all(c) : PQT_OK;
+    if (st == PQT_OK) st = pqt_table_filter_rows_mask(c, keep);
     if (st != PQT_OK) {
         pqt_table_close(c);
         return st;

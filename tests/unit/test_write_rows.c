@@ -180,7 +180,26 @@ static void write_mask(const char *src)
     check_rows_match_ids(t);
     pqt_table_close(t);
 
+    /* a table sorted at open (id descending): the kept rows in that order, every column */
+    pqt_opts *so = NULL;
+    REQUIRE_OK(pqt_opts_new(&so));
+    REQUIRE_OK(pqt_opts_set_sort(so, "-id"));
+    REQUIRE_OK(pqt_table_open(src, so, &t));
+    pqt_opts_free(so);
+    memset(k40, 0, sizeof k40);
+    k40[0] = k40[1] = k40[39] = 1; /* table rows 1, 2, 40: ids 40, 39, 1 */
+    path_of(q, sizeof q, "mask_sorted.parquet");
+    CHECK_OK(pqt_write_table_mask(t, k40, q, NULL));
+    CHECK_EQ_I64(residency(t, "x"), PQT_RES_EMPTY);
+    pqt_table_close(t);
+    REQUIRE_OK(pqt_table_open(q, NULL, &t));
+    CHECK_EQ_I64(ids_of(t, id, 16), 3);
+    CHECK(id[0] == 40 && id[1] == 39 && id[2] == 1);
+    check_rows_match_ids(t);
+    pqt_table_close(t);
+
     /* every row kept, or no mask: an ordinary write; a failure names the path */
+    path_of(q, sizeof q, "mask_file.parquet");
     REQUIRE_OK(pqt_table_open(src, NULL, &t));
     CHECK_EQ_I64(pqt_write_table_mask(t, k40, q, NULL), PQT_EXISTS);
     CHECK(strstr(pqt_errmsg(), "mask_file.parquet") != NULL);
