@@ -116,6 +116,32 @@ contains
         call check(.not. found .and. s == 0, 'clear_null of a missing column with found=')
         call t%set_null("nope", 1, stat=s)
         call check(s == 1, 'set_null of a missing column without found=: PQT_NOT_FOUND')
+        call lists()
+    end subroutine
+
+    ! lists.parquet (make_data.mjs): li row 1 = [10], row 2 = [20, 21], row 3 = [30, 31, 32],
+    ! row 4 = [], row 5 null.
+    subroutine lists()
+        type(parquet_table) :: t
+        integer(int32), allocatable :: x(:)
+        integer(int64), allocatable :: off(:)
+        logical, allocatable :: ok(:), rv(:), m2(:, :)
+        integer :: s
+        call parquet_open_table(t, "lists.parquet", 1, 5)
+        call t%set_null("li", 2)
+        call t%clear_null("li", 5_int64)
+        call t%set_null("li", 3, 2)
+        call t%get("li", x, off, is_valid=ok, row_valid=rv)
+        call check(all(rv .eqv. [.true., .false., .true., .true., .true.]), &
+                   'a list row nulled, a null list row cleared')
+        call check(all(off == [1, 2, 2, 5, 5, 5]) .and. all(x == [10, 30, 0, 32]) .and. &
+                   all(ok .eqv. [.true., .true., .false., .true.]), &
+                   'the nulled row lost its elements, the cleared one is empty, element 2 '// &
+                   'of row 3 null')
+        allocate (m2(1, 5))
+        m2 = .true.
+        call t%set_null("li", m2, stat=s)
+        call check(s == 52, 'a rank-2 mask on a variable-length list: PQT_KIND')
     end subroutine
 
     subroutine casts()
