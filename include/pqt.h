@@ -1502,6 +1502,30 @@ PQT_API pqt_status pqt_writer_close(pqt_writer *w);
 PQT_API void pqt_writer_abort(pqt_writer *w);
 /* ---- end of writing ---- */
 
+/* ---- rows a caller selects; row groups cut on request ---- */
+/* Keep the rows whose keep[i] is nonzero (keep: pqt_table_nrows bytes), as
+ * pqt_table_filter_rows keeps a filter's rows: a table still attached to its file in file
+ * order narrows its read plan (never-read columns stay readable), any other gathers its
+ * resident columns and detaches. A mask keeping every row changes nothing. */
+PQT_API pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep);
+/* pqt_write_table of only the rows whose keep[i] is nonzero (keep NULL: every row). t does
+ * not change: the rows are written from a clone of t narrowed by the mask (resident columns
+ * are copied while it writes; never-read columns read only the kept rows; the row index
+ * still names file rows; a table sorted at open has its columns read whole first, as
+ * pqt_write_table reads them, and cannot give the row index: PQT_DETACHED). Errors as
+ * pqt_write_table and pqt_table_clone. */
+PQT_API pqt_status pqt_write_table_mask(pqt_table *t, const uint8_t *keep, const char *path,
+                                        const pqt_write_opts *opts);
+/* Cut the row group being built now (nothing when no row is pending). A failure leaves the
+ * writer unusable, as a failed pqt_writer_write does. */
+PQT_API pqt_status pqt_writer_flush(pqt_writer *w);
+/* Write the rows of t (keep NULL: every row; else those whose keep[i] is nonzero) as exactly
+ * one row group: rows pending from earlier writes are cut first, and the row-group limits
+ * (PQT_WOPT_ROW_GROUP_ROWS / _NBYTES) do not split it. No row to write (an empty table, a
+ * mask keeping none) is PQT_MISUSE and leaves the writer usable; other failures as
+ * pqt_writer_write. */
+PQT_API pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *keep);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,7 +17,7 @@ module parquet
     public :: parquet_table, parquet_table_row, parquet_open_table, &
         parquet_table_row_group_bounds, parquet_filter, parquet_sortkey, parquet_read_qc
     public :: parquet_new_table, parquet_write_table, parquet_table_writer, &
-        parquet_open_table_writer, parquet_close_table_writer
+        parquet_open_table_writer, parquet_close_table_writer, parquet_write_table_chunk
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -84,14 +84,26 @@ module parquet
         generic :: set => set_1, set_2
         procedure, private :: set_1, set_2
         procedure :: append => table_append
-        generic :: filter_rows => filter_rows_rule, filter_rows_filter
-        procedure, private :: filter_rows_rule, filter_rows_filter
+        generic :: filter_rows => filter_rows_rule, filter_rows_filter, filter_rows_mask
+        procedure, private :: filter_rows_rule, filter_rows_filter, filter_rows_mask
         generic :: top_n => top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
         procedure, private :: top_n_text_8, top_n_text_4, top_n_list_8, top_n_list_4
         generic :: argsort_by => argsort_text, argsort_list
         procedure, private :: argsort_text, argsort_list
         procedure :: reload => table_reload
         procedure :: evict_column => table_evict_column
+        ! nulls, casts, removing rows, row masks (parquet_rows.f90)
+        generic :: set_null => set_null_8, set_null_4, set_null_mask, set_null_mask_2
+        procedure, private :: set_null_8, set_null_4, set_null_mask, set_null_mask_2
+        generic :: clear_null => clear_null_8, clear_null_4
+        procedure, private :: clear_null_8, clear_null_4
+        procedure :: cast => table_cast
+        generic :: delete_rows => delete_rows_8, delete_rows_4
+        procedure, private :: delete_rows_8, delete_rows_4
+        generic :: truncate => truncate_8, truncate_4
+        procedure, private :: truncate_8, truncate_4
+        generic :: row_mask => row_mask_rule, row_mask_filter
+        procedure, private :: row_mask_rule, row_mask_filter
         procedure :: clone => table_clone
         procedure :: close => table_close
         generic :: assignment(=) => table_assign
@@ -119,6 +131,7 @@ module parquet
     contains
         procedure :: append => writer_append
         procedure :: nrows => writer_nrows
+        procedure :: flush => writer_flush
         procedure :: abort => writer_abort
         generic :: assignment(=) => writer_assign
         procedure, private :: writer_assign
@@ -802,15 +815,138 @@ module parquet
         end subroutine
     end interface
 
+    ! Nulls, casts, removing rows and row masks: parquet_rows.f90 (submodule parquet_rows).
+    interface
+        module subroutine set_null_8(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_null_4(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_null_mask(t, name, mask, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in) :: mask(:)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_null_mask_2(t, name, mask, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            logical, intent(in) :: mask(:, :)
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine clear_null_8(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine clear_null_4(t, name, i, e, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: i
+            integer, intent(in), optional :: e
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_cast(t, name, to_kind, exact, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer, intent(in) :: to_kind
+            logical, intent(in), optional :: exact
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine delete_rows_8(t, indices, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int64), intent(in) :: indices(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine delete_rows_4(t, indices, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int32), intent(in) :: indices(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine truncate_8(t, n, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int64), intent(in) :: n
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine truncate_4(t, n, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            integer(int32), intent(in) :: n
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine row_mask_rule(t, rule, keep, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: rule
+            logical, allocatable, intent(out) :: keep(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine filter_rows_mask(t, mask, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            logical, intent(in) :: mask(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine row_mask_filter(t, filter, keep, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            type(parquet_filter), intent(in) :: filter
+            logical, allocatable, intent(out) :: keep(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
     ! Writing: parquet_write.f90 (submodule parquet_write). The options are those of
     ! anchor-spec 7.1 that pqt_write_opts has (docs/fortran.md).
     interface
-        module subroutine parquet_write_table(t, file, copy_metadata, metadata_keys, &
+        module subroutine parquet_write_table(t, file, row_mask, copy_metadata, metadata_keys, &
                                               write_maml, compression, compression_level, &
                                               chunk_size, use_threads, overwrite, &
                                               row_index_name, maml, metadata, stat, errmsg)
             class(parquet_table), intent(inout) :: t
             character(len=*), intent(in) :: file
+            logical, intent(in), optional :: row_mask(:)
             logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
             character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
             character(len=*), intent(in), optional :: compression, row_index_name, maml
@@ -838,6 +974,20 @@ module parquet
         module subroutine writer_append(out, t, stat, errmsg)
             class(parquet_table_writer), intent(inout) :: out
             class(parquet_table), intent(inout) :: t
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine writer_flush(out, stat, errmsg)
+            class(parquet_table_writer), intent(inout) :: out
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine parquet_write_table_chunk(out, t, row_mask, stat, errmsg)
+            type(parquet_table_writer), intent(inout) :: out
+            class(parquet_table), intent(inout) :: t
+            logical, intent(in), optional :: row_mask(:)
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
         end subroutine

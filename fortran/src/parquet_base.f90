@@ -13,7 +13,7 @@ module parquet_base
         PK_TIMESTAMP_VEC, PK_LIST, RES_EMPTY, RES_PARTIAL, RES_FULL, PARQUET_ROW_INDEX, &
         PARQUET_UNIT_MILLIS, PARQUET_UNIT_MICROS, PARQUET_UNIT_NANOS
     public :: fail, checked, c_string_array, last_error, c_string, f_string, pack_bits, &
-        unpack_bits, pk_of
+        unpack_bits, pk_of, mask_bytes
 
     ! The kinds %kind reports (anchor-spec 6.1): nine scalar kinds, the same nine as
     ! fixed-width vectors (+10), and a variable-length list.
@@ -112,6 +112,29 @@ contains
         do i = 1, size(v)
             if (v(i)) bits((i - 1)/8 + 1) = ibset(bits((i - 1)/8 + 1), mod(i - 1, 8))
         end do
+    end function
+
+    ! A row mask as pqt takes it: one byte per row, 1 where mask is .true.; .false. (and a
+    ! PQT_MISUSE failure naming proc) when the mask has not one flag per row (n rows).
+    logical function mask_bytes(mask, n, bytes, proc, stat, errmsg)
+        logical, intent(in) :: mask(:)
+        integer(int64), intent(in) :: n
+        integer(int8), allocatable, intent(out) :: bytes(:)
+        character(len=*), intent(in) :: proc
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=24) :: a, b
+        mask_bytes = size(mask, kind=int64) == n
+        if (.not. mask_bytes) then
+            write (a, '(i0)') size(mask, kind=int64)
+            write (b, '(i0)') n
+            call fail(PQT_MISUSE, proc//': row_mask has '//trim(a)//' flags for '//trim(b)// &
+                      ' rows (one per row of the table)', stat, errmsg)
+            return
+        end if
+        allocate (bytes(max(1_int64, n)))
+        bytes = 0_int8
+        where (mask) bytes(1:n) = 1_int8
     end function
 
     ! pqt's bitmap of n bits as a logical array.

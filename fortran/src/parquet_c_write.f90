@@ -202,5 +202,79 @@ module parquet_c_write
             integer(c_int64_t), intent(out) :: nelem
             integer(c_int) :: pqt_table_get_list_alloc
         end function
+
+        ! ---- nulls, casts, removing rows, row masks (parquet_rows.f90) ----
+        function pqt_table_set_null(t, name, row, elem) bind(c, name='pqt_table_set_null')
+            import :: c_ptr, c_int, c_char, c_int64_t
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int64_t), value :: row
+            integer(c_int), value :: elem
+            integer(c_int) :: pqt_table_set_null
+        end function
+        function pqt_table_clear_null(t, name, row, elem) bind(c, name='pqt_table_clear_null')
+            import :: c_ptr, c_int, c_char, c_int64_t
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int64_t), value :: row
+            integer(c_int), value :: elem
+            integer(c_int) :: pqt_table_clear_null
+        end function
+        function pqt_table_cast(t, name, to_kind, exact) bind(c, name='pqt_table_cast')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int), value :: to_kind, exact
+            integer(c_int) :: pqt_table_cast
+        end function
+        function pqt_table_delete_rows(t, rows, n) bind(c, name='pqt_table_delete_rows')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t
+            integer(c_int64_t), intent(in) :: rows(*)
+            integer(c_int64_t), value :: n
+            integer(c_int) :: pqt_table_delete_rows
+        end function
+        function pqt_table_truncate(t, n) bind(c, name='pqt_table_truncate')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t
+            integer(c_int64_t), value :: n
+            integer(c_int) :: pqt_table_truncate
+        end function
+        function pqt_table_row_mask(t, f, keep) bind(c, name='pqt_table_row_mask')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: t, f, keep
+            integer(c_int) :: pqt_table_row_mask
+        end function
+        function pqt_table_row_mask_rule(t, rule, keep) bind(c, name='pqt_table_row_mask_rule')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: rule(*)
+            type(c_ptr), value :: keep
+            integer(c_int) :: pqt_table_row_mask_rule
+        end function
+
+        ! ---- rows a caller selects; row groups cut on request (table_keep.c, write_rows.c) ----
+        function pqt_table_filter_rows_mask(t, keep) bind(c, name='pqt_table_filter_rows_mask')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: t, keep
+            integer(c_int) :: pqt_table_filter_rows_mask
+        end function
+        function pqt_write_table_mask(t, keep, path, opts) bind(c, name='pqt_write_table_mask')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t, keep
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: opts
+            integer(c_int) :: pqt_write_table_mask
+        end function
+        function pqt_writer_flush(w) bind(c, name='pqt_writer_flush')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: w
+            integer(c_int) :: pqt_writer_flush
+        end function
+        function pqt_writer_write_chunk(w, t, keep) bind(c, name='pqt_writer_write_chunk')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: w, t, keep
+            integer(c_int) :: pqt_writer_write_chunk
+        end function
     end interface
 end module parquet_c_write

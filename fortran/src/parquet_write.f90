@@ -74,11 +74,20 @@ contains
         character(len=*), parameter :: proc = 'parquet_write_table'
         type(c_ptr) :: opts
         integer(c_int) :: st
+        integer(int8), allocatable, target :: keep(:)
         if (.not. opened(t, 'write', stat, errmsg)) return
+        if (present(row_mask)) then
+            if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) return
+        end if
         if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
                             compression_level, chunk_size, use_threads, overwrite, &
                             row_index_name, maml, metadata, stat, errmsg)) return
-        st = pqt_write_table(t%h, c_string(file), opts)
+        ! row_mask=: only its .true. rows are written, from a clone (t does not change)
+        if (present(row_mask)) then
+            st = pqt_write_table_mask(t%h, c_loc(keep), c_string(file), opts)
+        else
+            st = pqt_write_table(t%h, c_string(file), opts)
+        end if
         call pqt_write_opts_free(opts)
         call check_write(st, proc, stat, errmsg)
     end procedure parquet_write_table
@@ -108,6 +117,35 @@ contains
         if (.not. opened(t, 'append', stat, errmsg)) return
         if (.not. checked(pqt_writer_write(out%h, t%h), proc, stat, errmsg)) call out%abort()
     end procedure writer_append
+
+    ! Cut a row group now (nothing when no row is pending). A failure drops the writer.
+    module procedure writer_flush
+        character(len=*), parameter :: proc = 'parquet_table_writer: flush'
+        if (.not. writer_open(out, proc, stat, errmsg)) return
+        if (.not. checked(pqt_writer_flush(out%h), proc, stat, errmsg)) call out%abort()
+    end procedure writer_flush
+
+    ! t's rows (row_mask=: its .true. rows) as exactly one row group of their own, whatever
+    ! chunk_size says; rows appended before are cut first. A chunk without rows is refused
+    ! (PQT_MISUSE) and the writer stays open; any other failure drops it, as append does.
+    module procedure parquet_write_table_chunk
+        character(len=*), parameter :: proc = 'parquet_write_table_chunk'
+        integer(int8), allocatable, target :: keep(:)
+        type(c_ptr) :: kp
+        integer(c_int) :: st
+        logical :: empty
+        if (.not. writer_open(out, proc, stat, errmsg)) return
+        if (.not. opened(t, 'write_table_chunk', stat, errmsg)) return
+        kp = c_null_ptr
+        empty = pqt_table_nrows(t%h) == 0
+        if (present(row_mask)) then
+            if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) return
+            kp = c_loc(keep)
+            empty = .not. any(row_mask)
+        end if
+        st = pqt_writer_write_chunk(out%h, t%h, kp)
+        if (.not. checked(st, proc, stat, errmsg) .and. .not. empty) call out%abort()
+    end procedure parquet_write_table_chunk
 
     module procedure writer_nrows
         writer_nrows = 0

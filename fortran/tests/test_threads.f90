@@ -96,6 +96,23 @@ contains
         !$omp end parallel
         call check(nok == 4, 'after %prefetch both threads read the shared table')
 
+        ! %set_null changes the table: refused inside a region on a shared table (pqt refuses
+        ! it even into an existing bitmap; docs/fortran.md), nothing changed
+        nrefused = 0
+        nok = 0
+        !$omp parallel private(s) reduction(+:nrefused, nok)
+        call t%set_null("id", 1, stat=s)
+        if (s == 53) nrefused = nrefused + 1
+        if (s == 0) nok = nok + 1
+        !$omp end parallel
+        call get_environment_variable('PQT_TEST_SHARED_OPENMP', status=s)
+        if (s == 0) then
+            call check(nrefused == 2 .and. .not. t%is_null("id", 1), &
+                       '%set_null inside a region on a shared table: refused, nothing changed')
+        else
+            call check(nrefused + nok == 2, 'another OpenMP runtime: %set_null refused or made')
+        end if
+
         call check(omp_get_max_threads() == 2, 'OMP_NUM_THREADS=2 gives two threads')
         call check(size(bounds, 2) > 1, 'big.parquet has several row groups')
         call check(total == whole, 'per-thread total equals the whole-file total')
