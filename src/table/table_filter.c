@@ -290,9 +290,7 @@ static pqt_status gather_rows(const pqt_tcol *c, const uint8_t *keep, int64_t nk
     return PQT_OK;
 }
 
-/* Commit survivors on a table still in file order over its file: the refined plan np
- * replaces the plan, nb[i] the resident buffers; the table stays attached. */
-static void commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t nkeep)
+void pqt_tbl_commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t nkeep)
 {
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].residency != PQT_RES_FULL) continue;
@@ -347,7 +345,7 @@ pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter)
         goto undo;
     }
     if (attached)
-        commit_attached(t, &np, nb, nkeep);
+        pqt_tbl_commit_attached(t, &np, nb, nkeep);
     else
         pqt_tbl_install_rows(t, nb, nkeep, call);
     goto done;

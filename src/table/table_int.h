@@ -174,6 +174,9 @@ pqt_status pqt_tbl_buf_new(pqt_colbuf *b, int elem_kind, bool is_list, int vec_w
 /* A change of the row set succeeded: install the new buffers nb[i] of the resident columns
  * (taking them over), set nrows, detach from the file and bump the generation. */
 void pqt_tbl_install_rows(pqt_table *t, pqt_colbuf *nb, int64_t nrows, const char *call);
+/* Commit survivors on a table still in file order over its file: the refined plan np
+ * replaces the plan, nb[i] the resident buffers (both taken); the table stays attached. */
+void pqt_tbl_commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t nkeep);
 
 pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const int64_t *idx,
                               int64_t n, int vec_width, pqt_colbuf *dst);

@@ -14,24 +14,6 @@
 #include "table/table_int.h"
 #include "util/mem.h"
 
-/* Install the survivors on a table that stays attached: np replaces the plan, nb[i] the
- * resident buffers (both taken over). */
-static void commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t nkeep)
-{
-    for (int i = 0; i < t->ncols; i++) {
-        if (t->cols[i].residency != PQT_RES_FULL) continue;
-        pqt_colbuf_free(&t->cols[i].buf);
-        t->cols[i].buf = nb[i];
-        memset(&nb[i], 0, sizeof nb[i]);
-    }
-    pqt_plan_free(&t->plan);
-    t->plan = *np;
-    memset(np, 0, sizeof *np);
-    t->nrows = nkeep;
-    t->rg_extent = pqt_plan_extent(&t->plan); /* row groups without a survivor are skipped */
-    t->generation++;
-}
-
 pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep)
 {
     const char *call = "pqt_table_filter_rows_mask";
@@ -60,7 +42,7 @@ pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep)
     if (st != PQT_OK) {
         pqt_err_prefix("%s: %s: ", call, pqt_tbl_where(t));
     } else if (attached) {
-        commit_attached(t, &np, nb, nkeep);
+        pqt_tbl_commit_attached(t, &np, nb, nkeep);
     } else {
         pqt_tbl_install_rows(t, nb, nkeep, call);
     }
