@@ -57,13 +57,13 @@ check-packaging: test-deps
 # The thread tests under ThreadSanitizer, built by clang with OpenMP from LLVM's libomp
 # (Debian libomp-dev), whose Archer tool tells TSan about OpenMP's own synchronization
 # (libgomp is not instrumented and gives false reports). A report fails the test.
-TSAN_TESTS = test_table_pthreads test_table_threads test_parts test_stats_lie
+TSAN_TESTS = test_table_pthreads test_table_threads test_parts test_stats_lie test_write_steps test_write_io
 check-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQT_TSAN=ON \
 	  -DPQT_BUILD_BENCH=OFF >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
-	  ctest --output-on-failure -j $(JOBS) -R '^(test_table_pthreads|test_table_threads|test_parts|test_stats_lie)$$'
+	  ctest --output-on-failure -j $(JOBS) -R '^(test_table_pthreads|test_table_threads|test_parts|test_stats_lie|test_write_steps|test_write_io)$$'
 
 # libFuzzer on every tests/fuzz target, FUZZ_SECONDS each (not part of check): the library
 # built by clang with coverage + ASan + UBSan in build-fuzz; crashes land in
