@@ -56,6 +56,7 @@ void pqt_wchunk_free(pqt_wchunk *w)
     pqt_buf_free(&w->kept_lv);
     pqt_buf_free(&w->kept_idx);
     pqt_buf_free(&w->redo);
+    pqt_buf_free(&w->struct_lv); /* struct leaves (write_struct.c) */
     pqt_mem_free(w->kept);
     for (int i = 0; i < w->npages; i++) {
         pqt_mem_free(w->pidx[i].min);
@@ -158,7 +159,8 @@ static pqt_status shred_flat_dense(pqt_wchunk *w, const pqt_colbuf *b, int64_t r
     if (w->col->max_def > 0) {
         PQT_TRY(pqt_buf_reserve_more(&w->def, (size_t)n * 2));
         uint16_t *d = (uint16_t *)(w->def.data + w->def.len);
-        for (int64_t i = 0; i < n; i++) d[i] = 1;
+        const uint16_t full = (uint16_t)w->col->max_def; /* > 1 inside optional structs */
+        for (int64_t i = 0; i < n; i++) d[i] = full;
         w->def.len += (size_t)n * 2;
     }
     PQT_TRY(pqt_buf_append(&w->vals, (const uint8_t *)b->data + (size_t)r0 * en, (size_t)n * en));
@@ -175,7 +177,12 @@ static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
         return shred_flat_dense(w, b, r0, n);
     for (int64_t i = r0; i < r0 + n; i++) {
         bool valid = bit(b->validity, i);
-        if (c->max_def > 0) PQT_TRY(push_level(&w->def, valid ? 1 : 0));
+        if (!valid && w->struct_def) {
+            /* a struct leaf (write_struct.c): a null's level counts the groups present */
+            uint16_t d = w->struct_def[i - w->struct_r0];
+            if (d >= c->max_def || c->protect) return required_null(w, row_no + (i - r0), "is null");
+            PQT_TRY(push_level(&w->def, d));
+        } else if (c->max_def > 0) PQT_TRY(push_level(&w->def, valid ? (uint16_t)c->max_def : 0));
         else if (!valid) return required_null(w, row_no + (i - r0), "is null");
         if (valid) {
             PQT_TRY(push_value(w, b, i));
@@ -190,12 +197,14 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
                              int64_t row_no)
 {
     const pqt_wcol *c = w->col;
-    uint16_t list_present = c->nullable ? 1 : 0;
+    /* inside optional structs every level is group_def higher (write_struct.c) */
+    uint16_t list_present = (uint16_t)(c->group_def + (c->nullable ? 1 : 0));
     uint16_t elem_null = (uint16_t)(list_present + 1), elem_full = (uint16_t)c->max_def;
     for (int64_t i = r0; i < r0 + n; i++) {
         if (b->row_validity && !bit(b->row_validity, i)) {
-            if (!c->nullable) return required_null(w, row_no + (i - r0), "is a null list");
-            PQT_TRY(push_level(&w->def, 0));
+            uint16_t d = w->struct_def ? w->struct_def[i - w->struct_r0] : 0;
+            if (d >= list_present) return required_null(w, row_no + (i - r0), "is a null list");
+            PQT_TRY(push_level(&w->def, d));
             PQT_TRY(push_level(&w->rep, 0));
             w->page_nvals++;
             continue;

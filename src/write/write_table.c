@@ -55,6 +55,7 @@ static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t
         }
         if (take > step) take = step;
         add_arg a = {bufs, r0s, done, take, row_no};
+        PQT_TRY(pqt_wstruct_rows(w, bufs, r0s, done, take)); /* struct leaves' levels */
         PQT_TRY(pqt_writer_each_chunk(w, add_fn, &a));
         w->rg_nrows += take;
         w->nrows += take;
