@@ -99,11 +99,12 @@ pqt_status pqt_wstruct_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema
 /* path_in_schema of column c (arena). */
 pqt_status pqt_wstruct_path(const pqt_wcol *c, pqt_arena *a, const char *const **path_ret,
                             int *len_ret);
-/* Before rows r0s[k] + at .. + n of bufs go to the chunk writers: each struct leaf's chunk
- * gets the definition level of a null in each row (the optional groups present: a group is
- * present when any written leaf under it is not null in that row). */
+/* Before rows r0s[k] + at .. + n of bufs (table rows row0 .., 0-based) go to the chunk
+ * writers: each struct leaf's chunk gets the definition level of a null in each row (the
+ * optional groups present: a group is present where the source file has it present
+ * (pqt_wstruct_source) or a written leaf under it is not null). */
 pqt_status pqt_wstruct_rows(struct pqt_writer *w, const pqt_colbuf *const *bufs, const int64_t *r0s,
-                            int64_t at, int64_t n);
+                            int64_t at, int64_t n, int64_t row0);
 
 /* How a column's table values become its leaf's values (write_conv.c). */
 typedef enum pqt_wconv {

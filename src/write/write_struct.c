@@ -247,7 +247,7 @@ static inline bool row_present(const pqt_colbuf *b, int64_t row)
 }
 
 pqt_status pqt_wstruct_rows(pqt_writer *w, const pqt_colbuf *const *bufs, const int64_t *r0s,
-                            int64_t at, int64_t n)
+                            int64_t at, int64_t n, int64_t row0)
 {
     const pqt_wcol *c = w->cols;
     int nc = w->ncols;
@@ -272,7 +272,11 @@ pqt_status pqt_wstruct_rows(pqt_writer *w, const pqt_colbuf *const *bufs, const 
             if (!c[k].group_opt[d]) continue;
             int end = k + 1;
             while (end < nc && pqt_wstruct_common(&c[k], &c[end]) > d) end++;
-            memset(present, 0, (size_t)n);
+            const uint8_t *src = NULL;
+            for (int s = 0; s < w->nwsrc && !src; s++)
+                if (w->wsrc[s].k == k && w->wsrc[s].d == d) src = w->wsrc[s].present + row0;
+            if (src) memcpy(present, src, (size_t)n);
+            else memset(present, 0, (size_t)n);
             for (int j = k; j < end; j++) {
                 const pqt_colbuf *b = bufs[j];
                 int64_t r0 = r0s[j] + at;

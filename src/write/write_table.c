@@ -55,7 +55,7 @@ static pqt_status add_rows(pqt_writer *w, const pqt_colbuf **bufs, const int64_t
         }
         if (take > step) take = step;
         add_arg a = {bufs, r0s, done, take, row_no};
-        PQT_TRY(pqt_wstruct_rows(w, bufs, r0s, done, take)); /* struct leaves' levels */
+        PQT_TRY(pqt_wstruct_rows(w, bufs, r0s, done, take, row_no - 1 + done)); /* structs */
         PQT_TRY(pqt_writer_each_chunk(w, add_fn, &a));
         w->rg_nrows += take;
         w->nrows += take;
@@ -327,6 +327,7 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
     pqt_status st = slots && bufs && r0s && tmp && whole && conv
                         ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
     if (st == PQT_OK) st = map_columns(w, t, slots);
+    if (st == PQT_OK) st = pqt_wstruct_source(w, t, slots); /* struct groups (write_struct_src.c) */
     bool want_ri = false;
     for (int k = 0; k < n; k++) want_ri = want_ri || slots[k] == -2;
     if (st == PQT_OK && want_ri) {
@@ -349,6 +350,7 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
     pqt_mem_free(bufs);
     pqt_mem_free(r0s);
     pqt_mem_free(tmp);
+    pqt_wstruct_source_free(w);
     if (st != PQT_OK) {
         w->failed = true;
         pqt_err_prefix("%s: %s: ", call, w->path);

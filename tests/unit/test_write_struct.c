@@ -6,9 +6,11 @@
  * with nulls at both levels. Checked against the generator's hand-known rows: the copy's
  * schema elements (group names, repetition, children, order), its values read back by pqt,
  * and its definition/repetition levels decoded from the page bytes (uncompressed v1 pages,
- * no dictionary), which say whether a struct or only its leaf is null: a group is written
- * present when any written leaf under it is not null (docs/writing.md), so row 4's t and
- * row 6's s, present in the source with only null leaves, are null in the copy. Also: a
+ * no dictionary), which say whether a struct or only its leaf is null: exactly the
+ * source's (row 4's t and row 6's s are present structs of null leaves), also for a
+ * filtered, sorted copy; a leaf the caller made present makes its struct present; a table
+ * detached from its file writes a group present only where a leaf under it is not null
+ * (docs/writing.md). Also: a
  * partial selection keeps a group of the selected leaves, leaves of a group come together
  * where its first leaf is, in-memory "s.a" columns and renamed leaves stay top-level, and
  * a top-level column named like a struct is refused.
@@ -95,7 +97,7 @@ static void levels_of(const char *path, int leaf, int max_rep, int max_def, int 
 static void levels_are(const char *path, const char *name, int leaf, int max_rep, int max_def,
                        const uint32_t *want_rep, const uint32_t *want_def, int n)
 {
-    uint32_t rep[16] = {0}, def[16] = {0};
+    uint32_t rep[32] = {0}, def[32] = {0};
     levels_of(path, leaf, max_rep, max_def, n, rep, def);
     for (int i = 0; i < n; i++) {
         if (def[i] != want_def[i] || (max_rep > 0 && rep[i] != want_rep[i])) {
@@ -151,11 +153,10 @@ static void full_copy(void)
         "2 b optional 0",        "2 t optional 1",  "3 x optional 0",      "2 l optional 1",
         "3 list repeated 1",     "4 element optional 0", "1 z optional 0"};
     schema_is(path, want, 11);
-    /* levels, from the generator's rows (s present in rows 1 and 3-5: a leaf under it is
-     * not null, row 4 by its empty list; t only in rows 1 and 5) */
-    static const uint32_t a_def[] = {2, 0, 1, 1, 2, 0};
-    static const uint32_t x_def[] = {3, 0, 1, 1, 3, 0};
-    static const uint32_t l_def[] = {4, 4, 0, 1, 2, 3, 4, 0};
+    /* levels, from the generator's rows (s null only in row 2; t present in rows 1, 4, 5) */
+    static const uint32_t a_def[] = {2, 0, 1, 1, 2, 1};
+    static const uint32_t x_def[] = {3, 0, 1, 2, 3, 1};
+    static const uint32_t l_def[] = {4, 4, 0, 1, 2, 3, 4, 1};
     static const uint32_t l_rep[] = {0, 1, 0, 0, 0, 0, 1, 0};
     levels_are(path, "s.a", 1, 0, 2, NULL, a_def, 6);
     levels_are(path, "s.t.x", 3, 0, 3, NULL, x_def, 6);
@@ -191,6 +192,69 @@ static void full_copy(void)
     CHECK(null == 0); /* the empty list */
     pqt_table_close(t);
     unlink(path);
+}
+
+static pqt_write_opts *plain_opts(void)
+{
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_CODEC, PQT_WRITE_UNCOMPRESSED));
+    CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_DICTIONARY, 0));
+    return o;
+}
+
+/* The rows in descending id (a read-time sort): each row's levels move with it; a leaf made present in a source-null struct, or nulled, keeps the groups right. */
+static void filtered_sorted_and_changed(void)
+{
+    char path[300];
+    out_path(path, sizeof path, "sorted.parquet");
+    pqt_opts *ro = NULL;
+    REQUIRE_OK(pqt_opts_new(&ro));
+    CHECK_OK(pqt_opts_set_sort(ro, "-id"));
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open(SRC, ro, &t));
+    pqt_opts_free(ro);
+    pqt_write_opts *o = plain_opts();
+    REQUIRE_OK(pqt_write_table(t, path, o));
+    pqt_table_close(t);
+    static const uint32_t x_def[] = {1, 3, 2, 1, 0, 3}; /* rows 6, 5, ..., 1 */
+    static const uint32_t a_def[] = {1, 2, 1, 1, 0, 2};
+    levels_are(path, "s.t.x", 3, 0, 3, NULL, x_def, 6);
+    levels_are(path, "s.a", 1, 0, 2, NULL, a_def, 6);
+    unlink(path);
+
+    out_path(path, sizeof path, "changed.parquet");
+    REQUIRE_OK(pqt_table_open(SRC, NULL, &t));
+    CHECK_OK(pqt_table_clear_null(t, "s.a", 2, 0)); /* row 2's s was null: now present */
+    CHECK_OK(pqt_table_set_null(t, "s.a", 1, 0));   /* row 1's s stays present */
+    REQUIRE_OK(pqt_write_table(t, path, o));
+    pqt_table_close(t);
+    static const uint32_t a2_def[] = {1, 2, 1, 1, 2, 1};
+    static const uint32_t b2_def[] = {2, 1, 2, 1, 1, 1};
+    static const uint32_t x2_def[] = {3, 1, 1, 2, 3, 1}; /* t stays null in row 2 */
+    levels_are(path, "s.a", 1, 0, 2, NULL, a2_def, 6);
+    levels_are(path, "s.b", 2, 0, 2, NULL, b2_def, 6);
+    levels_are(path, "s.t.x", 3, 0, 3, NULL, x2_def, 6);
+    unlink(path);
+
+    /* appending detaches the table: groups are present where a leaf under them is not null */
+    out_path(path, sizeof path, "detached.parquet");
+    pqt_table *u = NULL;
+    REQUIRE_OK(pqt_table_open(SRC, NULL, &t));
+    REQUIRE_OK(pqt_table_open(SRC, NULL, &u));
+    const char *names[] = {"id", "s.a", "s.b", "s.t.x", "s.l", "z"};
+    int null = 0;
+    for (int i = 0; i < 6; i++) CHECK_OK(pqt_table_is_null(t, names[i], 1, 0, &null));
+    REQUIRE_OK(pqt_table_append(t, u));
+    pqt_table_close(u);
+    REQUIRE_OK(pqt_write_table(t, path, o));
+    pqt_table_close(t);
+    static const uint32_t a3_def[] = {2, 0, 1, 1, 2, 0, 2, 0, 1, 1, 2, 0};
+    static const uint32_t x3_def[] = {3, 0, 1, 1, 3, 0, 3, 0, 1, 1, 3, 0};
+    levels_are(path, "s.a", 1, 0, 2, NULL, a3_def, 12);
+    levels_are(path, "s.t.x", 3, 0, 3, NULL, x3_def, 12);
+    unlink(path);
+    pqt_write_opts_free(o);
 }
 
 /* Keeping z, s.b, id, s.t.x (as pqt copy --columns does): s holds only b and t{x}. */
@@ -261,6 +325,7 @@ int main(void)
     snprintf(g_dir, sizeof g_dir, "%s", "/tmp/pqt_write_struct_XXXXXX");
     REQUIRE_OK(mkdtemp(g_dir) ? PQT_OK : PQT_IO);
     full_copy();
+    filtered_sorted_and_changed();
     partial_and_reordered();
     only_file_structs();
     rmdir(g_dir);
