@@ -7,8 +7,8 @@
 //
 // Sources: tests/data/struct_nulls.parquet (DuckDB: nulls at every level, a nested struct, a
 // list in a struct; make_struct_nulls.mjs), the corpus files with structs pqt reads whole
-// (nested_structs.rust, nulls.snappy, repeated_primitive_no_list), and struct_nulls as
-// Polars writes it. Each is copied whole; struct_nulls also with
+// (nested_structs.rust, nulls.snappy, repeated_primitive_no_list, and nullable.impala's
+// readable columns), and struct_nulls as Polars writes it. Each is copied whole; struct_nulls also with
 // --where/--sort and with --columns (a struct of fewer leaves: compared with DuckDB's
 // projection of the source). Checked: DuckDB's DESCRIBE, the rows (multisets, as JSON),
 // and Polars' dtypes and values row by row.
@@ -56,6 +56,10 @@ const copies = [
   { src: nulls, args: ['--columns', 'z,s.b,s.t.x'], select: "CASE WHEN s IS NULL THEN NULL ELSE {'b': s.b, 't': s.t} END AS s, z" },
   { src: corpus('nested_structs.rust.parquet'), args: [] },
   { src: corpus('nulls.snappy.parquet'), args: [] },
+  // the copy leaves out what pqt cannot read (maps, lists of lists): nested_struct keeps A, b
+  { src: corpus('nullable.impala.parquet'), args: [],
+    select: "id, int_array, CASE WHEN nested_struct IS NULL THEN NULL " +
+      "ELSE {'A': nested_struct.A, 'b': nested_struct.b} END AS nested_struct" },
   // Polars reads this source's bare repeated fields as empty lists (DuckDB and pqt do not)
   { src: corpus('repeated_primitive_no_list.parquet'), args: [], noPolars: true },
   { src: polarsSrc, args: [] },
