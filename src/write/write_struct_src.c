@@ -80,6 +80,11 @@ static pqt_status chunk_row_defs(const pqt_file *f, int rg, int leaf, int max_de
         pos += (int64_t)hn + h.compressed_size;
         if (h.type != PQT_PAGE_DATA && h.type != PQT_PAGE_DATA_V2) continue;
         int64_t n = h.num_values;
+        if (n < 0) {
+            st = pqt_err(PQT_CORRUPT, "a page at byte %lld has %lld values", (long long)(start + pos),
+                         (long long)n);
+            break;
+        }
         const uint8_t *rp = NULL, *dp = NULL;
         size_t rn = 0, dn = 0;
         if (h.type == PQT_PAGE_DATA_V2) {
