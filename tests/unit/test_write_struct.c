@@ -320,6 +320,39 @@ static void only_file_structs(void)
     unlink(path);
 }
 
+/* A write MAML: a protected struct leaf takes no null (row 2's s is null); a col_map:
+ * renamed leaf is a top-level column of its output name. */
+static void maml_rules(void)
+{
+    char path[300];
+    out_path(path, sizeof path, "maml.parquet");
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open(SRC, NULL, &t));
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: s.b\nextra:\n  protected_cols: s.b\n"));
+    CHECK_EQ_I64(pqt_write_table(t, path, o), PQT_PROTECTED);
+    CHECK(strstr(pqt_errmsg(), "'s.b'") && strstr(pqt_errmsg(), "row 2"));
+    CHECK(access(path, F_OK) != 0);
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,
+                                    "table: t\nfields:\n  - name: a_out\n"
+                                    "extra:\n  col_map:\n    - s.a: a_out\n"));
+    REQUIRE_OK(pqt_write_table(t, path, o));
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+    static const char *const want[] = {
+        "0 schema - 4",      "1 id optional 0",      "1 a_out optional 0", "1 s optional 3",
+        "2 b optional 0",    "2 t optional 1",       "3 x optional 0",     "2 l optional 1",
+        "3 list repeated 1", "4 element optional 0", "1 z optional 0"};
+    schema_is(path, want, 11);
+    REQUIRE_OK(pqt_table_open(path, NULL, &t));
+    int_is(t, "a_out", 5, 0, 5, false);
+    int_is(t, "a_out", 6, 0, 0, true);
+    pqt_table_close(t);
+    unlink(path);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "%s", "/tmp/pqt_write_struct_XXXXXX");
@@ -328,6 +361,7 @@ int main(void)
     filtered_sorted_and_changed();
     partial_and_reordered();
     only_file_structs();
+    maml_rules();
     rmdir(g_dir);
     return pqt_test_done("test_write_struct");
 }
