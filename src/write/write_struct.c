@@ -16,6 +16,7 @@
  * present group whose written leaves are all null therefore comes back null
  * (docs/writing.md).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "table/table_int.h"
@@ -109,6 +110,47 @@ static void gather(const pqt_wcol *cols, int n, bool *placed, int *order, int *m
     }
 }
 
+/* A group opened by a column: its path is the column's groups 0..d. */
+typedef struct run_start {
+    const pqt_wcol *c;
+    int d;
+} run_start;
+
+static int run_cmp(const void *pa, const void *pb)
+{
+    const run_start *a = pa, *b = pb;
+    if (a->d != b->d) return a->d < b->d ? -1 : 1;
+    for (int g = 0; g <= a->d; g++) {
+        int r = strcmp(a->c->group_names[g], b->c->group_names[g]);
+        if (r) return r;
+    }
+    return 0;
+}
+
+/* Whether some group is opened twice (its leaves not together): gather's scans cost
+ * columns x groups, so they run only then (a file's own order never needs them). */
+static pqt_status groups_split(const pqt_wcol *cols, int n, bool *split)
+{
+    int nr = 0;
+    for (int k = 0; k < n; k++) {
+        int com = k > 0 ? pqt_wstruct_common(&cols[k - 1], &cols[k]) : 0;
+        if (cols[k].ngroups > com) nr += cols[k].ngroups - com;
+    }
+    *split = false;
+    if (nr < 2) return PQT_OK;
+    run_start *r = pqt_malloc_array((size_t)nr, sizeof *r);
+    if (!r) return pqt_err(PQT_NOMEM, "out of memory");
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        int com = k > 0 ? pqt_wstruct_common(&cols[k - 1], &cols[k]) : 0;
+        for (int d = com; d < cols[k].ngroups; d++) r[m++] = (run_start){&cols[k], d};
+    }
+    qsort(r, (size_t)m, sizeof *r, run_cmp);
+    for (int i = 1; i < m && !*split; i++) *split = run_cmp(&r[i - 1], &r[i]) == 0;
+    pqt_mem_free(r);
+    return PQT_OK;
+}
+
 pqt_status pqt_wstruct_apply(pqt_wcol *cols, int n, const pqt_table *t)
 {
     bool any = false;
@@ -133,6 +175,9 @@ pqt_status pqt_wstruct_apply(pqt_wcol *cols, int n, const pqt_table *t)
                                            "MAML col_map:) or leave one out",
                                cols[j].name, cols[k].group_names[0], cols[k].name, cols[j].name);
     }
+    bool split = false;
+    PQT_TRY(groups_split(cols, n, &split));
+    if (!split) return PQT_OK;
     bool *placed = pqt_calloc((size_t)n + 1, sizeof *placed);
     int *order = pqt_calloc((size_t)n + 1, sizeof *order);
     pqt_wcol *tmp = pqt_calloc((size_t)n + 1, sizeof *tmp);
