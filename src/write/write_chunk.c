@@ -56,6 +56,7 @@ void pqt_wchunk_free(pqt_wchunk *w)
     pqt_buf_free(&w->kept_lv);
     pqt_buf_free(&w->kept_idx);
     pqt_buf_free(&w->redo);
+    pqt_buf_free(&w->struct_lv); /* struct leaves (write_struct.c) */
     pqt_mem_free(w->kept);
     for (int i = 0; i < w->npages; i++) {
         pqt_mem_free(w->pidx[i].min);
@@ -204,16 +205,29 @@ static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
                              int64_t row_no)
 {
     const pqt_wcol *c = w->col;
-    if (c->max_def == 0 && b->validity) {
-        for (int64_t i = r0; i < r0 + n; i++)
-            if (!bit(b->validity, i)) return required_null(w, row_no + (i - r0), "is null");
+    const uint16_t *sd = w->struct_def;
+    if (b->validity && (c->max_def == 0 || sd)) {
+        /* a required leaf refuses nulls; a struct leaf's null has the level of the groups
+         * present (write_struct.c), and a protected or required one refuses it too */
+        for (int64_t i = r0; i < r0 + n; i++) {
+            if (bit(b->validity, i)) continue;
+            if (!sd || c->protect || sd[i - w->struct_r0] >= c->max_def)
+                return required_null(w, row_no + (i - r0), "is null");
+        }
     }
     size_t vn = c->narrow32 ? 4 : b->elem_nbytes;
     PQT_TRY(values_room(w, n, vn, string_bytes(b, r0, r0 + n)));
     if (c->max_def > 0) {
         uint16_t *d = levels_room(&w->def, n);
         if (!d) return oom(w);
-        for (int64_t i = 0; i < n; i++) d[i] = bit(b->validity, r0 + i) ? 1 : 0;
+        const uint16_t full = (uint16_t)c->max_def; /* > 1 inside optional structs */
+        if (!b->validity)
+            for (int64_t i = 0; i < n; i++) d[i] = full;
+        else if (!sd)
+            for (int64_t i = 0; i < n; i++) d[i] = bit(b->validity, r0 + i) ? full : 0;
+        else
+            for (int64_t i = 0; i < n; i++)
+                d[i] = bit(b->validity, r0 + i) ? full : sd[r0 + i - w->struct_r0];
         w->def.len += (size_t)n * 2;
     }
     int64_t kept = append_values(w, b, r0, r0 + n);
@@ -226,7 +240,8 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
                              int64_t row_no)
 {
     const pqt_wcol *c = w->col;
-    uint16_t list_present = c->nullable ? 1 : 0;
+    /* inside optional structs every level is group_def higher (write_struct.c) */
+    uint16_t list_present = (uint16_t)(c->group_def + (c->nullable ? 1 : 0));
     uint16_t elem_null = (uint16_t)(list_present + 1), elem_full = (uint16_t)c->max_def;
     int64_t e0 = b->list_offsets[r0], e1 = b->list_offsets[r0 + n];
     /* a level entry per element, and one per null or empty list */
@@ -238,8 +253,9 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
     int64_t nl = 0;
     for (int64_t i = r0; i < r0 + n; i++) {
         if (b->row_validity && !bit(b->row_validity, i)) {
-            if (!c->nullable) return required_null(w, row_no + (i - r0), "is a null list");
-            d[nl] = 0;
+            uint16_t dl = w->struct_def ? w->struct_def[i - w->struct_r0] : 0;
+            if (dl >= list_present) return required_null(w, row_no + (i - r0), "is a null list");
+            d[nl] = dl;
             r[nl++] = 0;
             continue;
         }

@@ -402,13 +402,7 @@ static pqt_status chunk_meta(pqt_writer *w, pqt_wchunk *ch, pqt_column_chunk *cc
     cc->file_offset = start;
     m->type = c->ptype;
     m->codec = w->o.codec;
-    m->path_len = c->is_list ? 3 : 1;
-    const char **path = pqt_arena_alloc_array(&w->arena, 3, sizeof *path);
-    if (!path) return pqt_err(PQT_NOMEM, "out of memory");
-    path[0] = c->name;
-    path[1] = "list";
-    path[2] = "element";
-    m->path_in_schema = path;
+    PQT_TRY(pqt_wstruct_path(c, &w->arena, &m->path_in_schema, &m->path_len));
     m->num_values = ch->nvals;
     int32_t *enc = pqt_arena_alloc_array(&w->arena, 4, sizeof *enc);
     if (!enc) return pqt_err(PQT_NOMEM, "out of memory");

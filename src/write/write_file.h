@@ -42,7 +42,20 @@ struct pqt_writer {
     int64_t *obs_strlen; /* per column: longest string (array_size: auto), -1 not tracked */
     pqt_write_progress_fn progress; /* pqt_writer_set_progress */
     void *progress_user;
+    struct pqt_wstruct_src *wsrc; /* struct groups' source presence, one pqt_writer_write */
+    int nwsrc;
 };
+
+/* write_struct_src.c: for the optional struct group opened at depth d by column k, whether
+ * the source file holds it present in each row of the table being written. */
+typedef struct pqt_wstruct_src {
+    int k, d;
+    uint8_t *present; /* one byte per table row */
+} pqt_wstruct_src;
+/* Read them for table t (slots: its slot of each output column); none when t is detached,
+ * built in memory or its rows do not map to file rows. */
+pqt_status pqt_wstruct_source(pqt_writer *w, pqt_table *t, const int *slots);
+void pqt_wstruct_source_free(pqt_writer *w);
 
 /* Run fn on every column's chunk writer (k: the column), on PQT_WOPT_THREADS threads; the
  * first failure in column order is returned with its message. */

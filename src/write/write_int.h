@@ -75,7 +75,41 @@ typedef struct pqt_wcol {
     bool bloom;
     int16_t max_def, max_rep;
     int64_t nbytes_per_value; /* a guess for sizing page batches (strings: 16) */
+    /* A leaf read from inside structs of its file, under its path name (write_struct.c):
+     * its groups outermost first, whether each is optional, and its own schema name. */
+    int ngroups;
+    char **group_names;
+    bool *group_opt;
+    char *leaf_name;   /* NULL for a top-level column (named `name`) */
+    int16_t group_def; /* optional groups among them: the level at which all are present */
+    bool maml_set;     /* protected_cols: / nullable_cols: decided `nullable` */
 } pqt_wcol;
+
+/* ---- struct groups (write_struct.c) ---- */
+struct pqt_writer;
+/* After the MAML: the output columns that are leaves of structs in their file (a file
+ * column still under its path name, not renamed) get their groups, nullability and levels,
+ * and the leaves of one group are brought together where its first leaf is. */
+pqt_status pqt_wstruct_apply(pqt_wcol *cols, int n, const pqt_table *t);
+void pqt_wstruct_free(pqt_wcol *c);
+/* Groups columns a and b share, outermost first. */
+int pqt_wstruct_common(const pqt_wcol *a, const pqt_wcol *b);
+/* Schema elements of columns c[0..n): groups opened as the leaves need them. */
+pqt_status pqt_wstruct_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_elem **elems_ret,
+                              int *nelems_ret);
+/* path_in_schema of column c (arena). */
+pqt_status pqt_wstruct_path(const pqt_wcol *c, pqt_arena *a, const char *const **path_ret,
+                            int *len_ret);
+/* Before rows r0s[k] + at .. + n of bufs (table rows row0 .., 0-based) go to the chunk
+ * writers: each struct leaf's chunk gets the definition level of a null in each row (the
+ * optional groups present: a group is present where the source file has it present
+ * (pqt_wstruct_source) or a written leaf under it is not null). */
+pqt_status pqt_wstruct_rows(struct pqt_writer *w, const pqt_colbuf *const *bufs, const int64_t *r0s,
+                            int64_t at, int64_t n, int64_t row0);
+/* (bufs[k] NULL: column k is read from the file, whose leaves agree with the source's
+ * presence.) Whether every optional group above column k has the source's presence; a
+ * struct leaf without it must be resident, since its nulls then decide its groups. */
+bool pqt_wstruct_has_source(const struct pqt_writer *w, int k);
 
 /* How a column's table values become its leaf's values (write_conv.c). */
 typedef enum pqt_wconv {
@@ -178,6 +212,11 @@ typedef struct pqt_wchunk {
     int64_t nvals, nrows, uncompressed_nbytes;
     bool used_dict_enc, used_plain;
     pqt_bloom_builder *bloom;
+    /* struct leaves (write_struct.c): the definition level of a null in each row of the
+     * current add (row i of the buffer at struct_def[i - struct_r0]); NULL otherwise */
+    const uint16_t *struct_def;
+    int64_t struct_r0;
+    pqt_buf struct_lv;
     /* scratch */
     pqt_buf scratch, comp, hdr;
     uint32_t *idx;

@@ -149,8 +149,8 @@ static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_col *fc)
                       (w->converted >= PQT_CT_UINT_8 && w->converted <= PQT_CT_UINT_64);
 }
 
-/* Slot `slot` of t reads a leaf inside a struct (written as a top-level column named by its
- * dotted path). */
+/* Slot `slot` of t reads a leaf inside a struct (read back by its dotted path, like a
+ * top-level column of that name). */
 static bool struct_leaf(const pqt_table *t, int slot)
 {
     if (slot < 0) return false;
@@ -211,6 +211,7 @@ void pqt_wcols_free(pqt_wcol *c, int n)
         pqt_mem_free(c[i].name);
         pqt_mem_free(c[i].src_name);
         pqt_mem_free(c[i].unit);
+        pqt_wstruct_free(&c[i]);
     }
     pqt_mem_free(c);
 }
@@ -301,6 +302,7 @@ static pqt_status apply_maml(pqt_wcol *cols, int n, pqt_maml *m)
             bool opt = pass == 1;
             w->protect = !opt;
             w->nullable = opt;
+            w->maml_set = true;
             if (w->is_list) {
                 w->elem_nullable = opt;
                 w->max_def = (int16_t)((opt ? 2 : 0) + 1);
@@ -349,17 +351,18 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
         if (!w->name || !w->unit) st = pqt_err(PQT_NOMEM, "out of memory");
     }
     if (st == PQT_OK) st = apply_maml(cols, m, mm);
+    if (st == PQT_OK) st = pqt_wstruct_apply(cols, m, t);
     for (int k = 0; k < m && st == PQT_OK; k++) {
         for (int j = 0; j < k && st == PQT_OK; j++) {
             if (strcmp(cols[j].name, cols[k].name) != 0) continue;
             bool leaf_j = struct_leaf(t, cols[j].src_slot), leaf_k = struct_leaf(t, cols[k].src_slot);
             if (leaf_j != leaf_k)
                 st = pqt_err(PQT_MISUSE, "the top-level column '%s' and the leaf '%s' of struct "
-                                         "'%.*s' would both be written as the column '%s' "
-                                         "(struct leaves are written as top-level columns "
-                                         "named by their path), which no reader could tell "
-                                         "apart: rename one (pqt_table_rename_column, a "
-                                         "write MAML col_map:) or leave one out",
+                                         "'%.*s' would both be read back as the column '%s' "
+                                         "(pqt names a struct leaf by its path), which no "
+                                         "reader could tell apart: rename one "
+                                         "(pqt_table_rename_column, a write MAML col_map:) "
+                                         "or leave one out",
                              cols[k].name, cols[k].name,
                              (int)(strrchr(cols[k].name, '.') ? strrchr(cols[k].name, '.') - cols[k].name : 0),
                              cols[k].name, cols[k].name);
@@ -384,51 +387,8 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
     return PQT_OK;
 }
 
-static pqt_schema_elem group(const char *name, int rep, int nchildren)
-{
-    pqt_schema_elem e;
-    memset(&e, 0, sizeof e);
-    e.name = name;
-    e.type = -1;
-    e.repetition = rep;
-    e.num_children = nchildren;
-    e.converted_type = -1;
-    return e;
-}
-
 pqt_status pqt_wcols_schema(const pqt_wcol *c, int n, pqt_arena *a, pqt_schema_elem **elems_ret,
                             int *nelems_ret)
 {
-    int ne = 1;
-    for (int i = 0; i < n; i++) ne += c[i].is_list ? 3 : 1;
-    pqt_schema_elem *e = pqt_arena_alloc_array(a, (size_t)ne, sizeof *e);
-    if (!e) return pqt_err(PQT_NOMEM, "out of memory building the schema");
-    int k = 0;
-    e[k++] = group("schema", -1, n);
-    for (int i = 0; i < n; i++) {
-        const pqt_wcol *w = &c[i];
-        bool leaf_opt = w->is_list ? w->elem_nullable : w->nullable;
-        if (w->is_list) {
-            pqt_schema_elem g = group(w->name, w->nullable ? PQT_REP_OPTIONAL : PQT_REP_REQUIRED, 1);
-            g.converted_type = PQT_CT_LIST;
-            g.logical.id = PQT_LT_LIST;
-            e[k++] = g;
-            e[k++] = group("list", PQT_REP_REPEATED, 1);
-        }
-        pqt_schema_elem l = group(w->is_list ? "element" : w->name,
-                                  leaf_opt ? PQT_REP_OPTIONAL : PQT_REP_REQUIRED, 0);
-        l.type = w->ptype;
-        l.type_length = w->type_length;
-        l.converted_type = w->converted;
-        l.logical = w->logical;
-        if (w->logical.id == PQT_LT_DECIMAL) { /* the converted type's fields, for old readers */
-            l.has_scale = l.has_precision = true;
-            l.scale = w->logical.scale;
-            l.precision = w->logical.precision;
-        }
-        e[k++] = l;
-    }
-    *elems_ret = e;
-    *nelems_ret = ne;
-    return PQT_OK;
+    return pqt_wstruct_schema(c, n, a, elems_ret, nelems_ret);
 }

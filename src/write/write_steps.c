@@ -90,10 +90,16 @@ static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int
                               bool finish)
 {
     pqt_wchunk *ch = &w->chunks[k];
+    const uint16_t *struct_def = ch->struct_def; /* the step's rows, from pqt_wstruct_rows */
+    const int64_t step_at = at;
     while (n > 0) {
         if (!s->buf || at >= s->row0 + s->nrows) PQT_TRY(next_rg(s, &w->cols[k]));
         int64_t take = s->row0 + s->nrows - at;
         if (take > n) take = n;
+        if (struct_def) { /* this piece's rows, indexed by its buffer's rows */
+            ch->struct_def = struct_def + (at - step_at);
+            ch->struct_r0 = at - s->row0;
+        }
         pqt_wmeta_observe_col(w, k, s->buf, at - s->row0, take);
         PQT_TRY(pqt_wchunk_add(ch, s->buf, at - s->row0, take, at + 1));
         at += take;
@@ -125,9 +131,28 @@ static void order_columns(const pqt_writer *w, int *order)
     }
 }
 
+/* Struct leaves: the definition level of a null in each row of the step (write_struct.c),
+ * decided by the source's presence and the resident leaves before the columns' tasks. */
+static pqt_status struct_levels(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n)
+{
+    int nc = w->ncols;
+    bool any = false;
+    for (int k = 0; k < nc; k++) any = any || w->cols[k].group_def > 0;
+    if (!any) return PQT_OK;
+    const pqt_colbuf **bufs = pqt_calloc((size_t)nc, sizeof *bufs);
+    int64_t *r0s = pqt_calloc((size_t)nc, sizeof *r0s);
+    pqt_status st = bufs && r0s ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
+    for (int k = 0; st == PQT_OK && k < nc; k++) bufs[k] = srcs[k].read ? NULL : srcs[k].buf;
+    if (st == PQT_OK) st = pqt_wstruct_rows(w, bufs, r0s, at, n, at);
+    pqt_mem_free(bufs);
+    pqt_mem_free(r0s);
+    return st;
+}
+
 static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n, bool finish)
 {
     int nc = w->ncols;
+    PQT_TRY(struct_levels(w, srcs, at, n));
     int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
     if (omp_in_parallel() || nthr > nc) nthr = omp_in_parallel() ? 1 : nc;
     if (nthr <= 1) {

@@ -101,8 +101,11 @@ static pqt_status set_sources(pqt_writer *w, pqt_table *t, const int *slots, pqt
         } else if (c->file_col < 0) {
             return pqt_err(PQT_MISUSE, "column '%s' has no values and no file to read them from",
                            c->name);
-        } else if (t->plan.perm) {
-            /* a sorted plan interleaves row groups: the column is read whole (and stays) */
+        } else if (t->plan.perm ||
+                   (w->cols[k].group_def > 0 && !pqt_wstruct_has_source(w, k))) {
+            /* a sorted plan interleaves row groups, and a struct leaf without its groups'
+             * presence from the file decides them from its nulls together with the other
+             * leaves, before the columns' tasks: the column is read whole (and stays) */
             PQT_TRY(pqt_tbl_touch(t, slots[k], "pqt_writer_write"));
             s->buf = &c->buf;
             PQT_TRY(pqt_wsrc_convert(&w->cols[k], &s->buf, &s->conv, 1));
@@ -134,6 +137,7 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
     memset(&ri, 0, sizeof ri);
     pqt_status st = slots && whole && srcs ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
     if (st == PQT_OK) st = map_columns(w, t, slots);
+    if (st == PQT_OK) st = pqt_wstruct_source(w, t, slots); /* struct groups (write_struct_src.c) */
     bool want_ri = false;
     for (int k = 0; k < n; k++) want_ri = want_ri || slots[k] == -2;
     if (st == PQT_OK && want_ri) {
@@ -154,6 +158,7 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
     pqt_mem_free(srcs);
     pqt_colbuf_free(&ri);
     pqt_mem_free(slots);
+    pqt_wstruct_source_free(w);
     if (st != PQT_OK) {
         w->failed = true;
         pqt_err_prefix("%s: %s: ", call, w->path);

@@ -40,4 +40,6 @@ node "$here/written.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop
 node "$here/written_pruning.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" || rc=$?
 # a copy keeps the source's types, as DuckDB and Polars see them (types.mjs)
 node "$here/types.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" || rc=$?
+# and struct columns stay structs, nulls at every level kept (structs.mjs)
+node "$here/structs.mjs" --pqt "$pqt" --dir "${PQT_INTEROP_DIR:-/tmp/pqt-interop}" || rc=$?
 exit $rc

@@ -5,7 +5,8 @@
  *    background writes, gives byte-identical files (the DATE key pinned): parallel steps are
  *    the serial writer's twin; the same for a copy of a file read row group by row group
  *    through a filter (pqt copy's path), with row groups of the output straddling the
- *    source's;
+ *    source's, and for a copy of struct columns (their groups' levels decided before the
+ *    columns' tasks);
  *  - PQT_WOPT_ROW_GROUP_NBYTES: 1000-byte strings, no codec, a 1 MiB limit: every row
  *    group but the last holds between 0.6 and 1.35 MiB of values, the first one too (the
  *    writer's first step is short, so its rate is known before a row group fills), and the
@@ -238,6 +239,9 @@ int main(void)
     /* the DuckDB file of 5 row groups of 2000 rows, filtered, into row groups of 1500 */
     same_bytes(NULL, "tests/data/table_rg.parquet", "id > 1300", 1500, "copy");
     same_bytes(NULL, "tests/data/table_rg.parquet", NULL, 3000, "whole");
+    /* struct groups rebuilt from the source's presence, in row groups of 2 rows */
+    same_bytes(NULL, "tests/data/struct_nulls.parquet", NULL, 2, "structs");
+    same_bytes(NULL, "tests/data/struct_nulls.parquet", "id > 1", 4, "structs_filtered");
     byte_limit();
     streaming_batches();
     char cmd[300];
