@@ -13,7 +13,7 @@
 // projection of the source). Checked: DuckDB's DESCRIBE, the rows (multisets, as JSON),
 // and Polars' dtypes and values row by row.
 
-import { DuckDBInstance } from '@duckdb/node-api';
+import { copySetup } from './written_setup.mjs';
 import pl from 'nodejs-polars';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,23 +23,10 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 
-let pqt = null, dir = process.env.PQT_INTEROP_DIR || '/tmp/pqt-interop';
-{
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === '--pqt') pqt = path.resolve(a[++i]);
-    else if (a[i] === '--dir') dir = path.resolve(a[++i]);
-    else { console.error(`structs: unknown argument ${a[i]}`); process.exit(2); }
-  }
-}
-const work = path.join(dir, 'structs');
-fs.rmSync(work, { recursive: true, force: true });
-fs.mkdirSync(work, { recursive: true });
+const { pqt, work, con } = await copySetup('structs');
 
 const failures = [];
 const lit = (s) => "'" + s.replace(/'/g, "''") + "'";
-const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-const con = await instance.connect();
 const rows = async (sql) => (await con.runAndReadAll(sql)).getRowObjects();
 const json = (v) => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? x.toString() : x));
 

@@ -15,7 +15,7 @@
 // metadata must come through. The struct is a struct in the copy too (structs.mjs checks
 // struct nulls at every level).
 
-import { DuckDBInstance } from '@duckdb/node-api';
+import { copySetup } from './written_setup.mjs';
 import pl from 'nodejs-polars';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,25 +25,11 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
 
-let pqt = null, dir = process.env.PQT_INTEROP_DIR || '/tmp/pqt-interop';
-{
-  const a = process.argv.slice(2);
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === '--pqt') pqt = path.resolve(a[++i]);
-    else if (a[i] === '--dir') dir = path.resolve(a[++i]);
-    else { console.error(`types: unknown argument ${a[i]}`); process.exit(2); }
-  }
-}
-const work = path.join(dir, 'types');
-fs.rmSync(work, { recursive: true, force: true });
-fs.mkdirSync(work, { recursive: true });
+const { pqt, work, con } = await copySetup('types');
 
 const failures = [];
 const lit = (s) => "'" + s.replace(/'/g, "''") + "'";
 const qid = (s) => '"' + s.replace(/"/g, '""') + '"';
-const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
-const con = await instance.connect();
-await con.run("SET TimeZone='UTC'");
 const rows = async (sql) => (await con.runAndReadAll(sql)).getRowObjects();
 const text = (v) => (v === null || v === undefined ? 'null' : typeof v === 'object' ? JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? x.toString() : x)) : String(v));
 
