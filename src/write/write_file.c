@@ -29,6 +29,7 @@
 #include "write/enc.h"
 #include "write/write_file.h"
 #include "write/write_io.h"
+#include "write/write_steps.h"
 
 static pqt_status io_err(const pqt_writer *w, const char *what)
 {
@@ -209,6 +210,7 @@ void pqt_writer_abort(pqt_writer *w)
         for (int i = 0; i < w->ncols; i++) pqt_wchunk_free(&w->chunks[i]);
     pqt_mem_free(w->chunks);
     pqt_mem_free(w->col_weight);
+    pqt_writer_free_read_cx(w);
     pqt_wcols_free(w->cols, w->ncols);
     pqt_wopts_clear(&w->o);
     pqt_buf_free(&w->ci);

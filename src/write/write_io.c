@@ -25,6 +25,10 @@
 
 #define NBUFS 4
 #define BUF_NBYTES ((size_t)4 << 20)
+/* The thread flushes what it wrote to the disk every this many bytes: the flush at close
+ * (durability before the rename) then waits only for the tail, not for the whole file the
+ * disk's cache still held. */
+#define FLUSH_EVERY_NBYTES ((size_t)32 << 20)
 
 struct pqt_wio {
     int fd;
@@ -38,6 +42,7 @@ struct pqt_wio {
     int nfull;          /* buffers handed over and not yet written */
     bool stop;
     int err;            /* errno of the first failed write, 0 when none */
+    size_t unflushed;   /* bytes the thread wrote since its last fdatasync */
     bool broken;        /* a put failed: every later call fails too (the caller's side) */
     pthread_mutex_t mu;
     pthread_cond_t cv;  /* a buffer became full, or written, or stop */
@@ -92,6 +97,11 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&io->mu);
         /* after a failure the rest is dropped: the file is abandoned anyway */
         int e = failed ? 0 : write_buffer(io, io->buf[i], io->len[i]);
+        io->unflushed += io->len[i];
+        if (!e && !failed && io->unflushed >= FLUSH_EVERY_NBYTES) {
+            io->unflushed = 0;
+            if (fdatasync(io->fd) != 0) e = errno ? errno : EIO;
+        }
         pthread_mutex_lock(&io->mu);
         if (e && !io->err) io->err = e;
         io->len[i] = 0;

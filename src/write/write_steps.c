@@ -22,21 +22,41 @@
 /* Rows of the writer's first step, before it knows the bytes per row. */
 #define PROBE_ROWS 1024
 
-/* Read slot c's rows of physical row group rg through the plan into b; a DECIMAL written
- * exactly reads its unscaled integers. b's arrays come from s->spare (the row group before's,
- * left empty), and its decoding context is kept from one row group to the next: memory fresh
- * from the kernel is zeroed on first touch, which cost as much as the decoding. */
-static pqt_status read_rg(pqt_wsrc *s, const pqt_wcol *wc, int rg, pqt_colbuf *b)
+/* Decoding contexts for `nthr` step threads. One per thread, not per column: a context
+ * holds a decompressed page and its levels, and ten columns each keeping their own were a
+ * hundred megabytes of memory fresh from the kernel, zeroed on first touch. */
+static pqt_status ensure_read_cx(pqt_writer *w, int nthr)
+{
+    if (nthr <= w->nread_cx) return PQT_OK;
+    pqt_chunk_ctx **cx = pqt_realloc(w->read_cx, (size_t)nthr * sizeof *cx);
+    if (!cx) return pqt_err(PQT_NOMEM, "out of memory");
+    for (int i = w->nread_cx; i < nthr; i++) cx[i] = NULL;
+    w->read_cx = cx;
+    w->nread_cx = nthr;
+    return PQT_OK;
+}
+
+void pqt_writer_free_read_cx(pqt_writer *w)
+{
+    for (int i = 0; i < w->nread_cx; i++) pqt_chunk_ctx_free(w->read_cx[i]);
+    pqt_mem_free(w->read_cx);
+    w->read_cx = NULL;
+    w->nread_cx = 0;
+}
+
+/* Read slot c's rows of physical row group rg through the plan into b with decoding
+ * context *cxp (made on first use); a DECIMAL written exactly reads its unscaled integers.
+ * b's arrays come from s->spare (the row group before's, left empty): memory fresh from the
+ * kernel is zeroed on first touch, which cost as much as the decoding. */
+static pqt_status read_rg(pqt_wsrc *s, const pqt_wcol *wc, int rg, pqt_colbuf *b,
+                          pqt_chunk_ctx **cxp)
 {
     pqt_table *t = s->t;
     pqt_tcol *c = &t->cols[s->slot];
     const pqt_plan *p = &t->plan;
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     pqt_col dc;
-    if (!s->cx) {
-        pqt_status st = pqt_chunk_ctx_new(&s->cx);
-        if (st != PQT_OK) return st;
-    }
+    if (!*cxp) PQT_TRY(pqt_chunk_ctx_new(cxp));
     if (wc->wconv == PQT_WCONV_DECIMAL) {
         PQT_TRY(pqt_file_decimal_col(t->f, c->file_col, &dc));
         fc = &dc;
@@ -44,7 +64,7 @@ static pqt_status read_rg(pqt_wsrc *s, const pqt_wcol *wc, int rg, pqt_colbuf *b
     const int64_t zero = 0;
     pqt_status st = pqt_file_read_span_reusing(t->f, fc, rg, 1, &p->sel[rg], &zero,
                                                p->sel[rg].nsel, 1, &s->rc, b, NULL, &s->spare,
-                                               s->cx);
+                                               *cxp);
     if (st == PQT_OK && c->decode_kind) {
         st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
         if (st != PQT_OK) pqt_colbuf_free(b);
@@ -64,7 +84,7 @@ pqt_status pqt_wsrc_convert(const pqt_wcol *c, const pqt_colbuf **buf, pqt_colbu
 }
 
 /* Move s to the next planned row group holding rows (reading it). */
-static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc)
+static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc, pqt_chunk_ctx **cxp)
 {
     const pqt_plan *p = &s->t->plan;
     while (s->next_rg < p->nrg && p->sel[s->next_rg].nsel == 0) s->next_rg++;
@@ -77,23 +97,23 @@ static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc)
     else pqt_colbuf_free(&s->tmp);
     memset(&s->tmp, 0, sizeof s->tmp);
     s->buf = NULL;
-    PQT_TRY(read_rg(s, wc, rg, &s->tmp));
+    PQT_TRY(read_rg(s, wc, rg, &s->tmp, cxp));
     s->buf = &s->tmp;
     s->row0 = p->dst_row[rg];
     s->nrows = p->sel[rg].nsel;
     return pqt_wsrc_convert(wc, &s->buf, &s->conv, s->row0 + 1);
 }
 
-/* Column k's rows [at, at + n) of the table into its chunk; the chunk is closed when
- * finish is set. */
+/* Column k's rows [at, at + n) of the table into its chunk, on step thread `thread`; the
+ * chunk is closed when finish is set. */
 static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int64_t n,
-                              bool finish)
+                              bool finish, int thread)
 {
     pqt_wchunk *ch = &w->chunks[k];
     const uint16_t *struct_def = ch->struct_def; /* the step's rows, from pqt_wstruct_rows */
     const int64_t step_at = at;
     while (n > 0) {
-        if (!s->buf || at >= s->row0 + s->nrows) PQT_TRY(next_rg(s, &w->cols[k]));
+        if (!s->buf || at >= s->row0 + s->nrows) PQT_TRY(next_rg(s, &w->cols[k], &w->read_cx[thread]));
         int64_t take = s->row0 + s->nrows - at;
         if (take > n) take = n;
         if (struct_def) { /* this piece's rows, indexed by its buffer's rows */
@@ -155,8 +175,9 @@ static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n,
     PQT_TRY(struct_levels(w, srcs, at, n));
     int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
     if (omp_in_parallel() || nthr > nc) nthr = omp_in_parallel() ? 1 : nc;
+    PQT_TRY(ensure_read_cx(w, nthr));
     if (nthr <= 1) {
-        for (int k = 0; k < nc; k++) PQT_TRY(column_step(w, &srcs[k], k, at, n, finish));
+        for (int k = 0; k < nc; k++) PQT_TRY(column_step(w, &srcs[k], k, at, n, finish, 0));
         return PQT_OK;
     }
     int *order = pqt_calloc((size_t)nc, sizeof *order);
@@ -169,7 +190,7 @@ static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n,
         for (int i = 0; i < nc; i++) {
             int k = order[i];
             pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
-            sts[k] = column_step(w, &srcs[k], k, at, n, finish);
+            sts[k] = column_step(w, &srcs[k], k, at, n, finish, omp_get_thread_num());
             pqt_err_restore(prev);
         }
         for (int k = 0; k < nc && st == PQT_OK; k++)
@@ -234,6 +255,5 @@ void pqt_wsrc_free(pqt_wsrc *s)
     pqt_colbuf_free(&s->tmp);
     pqt_colbuf_free(&s->spare);
     pqt_wconv_free(&s->conv);
-    pqt_chunk_ctx_free(s->cx);
     memset(s, 0, sizeof *s);
 }

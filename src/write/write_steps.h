@@ -21,7 +21,6 @@ typedef struct pqt_wsrc {
     int next_rg;             /* the next physical row group of the plan to read */
     pqt_colbuf tmp, conv;    /* the row group read, and its leaf bytes (write_conv.c) */
     pqt_colbuf spare;        /* the row group before's buffers, for the next read */
-    pqt_chunk_ctx *cx;       /* the column's decoding context, kept between row groups */
     pqt_read_counters rc;    /* added to the table after every step */
 } pqt_wsrc;
 
@@ -34,5 +33,7 @@ pqt_status pqt_wsrc_convert(const pqt_wcol *c, const pqt_colbuf **buf, pqt_colbu
  * cutting row groups as the options say. */
 pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows);
 void pqt_wsrc_free(pqt_wsrc *s);
+/* The writer's decoding contexts (pqt_writer_add_rows makes them). */
+void pqt_writer_free_read_cx(pqt_writer *w);
 
 #endif
