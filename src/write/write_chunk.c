@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "format/meta_encode.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "write/enc.h"
@@ -141,9 +142,11 @@ static pqt_status values_room(pqt_wchunk *w, int64_t nval, size_t value_nbytes, 
     return pqt_buf_reserve_more(&w->offs, (size_t)nval * 8);
 }
 
-/* The valid elements of [e0, e1) of b appended as dense values, in one loop without a call
- * per value (the room was made by values_room); returns how many. */
-static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, int64_t e0, int64_t e1)
+/* The valid elements of [e0, e1) of b (valid: its validity, or NULL when every element of
+ * the range is valid) appended as dense values, in one loop without a call per value (the
+ * room was made by values_room); returns how many. */
+static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, const uint8_t *valid,
+                             int64_t e0, int64_t e1)
 {
     const pqt_wcol *c = w->col;
     int64_t kept = 0;
@@ -154,7 +157,7 @@ static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, int64_t e0, int
         int64_t *oo = (int64_t *)(w->offs.data + w->offs.len);
         int64_t end = (int64_t)w->vals.len;
         for (int64_t e = e0; e < e1; e++) {
-            if (!bit(b->validity, e)) continue;
+            if (!bit(valid, e)) continue;
             int64_t len = so[e + 1] - so[e];
             if (len > 0) memcpy(dst + end, src + so[e], (size_t)len);
             end += len;
@@ -169,7 +172,7 @@ static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, int64_t e0, int
     uint8_t *dst = w->vals.data + w->vals.len;
     if (c->narrow32) {
         for (int64_t e = e0; e < e1; e++) {
-            if (!bit(b->validity, e)) continue;
+            if (!bit(valid, e)) continue;
             int64_t v;
             memcpy(&v, src + (size_t)e * 8, 8);
             int32_t x = (int32_t)v;
@@ -178,18 +181,18 @@ static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, int64_t e0, int
         w->vals.len += (size_t)kept * 4;
         return kept;
     }
-    if (!b->validity) {
+    if (!valid) {
         memcpy(dst, src + (size_t)e0 * en, (size_t)(e1 - e0) * en);
         kept = e1 - e0;
     } else if (en == 4) {
         for (int64_t e = e0; e < e1; e++)
-            if (bit(b->validity, e)) memcpy(dst + (size_t)kept++ * 4, src + (size_t)e * 4, 4);
+            if (bit(valid, e)) memcpy(dst + (size_t)kept++ * 4, src + (size_t)e * 4, 4);
     } else if (en == 8) {
         for (int64_t e = e0; e < e1; e++)
-            if (bit(b->validity, e)) memcpy(dst + (size_t)kept++ * 8, src + (size_t)e * 8, 8);
+            if (bit(valid, e)) memcpy(dst + (size_t)kept++ * 8, src + (size_t)e * 8, 8);
     } else {
         for (int64_t e = e0; e < e1; e++)
-            if (bit(b->validity, e)) memcpy(dst + (size_t)kept++ * en, src + (size_t)e * en, en);
+            if (bit(valid, e)) memcpy(dst + (size_t)kept++ * en, src + (size_t)e * en, en);
     }
     w->vals.len += (size_t)kept * en;
     return kept;
@@ -206,11 +209,13 @@ static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
 {
     const pqt_wcol *c = w->col;
     const uint16_t *sd = w->struct_def;
-    if (b->validity && (c->max_def == 0 || sd)) {
+    const uint8_t *valid = b->validity;
+    if (valid && pqt_bits_all_set(valid, r0, n)) valid = NULL; /* the fast paths then */
+    if (valid && (c->max_def == 0 || sd)) {
         /* a required leaf refuses nulls; a struct leaf's null has the level of the groups
          * present (write_struct.c), and a protected or required one refuses it too */
         for (int64_t i = r0; i < r0 + n; i++) {
-            if (bit(b->validity, i)) continue;
+            if (bit(valid, i)) continue;
             if (!sd || c->protect || sd[i - w->struct_r0] >= c->max_def)
                 return required_null(w, row_no + (i - r0), "is null");
         }
@@ -221,16 +226,16 @@ static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
         uint16_t *d = levels_room(&w->def, n);
         if (!d) return oom(w);
         const uint16_t full = (uint16_t)c->max_def; /* > 1 inside optional structs */
-        if (!b->validity)
+        if (!valid)
             for (int64_t i = 0; i < n; i++) d[i] = full;
         else if (!sd)
-            for (int64_t i = 0; i < n; i++) d[i] = bit(b->validity, r0 + i) ? full : 0;
+            for (int64_t i = 0; i < n; i++) d[i] = bit(valid, r0 + i) ? full : 0;
         else
             for (int64_t i = 0; i < n; i++)
-                d[i] = bit(b->validity, r0 + i) ? full : sd[r0 + i - w->struct_r0];
+                d[i] = bit(valid, r0 + i) ? full : sd[r0 + i - w->struct_r0];
         w->def.len += (size_t)n * 2;
     }
-    int64_t kept = append_values(w, b, r0, r0 + n);
+    int64_t kept = append_values(w, b, valid, r0, r0 + n);
     w->page_nvals += n;
     w->page_nnonnull += kept;
     return PQT_OK;
@@ -244,6 +249,9 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
     uint16_t list_present = (uint16_t)(c->group_def + (c->nullable ? 1 : 0));
     uint16_t elem_null = (uint16_t)(list_present + 1), elem_full = (uint16_t)c->max_def;
     int64_t e0 = b->list_offsets[r0], e1 = b->list_offsets[r0 + n];
+    const uint8_t *valid = b->validity, *row_valid = b->row_validity;
+    if (valid && pqt_bits_all_set(valid, e0, e1 - e0)) valid = NULL; /* the fast paths then */
+    if (row_valid && pqt_bits_all_set(row_valid, r0, n)) row_valid = NULL;
     /* a level entry per element, and one per null or empty list */
     int64_t nlev = (e1 - e0) + n;
     uint16_t *d = levels_room(&w->def, nlev), *r = levels_room(&w->rep, nlev);
@@ -252,7 +260,7 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
     PQT_TRY(values_room(w, e1 - e0, vn, string_bytes(b, e0, e1)));
     int64_t nl = 0;
     for (int64_t i = r0; i < r0 + n; i++) {
-        if (b->row_validity && !bit(b->row_validity, i)) {
+        if (row_valid && !bit(row_valid, i)) {
             uint16_t dl = w->struct_def ? w->struct_def[i - w->struct_r0] : 0;
             if (dl >= list_present) return required_null(w, row_no + (i - r0), "is a null list");
             d[nl] = dl;
@@ -265,24 +273,24 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
             r[nl++] = 0;
             continue;
         }
-        if (!b->validity) {
+        if (!valid) {
             for (int64_t e = 0; e < k; e++) {
                 d[nl + e] = elem_full;
                 r[nl + e] = 1;
             }
         } else {
             for (int64_t e = 0; e < k; e++) {
-                bool valid = bit(b->validity, f + e);
-                if (!valid && !c->elem_nullable)
+                bool present = bit(valid, f + e);
+                if (!present && !c->elem_nullable)
                     return required_null(w, row_no + (i - r0), "has a null element");
-                d[nl + e] = valid ? elem_full : elem_null;
+                d[nl + e] = present ? elem_full : elem_null;
                 r[nl + e] = 1;
             }
         }
         r[nl] = 0;
         nl += k;
     }
-    int64_t kept = append_values(w, b, e0, e1);
+    int64_t kept = append_values(w, b, valid, e0, e1);
     w->def.len += (size_t)nl * 2;
     w->rep.len += (size_t)nl * 2;
     w->page_nvals += nl;

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bits.h - questions about validity bitmaps (bit i of byte i / 8, least significant first).
+ */
+#ifndef PQT_UTIL_BITS_H
+#define PQT_UTIL_BITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Whether bits [start, start + n) of bm are all set: eight bytes at a time, so that a
+ * column without nulls in a range takes the paths of a column without a bitmap. */
+static inline bool pqt_bits_all_set(const uint8_t *bm, int64_t start, int64_t n)
+{
+    int64_t i = start, end = start + n;
+    for (; i < end && (i & 7); i++)
+        if (!(bm[i >> 3] >> (i & 7) & 1)) return false;
+    const uint8_t *p = bm + (i >> 3);
+    int64_t nbytes = (end - i) >> 3, k = 0;
+    for (; k + 8 <= nbytes; k += 8) {
+        uint64_t x;
+        memcpy(&x, p + k, 8);
+        if (x != UINT64_MAX) return false;
+    }
+    for (; k < nbytes; k++)
+        if (p[k] != 0xFF) return false;
+    for (i += nbytes * 8; i < end; i++)
+        if (!(bm[i >> 3] >> (i & 7) & 1)) return false;
+    return true;
+}
+
+#endif

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_bits.c - pqt_bits_all_set against a bit-by-bit model over random bitmaps and ranges,
+ * and the writer paths it chooses: a column with a bitmap whose nulls sit in a few places
+ * (ranges without nulls take the no-bitmap path, the rest the per-value one) written with
+ * small pages and read back value by value, nulls exactly where they were.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pqt.h"
+#include "testutil.h"
+#include "util/bits.h"
+
+static uint64_t rng = 2026;
+
+static int64_t rnd(int64_t n) { return n > 0 ? (int64_t)(pqt_test_rand(&rng) % (uint64_t)n) : 0; }
+
+static bool model_all_set(const uint8_t *bm, int64_t start, int64_t n)
+{
+    for (int64_t i = start; i < start + n; i++)
+        if (!(bm[i / 8] & (1u << (i % 8)))) return false;
+    return true;
+}
+
+static void property(void)
+{
+    enum { NBITS = 1000 };
+    uint8_t bm[NBITS / 8 + 1];
+    int agree = 0, set = 0;
+    for (int round = 0; round < 4000; round++) {
+        memset(bm, 0xFF, sizeof bm);
+        int nclear = (int)rnd(3); /* mostly all set: the answer must turn on one bit */
+        for (int k = 0; k < nclear; k++) {
+            int64_t i = rnd(NBITS);
+            bm[i / 8] &= (uint8_t) ~(1u << (i % 8));
+        }
+        int64_t start = rnd(NBITS), n = rnd(NBITS - start + 1);
+        bool want = model_all_set(bm, start, n);
+        agree += pqt_bits_all_set(bm, start, n) == want;
+        set += want;
+    }
+    CHECK_EQ_I64(agree, 4000);
+    CHECK(set > 500 && set < 3500); /* both answers were asked for */
+}
+
+/* f64 with a bitmap, nulls at rows 70000..70009 and 199999 only (lists with sparse nulls:
+ * test_write_roundtrip). */
+static void write_read_back(void)
+{
+    enum { N = 200000 };
+    double *x = malloc(N * sizeof *x);
+    uint8_t *valid = malloc(N / 8 + 1);
+    REQUIRE_OK(x && valid ? PQT_OK : PQT_NOMEM);
+    memset(valid, 0xFF, N / 8 + 1);
+    for (int64_t i = 0; i < N; i++) x[i] = (double)i * 0.5;
+    for (int64_t i = 70000; i < 70010; i++) valid[i / 8] &= (uint8_t) ~(1u << (i % 8));
+    valid[(N - 1) / 8] &= (uint8_t) ~(1u << ((N - 1) % 8));
+
+    pqt_table *t;
+    REQUIRE_OK(pqt_table_new(&t));
+    CHECK_OK(pqt_table_add_column(t, "x", PQT_FLOAT64, 1, x, valid, N, NULL));
+    char dir[] = "/tmp/pqt_test_bits_XXXXXX";
+    REQUIRE_OK(mkdtemp(dir) ? PQT_OK : PQT_IO);
+    char path[64];
+    snprintf(path, sizeof path, "%s/x.parquet", dir);
+    pqt_write_opts *o;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_PAGE_NBYTES, 4096));
+    CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_ROW_GROUP_ROWS, 65536));
+    CHECK_OK(pqt_write_table(t, path, o));
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+
+    REQUIRE_OK(pqt_table_open(path, NULL, &t));
+    double *y = malloc(N * sizeof *y);
+    uint8_t *yv = malloc(N / 8 + 1);
+    REQUIRE_OK(y && yv ? PQT_OK : PQT_NOMEM);
+    CHECK_OK(pqt_table_get(t, "x", 0, y, N * sizeof *y, yv, N / 8 + 1));
+    int64_t bad = 0, nulls = 0;
+    for (int64_t i = 0; i < N; i++) {
+        bool want_null = (i >= 70000 && i < 70010) || i == N - 1;
+        bool is_null = !(yv[i / 8] & (1u << (i % 8)));
+        nulls += is_null;
+        if (is_null != want_null || (!is_null && y[i] != (double)i * 0.5)) bad++;
+    }
+    CHECK_EQ_I64(bad, 0);
+    CHECK_EQ_I64(nulls, 11);
+    pqt_table_close(t);
+    unlink(path);
+    rmdir(dir);
+    free(x);
+    free(valid);
+    free(y);
+    free(yv);
+}
+
+int main(void)
+{
+    property();
+    write_read_back();
+    return pqt_test_done("test_bits");
+}
