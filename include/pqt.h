@@ -1424,7 +1424,9 @@ typedef enum pqt_wopt {
     PQT_WOPT_DICTIONARY_NBYTES = 4, /* int64 > 0: a chunk's dictionary limit (default 1 MiB) */
     PQT_WOPT_PAGE_VERSION = 5,     /* int 1 (default) or 2: data page v1 or v2 */
     PQT_WOPT_PAGE_NBYTES = 6,      /* int64 > 0: target bytes of a data page (default 1 MiB) */
-    PQT_WOPT_ROW_GROUP_ROWS = 7,   /* int64 > 0: rows of a row group (default 1,048,576) */
+    PQT_WOPT_ROW_GROUP_ROWS = 7,   /* int64 > 0: rows of a row group (default 1,048,576; under
+                                      the defaults a table read from a file ends a row group
+                                      where a source row group ends inside it) */
     PQT_WOPT_ROW_GROUP_NBYTES = 8, /* int64 > 0: a row group is cut past this many encoded
                                       bytes (default 256 MiB) */
     PQT_WOPT_STATISTICS = 9,       /* int 1 (default) / 0: chunk statistics */

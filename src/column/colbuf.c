@@ -25,16 +25,20 @@ static size_t kind_nbytes(int kind)
 
 size_t pqt_kind_elem_nbytes(int kind) { return kind_nbytes(PQT_KIND_ELEMENT(kind)); }
 
-void pqt_colbuf_free(pqt_colbuf *b)
+static void colbuf_free_with(pqt_colbuf *b, void (*free_fn)(void *))
 {
-    if (!b->data_borrowed) pqt_mem_free(b->data);
-    pqt_mem_free(b->validity);
-    pqt_mem_free(b->str_offsets);
-    pqt_buf_free(&b->str_bytes);
-    pqt_mem_free(b->list_offsets);
-    pqt_mem_free(b->row_validity);
+    if (!b->data_borrowed) free_fn(b->data);
+    free_fn(b->validity);
+    free_fn(b->str_offsets);
+    if (!b->str_bytes.fixed) free_fn(b->str_bytes.data);
+    free_fn(b->list_offsets);
+    free_fn(b->row_validity);
     memset(b, 0, sizeof *b);
 }
+
+void pqt_colbuf_free(pqt_colbuf *b) { colbuf_free_with(b, pqt_mem_free); }
+
+void pqt_colbuf_free_recycled(pqt_colbuf *b) { colbuf_free_with(b, pqt_mem_free_recycled); }
 
 /* The spare's array *have when it holds at least need bytes (taken: *have becomes NULL),
  * else fresh memory. Reused memory is already mapped: fresh memory of this size comes from

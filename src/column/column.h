@@ -56,6 +56,9 @@ pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, in
 pqt_status pqt_colbuf_alloc_reusing(pqt_colbuf *b, const pqt_col *col, int64_t nrows,
                                     int64_t elem_cap, void *borrowed_data, pqt_colbuf *spare);
 void pqt_colbuf_free(pqt_colbuf *b);
+/* As pqt_colbuf_free, its large arrays kept for the next large allocation (another column's
+ * read of the same size soon): pqt_mem_free_recycled. */
+void pqt_colbuf_free_recycled(pqt_colbuf *b);
 /* Make room for `need` elements of a list colbuf, growing geometrically up to elem_limit:
  * counts from the footer are trusted as a limit, not as an allocation. PQT_CORRUPT past the
  * limit (more elements than the chunks' value counts). */

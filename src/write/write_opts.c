@@ -165,6 +165,7 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
         else if (opt == PQT_WOPT_ROW_GROUP_ROWS) o->rg_rows = v;
         else if (opt == PQT_WOPT_ROW_GROUP_NBYTES) o->rg_nbytes = v;
         else o->bloom_ndv = v;
+        if (opt == PQT_WOPT_ROW_GROUP_ROWS || opt == PQT_WOPT_ROW_GROUP_NBYTES) o->rg_limit_set = true;
         return PQT_OK;
     case PQT_WOPT_THREADS:
         if (v < 0 || v > 4096) return bad(call, opt, "threads must be 0..4096");

@@ -125,6 +125,13 @@ static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int
         at += take;
         n -= take;
     }
+    if (s->read && s->buf && at >= s->row0 + s->nrows) {
+        /* the row group read is used up: its memory goes to the next column read on this
+         * thread, instead of each column keeping its own until its next read */
+        pqt_colbuf_free_recycled(&s->tmp);
+        pqt_colbuf_free(&s->spare);
+        s->buf = NULL;
+    }
     return finish ? pqt_wchunk_finish(ch) : PQT_OK;
 }
 
@@ -202,6 +209,24 @@ static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n,
     return st;
 }
 
+/* The last row (exclusive) of a source row group read for the columns that lies in
+ * (lo, hi), or -1: where a row group that would end at hi ends instead under the default
+ * limits, so that no column holds a part-used row group read from one step to the next. */
+static int64_t source_end_before(const pqt_writer *w, const pqt_wsrc *srcs, int64_t lo,
+                                 int64_t hi)
+{
+    const pqt_plan *p = NULL;
+    for (int k = 0; k < w->ncols && !p; k++)
+        if (srcs[k].read && srcs[k].t) p = &srcs[k].t->plan;
+    if (!p || p->perm) return -1;
+    int64_t best = -1;
+    for (int rg = 0; rg < p->nrg; rg++) {
+        int64_t end = p->dst_row[rg] + p->sel[rg].nsel;
+        if (p->sel[rg].nsel > 0 && end > lo && end < hi && end > best) best = end;
+    }
+    return best;
+}
+
 pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows)
 {
     int64_t done = 0;
@@ -227,7 +252,12 @@ pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows)
                 ends_rg = true;
             }
         }
-        st = run_step(w, srcs, done, step, ends_rg);
+        if (ends_rg && !w->o.rg_limit_set && w->bytes_per_row > 0) {
+            int64_t end = source_end_before(w, srcs, done - w->rg_nrows, done + step);
+            if (end > done) step = end - done;
+            else if (end == done && w->rg_nrows > 0) step = 0; /* it ended with the last step */
+        }
+        st = step > 0 ? run_step(w, srcs, done, step, ends_rg) : PQT_OK;
         for (int k = 0; k < w->ncols; k++)
             if (srcs[k].t && srcs[k].read) {
                 pqt_tbl_scan_add(srcs[k].t, &srcs[k].t->cols[srcs[k].slot], &srcs[k].rc);

@@ -12,7 +12,11 @@
  *    writer's first step is short, so its rate is known before a row group fills), and the
  *    values read back as written;
  *  - a streaming writer given batches of 1, 7 and 1000 rows cuts row groups every
- *    PQT_WOPT_ROW_GROUP_ROWS rows exactly.
+ *    PQT_WOPT_ROW_GROUP_ROWS rows exactly;
+ *  - a copy under the default limits ends its row groups where the source's end (three of
+ *    600,000 rows stay three, not 1,048,576 + 751,424; a filtered copy of 900,000 rows from
+ *    two of them is one), and with PQT_WOPT_ROW_GROUP_ROWS given cuts exactly there; values
+ *    as written.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +233,73 @@ static void streaming_batches(void)
     pqt_table_close(back);
 }
 
+/* The row groups of the file at p, and its column "i" holding first + row. */
+static void check_groups(const char *p, int ngroups, const int64_t *nrows, int32_t first)
+{
+    pqt_file *f = NULL;
+    REQUIRE_OK(pqt_file_open(p, NULL, &f));
+    CHECK_EQ_I64(pqt_file_nrow_groups(f), ngroups);
+    for (int rg = 0; rg < ngroups && rg < pqt_file_nrow_groups(f); rg++)
+        CHECK_EQ_I64(pqt_file_row_group_nrows(f, rg), nrows[rg]);
+    pqt_file_close(f);
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open(p, NULL, &t));
+    int32_t *v = NULL;
+    uint8_t *val = NULL;
+    int64_t n = 0, bad = 0;
+    CHECK_OK(pqt_table_get_alloc(t, "i", PQT_INT32, (void **)&v, &val, &n));
+    for (int64_t r = 0; v && r < n; r++) bad += v[r] != first + (int32_t)r;
+    CHECK_EQ_I64(bad, 0);
+    pqt_free(v);
+    pqt_free(val);
+    pqt_table_close(t);
+}
+
+static void copy_to(const char *src, const char *filter, const char *dst, int64_t rg_rows)
+{
+    pqt_opts *ro = NULL;
+    REQUIRE_OK(pqt_opts_new(&ro));
+    if (filter) CHECK_OK(pqt_opts_set_str(ro, PQT_OPT_FILTER, filter));
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open(src, ro, &t));
+    pqt_opts_free(ro);
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_OVERWRITE, 1));
+    if (rg_rows > 0) CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_ROW_GROUP_ROWS, rg_rows));
+    CHECK_OK(pqt_write_table(t, dst, o));
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+}
+
+static void source_row_groups(void)
+{
+    enum { N = 1800000 };
+    int32_t *x = malloc(N * sizeof *x);
+    REQUIRE_OK(x == NULL);
+    for (int32_t i = 0; i < N; i++) x[i] = i;
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_new(&t));
+    CHECK_OK(pqt_table_add_column(t, "i", PQT_INT32, 1, x, NULL, N, NULL));
+    free(x);
+    char src[300], dst[300];
+    snprintf(src, sizeof src, "%s/src600k.parquet", g_dir);
+    snprintf(dst, sizeof dst, "%s/copy600k.parquet", g_dir);
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_int(o, PQT_WOPT_ROW_GROUP_ROWS, 600000));
+    CHECK_OK(pqt_write_table(t, src, o));
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+
+    copy_to(src, NULL, dst, 0);
+    check_groups(dst, 3, (const int64_t[]){600000, 600000, 600000}, 0);
+    copy_to(src, NULL, dst, 1048576);
+    check_groups(dst, 2, (const int64_t[]){1048576, 751424}, 0);
+    copy_to(src, "i >= 900000", dst, 0); /* 300,000 rows of one source group, 600,000 of the next */
+    check_groups(dst, 1, (const int64_t[]){900000}, 900000);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/pqt_write_steps_XXXXXX");
@@ -244,6 +315,7 @@ int main(void)
     same_bytes(NULL, "tests/data/struct_nulls.parquet", "id > 1", 4, "structs_filtered");
     byte_limit();
     streaming_batches();
+    source_row_groups();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
