@@ -558,6 +558,24 @@ static pqt_status redo_plain(pqt_wchunk *w)
     return PQT_OK;
 }
 
+/* A column written PLAIN for good needs its dictionary no more: its table and values (up to
+ * a page of distinct values, megabytes per column) and the pages kept for a fallback go back
+ * now, for the next column to use, instead of staying with this one to the end. */
+static void drop_dictionary(pqt_wchunk *w)
+{
+    pqt_dict_builder_free(w->dict);
+    w->dict = NULL;
+    pqt_buf_free(&w->kept_lv);
+    pqt_buf_free(&w->kept_idx);
+    pqt_buf_free(&w->redo);
+    pqt_mem_free(w->kept);
+    w->kept = NULL;
+    w->nkept = w->kcap = 0;
+    pqt_mem_free(w->idx);
+    w->idx = NULL;
+    w->idx_cap = 0;
+}
+
 static pqt_status flush_page(pqt_wchunk *w)
 {
     const pqt_wcol *c = w->col;
@@ -635,6 +653,7 @@ static pqt_status flush_page(pqt_wchunk *w)
     w->page_first_row += w->page_rows;
     w->page_nvals = w->page_nnonnull = w->page_rows = 0;
     w->def.len = w->rep.len = w->vals.len = w->offs.len = 0;
+    if (w->dict_off && w->dict) drop_dictionary(w);
     return PQT_OK;
 }
 
@@ -643,7 +662,7 @@ pqt_status pqt_wchunk_add(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int64_
 {
     const pqt_wcol *c = w->col;
     const pqt_write_opts *o = w->opts;
-    if (!w->dict && o->dictionary && c->ptype != PQT_PT_BOOLEAN)
+    if (!w->dict && !w->dict_off && o->dictionary && c->ptype != PQT_PT_BOOLEAN)
         PQT_TRY(pqt_dict_builder_new(&w->dict, c->ptype, c->type_length, (size_t)o->dict_nbytes));
     int64_t done = 0;
     while (done < n) {
