@@ -210,7 +210,7 @@ void pqt_writer_abort(pqt_writer *w)
         for (int i = 0; i < w->ncols; i++) pqt_wchunk_free(&w->chunks[i]);
     pqt_mem_free(w->chunks);
     pqt_mem_free(w->col_weight);
-    pqt_writer_free_read_cx(w);
+    pqt_writer_free_threads(w);
     pqt_wcols_free(w->cols, w->ncols);
     pqt_wopts_clear(&w->o);
     pqt_buf_free(&w->ci);

@@ -27,9 +27,8 @@ struct pqt_writer {
     int64_t bytes_per_row; /* of the pending row group, at the last step (0: no step yet) */
     int64_t *col_weight;   /* per column: encoded bytes of the last row group (write_steps.c
                               starts the largest first) */
-    struct pqt_chunk_ctx **read_cx; /* per step thread: the decoding context of the columns it
-                                       reads (write_steps.c) */
-    int nread_cx;
+    struct pqt_wthread *thr; /* per step thread: what its column tasks share (write_steps.c) */
+    int nthr;
     pqt_buf ci, oi;   /* encoded column and offset indexes, written at close */
     pqt_kv *kv;
     int nkv, kvcap;

@@ -22,26 +22,43 @@
 /* Rows of the writer's first step, before it knows the bytes per row. */
 #define PROBE_ROWS 1024
 
-/* Decoding contexts for `nthr` step threads. One per thread, not per column: a context
- * holds a decompressed page and its levels, and ten columns each keeping their own were a
- * hundred megabytes of memory fresh from the kernel, zeroed on first touch. */
-static pqt_status ensure_read_cx(pqt_writer *w, int nthr)
+/* Sets for `nthr` step threads (write_steps.h). */
+static pqt_status ensure_threads(pqt_writer *w, int nthr)
 {
-    if (nthr <= w->nread_cx) return PQT_OK;
-    pqt_chunk_ctx **cx = pqt_realloc(w->read_cx, (size_t)nthr * sizeof *cx);
-    if (!cx) return pqt_err(PQT_NOMEM, "out of memory");
-    for (int i = w->nread_cx; i < nthr; i++) cx[i] = NULL;
-    w->read_cx = cx;
-    w->nread_cx = nthr;
+    if (nthr <= w->nthr) return PQT_OK;
+    pqt_wthread *t = pqt_realloc(w->thr, (size_t)nthr * sizeof *t);
+    if (!t) return pqt_err(PQT_NOMEM, "out of memory");
+    memset(t + w->nthr, 0, (size_t)(nthr - w->nthr) * sizeof *t);
+    w->thr = t;
+    for (; w->nthr < nthr; w->nthr++) PQT_TRY(pqt_codec_ctx_new(&t[w->nthr].codec));
     return PQT_OK;
 }
 
-void pqt_writer_free_read_cx(pqt_writer *w)
+void pqt_writer_free_threads(pqt_writer *w)
 {
-    for (int i = 0; i < w->nread_cx; i++) pqt_chunk_ctx_free(w->read_cx[i]);
-    pqt_mem_free(w->read_cx);
-    w->read_cx = NULL;
-    w->nread_cx = 0;
+    for (int i = 0; i < w->nthr; i++) {
+        pqt_chunk_ctx_free(w->thr[i].read_cx);
+        pqt_codec_ctx_free(w->thr[i].codec);
+        pqt_buf_free(&w->thr[i].scratch);
+        pqt_buf_free(&w->thr[i].comp);
+    }
+    pqt_mem_free(w->thr);
+    w->thr = NULL;
+    w->nthr = 0;
+}
+
+/* Lend t's compressor and page buffers to chunk ch, or take them back (the same swap). */
+static void swap_lent(pqt_wchunk *ch, pqt_wthread *t)
+{
+    pqt_codec_ctx *c = ch->codec;
+    ch->codec = t->codec;
+    t->codec = c;
+    pqt_buf b = ch->scratch;
+    ch->scratch = t->scratch;
+    t->scratch = b;
+    b = ch->comp;
+    ch->comp = t->comp;
+    t->comp = b;
 }
 
 /* Read slot c's rows of physical row group rg through the plan into b with decoding
@@ -104,16 +121,15 @@ static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc, pqt_chunk_ctx **cxp)
     return pqt_wsrc_convert(wc, &s->buf, &s->conv, s->row0 + 1);
 }
 
-/* Column k's rows [at, at + n) of the table into its chunk, on step thread `thread`; the
- * chunk is closed when finish is set. */
-static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int64_t n,
+static pqt_status column_rows(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int64_t n,
                               bool finish, int thread)
 {
     pqt_wchunk *ch = &w->chunks[k];
     const uint16_t *struct_def = ch->struct_def; /* the step's rows, from pqt_wstruct_rows */
     const int64_t step_at = at;
     while (n > 0) {
-        if (!s->buf || at >= s->row0 + s->nrows) PQT_TRY(next_rg(s, &w->cols[k], &w->read_cx[thread]));
+        if (!s->buf || at >= s->row0 + s->nrows)
+            PQT_TRY(next_rg(s, &w->cols[k], &w->thr[thread].read_cx));
         int64_t take = s->row0 + s->nrows - at;
         if (take > n) take = n;
         if (struct_def) { /* this piece's rows, indexed by its buffer's rows */
@@ -133,6 +149,17 @@ static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int
         s->buf = NULL;
     }
     return finish ? pqt_wchunk_finish(ch) : PQT_OK;
+}
+
+/* Column k's rows [at, at + n) of the table into its chunk, on step thread `thread` (with
+ * what it lends); the chunk is closed when finish is set. */
+static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int64_t n,
+                              bool finish, int thread)
+{
+    swap_lent(&w->chunks[k], &w->thr[thread]);
+    pqt_status st = column_rows(w, s, k, at, n, finish, thread);
+    swap_lent(&w->chunks[k], &w->thr[thread]);
+    return st;
 }
 
 static int64_t chunk_nbytes(const pqt_writer *w)
@@ -182,7 +209,7 @@ static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n,
     PQT_TRY(struct_levels(w, srcs, at, n));
     int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
     if (omp_in_parallel() || nthr > nc) nthr = omp_in_parallel() ? 1 : nc;
-    PQT_TRY(ensure_read_cx(w, nthr));
+    PQT_TRY(ensure_threads(w, nthr));
     if (nthr <= 1) {
         for (int k = 0; k < nc; k++) PQT_TRY(column_step(w, &srcs[k], k, at, n, finish, 0));
         return PQT_OK;
@@ -227,6 +254,24 @@ static int64_t source_end_before(const pqt_writer *w, const pqt_wsrc *srcs, int6
     return best;
 }
 
+/* After the writer's first step: room in each chunk for `rows` more rows of pages at the rate
+ * the step saw (values before compression: a bound), so that the pages do not grow by
+ * doubling, each time a copy into fresh memory. Room never written costs nothing, and this
+ * is only a hint: without the memory the pages grow as before. */
+static void reserve_pages(pqt_writer *w, int64_t rows)
+{
+    for (int k = 0; k < w->ncols; k++) {
+        pqt_wchunk *ch = &w->chunks[k];
+        if (ch->nrows <= 0) continue;
+        double want = (double)pqt_wchunk_nbytes(ch) / (double)ch->nrows * (double)rows * 1.1;
+        if (want <= (double)ch->pages.cap || want > (double)w->o.rg_nbytes) continue;
+        char ignored[8]; /* a failure here is no failure of the write: its message too */
+        pqt_err_target prev = pqt_err_redirect(ignored, sizeof ignored);
+        (void)pqt_buf_reserve(&ch->pages, (size_t)want);
+        pqt_err_restore(prev);
+    }
+}
+
 pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows)
 {
     int64_t done = 0;
@@ -268,9 +313,14 @@ pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows)
         w->nrows += step;
         done += step;
         int64_t pending = chunk_nbytes(w);
+        bool first_step = w->bytes_per_row <= 0;
         /* the latest rate: the encoded pages of the row group so far, and the values of
          * each column's open page */
         if (w->rg_nrows > 0) w->bytes_per_row = pending / w->rg_nrows + 1;
+        if (first_step && !ends_rg) {
+            int64_t rows = nrows - done, room_left = w->o.rg_rows - w->rg_nrows;
+            reserve_pages(w, rows < room_left ? rows : room_left);
+        }
         if (ends_rg || pending >= w->o.rg_nbytes) {
             st = pqt_writer_flush_rg(w);
             pending = 0;

@@ -33,7 +33,17 @@ pqt_status pqt_wsrc_convert(const pqt_wcol *c, const pqt_colbuf **buf, pqt_colbu
  * cutting row groups as the options say. */
 pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows);
 void pqt_wsrc_free(pqt_wsrc *s);
-/* The writer's decoding contexts (pqt_writer_add_rows makes them). */
-void pqt_writer_free_read_cx(pqt_writer *w);
+/* What a step thread lends each column task it runs: the decoding context of the reads, and
+ * the compressor and page buffers of the encoding, none of which holds anything from one
+ * task to the next. One set per column was a decompressed page, its levels, a compressor's
+ * tables and two page buffers per column, all memory fresh from the kernel (zeroed on
+ * first touch, which on some machines costs more than the encoding). */
+typedef struct pqt_wthread {
+    pqt_chunk_ctx *read_cx;
+    pqt_codec_ctx *codec;
+    pqt_buf scratch, comp;
+} pqt_wthread;
+/* Free the writer's step threads' sets (pqt_writer_add_rows makes them). */
+void pqt_writer_free_threads(pqt_writer *w);
 
 #endif
