@@ -111,6 +111,11 @@ pqt_status pqt_dict_builder_write_plain(const pqt_dict_builder *b, pqt_buf *out)
 /* Forget every entry (for the next column chunk); memory is kept for reuse. */
 void pqt_dict_builder_reset(pqt_dict_builder *b);
 void pqt_dict_builder_free(pqt_dict_builder *b);
+/* Whether a sample of n values (fixed-size: width bytes each; BYTE_ARRAY: offsets[n + 1] into
+ * values) shows them nearly all distinct, so that a dictionary of them is not worth trying
+ * (dict_sample.c). false for fewer than 8192 values, and whenever the sample repeats one. */
+bool pqt_dict_sample_distinct(const uint8_t *values, const int64_t *offsets, size_t width,
+                              size_t n);
 
 /* ---- split-block bloom filter (bloom_build.c) ---- */
 

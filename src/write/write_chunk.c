@@ -405,9 +405,14 @@ static pqt_status encode_values(pqt_wchunk *w, pqt_buf *out, int *encoding_ret)
             w->idx = ix;
             w->idx_cap = (size_t)n;
         }
-        pqt_status st = offs ? pqt_dict_builder_add_bytes(w->dict, offs, w->vals.data, (size_t)n, w->idx)
-                             : pqt_dict_builder_add_fixed(w->dict, w->vals.data, (size_t)n, w->idx);
         bool first_page = !w->used_dict_enc && !w->used_plain;
+        pqt_status st;
+        size_t width = offs ? 0 : w->vals.len / (size_t)n;
+        if (first_page && pqt_dict_sample_distinct(w->vals.data, offs, width, (size_t)n))
+            st = PQT_LIMIT; /* a sample says the count below would give up: PLAIN now */
+        else
+            st = offs ? pqt_dict_builder_add_bytes(w->dict, offs, w->vals.data, (size_t)n, w->idx)
+                      : pqt_dict_builder_add_fixed(w->dict, w->vals.data, (size_t)n, w->idx);
         if (st == PQT_OK && first_page && n >= 64 &&
             (uint64_t)pqt_dict_builder_count(w->dict) * 10 > (uint64_t)n * 9) {
             /* nearly every value of the chunk's first page is new: a dictionary would only
