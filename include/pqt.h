@@ -758,6 +758,10 @@ PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
  * (0 = same) with the rules of pqt_table_cast (exact). The copy is an in-memory column. */
 PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
                                          int to_kind);
+/* The same with the conversion's exactness chosen as for pqt_table_cast: exact == 0
+ * converts with C rules (NaN and out-of-range to 0) instead of failing with PQT_OVERFLOW. */
+PQT_API pqt_status pqt_table_copy_column_v2(pqt_table *t, const char *src, const char *dst,
+                                            int to_kind, int exact);
 /* Convert a numeric column (int32, int64, uint64, float32, float64; scalar or vector) to
  * another numeric element kind, in place. No-op when already that kind. On an unread column
  * it only records the kind to decode into (no read now; the conversion happens as the values

@@ -92,6 +92,10 @@ module parquet
         procedure, private :: argsort_text, argsort_list
         procedure :: reload => table_reload
         procedure :: evict_column => table_evict_column
+        ! several columns at once, copies (parquet_columns.f90)
+        procedure :: keep_columns => table_keep_columns
+        procedure :: drop_columns => table_drop_columns
+        procedure :: copy_column => table_copy_column
         ! nulls, casts, removing rows, row masks (parquet_rows.f90)
         generic :: set_null => set_null_8, set_null_4, set_null_mask, set_null_mask_2
         procedure, private :: set_null_8, set_null_4, set_null_mask, set_null_mask_2
@@ -809,6 +813,35 @@ module parquet
             class(parquet_table), intent(inout) :: t
             character(len=*), intent(in) :: name
             logical, intent(in), optional :: force
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Several columns at once and copies: parquet_columns.f90 (submodule parquet_columns).
+    interface
+        module subroutine table_keep_columns(t, names, force, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: names(:)
+            logical, intent(in), optional :: force
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_drop_columns(t, names, force, ignore_missing, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: names(:)
+            logical, intent(in), optional :: force, ignore_missing
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_copy_column(t, src, dst, to_kind, exact, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: src, dst
+            integer, intent(in), optional :: to_kind
+            logical, intent(in), optional :: exact
             logical, intent(out), optional :: found
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg

@@ -220,6 +220,29 @@ module parquet_c_write
             integer(c_int), value :: elem
             integer(c_int) :: pqt_table_clear_null
         end function
+        function pqt_table_drop_columns(t, names, n, ignore_missing) &
+            bind(c, name='pqt_table_drop_columns')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: t
+            type(c_ptr), intent(in) :: names(*)
+            integer(c_int), value :: n, ignore_missing
+            integer(c_int) :: pqt_table_drop_columns
+        end function
+        function pqt_table_keep_columns(t, names, n) bind(c, name='pqt_table_keep_columns')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: t
+            type(c_ptr), intent(in) :: names(*)
+            integer(c_int), value :: n
+            integer(c_int) :: pqt_table_keep_columns
+        end function
+        function pqt_table_copy_column_v2(t, src, dst, to_kind, exact) &
+            bind(c, name='pqt_table_copy_column_v2')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: src(*), dst(*)
+            integer(c_int), value :: to_kind, exact
+            integer(c_int) :: pqt_table_copy_column_v2
+        end function
         function pqt_table_cast(t, name, to_kind, exact) bind(c, name='pqt_table_cast')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t
