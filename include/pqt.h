@@ -777,6 +777,17 @@ PQT_API pqt_status pqt_table_cast(pqt_table *t, const char *name, int to_kind, i
  * caller-written. PQT_KIND for strings and lists (pqt_table_set_strings/_set_list). */
 PQT_API pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data,
                                  size_t data_nbytes, const uint8_t *validity);
+/* Write the values of some rows of a fixed-width scalar or vector column, in place: rows[k]
+ * (1-based, any order) gets the width elements at data[k * width ...] (n * width elements
+ * of the exact stored element kind; data_nbytes checked); a row listed twice keeps its last
+ * write. validity (NULL = all 1) has one bit per given element: 0 makes the element null;
+ * 1 makes it present when modify_nulls != 0 and leaves its null flag as it was when
+ * modify_nulls == 0. Every row is checked first (PQT_RANGE naming the first bad one; nothing
+ * written). Reads the column first. Marks it caller-written (n > 0). Not a structural change
+ * unless a null bitmap had to be allocated. PQT_KIND for strings and lists. */
+PQT_API pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *rows,
+                                      int64_t n, const void *data, size_t data_nbytes,
+                                      const uint8_t *validity, int modify_nulls);
 /* Replace every value of a string column (copied): offsets (nelem + 1, non-decreasing,
  * need not start at 0) index into bytes; validity (NULL = none null) one bit per string,
  * indexed like offsets. nelem is nrows for a scalar column, nrows * width for a vector of

@@ -83,6 +83,11 @@ module parquet
         procedure, private :: add_column_1, add_column_2
         generic :: set => set_1, set_2
         procedure, private :: set_1, set_2
+        ! one cell, chosen rows (parquet_cells.f90)
+        generic :: set_element => set_element_8, set_element_4
+        procedure, private :: set_element_8, set_element_4
+        generic :: set_slice => set_slice_1_8, set_slice_1_4, set_slice_2_8, set_slice_2_4
+        procedure, private :: set_slice_1_8, set_slice_1_4, set_slice_2_8, set_slice_2_4
         procedure :: append => table_append
         generic :: filter_rows => filter_rows_rule, filter_rows_filter, filter_rows_mask
         procedure, private :: filter_rows_rule, filter_rows_filter, filter_rows_mask
@@ -813,6 +818,81 @@ module parquet
             class(parquet_table), intent(inout) :: t
             character(len=*), intent(in) :: name
             logical, intent(in), optional :: force
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! One cell and chosen rows: parquet_cells.f90 (submodule parquet_cells of parquet_change).
+    interface
+        module subroutine set_element_8(t, name, i, v, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: i
+            class(*), intent(in) :: v
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_element_4(t, name, i, v, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: i
+            class(*), intent(in) :: v
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_1_8(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:)
+            logical, intent(in), optional :: is_valid(:)
+            logical, intent(in), optional :: modify_nulls
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_1_4(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:)
+            logical, intent(in), optional :: is_valid(:)
+            logical, intent(in), optional :: modify_nulls
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_2_8(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:, :)
+            logical, intent(in), optional :: is_valid(:, :)
+            logical, intent(in), optional :: modify_nulls
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_2_4(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:, :)
+            logical, intent(in), optional :: is_valid(:, :)
+            logical, intent(in), optional :: modify_nulls
             logical, intent(out), optional :: found
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg

@@ -110,6 +110,19 @@ module parquet_c_write
             type(c_ptr), value :: validity
             integer(c_int) :: pqt_table_set
         end function
+        function pqt_table_set_rows(t, name, rows, n, data, data_nbytes, validity, &
+                                    modify_nulls) bind(c, name='pqt_table_set_rows')
+            import :: c_ptr, c_int, c_char, c_int64_t, c_size_t
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int64_t), intent(in) :: rows(*)
+            integer(c_int64_t), value :: n
+            type(c_ptr), value :: data
+            integer(c_size_t), value :: data_nbytes
+            type(c_ptr), value :: validity
+            integer(c_int), value :: modify_nulls
+            integer(c_int) :: pqt_table_set_rows
+        end function
         function pqt_table_set_strings(t, name, offsets, bytes, validity, list_offsets, &
                                        row_validity) bind(c, name='pqt_table_set_strings')
             import :: c_ptr, c_int, c_char, c_int64_t

@@ -309,33 +309,11 @@ contains
         integer(int8), allocatable, target :: bits(:)
         type(c_ptr) :: vp, dp
         integer(c_size_t) :: nbytes
-        integer(c_int) :: k, w, elem, st
-        integer(int64) :: n
+        integer(c_int) :: st
         logical :: ok
-        character(len=80) :: have, want
         if (.not. opened(t, 'set', stat, errmsg)) return
-        if (.not. checked(pqt_table_kind(t%h, c_string(name), k), proc, stat, errmsg, found)) &
-            return
-        if (.not. checked(pqt_table_width(t%h, c_string(name), w), proc, stat, errmsg)) return
-        n = pqt_table_nrows(t%h)
-        elem = iand(k, 31)
-        if (elem == PQT_DATE) elem = PQT_INT32
-        if (elem == PQT_TIME .or. elem == PQT_TIMESTAMP) elem = PQT_INT64
-        if (iand(k, PQT_LIST) /= 0 .or. elem /= r%kind) then
-            call fail(PQT_KIND, proc//": column '"//trim(name)//"' holds "// &
-                      f_string(pqt_kind_name(k))//'; the values must be of its exact '// &
-                      'stored type (no conversion: int32 for dates, int64 for times and '// &
-                      'timestamps; variable-length lists cannot be set)', stat, errmsg)
-            return
-        end if
-        if (width /= w .or. nrows /= n) then
-            write (have, '(a,i0,a,i0,a)') '(', width, ', ', nrows, ')'
-            write (want, '(a,i0,a,i0,a)') '(', w, ', ', n, ')'
-            if (w == 1) write (want, '(i0,a)') n, ' values (rank 1) or (1, nrows)'
-            call fail(PQT_MISUSE, proc//": column '"//trim(name)//"' needs "//trim(want)// &
-                      '; the values are '//trim(have), stat, errmsg)
-            return
-        end if
+        if (.not. fits_column(t, name, r, width, nrows, pqt_table_nrows(t%h), proc, found, &
+                              stat, errmsg)) return
         call validity_of(is_valid, width*nrows, bits, vp, ok, proc, stat, errmsg)
         if (.not. ok) return
         if (r%kind == PQT_STRING) then
@@ -347,6 +325,47 @@ contains
         end if
         if (checked(st, proc, stat, errmsg)) continue
     end subroutine
+
+    ! .true. when values r of shape (width, nrows) fit column name exactly: its stored kind
+    ! (int32 for dates, int64 for times and timestamps; no widening), its width and want_rows
+    ! rows. Else a failure naming the column (with found=, a missing column is found=.false.).
+    logical function fits_column(t, name, r, width, nrows, want_rows, proc, found, &
+                                        stat, errmsg)
+        class(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: name
+        type(raw_values), intent(in) :: r
+        integer, intent(in) :: width
+        integer(int64), intent(in) :: nrows, want_rows
+        character(len=*), intent(in) :: proc
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int) :: k, w, elem
+        character(len=80) :: have, want
+        fits_column = .false.
+        if (.not. checked(pqt_table_kind(t%h, c_string(name), k), proc, stat, errmsg, found)) &
+            return
+        if (.not. checked(pqt_table_width(t%h, c_string(name), w), proc, stat, errmsg)) return
+        elem = iand(k, 31)
+        if (elem == PQT_DATE) elem = PQT_INT32
+        if (elem == PQT_TIME .or. elem == PQT_TIMESTAMP) elem = PQT_INT64
+        if (iand(k, PQT_LIST) /= 0 .or. elem /= r%kind) then
+            call fail(PQT_KIND, proc//": column '"//trim(name)//"' holds "// &
+                      f_string(pqt_kind_name(k))//'; the values must be of its exact '// &
+                      'stored type (no conversion: int32 for dates, int64 for times and '// &
+                      'timestamps; variable-length lists cannot be set)', stat, errmsg)
+            return
+        end if
+        if (width /= w .or. nrows /= want_rows) then
+            write (have, '(a,i0,a,i0,a)') '(', width, ', ', nrows, ')'
+            write (want, '(a,i0,a,i0,a)') '(', w, ', ', want_rows, ')'
+            if (w == 1) write (want, '(i0,a)') want_rows, ' values (rank 1) or (1, n)'
+            call fail(PQT_MISUSE, proc//": column '"//trim(name)//"' needs "//trim(want)// &
+                      '; the values are '//trim(have), stat, errmsg)
+            return
+        end if
+        fits_column = .true.
+    end function
 
     ! ---------------------------------------------------------------- rows
 
