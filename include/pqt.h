@@ -1523,6 +1523,15 @@ PQT_API void pqt_writer_abort(pqt_writer *w);
  * order narrows its read plan (never-read columns stay readable), any other gathers its
  * resident columns and detaches. A mask keeping every row changes nothing. */
 PQT_API pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep);
+/* Remove the rows with fewer than min_valid present values among the columns names[0..n)
+ * (each counted once; a row of a column is present when pqt_table_is_null with elem 0
+ * answers 0), keeping the rest as pqt_table_filter_rows_mask keeps them. min_valid -1: every
+ * column must be present (drop a row with any null); 1: at least one (drop a row null in
+ * all). names NULL (n 0): the columns resident now, none read; named columns are read, and
+ * every name is checked first (PQT_NOT_FOUND naming every missing one, nothing removed).
+ * No column to judge by, or min_valid 0, removes nothing. PQT_MISUSE for min_valid < -1. */
+PQT_API pqt_status pqt_table_dropna(pqt_table *t, const char *const *names, int n,
+                                    int64_t min_valid);
 /* pqt_write_table of only the rows whose keep[i] is nonzero (keep NULL: every row). t does
  * not change: the rows are written from a clone of t narrowed by the mask (resident columns
  * are copied while it writes; never-read columns read only the kept rows; the row index

@@ -111,6 +111,7 @@ module parquet
         procedure, private :: delete_rows_8, delete_rows_4
         generic :: truncate => truncate_8, truncate_4
         procedure, private :: truncate_8, truncate_4
+        procedure :: dropna => table_dropna
         generic :: row_mask => row_mask_rule, row_mask_filter
         procedure, private :: row_mask_rule, row_mask_filter
         procedure :: clone => table_clone
@@ -1030,6 +1031,15 @@ module parquet
             class(parquet_table), intent(inout) :: t
             character(len=*), intent(in) :: rule
             logical, allocatable, intent(out) :: keep(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_dropna(t, names, min_valid, how, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in), optional :: names(:)
+            integer, intent(in), optional :: min_valid
+            character(len=*), intent(in), optional :: how
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
         end subroutine

@@ -295,6 +295,14 @@ module parquet_c_write
             type(c_ptr), value :: t, keep
             integer(c_int) :: pqt_table_filter_rows_mask
         end function
+        ! names: the address of n C strings' pointers, or NULL (the resident columns)
+        function pqt_table_dropna(t, names, n, min_valid) bind(c, name='pqt_table_dropna')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t, names
+            integer(c_int), value :: n
+            integer(c_int64_t), value :: min_valid
+            integer(c_int) :: pqt_table_dropna
+        end function
         function pqt_write_table_mask(t, keep, path, opts) bind(c, name='pqt_write_table_mask')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t, keep

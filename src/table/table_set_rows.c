@@ -26,18 +26,20 @@ pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *row
     pqt_colbuf *b = &c->buf;
     int ek = PQT_KIND_ELEMENT(c->kind);
     if ((c->kind & PQT_LIST) || ek == PQT_STRING || b->elem_nbytes == 0)
-        return pqt_err(PQT_KIND, "%s: column '%s' is %s: rows are set in fixed-width columns",
-                       call, name, pqt_kind_name(c->kind));
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s: rows are set in fixed-width columns", call,
+                       name, pqt_kind_name(c->kind));
     int64_t w = c->width, nelem = n * w;
     size_t esz = b->elem_nbytes, need = (size_t)nelem * esz;
     if ((!data && need > 0) || data_nbytes != need)
         return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s are %zu",
                        call, name, data_nbytes, (long long)nelem, pqt_kind_name(ek), need);
-    for (int64_t k = 0; k < n; k++) PQT_TRY(pqt_tbl_check_row(t, call, name, rows[k]));
+    for (int64_t k = 0; k < n; k++)
+        PQT_TRY(pqt_tbl_check_row(t, call, name, rows[k]));
     if (n == 0) return PQT_OK;
     PQT_TBL_HOLD(t, call, "setting rows");
     bool any_null = false;
-    for (int64_t e = 0; validity && !any_null && e < nelem; e++) any_null = !pqt_tbl_bit(validity, e);
+    for (int64_t e = 0; validity && !any_null && e < nelem; e++)
+        any_null = !pqt_tbl_bit(validity, e);
     if (any_null && !b->validity) {
         /* a new bitmap changes what views see: a structural change */
         size_t nb = (size_t)(b->nelem + 7) / 8 + 1;
