@@ -36,42 +36,88 @@ contains
     end procedure set_element_4
 
     ! values(k) goes to row rows(k), in order (a row listed twice keeps its last value).
+    ! The int32 and int64 rows forms each type the values (they cannot be passed on: see
+    ! raw_of_empty).
     module procedure set_slice_1_8
         type(raw_values) :: r
-        call raw_of(values, r)
+        if (size(values) > 0) then
+            call raw_of(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
         call set_rows_raw(t, 'set_slice', name, rows, r, 1, size(values, kind=int64), &
                           modify(modify_nulls), is_valid, found, stat, errmsg)
     end procedure set_slice_1_8
 
     module procedure set_slice_1_4
-        call set_slice_1_8(t, name, int(rows, int64), values, is_valid, modify_nulls, found, &
-                           stat, errmsg)
+        type(raw_values) :: r
+        if (size(values) > 0) then
+            call raw_of(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
+        call set_rows_raw(t, 'set_slice', name, int(rows, int64), r, 1, &
+                          size(values, kind=int64), modify(modify_nulls), is_valid, found, &
+                          stat, errmsg)
     end procedure set_slice_1_4
 
     ! values(:, k) (the column's width) go to row rows(k).
     module procedure set_slice_2_8
         type(raw_values) :: r
-        call raw_of_2(values, r)
+        if (size(values) > 0) then
+            call raw_of_2(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
+        call set_rows_2(t, name, rows, r, shape(values), modify_nulls, is_valid, found, stat, &
+                        errmsg)
+    end procedure set_slice_2_8
+
+    module procedure set_slice_2_4
+        type(raw_values) :: r
+        if (size(values) > 0) then
+            call raw_of_2(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
+        call set_rows_2(t, name, int(rows, int64), r, shape(values), modify_nulls, is_valid, &
+                        found, stat, errmsg)
+    end procedure set_slice_2_4
+
+    ! set_slice of rank-2 values of shape vshape (width, rows).
+    subroutine set_rows_2(t, name, rows, r, vshape, modify_nulls, is_valid, found, stat, errmsg)
+        class(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: name
+        integer(int64), intent(in) :: rows(:)
+        type(raw_values), intent(in) :: r
+        integer, intent(in) :: vshape(2)
+        logical, intent(in), optional :: modify_nulls
+        logical, intent(in), optional :: is_valid(:, :)
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
         if (present(is_valid)) then
-            if (any(shape(is_valid) /= shape(values))) then
+            if (any(shape(is_valid) /= vshape)) then
                 call fail(PQT_MISUSE, 'parquet_table: set_slice: is_valid= must have the '// &
                           'shape of the values', stat, errmsg)
                 return
             end if
-            call set_rows_raw(t, 'set_slice', name, rows, r, size(values, 1), &
-                              size(values, 2, kind=int64), modify(modify_nulls), &
-                              reshape(is_valid, [size(is_valid)]), found, stat, errmsg)
+            call set_rows_raw(t, 'set_slice', name, rows, r, vshape(1), int(vshape(2), int64), &
+                              modify(modify_nulls), reshape(is_valid, [size(is_valid)]), found, &
+                              stat, errmsg)
         else
-            call set_rows_raw(t, 'set_slice', name, rows, r, size(values, 1), &
-                              size(values, 2, kind=int64), modify(modify_nulls), found=found, &
-                              stat=stat, errmsg=errmsg)
+            call set_rows_raw(t, 'set_slice', name, rows, r, vshape(1), int(vshape(2), int64), &
+                              modify(modify_nulls), found=found, stat=stat, errmsg=errmsg)
         end if
-    end procedure set_slice_2_8
-
-    module procedure set_slice_2_4
-        call set_slice_2_8(t, name, int(rows, int64), values, is_valid, modify_nulls, found, &
-                           stat, errmsg)
-    end procedure set_slice_2_4
+    end subroutine
 
     ! modify_nulls= defaults to .true.: a written value is present unless is_valid= says not.
     pure logical function modify(modify_nulls)
