@@ -758,6 +758,10 @@ PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
  * (0 = same) with the rules of pqt_table_cast (exact). The copy is an in-memory column. */
 PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
                                          int to_kind);
+/* The same with the conversion's exactness chosen as for pqt_table_cast: exact == 0
+ * converts with C rules (NaN and out-of-range to 0) instead of failing with PQT_OVERFLOW. */
+PQT_API pqt_status pqt_table_copy_column_v2(pqt_table *t, const char *src, const char *dst,
+                                            int to_kind, int exact);
 /* Convert a numeric column (int32, int64, uint64, float32, float64; scalar or vector) to
  * another numeric element kind, in place. No-op when already that kind. On an unread column
  * it only records the kind to decode into (no read now; the conversion happens as the values
@@ -773,6 +777,17 @@ PQT_API pqt_status pqt_table_cast(pqt_table *t, const char *name, int to_kind, i
  * caller-written. PQT_KIND for strings and lists (pqt_table_set_strings/_set_list). */
 PQT_API pqt_status pqt_table_set(pqt_table *t, const char *name, const void *data,
                                  size_t data_nbytes, const uint8_t *validity);
+/* Write the values of some rows of a fixed-width scalar or vector column, in place: rows[k]
+ * (1-based, any order) gets the width elements at data[k * width ...] (n * width elements
+ * of the exact stored element kind; data_nbytes checked); a row listed twice keeps its last
+ * write. validity (NULL = all 1) has one bit per given element: 0 makes the element null;
+ * 1 makes it present when modify_nulls != 0 and leaves its null flag as it was when
+ * modify_nulls == 0. Every row is checked first (PQT_RANGE naming the first bad one; nothing
+ * written). Reads the column first. Marks it caller-written (n > 0). Not a structural change
+ * unless a null bitmap had to be allocated. PQT_KIND for strings and lists. */
+PQT_API pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *rows,
+                                      int64_t n, const void *data, size_t data_nbytes,
+                                      const uint8_t *validity, int modify_nulls);
 /* Replace every value of a string column (copied): offsets (nelem + 1, non-decreasing,
  * need not start at 0) index into bytes; validity (NULL = none null) one bit per string,
  * indexed like offsets. nelem is nrows for a scalar column, nrows * width for a vector of
@@ -1510,6 +1525,15 @@ PQT_API void pqt_writer_abort(pqt_writer *w);
  * order narrows its read plan (never-read columns stay readable), any other gathers its
  * resident columns and detaches. A mask keeping every row changes nothing. */
 PQT_API pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep);
+/* Remove the rows with fewer than min_valid present values among the columns names[0..n)
+ * (each counted once; a row of a column is present when pqt_table_is_null with elem 0
+ * answers 0), keeping the rest as pqt_table_filter_rows_mask keeps them. min_valid -1: every
+ * column must be present (drop a row with any null); 1: at least one (drop a row null in
+ * all). names NULL (n 0): the columns resident now, none read; named columns are read, and
+ * every name is checked first (PQT_NOT_FOUND naming every missing one, nothing removed).
+ * No column to judge by, or min_valid 0, removes nothing. PQT_MISUSE for min_valid < -1. */
+PQT_API pqt_status pqt_table_dropna(pqt_table *t, const char *const *names, int n,
+                                    int64_t min_valid);
 /* pqt_write_table of only the rows whose keep[i] is nonzero (keep NULL: every row). t does
  * not change: the rows are written from a clone of t narrowed by the mask (resident columns
  * are copied while it writes; never-read columns read only the kept rows; the row index

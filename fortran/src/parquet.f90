@@ -83,6 +83,11 @@ module parquet
         procedure, private :: add_column_1, add_column_2
         generic :: set => set_1, set_2
         procedure, private :: set_1, set_2
+        ! one cell, chosen rows (parquet_cells.f90)
+        generic :: set_element => set_element_8, set_element_4
+        procedure, private :: set_element_8, set_element_4
+        generic :: set_slice => set_slice_1_8, set_slice_1_4, set_slice_2_8, set_slice_2_4
+        procedure, private :: set_slice_1_8, set_slice_1_4, set_slice_2_8, set_slice_2_4
         procedure :: append => table_append
         generic :: filter_rows => filter_rows_rule, filter_rows_filter, filter_rows_mask
         procedure, private :: filter_rows_rule, filter_rows_filter, filter_rows_mask
@@ -92,6 +97,10 @@ module parquet
         procedure, private :: argsort_text, argsort_list
         procedure :: reload => table_reload
         procedure :: evict_column => table_evict_column
+        ! several columns at once, copies (parquet_columns.f90)
+        procedure :: keep_columns => table_keep_columns
+        procedure :: drop_columns => table_drop_columns
+        procedure :: copy_column => table_copy_column
         ! nulls, casts, removing rows, row masks (parquet_rows.f90)
         generic :: set_null => set_null_8, set_null_4, set_null_mask, set_null_mask_2
         procedure, private :: set_null_8, set_null_4, set_null_mask, set_null_mask_2
@@ -102,6 +111,7 @@ module parquet
         procedure, private :: delete_rows_8, delete_rows_4
         generic :: truncate => truncate_8, truncate_4
         procedure, private :: truncate_8, truncate_4
+        procedure :: dropna => table_dropna
         generic :: row_mask => row_mask_rule, row_mask_filter
         procedure, private :: row_mask_rule, row_mask_filter
         procedure :: clone => table_clone
@@ -815,6 +825,110 @@ module parquet
         end subroutine
     end interface
 
+    ! One cell and chosen rows: parquet_cells.f90 (submodule parquet_cells of parquet_change).
+    interface
+        module subroutine set_element_8(t, name, i, v, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: i
+            class(*), intent(in) :: v
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_element_4(t, name, i, v, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: i
+            class(*), intent(in) :: v
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_1_8(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:)
+            logical, intent(in), optional :: is_valid(:)
+            logical, intent(in), optional :: modify_nulls
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_1_4(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:)
+            logical, intent(in), optional :: is_valid(:)
+            logical, intent(in), optional :: modify_nulls
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_2_8(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int64), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:, :)
+            logical, intent(in), optional :: is_valid(:, :)
+            logical, intent(in), optional :: modify_nulls
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine set_slice_2_4(t, name, rows, values, is_valid, modify_nulls, found, &
+                                        stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: name
+            integer(int32), intent(in) :: rows(:)
+            class(*), intent(in) :: values(:, :)
+            logical, intent(in), optional :: is_valid(:, :)
+            logical, intent(in), optional :: modify_nulls
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
+    ! Several columns at once and copies: parquet_columns.f90 (submodule parquet_columns).
+    interface
+        module subroutine table_keep_columns(t, names, force, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: names(:)
+            logical, intent(in), optional :: force
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_drop_columns(t, names, force, ignore_missing, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: names(:)
+            logical, intent(in), optional :: force, ignore_missing
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_copy_column(t, src, dst, to_kind, exact, found, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in) :: src, dst
+            integer, intent(in), optional :: to_kind
+            logical, intent(in), optional :: exact
+            logical, intent(out), optional :: found
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+    end interface
+
     ! Nulls, casts, removing rows and row masks: parquet_rows.f90 (submodule parquet_rows).
     interface
         module subroutine set_null_8(t, name, i, e, found, stat, errmsg)
@@ -917,6 +1031,15 @@ module parquet
             class(parquet_table), intent(inout) :: t
             character(len=*), intent(in) :: rule
             logical, allocatable, intent(out) :: keep(:)
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine table_dropna(t, names, min_valid, how, stat, errmsg)
+            class(parquet_table), intent(inout) :: t
+            character(len=*), intent(in), optional :: names(:)
+            integer, intent(in), optional :: min_valid
+            character(len=*), intent(in), optional :: how
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
         end subroutine

@@ -110,6 +110,19 @@ module parquet_c_write
             type(c_ptr), value :: validity
             integer(c_int) :: pqt_table_set
         end function
+        function pqt_table_set_rows(t, name, rows, n, data, data_nbytes, validity, &
+                                    modify_nulls) bind(c, name='pqt_table_set_rows')
+            import :: c_ptr, c_int, c_char, c_int64_t, c_size_t
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int64_t), intent(in) :: rows(*)
+            integer(c_int64_t), value :: n
+            type(c_ptr), value :: data
+            integer(c_size_t), value :: data_nbytes
+            type(c_ptr), value :: validity
+            integer(c_int), value :: modify_nulls
+            integer(c_int) :: pqt_table_set_rows
+        end function
         function pqt_table_set_strings(t, name, offsets, bytes, validity, list_offsets, &
                                        row_validity) bind(c, name='pqt_table_set_strings')
             import :: c_ptr, c_int, c_char, c_int64_t
@@ -220,6 +233,29 @@ module parquet_c_write
             integer(c_int), value :: elem
             integer(c_int) :: pqt_table_clear_null
         end function
+        function pqt_table_drop_columns(t, names, n, ignore_missing) &
+            bind(c, name='pqt_table_drop_columns')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: t
+            type(c_ptr), intent(in) :: names(*)
+            integer(c_int), value :: n, ignore_missing
+            integer(c_int) :: pqt_table_drop_columns
+        end function
+        function pqt_table_keep_columns(t, names, n) bind(c, name='pqt_table_keep_columns')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: t
+            type(c_ptr), intent(in) :: names(*)
+            integer(c_int), value :: n
+            integer(c_int) :: pqt_table_keep_columns
+        end function
+        function pqt_table_copy_column_v2(t, src, dst, to_kind, exact) &
+            bind(c, name='pqt_table_copy_column_v2')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: src(*), dst(*)
+            integer(c_int), value :: to_kind, exact
+            integer(c_int) :: pqt_table_copy_column_v2
+        end function
         function pqt_table_cast(t, name, to_kind, exact) bind(c, name='pqt_table_cast')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t
@@ -258,6 +294,14 @@ module parquet_c_write
             import :: c_ptr, c_int
             type(c_ptr), value :: t, keep
             integer(c_int) :: pqt_table_filter_rows_mask
+        end function
+        ! names: the address of n C strings' pointers, or NULL (the resident columns)
+        function pqt_table_dropna(t, names, n, min_valid) bind(c, name='pqt_table_dropna')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t, names
+            integer(c_int), value :: n
+            integer(c_int64_t), value :: min_valid
+            integer(c_int) :: pqt_table_dropna
         end function
         function pqt_write_table_mask(t, keep, path, opts) bind(c, name='pqt_write_table_mask')
             import :: c_ptr, c_int, c_char

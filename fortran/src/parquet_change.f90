@@ -1,7 +1,8 @@
 ! parquet_change.f90 - submodule of module parquet: in-memory tables and changes to a table
 ! (add_column, set, append, filter_rows, top_n, argsort_by, reload, evict_column). Values come
 ! in as class(*) arrays: raw_of copies them into the element type pqt stores (logical as one
-! byte, character as offsets + bytes), and the kind is checked against the column's.
+! byte, character as offsets + bytes; zero-size arrays typed without select type, see
+! raw_of_empty), and the kind is checked against the column's.
 submodule(parquet) parquet_change
     implicit none
 
@@ -18,6 +19,17 @@ submodule(parquet) parquet_change
         integer(int64), allocatable :: offsets(:)
         character(kind=c_char, len=:), allocatable :: bytes
     end type
+
+    ! One value of each type raw_of knows, as molds for same_type_as (read only; see
+    ! raw_of_empty).
+    integer(int32), target, save :: mold_i4 = 0
+    integer(int64), target, save :: mold_i8 = 0
+    real(real32), target, save :: mold_r4 = 0
+    real(real64), target, save :: mold_r8 = 0
+    logical, target, save :: mold_l = .false.
+    character(len=1), target, save :: mold_c = ' '
+    class(*), pointer, save :: pm_i4 => mold_i4, pm_i8 => mold_i8, pm_r4 => mold_r4, &
+        pm_r8 => mold_r8, pm_l => mold_l, pm_c => mold_c
 
 contains
 
@@ -90,6 +102,41 @@ contains
             r%kind = PQT_NONE
             r%type_name = 'this type'
         end select
+    end subroutine
+
+    ! No values, of the type whose same(k) is .true. (int32, int64, real32, real64, logical,
+    ! character). Each procedure taking class(*) values types a zero-size array this way
+    ! before passing it on: gfortran gives a zero-size array constructor no storage (a null
+    ! data pointer), and select type, or passing the array on to another class(*) dummy,
+    ! forms an element address from that null pointer (undefined behaviour, which UBSan
+    ! stops at). same_type_as looks at the dynamic types only (for intrinsic types the
+    ! standard leaves its answer to the processor; gfortran compares them exactly, and
+    ! test_change's zero-row columns check it).
+    subroutine raw_of_empty(same, r)
+        logical, intent(in) :: same(6)
+        type(raw_values), intent(inout) :: r
+        character(len=1) :: none(0)
+        if (same(1)) then
+            r%kind = PQT_INT32
+            allocate (r%i4(0))
+        else if (same(2)) then
+            r%kind = PQT_INT64
+            allocate (r%i8(0))
+        else if (same(3)) then
+            r%kind = PQT_FLOAT32
+            allocate (r%r4(0))
+        else if (same(4)) then
+            r%kind = PQT_FLOAT64
+            allocate (r%r8(0))
+        else if (same(5)) then
+            r%kind = PQT_BOOL
+            allocate (r%b(0))
+        else if (same(6)) then
+            call strings_of(none, r)
+        else
+            r%kind = PQT_NONE
+            r%type_name = 'this type'
+        end if
     end subroutine
 
     ! Strings as pqt's offsets and bytes, each without its trailing blanks.
@@ -170,7 +217,13 @@ contains
 
     module procedure add_column_1
         type(raw_values) :: r
-        call raw_of(values, r)
+        if (size(values) > 0) then
+            call raw_of(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
         if (present(is_valid)) then
             call add_raw(t, name, r, 1, size(values, kind=int64), unit, is_valid, kind, stat, &
                          errmsg)
@@ -182,7 +235,13 @@ contains
 
     module procedure add_column_2
         type(raw_values) :: r
-        call raw_of_2(values, r)
+        if (size(values) > 0) then
+            call raw_of_2(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
         if (present(is_valid)) then
             if (any(shape(is_valid) /= shape(values))) then
                 call fail(PQT_MISUSE, 'parquet_table: add_column: is_valid= must have the '// &
@@ -267,7 +326,13 @@ contains
 
     module procedure set_1
         type(raw_values) :: r
-        call raw_of(values, r)
+        if (size(values) > 0) then
+            call raw_of(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
         if (present(is_valid)) then
             call set_raw(t, name, r, 1, size(values, kind=int64), is_valid, found, stat, errmsg)
         else
@@ -278,7 +343,13 @@ contains
 
     module procedure set_2
         type(raw_values) :: r
-        call raw_of_2(values, r)
+        if (size(values) > 0) then
+            call raw_of_2(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
         if (present(is_valid)) then
             if (any(shape(is_valid) /= shape(values))) then
                 call fail(PQT_MISUSE, 'parquet_table: set: is_valid= must have the shape of '// &
@@ -309,33 +380,11 @@ contains
         integer(int8), allocatable, target :: bits(:)
         type(c_ptr) :: vp, dp
         integer(c_size_t) :: nbytes
-        integer(c_int) :: k, w, elem, st
-        integer(int64) :: n
+        integer(c_int) :: st
         logical :: ok
-        character(len=80) :: have, want
         if (.not. opened(t, 'set', stat, errmsg)) return
-        if (.not. checked(pqt_table_kind(t%h, c_string(name), k), proc, stat, errmsg, found)) &
-            return
-        if (.not. checked(pqt_table_width(t%h, c_string(name), w), proc, stat, errmsg)) return
-        n = pqt_table_nrows(t%h)
-        elem = iand(k, 31)
-        if (elem == PQT_DATE) elem = PQT_INT32
-        if (elem == PQT_TIME .or. elem == PQT_TIMESTAMP) elem = PQT_INT64
-        if (iand(k, PQT_LIST) /= 0 .or. elem /= r%kind) then
-            call fail(PQT_KIND, proc//": column '"//trim(name)//"' holds "// &
-                      f_string(pqt_kind_name(k))//'; the values must be of its exact '// &
-                      'stored type (no conversion: int32 for dates, int64 for times and '// &
-                      'timestamps; variable-length lists cannot be set)', stat, errmsg)
-            return
-        end if
-        if (width /= w .or. nrows /= n) then
-            write (have, '(a,i0,a,i0,a)') '(', width, ', ', nrows, ')'
-            write (want, '(a,i0,a,i0,a)') '(', w, ', ', n, ')'
-            if (w == 1) write (want, '(i0,a)') n, ' values (rank 1) or (1, nrows)'
-            call fail(PQT_MISUSE, proc//": column '"//trim(name)//"' needs "//trim(want)// &
-                      '; the values are '//trim(have), stat, errmsg)
-            return
-        end if
+        if (.not. fits_column(t, name, r, width, nrows, pqt_table_nrows(t%h), proc, found, &
+                              stat, errmsg)) return
         call validity_of(is_valid, width*nrows, bits, vp, ok, proc, stat, errmsg)
         if (.not. ok) return
         if (r%kind == PQT_STRING) then
@@ -347,6 +396,47 @@ contains
         end if
         if (checked(st, proc, stat, errmsg)) continue
     end subroutine
+
+    ! .true. when values r of shape (width, nrows) fit column name exactly: its stored kind
+    ! (int32 for dates, int64 for times and timestamps; no widening), its width and want_rows
+    ! rows. Else a failure naming the column (with found=, a missing column is found=.false.).
+    logical function fits_column(t, name, r, width, nrows, want_rows, proc, found, &
+                                        stat, errmsg)
+        class(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: name
+        type(raw_values), intent(in) :: r
+        integer, intent(in) :: width
+        integer(int64), intent(in) :: nrows, want_rows
+        character(len=*), intent(in) :: proc
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int) :: k, w, elem
+        character(len=80) :: have, want
+        fits_column = .false.
+        if (.not. checked(pqt_table_kind(t%h, c_string(name), k), proc, stat, errmsg, found)) &
+            return
+        if (.not. checked(pqt_table_width(t%h, c_string(name), w), proc, stat, errmsg)) return
+        elem = iand(k, 31)
+        if (elem == PQT_DATE) elem = PQT_INT32
+        if (elem == PQT_TIME .or. elem == PQT_TIMESTAMP) elem = PQT_INT64
+        if (iand(k, PQT_LIST) /= 0 .or. elem /= r%kind) then
+            call fail(PQT_KIND, proc//": column '"//trim(name)//"' holds "// &
+                      f_string(pqt_kind_name(k))//'; the values must be of its exact '// &
+                      'stored type (no conversion: int32 for dates, int64 for times and '// &
+                      'timestamps; variable-length lists cannot be set)', stat, errmsg)
+            return
+        end if
+        if (width /= w .or. nrows /= want_rows) then
+            write (have, '(a,i0,a,i0,a)') '(', width, ', ', nrows, ')'
+            write (want, '(a,i0,a,i0,a)') '(', w, ', ', want_rows, ')'
+            if (w == 1) write (want, '(i0,a)') want_rows, ' values (rank 1) or (1, n)'
+            call fail(PQT_MISUSE, proc//": column '"//trim(name)//"' needs "//trim(want)// &
+                      '; the values are '//trim(have), stat, errmsg)
+            return
+        end if
+        fits_column = .true.
+    end function
 
     ! ---------------------------------------------------------------- rows
 

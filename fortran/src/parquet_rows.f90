@@ -1,7 +1,7 @@
 ! parquet_rows.f90 - submodule of module parquet: nulls (%set_null, %clear_null), numeric
-! casts (%cast), removing rows (%delete_rows, %truncate) and selections that change nothing
-! (%row_mask), over pqt_table_set_null / _clear_null / _cast / _delete_rows / _truncate /
-! _row_mask (anchor-spec 7.2).
+! casts (%cast), removing rows (%delete_rows, %truncate, %dropna) and selections that change
+! nothing (%row_mask), over pqt_table_set_null / _clear_null / _cast / _delete_rows /
+! _truncate / _dropna / _row_mask (anchor-spec 7.2).
 submodule(parquet) parquet_rows
     implicit none
 
@@ -162,6 +162,52 @@ contains
         if (.not. mask_bytes(mask, pqt_table_nrows(t%h), bytes, proc, stat, errmsg)) return
         if (checked(pqt_table_filter_rows_mask(t%h, c_loc(bytes)), proc, stat, errmsg)) continue
     end procedure filter_rows_mask
+
+    ! Remove rows with nulls among names (absent or empty: the columns resident now; named
+    ! ones are read): how="any" (default) a row with any null, how="all" a row null in every one, or
+    ! min_valid=k a row with fewer than k present (not with how=). As %filter_rows(mask), a
+    ! table attached to its file in file order stays attached.
+    module procedure table_dropna
+        character(len=*), parameter :: proc = 'parquet_table: dropna'
+        character(kind=c_char, len=:), allocatable, target :: buf
+        type(c_ptr), allocatable, target :: ptrs(:)
+        type(c_ptr) :: np
+        integer(c_int64_t) :: need
+        integer(c_int) :: st, n
+        if (.not. opened(t, 'dropna', stat, errmsg)) return
+        need = -1
+        if (present(min_valid) .and. present(how)) then
+            call fail(PQT_MISUSE, proc//': min_valid= and how= exclude each other', stat, errmsg)
+            return
+        else if (present(min_valid)) then
+            if (min_valid < 0) then
+                call fail(PQT_MISUSE, proc//': min_valid= must be 0 or more', stat, errmsg)
+                return
+            end if
+            need = min_valid
+        else if (present(how)) then
+            if (how == 'all') then
+                need = 1
+            else if (how /= 'any') then
+                call fail(PQT_MISUSE, proc//": how='"//trim(how)//"' is not 'any' or 'all'", &
+                          stat, errmsg)
+                return
+            end if
+        end if
+        ! no names at all acts as names= absent: gfortran passes a zero-size constructor
+        ! ([character(len=1) ::]) as an absent argument, so the two cannot be told apart
+        np = c_null_ptr
+        n = 0
+        if (present(names)) then
+            if (size(names) > 0) then
+                call c_string_array(names, buf, ptrs)
+                np = c_loc(ptrs)
+                n = size(names, kind=c_int)
+            end if
+        end if
+        st = pqt_table_dropna(t%h, np, n, need)
+        if (checked(st, proc, stat, errmsg)) continue
+    end procedure table_dropna
 
     ! A filter without rules passes every row.
     module procedure row_mask_filter

@@ -3,7 +3,7 @@
 ! through is_valid=), %set, %append (missing columns null-filled), %filter_rows (rule and
 ! filter), %top_n, %argsort_by, then the table written and read back: every value equals
 ! what the program put in. %reload / %evict_column on a file table (kinds.parquet, DuckDB's
-! formulas). Failures through stat=.
+! formulas). Columns of zero rows from zero-size constructors. Failures through stat=.
 program test_change
     use parquet
     use iso_fortran_env, only: int32, int64, real32, real64
@@ -13,6 +13,7 @@ program test_change
     call run()
     call write_side_maml()
     call file_columns()
+    call zero_rows()
     if (nfail > 0) error stop 'test_change: failed'
     print '(a)', 'test_change: all passed'
 contains
@@ -251,6 +252,41 @@ contains
         call t%add_column("mine", [(i, i=1, 30)])
         call t%evict_column("mine", force=.true., stat=s)
         call check(s == 50, 'an added column cannot be evicted')
+    end subroutine
+
+    ! Columns of zero rows from zero-size array constructors (gfortran passes them without
+    ! storage: nothing may take their address), written and read back.
+    subroutine zero_rows()
+        type(parquet_table) :: t, w
+        integer(int32), allocatable :: a(:)
+        real(real32), allocatable :: v(:, :)
+        character(len=:), allocatable :: str(:)
+        integer :: s
+        call parquet_new_table(t)
+        call t%add_column("a", [integer(int32) ::])
+        call t%add_column("b", [real(real64) ::], is_valid=[logical ::])
+        call t%add_column("f", [logical ::])
+        call t%add_column("s", [character(len=3) ::])
+        call t%add_column("v", reshape([real(real32) ::], [2, 0]))
+        call t%add_column("d", [integer(int32) ::], kind=PK_DATE)
+        call check(t%nrows() == 0 .and. t%ncols() == 6, 'six columns of zero rows')
+        call check(t%kind("a") == PK_INT32 .and. t%kind("b") == PK_FLOAT64 .and. &
+                   t%kind("f") == PK_LOGICAL .and. t%kind("s") == PK_STRING .and. &
+                   t%kind("v") == PK_FLOAT32_VEC .and. t%width("v") == 2 .and. &
+                   t%kind("d") == PK_DATE, '... of the kinds of the values')
+        call t%add_column("one", [1], stat=s)
+        call check(s == 50, 'a column of one row into a table of zero: PQT_MISUSE')
+        call t%set("a", [integer(int32) ::])
+        call t%set_slice("a", [integer(int64) ::], [integer(int32) ::])
+        call t%get("a", a)
+        call t%get("v", v)
+        call check(size(a) == 0 .and. all(shape(v) == [2, 0]), '%set and %get of zero rows')
+        call parquet_write_table(t, "zero.parquet", overwrite=.true.)
+        call parquet_open_table(w, "zero.parquet")
+        call check(w%nrows() == 0 .and. w%ncols() == 6 .and. w%kind("v") == PK_FLOAT32_VEC, &
+                   'written and read back: zero rows, the same columns')
+        call w%get("s", str)
+        call check(size(str) == 0, '... a string column of none')
     end subroutine
 
     subroutine check(cond, what)

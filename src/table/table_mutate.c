@@ -181,6 +181,12 @@ pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name, const cha
 
 pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst, int to_kind)
 {
+    return pqt_table_copy_column_v2(t, src, dst, to_kind, 1);
+}
+
+pqt_status pqt_table_copy_column_v2(pqt_table *t, const char *src, const char *dst, int to_kind,
+                                    int exact)
+{
     const char *call = "pqt_table_copy_column";
     int ci = -1;
     if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
@@ -196,7 +202,7 @@ pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
     pqt_colbuf b;
     PQT_TRY(pqt_tbl_buf_copy(&c->buf, (c->kind & PQT_VECTOR) ? c->width : 0, &b));
     if (to_kind) {
-        pqt_status st = pqt_tbl_buf_convert(&b, to_kind, true, src);
+        pqt_status st = pqt_tbl_buf_convert(&b, to_kind, exact != 0, src);
         if (st != PQT_OK) {
             pqt_colbuf_free(&b);
             return st;

@@ -1,0 +1,159 @@
+! test_cells.f90 - values written into chosen rows: %set_element (one cell, exact type, the
+! row's null cleared) and %set_slice (rows in order, a repeated row keeps its last value,
+! is_valid=, modify_nulls=, vectors through rank 2), their refusals (nothing written), the
+! in-place writes keeping row handles, and on kinds.parquet (i32 = 3*id, null when id is a
+! multiple of 4: DuckDB's formula) the column becoming the program's (%reload needs force=).
+! Expected values are hand-computed in the comments. Failures through stat=.
+program test_cells
+    use parquet
+    use iso_fortran_env, only: int32, int64, real32, real64
+    implicit none
+    integer :: nfail = 0
+
+    call elements()
+    call slices()
+    call file_cells()
+    if (nfail > 0) error stop 'test_cells: failed'
+    print '(a)', 'test_cells: all passed'
+contains
+    ! a: 1..5, row 3 null; x: 0.5, 1.5, .. 4.5; f: all .false.; s: strings; day: dates.
+    subroutine five(t)
+        type(parquet_table), intent(inout) :: t
+        call parquet_new_table(t)
+        call t%add_column("a", [1, 2, 3, 4, 5], is_valid=[.true., .true., .false., .true., .true.])
+        call t%add_column("x", [0.5d0, 1.5d0, 2.5d0, 3.5d0, 4.5d0])
+        call t%add_column("f", [.false., .false., .false., .false., .false.])
+        call t%add_column("s", ["p", "q", "r", "s", "t"])
+        call t%add_column("day", [19000, 19001, 19002, 19003, 19004], kind=PK_DATE)
+    end subroutine
+
+    subroutine elements()
+        type(parquet_table) :: t
+        type(parquet_table_row) :: r
+        integer(int32), allocatable :: a(:)
+        real(real64), allocatable :: x(:)
+        logical, allocatable :: f(:), ok(:)
+        character(len=300) :: msg
+        integer(int64) :: g
+        integer :: s
+        logical :: found
+        call five(t)
+        r = t%row(2)
+        g = t%generation()
+        ! row 3 was null: it takes 30 and becomes present
+        call t%set_element("a", 3, 30)
+        call t%get("a", a, is_valid=ok)
+        call check(all(a == [1, 2, 30, 4, 5]) .and. all(ok), &
+                   'set_element("a", 3, 30): the value, and the null cleared')
+        call t%set_element("x", 1_int64, 9.25d0)
+        call t%get("x", x)
+        call check(all(x == [9.25d0, 1.5d0, 2.5d0, 3.5d0, 4.5d0]), 'set_element of a real64')
+        call t%set_element("f", 4, .true.)
+        call t%get("f", f)
+        call check(all(f .eqv. [.false., .false., .false., .true., .false.]), &
+                   'set_element of a logical')
+        call t%set_element("day", 5, 20000)
+        call t%get("day", a)
+        call check(a(5) == 20000, 'set_element of a date takes int32 days')
+        call check(t%generation() == g .and. r%is_valid(), &
+                   'writes in place: no structural change, row handles stay valid')
+        ! refusals change nothing
+        call t%set_element("a", 2, 7_int64, stat=s, errmsg=msg)
+        call check(s == 52 .and. index(msg, "'a'") > 0, 'int64 into an int32 column: '// &
+                   'PQT_KIND (no conversion): '//trim(msg))
+        call t%set_element("x", 2, 1.0, stat=s)
+        call check(s == 52, 'real32 into a real64 column: PQT_KIND')
+        call t%set_element("a", 6, 1, stat=s, errmsg=msg)
+        call check(s == 51 .and. index(msg, 'row 6') > 0, 'a row past the last: PQT_RANGE '// &
+                   'naming it: '//trim(msg))
+        call t%set_element("s", 1, "z", stat=s, errmsg=msg)
+        call check(s == 52 .and. index(msg, 'strings') > 0, 'a string cell: PQT_KIND: '// &
+                   trim(msg))
+        call t%set_element("nosuch", 1, 1, found=found)
+        call check(.not. found, 'set_element with found= on a missing column')
+        call t%get("a", a)
+        call check(all(a == [1, 2, 30, 4, 5]), '... and the refusals wrote nothing')
+    end subroutine
+
+    subroutine slices()
+        type(parquet_table) :: t
+        integer(int32), allocatable :: a(:)
+        real(real64), allocatable :: x(:)
+        real(real32), allocatable :: v(:, :)
+        logical, allocatable :: ok(:), okv(:, :)
+        character(len=300) :: msg
+        integer(int64) :: g
+        integer :: s, i
+        call five(t)
+        call t%add_column("v", reshape([(real(i, real32), i=1, 10)], [2, 5]))
+        ! rows in order; row 5 listed twice keeps the last value (30)
+        call t%set_slice("x", [5, 1, 5], [10d0, 20d0, 30d0])
+        call t%get("x", x)
+        call check(all(x == [20d0, 1.5d0, 2.5d0, 3.5d0, 30d0]), &
+                   'set_slice: rows in order, the last write of a repeated row wins')
+        ! is_valid=: row 2 null, row 3 present; the first null is a structural change
+        g = t%generation()
+        call t%set_slice("x", [2_int64, 3_int64], [-1d0, -2d0], is_valid=[.false., .true.])
+        call t%get("x", x, is_valid=ok)
+        call check(all(ok .eqv. [.true., .false., .true., .true., .true.]) .and. x(3) == -2d0, &
+                   'set_slice(is_valid=): .false. makes the row null')
+        call check(t%generation() > g, '... the first null bitmap is a structural change')
+        ! modify_nulls=.false.: a null row stays null; the default clears it
+        call t%set_slice("a", [3, 2], [300, 200], modify_nulls=.false.)
+        call t%get("a", a, is_valid=ok)
+        call check(all(ok .eqv. [.true., .true., .false., .true., .true.]) .and. a(2) == 200, &
+                   'set_slice(modify_nulls=.false.) leaves row 3 null')
+        call t%set_slice("a", [3], [300])
+        call t%get("a", a, is_valid=ok)
+        call check(all(ok) .and. all(a == [1, 200, 300, 4, 5]), &
+                   'set_slice (modify_nulls default .true.) makes row 3 present')
+        ! a vector column takes rank 2 (width, rows)
+        call t%set_slice("v", [4], reshape([-7.0, -8.0], [2, 1]), &
+                         is_valid=reshape([.true., .false.], [2, 1]))
+        call t%get("v", v, is_valid=okv)
+        call check(all(v(:, 4) == [-7.0, 0.0]) .and. all(v(:, 3) == [5.0, 6.0]) .and. &
+                   .not. okv(2, 4) .and. okv(1, 4) .and. count(.not. okv) == 1, &
+                   'set_slice of a vector row, one element null')
+        ! refusals change nothing
+        call t%set_slice("a", [1, 9], [5, 6], stat=s, errmsg=msg)
+        call check(s == 51 .and. index(msg, 'row 9') > 0, 'a row outside: PQT_RANGE: '// &
+                   trim(msg))
+        call t%set_slice("a", [1, 2, 3], [5, 6], stat=s, errmsg=msg)
+        call check(s == 50, 'three rows, two values: PQT_MISUSE: '//trim(msg))
+        call t%set_slice("a", [1, 2], [5, 6], is_valid=[.true.], stat=s)
+        call check(s == 50, 'is_valid= of another size: PQT_MISUSE')
+        call t%set_slice("a", [1], [5_int64], stat=s)
+        call check(s == 52, 'int64 values into int32: PQT_KIND')
+        call t%set_slice("v", [1], [5.0, 6.0], stat=s, errmsg=msg)
+        call check(s == 50, 'rank 1 into a vector column: PQT_MISUSE: '//trim(msg))
+        call t%get("a", a)
+        call check(all(a == [1, 200, 300, 4, 5]), '... and nothing was written')
+    end subroutine
+
+    ! A file column is read first; written values are the program's (reload needs force=).
+    subroutine file_cells()
+        type(parquet_table) :: t
+        integer(int32), allocatable :: got(:)
+        integer :: s
+        call parquet_open_table(t, "kinds.parquet")
+        call t%set_element("i32", 4, 99)
+        call t%get("i32", got)
+        call check(got(4) == 99 .and. .not. t%is_null("i32", 4) .and. got(3) == 9 .and. &
+                   got(8) == 0 .and. t%is_null("i32", 8), &
+                   'set_element on a file column: row 4 (was null) is 99; row 8 still null')
+        call t%reload("i32", stat=s)
+        call check(s == 50, '... the column is the program''s: %reload needs force=')
+        call t%reload("i32", force=.true.)
+        call t%set_slice("i32", [1, 2], [7, 8], modify_nulls=.false.)
+        call t%reload("i32", stat=s)
+        call check(s == 50, 'set_slice marks the column the program''s too')
+    end subroutine
+
+    subroutine check(cond, what)
+        logical, intent(in) :: cond
+        character(len=*), intent(in) :: what
+        if (cond) return
+        nfail = nfail + 1
+        print '(a)', 'FAIL '//what
+    end subroutine
+end program test_cells
