@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,48 +457,10 @@ static pqt_status chunk_meta(pqt_writer *w, pqt_wchunk *ch, pqt_column_chunk *cc
     return PQT_OK;
 }
 
-/* Encode every column's chunk in parallel when asked: each column is independent. */
-pqt_status pqt_writer_each_chunk(pqt_writer *w, pqt_wchunk_fn fn, void *arg)
-{
-    int n = w->ncols;
-    int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
-    if (omp_in_parallel() || nthr > n) nthr = omp_in_parallel() ? 1 : n;
-    if (nthr <= 1) {
-        for (int k = 0; k < n; k++) PQT_TRY(fn(&w->chunks[k], arg, k));
-        return PQT_OK;
-    }
-    pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
-    char(*msgs)[512] = pqt_calloc((size_t)n, 512);
-    if (!sts || !msgs) {
-        pqt_mem_free(sts);
-        pqt_mem_free(msgs);
-        return pqt_err(PQT_NOMEM, "out of memory");
-    }
-#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1)
-    for (int k = 0; k < n; k++) {
-        pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
-        sts[k] = fn(&w->chunks[k], arg, k);
-        pqt_err_restore(prev);
-    }
-    pqt_status st = PQT_OK;
-    for (int k = 0; k < n && st == PQT_OK; k++)
-        if (sts[k] != PQT_OK) st = pqt_err(sts[k], "%s", msgs[k]);
-    pqt_mem_free(sts);
-    pqt_mem_free(msgs);
-    return st;
-}
-
-static pqt_status finish_fn(pqt_wchunk *ch, void *arg, int k)
-{
-    (void)arg;
-    (void)k;
-    return pqt_wchunk_finish(ch);
-}
-
 pqt_status pqt_writer_flush_rg(pqt_writer *w)
 {
     if (w->rg_nrows == 0) return PQT_OK;
-    PQT_TRY(pqt_writer_each_chunk(w, finish_fn, NULL));
+    PQT_TRY(pqt_writer_finish_chunks(w));
     if (w->nrg == w->rgcap) {
         int cap = w->rgcap ? w->rgcap * 2 : 8;
         pqt_row_group *r = pqt_realloc(w->rgs, (size_t)cap * sizeof *r);

@@ -59,10 +59,6 @@ typedef struct pqt_wstruct_src {
 pqt_status pqt_wstruct_source(pqt_writer *w, pqt_table *t, const int *slots);
 void pqt_wstruct_source_free(pqt_writer *w);
 
-/* Run fn on every column's chunk writer (k: the column), on PQT_WOPT_THREADS threads; the
- * first failure in column order is returned with its message. */
-typedef pqt_status (*pqt_wchunk_fn)(pqt_wchunk *ch, void *arg, int k);
-pqt_status pqt_writer_each_chunk(pqt_writer *w, pqt_wchunk_fn fn, void *arg);
 /* Write the pending row group (nothing when it holds no rows). */
 pqt_status pqt_writer_flush_rg(pqt_writer *w);
 

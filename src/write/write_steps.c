@@ -121,6 +121,8 @@ static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc, pqt_chunk_ctx **cxp)
     return pqt_wsrc_convert(wc, &s->buf, &s->conv, s->row0 + 1);
 }
 
+/* Column k's rows [at, at + n) of the table into its chunk, on step thread `thread`; the
+ * chunk is closed when finish is set. */
 static pqt_status column_rows(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int64_t n,
                               bool finish, int thread)
 {
@@ -149,17 +151,6 @@ static pqt_status column_rows(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int
         s->buf = NULL;
     }
     return finish ? pqt_wchunk_finish(ch) : PQT_OK;
-}
-
-/* Column k's rows [at, at + n) of the table into its chunk, on step thread `thread` (with
- * what it lends); the chunk is closed when finish is set. */
-static pqt_status column_step(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int64_t n,
-                              bool finish, int thread)
-{
-    swap_lent(&w->chunks[k], &w->thr[thread]);
-    pqt_status st = column_rows(w, s, k, at, n, finish, thread);
-    swap_lent(&w->chunks[k], &w->thr[thread]);
-    return st;
 }
 
 static int64_t chunk_nbytes(const pqt_writer *w)
@@ -203,15 +194,27 @@ static pqt_status struct_levels(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64
     return st;
 }
 
-static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n, bool finish)
+/* fn(w, k, thread, arg) for every column k, on PQT_WOPT_THREADS step threads (the largest
+ * columns first), each call with what its thread lends (write_steps.h); the first failure
+ * in column order is returned with its message. */
+typedef pqt_status (*column_fn)(pqt_writer *w, int k, int thread, void *arg);
+
+static pqt_status lent_call(pqt_writer *w, column_fn fn, int k, int thread, void *arg)
+{
+    swap_lent(&w->chunks[k], &w->thr[thread]);
+    pqt_status st = fn(w, k, thread, arg);
+    swap_lent(&w->chunks[k], &w->thr[thread]);
+    return st;
+}
+
+static pqt_status each_column(pqt_writer *w, column_fn fn, void *arg)
 {
     int nc = w->ncols;
-    PQT_TRY(struct_levels(w, srcs, at, n));
     int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
     if (omp_in_parallel() || nthr > nc) nthr = omp_in_parallel() ? 1 : nc;
     PQT_TRY(ensure_threads(w, nthr));
     if (nthr <= 1) {
-        for (int k = 0; k < nc; k++) PQT_TRY(column_step(w, &srcs[k], k, at, n, finish, 0));
+        for (int k = 0; k < nc; k++) PQT_TRY(lent_call(w, fn, k, 0, arg));
         return PQT_OK;
     }
     int *order = pqt_calloc((size_t)nc, sizeof *order);
@@ -224,7 +227,7 @@ static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n,
         for (int i = 0; i < nc; i++) {
             int k = order[i];
             pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
-            sts[k] = column_step(w, &srcs[k], k, at, n, finish, omp_get_thread_num());
+            sts[k] = lent_call(w, fn, k, omp_get_thread_num(), arg);
             pqt_err_restore(prev);
         }
         for (int k = 0; k < nc && st == PQT_OK; k++)
@@ -235,6 +238,34 @@ static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n,
     pqt_mem_free(msgs);
     return st;
 }
+
+typedef struct step_args {
+    pqt_wsrc *srcs;
+    int64_t at, n;
+    bool finish;
+} step_args;
+
+static pqt_status step_fn(pqt_writer *w, int k, int thread, void *arg)
+{
+    const step_args *a = arg;
+    return column_rows(w, &a->srcs[k], k, a->at, a->n, a->finish, thread);
+}
+
+static pqt_status run_step(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64_t n, bool finish)
+{
+    PQT_TRY(struct_levels(w, srcs, at, n));
+    step_args a = {srcs, at, n, finish};
+    return each_column(w, step_fn, &a);
+}
+
+static pqt_status finish_fn(pqt_writer *w, int k, int thread, void *arg)
+{
+    (void)thread;
+    (void)arg;
+    return pqt_wchunk_finish(&w->chunks[k]);
+}
+
+pqt_status pqt_writer_finish_chunks(pqt_writer *w) { return each_column(w, finish_fn, NULL); }
 
 /* The last row (exclusive) of a source row group read for the columns that lies in
  * (lo, hi), or -1: where a row group that would end at hi ends instead under the default

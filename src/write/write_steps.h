@@ -43,7 +43,11 @@ typedef struct pqt_wthread {
     pqt_codec_ctx *codec;
     pqt_buf scratch, comp;
 } pqt_wthread;
-/* Free the writer's step threads' sets (pqt_writer_add_rows makes them). */
+/* Close every column's chunk of the pending row group (the last page, the dictionary page),
+ * on the step threads with what they lend. */
+pqt_status pqt_writer_finish_chunks(pqt_writer *w);
+/* Free the writer's step threads' sets (pqt_writer_add_rows and
+ * pqt_writer_finish_chunks make them). */
 void pqt_writer_free_threads(pqt_writer *w);
 
 #endif
