@@ -130,6 +130,13 @@ static uint16_t *levels_room(pqt_buf *lv, int64_t n)
  * offsets (the chunk's first string also writes the leading 0). */
 static pqt_status values_room(pqt_wchunk *w, int64_t nval, size_t value_nbytes, size_t nbytes)
 {
+    if (w->vals.cap == 0) {
+        /* a page's values at once: growing by doubling copies each size into fresh memory,
+         * and room not written is never touched */
+        size_t page = (size_t)w->opts->page_nbytes;
+        if (page > ((size_t)64 << 20)) page = (size_t)64 << 20;
+        PQT_TRY(pqt_buf_reserve(&w->vals, page + page / 4));
+    }
     if (w->col->ptype != PQT_PT_BYTE_ARRAY)
         return pqt_buf_reserve_more(&w->vals, (size_t)nval * value_nbytes);
     /* never a NULL base for the dense bytes, even when every string is empty */
