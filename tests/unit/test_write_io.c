@@ -2,8 +2,8 @@
 /*
  * test_write_io.c - the writer's background writes (src/write/write_io.c): bytes put in
  * pieces of every size around the 4 MiB staging buffers (empty, one byte, a buffer less one,
- * exactly one, several at once) land in the file in order, byte for byte, with and without
- * the thread; a descriptor that cannot be written gives PQT_IO naming the file, at the put
+ * exactly one, several at once, more than the 32 MiB after which the thread flushes to disk)
+ * land in the file in order, byte for byte, with and without the thread; a descriptor that cannot be written gives PQT_IO naming the file, at the put
  * or at the final sync, and every later call fails too; freeing a writer with bytes still
  * pending neither blocks nor writes them.
  */
@@ -18,7 +18,8 @@
 
 #define MiB ((size_t)1 << 20)
 
-static const size_t g_sizes[] = {0, 1, 4 * MiB - 1, 1, 4 * MiB, 3 * MiB + 7, 0, 9 * MiB + 5, 17, 4 * MiB + 1};
+static const size_t g_sizes[] = {0,       1,  4 * MiB - 1, 1,           4 * MiB,
+                                 3 * MiB + 7, 0, 9 * MiB + 5, 17, 4 * MiB + 1, 40 * MiB + 3};
 enum { NSIZES = sizeof g_sizes / sizeof g_sizes[0] };
 
 static uint8_t *pattern(size_t n, uint64_t seed)
