@@ -3,9 +3,10 @@
  * test_write_io.c - the writer's background writes (src/write/write_io.c): bytes put in
  * pieces of every size around the 4 MiB staging buffers (empty, one byte, a buffer less one,
  * exactly one, several at once, more than the 32 MiB after which the thread flushes to disk)
- * land in the file in order, byte for byte, with and without the thread; a descriptor that cannot be written gives PQT_IO naming the file, at the put
- * or at the final sync, and every later call fails too; freeing a writer with bytes still
- * pending neither blocks nor writes them.
+ * land in the file in order, byte for byte, with and without the thread; a descriptor that
+ * cannot be written gives PQT_IO naming the file, at the put or at the final sync, and every
+ * later call fails too; freeing a writer with bytes still pending neither blocks nor writes
+ * them.
  */
 #include <fcntl.h>
 #include <stdio.h>
