@@ -6,9 +6,9 @@
 ! Expected values are hand-computed in the comments. Failures through stat=.
 program test_cells
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64, real32, real64
     implicit none
-    integer :: nfail = 0
 
     call elements()
     call slices()
@@ -149,11 +149,4 @@ contains
         call check(s == 50, 'set_slice marks the column the program''s too')
     end subroutine
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_cells

@@ -6,9 +6,9 @@
 ! formulas). Columns of zero rows from zero-size constructors. Failures through stat=.
 program test_change
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64, real32, real64
     implicit none
-    integer :: nfail = 0
 
     call run()
     call write_side_maml()
@@ -289,11 +289,4 @@ contains
         call check(size(str) == 0, '... a string column of none')
     end subroutine
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_change

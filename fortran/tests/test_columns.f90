@@ -5,9 +5,9 @@
 ! formula). Expected values are hand-computed in the comments. Failures through stat=.
 program test_columns
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64, real32, real64
     implicit none
-    integer :: nfail = 0
 
     call keep_drop()
     call copies()
@@ -154,11 +154,4 @@ contains
                    'keep_columns without the row index drops it for good')
     end subroutine
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_columns

@@ -6,9 +6,9 @@
 ! are hand-computed in the comments. Failures through stat=.
 program test_dropna
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64, real64
     implicit none
-    integer :: nfail = 0
 
     call in_memory()
     call from_files()
@@ -117,11 +117,4 @@ contains
                                        '... rows with null elements stay')
     end subroutine
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_dropna

@@ -7,9 +7,9 @@
 !   vs: VARCHAR[2] ['a<id>', 'bb<id>' or null when id % 4 = 0]
 program test_lists
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64
     implicit none
-    integer :: nfail = 0
 
     call run()
     if (nfail > 0) error stop 'test_lists: failed'
@@ -121,11 +121,4 @@ contains
         s = trim(b)
     end function
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_lists

@@ -7,9 +7,9 @@
 ! i32 = 3*id (null when id % 4 == 0).
 program test_rows
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64, real64
     implicit none
-    integer :: nfail = 0
 
     call nulls()
     call casts()
@@ -273,11 +273,4 @@ contains
                    'an unknown column: PQT_BAD_FILTER, keep empty: '//trim(msg))
     end subroutine
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_rows

@@ -6,9 +6,9 @@
 ! write_maml= writes the sidecar; bad options are reported.
 program test_write
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64, real64
     implicit none
-    integer :: nfail = 0
 
     call run()
     if (nfail > 0) error stop 'test_write: failed'
@@ -169,11 +169,4 @@ contains
         s = repeat('s', int(mod(id, 4_int64)))//trim(n)
     end function
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_write

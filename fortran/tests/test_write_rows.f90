@@ -7,9 +7,9 @@
 ! asked for, read back from the footer (parquet_table_row_group_bounds).
 program test_write_rows
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64
     implicit none
-    integer :: nfail = 0
 
     call masked_write()
     call chunks()
@@ -122,11 +122,4 @@ contains
         call check(s == 50 .and. t%nrows() == 4, 'a mask of the wrong size: PQT_MISUSE')
     end subroutine
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_write_rows

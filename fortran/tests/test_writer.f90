@@ -6,9 +6,9 @@
 ! batch of another kind is refused (stat=) and leaves no file.
 program test_writer
     use parquet
+    use test_check, only: check, nfail
     use iso_fortran_env, only: int32, int64, real64
     implicit none
-    integer :: nfail = 0
 
     call slices()
     call batches()
@@ -167,11 +167,4 @@ contains
                    'an existing file: PQT_EXISTS at open: '//trim(msg))
     end subroutine
 
-    subroutine check(cond, what)
-        logical, intent(in) :: cond
-        character(len=*), intent(in) :: what
-        if (cond) return
-        nfail = nfail + 1
-        print '(a)', 'FAIL '//what
-    end subroutine
 end program test_writer
