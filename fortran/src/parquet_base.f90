@@ -53,6 +53,10 @@ contains
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
         logical, intent(out), optional :: found
+        ! the message in a local first: gfortran 12 sized a concatenation with a function's
+        ! deferred-length result wrongly when two threads failed at once (ASan: a read past
+        ! the temporary), and a local of its own is each thread's
+        character(len=:), allocatable :: text
         checked = st == PQT_OK
         if (checked) then
             if (present(stat)) stat = 0
@@ -62,12 +66,15 @@ contains
             if (present(stat)) stat = 0
         else if (st == PQT_PARALLEL) then
             ! pqt names its C call; a Fortran program calls the type-bound one
-            call fail(int(st), proc//': '//last_error()// &
-                      ' (in Fortran: call t%prefetch(names) before the parallel region)', &
-                      stat, errmsg)
+            text = last_error()
+            text = proc//': '//text// &
+                   ' (in Fortran: call t%prefetch(names) before the parallel region)'
+            call fail(int(st), text, stat, errmsg)
         else
             if (present(found)) found = .false.
-            call fail(int(st), proc//': '//last_error(), stat, errmsg)
+            text = last_error()
+            text = proc//': '//text
+            call fail(int(st), text, stat, errmsg)
         end if
     end function
 
