@@ -144,8 +144,8 @@ static pqt_status column_rows(pqt_writer *w, pqt_wsrc *s, int k, int64_t at, int
         n -= take;
     }
     if (s->read && s->buf && at >= s->row0 + s->nrows) {
-        /* the row group read is used up: its memory goes to the next column read on this
-         * thread, instead of each column keeping its own until its next read */
+        /* the row group read is used up: its memory goes to the large-block cache for the
+         * next column's read, instead of each column keeping its own until its next read */
         pqt_colbuf_free_recycled(&s->tmp);
         pqt_colbuf_free(&s->spare);
         s->buf = NULL;
