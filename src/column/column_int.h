@@ -97,6 +97,27 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst);
 
+/* Decode k values for l slots (present: which hold one; NULL when all do) at position pos
+ * of dst (a row for scalars, an element for lists). */
+pqt_status pqt_page_emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                                const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
+                                int64_t pos);
+
+/* page_sparse.c. Can the page's values be read in place (PLAIN, fixed width, stored as the
+ * destination holds them)? */
+bool pqt_page_plain_in_place(const pqt_chunk_ctx *cx, const pqt_col *col, int ptype,
+                             int type_len, const pqt_page_view *pv, const pqt_colbuf *dst);
+/* The m rows a bitmap selection keeps of such a flat page, copied to dst at *out_row. */
+pqt_status pqt_page_gather_plain(pqt_chunk_ctx *cx, const pqt_page_view *pv, const pqt_sel *sel,
+                                 int64_t page_row0, int64_t m, pqt_colbuf *dst, int64_t *out_row);
+/* Zero bytes among p[0..n): the rows of a list page, from its repetition levels. */
+int64_t pqt_count_zero_bytes(const uint8_t *p, int64_t n);
+/* The selected rows of a list page whose every level entry is a present element
+ * (pv->defs NULL, pv->nvalues == pv->nlevels). */
+pqt_status pqt_page_emit_list_dense(pqt_chunk_ctx *cx, const pqt_col *col, int ptype,
+                                    int type_len, const pqt_page_view *pv, const pqt_sel *sel,
+                                    int64_t page_row0, pqt_colbuf *dst);
+
 /* A flat page that may be decompressed straight into its destination (page_direct.c). */
 typedef struct pqt_page_direct {
     const uint8_t *src;          /* compressed bytes: values only, or v1 levels + values */

@@ -283,6 +283,34 @@ static pqt_status take_v1_flat_defs(const pqt_page_header *h, page_parts *pp,
     return PQT_OK;
 }
 
+/* Are all nlevels definition levels of a list page the maximum (one RLE run, found in O(1):
+ * no null or empty list, no null element)? Then they are not decoded; a v1 page's levels
+ * are stepped over. */
+static bool all_entries_present(const pqt_col *col, bool v2, const pqt_page_header *h,
+                                page_parts *pp, int64_t nlevels)
+{
+    const uint8_t *lv = pp->def;
+    size_t lv_n = pp->def_n;
+    if (!v2) {
+        if (h->def_level_encoding != PQT_ENC_RLE || pp->len < 4) return false;
+        uint32_t nb = (uint32_t)pp->p[0] | (uint32_t)pp->p[1] << 8 | (uint32_t)pp->p[2] << 16 |
+                      (uint32_t)pp->p[3] << 24;
+        if (nb > pp->len - 4) return false; /* take_v1_levels reports it */
+        lv = pp->p + 4;
+        lv_n = nb;
+    }
+    pqt_rle_dec d;
+    if (nlevels <= 0 || pqt_rle_init(&d, bit_width_of(col->max_def), lv, lv_n) != PQT_OK ||
+        pqt_rle_refill(&d, nlevels) != PQT_OK || d.rle_left < nlevels ||
+        d.rle_value != (uint32_t)col->max_def)
+        return false;
+    if (!v2) {
+        pp->p += 4 + lv_n;
+        pp->len -= 4 + lv_n;
+    }
+    return true;
+}
+
 /* Stage 4, levels: repetition levels (lists), then which entries hold a value. Flat pages
  * count their values first (O(1) per RLE run) and build per-row presence bytes only when
  * some row is null. What remains of pp afterwards is the values. */
@@ -312,6 +340,9 @@ static pqt_status page_levels(pqt_chunk_walk *w, const pqt_page_header *h, page_
         pv->nvalues = lp.nvalues;
         pv->present = lp.present;
         pv->defs = defs;
+    } else if (col->max_def > 0 && all_entries_present(col, v2, h, pp, nlevels)) {
+        pv->nvalues = nlevels; /* pv->defs NULL: every entry holds a value */
+        pv->present = NULL;
     } else if (col->max_def > 0) {
         if (v2) PQT_TRY(decode_levels(pp->def, pp->def_n, col->max_def, nlevels, defs));
         else PQT_TRY(take_v1_levels(&pp->p, &pp->len, h->def_level_encoding, col->max_def,
@@ -350,8 +381,7 @@ static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel 
         return PQT_OK;
     }
     const uint8_t *reps = pv->reps;
-    int64_t n = pv->nlevels, rows = 0;
-    for (int64_t i = 0; i < n; i++) rows += reps[i] == 0;
+    int64_t n = pv->nlevels, rows = pqt_count_zero_bytes(reps, n);
     if (n > 0 && reps[0] != 0)
         return pqt_err(PQT_CORRUPT, "page starts in the middle of a row (first repetition level "
                                     "is %d, not 0)", reps[0]);

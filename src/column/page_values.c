@@ -291,10 +291,9 @@ static pqt_status emit_codes(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t *pres
     return PQT_OK;
 }
 
-/* Decode k values for l slots at position pos of dst (row for scalars, element for lists). */
-static pqt_status emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
-                              const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
-                              int64_t pos)
+pqt_status pqt_page_emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                                const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
+                                int64_t pos)
 {
     pqt_vdec *d = cx->vdec;
     cx->nvalues_out += k;
@@ -513,6 +512,8 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
     PQT_TRY(init_values(cx, ptype, type_len, pv));
     int64_t m = sel->kind == PQT_SEL_BITS && dst->elem_kind != PQT_STRING && dst->elem_nbytes > 0
                     ? pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) : 0;
+    if (m > 0 && m < pv->nrows && pqt_page_plain_in_place(cx, col, ptype, type_len, pv, dst))
+        return pqt_page_gather_plain(cx, pv, sel, page_row0, m, dst, out_row);
     if (m * 8 >= pv->nrows && m < pv->nrows) {
         /* a bitmap keeping an eighth or more: its runs are short, so decode the page whole
          * into scratch and gather, instead of a skip and a decode call per run */
@@ -522,8 +523,8 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         whole.data = cx->gather.data;
         whole.validity = NULL;
         whole.nrows = pv->nrows;
-        PQT_TRY(emit_values(cx, col, ptype, type_len, pv->present, pv->nrows, pv->nvalues, &whole,
-                            0));
+        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, pv->present, pv->nrows,
+                                     pv->nvalues, &whole, 0));
         return gather_selected(cx, pv, sel, page_row0, cx->gather.data, elem, m, dst, out_row);
     }
     pqt_sel_cursor cur;
@@ -535,8 +536,8 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         int64_t k = (s == 0 && l == pv->nrows) ? pv->nvalues : count_present(pv->present, s, s + l);
         if (PQT_UNLIKELY(*out_row + l > dst->nrows))
             return pqt_err(PQT_CORRUPT, "more selected rows than the destination holds");
-        PQT_TRY(emit_values(cx, col, ptype, type_len, pv->present ? pv->present + s : NULL, l, k,
-                            dst, *out_row));
+        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len,
+                                     pv->present ? pv->present + s : NULL, l, k, dst, *out_row));
         *out_row += l;
         pos = s + l;
     }
@@ -556,7 +557,7 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         if (PQT_UNLIKELY(dst->nrows + pv->nrows > dst->rows_cap))
             return pqt_err(PQT_CORRUPT, "more list rows than the destination holds");
         PQT_TRY(pqt_colbuf_reserve_elems(dst, dst->nelem + n));
-        PQT_TRY(emit_values(cx, col, ptype, type_len, NULL, n, n, dst, dst->nelem));
+        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, NULL, n, n, dst, dst->nelem));
         int64_t *off = dst->list_offsets;
         int64_t rix = dst->nrows, base = dst->nelem;
         for (int64_t i = 1; i < n; i++)
@@ -567,6 +568,8 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         dst->nelem += n;
         return PQT_OK;
     }
+    if (pv->nvalues == n && !defs)
+        return pqt_page_emit_list_dense(cx, col, ptype, type_len, pv, sel, page_row0, dst);
     PQT_TRY(pqt_buf_reserve(&cx->slots, (size_t)n + 1));
     uint8_t *slots = cx->slots.data;
     pqt_sel_cursor cur;
@@ -606,8 +609,8 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                                   __ATOMIC_RELAXED); /* neighbours may be another thread's */
         }
         PQT_TRY(pqt_colbuf_reserve_elems(dst, dst->nelem + nslots));
-        PQT_TRY(emit_values(cx, col, ptype, type_len, k < nslots ? slots : NULL, nslots, k, dst,
-                            dst->nelem));
+        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, k < nslots ? slots : NULL, nslots,
+                                     k, dst, dst->nelem));
         dst->nelem += nslots;
     }
     return PQT_OK;
