@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scan/filter_int.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/suggest.h"
@@ -154,7 +155,7 @@ pqt_status pqt_scan_cb_eval(const pqt_fprog *p, const fcb *cb, const pqt_scan_ve
                             int64_t n, const uint64_t *sel, uint64_t *out)
 {
     int64_t nw = (n + 63) >> 6, m = 0;
-    for (int64_t w = 0; w < nw; w++) m += __builtin_popcountll(sel[w]);
+    for (int64_t w = 0; w < nw; w++) m += pqt_popcount64(sel[w]);
     memset(out, 0, (size_t)nw * sizeof *out);
     if (m == 0) return PQT_OK;
     pqt_batch_col cols[PQT_CB_MAX_COLS];

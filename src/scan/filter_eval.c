@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scan/filter_int.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -330,7 +331,7 @@ static pqt_status run(const pqt_fprog *p, int k0, int k1, const pqt_scan_vec *ve
     int64_t cnt = 0;
     for (int64_t i = 0; i < nw; i++) {
         uint64_t x = cur[i];
-        cnt += __builtin_popcountll(x);
+        cnt += pqt_popcount64(x);
         for (int b = 0; b < 8 && (i << 3) + b < nbytes; b++) keep[(i << 3) + b] = (uint8_t)(x >> (8 * b));
     }
     if (nkeep_ret) *nkeep_ret = cnt;

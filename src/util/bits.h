@@ -9,6 +9,20 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Set bits of x. Without -mpopcnt, __builtin_popcountll is a call into libgcc (a table
+ * walk); these few operations are faster than the call and inline into bitmap loops. */
+static inline int pqt_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 /* Whether bits [start, start + n) of bm are all set: eight bytes at a time, so that a
  * column without nulls in a range takes the paths of a column without a bitmap. */
 static inline bool pqt_bits_all_set(const uint8_t *bm, int64_t start, int64_t n)

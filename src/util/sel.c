@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -101,7 +102,7 @@ static void build_summary(pqt_sel *sel)
         int64_t rows = (w1 - w0) * 64;
         if (b == nb - 1) rows = sel->nrows - b * PQT_SEL_BLOCK_ROWS;
         int64_t cnt = 0;
-        for (int64_t w = w0; w < w1; w++) cnt += __builtin_popcountll(sel->words[w]);
+        for (int64_t w = w0; w < w1; w++) cnt += pqt_popcount64(sel->words[w]);
         sel->summary[b] = cnt == 0 ? 0 : cnt == rows ? 1 : 2;
     }
 }
@@ -206,7 +207,7 @@ pqt_status pqt_sel_init_bools(pqt_sel *sel, int64_t nrows, const uint8_t *keep)
         int64_t base = w * 64, lim = nrows - base < 64 ? nrows - base : 64;
         for (int64_t b = 0; b < lim; b++) word |= (uint64_t)(keep[base + b] != 0) << b;
         sel->words[w] = word;
-        cnt += __builtin_popcountll(word);
+        cnt += pqt_popcount64(word);
     }
     build_summary(sel);
     sel->kind = PQT_SEL_BITS;
@@ -305,7 +306,7 @@ pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nru
         if (k < nruns) prev_end = runs[k].start + runs[k].len;
         if (prev_end > sel->nrows) prev_end = sel->nrows;
     }
-    for (int64_t w = 0; w < nwords(sel->nrows); w++) cnt += __builtin_popcountll(sel->words[w]);
+    for (int64_t w = 0; w < nwords(sel->nrows); w++) cnt += pqt_popcount64(sel->words[w]);
     sel->nsel = cnt;
     build_summary(sel);
     normalize(sel);
@@ -327,7 +328,7 @@ pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
             word &= word - 1;
         }
         sel->words[w] = out;
-        cnt += __builtin_popcountll(out);
+        cnt += pqt_popcount64(out);
     }
     sel->nsel = cnt;
     build_summary(sel);
@@ -338,7 +339,7 @@ pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
 static int64_t popcount_words(const uint64_t *words, int64_t nw)
 {
     int64_t cnt = 0;
-    for (int64_t w = 0; w < nw; w++) cnt += __builtin_popcountll(words[w]);
+    for (int64_t w = 0; w < nw; w++) cnt += pqt_popcount64(words[w]);
     return cnt;
 }
 
@@ -392,7 +393,7 @@ pqt_status pqt_sel_refine_bits(pqt_sel *sel, const uint8_t *keep)
             word &= word - 1;
         }
         sel->words[w] = out;
-        cnt += __builtin_popcountll(out);
+        cnt += pqt_popcount64(out);
     }
     sel->nsel = cnt;
     build_summary(sel);
@@ -607,7 +608,7 @@ static int64_t bits_count(const pqt_sel *sel, int64_t lo, int64_t hi)
         int64_t w = lo / 64, bit = lo % 64;
         int64_t take = 64 - bit < hi - lo ? 64 - bit : hi - lo;
         uint64_t mask = take == 64 ? ~0ULL : ((1ULL << take) - 1) << bit;
-        cnt += __builtin_popcountll(sel->words[w] & mask);
+        cnt += pqt_popcount64(sel->words[w] & mask);
         lo += take;
     }
     return cnt;
