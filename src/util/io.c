@@ -135,7 +135,7 @@ void pqt_io_unref(pqt_io *io)
 {
     if (!io || !io->heap) return;
     if (atomic_fetch_sub_explicit(&io->refs, 1, memory_order_acq_rel) != 1) return;
-    for (int i = 0; i < PQT_IO_POOL; i++) pqt_mem_free(atomic_load(&io->pool[i]));
+    for (int i = 0; i < PQT_IO_POOL; i++) pqt_mem_free_recycled(atomic_load(&io->pool[i]));
     if (io->owns_fd && io->fd >= 0) close(io->fd);
     pqt_mem_free(io->name);
     pqt_mem_free(io);
@@ -197,7 +197,8 @@ pqt_status pqt_io_view(const pqt_io *io, int64_t offset, size_t n, pqt_io_buf *b
         uint8_t *d = pqt_malloc_pages(cap);
         if (!d) return pqt_err(PQT_NOMEM, "%s: out of memory for %zu bytes at offset %lld",
                                io->name, n, (long long)offset);
-        pqt_mem_free(buf->data);
+        /* the next large allocation (a page, another source's read) takes it back warm */
+        pqt_mem_free_recycled(buf->data);
         buf->data = d;
         buf->cap = cap;
     }
@@ -225,7 +226,7 @@ void pqt_io_buf_give(pqt_io *io, pqt_io_buf *buf)
     uint8_t *p = buf->data;
     if (!p) return;
     if (buf->cap > POOL_MAX_NBYTES) {
-        pqt_mem_free(p);
+        pqt_mem_free_recycled(p);
         buf->data = NULL;
         buf->cap = 0;
         return;
@@ -240,7 +241,7 @@ void pqt_io_buf_give(pqt_io *io, pqt_io_buf *buf)
                                                     memory_order_release, memory_order_relaxed))
             return;
     }
-    pqt_mem_free(p);
+    pqt_mem_free_recycled(p);
 }
 
 void pqt_io_willneed(const pqt_io *io, int64_t offset, int64_t n)
