@@ -235,6 +235,15 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
         }
         total += r;
     }
+    if (!io->mem) {
+        int64_t largest = 0;
+        for (int i = 0; i < f->meta.n_row_groups; i++)
+            for (int c = 0; c < f->meta.row_groups[i].ncolumns; c++) {
+                int64_t n = f->meta.row_groups[i].columns[c].meta.total_compressed_size;
+                if (n > largest && n <= f->file_size) largest = n;
+            }
+        pqt_io_expect_reads(io, (size_t)largest);
+    }
     /* The row groups are what can be read; some writers leave FileMetaData.num_rows at 0
      * (repeated_no_annotation.parquet), so their sum is the file's row count. */
     f->meta.num_rows = total;

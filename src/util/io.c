@@ -42,6 +42,7 @@ static pqt_status io_new(const char *name, pqt_io **ret)
     }
     atomic_init(&io->refs, 1);
     for (int i = 0; i < PQT_IO_POOL; i++) atomic_init(&io->pool[i], NULL);
+    atomic_init(&io->read_hint, 0);
     io->name = nm;
     io->fd = -1;
     io->heap = true;
@@ -193,7 +194,9 @@ pqt_status pqt_io_view(const pqt_io *io, int64_t offset, size_t n, pqt_io_buf *b
         return PQT_OK;
     }
     if (buf->cap < n) {
-        size_t cap = n > SIZE_MAX - BUF_STEP ? n : (n / BUF_STEP + 1) * BUF_STEP;
+        size_t want = atomic_load_explicit(&io->read_hint, memory_order_relaxed);
+        if (want < n) want = n;
+        size_t cap = want > SIZE_MAX - BUF_STEP ? want : (want / BUF_STEP + 1) * BUF_STEP;
         uint8_t *d = pqt_malloc_pages(cap);
         if (!d) return pqt_err(PQT_NOMEM, "%s: out of memory for %zu bytes at offset %lld",
                                io->name, n, (long long)offset);
@@ -205,6 +208,16 @@ pqt_status pqt_io_view(const pqt_io *io, int64_t offset, size_t n, pqt_io_buf *b
     PQT_TRY(pqt_io_read(io, buf->data, n, offset));
     *ret = buf->data;
     return PQT_OK;
+}
+
+void pqt_io_expect_reads(pqt_io *io, size_t nbytes)
+{
+    if (nbytes > POOL_MAX_NBYTES) nbytes = POOL_MAX_NBYTES; /* larger ones are not kept */
+    size_t cur = atomic_load_explicit(&io->read_hint, memory_order_relaxed);
+    while (nbytes > cur && !atomic_compare_exchange_weak_explicit(
+                               &io->read_hint, &cur, nbytes, memory_order_relaxed,
+                               memory_order_relaxed)) {
+    }
 }
 
 pqt_io_buf pqt_io_buf_take(pqt_io *io)

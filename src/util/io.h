@@ -38,6 +38,7 @@ typedef struct pqt_io {
     bool heap;          /* allocated by pqt_io_open_* (false: pqt_io_borrow_fd) */
     int64_t size;       /* bytes when opened */
     _Atomic(uint8_t *) pool[PQT_IO_POOL]; /* idle buffers; each stores its capacity in front */
+    atomic_size_t read_hint; /* the largest read expected (a column chunk): buffers grow once */
 } pqt_io;
 
 /* Open `path` read-only.
@@ -66,6 +67,10 @@ pqt_status pqt_io_read(const pqt_io *io, void *buf, size_t n, int64_t offset);
  * until buf is reused or given back. Errors as for pqt_io_read, PQT_NOMEM. */
 pqt_status pqt_io_view(const pqt_io *io, int64_t offset, size_t n, pqt_io_buf *buf,
                        const uint8_t **ret);
+/* Tell io that reads of up to nbytes are coming (its largest column chunk), so a read buffer
+ * that must grow takes that much address space at once and is written, and faulted in,
+ * once rather than at every larger chunk. Bytes never read into are never touched. */
+void pqt_io_expect_reads(pqt_io *io, size_t nbytes);
 /* A buffer from io's pool (empty when the pool has none), and back to the pool (or freed
  * when the pool is full). Safe from any thread. */
 pqt_io_buf pqt_io_buf_take(pqt_io *io);
