@@ -235,15 +235,16 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
         }
         total += r;
     }
-    if (!io->mem) {
-        int64_t largest = 0;
-        for (int i = 0; i < f->meta.n_row_groups; i++)
-            for (int c = 0; c < f->meta.row_groups[i].ncolumns; c++) {
-                int64_t n = f->meta.row_groups[i].columns[c].meta.total_compressed_size;
-                if (n > largest && n <= f->file_size) largest = n;
-            }
-        pqt_io_expect_reads(io, (size_t)largest);
-    }
+    int64_t largest = 0, largest_unc = 0;
+    for (int i = 0; i < f->meta.n_row_groups; i++)
+        for (int c = 0; c < f->meta.row_groups[i].ncolumns; c++) {
+            const pqt_column_meta *cm = &f->meta.row_groups[i].columns[c].meta;
+            if (cm->total_compressed_size > largest && cm->total_compressed_size <= f->file_size)
+                largest = cm->total_compressed_size;
+            if (cm->total_uncompressed_size > largest_unc) largest_unc = cm->total_uncompressed_size;
+        }
+    if (!io->mem) pqt_io_expect_reads(io, (size_t)largest);
+    pqt_io_expect_pages(io, (size_t)largest_unc);
     /* The row groups are what can be read; some writers leave FileMetaData.num_rows at 0
      * (repeated_no_annotation.parquet), so their sum is the file's row count. */
     f->meta.num_rows = total;

@@ -325,6 +325,7 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
     pqt_status st = PQT_OK;
     int64_t *oi_rows = NULL;
     if (sel->kind == PQT_SEL_NONE) return PQT_OK;
+    cx->page_hint = atomic_load_explicit(&src->io->page_hint, memory_order_relaxed);
     if (!cc->has_meta || cc->file_path) {
         st = pqt_err(PQT_UNSUPPORTED, "column chunk metadata %s",
                      cc->file_path ? "points to another file" : "is missing");

@@ -25,6 +25,7 @@ struct pqt_chunk_ctx {
     pqt_buf tmpbytes; /* BYTE_ARRAY values awaiting conversion (decimals) */
     pqt_buf gather;   /* a whole page's values, for gathering a fragmented selection */
     size_t page_lent, dict_lent; /* bytes of page / dict_raw borrowed from the budget */
+    size_t page_hint; /* the source's largest decompressed chunk (pqt_io_expect_pages) */
     int64_t nvalues_out; /* non-null values written by the emitters (pqt_read_counters) */
 };
 

@@ -52,9 +52,13 @@ static void give_back(size_t n)
     pthread_mutex_unlock(&budget_mu);
 }
 
-static pqt_status take(size_t n)
+/* Borrow n bytes, or `more` when the budget has them free now (no wait for the extra);
+ * *took says which. */
+static pqt_status take(size_t n, size_t more, size_t *took)
 {
     pthread_mutex_lock(&budget_mu);
+    if (more > n && budget_used + more <= budget_nbytes) n = more;
+    *took = n;
     if (n > budget_nbytes) {
         size_t cap = budget_nbytes;
         pthread_mutex_unlock(&budget_mu);
@@ -95,13 +99,17 @@ pqt_status pqt_page_buf_reserve(pqt_chunk_ctx *cx, pqt_buf *b, size_t nbytes)
      * and nothing may be held while waiting: give everything back first. */
     pqt_page_buf_release(cx);
     pqt_buf_free(b);
-    PQT_TRY(take(nbytes));
-    b->data = pqt_malloc(nbytes);
+    /* The next pages of this source may be as large as its largest chunk: one buffer of that
+     * size is faulted in once, where buffers for ever larger pages would each be fresh. */
+    size_t want = b == &cx->page && cx->page_hint > nbytes ? cx->page_hint : nbytes;
+    size_t took;
+    PQT_TRY(take(nbytes, want, &took));
+    b->data = pqt_malloc(took);
     if (!b->data) {
-        give_back(nbytes);
+        give_back(took);
         return pqt_err(PQT_NOMEM, "out of memory for a page of %zu bytes", nbytes);
     }
-    b->cap = nbytes;
-    *lent_of(cx, b) = nbytes;
+    b->cap = took;
+    *lent_of(cx, b) = took;
     return PQT_OK;
 }

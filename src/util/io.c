@@ -43,6 +43,7 @@ static pqt_status io_new(const char *name, pqt_io **ret)
     atomic_init(&io->refs, 1);
     for (int i = 0; i < PQT_IO_POOL; i++) atomic_init(&io->pool[i], NULL);
     atomic_init(&io->read_hint, 0);
+    atomic_init(&io->page_hint, 0);
     io->name = nm;
     io->fd = -1;
     io->heap = true;
@@ -210,15 +211,19 @@ pqt_status pqt_io_view(const pqt_io *io, int64_t offset, size_t n, pqt_io_buf *b
     return PQT_OK;
 }
 
-void pqt_io_expect_reads(pqt_io *io, size_t nbytes)
+static void raise_hint(atomic_size_t *hint, size_t nbytes)
 {
     if (nbytes > POOL_MAX_NBYTES) nbytes = POOL_MAX_NBYTES; /* larger ones are not kept */
-    size_t cur = atomic_load_explicit(&io->read_hint, memory_order_relaxed);
-    while (nbytes > cur && !atomic_compare_exchange_weak_explicit(
-                               &io->read_hint, &cur, nbytes, memory_order_relaxed,
-                               memory_order_relaxed)) {
+    size_t cur = atomic_load_explicit(hint, memory_order_relaxed);
+    while (nbytes > cur && !atomic_compare_exchange_weak_explicit(hint, &cur, nbytes,
+                                                                  memory_order_relaxed,
+                                                                  memory_order_relaxed)) {
     }
 }
+
+void pqt_io_expect_reads(pqt_io *io, size_t nbytes) { raise_hint(&io->read_hint, nbytes); }
+
+void pqt_io_expect_pages(pqt_io *io, size_t nbytes) { raise_hint(&io->page_hint, nbytes); }
 
 pqt_io_buf pqt_io_buf_take(pqt_io *io)
 {

@@ -39,6 +39,7 @@ typedef struct pqt_io {
     int64_t size;       /* bytes when opened */
     _Atomic(uint8_t *) pool[PQT_IO_POOL]; /* idle buffers; each stores its capacity in front */
     atomic_size_t read_hint; /* the largest read expected (a column chunk): buffers grow once */
+    atomic_size_t page_hint; /* the largest chunk decompressed: the bound of its pages */
 } pqt_io;
 
 /* Open `path` read-only.
@@ -71,6 +72,9 @@ pqt_status pqt_io_view(const pqt_io *io, int64_t offset, size_t n, pqt_io_buf *b
  * that must grow takes that much address space at once and is written, and faulted in,
  * once rather than at every larger chunk. Bytes never read into are never touched. */
 void pqt_io_expect_reads(pqt_io *io, size_t nbytes);
+/* The same for decompressed pages: no page is larger than its column chunk decompressed
+ * (the largest is given here), so a page buffer that must grow may take that at once. */
+void pqt_io_expect_pages(pqt_io *io, size_t nbytes);
 /* A buffer from io's pool (empty when the pool has none), and back to the pool (or freed
  * when the pool is full). Safe from any thread. */
 pqt_io_buf pqt_io_buf_take(pqt_io *io);
