@@ -1218,13 +1218,16 @@ contains
         character(len=*), parameter :: proc = 'parquet_open_table'
         type(c_ptr) :: opts
         integer(c_int) :: st
+        ! a message in a local first, as checked() builds its messages
+        character(len=:), allocatable :: text
         call t%close()
         call print_warnings()
         if (slice .and. row_lo < 1) then
             ! pqt refuses a bound below 1 without opening the file; the message should still
             ! say how many rows the file has.
-            call fail(PQT_RANGE, proc//': '//slice_range_message(file, row_lo, row_hi), &
-                      stat, errmsg)
+            text = slice_range_message(file, row_lo, row_hi)
+            text = proc//': '//text
+            call fail(PQT_RANGE, text, stat, errmsg)
             return
         end if
         if (.not. checked(pqt_opts_new(opts), proc, stat, errmsg)) return
@@ -1275,8 +1278,12 @@ contains
     subroutine print_warning(user, message) bind(c)
         type(c_ptr), value :: user
         type(c_ptr), value :: message
+        ! in a local first: see checked() in parquet_base.f90 (a concatenation with a
+        ! deferred-length function result, on several threads at once)
+        character(len=:), allocatable :: text
         if (c_associated(user)) continue
-        write (output_unit, '(a)') 'WARNING: '//f_string(message)
+        text = f_string(message)
+        write (output_unit, '(a)') 'WARNING: '//text
         flush (output_unit)
     end subroutine
 

@@ -184,9 +184,13 @@ contains
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int), parameter :: PQT_EXISTS = 11
+        ! the message in a local first, as checked() builds it (a concatenation with
+        ! last_error()'s deferred-length result read past gfortran's temporary under ASan)
+        character(len=:), allocatable :: text
         if (st == PQT_EXISTS) then
-            call fail(int(st), proc//': '//last_error()//' (in Fortran: overwrite=.true.)', &
-                      stat, errmsg)
+            text = last_error()
+            text = proc//': '//text//' (in Fortran: overwrite=.true.)'
+            call fail(int(st), text, stat, errmsg)
         else if (checked(st, proc, stat, errmsg)) then
             continue
         end if
