@@ -452,6 +452,23 @@ PQT_API void pqt_table_close(pqt_table *t);
  * region on a shared table, since reopening is I/O the region did not plan). */
 PQT_API pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret);
 
+/* Rows row_lo..row_hi (1-based, inclusive) of the columns names[0..n) of t as a new
+ * in-memory table *ret (caller frees with pqt_table_close), in the order named (a name
+ * given twice is one column), with their kinds, widths, units, time units and nulls. Only
+ * those rows are copied, so a streaming writer can take one row of a large table
+ * (pqt_writer_write of the copy) without a copy of the whole table. A named column t has
+ * not read is read first and stays resident, as a get would leave it; "parquet_row_index"
+ * builds the row index. One exception: when a named column is a DECIMAL still as read from
+ * t's file and t is in file order (a writer writes such a column from the file's exact
+ * values, which a copy would not have), *ret is instead pqt_table_clone of t narrowed to the
+ * rows (pqt_table_filter_rows_mask): every column, still attached to the file, with t's
+ * resident columns copied whole first. Errors: PQT_RANGE (naming the rows and the table's count) unless
+ * 1 <= row_lo <= row_hi <= nrows; PQT_NOT_FOUND naming every missing name; read errors as
+ * for a first read; PQT_MISUSE for NULL t or ret, n < 0, or names NULL with n > 0.
+ * On failure *ret is unchanged and t keeps what the call read. */
+PQT_API pqt_status pqt_table_copy_rows(pqt_table *t, const char *const *names, int n,
+                                       int64_t row_lo, int64_t row_hi, pqt_table **ret);
+
 /* -- Queries that read nothing (NULL t gives 0 / NULL). -- */
 /* Rows every column holds. */
 PQT_API int64_t pqt_table_nrows(const pqt_table *t);

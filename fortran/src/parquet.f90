@@ -17,7 +17,8 @@ module parquet
     public :: parquet_table, parquet_table_row, parquet_open_table, &
         parquet_table_row_group_bounds, parquet_filter, parquet_sortkey, parquet_read_qc
     public :: parquet_new_table, parquet_write_table, parquet_table_writer, &
-        parquet_open_table_writer, parquet_close_table_writer, parquet_write_table_chunk
+        parquet_open_table_writer, parquet_close_table_writer, parquet_write_table_chunk, &
+        parquet_open_writer_like
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -138,8 +139,11 @@ module parquet
     ! parquet_close_table_writer succeeds; a writer finalized unclosed leaves no file.
     type :: parquet_table_writer
         type(c_ptr), private :: h = c_null_ptr
+        ! the template's readable columns: the ones out%append(row) copies from a row
+        character(len=:), allocatable, private :: names(:)
     contains
-        procedure :: append => writer_append
+        generic :: append => writer_append, writer_append_row
+        procedure, private :: writer_append, writer_append_row
         procedure :: nrows => writer_nrows
         procedure :: flush => writer_flush
         procedure :: abort => writer_abort
@@ -1094,9 +1098,32 @@ module parquet
             character(len=*), intent(inout), optional :: errmsg
         end subroutine
 
+        ! The anchor's "derive the schema from t, open a writer": here t is the template.
+        module subroutine parquet_open_writer_like(w, file, t, copy_metadata, metadata_keys, &
+                                                   write_maml, compression, compression_level, &
+                                                   chunk_size, use_threads, overwrite, maml, &
+                                                   metadata, stat, errmsg)
+            type(parquet_table_writer), intent(inout) :: w
+            character(len=*), intent(in) :: file
+            class(parquet_table), intent(inout) :: t
+            logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+            character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+            character(len=*), intent(in), optional :: compression, maml
+            integer, intent(in), optional :: compression_level, chunk_size
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
         module subroutine writer_append(out, t, stat, errmsg)
             class(parquet_table_writer), intent(inout) :: out
             class(parquet_table), intent(inout) :: t
+            integer, intent(out), optional :: stat
+            character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        module subroutine writer_append_row(out, row, stat, errmsg)
+            class(parquet_table_writer), intent(inout) :: out
+            type(parquet_table_row), intent(in) :: row
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
         end subroutine

@@ -320,5 +320,15 @@ module parquet_c_write
             type(c_ptr), value :: w, t, keep
             integer(c_int) :: pqt_writer_write_chunk
         end function
+        function pqt_table_copy_rows(t, names, n, row_lo, row_hi, ret) &
+            bind(c, name='pqt_table_copy_rows')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t
+            type(c_ptr), intent(in) :: names(*)
+            integer(c_int), value :: n
+            integer(c_int64_t), value :: row_lo, row_hi
+            type(c_ptr), intent(out) :: ret
+            integer(c_int) :: pqt_table_copy_rows
+        end function
     end interface
 end module parquet_c_write

@@ -92,22 +92,62 @@ contains
         call check_write(st, proc, stat, errmsg)
     end procedure parquet_write_table
 
-    ! The schema comes from template's columns (nothing is read from it). A writer open in
-    ! out is dropped first (its file never appears).
     module procedure parquet_open_table_writer
-        character(len=*), parameter :: proc = 'parquet_open_table_writer'
+        call open_writer('parquet_open_table_writer', out, file, template, copy_metadata, &
+                         metadata_keys, write_maml, compression, compression_level, &
+                         chunk_size, use_threads, overwrite, maml, metadata, stat, errmsg)
+    end procedure parquet_open_table_writer
+
+    ! The anchor derives a schema from t and opens a writer with it; pqt's writer takes its
+    ! schema from a template table, so t is the template (its columns, nothing read).
+    module procedure parquet_open_writer_like
+        call open_writer('parquet_open_writer_like', w, file, t, copy_metadata, &
+                         metadata_keys, write_maml, compression, compression_level, &
+                         chunk_size, use_threads, overwrite, maml, metadata, stat, errmsg)
+    end procedure parquet_open_writer_like
+
+    ! The schema comes from template's columns (nothing is read from it). A writer open in
+    ! out is dropped first (its file never appears). proc names the caller in messages.
+    subroutine open_writer(proc, out, file, template, copy_metadata, metadata_keys, &
+                           write_maml, compression, compression_level, chunk_size, &
+                           use_threads, overwrite, maml, metadata, stat, errmsg)
+        character(len=*), intent(in) :: proc
+        type(parquet_table_writer), intent(inout) :: out
+        character(len=*), intent(in) :: file
+        class(parquet_table), intent(inout) :: template
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
         type(c_ptr) :: opts
         integer(c_int) :: st
         call out%abort()
-        if (.not. opened(template, 'open_table_writer', stat, errmsg)) return
+        if (.not. opened(template, proc(9:), stat, errmsg)) return
         if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
                             compression_level, chunk_size, use_threads, overwrite, &
                             maml=maml, metadata=metadata, stat=stat, errmsg=errmsg)) return
         st = pqt_writer_open(out%h, c_string(file), template%h, opts)
         call pqt_write_opts_free(opts)
         if (st /= PQT_OK) out%h = c_null_ptr
+        if (st == PQT_OK) call readable_names(template, out%names)
         call check_write(st, proc, stat, errmsg)
-    end procedure parquet_open_table_writer
+    end subroutine
+
+    ! The columns of t the writer takes (pqt leaves out the ones it cannot read).
+    subroutine readable_names(t, names)
+        class(parquet_table), intent(inout) :: t
+        character(len=:), allocatable, intent(out) :: names(:)
+        logical, allocatable :: ok(:)
+        integer :: j
+        call t%column_names(names)
+        allocate (ok(size(names)))
+        do j = 1, size(names)
+            ok(j) = t%is_supported(names(j))
+        end do
+        if (.not. all(ok)) names = pack(names, ok)
+    end subroutine
 
     ! A failed append leaves the writer unusable (pqt): it is dropped here, so a later
     ! append or close says it is not open instead of writing a broken file.
@@ -117,6 +157,31 @@ contains
         if (.not. opened(t, 'append', stat, errmsg)) return
         if (.not. checked(pqt_writer_write(out%h, t%h), proc, stat, errmsg)) call out%abort()
     end procedure writer_append
+
+    ! One row of a table: pqt_table_copy_rows gathers that row of the template's columns into
+    ! a one-row table (the columns the table has not read are read first and stay), which the
+    ! writer appends; nothing else of the table is copied. A failed write drops the writer.
+    module procedure writer_append_row
+        character(len=*), parameter :: proc = 'parquet_table_writer: append'
+        character(kind=c_char, len=:), allocatable, target :: buf
+        type(c_ptr), allocatable, target :: ptrs(:)
+        type(c_ptr) :: one
+        integer(c_int) :: st
+        if (.not. writer_open(out, proc, stat, errmsg)) return
+        if (.not. row%is_valid()) then
+            call fail(PQT_MISUSE, proc//': the row handle is stale or was never set (the '// &
+                      'table changed since %row, or %row was not called)', stat, errmsg)
+            return
+        end if
+        call c_string_array(out%names, buf, ptrs)
+        one = c_null_ptr
+        st = pqt_table_copy_rows(row%h, ptrs, size(out%names, kind=c_int), row%i, row%i, one)
+        ! nothing reached the writer: it stays usable
+        if (.not. checked(st, proc, stat, errmsg)) return
+        st = pqt_writer_write(out%h, one)
+        call pqt_table_close(one)
+        if (.not. checked(st, proc, stat, errmsg)) call out%abort()
+    end procedure writer_append_row
 
     ! Cut a row group now (nothing when no row is pending). A failure drops the writer.
     module procedure writer_flush
