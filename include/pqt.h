@@ -1423,6 +1423,19 @@ PQT_API int64_t pqt_qc_describe(const pqt_qc *qc, char *buf, size_t cap);
  * column order), nothing changed; soft mode: warnings, PQT_OK. A no-op (PQT_OK) for a table
  * without rules, an in-memory table and a detached one. Read errors as for a first touch. */
 PQT_API pqt_status pqt_table_validate_qc(pqt_table *t);
+/* Write-side qc (anchor-spec §3.5: warnings only, a write goes on): check t's values now
+ * (read, added or set; the rows keep selects when keep is non-NULL, one byte per row, else
+ * every row) against the rules of qc, bound here to t's columns by name. Each column that
+ * breaks its rule's range, and each that holds a null its "miss:" forbids, is one warning
+ * to the warning callback ("pqt_table_check_qc: WHERE: qc violation for column 'ra'
+ * (written anyway): declared min >= 0, ..."), counted in *nwarnings_ret; the call still
+ * returns PQT_OK. A ruled column t has not read is read for the check and released again
+ * (residency as found). Errors, before anything is read: PQT_NOT_FOUND (a rule's column is
+ * missing, with the nearest name), PQT_UNSUPPORTED_TYPE (it cannot be read), PQT_KIND (a
+ * bound does not fit its kind, as at open); then read errors as for a first read. qc NULL
+ * or without rules: *nwarnings_ret = 0. PQT_MISUSE for NULL t or nwarnings_ret. */
+PQT_API pqt_status pqt_table_check_qc(pqt_table *t, const pqt_qc *qc, const uint8_t *keep,
+                                      int64_t *nwarnings_ret);
 /* ---- end of quality control ---- */
 
 /* ---- writing (docs/writing.md) ---- */

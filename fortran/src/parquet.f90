@@ -1067,14 +1067,20 @@ module parquet
     ! Writing: parquet_write.f90 (submodule parquet_write). The options are those of
     ! anchor-spec 7.1 that pqt_write_opts has (docs/fortran.md).
     interface
+        ! qc= and release= where the anchor has them; qc_violations= (not in the anchor)
+        ! counts the qc warnings.
         module subroutine parquet_write_table(t, file, row_mask, copy_metadata, metadata_keys, &
-                                              write_maml, compression, compression_level, &
-                                              chunk_size, use_threads, overwrite, &
-                                              row_index_name, maml, metadata, stat, errmsg)
+                                              write_maml, qc, compression, compression_level, &
+                                              chunk_size, use_threads, overwrite, release, &
+                                              row_index_name, maml, metadata, qc_violations, &
+                                              stat, errmsg)
             class(parquet_table), intent(inout) :: t
             character(len=*), intent(in) :: file
             logical, intent(in), optional :: row_mask(:)
             logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+            type(parquet_read_qc), intent(in), optional :: qc
+            logical, intent(in), optional :: release
+            integer, intent(out), optional :: qc_violations
             character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
             character(len=*), intent(in), optional :: compression, row_index_name, maml
             integer, intent(in), optional :: compression_level, chunk_size
@@ -1119,6 +1125,12 @@ module parquet
             class(parquet_table), intent(inout) :: t
             integer, intent(out), optional :: stat
             character(len=*), intent(inout), optional :: errmsg
+        end subroutine
+
+        ! Sets the warning callback once (parquet_write.f90); in a submodule because
+        ! gfortran emits no symbol for a private procedure of the module that other
+        ! submodules could link to.
+        module subroutine print_warnings()
         end subroutine
 
         module subroutine writer_append_row(out, row, stat, errmsg)
@@ -1286,32 +1298,6 @@ contains
         if (st == PQT_OK) st = pqt_table_open(c_string(file), opts, t%h)
         call pqt_opts_free(opts)
         if (checked(st, proc, stat, errmsg)) continue
-    end subroutine
-
-    ! pqt discards its warnings unless a callback takes them; a Fortran program gets them on
-    ! standard output, as "WARNING: ..." lines (a qc violation under qc_soft=, a file column
-    ! named parquet_row_index dropped at open). Set once, before the first open: the critical
-    ! section makes the first opens of several threads wait for it.
-    subroutine print_warnings()
-        logical, save :: done = .false.
-        !$omp critical (parquet_warning_callback)
-        if (.not. done) then
-            call pqt_set_warning_callback(c_funloc(print_warning), c_null_ptr)
-            done = .true.
-        end if
-        !$omp end critical (parquet_warning_callback)
-    end subroutine
-
-    subroutine print_warning(user, message) bind(c)
-        type(c_ptr), value :: user
-        type(c_ptr), value :: message
-        ! in a local first: see checked() in parquet_base.f90 (a concatenation with a
-        ! deferred-length function result, on several threads at once)
-        character(len=:), allocatable :: text
-        if (c_associated(user)) continue
-        text = f_string(message)
-        write (output_unit, '(a)') 'WARNING: '//text
-        flush (output_unit)
     end subroutine
 
     ! pqt's message for a slice outside the file, for the bound pqt refuses before opening it

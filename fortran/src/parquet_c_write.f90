@@ -320,6 +320,12 @@ module parquet_c_write
             type(c_ptr), value :: w, t, keep
             integer(c_int) :: pqt_writer_write_chunk
         end function
+        function pqt_table_check_qc(t, qc, keep, nwarnings) bind(c, name='pqt_table_check_qc')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t, qc, keep
+            integer(c_int64_t), intent(out) :: nwarnings
+            integer(c_int) :: pqt_table_check_qc
+        end function
         function pqt_table_copy_rows(t, names, n, row_lo, row_hi, ret) &
             bind(c, name='pqt_table_copy_rows')
             import :: c_ptr, c_int, c_int64_t

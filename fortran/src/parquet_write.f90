@@ -1,7 +1,8 @@
 ! parquet_write.f90 - submodule of module parquet: writing tables to Parquet files, whole
 ! (parquet_write_table -> pqt_write_table) or streamed from batches (parquet_table_writer ->
 ! pqt_writer_*). Both take the options of anchor-spec 7.1 that pqt_write_opts has; the file
-! appears only when the write completes (docs/writing.md).
+! appears only when the write completes (docs/writing.md). Also the warning callback every
+! open and a write with qc= install (print_warnings).
 submodule(parquet) parquet_write
     implicit none
 
@@ -70,21 +71,43 @@ contains
         end if
     end function
 
+    ! release=.false.: every column the write reads is made resident first (what the write
+    ! reads then stays); .true. (default): pqt reads what is not resident one row group at
+    ! a time and releases it. qc=: write-side qc, warnings only (pqt_table_check_qc through
+    ! the warning callback, which prints "WARNING: ..." as read-time soft qc does); a rule
+    ! that cannot apply (no such column, a bound of the wrong kind) fails before writing.
     module procedure parquet_write_table
         character(len=*), parameter :: proc = 'parquet_write_table'
-        type(c_ptr) :: opts
+        type(c_ptr) :: opts, kp
         integer(c_int) :: st
+        integer(c_int64_t) :: nwarn
         integer(int8), allocatable, target :: keep(:)
+        if (present(qc_violations)) qc_violations = 0
         if (.not. opened(t, 'write', stat, errmsg)) return
+        kp = c_null_ptr
         if (present(row_mask)) then
             if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) return
+            kp = c_loc(keep)
+        end if
+        if (present(release)) then
+            if (.not. release) then
+                if (.not. checked(pqt_table_materialize_all(t%h), proc, stat, errmsg)) return
+            end if
+        end if
+        if (present(qc)) then
+            if (c_associated(qc%h)) then
+                call print_warnings()
+                if (.not. checked(pqt_table_check_qc(t%h, qc%h, kp, nwarn), proc, stat, &
+                                  errmsg)) return
+                if (present(qc_violations)) qc_violations = int(nwarn)
+            end if
         end if
         if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
                             compression_level, chunk_size, use_threads, overwrite, &
                             row_index_name, maml, metadata, stat, errmsg)) return
         ! row_mask=: only its .true. rows are written, from a clone (t does not change)
         if (present(row_mask)) then
-            st = pqt_write_table_mask(t%h, c_loc(keep), c_string(file), opts)
+            st = pqt_write_table_mask(t%h, kp, c_string(file), opts)
         else
             st = pqt_write_table(t%h, c_string(file), opts)
         end if
@@ -241,6 +264,32 @@ contains
     module procedure writer_final
         call out%abort()
     end procedure writer_final
+
+    ! pqt discards its warnings unless a callback takes them; a Fortran program gets them on
+    ! standard output, as "WARNING: ..." lines (a qc violation under qc_soft=, a file column
+    ! named parquet_row_index dropped at open). Set once, before the first open: the critical
+    ! section makes the first opens of several threads wait for it.
+    module procedure print_warnings
+        logical, save :: done = .false.
+        !$omp critical (parquet_warning_callback)
+        if (.not. done) then
+            call pqt_set_warning_callback(c_funloc(print_warning), c_null_ptr)
+            done = .true.
+        end if
+        !$omp end critical (parquet_warning_callback)
+    end procedure print_warnings
+
+    subroutine print_warning(user, message) bind(c)
+        type(c_ptr), value :: user
+        type(c_ptr), value :: message
+        ! in a local first: see checked() in parquet_base.f90 (a concatenation with a
+        ! deferred-length function result, on several threads at once)
+        character(len=:), allocatable :: text
+        if (c_associated(user)) continue
+        text = f_string(message)
+        write (output_unit, '(a)') 'WARNING: '//text
+        flush (output_unit)
+    end subroutine
 
     ! checked(), with the Fortran name of the option pqt's PQT_EXISTS message names.
     subroutine check_write(st, proc, stat, errmsg)
