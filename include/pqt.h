@@ -753,6 +753,15 @@ PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name,
                                                const int64_t *offsets, const char *bytes,
                                                const uint8_t *validity, int64_t nrows,
                                                const char *unit);
+/* pqt_table_add_string_column with a width: width 1 is a string column, width > 1 a vector
+ * of strings (kind PQT_STRING | PQT_VECTOR, written as a LIST and read back as a vector):
+ * nrows * width strings, row i's element e (0-based) at offsets[i * width + e] ..
+ * offsets[i * width + e + 1]; validity one bit per string. PQT_MISUSE for width < 1, and
+ * otherwise as pqt_table_add_string_column (an offset that decreases names its string). */
+PQT_API pqt_status pqt_table_add_string_column_v2(pqt_table *t, const char *name, int width,
+                                                  const int64_t *offsets, const char *bytes,
+                                                  const uint8_t *validity, int64_t nrows,
+                                                  const char *unit);
 /* Remove a column (never reads it). Dropping PQT_ROW_INDEX is permanent: it is not rebuilt
  * and has_column stops answering 1 (reopen the file to get it back); dropping it before it
  * was built also works. */

@@ -299,13 +299,10 @@ contains
             return
         end if
         if (k == PQT_STRING) then
-            if (width /= 1) then
-                call fail(PQT_KIND, proc//": column '"//trim(name)//"': a vector of strings "// &
-                          'cannot be added (rank-1 character values only)', stat, errmsg)
-                return
-            end if
-            st = pqt_table_add_string_column(t%h, c_string(name), r%offsets, c_loc(r%bytes), &
-                                              vp, nrows, c_string(opt_text(unit)))
+            ! width > 1: a vector of strings, element e of row i at (e, i) as for numbers
+            st = pqt_table_add_string_column_v2(t%h, c_string(name), int(width, c_int), &
+                                                r%offsets, c_loc(r%bytes), vp, nrows, &
+                                                c_string(opt_text(unit)))
         else
             call raw_data(r, dp, nbytes)
             if (width > 1) k = ior(k, PQT_VECTOR)
