@@ -452,6 +452,23 @@ PQT_API void pqt_table_close(pqt_table *t);
  * region on a shared table, since reopening is I/O the region did not plan). */
 PQT_API pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret);
 
+/* Rows row_lo..row_hi (1-based, inclusive) of the columns names[0..n) of t as a new
+ * in-memory table *ret (caller frees with pqt_table_close), in the order named (a name
+ * given twice is one column), with their kinds, widths, units, time units and nulls. Only
+ * those rows are copied, so a streaming writer can take one row of a large table
+ * (pqt_writer_write of the copy) without a copy of the whole table. A named column t has
+ * not read is read first and stays resident, as a get would leave it; "parquet_row_index"
+ * builds the row index. One exception: when a named column is a DECIMAL still as read from
+ * t's file and t is in file order (a writer writes such a column from the file's exact
+ * values, which a copy would not have), *ret is instead pqt_table_clone of t narrowed to the
+ * rows (pqt_table_filter_rows_mask): every column, still attached to the file, with t's
+ * resident columns copied whole first. Errors: PQT_RANGE (naming the rows and the table's count) unless
+ * 1 <= row_lo <= row_hi <= nrows; PQT_NOT_FOUND naming every missing name; read errors as
+ * for a first read; PQT_MISUSE for NULL t or ret, n < 0, or names NULL with n > 0.
+ * On failure *ret is unchanged and t keeps what the call read. */
+PQT_API pqt_status pqt_table_copy_rows(pqt_table *t, const char *const *names, int n,
+                                       int64_t row_lo, int64_t row_hi, pqt_table **ret);
+
 /* -- Queries that read nothing (NULL t gives 0 / NULL). -- */
 /* Rows every column holds. */
 PQT_API int64_t pqt_table_nrows(const pqt_table *t);
@@ -736,6 +753,15 @@ PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name,
                                                const int64_t *offsets, const char *bytes,
                                                const uint8_t *validity, int64_t nrows,
                                                const char *unit);
+/* pqt_table_add_string_column with a width: width 1 is a string column, width > 1 a vector
+ * of strings (kind PQT_STRING | PQT_VECTOR, written as a LIST and read back as a vector):
+ * nrows * width strings, row i's element e (0-based) at offsets[i * width + e] ..
+ * offsets[i * width + e + 1]; validity one bit per string. PQT_MISUSE for width < 1, and
+ * otherwise as pqt_table_add_string_column (an offset that decreases names its string). */
+PQT_API pqt_status pqt_table_add_string_column_v2(pqt_table *t, const char *name, int width,
+                                                  const int64_t *offsets, const char *bytes,
+                                                  const uint8_t *validity, int64_t nrows,
+                                                  const char *unit);
 /* Remove a column (never reads it). Dropping PQT_ROW_INDEX is permanent: it is not rebuilt
  * and has_column stops answering 1 (reopen the file to get it back); dropping it before it
  * was built also works. */
@@ -1406,6 +1432,19 @@ PQT_API int64_t pqt_qc_describe(const pqt_qc *qc, char *buf, size_t cap);
  * column order), nothing changed; soft mode: warnings, PQT_OK. A no-op (PQT_OK) for a table
  * without rules, an in-memory table and a detached one. Read errors as for a first touch. */
 PQT_API pqt_status pqt_table_validate_qc(pqt_table *t);
+/* Write-side qc (anchor-spec §3.5: warnings only, a write goes on): check t's values now
+ * (read, added or set; the rows keep selects when keep is non-NULL, one byte per row, else
+ * every row) against the rules of qc, bound here to t's columns by name. Each column that
+ * breaks its rule's range, and each that holds a null its "miss:" forbids, is one warning
+ * to the warning callback ("pqt_table_check_qc: WHERE: qc violation for column 'ra'
+ * (written anyway): declared min >= 0, ..."), counted in *nwarnings_ret; the call still
+ * returns PQT_OK. A ruled column t has not read is read for the check and released again
+ * (residency as found). Errors, before anything is read: PQT_NOT_FOUND (a rule's column is
+ * missing, with the nearest name), PQT_UNSUPPORTED_TYPE (it cannot be read), PQT_KIND (a
+ * bound does not fit its kind, as at open); then read errors as for a first read. qc NULL
+ * or without rules: *nwarnings_ret = 0. PQT_MISUSE for NULL t or nwarnings_ret. */
+PQT_API pqt_status pqt_table_check_qc(pqt_table *t, const pqt_qc *qc, const uint8_t *keep,
+                                      int64_t *nwarnings_ret);
 /* ---- end of quality control ---- */
 
 /* ---- writing (docs/writing.md) ---- */

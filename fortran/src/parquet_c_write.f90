@@ -90,16 +90,18 @@ module parquet_c_write
             character(kind=c_char), intent(in) :: unit(*)
             integer(c_int) :: pqt_table_add_column
         end function
-        function pqt_table_add_string_column(t, name, offsets, bytes, validity, nrows, unit) &
-            bind(c, name='pqt_table_add_string_column')
+        function pqt_table_add_string_column_v2(t, name, width, offsets, bytes, validity, &
+                                                nrows, unit) &
+            bind(c, name='pqt_table_add_string_column_v2')
             import :: c_ptr, c_int, c_char, c_int64_t
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: name(*)
+            integer(c_int), value :: width
             integer(c_int64_t), intent(in) :: offsets(*)
             type(c_ptr), value :: bytes, validity
             integer(c_int64_t), value :: nrows
             character(kind=c_char), intent(in) :: unit(*)
-            integer(c_int) :: pqt_table_add_string_column
+            integer(c_int) :: pqt_table_add_string_column_v2
         end function
         function pqt_table_set(t, name, data, data_nbytes, validity) bind(c, name='pqt_table_set')
             import :: c_ptr, c_int, c_char, c_size_t
@@ -319,6 +321,22 @@ module parquet_c_write
             import :: c_ptr, c_int
             type(c_ptr), value :: w, t, keep
             integer(c_int) :: pqt_writer_write_chunk
+        end function
+        function pqt_table_check_qc(t, qc, keep, nwarnings) bind(c, name='pqt_table_check_qc')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t, qc, keep
+            integer(c_int64_t), intent(out) :: nwarnings
+            integer(c_int) :: pqt_table_check_qc
+        end function
+        function pqt_table_copy_rows(t, names, n, row_lo, row_hi, ret) &
+            bind(c, name='pqt_table_copy_rows')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: t
+            type(c_ptr), intent(in) :: names(*)
+            integer(c_int), value :: n
+            integer(c_int64_t), value :: row_lo, row_hi
+            type(c_ptr), intent(out) :: ret
+            integer(c_int) :: pqt_table_copy_rows
         end function
     end interface
 end module parquet_c_write

@@ -1,5 +1,5 @@
 ! parquet_change.f90 - submodule of module parquet: in-memory tables and changes to a table
-! (add_column, set, append, filter_rows, top_n, argsort_by, reload, evict_column). Values come
+! (add_column, set, append, filter_rows, sort_by, top_n, argsort_by, reload, evict_column). Values come
 ! in as class(*) arrays: raw_of copies them into the element type pqt stores (logical as one
 ! byte, character as offsets + bytes; zero-size arrays typed without select type, see
 ! raw_of_empty), and the kind is checked against the column's.
@@ -299,13 +299,10 @@ contains
             return
         end if
         if (k == PQT_STRING) then
-            if (width /= 1) then
-                call fail(PQT_KIND, proc//": column '"//trim(name)//"': a vector of strings "// &
-                          'cannot be added (rank-1 character values only)', stat, errmsg)
-                return
-            end if
-            st = pqt_table_add_string_column(t%h, c_string(name), r%offsets, c_loc(r%bytes), &
-                                              vp, nrows, c_string(opt_text(unit)))
+            ! width > 1: a vector of strings, element e of row i at (e, i) as for numbers
+            st = pqt_table_add_string_column_v2(t%h, c_string(name), int(width, c_int), &
+                                                r%offsets, c_loc(r%bytes), vp, nrows, &
+                                                c_string(opt_text(unit)))
         else
             call raw_data(r, dp, nbytes)
             if (width > 1) k = ior(k, PQT_VECTOR)
@@ -578,4 +575,47 @@ contains
         if (checked(pqt_table_evict(t%h, c_string(name), f), 'parquet_table: evict_column', &
                     stat, errmsg, found)) continue
     end procedure table_evict_column
+
+    ! Stable sort by keys in text form ("group, -mass"); nulls_first one flag per key.
+    module procedure sort_by_text
+        integer(c_int), allocatable, target :: nf(:)
+        type(c_ptr) :: p
+        if (.not. opened(t, 'sort_by', stat, errmsg)) return
+        p = c_null_ptr
+        if (present(nulls_first)) then
+            nf = merge(1, 0, nulls_first)
+            if (size(nf) > 0) p = c_loc(nf)
+        end if
+        if (checked(pqt_table_sort_by_text(t%h, c_string(keys), p), 'parquet_table: sort_by', &
+                    stat, errmsg)) continue
+    end procedure sort_by_text
+
+    ! Stable sort by an array of column names (taken literally).
+    module procedure sort_by_list
+        character(kind=c_char, len=:), allocatable, target :: buf
+        type(c_ptr), allocatable, target :: ptrs(:)
+        integer(c_int) :: desc(size(keys)), nf(size(keys))
+        if (.not. opened(t, 'sort_by', stat, errmsg)) return
+        desc = 0
+        nf = 0
+        if (present(descending)) then
+            if (size(descending) /= size(keys)) then
+                call fail(PQT_MISUSE, 'parquet_table: sort_by: descending= needs one flag '// &
+                          'per key', stat, errmsg)
+                return
+            end if
+            desc = merge(1, 0, descending)
+        end if
+        if (present(nulls_first)) then
+            if (size(nulls_first) /= size(keys)) then
+                call fail(PQT_MISUSE, 'parquet_table: sort_by: nulls_first= needs one flag '// &
+                          'per key', stat, errmsg)
+                return
+            end if
+            nf = merge(1, 0, nulls_first)
+        end if
+        call c_string_array(keys, buf, ptrs)
+        if (checked(pqt_table_sort_by(t%h, ptrs, size(keys, kind=c_int), desc, nf), &
+                    'parquet_table: sort_by', stat, errmsg)) continue
+    end procedure sort_by_list
 end submodule parquet_change

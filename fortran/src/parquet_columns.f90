@@ -1,7 +1,8 @@
-! parquet_columns.f90 - submodule of module parquet: column-structural changes that take
-! several columns at once (%keep_columns, %drop_columns) and copies (%copy_column), over
-! pqt_table_keep_columns / _drop_columns / _copy_column_v2 (anchor-spec 7.2). None reads a
-! column it drops; none changes the rows.
+! parquet_columns.f90 - submodule of module parquet: column-structural changes: several
+! columns at once (%keep_columns, %drop_columns), copies (%copy_column), one column dropped or
+! renamed (%drop_column, %rename_column), over pqt_table_keep_columns / _drop_columns /
+! _copy_column_v2 / _drop_column / _rename_column (anchor-spec 7.2). None reads a column it
+! drops; none changes the rows.
 submodule(parquet) parquet_columns
     implicit none
 
@@ -52,4 +53,17 @@ contains
         if (checked(pqt_table_copy_column_v2(t%h, c_string(src), c_string(dst), k, ex), &
                     'parquet_table: copy_column', stat, errmsg, found)) continue
     end procedure table_copy_column
+
+    module procedure table_drop_column
+        if (.not. opened(t, 'drop_column', stat, errmsg)) return
+        if (checked(pqt_table_drop_column(t%h, c_string(name)), 'parquet_table: drop_column', &
+                    stat, errmsg, found)) continue
+    end procedure table_drop_column
+
+    ! Change the lookup name only; the file column read stays the same.
+    module procedure table_rename_column
+        if (.not. opened(t, 'rename_column', stat, errmsg)) return
+        if (checked(pqt_table_rename_column(t%h, c_string(old_name), c_string(new_name)), &
+                    'parquet_table: rename_column', stat, errmsg, found)) continue
+    end procedure table_rename_column
 end submodule parquet_columns

@@ -660,6 +660,7 @@ contains
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
         integer(int8), pointer :: bits(:)
+        character(len=:), allocatable :: text
         view_of = .false.
         allocate (valid(0))
         if (.not. opened(t, 'col', stat, errmsg)) return
@@ -668,10 +669,12 @@ contains
                           stat, errmsg, found)) return
         if (.not. any(iand(v%kind, 31) == elems) .or. iand(v%kind, PQT_LIST) /= 0 .or. &
             (rank == 1 .and. v%width /= 1)) then
-            call fail(PQT_KIND, "parquet_table: col: column '"//trim(name)// &
-                      "': pointer kind does not match the stored kind ("// &
-                      f_string(pqt_kind_name(v%kind))//'); the pointer path never widens '// &
-                      '-- use %get to copy with widening', stat, errmsg)
+            ! in a local first, as checked() builds its messages
+            text = f_string(pqt_kind_name(v%kind))
+            text = "parquet_table: col: column '"//trim(name)// &
+                   "': pointer kind does not match the stored kind ("//text// &
+                   '); the pointer path never widens -- use %get to copy with widening'
+            call fail(PQT_KIND, text, stat, errmsg)
             return
         end if
         if (want_valid) then

@@ -15,6 +15,7 @@ contains
         logical, allocatable :: valid(:)
         integer(c_int) :: k, w
         integer(int64) :: n, longest
+        character(len=:), allocatable :: text
         allocate (character(len=0) :: x(0, 0))
         if (present(is_valid)) allocate (is_valid(0, 0))
         if (.not. opened(t, 'get', stat, errmsg)) return
@@ -23,9 +24,12 @@ contains
         if (.not. checked(pqt_table_width(t%h, c_string(name), w), 'parquet_table: get', stat, &
                           errmsg)) return
         if (iand(k, PQT_LIST) /= 0 .or. iand(k, 31) /= PQT_STRING) then
-            call fail(PQT_KIND, 'parquet_table: get: column '''//trim(name)//''' holds '// &
-                      f_string(pqt_kind_name(k))//'; a rank-2 character array takes a string '// &
-                      'or vector-of-strings column (a list: pass offsets=)', stat, errmsg)
+            ! in a local first, as checked() builds its messages
+            text = f_string(pqt_kind_name(k))
+            text = 'parquet_table: get: column '''//trim(name)//''' holds '//text// &
+                   '; a rank-2 character array takes a string or vector-of-strings column '// &
+                   '(a list: pass offsets=)'
+            call fail(PQT_KIND, text, stat, errmsg)
             return
         end if
         if (.not. fetch_strings(t, name, off, bytes, valid, stat, errmsg)) return
@@ -183,6 +187,7 @@ contains
         type(c_ptr), target :: op
         integer(c_int) :: k, elem, to_kind, st
         integer(int64), pointer :: o(:)
+        character(len=:), allocatable :: text
         allocate (offsets(0))
         dp = c_null_ptr
         vp = c_null_ptr
@@ -205,8 +210,10 @@ contains
         end if
         if (want == PQT_STRING) then
             if (elem /= PQT_STRING) then
-                call fail(PQT_KIND, 'parquet_table: get: column '''//trim(name)//''' holds '// &
-                          f_string(pqt_kind_name(k))//', not strings', stat, errmsg)
+                text = f_string(pqt_kind_name(k))
+                text = 'parquet_table: get: column '''//trim(name)//''' holds '//text// &
+                       ', not strings'
+                call fail(PQT_KIND, text, stat, errmsg)
                 return
             end if
             st = pqt_table_get_list_alloc(t%h, c_string(name), 0_c_int, c_loc(op), c_null_ptr, &

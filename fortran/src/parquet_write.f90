@@ -1,7 +1,8 @@
 ! parquet_write.f90 - submodule of module parquet: writing tables to Parquet files, whole
 ! (parquet_write_table -> pqt_write_table) or streamed from batches (parquet_table_writer ->
 ! pqt_writer_*). Both take the options of anchor-spec 7.1 that pqt_write_opts has; the file
-! appears only when the write completes (docs/writing.md).
+! appears only when the write completes (docs/writing.md). Also the warning callback every
+! open and a write with qc= install (print_warnings).
 submodule(parquet) parquet_write
     implicit none
 
@@ -70,21 +71,43 @@ contains
         end if
     end function
 
+    ! release=.false.: every column the write reads is made resident first (what the write
+    ! reads then stays); .true. (default): pqt reads what is not resident one row group at
+    ! a time and releases it. qc=: write-side qc, warnings only (pqt_table_check_qc through
+    ! the warning callback, which prints "WARNING: ..." as read-time soft qc does); a rule
+    ! that cannot apply (no such column, a bound of the wrong kind) fails before writing.
     module procedure parquet_write_table
         character(len=*), parameter :: proc = 'parquet_write_table'
-        type(c_ptr) :: opts
+        type(c_ptr) :: opts, kp
         integer(c_int) :: st
+        integer(c_int64_t) :: nwarn
         integer(int8), allocatable, target :: keep(:)
+        if (present(qc_violations)) qc_violations = 0
         if (.not. opened(t, 'write', stat, errmsg)) return
+        kp = c_null_ptr
         if (present(row_mask)) then
             if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) return
+            kp = c_loc(keep)
+        end if
+        if (present(release)) then
+            if (.not. release) then
+                if (.not. checked(pqt_table_materialize_all(t%h), proc, stat, errmsg)) return
+            end if
+        end if
+        if (present(qc)) then
+            if (c_associated(qc%h)) then
+                call print_warnings()
+                if (.not. checked(pqt_table_check_qc(t%h, qc%h, kp, nwarn), proc, stat, &
+                                  errmsg)) return
+                if (present(qc_violations)) qc_violations = int(nwarn)
+            end if
         end if
         if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
                             compression_level, chunk_size, use_threads, overwrite, &
                             row_index_name, maml, metadata, stat, errmsg)) return
         ! row_mask=: only its .true. rows are written, from a clone (t does not change)
         if (present(row_mask)) then
-            st = pqt_write_table_mask(t%h, c_loc(keep), c_string(file), opts)
+            st = pqt_write_table_mask(t%h, kp, c_string(file), opts)
         else
             st = pqt_write_table(t%h, c_string(file), opts)
         end if
@@ -92,22 +115,62 @@ contains
         call check_write(st, proc, stat, errmsg)
     end procedure parquet_write_table
 
-    ! The schema comes from template's columns (nothing is read from it). A writer open in
-    ! out is dropped first (its file never appears).
     module procedure parquet_open_table_writer
-        character(len=*), parameter :: proc = 'parquet_open_table_writer'
+        call open_writer('parquet_open_table_writer', out, file, template, copy_metadata, &
+                         metadata_keys, write_maml, compression, compression_level, &
+                         chunk_size, use_threads, overwrite, maml, metadata, stat, errmsg)
+    end procedure parquet_open_table_writer
+
+    ! The anchor derives a schema from t and opens a writer with it; pqt's writer takes its
+    ! schema from a template table, so t is the template (its columns, nothing read).
+    module procedure parquet_open_writer_like
+        call open_writer('parquet_open_writer_like', w, file, t, copy_metadata, &
+                         metadata_keys, write_maml, compression, compression_level, &
+                         chunk_size, use_threads, overwrite, maml, metadata, stat, errmsg)
+    end procedure parquet_open_writer_like
+
+    ! The schema comes from template's columns (nothing is read from it). A writer open in
+    ! out is dropped first (its file never appears). proc names the caller in messages.
+    subroutine open_writer(proc, out, file, template, copy_metadata, metadata_keys, &
+                           write_maml, compression, compression_level, chunk_size, &
+                           use_threads, overwrite, maml, metadata, stat, errmsg)
+        character(len=*), intent(in) :: proc
+        type(parquet_table_writer), intent(inout) :: out
+        character(len=*), intent(in) :: file
+        class(parquet_table), intent(inout) :: template
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
         type(c_ptr) :: opts
         integer(c_int) :: st
         call out%abort()
-        if (.not. opened(template, 'open_table_writer', stat, errmsg)) return
+        if (.not. opened(template, proc(9:), stat, errmsg)) return
         if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
                             compression_level, chunk_size, use_threads, overwrite, &
                             maml=maml, metadata=metadata, stat=stat, errmsg=errmsg)) return
         st = pqt_writer_open(out%h, c_string(file), template%h, opts)
         call pqt_write_opts_free(opts)
         if (st /= PQT_OK) out%h = c_null_ptr
+        if (st == PQT_OK) call readable_names(template, out%names)
         call check_write(st, proc, stat, errmsg)
-    end procedure parquet_open_table_writer
+    end subroutine
+
+    ! The columns of t the writer takes (pqt leaves out the ones it cannot read).
+    subroutine readable_names(t, names)
+        class(parquet_table), intent(inout) :: t
+        character(len=:), allocatable, intent(out) :: names(:)
+        logical, allocatable :: ok(:)
+        integer :: j
+        call t%column_names(names)
+        allocate (ok(size(names)))
+        do j = 1, size(names)
+            ok(j) = t%is_supported(names(j))
+        end do
+        if (.not. all(ok)) names = pack(names, ok)
+    end subroutine
 
     ! A failed append leaves the writer unusable (pqt): it is dropped here, so a later
     ! append or close says it is not open instead of writing a broken file.
@@ -117,6 +180,31 @@ contains
         if (.not. opened(t, 'append', stat, errmsg)) return
         if (.not. checked(pqt_writer_write(out%h, t%h), proc, stat, errmsg)) call out%abort()
     end procedure writer_append
+
+    ! One row of a table: pqt_table_copy_rows gathers that row of the template's columns into
+    ! a one-row table (the columns the table has not read are read first and stay), which the
+    ! writer appends; nothing else of the table is copied. A failed write drops the writer.
+    module procedure writer_append_row
+        character(len=*), parameter :: proc = 'parquet_table_writer: append'
+        character(kind=c_char, len=:), allocatable, target :: buf
+        type(c_ptr), allocatable, target :: ptrs(:)
+        type(c_ptr) :: one
+        integer(c_int) :: st
+        if (.not. writer_open(out, proc, stat, errmsg)) return
+        if (.not. row%is_valid()) then
+            call fail(PQT_MISUSE, proc//': the row handle is stale or was never set (the '// &
+                      'table changed since %row, or %row was not called)', stat, errmsg)
+            return
+        end if
+        call c_string_array(out%names, buf, ptrs)
+        one = c_null_ptr
+        st = pqt_table_copy_rows(row%h, ptrs, size(out%names, kind=c_int), row%i, row%i, one)
+        ! nothing reached the writer: it stays usable
+        if (.not. checked(st, proc, stat, errmsg)) return
+        st = pqt_writer_write(out%h, one)
+        call pqt_table_close(one)
+        if (.not. checked(st, proc, stat, errmsg)) call out%abort()
+    end procedure writer_append_row
 
     ! Cut a row group now (nothing when no row is pending). A failure drops the writer.
     module procedure writer_flush
@@ -177,6 +265,32 @@ contains
         call out%abort()
     end procedure writer_final
 
+    ! pqt discards its warnings unless a callback takes them; a Fortran program gets them on
+    ! standard output, as "WARNING: ..." lines (a qc violation under qc_soft=, a file column
+    ! named parquet_row_index dropped at open). Set once, before the first open: the critical
+    ! section makes the first opens of several threads wait for it.
+    module procedure print_warnings
+        logical, save :: done = .false.
+        !$omp critical (parquet_warning_callback)
+        if (.not. done) then
+            call pqt_set_warning_callback(c_funloc(print_warning), c_null_ptr)
+            done = .true.
+        end if
+        !$omp end critical (parquet_warning_callback)
+    end procedure print_warnings
+
+    subroutine print_warning(user, message) bind(c)
+        type(c_ptr), value :: user
+        type(c_ptr), value :: message
+        ! in a local first: see checked() in parquet_base.f90 (a concatenation with a
+        ! deferred-length function result, on several threads at once)
+        character(len=:), allocatable :: text
+        if (c_associated(user)) continue
+        text = f_string(message)
+        write (output_unit, '(a)') 'WARNING: '//text
+        flush (output_unit)
+    end subroutine
+
     ! checked(), with the Fortran name of the option pqt's PQT_EXISTS message names.
     subroutine check_write(st, proc, stat, errmsg)
         integer(c_int), intent(in) :: st
@@ -184,9 +298,13 @@ contains
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
         integer(c_int), parameter :: PQT_EXISTS = 11
+        ! the message in a local first, as checked() builds it (a concatenation with
+        ! last_error()'s deferred-length result read past gfortran's temporary under ASan)
+        character(len=:), allocatable :: text
         if (st == PQT_EXISTS) then
-            call fail(int(st), proc//': '//last_error()//' (in Fortran: overwrite=.true.)', &
-                      stat, errmsg)
+            text = last_error()
+            text = proc//': '//text//' (in Fortran: overwrite=.true.)'
+            call fail(int(st), text, stat, errmsg)
         else if (checked(st, proc, stat, errmsg)) then
             continue
         end if

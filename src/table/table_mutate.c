@@ -122,24 +122,36 @@ pqt_status pqt_table_add_string_column(pqt_table *t, const char *name, const int
                                        const char *bytes, const uint8_t *validity, int64_t nrows,
                                        const char *unit)
 {
+    return pqt_table_add_string_column_v2(t, name, 1, offsets, bytes, validity, nrows, unit);
+}
+
+pqt_status pqt_table_add_string_column_v2(pqt_table *t, const char *name, int width,
+                                          const int64_t *offsets, const char *bytes,
+                                          const uint8_t *validity, int64_t nrows,
+                                          const char *unit)
+{
     const char *call = "pqt_table_add_string_column";
     PQT_TRY(check_add(t, call, name, nrows));
     if (!offsets) return pqt_err(PQT_MISUSE, "%s: column '%s': offsets is NULL", call, name);
-    for (int64_t i = 0; i < nrows; i++)
+    if (width < 1) return pqt_err(PQT_MISUSE, "%s: column '%s': width %d < 1", call, name, width);
+    bool vec = width > 1;
+    int64_t nelem = nrows * width;
+    for (int64_t i = 0; i < nelem; i++)
         if (offsets[i + 1] < offsets[i] || offsets[0] < 0)
-            return pqt_err(PQT_MISUSE, "%s: column '%s': offsets decrease at row %lld", call, name,
-                           (long long)i + 1);
-    int64_t nbytes = offsets[nrows] - offsets[0];
+            return pqt_err(PQT_MISUSE, "%s: column '%s': offsets decrease at %s %lld", call, name,
+                           vec ? "string" : "row", (long long)i + 1);
+    int64_t nbytes = offsets[nelem] - offsets[0];
     if (nbytes > 0 && !bytes) return pqt_err(PQT_MISUSE, "%s: column '%s': bytes is NULL", call, name);
     pqt_colbuf b;
-    PQT_TRY(pqt_tbl_buf_new(&b, PQT_STRING, false, 0, validity != NULL, nrows, nrows));
+    PQT_TRY(pqt_tbl_buf_new(&b, PQT_STRING, vec, vec ? width : 0, validity != NULL, nrows, nelem));
     if (nbytes > 0 && pqt_buf_append(&b.str_bytes, bytes + offsets[0], (size_t)nbytes) != PQT_OK) {
         pqt_colbuf_free(&b);
         return pqt_err(PQT_NOMEM, "%s: out of memory", call);
     }
-    for (int64_t i = 0; i <= nrows; i++) b.str_offsets[i] = offsets[i] - offsets[0];
-    if (validity) copy_bits(b.validity, validity, nrows);
-    pqt_status st = add_slot(t, call, name, PQT_STRING, 1, -1, unit, nrows, &b);
+    for (int64_t i = 0; i <= nelem; i++) b.str_offsets[i] = offsets[i] - offsets[0];
+    if (validity) copy_bits(b.validity, validity, nelem);
+    int kind = vec ? PQT_STRING | PQT_VECTOR : PQT_STRING;
+    pqt_status st = add_slot(t, call, name, kind, width, -1, unit, nrows, &b);
     if (st != PQT_OK) pqt_colbuf_free(&b);
     return st;
 }
