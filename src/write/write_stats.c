@@ -37,6 +37,24 @@ static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
     return an < bn ? -1 : an > bn;
 }
 
+/* A value's first 8 bytes as a big-endian number, zero-padded: keys order as the values'
+ * first 8 bytes do (a shorter value padded with zeros sorts as its prefix does), so two
+ * values with different keys compare as their keys. */
+static inline uint64_t prefix_key(const uint8_t *p, size_t n)
+{
+    uint64_t k = 0;
+    if (n >= 8) {
+        memcpy(&k, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        return k;
+#else
+        return __builtin_bswap64(k);
+#endif
+    }
+    for (size_t i = 0; i < 8; i++) k = k << 8 | (i < n ? p[i] : 0);
+    return k;
+}
+
 int pqt_wstats_cmp(const pqt_wcol *c, const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
 {
     switch (c->ptype) {
@@ -160,14 +178,24 @@ pqt_status pqt_wstats_add(pqt_wstats *s, const pqt_wcol *c, const void *values,
         return PQT_OK;
     }
     default: {
+        /* bytewise: the 8-byte keys decide unless they tie, so most values cost two integer
+         * comparisons instead of two memcmp calls */
         int64_t lo = 0, hi = 0;
+        uint64_t klo = prefix_key(bytes + offsets[0], (size_t)(offsets[1] - offsets[0])), khi = klo;
         for (int64_t i = 1; i < n; i++) {
             const uint8_t *x = bytes + offsets[i];
             size_t xn = (size_t)(offsets[i + 1] - offsets[i]);
-            if (pqt_wstats_cmp(c, x, xn, bytes + offsets[lo], (size_t)(offsets[lo + 1] - offsets[lo])) < 0)
+            uint64_t k = prefix_key(x, xn);
+            if (k <= klo && (k < klo || bytes_cmp(x, xn, bytes + offsets[lo],
+                                                  (size_t)(offsets[lo + 1] - offsets[lo])) < 0)) {
                 lo = i;
-            if (pqt_wstats_cmp(c, x, xn, bytes + offsets[hi], (size_t)(offsets[hi + 1] - offsets[hi])) > 0)
+                klo = k;
+            }
+            if (k >= khi && (k > khi || bytes_cmp(x, xn, bytes + offsets[hi],
+                                                  (size_t)(offsets[hi + 1] - offsets[hi])) > 0)) {
                 hi = i;
+                khi = k;
+            }
         }
         const uint8_t *l = bytes + offsets[lo], *h = bytes + offsets[hi];
         size_t ln = (size_t)(offsets[lo + 1] - offsets[lo]), hn = (size_t)(offsets[hi + 1] - offsets[hi]);
