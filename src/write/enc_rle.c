@@ -48,6 +48,26 @@ static inline uint32_t get_value(const void *values, size_t i, int vsize)
                         : ((const uint8_t *)values)[i] != 0;
 }
 
+/* The end of the run of x starting before j: levels and codes 16 bytes at a time (a column
+ * without nulls is one run of levels as long as the page), then one by one. */
+static inline size_t run_end(const void *values, size_t j, size_t n, uint32_t x, int vsize)
+{
+    if (vsize == 2 || vsize == 4) {
+        const uint8_t *b = values;
+        const uint64_t xx = vsize == 2 ? x * 0x0001000100010001ULL : x * 0x0000000100000001ULL;
+        const size_t per = 16 / (size_t)vsize;
+        while (j + per <= n) {
+            uint64_t u, v;
+            memcpy(&u, b + j * (size_t)vsize, 8);
+            memcpy(&v, b + j * (size_t)vsize + 8, 8);
+            if ((u ^ xx) | (v ^ xx)) break;
+            j += per;
+        }
+    }
+    while (j < n && get_value(values, j, vsize) == x) j++;
+    return j;
+}
+
 static inline void store32le(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;
@@ -158,9 +178,7 @@ static inline pqt_status encode(pqt_buf *out, const void *values, size_t n, int 
     size_t lit = 0, i = 0; /* literals pending from lit to i */
     while (i < n) {
         const uint32_t x = get_value(values, i, vsize);
-        size_t j = i + 1;
-        while (j < n && get_value(values, j, vsize) == x)
-            j++;
+        size_t j = run_end(values, i + 1, n, x, vsize);
         const size_t r = j - i;
         if (r >= 8) {
             const size_t pend = i - lit, k = (8 - pend % 8) % 8;
