@@ -52,10 +52,12 @@ static inline uint32_t get_value(const void *values, size_t i, int vsize)
  * without nulls is one run of levels as long as the page), then one by one. */
 static inline size_t run_end(const void *values, size_t j, size_t n, uint32_t x, int vsize)
 {
+    if (j >= n || get_value(values, j, vsize) != x) return j; /* most literals end here */
+    j++;
     if (vsize == 2 || vsize == 4) {
         const uint8_t *b = values;
         const uint64_t xx = vsize == 2 ? x * 0x0001000100010001ULL : x * 0x0000000100000001ULL;
-        const size_t per = 16 / (size_t)vsize;
+        const size_t per = vsize == 2 ? 8 : 4;
         while (j + per <= n) {
             uint64_t u, v;
             memcpy(&u, b + j * (size_t)vsize, 8);
