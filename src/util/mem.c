@@ -43,9 +43,11 @@ void pqt_mem_fail_after(long n) { fail_countdown = n; }
  * handed out) keeps a freed block of more than CACHE_MIN_NBYTES that starts on a 2 MiB
  * boundary (pqt_malloc's large blocks) instead of returning it to the C library, and
  * pqt_malloc hands it out again for a request it can hold with at most half of it unused.
- * The library's own frees (pqt_mem_free) do not feed it: a buffer that grew by realloc (a
- * string column's bytes) has no like-sized successor and would only sit there, counted in
- * the resident set. Smaller blocks stay with glibc: kept here, their frees would no longer
+ * The library's own plain frees (pqt_mem_free) do not feed it, since most have no like-sized
+ * successor and would only sit there, counted in the resident set; the frees that do are
+ * named for it: pqt_mem_free_recycled (a used-up read, a page buffer given back, a read
+ * buffer outgrown) and the blocks a growing buffer leaves behind in pqt_realloc_sized (a
+ * string column's bytes grow the same way in every row group). Smaller blocks stay with glibc: kept here, their frees would no longer
  * raise its thresholds, and it would then trim and re-grow its heap (and fault it in again)
  * on every read.
  * Bounded: CACHE_NBLOCKS blocks and CACHE_MAX_NBYTES bytes, the oldest given back first; a
@@ -179,12 +181,15 @@ void *pqt_realloc(void *p, size_t nbytes)
 
 void *pqt_realloc_sized(void *p, size_t old_nbytes, size_t nbytes)
 {
-    /* a growing buffer that becomes large moves to huge pages once, like pqt_malloc */
-    if (nbytes < HUGE_ALLOC_NBYTES || old_nbytes >= HUGE_ALLOC_NBYTES) return pqt_realloc(p, nbytes);
+    /* A buffer growing large takes its blocks like pqt_malloc (huge pages, the cache) and
+     * gives the one it outgrew to the cache: a column's bytes that grow 4 -> 8 -> 16 MiB in
+     * every row group then reuse warm blocks, where realloc would map fresh memory each time
+     * (glibc maps and unmaps blocks this large). The copy is of warm bytes, once per doubling. */
+    if (nbytes < HUGE_ALLOC_NBYTES) return pqt_realloc(p, nbytes);
     void *q = pqt_malloc(nbytes);
     if (!q) return NULL;
     if (p && old_nbytes) memcpy(q, p, old_nbytes < nbytes ? old_nbytes : nbytes);
-    free(p);
+    pqt_mem_free_recycled(p);
     return q;
 }
 

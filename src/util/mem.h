@@ -15,7 +15,8 @@
 void *pqt_malloc(size_t nbytes);
 void *pqt_calloc(size_t n, size_t size);
 void *pqt_realloc(void *p, size_t nbytes);
-/* realloc knowing the old size, so a buffer growing past a few MiB can move to huge pages. */
+/* realloc knowing the old size: a buffer growing past a few MiB moves to huge pages, and
+ * the blocks it outgrows go to the large-block cache (mem.c). */
 void *pqt_realloc_sized(void *p, size_t old_nbytes, size_t nbytes);
 /* Page-aligned memory (4 KiB; 2 MiB and huge pages from 4 MiB on), freed with pqt_mem_free:
  * read buffers whose copies run at full speed and fault once per page at most. */
