@@ -98,9 +98,7 @@ pqt_status pqt_page_gather_plain(pqt_chunk_ctx *cx, const pqt_page_view *pv, con
     const int64_t lo = page_row0, hi = page_row0 + pv->nrows;
     int64_t k = 0, vi = 0, counted_to = 0; /* vi: values in rows [0, counted_to) */
     for (int64_t wi = lo >> 6; wi <= (hi - 1) >> 6; wi++) {
-        uint64_t word = sel->words[wi];
-        if (wi == lo >> 6) word &= ~0ULL << (lo & 63);
-        if (wi == (hi - 1) >> 6 && (hi & 63)) word &= (1ULL << (hi & 63)) - 1;
+        uint64_t word = pqt_sel_word_in(sel, wi, lo, hi);
         while (word) {
             int64_t r = wi * 64 + __builtin_ctzll(word) - page_row0;
             word &= word - 1;

@@ -483,9 +483,7 @@ static pqt_status gather_selected(pqt_chunk_ctx *cx, const pqt_page_view *pv, co
     uint8_t *out = (uint8_t *)dst->data + (size_t)*out_row * elem;
     int64_t lo = page_row0, hi = page_row0 + pv->nrows, k = 0;
     for (int64_t wi = lo >> 6; wi <= (hi - 1) >> 6; wi++) {
-        uint64_t word = sel->words[wi];
-        if (wi == lo >> 6) word &= ~0ULL << (lo & 63);
-        if (wi == (hi - 1) >> 6 && (hi & 63)) word &= (1ULL << (hi & 63)) - 1;
+        uint64_t word = pqt_sel_word_in(sel, wi, lo, hi);
         while (word) {
             int64_t r = wi * 64 + __builtin_ctzll(word) - page_row0;
             word &= word - 1;

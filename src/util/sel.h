@@ -85,6 +85,16 @@ bool pqt_sel_any(const pqt_sel *sel, int64_t lo, int64_t hi);
 /* Number of selected runs intersecting [lo, hi) (cost estimate for skip/decode planning). */
 int64_t pqt_sel_nruns_in(const pqt_sel *sel, int64_t lo, int64_t hi);
 
+/* BITS: word wi of the selection with only rows [lo, hi) kept (hi > lo), for loops that
+ * visit selected rows bit by bit: for wi from lo >> 6 to (hi - 1) >> 6. */
+static inline uint64_t pqt_sel_word_in(const pqt_sel *sel, int64_t wi, int64_t lo, int64_t hi)
+{
+    uint64_t word = sel->words[wi];
+    if (wi == lo >> 6) word &= ~0ULL << (lo & 63);
+    if (wi == (hi - 1) >> 6 && (hi & 63)) word &= (1ULL << (hi & 63)) - 1;
+    return word;
+}
+
 /* Run iteration in ascending order: set *cursor = 0, then call until it returns false.
  * Runs are clipped to [lo, hi). */
 typedef struct pqt_sel_cursor {
