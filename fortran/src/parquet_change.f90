@@ -225,11 +225,11 @@ contains
                                same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
         end if
         if (present(is_valid)) then
-            call add_raw(t, name, r, 1, size(values, kind=int64), unit, is_valid, kind, stat, &
-                         errmsg)
+            call add_raw(t, name, r, 1, size(values, kind=int64), unit, is_valid, kind, force, &
+                         stat, errmsg)
         else
-            call add_raw(t, name, r, 1, size(values, kind=int64), unit, kind=kind, stat=stat, &
-                         errmsg=errmsg)
+            call add_raw(t, name, r, 1, size(values, kind=int64), unit, kind=kind, force=force, &
+                         stat=stat, errmsg=errmsg)
         end if
     end procedure add_column_1
 
@@ -249,16 +249,16 @@ contains
                 return
             end if
             call add_raw(t, name, r, size(values, 1), size(values, 2, kind=int64), unit, &
-                         reshape(is_valid, [size(is_valid)]), kind, stat, errmsg)
+                         reshape(is_valid, [size(is_valid)]), kind, force, stat, errmsg)
         else
             call add_raw(t, name, r, size(values, 1), size(values, 2, kind=int64), unit, &
-                         kind=kind, stat=stat, errmsg=errmsg)
+                         kind=kind, force=force, stat=stat, errmsg=errmsg)
         end if
     end procedure add_column_2
 
     ! A new column of nrows rows of width values each. kind= (PK_DATE for int32 days,
     ! PK_TIME / PK_TIMESTAMP for int64 microseconds) stores the values as that kind.
-    subroutine add_raw(t, name, r, width, nrows, unit, is_valid, kind, stat, errmsg)
+    subroutine add_raw(t, name, r, width, nrows, unit, is_valid, kind, force, stat, errmsg)
         class(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: name
         type(raw_values), intent(in), target :: r
@@ -267,6 +267,7 @@ contains
         character(len=*), intent(in), optional :: unit
         logical, intent(in), optional :: is_valid(:)
         integer, intent(in), optional :: kind
+        logical, intent(in), optional :: force
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
         character(len=*), parameter :: proc = 'parquet_table: add_column'
@@ -274,8 +275,21 @@ contains
         type(c_ptr) :: vp, dp
         integer(c_size_t) :: nbytes
         integer(c_int) :: k, st
-        logical :: ok
+        logical :: ok, replacing
+        character(len=:), allocatable :: as_name
         if (.not. opened(t, 'add_column', stat, errmsg)) return
+        ! force= replaces an existing column: the new one is added under a free name first,
+        ! so a refused add leaves the old column as it was, then takes the old one's name
+        replacing = .false.
+        if (present(force)) replacing = force
+        if (replacing) replacing = pqt_table_has_column(t%h, c_string(name)) /= 0
+        as_name = name
+        if (replacing) then
+            as_name = name//' (pqt: replacing)'
+            do while (pqt_table_has_column(t%h, c_string(as_name)) /= 0)
+                as_name = as_name//'+'
+            end do
+        end if
         call validity_of(is_valid, width*nrows, bits, vp, ok, proc, stat, errmsg)
         if (.not. ok) return
         k = r%kind
@@ -300,17 +314,36 @@ contains
         end if
         if (k == PQT_STRING) then
             ! width > 1: a vector of strings, element e of row i at (e, i) as for numbers
-            st = pqt_table_add_string_column_v2(t%h, c_string(name), int(width, c_int), &
+            st = pqt_table_add_string_column_v2(t%h, c_string(as_name), int(width, c_int), &
                                                 r%offsets, c_loc(r%bytes), vp, nrows, &
                                                 c_string(opt_text(unit)))
         else
             call raw_data(r, dp, nbytes)
             if (width > 1) k = ior(k, PQT_VECTOR)
-            st = pqt_table_add_column(t%h, c_string(name), k, int(width, c_int), dp, vp, nrows, &
-                                      c_string(opt_text(unit)))
+            st = pqt_table_add_column(t%h, c_string(as_name), k, int(width, c_int), dp, vp, &
+                                      nrows, c_string(opt_text(unit)))
+        end if
+        if (st == PQT_OK .and. replacing) then
+            st = pqt_table_drop_column(t%h, c_string(name))
+            if (st == PQT_OK) st = pqt_table_rename_column(t%h, c_string(as_name), c_string(name))
         end if
         if (checked(st, proc, stat, errmsg)) continue
     end subroutine
+
+    ! %set replaces every row: n values (rows of a vector) must be the table's row count.
+    logical function one_per_row(t, n, stat, errmsg)
+        class(parquet_table), intent(inout) :: t
+        integer(int64), intent(in) :: n
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        character(len=32) :: have, want
+        one_per_row = n == t%nrows()
+        if (one_per_row) return
+        write (have, '(i0)') n
+        write (want, '(i0)') t%nrows()
+        call fail(PQT_MISUSE, 'parquet_table: set: '//trim(have)//' rows of values for a '// &
+                  'table of '//trim(want)//' rows', stat, errmsg)
+    end function
 
     pure function opt_text(s) result(v)
         character(len=*), intent(in), optional :: s
@@ -323,6 +356,17 @@ contains
 
     module procedure set_1
         type(raw_values) :: r
+        integer(int64) :: i
+        if (present(modify_nulls)) then
+            if (.not. modify_nulls) then
+                ! the nulls stay: the same as writing every row in place
+                if (.not. one_per_row(t, size(values, kind=int64), stat, errmsg)) return
+                call t%set_slice(name, [(i, i = 1, size(values, kind=int64))], values, &
+                                 is_valid=is_valid, modify_nulls=.false., found=found, &
+                                 stat=stat, errmsg=errmsg)
+                return
+            end if
+        end if
         if (size(values) > 0) then
             call raw_of(values, r)
         else
@@ -340,6 +384,16 @@ contains
 
     module procedure set_2
         type(raw_values) :: r
+        integer(int64) :: i
+        if (present(modify_nulls)) then
+            if (.not. modify_nulls) then
+                if (.not. one_per_row(t, size(values, 2, kind=int64), stat, errmsg)) return
+                call t%set_slice(name, [(i, i = 1, size(values, 2, kind=int64))], values, &
+                                 is_valid=is_valid, modify_nulls=.false., found=found, &
+                                 stat=stat, errmsg=errmsg)
+                return
+            end if
+        end if
         if (size(values) > 0) then
             call raw_of_2(values, r)
         else

@@ -3,7 +3,9 @@
 ! is_valid=, modify_nulls=, vectors through rank 2), their refusals (nothing written), the
 ! in-place writes keeping row handles, and on kinds.parquet (i32 = 3*id, null when id is a
 ! multiple of 4: DuckDB's formula) the column becoming the program's (%reload needs force=).
-! Expected values are hand-computed in the comments. Failures through stat=.
+! %set(modify_nulls=.false.) keeping the nulls and %add_column(force=.true.) replacing a column
+! (a refused replacement leaving the old one). Expected values are hand-computed in the
+! comments. Failures through stat=.
 program test_cells
     use parquet
     use test_check, only: check, nfail
@@ -13,6 +15,7 @@ program test_cells
     call elements()
     call slices()
     call file_cells()
+    call whole_columns()
     if (nfail > 0) error stop 'test_cells: failed'
     print '(a)', 'test_cells: all passed'
 contains
@@ -131,6 +134,52 @@ contains
     end subroutine
 
     ! A file column is read first; written values are the program's (reload needs force=).
+    subroutine whole_columns()
+        type(parquet_table) :: t
+        integer(int32), allocatable :: a(:)
+        real(real64), allocatable :: x(:)
+        logical, allocatable :: ok(:)
+        integer :: s, n
+        call five(t)
+        ! row 3 of a is null: modify_nulls=.false. writes every value and keeps that null
+        call t%set("a", [10, 20, 30, 40, 50], modify_nulls=.false.)
+        call t%get("a", a, is_valid=ok)
+        call check(all(a([1, 2, 4, 5]) == [10, 20, 40, 50]) .and. &
+                   all(ok .eqv. [.true., .true., .false., .true., .true.]), &
+                   'set(modify_nulls=.false.): the values, row 3 still null')
+        ! is_valid= adds a null (row 2), and row 3 stays null
+        call t%set("a", [1, 2, 3, 4, 5], is_valid=[.true., .false., .true., .true., .true.], &
+                   modify_nulls=.false.)
+        call t%get("a", a, is_valid=ok)
+        call check(all(ok .eqv. [.true., .false., .false., .true., .true.]) .and. &
+                   a(1) == 1 .and. a(5) == 5, 'set(is_valid=, modify_nulls=.false.)')
+        ! a count that is not the row count is refused, nothing written
+        call t%set("a", [7, 7, 7], modify_nulls=.false., stat=s)
+        call t%get("a", a)
+        call check(s /= 0 .and. a(1) == 1 .and. a(5) == 5, &
+                   'set(modify_nulls=.false.) of 3 values for 5 rows: refused, unchanged')
+        ! the default drops the null bitmap
+        call t%set("a", [6, 7, 8, 9, 10])
+        call t%get("a", a, is_valid=ok)
+        call check(all(a == [6, 7, 8, 9, 10]) .and. all(ok), 'set without modify_nulls=')
+        ! add_column of an existing name: refused without force=, replaced with it
+        n = t%ncols()
+        call t%add_column("x", [1, 2, 3, 4, 5], stat=s)
+        call check(s /= 0, 'add_column of an existing name without force=: refused')
+        call t%add_column("x", [-1, -2, -3, -4, -5], unit="m", force=.true.)
+        call t%get("x", a)
+        call check(all(a == [-1, -2, -3, -4, -5]) .and. t%ncols() == n .and. &
+                   t%kind("x") == PK_INT32, 'add_column(force=.true.): x replaced, now int32')
+        ! a replacement that cannot be added (3 rows for 5) leaves the old column
+        call t%add_column("x", [1.0d0, 2.0d0, 3.0d0], force=.true., stat=s)
+        call t%get("x", a)
+        call check(s /= 0 .and. all(a == [-1, -2, -3, -4, -5]) .and. t%ncols() == n, &
+                   'a refused add_column(force=.true.) keeps the old column')
+        call t%add_column("new", [0.5d0, 0.5d0, 0.5d0, 0.5d0, 0.5d0], force=.true.)
+        call t%get("new", x)
+        call check(t%ncols() == n + 1 .and. all(x == 0.5d0), 'force= on a new name just adds')
+    end subroutine
+
     subroutine file_cells()
         type(parquet_table) :: t
         integer(int32), allocatable :: got(:)
