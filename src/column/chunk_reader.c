@@ -48,16 +48,18 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx)
     pqt_codec_ctx_free(cx->codec);
     pqt_vdec_free(cx->vdec);
     pqt_dict_free(&cx->dict);
-    pqt_buf_free(&cx->page);
-    pqt_buf_free(&cx->dict_raw);
-    pqt_buf_free(&cx->present);
-    pqt_buf_free(&cx->defs);
-    pqt_buf_free(&cx->reps);
-    pqt_buf_free(&cx->scratch);
-    pqt_buf_free(&cx->ends);
-    pqt_buf_free(&cx->slots);
-    pqt_buf_free(&cx->tmpbytes);
-    pqt_buf_free(&cx->gather);
+    /* the next context (another row group's, another column's) grows the same buffers:
+     * large ones go to the large-block cache rather than back to the kernel */
+    pqt_buf_free_recycled(&cx->page);
+    pqt_buf_free_recycled(&cx->dict_raw);
+    pqt_buf_free_recycled(&cx->present);
+    pqt_buf_free_recycled(&cx->defs);
+    pqt_buf_free_recycled(&cx->reps);
+    pqt_buf_free_recycled(&cx->scratch);
+    pqt_buf_free_recycled(&cx->ends);
+    pqt_buf_free_recycled(&cx->slots);
+    pqt_buf_free_recycled(&cx->tmpbytes);
+    pqt_buf_free_recycled(&cx->gather);
     pqt_mem_free(cx);
 }
 

@@ -45,6 +45,13 @@ void pqt_buf_free(pqt_buf *b)
     b->len = b->cap = 0;
 }
 
+void pqt_buf_free_recycled(pqt_buf *b)
+{
+    if (!b->fixed) pqt_mem_free_recycled(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
 struct pqt_arena_block {
     pqt_arena_block *next;
     size_t pad_; /* keeps data 16-byte aligned */

@@ -32,6 +32,8 @@ static inline pqt_status pqt_buf_reserve_more(pqt_buf *b, size_t extra)
 }
 pqt_status pqt_buf_append(pqt_buf *b, const void *src, size_t nbytes);
 void pqt_buf_free(pqt_buf *b);
+/* Free b's bytes to the large-block cache (mem.h) when a like-sized buffer follows soon. */
+void pqt_buf_free_recycled(pqt_buf *b);
 
 typedef struct pqt_arena_block pqt_arena_block;
 typedef struct pqt_arena {
