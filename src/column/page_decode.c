@@ -40,6 +40,12 @@ static pqt_status decode_levels(const uint8_t *p, size_t len, int max_level, int
     return PQT_OK;
 }
 
+/* The 4-byte little-endian length in front of a v1 page's levels. */
+static uint32_t levels_nbytes(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* v1 levels: 4-byte little-endian length, then RLE data. Advances *p / *len. */
 static pqt_status take_v1_levels(const uint8_t **p, size_t *len, int encoding, int max_level,
                                  int64_t n, uint8_t *out)
@@ -48,8 +54,7 @@ static pqt_status take_v1_levels(const uint8_t **p, size_t *len, int encoding, i
         return pqt_err(PQT_UNSUPPORTED_ENCODING, "level encoding %d not supported (only RLE)",
                        encoding);
     if (*len < 4) return pqt_err(PQT_CORRUPT, "levels length prefix past the end of the page");
-    uint32_t nbytes = (uint32_t)(*p)[0] | (uint32_t)(*p)[1] << 8 | (uint32_t)(*p)[2] << 16 |
-                      (uint32_t)(*p)[3] << 24;
+    uint32_t nbytes = levels_nbytes(*p);
     if (nbytes > *len - 4)
         return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes left)",
                        nbytes, *len - 4);
@@ -271,8 +276,7 @@ static pqt_status take_v1_flat_defs(const pqt_page_header *h, page_parts *pp,
     size_t ql = pp->len;
     if (h->def_level_encoding != PQT_ENC_RLE || ql < 4)
         return pqt_err(PQT_CORRUPT, "definition levels missing or not RLE encoded");
-    uint32_t nb = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
-                  (uint32_t)q[3] << 24;
+    uint32_t nb = levels_nbytes(q);
     if (nb > ql - 4)
         return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes left)", nb,
                        ql - 4);
@@ -293,8 +297,7 @@ static bool all_entries_present(const pqt_col *col, bool v2, const pqt_page_head
     size_t lv_n = pp->def_n;
     if (!v2) {
         if (h->def_level_encoding != PQT_ENC_RLE || pp->len < 4) return false;
-        uint32_t nb = (uint32_t)pp->p[0] | (uint32_t)pp->p[1] << 8 | (uint32_t)pp->p[2] << 16 |
-                      (uint32_t)pp->p[3] << 24;
+        uint32_t nb = levels_nbytes(pp->p);
         if (nb > pp->len - 4) return false; /* take_v1_levels reports it */
         lv = pp->p + 4;
         lv_n = nb;
