@@ -61,8 +61,8 @@ fi
 
 # W11/W12, the writes: pqt copy against DuckDB COPY and Polars; every output verified.
 run_writes() {
-    cmake --build "$BUILD" --target pqt_cli -j "$(nproc)" >>"$results/build.log" 2>&1 ||
-        say "could not build pqt_cli (see bench/results/build.log)"
+    cmake --build "$BUILD" --target pqt_cli pqt_floor -j "$(nproc)" >>"$results/build.log" 2>&1 ||
+        say "could not build pqt_cli or pqt_floor (see bench/results/build.log)"
     node "$here/gen_data.mjs" --n "$N" --out "$DATA"
     say "writes (W11, W12): N=$N, runs=${WRITE_RUNS:-3}, threads=$THREADS"
     node "$here/write.mjs" --n "$N" --data "$DATA" --build "$BUILD" --runs "${WRITE_RUNS:-3}" \
