@@ -277,13 +277,14 @@ void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from)
     atomic_fetch_add_explicit(&to->pages_skipped, atomic_load_explicit(&from->pages_skipped, r), r);
     atomic_fetch_add_explicit(&to->pages_decompressed,
                               atomic_load_explicit(&from->pages_decompressed, r), r);
+    atomic_fetch_add_explicit(&to->pages_sparse, atomic_load_explicit(&from->pages_sparse, r), r);
     atomic_fetch_add_explicit(&to->dict_pages, atomic_load_explicit(&from->dict_pages, r), r);
     atomic_fetch_add_explicit(&to->values_decoded, atomic_load_explicit(&from->values_decoded, r),
                               r);
     atomic_fetch_add_explicit(&to->bytes_read, atomic_load_explicit(&from->bytes_read, r), r);
 }
 
-/* One read's counts into the shared block: six atomic adds per chunk, none per page. */
+/* One read's counts into the shared block: seven atomic adds per chunk, none per page. */
 static void publish_counts(const pqt_chunk_walk *w, int64_t nvalues)
 {
     pqt_read_counters *c = w->src->counters;
@@ -292,6 +293,7 @@ static void publish_counts(const pqt_chunk_walk *w, int64_t nvalues)
     atomic_fetch_add_explicit(&c->pages, w->n_pages, r);
     atomic_fetch_add_explicit(&c->pages_skipped, w->n_skipped, r);
     atomic_fetch_add_explicit(&c->pages_decompressed, w->n_decompressed, r);
+    atomic_fetch_add_explicit(&c->pages_sparse, w->n_sparse, r);
     atomic_fetch_add_explicit(&c->dict_pages, w->n_dict, r);
     atomic_fetch_add_explicit(&c->values_decoded, nvalues, r);
     atomic_fetch_add_explicit(&c->bytes_read, w->n_bytes, r);

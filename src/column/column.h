@@ -82,6 +82,8 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
  *     the caller's dictionary evaluation refuted them (pqt_chunk_ctx_set_dict_refuted);
  *   pages_decompressed: data pages decompressed, or used in place when stored
  *     uncompressed (also a page decompressed to count the rows of a v1 list page);
+ *   pages_sparse: of those, snappy pages of which only the 64 KiB blocks holding selected
+ *     rows were decompressed (page_decode.c, page_sparse);
  *   dict_pages: dictionary pages read and loaded;
  *   values_decoded: non-null values written into a destination (for lists: present
  *     elements). Not counted: levels, dictionary entries, values a decoder passes over
@@ -90,8 +92,8 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
  *     the dictionary page on, total_compressed_size, by pread or by reference into
  *     memory); the offset index is not counted. */
 typedef struct pqt_read_counters {
-    _Atomic int64_t pages, pages_skipped, pages_decompressed, dict_pages, values_decoded,
-        bytes_read;
+    _Atomic int64_t pages, pages_skipped, pages_decompressed, pages_sparse, dict_pages,
+        values_decoded, bytes_read;
 } pqt_read_counters;
 
 /* Add the counters of `from` (a quiescent block) to `to` (which other threads may update). */

@@ -59,7 +59,7 @@ typedef struct pqt_chunk_walk {
      * little wrong). A page claiming more is refused before anything is allocated for it. */
     int64_t values_left, unc_left;
     /* this read's counts, added to src->counters once at its end */
-    int64_t n_pages, n_skipped, n_decompressed, n_dict, n_bytes;
+    int64_t n_pages, n_skipped, n_decompressed, n_sparse, n_dict, n_bytes;
 } pqt_chunk_walk;
 
 /* Load a dictionary page into cx->dict. */
@@ -112,6 +112,14 @@ bool pqt_page_plain_in_place(const pqt_chunk_ctx *cx, const pqt_col *col, int pt
 pqt_status pqt_page_gather_plain(pqt_chunk_ctx *cx, const pqt_page_view *pv, const pqt_sel *sel,
                                  int64_t page_row0, int64_t m, pqt_colbuf *dst, int64_t *out_row);
 /* Zero bytes among p[0..n): the rows of a list page, from its repetition levels. */
+/* The rows sel keeps of a flat page of nrows fixed-width values, all present, whose values
+ * start at byte values_at of the snappy block sp decodes: their bytes alone are filled
+ * (codec/snappy_sparse.h), then copied to dst at *out_row. PQT_NOT_FOUND (dst unchanged)
+ * when the block is not block-local: decompress it whole instead. */
+struct pqt_snappy_sparse;
+pqt_status pqt_page_gather_sparse(pqt_chunk_ctx *cx, struct pqt_snappy_sparse *sp,
+                                  size_t values_at, const pqt_sel *sel, int64_t page_row0,
+                                  int64_t nrows, pqt_colbuf *dst, int64_t *out_row);
 int64_t pqt_count_zero_bytes(const uint8_t *p, int64_t n);
 /* The selected rows of a list page whose every level entry is a present element
  * (pv->defs NULL, pv->nvalues == pv->nlevels). */

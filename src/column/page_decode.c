@@ -5,7 +5,8 @@
  *
  * A data page goes: place (bound its level count, find its rows from the header or the
  * offset index) -> skip when no selected row is in it, before decompressing -> straight
- * into the column when it qualifies (page_direct.c) -> v1/v2 preparation (decompress a v1
+ * into the column when it qualifies (page_direct.c), or only the 64 KiB blocks holding kept
+ * rows of a sparse snappy page (page_sparse) -> v1/v2 preparation (decompress a v1
  * page whole, a v2 page's values only) -> levels (repetition, then presence) -> values
  * of the selected rows (page_values.c). Parquet-format: DataPageHeader, DataPageHeaderV2,
  * DictionaryPageHeader, definition and repetition levels (RLE/bit-packed hybrid). Every
@@ -13,6 +14,7 @@
  */
 #include <string.h>
 
+#include "codec/snappy_sparse.h"
 #include "column/column_int.h"
 #include "util/error.h"
 
@@ -81,13 +83,12 @@ static int64_t fixed_page_bound(int ptype, int type_len, int64_t n, int nlevel_s
     return n * per + 1024;
 }
 
-/* Decompress a page of dst_n claimed bytes into dst. The claim is checked first against
+/* Make dst a buffer for a page of dst_n claimed bytes. The claim is checked first against
  * what the compressed bytes can expand to, the values the page holds (values_max) and what
  * the chunk leaves (unc_max; INT64_MAX for dictionary pages, which some writers leave out
  * of the chunk's total); only then is the buffer made (page_buf.c). */
-static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src,
-                                  size_t src_n, pqt_buf *dst, int64_t dst_n, int64_t values_max,
-                                  int64_t unc_max)
+static pqt_status page_claim(pqt_chunk_ctx *cx, int codec, size_t src_n, pqt_buf *dst,
+                             int64_t dst_n, int64_t values_max, int64_t unc_max)
 {
     if (dst_n < 0 || dst_n > MAX_PAGE_NBYTES)
         return pqt_err(PQT_CORRUPT, "page uncompressed size %lld is not plausible",
@@ -108,7 +109,25 @@ static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *s
     PQT_TRY(pqt_page_buf_reserve(cx, dst, (size_t)dst_n + 8));
     dst->len = (size_t)dst_n;
     memset(dst->data + dst_n, 0, 8); /* decoders may look at a few bytes past the end */
+    return PQT_OK;
+}
+
+/* Decompress a page of dst_n claimed bytes into dst (claims checked by page_claim). */
+static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src,
+                                  size_t src_n, pqt_buf *dst, int64_t dst_n, int64_t values_max,
+                                  int64_t unc_max)
+{
+    PQT_TRY(page_claim(cx, codec, src_n, dst, dst_n, values_max, unc_max));
     return pqt_codec_decompress(cx->codec, codec, src, src_n, dst->data, (size_t)dst_n);
+}
+
+/* Are the n definition levels in lv one RLE run of the maximum (no null: found in O(1))? */
+static bool levels_all_max(const pqt_col *col, const uint8_t *lv, size_t lv_n, int64_t n)
+{
+    pqt_rle_dec d;
+    return n > 0 && pqt_rle_init(&d, bit_width_of(col->max_def), lv, lv_n) == PQT_OK &&
+           pqt_rle_refill(&d, n) == PQT_OK && d.rle_left >= n &&
+           d.rle_value == (uint32_t)col->max_def;
 }
 
 pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const uint8_t *lv,
@@ -212,6 +231,60 @@ static pqt_status page_direct(pqt_chunk_walk *w, const pqt_page_header *h, const
     return PQT_OK;
 }
 
+/* Page bytes per kept run that page_sparse asks for: when the runs would touch more than
+ * half the page's 64 KiB blocks, decompressing it whole is as cheap. */
+#define SPARSE_BYTES_PER_RUN ((int64_t)2 << 16)
+
+/* Stage 2b, a flat PLAIN page of a SNAPPY chunk keeping few rows (a top-n's ids: ten rows of
+ * a million-row page): only the 64 KiB blocks that hold kept values are decompressed
+ * (codec/snappy_sparse.h), the rest is stepped over. PQT_NOT_FOUND when it does not qualify:
+ * nulls, too many kept rows, or an encoder whose copies cross blocks. */
+static pqt_status page_sparse(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                              const pqt_sel *sel, int64_t row0, pqt_colbuf *dst, int64_t *out_row)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    const pqt_col *col = w->col;
+    int64_t n = h->num_values;
+    pqt_page_view pv = {.encoding = h->encoding, .nlevels = n, .nrows = n};
+    if (!pqt_page_plain_in_place(cx, col, w->ptype, w->type_len, &pv, dst)) return PQT_NOT_FOUND;
+    if (pqt_sel_nruns_in(sel, row0, row0 + n) * SPARSE_BYTES_PER_RUN > h->uncompressed_size)
+        return PQT_NOT_FOUND;
+    bool v2 = h->type == PQT_PAGE_DATA_V2;
+    const uint8_t *src = body;
+    size_t src_n = (size_t)h->compressed_size;
+    int64_t unc = h->uncompressed_size, unc_max = w->unc_left;
+    if (v2) {
+        size_t lv = (size_t)h->rep_levels_nbytes + (size_t)h->def_levels_nbytes;
+        if (!h->is_compressed ||
+            (col->max_def > 0 && !levels_all_max(col, body + h->rep_levels_nbytes,
+                                                 (size_t)h->def_levels_nbytes, n)))
+            return PQT_NOT_FOUND;
+        src += lv;
+        src_n -= lv;
+        unc -= (int64_t)lv;
+        unc_max -= (int64_t)lv;
+    } else if (col->max_def > 0 && h->def_level_encoding != PQT_ENC_RLE) {
+        return PQT_NOT_FOUND;
+    }
+    int nstreams = !v2 && col->max_def > 0;
+    PQT_TRY(page_claim(cx, PQT_CODEC_SNAPPY, src_n, &cx->page, unc,
+                       fixed_page_bound(w->ptype, w->type_len, n, nstreams), unc_max));
+    pqt_snappy_sparse sp;
+    PQT_TRY(pqt_snappy_sparse_init(&sp, src, src_n, cx->page.data, (size_t)unc));
+    size_t values_at = 0;
+    if (nstreams) { /* [4-byte length][RLE levels] in front of the values */
+        if (unc < 4) return PQT_NOT_FOUND; /* the whole-page path reports it */
+        PQT_TRY(pqt_snappy_sparse_fill(&sp, 0, 4));
+        uint32_t nb = levels_nbytes(cx->page.data);
+        if (nb > (uint64_t)unc - 4) return PQT_NOT_FOUND;
+        PQT_TRY(pqt_snappy_sparse_fill(&sp, 4, 4 + (size_t)nb));
+        if (!levels_all_max(col, cx->page.data + 4, nb, n)) return PQT_NOT_FOUND;
+        values_at = 4 + (size_t)nb;
+    }
+    if ((uint64_t)n > ((uint64_t)unc - values_at) / dst->elem_nbytes) return PQT_NOT_FOUND;
+    return pqt_page_gather_sparse(cx, &sp, values_at, sel, row0, n, dst, out_row);
+}
+
 /* Where a prepared page's parts are: v2 level streams (stored uncompressed, before the
  * values), and the bytes that follow them: v1 levels then values, or v2 values. */
 typedef struct page_parts {
@@ -302,11 +375,7 @@ static bool all_entries_present(const pqt_col *col, bool v2, const pqt_page_head
         lv = pp->p + 4;
         lv_n = nb;
     }
-    pqt_rle_dec d;
-    if (nlevels <= 0 || pqt_rle_init(&d, bit_width_of(col->max_def), lv, lv_n) != PQT_OK ||
-        pqt_rle_refill(&d, nlevels) != PQT_OK || d.rle_left < nlevels ||
-        d.rle_value != (uint32_t)col->max_def)
-        return false;
+    if (!levels_all_max(col, lv, lv_n, nlevels)) return false;
     if (!v2) {
         pp->p += 4 + lv_n;
         pp->len -= 4 + lv_n;
@@ -447,6 +516,16 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
         pqt_status st = page_direct(w, h, body, dst, *out_row);
         if (st == PQT_OK) {
             *out_row += nlevels;
+            *rows_done += nlevels;
+            return PQT_OK;
+        }
+        if (st != PQT_NOT_FOUND) return st;
+    }
+    if (w->col->max_rep == 0 && nlevels > 0 && w->cm->codec == PQT_CODEC_SNAPPY &&
+        !w->cx->want_codes && h->encoding == PQT_ENC_PLAIN) {
+        pqt_status st = page_sparse(w, h, body, sel, *rows_done, dst, out_row);
+        if (st == PQT_OK) {
+            w->n_sparse++;
             *rows_done += nlevels;
             return PQT_OK;
         }
