@@ -428,11 +428,77 @@ static void heap_push(uint64_t *h, int64_t n, uint64_t c)
 
 /* The usual top-n: values placed first (nulls_last), so when at least k rows hold values,
  * the k-th row is a value. The rows are cut into one stretch per thread; each keeps its k
- * smallest codes in a bounded heap; the k-th smallest of all is the k-th smallest of those
- * heaps together. Then each stretch collects its rows at or below it (growing as ties need),
- * in row order, and only they are sorted. PQT_MISUSE (no message) when fewer than k rows
- * hold values. */
+ * smallest codes in a bounded heap, and the rows that entered it; the k-th smallest of all
+ * is the k-th smallest of those heaps together. The rows at or below it (ties included)
+ * are among those that entered, in row order, and only they are sorted. PQT_MISUSE (no
+ * message) when fewer than k rows hold values. */
 #define TOP_MAX_THREADS 64
+#define TOP_BLOCK 1024
+
+/* The codes of rows [r0, r0 + n) of key k (n <= TOP_BLOCK) into c, ok[i] = 1 where the row
+ * holds a value (not null, not NaN): the kind is looked at once per block, not per row, so
+ * a key without nulls is coded in a loop the compiler vectorizes. */
+static void block_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *c, uint8_t *ok)
+{
+    const pqt_colbuf *b = k->b;
+    const uint64_t flip = k->desc ? ~UINT64_C(0) : 0, sign = UINT64_C(1) << 63;
+    const uint8_t *v = b->validity;
+    switch (k->ek) {
+    case PQT_FLOAT64: {
+        const double *d = (const double *)b->data + r0;
+        for (int64_t i = 0; i < n; i++) {
+            c[i] = float_code(d[i]) ^ flip;
+            ok[i] = d[i] == d[i];
+        }
+        break;
+    }
+    case PQT_FLOAT32: {
+        const float *f = (const float *)b->data + r0;
+        for (int64_t i = 0; i < n; i++) {
+            c[i] = float_code(f[i]) ^ flip;
+            ok[i] = f[i] == f[i];
+        }
+        break;
+    }
+    case PQT_INT64:
+    case PQT_TIME:
+    case PQT_TIMESTAMP: {
+        const int64_t *x = (const int64_t *)b->data + r0;
+        for (int64_t i = 0; i < n; i++) {
+            c[i] = ((uint64_t)x[i] ^ sign) ^ flip;
+            ok[i] = 1;
+        }
+        break;
+    }
+    case PQT_INT32:
+    case PQT_DATE: {
+        const int32_t *x = (const int32_t *)b->data + r0;
+        for (int64_t i = 0; i < n; i++) {
+            c[i] = ((uint64_t)(int64_t)x[i] ^ sign) ^ flip;
+            ok[i] = 1;
+        }
+        break;
+    }
+    default:
+        for (int64_t i = 0; i < n; i++) ok[i] = key_at(k, r0 + i, &c[i]) == CLS_VALUE;
+        return;
+    }
+    if (v) /* a null row's slot holds no value, whatever its bytes */
+        for (int64_t i = 0; i < n; i++) ok[i] &= (uint8_t)(v[(r0 + i) >> 3] >> ((r0 + i) & 7));
+}
+
+/* Grow a candidate list by doubling, up to `most` entries; false (list kept) past that. */
+static bool cand_room(int64_t **c, int64_t *cap, int64_t most)
+{
+    if (*cap >= most) return false;
+    int64_t to = *cap * 2 < most ? *cap * 2 : most;
+    int64_t *g = pqt_realloc_sized(*c, (size_t)*cap * sizeof *g, (size_t)to * sizeof *g);
+    if (!g) return false;
+    *c = g;
+    *cap = to;
+    return true;
+}
+
 static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t k,
                                    int64_t *out, int64_t *nout_ret, int threads,
                                    const char *call)
@@ -443,27 +509,51 @@ static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t 
     uint64_t *h = pqt_malloc_array((size_t)k * (size_t)T, sizeof *h);
     int64_t nh[TOP_MAX_THREADS], m[TOP_MAX_THREADS], cap[TOP_MAX_THREADS];
     int64_t *cand[TOP_MAX_THREADS];
+    bool spilled[TOP_MAX_THREADS];
+    /* a row is a candidate when it ranks among the k best seen so far in its stretch; every
+     * row of the final k does (the k-th best only improves), and on data in no particular
+     * order they are about k ln(n / k). Past `most` (data ordered against the key) the
+     * stretch is scanned again for the rows at or below the limit. */
+    const int64_t most = 8 * k + 65536;
     if (!h) return pqt_err(PQT_NOMEM, "%s: out of memory selecting %lld rows", call, (long long)k);
 #pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
     for (int j = 0; j < T; j++) {
-        uint64_t *hh = h + (size_t)k * (size_t)j;
-        int64_t cnt = 0;
-        for (int64_t r = n * j / T; r < n * (j + 1) / T; r++) {
-            uint64_t c;
-            if (key_at(k0, r, &c) != CLS_VALUE) continue;
-            if (cnt < k) heap_push(hh, cnt++, c);
-            else if (c < hh[0]) {
-                hh[0] = c;
-                heap_sift_down(hh, cnt, 0);
+        uint64_t *hh = h + (size_t)k * (size_t)j, codes[TOP_BLOCK];
+        uint8_t ok[TOP_BLOCK];
+        int64_t cnt = 0, mm = 0, end = n * (j + 1) / T;
+        cap[j] = k + 1024;
+        cand[j] = pqt_malloc_array((size_t)cap[j], sizeof *cand[j]);
+        bool spill = !cand[j];
+        for (int64_t r0 = n * j / T; r0 < end; r0 += TOP_BLOCK) {
+            int64_t bn = end - r0 < TOP_BLOCK ? end - r0 : TOP_BLOCK;
+            block_codes(k0, r0, bn, codes, ok);
+            for (int64_t i = 0; i < bn; i++) {
+                uint64_t c = codes[i];
+                if (!ok[i]) continue;
+                if (cnt < k) {
+                    heap_push(hh, cnt++, c);
+                } else if (c <= hh[0]) {
+                    if (c < hh[0]) {
+                        hh[0] = c;
+                        heap_sift_down(hh, cnt, 0);
+                    }
+                } else {
+                    continue;
+                }
+                if (!spill && mm == cap[j] && !cand_room(&cand[j], &cap[j], most)) spill = true;
+                if (!spill) cand[j][mm++] = r0 + i;
             }
         }
         nh[j] = cnt;
+        m[j] = mm;
+        spilled[j] = spill;
     }
     /* the k smallest of every heap's contents, in the first heap's room */
     int64_t all = 0;
     for (int j = 0; j < T; j++) all += nh[j];
     if (all < k) {
         pqt_mem_free(h);
+        for (int j = 0; j < T; j++) pqt_mem_free(cand[j]);
         return PQT_MISUSE;
     }
     int64_t top = nh[0];
@@ -481,24 +571,33 @@ static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t 
     pqt_status st = PQT_OK;
 #pragma omp parallel for num_threads(T) schedule(static, 1) if (T > 1)
     for (int j = 0; j < T; j++) {
-        cap[j] = k / T + 16;
+        if (!spilled[j]) { /* the candidates at or below the limit, in row order */
+            int64_t kept = 0;
+            for (int64_t i = 0; i < m[j]; i++) {
+                uint64_t c = 0;
+                key_at(k0, cand[j][i], &c);
+                if (c <= limit) cand[j][kept++] = cand[j][i];
+            }
+            m[j] = kept;
+            continue;
+        }
         m[j] = 0;
-        cand[j] = pqt_malloc_array((size_t)cap[j], sizeof *cand[j]);
-        for (int64_t r = n * j / T; cand[j] && r < n * (j + 1) / T; r++) {
-            uint64_t c;
-            if (key_at(k0, r, &c) != CLS_VALUE || c > limit) continue;
-            if (m[j] == cap[j]) { /* a stretch with many of the k, or ties at the limit */
-                int64_t *g = pqt_realloc_sized(cand[j], (size_t)cap[j] * sizeof *g,
-                                               (size_t)cap[j] * 2 * sizeof *g);
-                if (!g) {
+        if (!cand[j]) cand[j] = pqt_malloc_array((size_t)cap[j], sizeof *cand[j]);
+        uint64_t codes[TOP_BLOCK];
+        uint8_t ok[TOP_BLOCK];
+        int64_t end = n * (j + 1) / T;
+        for (int64_t r0 = n * j / T; cand[j] && r0 < end; r0 += TOP_BLOCK) {
+            int64_t bn = end - r0 < TOP_BLOCK ? end - r0 : TOP_BLOCK;
+            block_codes(k0, r0, bn, codes, ok);
+            for (int64_t i = 0; i < bn; i++) {
+                if (!ok[i] || codes[i] > limit) continue;
+                if (m[j] == cap[j] && !cand_room(&cand[j], &cap[j], INT64_MAX / 16)) {
                     pqt_mem_free(cand[j]);
                     cand[j] = NULL;
                     break;
                 }
-                cand[j] = g;
-                cap[j] *= 2;
+                cand[j][m[j]++] = r0 + i;
             }
-            cand[j][m[j]++] = r;
         }
     }
     int64_t total = 0;

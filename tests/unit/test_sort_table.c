@@ -311,6 +311,46 @@ static void test_top_n_large(void)
     free_data();
 }
 
+/* top_n on data ordered against the key: every row ranks among the best seen so far, so
+ * the selection's list of rows that entered its heap overflows and the rows are collected
+ * again by the limit; and ties at the limit kept in row order. v = row / 10 (ascending, ten
+ * rows a value), nulls on every 13th row. Hand-computed answers. */
+static void test_top_n_ordered(void)
+{
+    enum { N = 200000 };
+    double *v = malloc(sizeof(double) * N);
+    int32_t *tag = malloc(sizeof(int32_t) * N);
+    uint8_t *valid = calloc((N + 7) / 8, 1);
+    for (int i = 0; i < N; i++) {
+        v[i] = (double)(i / 10);
+        tag[i] = i;
+        if (i % 13 != 0) valid[i >> 3] |= (uint8_t)(1u << (i & 7));
+    }
+    for (int desc = 0; desc <= 1; desc++) {
+        pqt_table *t = NULL;
+        REQUIRE_OK(pqt_table_new(&t));
+        REQUIRE_OK(pqt_table_add_column(t, "v", PQT_FLOAT64, 1, v, valid, N, NULL));
+        REQUIRE_OK(pqt_table_add_column(t, "tag", PQT_INT32, 1, tag, NULL, N, NULL));
+        const char *names[1] = {"v"};
+        int d[1] = {desc};
+        enum { K = 8 };
+        CHECK_OK(pqt_table_top_n(t, names, 1, d, NULL, K));
+        int32_t got[K];
+        CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
+        /* ascending: 0 on rows 1..9 (row 0 is null); descending: 19999 on rows 199990..199999
+         * but 199992 (null): nine ties for eight places, taken in row order */
+        int32_t want[K];
+        int w = 0;
+        for (int i = desc ? 199990 : 0; w < K; i++)
+            if (i % 13 != 0) want[w++] = i;
+        for (int i = 0; i < K; i++) CHECK_EQ_I64(got[i], want[i]);
+        pqt_table_close(t);
+    }
+    free(v);
+    free(tag);
+    free(valid);
+}
+
 /* Placement by hand: v = 3, null, NaN, -0.0, 1, 0.0, -inf, NaN, null, inf (tags 1..10). */
 static void test_placement(void)
 {
@@ -404,6 +444,7 @@ int main(void)
     test_placement();
     test_property();
     test_top_n_large();
+    test_top_n_ordered();
     test_detach();
     return pqt_test_done("test_sort_table");
 }
