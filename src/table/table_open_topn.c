@@ -20,6 +20,7 @@
 #include "api/file_select.h"
 #include "scan/scan.h"
 #include "table/table_int.h"
+#include "util/bits.h"
 #include "util/mem.h"
 
 /* Order-preserving code of a value (smaller sorts first, ascending); -0.0 is +0.0. */
@@ -108,7 +109,7 @@ static void compact(const pqt_plan *p, const pqt_plan *np, char *data, size_t es
         int64_t k = np->sel[rg].nsel, from = p->dst_row[rg], to = np->dst_row[rg];
         if (k == 0 || from == to) continue;
         memmove(data + (size_t)to * es, data + (size_t)from * es, (size_t)k * es);
-        for (int64_t r = 0; v && r < k; r++) pqt_tbl_bit_set(v, to + r, pqt_tbl_bit(v, from + r));
+        if (v) pqt_bits_copy(v, to, v, from, k);
     }
 }
 
@@ -143,8 +144,8 @@ static pqt_status read_rest(pqt_table *t, pqt_tcol *c, const pqt_col *fc, const 
         else st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
     }
     for (int rg = 0; st == PQT_OK && kb.validity && rg < p->nrg; rg++)
-        for (int64_t r = 0; want[rg] && r < p->sel[rg].nsel; r++)
-            pqt_tbl_bit_set(*valid, p->dst_row[rg] + r, pqt_tbl_bit(kb.validity, p->dst_row[rg] + r));
+        if (want[rg])
+            pqt_bits_copy(*valid, p->dst_row[rg], kb.validity, p->dst_row[rg], p->sel[rg].nsel);
     if (read) pqt_colbuf_free(&kb); /* the values stay: decoded into data */
     pqt_mem_free(sels);
     pqt_mem_free(want);
@@ -211,8 +212,7 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
             if (valid) memset(valid, 0xff, ((size_t)p->nsel + 7) / 8 + 1);
             else st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
         }
-        for (int64_t r = 0; valid && kb.validity && r < k; r++)
-            pqt_tbl_bit_set(valid, at + r, pqt_tbl_bit(kb.validity, r));
+        if (valid && kb.validity) pqt_bits_copy(valid, at, kb.validity, 0, k);
         add_codes(data + (size_t)at * es, kb.validity, k, ek, desc, heap, &hn, n);
         pqt_colbuf_free(&kb); /* its values stay: they were decoded into data */
         nread++;

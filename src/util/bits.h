@@ -44,4 +44,9 @@ static inline bool pqt_bits_all_set(const uint8_t *bm, int64_t start, int64_t n)
     return true;
 }
 
+/* Copy bits [src_at, src_at + n) of src to [dst_at, dst_at + n) of dst, a byte at a time
+ * (validity bitmaps of a million rows: a per-bit loop costs milliseconds). The ranges may
+ * overlap when the copy moves bits left (dst_at <= src_at in one bitmap). */
+void pqt_bits_copy(uint8_t *dst, int64_t dst_at, const uint8_t *src, int64_t src_at, int64_t n);
+
 #endif

@@ -313,6 +313,23 @@ pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nru
     return PQT_OK;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PACK_VERDICTS 0
+#else
+#define PACK_VERDICTS 1
+#endif
+
+/* Eight verdict bytes (nonzero: keep) as eight bits, first byte lowest: a byte's high bit
+ * says nonzero, and one multiply gathers the eight (no two partial products overlap). */
+static inline uint64_t pack8_verdicts(const uint8_t *v)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    uint64_t x;
+    memcpy(&x, v, 8);
+    uint64_t nonzero = (((x & low7) + low7) | x) & ~low7;
+    return ((nonzero >> 7) * 0x0102040810204080ULL) >> 56;
+}
+
 pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
 {
     if (sel->kind == PQT_SEL_NONE) return PQT_OK;
@@ -322,7 +339,12 @@ pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
     int64_t nw = nwords(sel->nrows);
     for (int64_t w = 0; w < nw; w++) {
         uint64_t word = sel->words[w], out = word;
-        while (word) {
+        if (word == UINT64_MAX && PACK_VERDICTS) { /* 64 selected rows: their verdicts packed */
+            out = 0;
+            for (int b = 0; b < 8; b++) out |= pack8_verdicts(keep + k + 8 * b) << (8 * b);
+            k += 64;
+        }
+        while (word != UINT64_MAX && word) {
             int bit = __builtin_ctzll(word);
             if (!keep[k++]) out &= ~(1ULL << bit);
             word &= word - 1;

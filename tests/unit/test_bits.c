@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_bits.c - pqt_bits_all_set against a bit-by-bit model over random bitmaps and ranges,
- * and the writer paths it chooses: a column with a bitmap whose nulls sit in a few places
+ * test_bits.c - pqt_bits_all_set and pqt_bits_copy against bit-by-bit models over random
+ * bitmaps and ranges (copies between bitmaps and left moves within one), and the writer paths it chooses: a column with a bitmap whose nulls sit in a few places
  * (ranges without nulls take the no-bitmap path, the rest the per-value one) written with
  * small pages and read back value by value, nulls exactly where they were.
  */
@@ -97,9 +97,47 @@ static void write_read_back(void)
     free(yv);
 }
 
+/* pqt_bits_copy: every offset pair mod 8 and lengths across byte boundaries, between two
+ * bitmaps and moved left within one; bits outside the target range must not change. */
+static void copy_property(void)
+{
+    enum { NB = 400 };
+    uint8_t src[NB / 8], dst[NB / 8], want[NB / 8];
+    int bad = 0;
+    for (int round = 0; round < 20000; round++) {
+        for (int i = 0; i < NB / 8; i++) {
+            src[i] = (uint8_t)rnd(256);
+            dst[i] = (uint8_t)rnd(256);
+        }
+        int64_t n = rnd(NB / 2), sa = rnd(NB - n), da = rnd(NB - n);
+        bool inplace = round % 3 == 0;
+        if (inplace) {
+            memcpy(dst, src, sizeof dst);
+            if (da > sa) {
+                int64_t x = da;
+                da = sa;
+                sa = x;
+            }
+        }
+        memcpy(want, dst, sizeof want);
+        for (int64_t i = 0; i < n; i++) { /* a forward per-bit copy: the left move's model */
+            int64_t s_i = sa + i, d_i = da + i;
+            int v = (inplace ? want : src)[s_i / 8] >> (s_i % 8) & 1;
+            if (v) want[d_i / 8] = (uint8_t)(want[d_i / 8] | (1u << (d_i % 8)));
+            else want[d_i / 8] = (uint8_t)(want[d_i / 8] & ~(1u << (d_i % 8)));
+        }
+        pqt_bits_copy(dst, da, inplace ? dst : src, sa, n);
+        if (memcmp(dst, want, sizeof dst) != 0 && bad++ < 5)
+            fprintf(stderr, "round %d: copy of %lld bits from %lld to %lld%s differs\n", round,
+                    (long long)n, (long long)sa, (long long)da, inplace ? " (in place)" : "");
+    }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
     property();
+    copy_property();
     write_read_back();
     return pqt_test_done("test_bits");
 }
