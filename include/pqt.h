@@ -762,6 +762,19 @@ PQT_API pqt_status pqt_table_add_string_column_v2(pqt_table *t, const char *name
                                                   const int64_t *offsets, const char *bytes,
                                                   const uint8_t *validity, int64_t nrows,
                                                   const char *unit);
+/* Add a variable-length list column (copied; kind PQT_LIST | kind): row i holds elements
+ * list_offsets[i] .. list_offsets[i + 1] - 1 of data (nrows + 1 non-decreasing offsets from
+ * >= 0; data holds at least list_offsets[nrows] elements of the fixed-width element kind
+ * `kind`, element e at index e); validity (NULL = no null element) one bit per element of
+ * data, indexed the same way; row_validity (NULL = no null row) one bit per row: a null
+ * row's elements are dropped. Written as a LIST (pqt_write_table), read back as a list, or
+ * as a vector when every row has the same length. Errors as pqt_table_add_column, and
+ * PQT_MISUSE for offsets that decrease (naming the entry). */
+PQT_API pqt_status pqt_table_add_list_column(pqt_table *t, const char *name, int kind,
+                                             const int64_t *list_offsets,
+                                             const uint8_t *row_validity, const void *data,
+                                             const uint8_t *validity, int64_t nrows,
+                                             const char *unit);
 /* Remove a column (never reads it). Dropping PQT_ROW_INDEX is permanent: it is not rebuilt
  * and has_column stops answering 1 (reopen the file to get it back); dropping it before it
  * was built also works. */

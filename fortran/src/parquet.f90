@@ -81,8 +81,8 @@ module parquet
         procedure :: drop_column => table_drop_column
         procedure :: rename_column => table_rename_column
         ! changes (parquet_change.f90)
-        generic :: add_column => add_column_1, add_column_2
-        procedure, private :: add_column_1, add_column_2
+        generic :: add_column => add_column_1, add_column_2, add_column_list
+        procedure, private :: add_column_1, add_column_2, add_column_list
         generic :: set => set_1, set_2
         procedure, private :: set_1, set_2
         ! one cell, chosen rows (parquet_cells.f90)

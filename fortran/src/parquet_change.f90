@@ -256,9 +256,43 @@ contains
         end if
     end procedure add_column_2
 
+    module procedure add_column_list
+        type(raw_values) :: r
+        integer(int64), allocatable :: c_offsets(:)
+        integer(int64) :: nrows
+        character(len=24) :: a, b
+        nrows = size(offsets, kind=int64) - 1
+        if (nrows < 0) then
+            call fail(PQT_MISUSE, "parquet_table: add_column: column '"//trim(name)// &
+                      "': offsets= needs nrows + 1 entries (at least one)", stat, errmsg)
+            return
+        end if
+        if (offsets(nrows + 1) - 1 > size(values, kind=int64)) then
+            write (a, '(i0)') offsets(nrows + 1) - 1
+            write (b, '(i0)') size(values, kind=int64)
+            call fail(PQT_MISUSE, "parquet_table: add_column: column '"//trim(name)// &
+                      "': offsets= reach value "//trim(a)//' of '//trim(b), stat, errmsg)
+            return
+        end if
+        if (size(values) > 0) then
+            call raw_of(values, r)
+        else
+            call raw_of_empty([same_type_as(values, pm_i4), same_type_as(values, pm_i8), &
+                               same_type_as(values, pm_r4), same_type_as(values, pm_r8), &
+                               same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
+        end if
+        c_offsets = offsets - 1 ! 1-based positions in values to 0-based indexes
+        call add_raw(t, name, r, 1, nrows, unit, is_valid, force=force, stat=stat, &
+                     errmsg=errmsg, list_offsets=c_offsets, row_valid=row_valid, &
+                     nvalues=size(values, kind=int64))
+    end procedure add_column_list
+
     ! A new column of nrows rows of width values each. kind= (PK_DATE for int32 days,
     ! PK_TIME / PK_TIMESTAMP for int64 microseconds) stores the values as that kind.
-    subroutine add_raw(t, name, r, width, nrows, unit, is_valid, kind, force, stat, errmsg)
+    ! With list_offsets= (0-based, nrows + 1) the column is a variable-length list of the
+    ! nvalues values, row_valid= its null rows.
+    subroutine add_raw(t, name, r, width, nrows, unit, is_valid, kind, force, stat, errmsg, &
+                       list_offsets, row_valid, nvalues)
         class(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: name
         type(raw_values), intent(in), target :: r
@@ -270,9 +304,12 @@ contains
         logical, intent(in), optional :: force
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
+        integer(int64), intent(in), optional :: list_offsets(:)
+        logical, intent(in), optional :: row_valid(:)
+        integer(int64), intent(in), optional :: nvalues
         character(len=*), parameter :: proc = 'parquet_table: add_column'
-        integer(int8), allocatable, target :: bits(:)
-        type(c_ptr) :: vp, dp
+        integer(int8), allocatable, target :: bits(:), row_bits(:)
+        type(c_ptr) :: vp, dp, rp
         integer(c_size_t) :: nbytes
         integer(c_int) :: k, st
         logical :: ok, replacing
@@ -290,7 +327,13 @@ contains
                 as_name = as_name//'+'
             end do
         end if
-        call validity_of(is_valid, width*nrows, bits, vp, ok, proc, stat, errmsg)
+        if (present(list_offsets)) then
+            call validity_of(is_valid, nvalues, bits, vp, ok, proc, stat, errmsg)
+            if (ok) call validity_of(row_valid, nrows, row_bits, rp, ok, &
+                                     proc//' (row_valid=, one per row)', stat, errmsg)
+        else
+            call validity_of(is_valid, width*nrows, bits, vp, ok, proc, stat, errmsg)
+        end if
         if (.not. ok) return
         k = r%kind
         if (present(kind)) then
@@ -312,7 +355,15 @@ contains
                       'real(real32), real(real64), logical or character)', stat, errmsg)
             return
         end if
-        if (k == PQT_STRING) then
+        if (present(list_offsets) .and. k == PQT_STRING) then
+            call fail(PQT_KIND, proc//": column '"//trim(name)//"': a list of strings "// &
+                      'cannot be added (numbers and logicals can)', stat, errmsg)
+            return
+        else if (present(list_offsets)) then
+            call raw_data(r, dp, nbytes)
+            st = pqt_table_add_list_column(t%h, c_string(as_name), k, list_offsets, rp, dp, vp, &
+                                           nrows, c_string(opt_text(unit)))
+        else if (k == PQT_STRING) then
             ! width > 1: a vector of strings, element e of row i at (e, i) as for numbers
             st = pqt_table_add_string_column_v2(t%h, c_string(as_name), int(width, c_int), &
                                                 r%offsets, c_loc(r%bytes), vp, nrows, &

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "table/table_int.h"
+#include "util/bits.h"
 #include "util/mem.h"
 
 static bool fixed_width_elem(int ek)
@@ -88,7 +89,7 @@ static pqt_status check_add(pqt_table *t, const char *call, const char *name, in
 
 static void copy_bits(uint8_t *dst, const uint8_t *src, int64_t n)
 {
-    for (int64_t i = 0; i < n; i++) pqt_tbl_bit_set(dst, i, pqt_tbl_bit(src, i));
+    pqt_bits_copy(dst, 0, src, 0, n);
 }
 
 pqt_status pqt_table_add_column(pqt_table *t, const char *name, int kind, int width,
@@ -345,6 +346,31 @@ static void commit_values(pqt_table *t, int ci, pqt_colbuf *b)
     c->residency = PQT_RES_FULL;
     c->user_written = true;
     t->generation++;
+}
+
+pqt_status pqt_table_add_list_column(pqt_table *t, const char *name, int kind,
+                                     const int64_t *list_offsets, const uint8_t *row_validity,
+                                     const void *data, const uint8_t *validity, int64_t nrows,
+                                     const char *unit)
+{
+    const char *call = "pqt_table_add_list_column";
+    PQT_TRY(check_add(t, call, name, nrows));
+    int ek = PQT_KIND_ELEMENT(kind);
+    if (!fixed_width_elem(ek) || (kind & ~(0x1f | PQT_LIST)))
+        return pqt_err(PQT_KIND, "%s: column '%s': kind %s is not a list of fixed-width "
+                                 "elements",
+                       call, name, pqt_kind_name(kind));
+    PQT_TRY(check_offsets(call, name, "list_offsets", list_offsets, nrows));
+    int64_t nelem = list_offsets[nrows];
+    if (!data && nelem > 0) return pqt_err(PQT_MISUSE, "%s: column '%s': data is NULL", call, name);
+    pqt_colbuf src, b;
+    caller_buf(&src, ek, true, data, validity, NULL, NULL, list_offsets, row_validity, nrows,
+               nelem);
+    PQT_TRY(build_from(&src, 0, nrows, &b));
+    int tu = ek == PQT_TIME || ek == PQT_TIMESTAMP ? PQT_UNIT_MICROS : -1;
+    pqt_status st = add_slot(t, call, name, ek | PQT_LIST, 0, tu, unit, nrows, &b);
+    if (st != PQT_OK) pqt_colbuf_free(&b);
+    return st;
 }
 
 pqt_status pqt_table_set_strings(pqt_table *t, const char *name, const int64_t *offsets,

@@ -1,0 +1,79 @@
+! test_write_lists.f90 - %add_column(name, values, offsets, [is_valid], [row_valid]) of
+! variable-length lists, the layout %get(name, x, offsets) returns, written with
+! parquet_write_table and read back from the file. Hand-written rows of "hits" (real64):
+!   [1.5, 2.5], [], null (its value 8.8 dropped), [null, 4.5], [5.5]
+! and of "n" (int32): [7], [8, 9, 10], [], [11], [] ; then the refusals (offsets past the
+! values, a row_valid of the wrong size, a list of strings), which leave the table as it was.
+program test_write_lists
+    use parquet
+    use test_check, only: check, nfail
+    use iso_fortran_env, only: int32, int64, real64
+    implicit none
+
+    call run()
+    if (nfail > 0) error stop 'test_write_lists: failed'
+    print '(a)', 'test_write_lists: all passed'
+contains
+    subroutine run()
+        type(parquet_table) :: t, back
+        integer(int32), allocatable :: n(:)
+        integer(int64), allocatable :: off(:)
+        logical, allocatable :: rv(:)
+        character(len=300) :: msg
+        integer :: st, ncols
+
+        call parquet_new_table(t)
+        call t%add_column("id", [1_int64, 2_int64, 3_int64, 4_int64, 5_int64])
+        call t%add_column("hits", [1.5d0, 2.5d0, 8.8d0, 3.5d0, 4.5d0, 5.5d0], &
+                          [1_int64, 3_int64, 3_int64, 4_int64, 6_int64, 7_int64], &
+                          is_valid=[.true., .true., .true., .false., .true., .true.], &
+                          row_valid=[.true., .true., .false., .true., .true.], unit="keV")
+        call t%add_column("n", [7, 8, 9, 10, 11], [1_int64, 2_int64, 5_int64, 5_int64, &
+                                                   6_int64, 6_int64])
+        call check(t%kind("hits") == PK_LIST .and. t%kind("n") == PK_LIST, 'both are PK_LIST')
+        call check_hits(t, 'in memory')
+
+        ncols = t%ncols()
+        call t%add_column("bad", [1.0d0, 2.0d0], [1_int64, 2_int64, 3_int64, 4_int64, &
+                                                  4_int64, 4_int64], stat=st, errmsg=msg)
+        call check(st == 50 .and. index(msg, 'offsets= reach value 3 of 2') > 0, &
+                   'offsets past the values: PQT_MISUSE: '//trim(msg))
+        call t%add_column("bad", [1.0d0], [1_int64, 2_int64, 2_int64, 2_int64, 2_int64, &
+                                           2_int64], row_valid=[.true.], stat=st, errmsg=msg)
+        call check(st == 50 .and. index(msg, 'row_valid=') > 0, &
+                   'row_valid of the wrong size: PQT_MISUSE: '//trim(msg))
+        call t%add_column("bad", ["a", "b"], [1_int64, 2_int64, 3_int64, 3_int64, 3_int64, &
+                                              3_int64], stat=st, errmsg=msg)
+        call check(st == 52 .and. index(msg, 'list of strings') > 0, &
+                   'a list of strings: PQT_KIND: '//trim(msg))
+        call check(t%ncols() == ncols, 'refused adds leave the table as it was')
+
+        call parquet_write_table(t, "write_lists.parquet", overwrite=.true.)
+        call parquet_open_table(back, "write_lists.parquet")
+        call check(back%kind("hits") == PK_LIST, 'hits is a list in the file')
+        call check_hits(back, 'from the file')
+        call back%get("n", n, off, row_valid=rv)
+        call check(all(n == [7, 8, 9, 10, 11]), 'n values from the file')
+        call check(all(off == [1_int64, 2_int64, 5_int64, 5_int64, 6_int64, 6_int64]), &
+                   'n offsets from the file')
+        call check(all(rv), 'n has no null row')
+    end subroutine
+
+    subroutine check_hits(t, where)
+        type(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: where
+        real(real64), allocatable :: x(:)
+        integer(int64), allocatable :: off(:)
+        logical, allocatable :: ok(:), rv(:)
+        call t%get("hits", x, off, is_valid=ok, row_valid=rv)
+        call check(all(off == [1_int64, 3_int64, 3_int64, 3_int64, 5_int64, 6_int64]), &
+                   where//': hits offsets (the null row holds nothing)')
+        call check(all(rv .eqv. [.true., .true., .false., .true., .true.]), &
+                   where//': hits null rows')
+        call check(all(ok .eqv. [.true., .true., .false., .true., .true.]), &
+                   where//': hits null elements')
+        call check(size(x) == 5, where//': five elements')
+        if (size(x) == 5) call check(x(1) == 1.5d0 .and. x(2) == 2.5d0 .and. x(4) == 4.5d0 &
+                                     .and. x(5) == 5.5d0, where//': hits values')
+    end subroutine
+end program
