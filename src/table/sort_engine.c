@@ -435,9 +435,46 @@ static void heap_push(uint64_t *h, int64_t n, uint64_t c)
 #define TOP_MAX_THREADS 64
 #define TOP_BLOCK 1024
 
+/* Can a row of [r0, r0 + n) enter a full heap whose top is `top` (a code at or below it)?
+ * Once the heap holds k codes almost no block can: this asks with no store and no branch
+ * per row, and only a block that may is coded row by row. Conservative: a null's slot or a
+ * NaN may say yes (the block is then looked at exactly); kinds without a fast code say yes. */
+static bool block_may_enter(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t top)
+{
+    const uint64_t flip = k->desc ? ~UINT64_C(0) : 0, sign = UINT64_C(1) << 63;
+    uint64_t hit = 0;
+    switch (k->ek) {
+    case PQT_FLOAT64: {
+        const double *d = (const double *)k->b->data + r0;
+        for (int64_t i = 0; i < n; i++) {
+            double x = d[i] + 0.0; /* -0.0 becomes 0.0, as float_code folds it */
+            uint64_t u;
+            memcpy(&u, &x, sizeof u);
+            uint64_t c = u ^ ((0 - (u >> 63)) | sign) ^ flip; /* float_code, branch-free */
+            hit |= c <= top;
+        }
+        return hit != 0;
+    }
+    case PQT_INT64:
+    case PQT_TIME:
+    case PQT_TIMESTAMP: {
+        const int64_t *x = (const int64_t *)k->b->data + r0;
+        for (int64_t i = 0; i < n; i++) hit |= (((uint64_t)x[i] ^ sign) ^ flip) <= top;
+        return hit != 0;
+    }
+    case PQT_INT32:
+    case PQT_DATE: {
+        const int32_t *x = (const int32_t *)k->b->data + r0;
+        for (int64_t i = 0; i < n; i++) hit |= (((uint64_t)(int64_t)x[i] ^ sign) ^ flip) <= top;
+        return hit != 0;
+    }
+    default:
+        return true;
+    }
+}
+
 /* The codes of rows [r0, r0 + n) of key k (n <= TOP_BLOCK) into c, ok[i] = 1 where the row
- * holds a value (not null, not NaN): the kind is looked at once per block, not per row, so
- * a key without nulls is coded in a loop the compiler vectorizes. */
+ * holds a value (not null, not NaN): the kind is looked at once per block, not per row. */
 static void block_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *c, uint8_t *ok)
 {
     const pqt_colbuf *b = k->b;
@@ -526,6 +563,7 @@ static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t 
         bool spill = !cand[j];
         for (int64_t r0 = n * j / T; r0 < end; r0 += TOP_BLOCK) {
             int64_t bn = end - r0 < TOP_BLOCK ? end - r0 : TOP_BLOCK;
+            if (cnt == k && !block_may_enter(k0, r0, bn, hh[0])) continue;
             block_codes(k0, r0, bn, codes, ok);
             for (int64_t i = 0; i < bn; i++) {
                 uint64_t c = codes[i];
@@ -588,6 +626,7 @@ static pqt_status top_values_first(const pqt_sort_key *keys, int nkeys, int64_t 
         int64_t end = n * (j + 1) / T;
         for (int64_t r0 = n * j / T; cand[j] && r0 < end; r0 += TOP_BLOCK) {
             int64_t bn = end - r0 < TOP_BLOCK ? end - r0 : TOP_BLOCK;
+            if (!block_may_enter(k0, r0, bn, limit)) continue;
             block_codes(k0, r0, bn, codes, ok);
             for (int64_t i = 0; i < bn; i++) {
                 if (!ok[i] || codes[i] > limit) continue;
