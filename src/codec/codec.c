@@ -28,6 +28,7 @@ void pqt_codec_ctx_free(pqt_codec_ctx *ctx)
     if (!ctx) return;
     pqt_codec_gzip_free(ctx);
     pqt_codec_zstd_free(ctx);
+    pqt_zstd_prefix_free(ctx);
     pqt_codec_compress_free(ctx);
     pqt_mem_free(ctx);
 }

@@ -13,6 +13,7 @@
 struct pqt_codec_ctx {
     void *gzip; /* z_stream, inflateInit2 done (codec_gzip.c) */
     void *zstd; /* ZSTD_DCtx (codec_zstd.c) */
+    void *zstd_prefix; /* ZSTD_DCtx streaming a prefix (zstd_prefix.c) */
     void *zstd_c;     /* ZSTD_CCtx (codec_compress.c) */
     void *gzip_c;     /* z_stream, deflateInit2 done at gzip_c_level (codec_compress.c) */
     int gzip_c_level;
@@ -28,6 +29,7 @@ void pqt_codec_gzip_free(pqt_codec_ctx *ctx);
 pqt_status pqt_codec_zstd_decompress(pqt_codec_ctx *ctx, const uint8_t *src, size_t src_nbytes,
                                      uint8_t *dst, size_t dst_nbytes);
 void pqt_codec_zstd_free(pqt_codec_ctx *ctx);
+void pqt_zstd_prefix_free(pqt_codec_ctx *ctx);
 pqt_status pqt_codec_lz4_raw_decompress(const uint8_t *src, size_t src_nbytes, uint8_t *dst,
                                         size_t dst_nbytes);
 pqt_status pqt_codec_lz4_hadoop_decompress(const uint8_t *src, size_t src_nbytes, uint8_t *dst,

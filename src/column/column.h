@@ -82,8 +82,8 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
  *     the caller's dictionary evaluation refuted them (pqt_chunk_ctx_set_dict_refuted);
  *   pages_decompressed: data pages decompressed, or used in place when stored
  *     uncompressed (also a page decompressed to count the rows of a v1 list page);
- *   pages_sparse: of those, snappy pages of which only the 64 KiB blocks holding selected
- *     rows were decompressed (page_decode.c, page_sparse);
+ *   pages_sparse: of those, pages decompressed only in part (page_decode.c, page_sparse):
+ *     a snappy page in the 64 KiB blocks holding selected rows, a zstd page up to the last;
  *   dict_pages: dictionary pages read and loaded;
  *   values_decoded: non-null values written into a destination (for lists: present
  *     elements). Not counted: levels, dictionary entries, values a decoder passes over

@@ -112,14 +112,18 @@ bool pqt_page_plain_in_place(const pqt_chunk_ctx *cx, const pqt_col *col, int pt
 pqt_status pqt_page_gather_plain(pqt_chunk_ctx *cx, const pqt_page_view *pv, const pqt_sel *sel,
                                  int64_t page_row0, int64_t m, pqt_colbuf *dst, int64_t *out_row);
 /* Zero bytes among p[0..n): the rows of a list page, from its repetition levels. */
+/* Makes bytes [from, to) of a page being decompressed hold their values; calls go forward.
+ * PQT_NOT_FOUND: the page cannot be had in part (decompress it whole). */
+typedef pqt_status (*pqt_page_fill_fn)(void *state, size_t from, size_t to);
+
 /* The rows sel keeps of a flat page of nrows fixed-width values, all present, whose values
- * start at byte values_at of the snappy block sp decodes: their bytes alone are filled
- * (codec/snappy_sparse.h), then copied to dst at *out_row. PQT_NOT_FOUND (dst unchanged)
- * when the block is not block-local: decompress it whole instead. */
-struct pqt_snappy_sparse;
-pqt_status pqt_page_gather_sparse(pqt_chunk_ctx *cx, struct pqt_snappy_sparse *sp,
-                                  size_t values_at, const pqt_sel *sel, int64_t page_row0,
-                                  int64_t nrows, pqt_colbuf *dst, int64_t *out_row);
+ * start at byte values_at of `page`, which fill() decompresses a part at a time: their bytes
+ * alone are filled, then copied to dst at *out_row. PQT_NOT_FOUND (dst unchanged) from fill:
+ * decompress the page whole instead. */
+pqt_status pqt_page_gather_sparse(pqt_chunk_ctx *cx, pqt_page_fill_fn fill, void *state,
+                                  const uint8_t *page, size_t values_at, const pqt_sel *sel,
+                                  int64_t page_row0, int64_t nrows, pqt_colbuf *dst,
+                                  int64_t *out_row);
 int64_t pqt_count_zero_bytes(const uint8_t *p, int64_t n);
 /* The selected rows of a list page whose every level entry is a present element
  * (pv->defs NULL, pv->nvalues == pv->nlevels). */

@@ -5,8 +5,8 @@
  *
  * A data page goes: place (bound its level count, find its rows from the header or the
  * offset index) -> skip when no selected row is in it, before decompressing -> straight
- * into the column when it qualifies (page_direct.c), or only the 64 KiB blocks holding kept
- * rows of a sparse snappy page (page_sparse) -> v1/v2 preparation (decompress a v1
+ * into the column when it qualifies (page_direct.c), or decompressed only in part when it
+ * keeps few rows (page_sparse) -> v1/v2 preparation (decompress a v1
  * page whole, a v2 page's values only) -> levels (repetition, then presence) -> values
  * of the selected rows (page_values.c). Parquet-format: DataPageHeader, DataPageHeaderV2,
  * DictionaryPageHeader, definition and repetition levels (RLE/bit-packed hybrid). Every
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "codec/snappy_sparse.h"
+#include "codec/zstd_prefix.h"
 #include "column/column_int.h"
 #include "util/error.h"
 
@@ -231,23 +232,59 @@ static pqt_status page_direct(pqt_chunk_walk *w, const pqt_page_header *h, const
     return PQT_OK;
 }
 
-/* Page bytes per kept run that page_sparse asks for: when the runs would touch more than
- * half the page's 64 KiB blocks, decompressing it whole is as cheap. */
+/* Page bytes per kept run that page_sparse asks for of a snappy page: when the runs would
+ * touch more than half the page's 64 KiB blocks, decompressing it whole is as cheap. */
 #define SPARSE_BYTES_PER_RUN ((int64_t)2 << 16)
+/* A zstd page is decoded only up to its last kept row when that row comes before 3/4 of
+ * the page; past this many kept runs, finding it is not worth the look. */
+#define PREFIX_MAX_RUNS 1024
 
-/* Stage 2b, a flat PLAIN page of a SNAPPY chunk keeping few rows (a top-n's ids: ten rows of
- * a million-row page): only the 64 KiB blocks that hold kept values are decompressed
- * (codec/snappy_sparse.h), the rest is stepped over. PQT_NOT_FOUND when it does not qualify:
- * nulls, too many kept rows, or an encoder whose copies cross blocks. */
+/* Where a part-decompressed page's bytes come from (page_sparse). */
+typedef struct page_filler {
+    pqt_snappy_sparse snappy;
+    pqt_zstd_prefix zstd;
+} page_filler;
+
+static pqt_status fill_snappy(void *f, size_t from, size_t to)
+{
+    return pqt_snappy_sparse_fill(&((page_filler *)f)->snappy, from, to);
+}
+
+static pqt_status fill_zstd(void *f, size_t from, size_t to)
+{
+    (void)from; /* a prefix: everything before `to` is decoded */
+    return pqt_zstd_prefix_fill(&((page_filler *)f)->zstd, to);
+}
+
+/* Is it worth decompressing this page in part (see the two rules above)? */
+static bool part_pays(int codec, const pqt_sel *sel, int64_t row0, int64_t n, int64_t unc)
+{
+    int64_t runs = pqt_sel_nruns_in(sel, row0, row0 + n);
+    if (codec == PQT_CODEC_SNAPPY) return runs * SPARSE_BYTES_PER_RUN <= unc;
+    if (runs > PREFIX_MAX_RUNS) return false;
+    pqt_sel_cursor cur;
+    int64_t s, l, end = 0;
+    pqt_sel_seek(sel, &cur, row0);
+    while (pqt_sel_next_run(sel, &cur, row0, row0 + n, &s, &l)) end = s + l - row0;
+    return end * 4 <= n * 3;
+}
+
+/* Stage 2b, a flat PLAIN page of fixed-width values keeping few rows (a top-n's ids: ten rows
+ * of a million-row page), decompressed in part: a SNAPPY page only in the 64 KiB blocks that
+ * hold kept values (codec/snappy_sparse.h), a ZSTD page only up to the last kept value
+ * (codec/zstd_prefix.h). PQT_NOT_FOUND when it does not qualify (nulls, too many kept rows,
+ * a snappy encoder whose copies cross blocks, a zstd window past the page): the page is then
+ * decompressed whole. */
 static pqt_status page_sparse(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
                               const pqt_sel *sel, int64_t row0, pqt_colbuf *dst, int64_t *out_row)
 {
     pqt_chunk_ctx *cx = w->cx;
     const pqt_col *col = w->col;
+    int codec = w->cm->codec;
     int64_t n = h->num_values;
     pqt_page_view pv = {.encoding = h->encoding, .nlevels = n, .nrows = n};
-    if (!pqt_page_plain_in_place(cx, col, w->ptype, w->type_len, &pv, dst)) return PQT_NOT_FOUND;
-    if (pqt_sel_nruns_in(sel, row0, row0 + n) * SPARSE_BYTES_PER_RUN > h->uncompressed_size)
+    if (!pqt_page_plain_in_place(cx, col, w->ptype, w->type_len, &pv, dst) ||
+        !part_pays(codec, sel, row0, n, h->uncompressed_size))
         return PQT_NOT_FOUND;
     bool v2 = h->type == PQT_PAGE_DATA_V2;
     const uint8_t *src = body;
@@ -267,22 +304,27 @@ static pqt_status page_sparse(pqt_chunk_walk *w, const pqt_page_header *h, const
         return PQT_NOT_FOUND;
     }
     int nstreams = !v2 && col->max_def > 0;
-    PQT_TRY(page_claim(cx, PQT_CODEC_SNAPPY, src_n, &cx->page, unc,
+    PQT_TRY(page_claim(cx, codec, src_n, &cx->page, unc,
                        fixed_page_bound(w->ptype, w->type_len, n, nstreams), unc_max));
-    pqt_snappy_sparse sp;
-    PQT_TRY(pqt_snappy_sparse_init(&sp, src, src_n, cx->page.data, (size_t)unc));
+    page_filler f;
+    pqt_page_fill_fn fill = codec == PQT_CODEC_SNAPPY ? fill_snappy : fill_zstd;
+    if (codec == PQT_CODEC_SNAPPY)
+        PQT_TRY(pqt_snappy_sparse_init(&f.snappy, src, src_n, cx->page.data, (size_t)unc));
+    else
+        PQT_TRY(pqt_zstd_prefix_init(cx->codec, &f.zstd, src, src_n, cx->page.data, (size_t)unc));
     size_t values_at = 0;
     if (nstreams) { /* [4-byte length][RLE levels] in front of the values */
         if (unc < 4) return PQT_NOT_FOUND; /* the whole-page path reports it */
-        PQT_TRY(pqt_snappy_sparse_fill(&sp, 0, 4));
+        PQT_TRY(fill(&f, 0, 4));
         uint32_t nb = levels_nbytes(cx->page.data);
         if (nb > (uint64_t)unc - 4) return PQT_NOT_FOUND;
-        PQT_TRY(pqt_snappy_sparse_fill(&sp, 4, 4 + (size_t)nb));
+        PQT_TRY(fill(&f, 4, 4 + (size_t)nb));
         if (!levels_all_max(col, cx->page.data + 4, nb, n)) return PQT_NOT_FOUND;
         values_at = 4 + (size_t)nb;
     }
     if ((uint64_t)n > ((uint64_t)unc - values_at) / dst->elem_nbytes) return PQT_NOT_FOUND;
-    return pqt_page_gather_sparse(cx, &sp, values_at, sel, row0, n, dst, out_row);
+    return pqt_page_gather_sparse(cx, fill, &f, cx->page.data, values_at, sel, row0, n, dst,
+                                  out_row);
 }
 
 /* Where a prepared page's parts are: v2 level streams (stored uncompressed, before the
@@ -521,7 +563,8 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
         }
         if (st != PQT_NOT_FOUND) return st;
     }
-    if (w->col->max_rep == 0 && nlevels > 0 && w->cm->codec == PQT_CODEC_SNAPPY &&
+    if (w->col->max_rep == 0 && nlevels > 0 &&
+        (w->cm->codec == PQT_CODEC_SNAPPY || w->cm->codec == PQT_CODEC_ZSTD) &&
         !w->cx->want_codes && h->encoding == PQT_ENC_PLAIN) {
         pqt_status st = page_sparse(w, h, body, sel, *rows_done, dst, out_row);
         if (st == PQT_OK) {

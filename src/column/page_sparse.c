@@ -6,8 +6,9 @@
  * decompressed, but almost all of its values are passed over. page_values.c walks the
  * selection as skip/decode runs: a decoder call or two per kept row, and for list pages a
  * scan over every level entry of the rows between. Here:
- *  - a snappy page keeping a few rows (a top-n's) gets only the 64 KiB blocks that hold
- *    them decompressed (pqt_page_gather_sparse; page_decode.c decides when);
+ *  - a page keeping a few rows (a top-n's) is decompressed only in part: a snappy page in
+ *    the 64 KiB blocks that hold them, a zstd page up to the last (pqt_page_gather_sparse;
+ *    page_decode.c decides when);
  *  - a flat PLAIN page of fixed-width values is read in place: the value of row r is value
  *    number r minus the nulls before it, copied in a loop over the selection's bits with no
  *    call per row (pushdown.md §2.2, "decode then compact", without the decode);
@@ -17,7 +18,6 @@
  */
 #include <string.h>
 
-#include "codec/snappy_sparse.h"
 #include "column/column_int.h"
 #include "util/error.h"
 
@@ -125,9 +125,10 @@ pqt_status pqt_page_gather_plain(pqt_chunk_ctx *cx, const pqt_page_view *pv, con
     return PQT_OK;
 }
 
-pqt_status pqt_page_gather_sparse(pqt_chunk_ctx *cx, struct pqt_snappy_sparse *sp,
-                                  size_t values_at, const pqt_sel *sel, int64_t page_row0,
-                                  int64_t nrows, pqt_colbuf *dst, int64_t *out_row)
+pqt_status pqt_page_gather_sparse(pqt_chunk_ctx *cx, pqt_page_fill_fn fill, void *state,
+                                  const uint8_t *page, size_t values_at, const pqt_sel *sel,
+                                  int64_t page_row0, int64_t nrows, pqt_colbuf *dst,
+                                  int64_t *out_row)
 {
     const size_t w = dst->elem_nbytes;
     const int64_t lo = page_row0, hi = page_row0 + nrows;
@@ -137,7 +138,7 @@ pqt_status pqt_page_gather_sparse(pqt_chunk_ctx *cx, struct pqt_snappy_sparse *s
     pqt_sel_seek(sel, &cur, lo);
     while (pqt_sel_next_run(sel, &cur, lo, hi, &s, &l)) {
         size_t from = values_at + (size_t)(s - lo) * w;
-        PQT_TRY(pqt_snappy_sparse_fill(sp, from, from + (size_t)l * w));
+        PQT_TRY(fill(state, from, from + (size_t)l * w));
         m += l;
     }
     if (PQT_UNLIKELY(*out_row + m > dst->nrows))
@@ -145,7 +146,7 @@ pqt_status pqt_page_gather_sparse(pqt_chunk_ctx *cx, struct pqt_snappy_sparse *s
     uint8_t *out = (uint8_t *)dst->data + (size_t)*out_row * w;
     pqt_sel_seek(sel, &cur, lo);
     while (pqt_sel_next_run(sel, &cur, lo, hi, &s, &l)) {
-        memcpy(out, sp->out + values_at + (size_t)(s - lo) * w, (size_t)l * w);
+        memcpy(out, page + values_at + (size_t)(s - lo) * w, (size_t)l * w);
         out += (size_t)l * w;
     }
     cx->nvalues_out += m;

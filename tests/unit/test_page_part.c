@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_page_sparse_snappy.c - reads that keep a few rows of big SNAPPY pages (page_decode.c,
- * page_sparse: only the 64 KiB blocks holding kept rows are decompressed), on a file built
- * here with libsnappy's own compressor, one 300,000-row page per column:
+ * test_page_part.c - reads that keep a few rows of big pages, decompressed only in part
+ * (page_decode.c, page_sparse): a SNAPPY page in the 64 KiB blocks holding kept rows, a ZSTD
+ * page up to the last one. Two files built here, one compressed by libsnappy and one by
+ * libzstd (each library's own compressor), one 300,000-row page per column:
  *   a  INT64 optional, v1, no null  (DuckDB's shape: levels inside the compressed bytes)
  *   b  DOUBLE required, v1
  *   c  INT32 optional, v2, no null  (levels stored uncompressed before the values)
  *   d  INT64 optional, v1, every 97th row null  (not sparse: nulls shift the values)
- *   e  INT64 required, v1, a hand-made stream whose copies reach 80,000 bytes back, past
- *      their 64 KiB block (valid snappy that is not block-local: decompressed whole)
+ *   e  INT64 required, v1; snappy: a hand-made stream whose copies reach 80,000 bytes back,
+ *      past their 64 KiB block (valid, not block-local); zstd: a frame streamed with a 128 MiB
+ *      window, more than the page (both decompressed whole)
  * Every kept value is compared with the value the generator wrote, for selections of one
- * row, a few scattered rows, the first and last rows, and a dense one (decompressed whole);
- * pages_sparse counts which pages took the sparse path.
+ * row, a few scattered rows, rows near the start, the first and last rows, and a dense one;
+ * pages_sparse counts the pages decompressed in part, against each codec's rule.
  */
 #include <snappy-c.h>
 #include <string.h>
+#include <zstd.h>
 #include <unistd.h>
 
 #include "api/file_int.h"
@@ -35,6 +38,33 @@ static int32_t c_val(int64_t i) { return (int32_t)(i ^ 0x5a5a); }
 static int d_null(int64_t i) { return i % 97 == 0; }
 static int64_t d_val(int64_t i) { return -i; }
 static int64_t e_val(int64_t i) { return (i % PERIOD) * 3 + 1; }
+
+static int codec; /* PQT_CODEC_SNAPPY or PQT_CODEC_ZSTD: the file being built and read */
+
+static void zstd_body(pqb *out, const pqb *raw, int wide_window)
+{
+    size_t cap = ZSTD_compressBound(raw->n);
+    char *c = malloc(cap);
+    size_t n;
+    if (!wide_window) {
+        n = ZSTD_compress(c, cap, raw->b, raw->n, 3);
+    } else { /* streamed without a size: the frame keeps its 2^27-byte window */
+        ZSTD_CCtx *cc = ZSTD_createCCtx();
+        ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog, 27);
+        /* half first, so that the size is not known when the frame header is written */
+        ZSTD_inBuffer in = {raw->b, raw->n / 2, 0};
+        ZSTD_outBuffer o = {c, cap, 0};
+        size_t left = ZSTD_compressStream2(cc, &o, &in, ZSTD_e_continue);
+        in.size = raw->n;
+        while (!ZSTD_isError(left) && (left = ZSTD_compressStream2(cc, &o, &in, ZSTD_e_end)) != 0)
+            ;
+        n = ZSTD_isError(left) ? left : o.pos;
+        ZSTD_freeCCtx(cc);
+    }
+    REQUIRE_OK(ZSTD_isError(n) ? PQT_CORRUPT : PQT_OK);
+    pqb_bytes(out, c, n);
+    free(c);
+}
 
 static void snappy_body(pqb *out, const pqb *raw)
 {
@@ -116,14 +146,14 @@ static void write_file(void)
             default: v64 = e_val(i); pqb_bytes(&raw, &v64, 8);
             }
         }
-        if (c == 4) far_copies_body(&body, &raw);
+        if (codec == PQT_CODEC_ZSTD) zstd_body(&body, &raw, c == 4);
+        else if (c == 4) far_copies_body(&body, &raw);
         else snappy_body(&body, &raw);
         int64_t off = (int64_t)w.n;
         page(&w, type, &raw, &body, (int32_t)lv.n, nulls);
         pqb_bytes(&w, lv.b, lv.n);
         pqb_bytes(&w, body.b, body.n);
-        ch[c] = (pqb_chunk){off, (int64_t)w.n - off, N, (int64_t)(raw.n + lv.n + 100),
-                            PQT_CODEC_SNAPPY};
+        ch[c] = (pqb_chunk){off, (int64_t)w.n - off, N, (int64_t)(raw.n + lv.n + 100), codec};
         pqb_free(&raw);
         pqb_free(&body);
         pqb_free(&lv);
@@ -184,20 +214,31 @@ static int64_t read_check(pqt_file *f, pqt_chunk_ctx *cx, int c, const uint8_t *
     return ret;
 }
 
-int main(void)
+/* Does the codec's rule decompress this page in part? (page_decode.c, part_pays) */
+static int64_t want_part(const uint8_t *keep, int64_t page_bytes)
 {
-    snprintf(path, sizeof path, "/tmp/pqt_test_page_sparse_snappy_%d.parquet", (int)getpid());
+    int64_t runs = 0, end = 0;
+    for (int64_t i = 0; i < N; i++) {
+        runs += keep[i] && (i == 0 || !keep[i - 1]);
+        if (keep[i]) end = i + 1;
+    }
+    if (codec == PQT_CODEC_SNAPPY) return runs * 2 * 65536 <= page_bytes;
+    return runs <= 1024 && end * 4 <= (int64_t)N * 3;
+}
+
+static void run_codec(int which)
+{
+    codec = which;
     write_file();
     pqt_file *f;
     REQUIRE_OK(pqt_file_open(path, NULL, &f));
     pqt_chunk_ctx *cx;
     REQUIRE_OK(pqt_chunk_ctx_new(&cx));
     uint8_t *keep = malloc(N);
-    for (int trial = 0; trial < 12; trial++) {
+    for (int trial = 0; trial < 15; trial++) {
         memset(keep, 0, N);
         const char *what;
-        int sparse = 1;
-        switch (trial % 4) {
+        switch (trial % 5) {
         case 0:
             keep[pqt_test_rand(&rng) % N] = 1;
             what = "one row";
@@ -210,21 +251,21 @@ int main(void)
             keep[0] = keep[1] = keep[N - 1] = 1;
             what = "the first two and the last row";
             break;
+        case 3:
+            for (int k = 0; k < 5; k++) keep[pqt_test_rand(&rng) % (N / 2)] = 1;
+            what = "five rows in the first half";
+            break;
         default:
             for (int64_t i = 0; i < N; i += 10) keep[i] = 1;
             what = "every tenth row";
-            sparse = 0;
         }
-        int64_t runs = 0;
-        for (int64_t i = 0; i < N; i++) runs += keep[i] && (i == 0 || !keep[i - 1]);
         for (int c = 0; c < 5; c++) {
             int64_t got = read_check(f, cx, c, keep, what);
-            /* sparse while the kept runs touch at most half the page's 64 KiB blocks */
-            int64_t page_bytes = (int64_t)N * (c == 2 ? 4 : 8);
-            int64_t want = sparse && c <= 2 && runs * 2 * 65536 <= page_bytes;
+            int64_t want = c <= 2 && want_part(keep, (int64_t)N * (c == 2 ? 4 : 8));
             if (got != want) {
-                fprintf(stderr, "column %d, %s: pages_sparse %lld, want %lld\n", c, what,
-                        (long long)got, (long long)want);
+                fprintf(stderr, "%s, column %d, %s: pages_sparse %lld, want %lld\n",
+                        codec == PQT_CODEC_ZSTD ? "zstd" : "snappy", c, what, (long long)got,
+                        (long long)want);
                 pqt_test_failures++;
             }
         }
@@ -233,5 +274,12 @@ int main(void)
     pqt_chunk_ctx_free(cx);
     pqt_file_close(f);
     unlink(path);
-    return pqt_test_done("test_page_sparse_snappy");
+}
+
+int main(void)
+{
+    snprintf(path, sizeof path, "/tmp/pqt_test_page_part_%d.parquet", (int)getpid());
+    run_codec(PQT_CODEC_SNAPPY);
+    run_codec(PQT_CODEC_ZSTD);
+    return pqt_test_done("test_page_part");
 }
