@@ -775,6 +775,16 @@ PQT_API pqt_status pqt_table_add_list_column(pqt_table *t, const char *name, int
                                              const uint8_t *row_validity, const void *data,
                                              const uint8_t *validity, int64_t nrows,
                                              const char *unit);
+/* Add a variable-length list of strings (copied; kind PQT_STRING | PQT_LIST): row i holds
+ * strings list_offsets[i] .. list_offsets[i + 1] - 1, string e being bytes offsets[e] ..
+ * offsets[e + 1] - 1 (both non-decreasing from >= 0); validity one bit per string, row_validity
+ * one bit per row as for pqt_table_add_list_column. Errors as there. */
+PQT_API pqt_status pqt_table_add_string_list_column(pqt_table *t, const char *name,
+                                                    const int64_t *list_offsets,
+                                                    const uint8_t *row_validity,
+                                                    const int64_t *offsets, const char *bytes,
+                                                    const uint8_t *validity, int64_t nrows,
+                                                    const char *unit);
 /* Remove a column (never reads it). Dropping PQT_ROW_INDEX is permanent: it is not rebuilt
  * and has_column stops answering 1 (reopen the file to get it back); dropping it before it
  * was built also works. */

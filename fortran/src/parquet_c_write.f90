@@ -103,6 +103,20 @@ module parquet_c_write
             character(kind=c_char), intent(in) :: unit(*)
             integer(c_int) :: pqt_table_add_list_column
         end function
+        function pqt_table_add_string_list_column(t, name, list_offsets, row_validity, &
+                                                  offsets, bytes, validity, nrows, unit) &
+            bind(c, name='pqt_table_add_string_list_column')
+            import :: c_ptr, c_int, c_char, c_int64_t
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            integer(c_int64_t), intent(in) :: list_offsets(*)
+            type(c_ptr), value :: row_validity
+            integer(c_int64_t), intent(in) :: offsets(*)
+            type(c_ptr), value :: bytes, validity
+            integer(c_int64_t), value :: nrows
+            character(kind=c_char), intent(in) :: unit(*)
+            integer(c_int) :: pqt_table_add_string_list_column
+        end function
         function pqt_table_add_string_column_v2(t, name, width, offsets, bytes, validity, &
                                                 nrows, unit) &
             bind(c, name='pqt_table_add_string_column_v2')

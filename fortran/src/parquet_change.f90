@@ -282,8 +282,8 @@ contains
                                same_type_as(values, pm_l), same_type_as(values, pm_c)], r)
         end if
         c_offsets = offsets - 1 ! 1-based positions in values to 0-based indexes
-        call add_raw(t, name, r, 1, nrows, unit, is_valid, force=force, stat=stat, &
-                     errmsg=errmsg, list_offsets=c_offsets, row_valid=row_valid, &
+        call add_raw(t, name, r, 1, nrows, unit, is_valid, kind, force, stat, errmsg, &
+                     list_offsets=c_offsets, row_valid=row_valid, &
                      nvalues=size(values, kind=int64))
     end procedure add_column_list
 
@@ -356,9 +356,9 @@ contains
             return
         end if
         if (present(list_offsets) .and. k == PQT_STRING) then
-            call fail(PQT_KIND, proc//": column '"//trim(name)//"': a list of strings "// &
-                      'cannot be added (numbers and logicals can)', stat, errmsg)
-            return
+            st = pqt_table_add_string_list_column(t%h, c_string(as_name), list_offsets, rp, &
+                                                  r%offsets, c_loc(r%bytes), vp, nrows, &
+                                                  c_string(opt_text(unit)))
         else if (present(list_offsets)) then
             call raw_data(r, dp, nbytes)
             st = pqt_table_add_list_column(t%h, c_string(as_name), k, list_offsets, rp, dp, vp, &

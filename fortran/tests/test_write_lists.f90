@@ -2,8 +2,9 @@
 ! variable-length lists, the layout %get(name, x, offsets) returns, written with
 ! parquet_write_table and read back from the file. Hand-written rows of "hits" (real64):
 !   [1.5, 2.5], [], null (its value 8.8 dropped), [null, 4.5], [5.5]
-! and of "n" (int32): [7], [8, 9, 10], [], [11], [] ; then the refusals (offsets past the
-! values, a row_valid of the wrong size, a list of strings), which leave the table as it was.
+! of "n" (int32): [7], [8, 9, 10], [], [11], [] and of "tags" (strings): ["a", "b"], null
+! (its "zz" dropped), [], [null, "ccc"], []; then the refusals (offsets past the values, a
+! row_valid of the wrong size, a kind= the values cannot take), which leave the table as it was.
 program test_write_lists
     use parquet
     use test_check, only: check, nfail
@@ -17,8 +18,9 @@ contains
     subroutine run()
         type(parquet_table) :: t, back
         integer(int32), allocatable :: n(:)
-        integer(int64), allocatable :: off(:)
-        logical, allocatable :: rv(:)
+        integer(int64), allocatable :: off(:), w8(:)
+        logical, allocatable :: rv(:), ok(:)
+        character(len=:), allocatable :: s(:)
         character(len=300) :: msg
         integer :: st, ncols
 
@@ -30,7 +32,15 @@ contains
                           row_valid=[.true., .true., .false., .true., .true.], unit="keV")
         call t%add_column("n", [7, 8, 9, 10, 11], [1_int64, 2_int64, 5_int64, 5_int64, &
                                                    6_int64, 6_int64])
-        call check(t%kind("hits") == PK_LIST .and. t%kind("n") == PK_LIST, 'both are PK_LIST')
+        ! trailing blanks dropped, as for string columns: "b ", "" and "   " are "b", "", ""
+        call t%add_column("tags", ["a  ", "b  ", "zz ", "   ", "ccc"], [1_int64, 3_int64, &
+                          4_int64, 4_int64, 6_int64, 6_int64], &
+                          is_valid=[.true., .true., .true., .false., .true.], &
+                          row_valid=[.true., .false., .true., .true., .true.])
+        call t%add_column("when", [1000000_int64, 2000000_int64], [1_int64, 1_int64, 2_int64, &
+                          3_int64, 3_int64, 3_int64], kind=PK_TIMESTAMP)
+        call check(t%kind("hits") == PK_LIST .and. t%kind("n") == PK_LIST .and. &
+                   t%kind("tags") == PK_LIST, 'all three are PK_LIST')
         call check_hits(t, 'in memory')
 
         ncols = t%ncols()
@@ -42,10 +52,11 @@ contains
                                            2_int64], row_valid=[.true.], stat=st, errmsg=msg)
         call check(st == 50 .and. index(msg, 'row_valid=') > 0, &
                    'row_valid of the wrong size: PQT_MISUSE: '//trim(msg))
-        call t%add_column("bad", ["a", "b"], [1_int64, 2_int64, 3_int64, 3_int64, 3_int64, &
-                                              3_int64], stat=st, errmsg=msg)
-        call check(st == 52 .and. index(msg, 'list of strings') > 0, &
-                   'a list of strings: PQT_KIND: '//trim(msg))
+        call t%add_column("bad", [1_int64, 2_int64], [1_int64, 2_int64, 3_int64, 3_int64, &
+                                                      3_int64, 3_int64], kind=PK_DATE, &
+                          stat=st, errmsg=msg)
+        call check(st == 52 .and. index(msg, 'kind= does not fit') > 0, &
+                   'kind=PK_DATE with int64 list values: PQT_KIND: '//trim(msg))
         call check(t%ncols() == ncols, 'refused adds leave the table as it was')
 
         call parquet_write_table(t, "write_lists.parquet", overwrite=.true.)
@@ -57,6 +68,18 @@ contains
         call check(all(off == [1_int64, 2_int64, 5_int64, 5_int64, 6_int64, 6_int64]), &
                    'n offsets from the file')
         call check(all(rv), 'n has no null row')
+        call back%get("when", w8, off)
+        call check(all(w8 == [1000000_int64, 2000000_int64]) .and. &
+                   all(off == [1_int64, 1_int64, 2_int64, 3_int64, 3_int64, 3_int64]), &
+                   'when (timestamps, microseconds) from the file')
+        call back%get("tags", s, off, is_valid=ok, row_valid=rv)
+        call check(all(off == [1_int64, 3_int64, 3_int64, 3_int64, 5_int64, 5_int64]), &
+                   'tags offsets from the file (the null row holds nothing)')
+        call check(all(rv .eqv. [.true., .false., .true., .true., .true.]), 'tags null rows')
+        call check(size(s) == 4, 'tags: four strings')
+        if (size(s) == 4) call check(s(1) == "a" .and. s(2) == "b" .and. s(4) == "ccc" .and. &
+                                     (ok(1) .and. ok(2) .and. .not. ok(3) .and. ok(4)), &
+                                     'tags strings and nulls from the file')
     end subroutine
 
     subroutine check_hits(t, where)

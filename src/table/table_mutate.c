@@ -358,7 +358,7 @@ pqt_status pqt_table_add_list_column(pqt_table *t, const char *name, int kind,
     int ek = PQT_KIND_ELEMENT(kind);
     if (!fixed_width_elem(ek) || (kind & ~(0x1f | PQT_LIST)))
         return pqt_err(PQT_KIND, "%s: column '%s': kind %s is not a list of fixed-width "
-                                 "elements",
+                                 "elements (strings: pqt_table_add_string_list_column)",
                        call, name, pqt_kind_name(kind));
     PQT_TRY(check_offsets(call, name, "list_offsets", list_offsets, nrows));
     int64_t nelem = list_offsets[nrows];
@@ -369,6 +369,28 @@ pqt_status pqt_table_add_list_column(pqt_table *t, const char *name, int kind,
     PQT_TRY(build_from(&src, 0, nrows, &b));
     int tu = ek == PQT_TIME || ek == PQT_TIMESTAMP ? PQT_UNIT_MICROS : -1;
     pqt_status st = add_slot(t, call, name, ek | PQT_LIST, 0, tu, unit, nrows, &b);
+    if (st != PQT_OK) pqt_colbuf_free(&b);
+    return st;
+}
+
+pqt_status pqt_table_add_string_list_column(pqt_table *t, const char *name,
+                                            const int64_t *list_offsets,
+                                            const uint8_t *row_validity, const int64_t *offsets,
+                                            const char *bytes, const uint8_t *validity,
+                                            int64_t nrows, const char *unit)
+{
+    const char *call = "pqt_table_add_string_list_column";
+    PQT_TRY(check_add(t, call, name, nrows));
+    PQT_TRY(check_offsets(call, name, "list_offsets", list_offsets, nrows));
+    int64_t nelem = list_offsets[nrows];
+    PQT_TRY(check_offsets(call, name, "offsets", offsets, nelem));
+    if (!bytes && offsets[nelem] > offsets[0])
+        return pqt_err(PQT_MISUSE, "%s: column '%s': bytes is NULL", call, name);
+    pqt_colbuf src, b;
+    caller_buf(&src, PQT_STRING, true, NULL, validity, offsets, bytes, list_offsets,
+               row_validity, nrows, nelem);
+    PQT_TRY(build_from(&src, 0, nrows, &b));
+    pqt_status st = add_slot(t, call, name, PQT_STRING | PQT_LIST, 0, -1, unit, nrows, &b);
     if (st != PQT_OK) pqt_colbuf_free(&b);
     return st;
 }
