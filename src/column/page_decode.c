@@ -605,8 +605,8 @@ pqt_status pqt_page_dict_plain(pqt_chunk_walk *w, const pqt_page_header *h, cons
 pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body)
 {
     pqt_chunk_ctx *cx = w->cx;
-    const uint8_t *p;
-    size_t len;
+    const uint8_t *p = NULL; /* set on success only; gcc -O3 cannot prove it */
+    size_t len = 0;
     PQT_TRY(pqt_page_dict_plain(w, h, body, &p, &len));
     /* the caller evaluated the chunk's first dictionary, not this one */
     if (cx->have_dict) cx->dict_refuted = false;

@@ -142,7 +142,7 @@ int pqt_scan_match_wordop(const char *s, int32_t len)
             if ((int32_t)strlen(w) == len && memcmp(s, w, (size_t)len) == 0) return op;
         }
     }
-    int op;
+    int op = -1;
     int32_t l = pqt_scan_match_symop(s, len, &op);
     return l == len ? op : -1;
 }

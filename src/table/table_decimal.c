@@ -36,8 +36,8 @@ static pqt_status decimal_source(pqt_table *t, const char *call, const char *nam
 
 pqt_status pqt_table_decimal(pqt_table *t, const char *name, int *precision_ret, int *scale_ret)
 {
-    int ci;
-    const pqt_col *fc;
+    int ci = -1;
+    const pqt_col *fc = NULL;
     PQT_TRY(decimal_source(t, "pqt_table_decimal", name, &ci, &fc));
     if (precision_ret) *precision_ret = fc->decimal_precision;
     if (scale_ret) *scale_ret = fc->decimal_scale;
@@ -72,8 +72,8 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
 {
     const char *call = "pqt_table_get_decimal_alloc";
     if (!data_ret) return pqt_err(PQT_MISUSE, "%s: data_ret is NULL", call);
-    int ci;
-    const pqt_col *fc;
+    int ci = -1;
+    const pqt_col *fc = NULL;
     PQT_TRY(decimal_source(t, call, name, &ci, &fc));
     if (t->detached)
         return pqt_err(PQT_DETACHED,

@@ -58,7 +58,7 @@ not_needed() {
 
 # ---- build and install the library and the tool ----
 echo "building pqt in $BUILD (libdir $LIBDIR)..."
-quiet cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_LIBDIR=$LIBDIR \
+quiet cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPQT_WERROR=ON -DCMAKE_INSTALL_LIBDIR=$LIBDIR \
     -DPQT_BUILD_TESTS=OFF -DPQT_BUILD_BENCH=OFF
 quiet cmake --build "$BUILD" -j 2
 quiet cmake --install "$BUILD" --prefix "$TMP/staged"
