@@ -264,7 +264,7 @@ static void read_list(walk *w, pqt_maml_list *l, yaml_node_t *v, const char *wha
         note(w, pqt_maml_problem(w->m, line_of(v), "extra: %s: must be a list of strings", what));
         return;
     }
-    if (cap == 0) return;
+    if (cap == 0 || l->items) return; /* read once: read_extra refuses a second key */
     l->items = pqt_calloc(cap, sizeof *l->items);
     l->lines = pqt_calloc(cap, sizeof *l->lines);
     if (!l->items || !l->lines) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
@@ -337,15 +337,32 @@ static void read_pairs(walk *w, yaml_node_t *v, const char *what, const char *sh
     }
 }
 
-/* extra: is free-form; only the keys read here are looked at. */
+static const char *const extra_keys[] = {"remap", "col_map",        "filter",
+                                         "sort",  "protected_cols", "nullable_cols"};
+
+/* extra: is free-form; only the keys read here are looked at. Keys are case-insensitive, so
+ * "filter:" and "FILTER:" are the same key: a second one is a problem (YAML's mapping keys
+ * are unique), never merged into or written over the first. */
 static void read_extra(walk *w, yaml_node_t *v)
 {
     if (v->type != YAML_MAPPING_NODE) return;
+    int first[sizeof extra_keys / sizeof extra_keys[0]] = {0}; /* line of each key seen */
     for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
         yaml_node_t *k = node_at(w, p->key), *x = node_at(w, p->value);
         if (!k || !x) return;
         if (k->type != YAML_SCALAR_NODE) continue;
         const char *key = key_text(k);
+        size_t i = 0;
+        while (i < sizeof extra_keys / sizeof extra_keys[0] && strcasecmp(key, extra_keys[i]))
+            i++;
+        if (i == sizeof extra_keys / sizeof extra_keys[0]) continue;
+        if (first[i]) {
+            note(w, pqt_maml_problem(w->m, line_of(k),
+                                     "extra: key '%s' appears twice (first on line %d)",
+                                     key, first[i]));
+            continue;
+        }
+        first[i] = line_of(k);
         if (!strcasecmp(key, "remap"))
             read_pairs(w, x, "remap", "internal_name: FILE_COLUMN", &w->m->remap, &w->m->nremap);
         else if (!strcasecmp(key, "col_map"))

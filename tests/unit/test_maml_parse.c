@@ -202,6 +202,41 @@ static void test_extra_free_form(void)
     expect_one("extra:\n  remap:\n    - a: b\n      c: d\n", "line 3: extra: remap: each entry");
 }
 
+/* A key of extra: written twice (the same or another case) is one problem naming it and both
+ * lines; the first list is kept whole. These once wrote the second list into a buffer sized
+ * for the first (a heap overflow) or left NULL entries ('(null)' is not a declared field). */
+static void test_extra_duplicate_keys(void)
+{
+    expect_one("extra:\n  filter:\n    - 'a > 1'\n  FILTER:\n    - 'a > 1'\n    - 'b > 2'\n"
+               "    - 'c > 3'\n",
+               "line 4: extra: key 'FILTER' appears twice (first on line 2)");
+    expect_one("extra:\n  sort: [a]\n  sort: [a, b, c, d]\n",
+               "line 3: extra: key 'sort' appears twice (first on line 2)");
+    expect_one("fields:\n  - name: a\nextra:\n  protected_cols: a\n  Protected_Cols: a;a;a\n",
+               "line 5: extra: key 'Protected_Cols' appears twice (first on line 4)");
+    expect_one("extra:\n  nullable_cols: [x, y]\n  nullable_cols: [x]\n",
+               "line 3: extra: key 'nullable_cols' appears twice (first on line 2)");
+    expect_one("extra:\n  remap:\n    - a: b\n  REMAP:\n    - c: d\n",
+               "line 4: extra: key 'REMAP' appears twice (first on line 2)");
+    expect_one("extra:\n  col_map:\n    - a: b\n  col_map:\n    - c: d\n",
+               "line 4: extra: key 'col_map' appears twice (first on line 2)");
+    pqt_maml *m = parse("extra:\n  filter: ['a > 1']\n  Filter: ['b > 2', 'c > 3']\n"
+                        "  sort: [x]\n  SORT: [y, z]\n  remap:\n    - p: q\n  Remap:\n"
+                        "    - r: s\n",
+                        false);
+    CHECK(m && m->nproblems == 3);
+    if (!m) return;
+    CHECK(m->filter.n == 1 && !strcmp(m->filter.items[0], "a > 1"));
+    CHECK(m->sort.n == 1 && !strcmp(m->sort.items[0], "x"));
+    CHECK(m->nremap == 1 && !strcmp(m->remap[0].internal, "p"));
+    CHECK(pqt_maml_verdict(m, "test") == PQT_BAD_MAML);
+    pqt_maml_unref(m);
+    /* other free-form keys of extra: may repeat in any case: they are not read */
+    m = parse("extra:\n  note: a\n  Note: b\n", false);
+    CHECK(m && m->nproblems == 0);
+    pqt_maml_unref(m);
+}
+
 /* Each §5.6 error on its own, with its line. */
 static void test_each_error(void)
 {
@@ -364,6 +399,7 @@ int main(void)
     test_crlf_bom_comments();
     test_yaml_shapes();
     test_extra_free_form();
+    test_extra_duplicate_keys();
     test_each_error();
     test_strict();
     test_all_listed();
