@@ -491,6 +491,103 @@ static pqt_status check_lines(pqt_maml *m, const char *text, size_t nbytes)
     return PQT_OK;
 }
 
+/* ---- NUL characters ---- */
+
+static bool has_nul(const yaml_node_t *n)
+{
+    return n->type == YAML_SCALAR_NODE && n->data.scalar.length &&
+           memchr(n->data.scalar.value, 0, n->data.scalar.length);
+}
+
+/* The key of the 'name:' pair of mapping node id map, when it has a NUL-free scalar one. */
+static const char *block_name(yaml_document_t *doc, int map)
+{
+    yaml_node_t *b = map ? yaml_document_get_node(doc, map) : NULL;
+    if (!b || b->type != YAML_MAPPING_NODE) return NULL;
+    for (yaml_node_pair_t *p = b->data.mapping.pairs.start; p < b->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+        if (k && v && k->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE && !has_nul(k) &&
+            !has_nul(v) && !strcasecmp(key_text(k), "name"))
+            return (const char *)v->data.scalar.value;
+    }
+    return NULL;
+}
+
+/* A NUL inside a scalar (a "\0" escape: libyaml refuses a raw one) would cut the value short
+ * where it is read as C text: the filter "id < 3\0 and id > 9" would run as "id < 3", a name
+ * or a unit would lose its tail. Each is a problem naming its key, its field (the block's
+ * name:) and its line. Every scalar is checked once, in the node table, so aliases cost
+ * nothing; the owners are worked out only once a NUL is found. */
+static pqt_status check_nuls(pqt_maml *m, yaml_document_t *doc)
+{
+    int n = (int)(doc->nodes.top - doc->nodes.start);
+    int first = 0;
+    for (int i = 0; i < n && !first; i++)
+        if (has_nul(&doc->nodes.start[i])) first = i + 1;
+    if (!first) return PQT_OK;
+    /* node ids start at 1, and a collection comes before what it holds (the loader adds a
+     * node at its start), so one pass hands each node its owner: the key whose value it is
+     * (or whose value is the sequence holding it) and the block holding that key */
+    int *key = pqt_calloc((size_t)n + 1, sizeof *key),
+        *block = pqt_calloc((size_t)n + 1, sizeof *block);
+    if (!key || !block) {
+        pqt_mem_free(key);
+        pqt_mem_free(block);
+        return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    }
+    for (int id = 1; id <= n; id++) {
+        yaml_node_t *c = &doc->nodes.start[id - 1];
+        if (c->type == YAML_MAPPING_NODE) {
+            for (yaml_node_pair_t *p = c->data.mapping.pairs.start; p < c->data.mapping.pairs.top;
+                 p++) {
+                if (p->value < 1 || p->value > n || key[p->value]) continue;
+                key[p->value] = p->key;
+                block[p->value] = block[p->key] = id;
+            }
+        } else if (c->type == YAML_SEQUENCE_NODE) {
+            for (yaml_node_item_t *it = c->data.sequence.items.start;
+                 it < c->data.sequence.items.top; it++) {
+                if (*it < 1 || *it > n || key[*it]) continue;
+                key[*it] = key[id];
+                block[*it] = block[id];
+            }
+        }
+    }
+    pqt_status st = PQT_OK;
+    for (int id = first; id <= n && st == PQT_OK; id++) {
+        yaml_node_t *x = &doc->nodes.start[id - 1];
+        if (!has_nul(x)) continue;
+        /* the text up to 60 bytes, the NULs shown as \0 */
+        char shown[200];
+        size_t len = 0;
+        for (size_t j = 0; j < x->data.scalar.length && j < 60; j++) {
+            unsigned char ch = x->data.scalar.value[j];
+            if (ch == 0) {
+                shown[len++] = '\\';
+                shown[len++] = '0';
+            } else {
+                shown[len++] = ch < 0x20 ? ' ' : (char)ch;
+            }
+        }
+        shown[len] = '\0';
+        const char *more = x->data.scalar.length > 60 ? "..." : "";
+        yaml_node_t *k = key[id] ? yaml_document_get_node(doc, key[id]) : NULL;
+        const char *field = block_name(doc, block[id]);
+        char where[300] = "";
+        if (field) snprintf(where, sizeof where, "field '%.100s': ", field);
+        if (k && k->type == YAML_SCALAR_NODE && !has_nul(k))
+            snprintf(where + strlen(where), sizeof where - strlen(where), "%.100s: ", key_text(k));
+        st = pqt_maml_problem(m, line_of(x),
+                              "%s\"%s\"%s holds a NUL character (\\0), which would cut it "
+                              "short; refused",
+                              where, shown, more);
+    }
+    pqt_mem_free(key);
+    pqt_mem_free(block);
+    return st;
+}
+
 /* ---- lookup indexes ---- */
 typedef struct keyed {
     const char *key;
@@ -607,8 +704,9 @@ pqt_status pqt_maml_parse_text(const char *text, size_t nbytes, const char *sour
         } else {
             yaml_node_t *root = yaml_document_get_root_node(&doc);
             walk w = {.m = m, .doc = &doc, .st = PQT_OK};
-            if (root) read_root(&w, root); /* no root: an empty document */
-            st = w.st;
+            st = check_nuls(m, &doc);
+            if (root && st == PQT_OK) read_root(&w, root); /* no root: an empty document */
+            if (st == PQT_OK) st = w.st;
             if (st == PQT_OK) st = build_indexes(m);
             yaml_document_delete(&doc);
         }

@@ -237,6 +237,38 @@ static void test_extra_duplicate_keys(void)
     pqt_maml_unref(m);
 }
 
+/* An escaped NUL ("\0" in a double-quoted string) would cut a value short where it is read as
+ * C text: each is a problem naming its key, its field and its line, as libyaml refuses a raw
+ * NUL. */
+static void test_nul_in_values(void)
+{
+    expect_one("fields:\n  - name: id\nextra:\n  filter:\n    - \"id < 3\\0 and id > 100000\"\n",
+               "line 5: filter: \"id < 3\\0 and id > 100000\" holds a NUL character (\\0)");
+    expect_one("fields:\n  - name: a\n    unit: \"k\\0m\"\n",
+               "line 3: field 'a': unit: \"k\\0m\" holds a NUL character");
+    expect_one("fields:\n  - name: \"a\\0b\"\n", "line 2: name: \"a\\0b\" holds a NUL character");
+    expect_one("table: \"\\0\"\n", "line 1: table: \"\\0\" holds a NUL character");
+    pqt_maml *m = parse("\"na\\0me\": x\n", false); /* and the section 'na' is unknown */
+    CHECK(m && has(m, "line 1: \"na\\0me\" holds a NUL character"));
+    pqt_maml_unref(m);
+    expect_one("extra:\n  remap:\n    - a: \"B\\0C\"\n", "line 3: a: \"B\\0C\" holds a NUL");
+    expect_one("extra:\n  sort: [\"x\\0\"]\n", "line 2: sort: \"x\\0\" holds a NUL");
+    /* a raw NUL is not YAML at all */
+    m = NULL;
+    REQUIRE_OK(pqt_maml_parse_text("table: a\0b\n", 11, "t.maml", &m));
+    CHECK(m->nproblems == 1 && has(m, "line 1: not valid YAML"));
+    pqt_maml_unref(m);
+    /* the other escapes stay values; an aliased NUL is one problem */
+    m = parse("table: \"a\\tb\\x41\"\nsurvey: &s \"x\\0\"\ndataset: *s\nauthor: *s\n", false);
+    CHECK(m && m->nproblems == 1);
+    if (m) {
+        CHECK(!strcmp(pqt_maml_value(m, "table"), "a\tbA"));
+        CHECK(has(m, "line 2: survey: \"x\\0\" holds a NUL character"));
+        CHECK(pqt_maml_verdict(m, "test") == PQT_BAD_MAML);
+        pqt_maml_unref(m);
+    }
+}
+
 /* Each §5.6 error on its own, with its line. */
 static void test_each_error(void)
 {
@@ -400,6 +432,7 @@ int main(void)
     test_yaml_shapes();
     test_extra_free_form();
     test_extra_duplicate_keys();
+    test_nul_in_values();
     test_each_error();
     test_strict();
     test_all_listed();
