@@ -491,6 +491,50 @@ static pqt_status check_lines(pqt_maml *m, const char *text, size_t nbytes)
     return PQT_OK;
 }
 
+/* ---- bounds, before the document is built ---- */
+
+/* One pass over libyaml's events, stopping at the first list or block nested deeper than
+ * PQT_MAML_MAX_DEPTH, or at the first node past PQT_MAML_MAX_NODES: each is a problem naming
+ * its line and *ok_ret is false (the document is not loaded). The pass holds one event at a
+ * time, and the scanner's per-token work stays bounded by the depth it is allowed. A syntax
+ * error ends the pass with *ok_ret true: the loader reports it. */
+static pqt_status check_shape(pqt_maml *m, const char *text, size_t nbytes, bool *ok_ret)
+{
+    *ok_ret = true;
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, nbytes);
+    pqt_status st = PQT_OK;
+    long depth = 0, nodes = 0;
+    for (bool done = false; !done;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            if (parser.error == YAML_MEMORY_ERROR)
+                st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+            break;
+        }
+        int line = (int)ev.start_mark.line + 1;
+        bool open = ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT;
+        if (open && ++depth > PQT_MAML_MAX_DEPTH) {
+            st = pqt_maml_problem(m, line, "lists and blocks nest more than %d deep; refused",
+                                  PQT_MAML_MAX_DEPTH);
+            *ok_ret = false;
+        } else if ((open || ev.type == YAML_SCALAR_EVENT) && ++nodes > PQT_MAML_MAX_NODES) {
+            st = pqt_maml_problem(m, line,
+                                  "the document has more than %d nodes (values, lists "
+                                  "and blocks); refused",
+                                  PQT_MAML_MAX_NODES);
+            *ok_ret = false;
+        }
+        if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) depth--;
+        /* the loader reads the first document only */
+        done = !*ok_ret || ev.type == YAML_DOCUMENT_END_EVENT || ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    return st;
+}
+
 /* ---- NUL characters ---- */
 
 static bool has_nul(const yaml_node_t *n)
@@ -685,11 +729,14 @@ pqt_status pqt_maml_parse_text(const char *text, size_t nbytes, const char *sour
         pqt_maml_unref(m);
         return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
     }
+    bool shape_ok = false;
     pqt_status st = check_lines(m, text, nbytes);
+    if (st == PQT_OK) st = check_shape(m, text, nbytes, &shape_ok);
     yaml_parser_t parser;
     yaml_document_t doc;
-    bool parser_ok = st == PQT_OK && yaml_parser_initialize(&parser);
-    if (st == PQT_OK && !parser_ok) st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    bool parser_ok = st == PQT_OK && shape_ok && yaml_parser_initialize(&parser);
+    if (st == PQT_OK && shape_ok && !parser_ok)
+        st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
     if (parser_ok) {
         yaml_parser_set_input_string(&parser, (const unsigned char *)text, nbytes);
         if (!yaml_parser_load(&parser, &doc)) {

@@ -269,6 +269,68 @@ static void test_nul_in_values(void)
     }
 }
 
+/* Deep nesting and huge documents are refused, each naming its line, before libyaml builds
+ * the document: 100,000 nested '[' once took 22 s (the scanner's work per token grows with
+ * the flow depth) and 600,000 fields 520 MiB. The tests assert the refusal and that nothing
+ * was built; the pass stops at the line named, so the work is bounded by construction. */
+static void test_nesting_and_size_caps(void)
+{
+    enum { DEEP = 100000 };
+    char *text = pqt_malloc((size_t)DEEP * 24 + 64);
+    REQUIRE_OK(text == NULL);
+    /* one '[' a line: refused at the 65th */
+    size_t n = 0;
+    for (int i = 0; i < DEEP; i++)
+        text[n++] = '[', text[n++] = '\n';
+    pqt_maml *m = NULL;
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 1);
+    CHECK(has(m, "line 65: lists and blocks nest more than 64 deep; refused"));
+    pqt_maml_unref(m);
+    /* block nesting counts too: "k:" indented one more each line */
+    n = (size_t)snprintf(text, 64, "table: t\n");
+    for (int i = 0; i < 70; i++) {
+        memset(text + n, ' ', (size_t)i);
+        n += (size_t)i;
+        n += (size_t)snprintf(text + n, 8, "k:\n");
+    }
+    memset(text + n, ' ', 70);
+    n += 70;
+    n += (size_t)snprintf(text + n, 8, "v\n");
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 1);
+    /* the root block is on line 1, the block under line N's "k:" starts on line N + 1: line
+     * 66's is the 65th level */
+    CHECK(has(m, "line 66: lists and blocks nest more than 64 deep"));
+    CHECK_EQ_I64(m->ntop, 0); /* nothing built, not even table: */
+    pqt_maml_unref(m);
+    /* 64 levels are fine: the root block and 63 lists */
+    n = (size_t)snprintf(text, 64, "depends: ");
+    for (int i = 0; i < 63; i++)
+        text[n++] = '[';
+    for (int i = 0; i < 63; i++)
+        text[n++] = ']';
+    text[n++] = '\n';
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 0);
+    pqt_maml_unref(m);
+    /* one node past the cap, in a free-form list of extra: (the root block, 'extra', its
+     * block, 'x', the list and 499,996 entries from line 3 on): refused on the last
+     * entry's line, 499,998, the first node past the cap */
+    pqt_mem_free(text);
+    text = pqt_malloc((size_t)PQT_MAML_MAX_NODES * 6 + 64);
+    REQUIRE_OK(text == NULL);
+    n = (size_t)snprintf(text, 64, "extra:\n  x:\n");
+    for (int i = 0; i < PQT_MAML_MAX_NODES - 4; i++)
+        memcpy(text + n, "  - k\n", 6), n += 6;
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 1);
+    CHECK(has(m, "line 499998: the document has more than 500000 nodes (values, lists and "
+                 "blocks); refused"));
+    pqt_maml_unref(m);
+    pqt_mem_free(text);
+}
+
 /* Each §5.6 error on its own, with its line. */
 static void test_each_error(void)
 {
@@ -433,6 +495,7 @@ int main(void)
     test_extra_free_form();
     test_extra_duplicate_keys();
     test_nul_in_values();
+    test_nesting_and_size_caps();
     test_each_error();
     test_strict();
     test_all_listed();
