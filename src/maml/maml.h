@@ -23,6 +23,15 @@
 /* Nodes visited while walking the document: aliases can make a small text expand
  * exponentially ("billion laughs"), so the walk stops here. */
 #define PQT_MAML_MAX_VISITS 1000000
+/* Lists and blocks nested deeper than this are refused before the document is built:
+ * libyaml's scanner does work proportional to the flow nesting for every token (100,000
+ * nested '[' took 22 s), and no MAML needs more than a few levels. */
+#define PQT_MAML_MAX_DEPTH 64
+/* Nodes in a document (scalars, lists, blocks; an alias is not a node), refused before the
+ * document is built: libyaml's document costs ~240 bytes a node (600,000 fields took 400 MiB
+ * before the walk refused them), so this bounds a MAML's memory near 120 MiB. 50,000 fields
+ * with a unit each and 50,000 remaps are 400,000 nodes. */
+#define PQT_MAML_MAX_NODES 500000
 /* Problems kept as text (the count goes on past it). */
 #define PQT_MAML_MAX_PROBLEMS 1000
 

@@ -264,7 +264,7 @@ static void read_list(walk *w, pqt_maml_list *l, yaml_node_t *v, const char *wha
         note(w, pqt_maml_problem(w->m, line_of(v), "extra: %s: must be a list of strings", what));
         return;
     }
-    if (cap == 0) return;
+    if (cap == 0 || l->items) return; /* read once: read_extra refuses a second key */
     l->items = pqt_calloc(cap, sizeof *l->items);
     l->lines = pqt_calloc(cap, sizeof *l->lines);
     if (!l->items || !l->lines) return note(w, pqt_err(PQT_NOMEM, "out of memory reading a MAML"));
@@ -337,15 +337,32 @@ static void read_pairs(walk *w, yaml_node_t *v, const char *what, const char *sh
     }
 }
 
-/* extra: is free-form; only the keys read here are looked at. */
+static const char *const extra_keys[] = {"remap", "col_map",        "filter",
+                                         "sort",  "protected_cols", "nullable_cols"};
+
+/* extra: is free-form; only the keys read here are looked at. Keys are case-insensitive, so
+ * "filter:" and "FILTER:" are the same key: a second one is a problem (YAML's mapping keys
+ * are unique), never merged into or written over the first. */
 static void read_extra(walk *w, yaml_node_t *v)
 {
     if (v->type != YAML_MAPPING_NODE) return;
+    int first[sizeof extra_keys / sizeof extra_keys[0]] = {0}; /* line of each key seen */
     for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
         yaml_node_t *k = node_at(w, p->key), *x = node_at(w, p->value);
         if (!k || !x) return;
         if (k->type != YAML_SCALAR_NODE) continue;
         const char *key = key_text(k);
+        size_t i = 0;
+        while (i < sizeof extra_keys / sizeof extra_keys[0] && strcasecmp(key, extra_keys[i]))
+            i++;
+        if (i == sizeof extra_keys / sizeof extra_keys[0]) continue;
+        if (first[i]) {
+            note(w, pqt_maml_problem(w->m, line_of(k),
+                                     "extra: key '%s' appears twice (first on line %d)",
+                                     key, first[i]));
+            continue;
+        }
+        first[i] = line_of(k);
         if (!strcasecmp(key, "remap"))
             read_pairs(w, x, "remap", "internal_name: FILE_COLUMN", &w->m->remap, &w->m->nremap);
         else if (!strcasecmp(key, "col_map"))
@@ -474,6 +491,147 @@ static pqt_status check_lines(pqt_maml *m, const char *text, size_t nbytes)
     return PQT_OK;
 }
 
+/* ---- bounds, before the document is built ---- */
+
+/* One pass over libyaml's events, stopping at the first list or block nested deeper than
+ * PQT_MAML_MAX_DEPTH, or at the first node past PQT_MAML_MAX_NODES: each is a problem naming
+ * its line and *ok_ret is false (the document is not loaded). The pass holds one event at a
+ * time, and the scanner's per-token work stays bounded by the depth it is allowed. A syntax
+ * error ends the pass with *ok_ret true: the loader reports it. */
+static pqt_status check_shape(pqt_maml *m, const char *text, size_t nbytes, bool *ok_ret)
+{
+    *ok_ret = true;
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, nbytes);
+    pqt_status st = PQT_OK;
+    long depth = 0, nodes = 0;
+    for (bool done = false; !done;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            if (parser.error == YAML_MEMORY_ERROR)
+                st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+            break;
+        }
+        int line = (int)ev.start_mark.line + 1;
+        bool open = ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT;
+        if (open && ++depth > PQT_MAML_MAX_DEPTH) {
+            st = pqt_maml_problem(m, line, "lists and blocks nest more than %d deep; refused",
+                                  PQT_MAML_MAX_DEPTH);
+            *ok_ret = false;
+        } else if ((open || ev.type == YAML_SCALAR_EVENT) && ++nodes > PQT_MAML_MAX_NODES) {
+            st = pqt_maml_problem(m, line,
+                                  "the document has more than %d nodes (values, lists "
+                                  "and blocks); refused",
+                                  PQT_MAML_MAX_NODES);
+            *ok_ret = false;
+        }
+        if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) depth--;
+        /* the loader reads the first document only */
+        done = !*ok_ret || ev.type == YAML_DOCUMENT_END_EVENT || ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&parser);
+    return st;
+}
+
+/* ---- NUL characters ---- */
+
+static bool has_nul(const yaml_node_t *n)
+{
+    return n->type == YAML_SCALAR_NODE && n->data.scalar.length &&
+           memchr(n->data.scalar.value, 0, n->data.scalar.length);
+}
+
+/* The key of the 'name:' pair of mapping node id map, when it has a NUL-free scalar one. */
+static const char *block_name(yaml_document_t *doc, int map)
+{
+    yaml_node_t *b = map ? yaml_document_get_node(doc, map) : NULL;
+    if (!b || b->type != YAML_MAPPING_NODE) return NULL;
+    for (yaml_node_pair_t *p = b->data.mapping.pairs.start; p < b->data.mapping.pairs.top; p++) {
+        yaml_node_t *k = yaml_document_get_node(doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(doc, p->value);
+        if (k && v && k->type == YAML_SCALAR_NODE && v->type == YAML_SCALAR_NODE && !has_nul(k) &&
+            !has_nul(v) && !strcasecmp(key_text(k), "name"))
+            return (const char *)v->data.scalar.value;
+    }
+    return NULL;
+}
+
+/* A NUL inside a scalar (a "\0" escape: libyaml refuses a raw one) would cut the value short
+ * where it is read as C text: the filter "id < 3\0 and id > 9" would run as "id < 3", a name
+ * or a unit would lose its tail. Each is a problem naming its key, its field (the block's
+ * name:) and its line. Every scalar is checked once, in the node table, so aliases cost
+ * nothing; the owners are worked out only once a NUL is found. */
+static pqt_status check_nuls(pqt_maml *m, yaml_document_t *doc)
+{
+    int n = (int)(doc->nodes.top - doc->nodes.start);
+    int first = 0;
+    for (int i = 0; i < n && !first; i++)
+        if (has_nul(&doc->nodes.start[i])) first = i + 1;
+    if (!first) return PQT_OK;
+    /* node ids start at 1, and a collection comes before what it holds (the loader adds a
+     * node at its start), so one pass hands each node its owner: the key whose value it is
+     * (or whose value is the sequence holding it) and the block holding that key */
+    int *key = pqt_calloc((size_t)n + 1, sizeof *key),
+        *block = pqt_calloc((size_t)n + 1, sizeof *block);
+    if (!key || !block) {
+        pqt_mem_free(key);
+        pqt_mem_free(block);
+        return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    }
+    for (int id = 1; id <= n; id++) {
+        yaml_node_t *c = &doc->nodes.start[id - 1];
+        if (c->type == YAML_MAPPING_NODE) {
+            for (yaml_node_pair_t *p = c->data.mapping.pairs.start; p < c->data.mapping.pairs.top;
+                 p++) {
+                if (p->value < 1 || p->value > n || key[p->value]) continue;
+                key[p->value] = p->key;
+                block[p->value] = block[p->key] = id;
+            }
+        } else if (c->type == YAML_SEQUENCE_NODE) {
+            for (yaml_node_item_t *it = c->data.sequence.items.start;
+                 it < c->data.sequence.items.top; it++) {
+                if (*it < 1 || *it > n || key[*it]) continue;
+                key[*it] = key[id];
+                block[*it] = block[id];
+            }
+        }
+    }
+    pqt_status st = PQT_OK;
+    for (int id = first; id <= n && st == PQT_OK; id++) {
+        yaml_node_t *x = &doc->nodes.start[id - 1];
+        if (!has_nul(x)) continue;
+        /* the text up to 60 bytes, the NULs shown as \0 */
+        char shown[200];
+        size_t len = 0;
+        for (size_t j = 0; j < x->data.scalar.length && j < 60; j++) {
+            unsigned char ch = x->data.scalar.value[j];
+            if (ch == 0) {
+                shown[len++] = '\\';
+                shown[len++] = '0';
+            } else {
+                shown[len++] = ch < 0x20 ? ' ' : (char)ch;
+            }
+        }
+        shown[len] = '\0';
+        const char *more = x->data.scalar.length > 60 ? "..." : "";
+        yaml_node_t *k = key[id] ? yaml_document_get_node(doc, key[id]) : NULL;
+        const char *field = block_name(doc, block[id]);
+        char where[300] = "";
+        if (field) snprintf(where, sizeof where, "field '%.100s': ", field);
+        if (k && k->type == YAML_SCALAR_NODE && !has_nul(k))
+            snprintf(where + strlen(where), sizeof where - strlen(where), "%.100s: ", key_text(k));
+        st = pqt_maml_problem(m, line_of(x),
+                              "%s\"%s\"%s holds a NUL character (\\0), which would cut it "
+                              "short; refused",
+                              where, shown, more);
+    }
+    pqt_mem_free(key);
+    pqt_mem_free(block);
+    return st;
+}
+
 /* ---- lookup indexes ---- */
 typedef struct keyed {
     const char *key;
@@ -571,11 +729,14 @@ pqt_status pqt_maml_parse_text(const char *text, size_t nbytes, const char *sour
         pqt_maml_unref(m);
         return pqt_err(PQT_NOMEM, "out of memory reading a MAML");
     }
+    bool shape_ok = false;
     pqt_status st = check_lines(m, text, nbytes);
+    if (st == PQT_OK) st = check_shape(m, text, nbytes, &shape_ok);
     yaml_parser_t parser;
     yaml_document_t doc;
-    bool parser_ok = st == PQT_OK && yaml_parser_initialize(&parser);
-    if (st == PQT_OK && !parser_ok) st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
+    bool parser_ok = st == PQT_OK && shape_ok && yaml_parser_initialize(&parser);
+    if (st == PQT_OK && shape_ok && !parser_ok)
+        st = pqt_err(PQT_NOMEM, "out of memory reading a MAML");
     if (parser_ok) {
         yaml_parser_set_input_string(&parser, (const unsigned char *)text, nbytes);
         if (!yaml_parser_load(&parser, &doc)) {
@@ -590,8 +751,9 @@ pqt_status pqt_maml_parse_text(const char *text, size_t nbytes, const char *sour
         } else {
             yaml_node_t *root = yaml_document_get_root_node(&doc);
             walk w = {.m = m, .doc = &doc, .st = PQT_OK};
-            if (root) read_root(&w, root); /* no root: an empty document */
-            st = w.st;
+            st = check_nuls(m, &doc);
+            if (root && st == PQT_OK) read_root(&w, root); /* no root: an empty document */
+            if (st == PQT_OK) st = w.st;
             if (st == PQT_OK) st = build_indexes(m);
             yaml_document_delete(&doc);
         }

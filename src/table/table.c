@@ -37,20 +37,6 @@ void pqt_tbl_warn(const char *fmt, ...)
     warn_fn(warn_user, msg);
 }
 
-int pqt_tbl_find(const pqt_table *t, const char *name)
-{
-    if (!t || !name) return -1;
-    int first = -1;
-    for (int i = 0; i < t->ncols; i++) {
-        if (strcmp(t->cols[i].name, name) != 0) continue;
-        /* a top-level file column whose own name contains dots wins over a struct leaf
-         * spelled alike */
-        int fc = t->cols[i].file_col;
-        if (t->f && fc >= 0 && t->f->schema.cols[fc].top_level) return i;
-        if (first < 0) first = i;
-    }
-    return first;
-}
 
 const char *pqt_tbl_where(const pqt_table *t)
 {
@@ -329,6 +315,7 @@ pqt_status pqt_table_open_mem(const void *data, size_t nbytes, const char *name,
 void pqt_table_close(pqt_table *t)
 {
     if (!t) return;
+    pqt_tbl_names_drop(t);
     for (int i = 0; i < t->ncols; i++) pqt_tbl_slot_free(&t->cols[i]);
     pqt_mem_free(t->cols);
     pqt_plan_free(&t->plan);

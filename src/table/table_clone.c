@@ -56,6 +56,7 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
     c->explain = NULL; /* rebuilt below: closing a failed clone must not free t's */
     c->cols = NULL;
     c->ncols = c->cap = 0;
+    atomic_init(&c->names, NULL); /* t's index is t's */
     memset(&c->plan, 0, sizeof c->plan);
     c->open_level = t->open_level;
     atomic_init(&c->owner, 0); /* a new table: nobody holds it */

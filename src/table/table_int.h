@@ -83,6 +83,8 @@ struct pqt_table {
      * while other threads may be looking names up (see pqt_tbl_slot_next) */
     _Atomic int ncols;
     int cap;
+    /* the name index behind pqt_tbl_find (table_names.c), or NULL */
+    _Atomic(struct pqt_tbl_names *) names;
     _Atomic uint64_t generation;
     /* ---- scan counters (table_scan.c; a clone starts at zero) ---- */
     pqt_read_counters scan; /* every read of the file this table made (its columns' values
@@ -121,9 +123,16 @@ typedef struct pqt_tbl_open_rules {
 pqt_status pqt_tbl_maml_rules(const pqt_table *t, const pqt_opts *opts, pqt_tbl_open_rules *r);
 void pqt_tbl_open_rules_free(pqt_tbl_open_rules *r);
 
-/* ---- table.c ---- */
-/* Slot index of a lookup name, -1 when absent (the virtual row index is absent). */
+/* ---- table_names.c ---- */
+typedef struct pqt_tbl_names pqt_tbl_names;
+/* Slot index of a lookup name, -1 when absent (the virtual row index is absent): a hash
+ * lookup once the table is wide, so naming every column is linear. */
 int pqt_tbl_find(const pqt_table *t, const char *name);
+/* Forget the name index: call after adding, removing, renaming or moving slots (the row
+ * index excepted, see table_names.c), and when closing. */
+void pqt_tbl_names_drop(pqt_table *t);
+
+/* ---- table.c ---- */
 /* The file path of t, or "in-memory table": how messages name the table. */
 const char *pqt_tbl_where(const pqt_table *t);
 /* "; did you mean 'x'?" for a name t lacks (the closest column name), or "", into buf. */

@@ -186,6 +186,7 @@ pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name, const cha
     PQT_TRY(check_new_name(t, call, new_name));
     char *nm = pqt_strdup(new_name);
     if (!nm) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    pqt_tbl_names_drop(t);
     pqt_mem_free(t->cols[ci].name);
     t->cols[ci].name = nm;
     t->generation++;
@@ -545,6 +546,7 @@ pqt_status pqt_table_clear_null(pqt_table *t, const char *name, int64_t row, int
 static void remove_marked(pqt_table *t, const bool *drop, bool drop_ri)
 {
     int out = 0;
+    pqt_tbl_names_drop(t);
     for (int i = 0; i < t->ncols; i++) {
         if (drop[i]) pqt_tbl_slot_free(&t->cols[i]);
         else t->cols[out++] = t->cols[i];

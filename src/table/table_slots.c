@@ -46,6 +46,7 @@ pqt_status pqt_tbl_slot_add(pqt_table *t, pqt_tcol **ret)
      * names up, then takes it without moving the slots under them */
     PQT_TRY(slots_reserve(t, t->ncols + 2));
     PQT_TRY(pqt_tbl_slot_next(t, ret));
+    pqt_tbl_names_drop(t);
     t->ncols++;
     return PQT_OK;
 }
@@ -60,6 +61,7 @@ void pqt_tbl_slot_free(pqt_tcol *c)
 
 void pqt_tbl_slot_remove(pqt_table *t, int ci)
 {
+    pqt_tbl_names_drop(t);
     pqt_tbl_slot_free(&t->cols[ci]);
     memmove(&t->cols[ci], &t->cols[ci + 1], (size_t)(t->ncols - ci - 1) * sizeof *t->cols);
     t->ncols--;

@@ -10,11 +10,17 @@ set -uo pipefail
 BUILD=${1:?usage: run.sh BUILD_DIR [target...]}; shift
 SECS=${FUZZ_SECONDS:-60}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(footer page_header page_index rle vdec codec file list_page filter)
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# no target named: every fuzz_*.c of this directory
+if [ ${#TARGETS[@]} -eq 0 ]; then
+    for src in "$ROOT"/tests/fuzz/fuzz_*.c; do t=${src##*/fuzz_}; TARGETS+=("${t%.c}"); done
+fi
 PT=$ROOT/tests/data/parquet-testing
 status=0
 for t in "${TARGETS[@]}"; do
+    if [ ! -x "$BUILD/tests/fuzz_$t" ]; then
+        echo "   fuzz_$t: $BUILD/tests/fuzz_$t is not built"; status=1; continue
+    fi
     corpus=$BUILD/fuzz-corpus/$t art=$BUILD/fuzz-artifacts/$t
     mkdir -p "$corpus" "$art"
     seeds=("$ROOT/tests/fuzz/seeds/$t")

@@ -202,6 +202,135 @@ static void test_extra_free_form(void)
     expect_one("extra:\n  remap:\n    - a: b\n      c: d\n", "line 3: extra: remap: each entry");
 }
 
+/* A key of extra: written twice (the same or another case) is one problem naming it and both
+ * lines; the first list is kept whole. These once wrote the second list into a buffer sized
+ * for the first (a heap overflow) or left NULL entries ('(null)' is not a declared field). */
+static void test_extra_duplicate_keys(void)
+{
+    expect_one("extra:\n  filter:\n    - 'a > 1'\n  FILTER:\n    - 'a > 1'\n    - 'b > 2'\n"
+               "    - 'c > 3'\n",
+               "line 4: extra: key 'FILTER' appears twice (first on line 2)");
+    expect_one("extra:\n  sort: [a]\n  sort: [a, b, c, d]\n",
+               "line 3: extra: key 'sort' appears twice (first on line 2)");
+    expect_one("fields:\n  - name: a\nextra:\n  protected_cols: a\n  Protected_Cols: a;a;a\n",
+               "line 5: extra: key 'Protected_Cols' appears twice (first on line 4)");
+    expect_one("extra:\n  nullable_cols: [x, y]\n  nullable_cols: [x]\n",
+               "line 3: extra: key 'nullable_cols' appears twice (first on line 2)");
+    expect_one("extra:\n  remap:\n    - a: b\n  REMAP:\n    - c: d\n",
+               "line 4: extra: key 'REMAP' appears twice (first on line 2)");
+    expect_one("extra:\n  col_map:\n    - a: b\n  col_map:\n    - c: d\n",
+               "line 4: extra: key 'col_map' appears twice (first on line 2)");
+    pqt_maml *m = parse("extra:\n  filter: ['a > 1']\n  Filter: ['b > 2', 'c > 3']\n"
+                        "  sort: [x]\n  SORT: [y, z]\n  remap:\n    - p: q\n  Remap:\n"
+                        "    - r: s\n",
+                        false);
+    CHECK(m && m->nproblems == 3);
+    if (!m) return;
+    CHECK(m->filter.n == 1 && !strcmp(m->filter.items[0], "a > 1"));
+    CHECK(m->sort.n == 1 && !strcmp(m->sort.items[0], "x"));
+    CHECK(m->nremap == 1 && !strcmp(m->remap[0].internal, "p"));
+    CHECK(pqt_maml_verdict(m, "test") == PQT_BAD_MAML);
+    pqt_maml_unref(m);
+    /* other free-form keys of extra: may repeat in any case: they are not read */
+    m = parse("extra:\n  note: a\n  Note: b\n", false);
+    CHECK(m && m->nproblems == 0);
+    pqt_maml_unref(m);
+}
+
+/* An escaped NUL ("\0" in a double-quoted string) would cut a value short where it is read as
+ * C text: each is a problem naming its key, its field and its line, as libyaml refuses a raw
+ * NUL. */
+static void test_nul_in_values(void)
+{
+    expect_one("fields:\n  - name: id\nextra:\n  filter:\n    - \"id < 3\\0 and id > 100000\"\n",
+               "line 5: filter: \"id < 3\\0 and id > 100000\" holds a NUL character (\\0)");
+    expect_one("fields:\n  - name: a\n    unit: \"k\\0m\"\n",
+               "line 3: field 'a': unit: \"k\\0m\" holds a NUL character");
+    expect_one("fields:\n  - name: \"a\\0b\"\n", "line 2: name: \"a\\0b\" holds a NUL character");
+    expect_one("table: \"\\0\"\n", "line 1: table: \"\\0\" holds a NUL character");
+    pqt_maml *m = parse("\"na\\0me\": x\n", false); /* and the section 'na' is unknown */
+    CHECK(m && has(m, "line 1: \"na\\0me\" holds a NUL character"));
+    pqt_maml_unref(m);
+    expect_one("extra:\n  remap:\n    - a: \"B\\0C\"\n", "line 3: a: \"B\\0C\" holds a NUL");
+    expect_one("extra:\n  sort: [\"x\\0\"]\n", "line 2: sort: \"x\\0\" holds a NUL");
+    /* a raw NUL is not YAML at all */
+    m = NULL;
+    REQUIRE_OK(pqt_maml_parse_text("table: a\0b\n", 11, "t.maml", &m));
+    CHECK(m->nproblems == 1 && has(m, "line 1: not valid YAML"));
+    pqt_maml_unref(m);
+    /* the other escapes stay values; an aliased NUL is one problem */
+    m = parse("table: \"a\\tb\\x41\"\nsurvey: &s \"x\\0\"\ndataset: *s\nauthor: *s\n", false);
+    CHECK(m && m->nproblems == 1);
+    if (m) {
+        CHECK(!strcmp(pqt_maml_value(m, "table"), "a\tbA"));
+        CHECK(has(m, "line 2: survey: \"x\\0\" holds a NUL character"));
+        CHECK(pqt_maml_verdict(m, "test") == PQT_BAD_MAML);
+        pqt_maml_unref(m);
+    }
+}
+
+/* Deep nesting and huge documents are refused, each naming its line, before libyaml builds
+ * the document: 100,000 nested '[' once took 22 s (the scanner's work per token grows with
+ * the flow depth) and 600,000 fields 520 MiB. The tests assert the refusal and that nothing
+ * was built; the pass stops at the line named, so the work is bounded by construction. */
+static void test_nesting_and_size_caps(void)
+{
+    enum { DEEP = 100000 };
+    char *text = pqt_malloc((size_t)DEEP * 24 + 64);
+    REQUIRE_OK(text == NULL);
+    /* one '[' a line: refused at the 65th */
+    size_t n = 0;
+    for (int i = 0; i < DEEP; i++)
+        text[n++] = '[', text[n++] = '\n';
+    pqt_maml *m = NULL;
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 1);
+    CHECK(has(m, "line 65: lists and blocks nest more than 64 deep; refused"));
+    pqt_maml_unref(m);
+    /* block nesting counts too: "k:" indented one more each line */
+    n = (size_t)snprintf(text, 64, "table: t\n");
+    for (int i = 0; i < 70; i++) {
+        memset(text + n, ' ', (size_t)i);
+        n += (size_t)i;
+        n += (size_t)snprintf(text + n, 8, "k:\n");
+    }
+    memset(text + n, ' ', 70);
+    n += 70;
+    n += (size_t)snprintf(text + n, 8, "v\n");
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 1);
+    /* the root block is on line 1, the block under line N's "k:" starts on line N + 1: line
+     * 66's is the 65th level */
+    CHECK(has(m, "line 66: lists and blocks nest more than 64 deep"));
+    CHECK_EQ_I64(m->ntop, 0); /* nothing built, not even table: */
+    pqt_maml_unref(m);
+    /* 64 levels are fine: the root block and 63 lists */
+    n = (size_t)snprintf(text, 64, "depends: ");
+    for (int i = 0; i < 63; i++)
+        text[n++] = '[';
+    for (int i = 0; i < 63; i++)
+        text[n++] = ']';
+    text[n++] = '\n';
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 0);
+    pqt_maml_unref(m);
+    /* one node past the cap, in a free-form list of extra: (the root block, 'extra', its
+     * block, 'x', the list and 499,996 entries from line 3 on): refused on the last
+     * entry's line, 499,998, the first node past the cap */
+    pqt_mem_free(text);
+    text = pqt_malloc((size_t)PQT_MAML_MAX_NODES * 6 + 64);
+    REQUIRE_OK(text == NULL);
+    n = (size_t)snprintf(text, 64, "extra:\n  x:\n");
+    for (int i = 0; i < PQT_MAML_MAX_NODES - 4; i++)
+        memcpy(text + n, "  - k\n", 6), n += 6;
+    REQUIRE_OK(pqt_maml_parse_text(text, n, "t.maml", &m));
+    CHECK_EQ_I64(m->nproblems, 1);
+    CHECK(has(m, "line 499998: the document has more than 500000 nodes (values, lists and "
+                 "blocks); refused"));
+    pqt_maml_unref(m);
+    pqt_mem_free(text);
+}
+
 /* Each §5.6 error on its own, with its line. */
 static void test_each_error(void)
 {
@@ -364,6 +493,9 @@ int main(void)
     test_crlf_bom_comments();
     test_yaml_shapes();
     test_extra_free_form();
+    test_extra_duplicate_keys();
+    test_nul_in_values();
+    test_nesting_and_size_caps();
     test_each_error();
     test_strict();
     test_all_listed();

@@ -191,9 +191,71 @@ static void test_many_entries(void)
     free(text);
 }
 
+/* Naming every column of a wide table is linear: 20,000 remapped names on id and 5,000 on
+ * int_col, each looked up by name (once 7.5 s of name scans in `pqt schema --maml`). The
+ * answers after changes to the table are checked against the positions counted by hand:
+ * a rename, a drop, and the row index, which a read adds past the indexed names. */
+static void test_wide_lookups(void)
+{
+    enum { N = 20000, M = 5000 };
+    size_t cap = (size_t)(N + M) * 32 + 64, n = 0;
+    char *text = malloc(cap);
+    REQUIRE_OK(text == NULL);
+    n += (size_t)snprintf(text + n, cap - n, "extra:\n  remap:\n");
+    for (int i = 0; i < N; i++)
+        n += (size_t)snprintf(text + n, cap - n, "    - n%d: id\n", i);
+    for (int i = 0; i < M; i++)
+        n += (size_t)snprintf(text + n, cap - n, "    - m%d: int_col\n", i);
+    pqt_table *t = open_with(PLAIN, text, NULL);
+    free(text);
+    REQUIRE_OK(t == NULL);
+    /* id's names first, then bool_col..smallint_col, int_col's names, bigint_col.. */
+    CHECK_EQ_I64(pqt_table_ncols(t), N + M + 9);
+    int bad = 0;
+    for (int i = 0; i < pqt_table_ncols(t); i++) {
+        const char *name = pqt_table_column_name(t, i), *path = NULL;
+        int at = -1;
+        bad += pqt_table_column_index(t, name, &at) != PQT_OK || at != i;
+        bad += pqt_table_file_column(t, name, &path) != PQT_OK ||
+               strcmp(path, name[0] == 'n'   ? "id"
+                            : name[0] == 'm' ? "int_col"
+                                             : name);
+    }
+    CHECK_EQ_I64(bad, 0);
+    int at = -1;
+    CHECK_OK(pqt_table_column_index(t, "m4999", &at));
+    CHECK_EQ_I64(at, N + 3 + M - 1);
+    CHECK(pqt_table_column_index(t, "id", &at) == PQT_NOT_FOUND); /* taken by the remap */
+    CHECK(pqt_table_column_index(t, "n20000", &at) == PQT_NOT_FOUND);
+    /* a rename: the old name is gone, the new one found where the old one was */
+    CHECK_OK(pqt_table_rename_column(t, "n7", "seventh"));
+    CHECK(pqt_table_column_index(t, "n7", &at) == PQT_NOT_FOUND);
+    CHECK_OK(pqt_table_column_index(t, "seventh", &at));
+    CHECK_EQ_I64(at, 7);
+    /* a drop moves everything after it */
+    const char *drop[] = {"n0", "n1"};
+    CHECK_OK(pqt_table_drop_columns(t, drop, 2, 0));
+    CHECK(pqt_table_column_index(t, "n0", &at) == PQT_NOT_FOUND);
+    CHECK_OK(pqt_table_column_index(t, "seventh", &at));
+    CHECK_EQ_I64(at, 5);
+    CHECK_OK(pqt_table_column_index(t, "bigint_col", &at));
+    CHECK_EQ_I64(at, N + M + 9 - 2 - 6); /* bigint_col .. timestamp_col are the last six */
+    /* the row index, added by a read after the names were indexed, is found past them */
+    CHECK(pqt_table_column_index(t, "parquet_row_index", &at) == PQT_NOT_FOUND);
+    int64_t ri[8];
+    CHECK_OK(pqt_table_get(t, "parquet_row_index", PQT_INT64, ri, sizeof ri, NULL, 0));
+    CHECK(ri[0] == 1 && ri[7] == 8);
+    CHECK_OK(pqt_table_column_index(t, "parquet_row_index", &at));
+    CHECK_EQ_I64(at, N + M + 9 - 2);
+    CHECK_OK(pqt_table_column_index(t, "m0", &at));
+    CHECK_EQ_I64(at, N - 2 + 3);
+    pqt_table_close(t);
+}
+
 int main(void)
 {
     test_many_entries();
+    test_wide_lookups();
     test_lookup_and_read();
     test_shadow_and_twins();
     test_filter_in_internal_names();
