@@ -276,7 +276,7 @@ static pqt_status set_value(const rctx *R, const pqt_filter *f, fleaf *lf)
         for (int i = 0; i < f->nsets && !s; i++)
             if (f->sets[i].name && strcmp(f->sets[i].name, n->set_name) == 0) s = &f->sets[i];
         if (!s)
-            return rfail(R, n->set_lo, "unknown set '@%s' (bind it with pqt_filter_bind)",
+            return rfail(R, n->set_lo, "unknown set '@%s': no set of that name is bound to the filter",
                          n->set_name);
     }
     if (s && !set_fits(s->kind, k))
