@@ -193,11 +193,15 @@ static pqt_status temporal(const rctx *R, const flit *lit, int item, int64_t *v,
     if (has_date != (R->kind != PQT_TIME))
         return rfail(R, lit->lo, "%scolumn '%s' is %s; its value is %s", el, R->col,
                      kind_text(R->kind), what);
+    /* a date holds no time of day: one written (even midnight) is a mistake to report, not
+     * a comparison to make (docs/filters.md) */
+    if (R->kind == PQT_DATE && has_time)
+        return rfail(R, lit->lo, "%s\"%.40s\" has a time of day; column '%s' is date, its value "
+                     "is a date alone such as \"2024-01-31\"", el, lit->s, R->col);
     int r = 0;
     *range = 0;
     if (R->kind == PQT_DATE) {
         *v = days;
-        r = nanos != 0;
     } else if (R->kind == PQT_TIME) {
         r = pqt_scan_unit_convert(nanos, PQT_UNIT_NANOS, R->unit, v);
     } else {
@@ -205,10 +209,8 @@ static pqt_status temporal(const rctx *R, const flit *lit, int item, int64_t *v,
     }
     if (r == 1) {
         static const char *const un[] = {"ms", "us", "ns"};
-        char unit[40] = "";
-        if (R->kind != PQT_DATE) snprintf(unit, sizeof unit, "[%s]", un[R->unit]);
-        return rfail(R, lit->lo, "%s\"%.40s\" is more precise than column '%s' (%s%s) holds", el,
-                     lit->s, R->col, kind_text(R->kind), unit);
+        return rfail(R, lit->lo, "%s\"%.40s\" is more precise than column '%s' (%s[%s]) holds", el,
+                     lit->s, R->col, kind_text(R->kind), un[R->unit]);
     }
     if (r == 2) *range = days > 0 ? 1 : -1;
     return PQT_OK;

@@ -141,8 +141,15 @@ static void temporal(const tk_table *t)
     CHECK_BAD(t, "tm == \"12:00:00.0005\"", "is more precise than column 'tm' (time[ms]) holds", 7);
     CHECK_BAD(t, "tm == \"2024-01-31\"", "column 'tm' is time; its value is a double-quoted time of day", 7);
     CHECK_ROWS(t, "d == \"2024-01-31\"", "0");
-    CHECK_ROWS(t, "d == \"2024-01-31T00:00:00\"", "0"); /* midnight is a date */
-    CHECK_BAD(t, "d == \"2024-01-31T10:00\"", "is more precise than column 'd' (date) holds", 6);
+    /* a date holds no time of day: one written is an error, midnight included */
+    CHECK_BAD(t, "d == \"2024-01-31T00:00:00\"",
+              "filter rule 'd == \"2024-01-31T00:00:00\"': \"2024-01-31T00:00:00\" has a time of "
+              "day; column 'd' is date, its value is a date alone such as \"2024-01-31\"", 6);
+    CHECK_BAD(t, "d >= \"2024-01-31 00:00\"", "has a time of day; column 'd' is date", 6);
+    CHECK_BAD(t, "d == \"2024-01-31T10:00\"", "has a time of day; column 'd' is date", 6);
+    CHECK_BAD(t, "d in (\"2024-01-31\", \"2024-02-01T00:00:00Z\")",
+              "element 2 of the list \"2024-02-01T00:00:00Z\" has a time of day; column 'd' is date",
+              21);
     CHECK_ROWS(t, "d < \"1970-01-01\"", "3");
     CHECK_ROWS(t, "d in (\"1969-12-31\", \"2024-02-01\")", "1 3");
     CHECK_ROWS(t, "d > \"0000-01-01\"", "0 1 3 4");
