@@ -1114,11 +1114,13 @@ PQT_API pqt_status pqt_filter_add(pqt_filter *f, const char *rule);
 /* Add the clause `column in <values>` (negate != 0: `column not_in <values>`), AND-combined
  * with the other rules. column is a name as a rule would spell it without backquotes (any
  * characters). kind is the kind of values:
- *   PQT_INT32 / PQT_DATE: int32_t[n]; PQT_INT64: int64_t[n]; PQT_FLOAT32: float[n];
- *   PQT_FLOAT64: double[n]; PQT_STRING: const char *[n] (NUL-terminated UTF-8; a NULL entry
- *   is not a member); PQT_KIND_UNIT(PQT_TIME or PQT_TIMESTAMP, unit): int64_t[n] in that unit.
+ *   PQT_INT32 / PQT_DATE: int32_t[n]; PQT_INT64: int64_t[n]; PQT_UINT64: uint64_t[n];
+ *   PQT_FLOAT32: float[n]; PQT_FLOAT64: double[n]; PQT_STRING: const char *[n]
+ *   (NUL-terminated UTF-8; a NULL entry is not a member); PQT_KIND_UNIT(PQT_TIME or
+ *   PQT_TIMESTAMP, unit): int64_t[n] in that unit.
  * valid (may be NULL) has one bit per value (LSB first); a 0 bit leaves the value out. The
- * values are copied and de-duplicated now. Integer sets fit integer columns, float sets float
+ * values are copied and de-duplicated now. Integer sets (int32, int64, uint64) fit integer
+ * columns (int32, int64, uint64; a member the column cannot hold matches no row), float sets float
  * columns, strings strings, dates dates, times and timestamps their own kind in any unit
  * (matched by instant). An empty set keeps no row (in) or every non-null row (not_in).
  * Errors: PQT_BAD_FILTER for a NaN value (test NaN with is_nan), a set of booleans, an empty

@@ -66,7 +66,8 @@ int pqt_scan_conj_cost(const pqt_fprog *p, int k);
 int64_t pqt_scan_conj_text(const pqt_fprog *p, int k, char *buf, size_t cap);
 
 /* One value a membership conjunct asks for, in its column's domain: i for integer and
- * temporal kinds, d for float64 (f for float32), s/slen for strings. */
+ * temporal kinds (uint64: the value's bits), d for float64 (f for float32), s/slen for
+ * strings. */
 typedef struct pqt_scan_probe_val {
     int kind;
     int64_t i;
@@ -118,7 +119,8 @@ pqt_status pqt_scan_prog_eval(const pqt_fprog *p, const pqt_scan_vec *vecs, int6
 typedef enum pqt_tri { PQT_TRI_NONE = 0, PQT_TRI_SOME = 1, PQT_TRI_ALL = 2 } pqt_tri;
 
 /* A bound in the column's domain: i for int32/int64/bool/date/time/timestamp (the column's
- * unit), d for float32/float64 (float32 widened), s/len for strings (not terminated). */
+ * unit) and for uint64 (the value's bits: PQT_SST_UNSIGNED), d for float32/float64 (float32
+ * widened), s/len for strings (not terminated). */
 typedef struct pqt_scan_bound {
     int64_t i;
     double d;
@@ -135,7 +137,8 @@ enum {
     PQT_SST_SIGNED_ORDER = 16, /* bounds compared signed (the deprecated min/max fields, or a
                                   writer known to): for strings and unsigned values they hold
                                   only when min == max */
-    PQT_SST_UNSIGNED = 32,  /* uint64 values reinterpreted as int64 (bounds in unsigned order) */
+    PQT_SST_UNSIGNED = 32,  /* uint64 values' bits as int64 (compared unsigned: a uint64
+                               column's bounds always are) */
     PQT_SST_NO_ORDER = 64   /* no usable order (INT96, decimal, half float, unknown order) */
 };
 

@@ -109,12 +109,12 @@ static pqt_status set_copy(const char *what, int kind, const void *values, int64
         return pqt_err(PQT_BAD_FILTER,
                        "%s: sets of booleans are not supported (write flag == true)", what);
     int timed = ek == PQT_TIME || ek == PQT_TIMESTAMP;
-    int known = ek == PQT_INT32 || ek == PQT_INT64 || ek == PQT_FLOAT32 || ek == PQT_FLOAT64 ||
-                ek == PQT_STRING || ek == PQT_DATE || timed;
+    int known = ek == PQT_INT32 || ek == PQT_INT64 || ek == PQT_UINT64 || ek == PQT_FLOAT32 ||
+                ek == PQT_FLOAT64 || ek == PQT_STRING || ek == PQT_DATE || timed;
     if (!known || (kind & ~0x3ff) || (timed ? unit < 0 || unit > 2 : unit != -1))
         return pqt_err(PQT_MISUSE,
-                       "%s: kind %d is not a set kind (int32, int64, float32, float64, string, "
-                       "date, or PQT_KIND_UNIT(PQT_TIME or PQT_TIMESTAMP, unit))",
+                       "%s: kind %d is not a set kind (int32, int64, uint64, float32, float64, "
+                       "string, date, or PQT_KIND_UNIT(PQT_TIME or PQT_TIMESTAMP, unit))",
                        what, kind);
     s->kind = ek;
     s->unit = timed ? unit : -1;
@@ -171,6 +171,7 @@ static pqt_status set_copy(const char *what, int kind, const void *values, int64
         pqt_mem_free(perm);
         return st;
     } else {
+        /* uint64 values are kept as their bits (the order of the copy only de-duplicates) */
         if (!(s->iv = pqt_malloc_array(cnt, sizeof *s->iv))) return oom();
         int narrow = ek == PQT_INT32 || ek == PQT_DATE;
         for (int64_t i = 0; i < n; i++)

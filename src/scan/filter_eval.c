@@ -57,6 +57,7 @@ typedef void (*kernel_fn)(const fleaf *lf, const pqt_scan_vec *v, int64_t n, con
 
 CMP_KERNELS(i32, int32_t, const int32_t lit = (int32_t)lf->i, ID)
 CMP_KERNELS(i64, int64_t, const int64_t lit = lf->i, ID)
+CMP_KERNELS(u64, uint64_t, const uint64_t lit = pqt_scan_u64_out(lf->i), ID)
 CMP_KERNELS(f32, float, const float lit = lf->f, ID)
 CMP_KERNELS(f64, double, const double lit = lf->d, ID)
 CMP_KERNELS(u8, uint8_t, const int lit = (int)lf->i, NZ)
@@ -97,6 +98,11 @@ KERNEL(in_i32, int32_t, const cset *set = lf->set, set_has_int(set, x[j]))
 KERNEL(inb_i32, int32_t, const cset *set = lf->set, set_has_bit(set, x[j]))
 KERNEL(inb_i64, int64_t, const cset *set = lf->set, set_has_bit(set, x[j]))
 KERNEL(in_i64, int64_t, const cset *set = lf->set, set_has_int(set, x[j]))
+/* uint64 members are held as pqt_scan_u64_in of the value: one xor per row */
+KERNEL(inb_u64, uint64_t, const cset *set = lf->set,
+       set_has_bit(set, (int64_t)(x[j] ^ PQT_SCAN_U64_SIGN)))
+KERNEL(in_u64, uint64_t, const cset *set = lf->set,
+       set_has_int(set, (int64_t)(x[j] ^ PQT_SCAN_U64_SIGN)))
 KERNEL(in_f32, float, const cset *set = lf->set, set_has_double(set, (double)x[j]))
 KERNEL(in_f64, double, const cset *set = lf->set, set_has_double(set, x[j]))
 /* x - x is 0 for finite x and NaN for NaN and +-inf */
@@ -167,6 +173,8 @@ static const kernel_fn k_i32[FOP_COUNT] = {[FOP_LT] = lt_i32, [FOP_LE] = le_i32,
                                            [FOP_GE] = ge_i32, [FOP_EQ] = eq_i32, [FOP_IN] = in_i32};
 static const kernel_fn k_i64[FOP_COUNT] = {[FOP_LT] = lt_i64, [FOP_LE] = le_i64, [FOP_GT] = gt_i64,
                                            [FOP_GE] = ge_i64, [FOP_EQ] = eq_i64, [FOP_IN] = in_i64};
+static const kernel_fn k_u64[FOP_COUNT] = {[FOP_LT] = lt_u64, [FOP_LE] = le_u64, [FOP_GT] = gt_u64,
+                                           [FOP_GE] = ge_u64, [FOP_EQ] = eq_u64, [FOP_IN] = in_u64};
 static const kernel_fn k_f32[FOP_COUNT] = {
     [FOP_LT] = lt_f32, [FOP_LE] = le_f32,    [FOP_GT] = gt_f32,        [FOP_GE] = ge_f32,
     [FOP_EQ] = eq_f32, [FOP_IN] = in_f32,    [FOP_IS_NAN] = nan_f32,   [FOP_IS_FINITE] = fin_f32};
@@ -183,7 +191,9 @@ static const kernel_fn k_str[FOP_COUNT] = {
 static kernel_fn pick(const fleaf *lf)
 {
     if (lf->op == FOP_IN && lf->set->bits)
-        return lf->kind == PQT_INT32 || lf->kind == PQT_DATE ? inb_i32 : inb_i64;
+        return lf->kind == PQT_INT32 || lf->kind == PQT_DATE ? inb_i32
+               : lf->kind == PQT_UINT64                      ? inb_u64
+                                                             : inb_i64;
     switch (lf->kind) {
     case PQT_INT32:
     case PQT_DATE:
@@ -192,6 +202,8 @@ static kernel_fn pick(const fleaf *lf)
     case PQT_TIME:
     case PQT_TIMESTAMP:
         return k_i64[lf->op];
+    case PQT_UINT64:
+        return k_u64[lf->op];
     case PQT_FLOAT32:
         return k_f32[lf->op];
     case PQT_FLOAT64:

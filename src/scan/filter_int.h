@@ -50,9 +50,11 @@ enum { FLIT_NONE = 0, FLIT_NUM, FLIT_BOOL, FLIT_STR };
 typedef struct flit {
     uint8_t cls;
     uint8_t is_int; /* FLIT_NUM: integral and inside int64, so i is exact */
+    uint8_t is_u64; /* FLIT_NUM: a decimal integer above INT64_MAX that fits uint64: u is exact */
     uint8_t is_hex;
     int32_t lo, hi; /* byte span in the rule text */
     int64_t i;      /* FLIT_NUM when is_int; FLIT_BOOL: 0/1 */
+    uint64_t u;     /* FLIT_NUM when is_u64 */
     double d;       /* FLIT_NUM: the value as a double (may be +-inf) */
     char *s;        /* FLIT_STR: the bytes, NUL-terminated, owned */
     int64_t len;
@@ -140,6 +142,14 @@ int pqt_scan_lit_instant(int64_t days, int64_t nanos, int unit, int64_t *out);
 
 /* ---- compiled program ---- */
 
+/* A uint64 column's values live in the integer domain (leaf literals, sets, statistics
+ * bounds) as their bits with the top bit flipped: signed order of the result is the unsigned
+ * order of the values, so every integer comparison, set and bound works unchanged. The
+ * evaluator compares the stored uint64 values directly. */
+#define PQT_SCAN_U64_SIGN (UINT64_C(1) << 63)
+static inline int64_t pqt_scan_u64_in(uint64_t u) { return (int64_t)(u ^ PQT_SCAN_U64_SIGN); }
+static inline uint64_t pqt_scan_u64_out(int64_t i) { return (uint64_t)i ^ PQT_SCAN_U64_SIGN; }
+
 /* Compiled set in a column's domain: an open-addressing hash table plus the sorted members
  * (for the statistics prover). Integer domains key on the value, float domains on the bits of
  * the double (after -0 -> +0), strings on a hash of the bytes. */
@@ -163,7 +173,8 @@ typedef struct fleaf {
     uint8_t negate; /* swap true and false (null stays unknown) */
     uint8_t kind;   /* element kind of the column */
     int32_t slot;
-    int64_t i;      /* integer domains (int32, int64, bool, date, time, timestamp) */
+    int64_t i;      /* integer domains (int32, int64, bool, date, time, timestamp; uint64 as
+                       pqt_scan_u64_in of the value) */
     double d;       /* float64; float32 holds the float value widened */
     float f;        /* float32 */
     char *s;        /* strings (owned) */

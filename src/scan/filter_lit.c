@@ -173,6 +173,18 @@ int pqt_scan_lit_bare(const char *s, int64_t len, int allow_hex, flit *lit, cons
             lit->d = (double)lit->i;
             return 0;
         }
+        /* above INT64_MAX: exact as uint64 when it fits (uint64 columns compare it exactly) */
+        uint64_t u = 0;
+        over = neg;
+        for (int64_t i = 0; i < n && !over; i++) {
+            unsigned dg = (unsigned)(b[i] - '0');
+            if (u > (UINT64_MAX - dg) / 10) over = 1;
+            else u = u * 10 + dg;
+        }
+        if (!over) {
+            lit->is_u64 = 1;
+            lit->u = u;
+        }
     }
     lit->d = to_double(s, len);
     if (!plain_int && lit->d == floor(lit->d) && fabs(lit->d) < 9223372036854775808.0) {

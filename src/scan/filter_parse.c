@@ -254,8 +254,8 @@ static pqt_status parse_value(parser *P, fnode *c, int32_t lo, int32_t op_lo, in
         if (nt.type == TK_LP) return parse_list(P, c, lo, nt.lo, end_ret);
         if (!is_value)
             return CLAUSE_FAIL(P, lo, op_hi, op_lo,
-                               " is missing a set after '%s' (write it as '%s @name' for a set "
-                               "bound with pqt_filter_bind, or as '%s (1, 2, 3)')",
+                               " is missing a set after '%s' (write it as '%s @name' for a bound "
+                               "set, or as '%s (1, 2, 3)')",
                                opname, opname, opname);
         if (nt.type != TK_WORD || t[nt.lo] != '@')
             return CLAUSE_FAIL(P, lo, nt.hi, nt.lo,

@@ -10,9 +10,16 @@
  */
 #include "scan/filter_int.h"
 
+/* The probe sees a uint64 value as its bits (as the file stores it), not as the compiled
+ * domain holds it. */
+static int64_t probe_int(const fleaf *l, int64_t i)
+{
+    return l->kind == PQT_UINT64 ? (int64_t)pqt_scan_u64_out(i) : i;
+}
+
 static bool probe_value(const fleaf *l, int64_t i, double d, pqt_scan_probe_fn fn, void *user)
 {
-    pqt_scan_probe_val v = {.kind = l->kind, .i = i, .d = d, .f = (float)d};
+    pqt_scan_probe_val v = {.kind = l->kind, .i = probe_int(l, i), .d = d, .f = (float)d};
     return fn(user, &v);
 }
 
@@ -22,7 +29,7 @@ static int probe_leaf(const fleaf *l, pqt_scan_probe_fn fn, void *user)
     if (l->negate || (l->op != FOP_EQ && l->op != FOP_IN)) return -1;
     bool is_str = l->kind == PQT_STRING;
     if (l->op == FOP_EQ) {
-        pqt_scan_probe_val v = {.kind = l->kind, .i = l->i, .d = l->d, .f = l->f,
+        pqt_scan_probe_val v = {.kind = l->kind, .i = probe_int(l, l->i), .d = l->d, .f = l->f,
                                 .s = l->s, .slen = l->slen};
         return fn(user, &v) ? 1 : 0;
     }

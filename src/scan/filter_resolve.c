@@ -7,10 +7,12 @@
  * operator must suit the column's kind (§1.4) and the value is converted into the column's
  * domain (§1.3, pushdown.md §2.1): an integer column compared with a real or an out-of-range
  * literal becomes an exact integer comparison or a constant (int_col < 2.5 is int_col <= 2,
- * int32_col == 3e9 is never true); a float32 column compares with the literal rounded to
- * float32; temporal literals become counts of the column's unit, refused when more precise
- * than it holds; sets become hash tables of the members the column can hold (timestamps by
- * instant whatever their unit).
+ * int32_col == 3e9 is never true); a uint64 column compares in unsigned order, exactly to
+ * 2^64 - 1, with a negative literal below every value (docs/filters.md); a float32 column
+ * compares with the literal rounded to float32; temporal literals become counts of the
+ * column's unit, refused when more precise than it holds (a date takes no time of day); sets
+ * become hash tables of the members the column can hold (timestamps by instant whatever
+ * their unit).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -23,9 +25,9 @@
 
 static const char *kind_text(int k)
 {
-    static const char *const names[] = {"none",   "int32", "int64", "float32",  "float64",
-                                        "bool",   "string", "date", "time", "timestamp"};
-    return k >= 0 && k <= 9 ? names[k] : "unsupported";
+    static const char *const names[] = {"none",   "int32", "int64", "float32",   "float64", "bool",
+                                        "string", "date",  "time",  "timestamp", "uint64"};
+    return k >= 0 && k <= PQT_UINT64 ? names[k] : "unsupported";
 }
 
 typedef struct rctx {
@@ -84,7 +86,7 @@ static pqt_status resolve(const frule *rule, const fnode *n, const pqt_scan_col 
             why = "is a vector column; filtering only supports scalar columns";
         else if (k & PQT_LIST)
             why = "is a variable-length list column; filtering only supports scalar columns";
-        else if (e < PQT_INT32 || e > PQT_TIMESTAMP || k != e)
+        else if (e < PQT_INT32 || e > PQT_UINT64 || k != e)
             why = "has a type that filtering does not support";
         if (why) {
             snprintf(buf, sizeof buf, "filter column '%s' %s", n->col, why);
@@ -155,6 +157,28 @@ static void norm_int(fleaf *lf, int op, int exact, int64_t i, double d)
     }
 }
 
+/* An ordered comparison of a uint64 column (values held by pqt_scan_u64_in) against a
+ * literal: integers exact to 2^64 - 1, a negative value below every value (u64 > -1 is
+ * true on every row, u64 == -1 on none), a real rounded toward the column as for int64. */
+static void norm_u64(fleaf *lf, int op, const flit *lit)
+{
+    double d = lit->d;
+    if (lit->is_u64 || (lit->is_int && lit->i >= 0)) {
+        norm_int(lf, op, 1, pqt_scan_u64_in(lit->is_u64 ? lit->u : (uint64_t)lit->i), 0);
+    } else if (lit->is_int || d < 0) {
+        norm_int(lf, op, 0, 0, -INFINITY);
+    } else if (d >= 18446744073709551616.0) {
+        norm_int(lf, op, 0, 0, INFINITY);
+    } else if (d == floor(d)) { /* integral, written with an exponent: exact as a double */
+        norm_int(lf, op, 1, pqt_scan_u64_in((uint64_t)d), 0);
+    } else { /* below 2^53: floor and ceil are exact */
+        lf->op = (uint8_t)(op == FOP_EQ                   ? FOP_FALSE
+                           : op == FOP_LT || op == FOP_LE ? FOP_LE
+                                                          : FOP_GE);
+        lf->i = pqt_scan_u64_in((uint64_t)(op == FOP_LT || op == FOP_LE ? floor(d) : ceil(d)));
+    }
+}
+
 /* A float32 comparison with a finite literal beyond FLT_MAX: only an infinity compares
  * differently from every finite float. */
 static void norm_float32(fleaf *lf, int op, double d)
@@ -193,11 +217,15 @@ static pqt_status temporal(const rctx *R, const flit *lit, int item, int64_t *v,
     if (has_date != (R->kind != PQT_TIME))
         return rfail(R, lit->lo, "%scolumn '%s' is %s; its value is %s", el, R->col,
                      kind_text(R->kind), what);
+    /* a date holds no time of day: one written (even midnight) is a mistake to report, not
+     * a comparison to make (docs/filters.md) */
+    if (R->kind == PQT_DATE && has_time)
+        return rfail(R, lit->lo, "%s\"%.40s\" has a time of day; column '%s' is date, its value "
+                     "is a date alone such as \"2024-01-31\"", el, lit->s, R->col);
     int r = 0;
     *range = 0;
     if (R->kind == PQT_DATE) {
         *v = days;
-        r = nanos != 0;
     } else if (R->kind == PQT_TIME) {
         r = pqt_scan_unit_convert(nanos, PQT_UNIT_NANOS, R->unit, v);
     } else {
@@ -205,10 +233,8 @@ static pqt_status temporal(const rctx *R, const flit *lit, int item, int64_t *v,
     }
     if (r == 1) {
         static const char *const un[] = {"ms", "us", "ns"};
-        char unit[40] = "";
-        if (R->kind != PQT_DATE) snprintf(unit, sizeof unit, "[%s]", un[R->unit]);
-        return rfail(R, lit->lo, "%s\"%.40s\" is more precise than column '%s' (%s%s) holds", el,
-                     lit->s, R->col, kind_text(R->kind), unit);
+        return rfail(R, lit->lo, "%s\"%.40s\" is more precise than column '%s' (%s[%s]) holds", el,
+                     lit->s, R->col, kind_text(R->kind), un[R->unit]);
     }
     if (r == 2) *range = days > 0 ? 1 : -1;
     return PQT_OK;
@@ -250,15 +276,19 @@ static pqt_status scalar_value(const rctx *R, fleaf *lf, int op)
         lf->d = lit->d;
     } else if (k == PQT_FLOAT32) {
         norm_float32(lf, op, lit->d);
+    } else if (k == PQT_UINT64) {
+        norm_u64(lf, op, lit);
     } else {
         norm_int(lf, op, lit->is_int, lit->i, lit->d);
     }
     return PQT_OK;
 }
 
+static int is_int_kind(int k) { return k == PQT_INT32 || k == PQT_INT64 || k == PQT_UINT64; }
+
 static int set_fits(int sk, int ck)
 {
-    int si = sk == PQT_INT32 || sk == PQT_INT64, ci = ck == PQT_INT32 || ck == PQT_INT64;
+    int si = is_int_kind(sk), ci = is_int_kind(ck);
     int sf = sk == PQT_FLOAT32 || sk == PQT_FLOAT64, cf = ck == PQT_FLOAT32 || ck == PQT_FLOAT64;
     return (si && ci) || (sf && cf) || sk == ck;
 }
@@ -276,7 +306,7 @@ static pqt_status set_value(const rctx *R, const pqt_filter *f, fleaf *lf)
         for (int i = 0; i < f->nsets && !s; i++)
             if (f->sets[i].name && strcmp(f->sets[i].name, n->set_name) == 0) s = &f->sets[i];
         if (!s)
-            return rfail(R, n->set_lo, "unknown set '@%s' (bind it with pqt_filter_bind)",
+            return rfail(R, n->set_lo, "unknown set '@%s': no set of that name is bound to the filter",
                          n->set_name);
     }
     if (s && !set_fits(s->kind, k))
@@ -331,17 +361,34 @@ static pqt_status set_value(const rctx *R, const pqt_filter *f, fleaf *lf)
                 d = x;
             }
             dv[m++] = d;
-        } else if (k == PQT_INT32 || k == PQT_INT64) {
-            int64_t v;
+        } else if (is_int_kind(k)) {
             if (it && (it->cls != FLIT_NUM || (!it->is_int && isfinite(it->d) &&
                                                it->d != floor(it->d)))) {
                 st = rfail(R, it->lo, "element %d of the list is not an integer (column '%s' is "
                            "%s)", (int)i + 1, R->col, kind_text(k));
                 break;
             }
-            if (it && !it->is_int) continue; /* integral beyond int64, or infinite */
-            v = s ? s->iv[i] : it->i;
-            if (v >= kmin && v <= kmax) iv[m++] = v;
+            /* the member as a uint64 (neg = 0) or an int64 (neg = 1 when below 0); members
+             * no value of the column can equal are left out */
+            uint64_t u;
+            int neg;
+            if (it && it->is_u64) {
+                u = it->u, neg = 0;
+            } else if (it && !it->is_int) { /* integral beyond int64 written as a real */
+                if (!(it->d >= 0 && it->d < 18446744073709551616.0)) continue;
+                u = (uint64_t)it->d, neg = 0;
+            } else if (s && s->kind == PQT_UINT64) {
+                u = (uint64_t)s->iv[i], neg = 0;
+            } else {
+                int64_t v = s ? s->iv[i] : it->i;
+                u = (uint64_t)v, neg = v < 0;
+            }
+            if (k == PQT_UINT64) {
+                if (!neg) iv[m++] = pqt_scan_u64_in(u);
+            } else if (neg || u <= (uint64_t)INT64_MAX) {
+                int64_t v = (int64_t)u; /* neg: the int64 it came from */
+                if (v >= kmin && v <= kmax) iv[m++] = v;
+            }
         } else { /* date, time, timestamp */
             int64_t v;
             int range = 0;

@@ -7,7 +7,7 @@
  * assumed unless nan_count says otherwise; bounds of a +-0 are taken as both zeros (IEEE
  * comparison, as the evaluator does); a null_count above the row count is unknown; bounds
  * compared in a signed order are believed for strings and unsigned values only when
- * min == max; uint64 bounds reinterpreted as int64 only when both sit on one side of 2^63;
+ * min == max; uint64 bounds are compared unsigned (held as pqt_scan_u64_in of the value);
  * bounds with no usable order, or with min > max, are dropped. Truncated string bounds stay
  * valid bounds; only exact ones may prove that every value equals a literal.
  *
@@ -62,6 +62,10 @@ static void prepare(int kind, const pqt_scan_stats *st, int64_t nrows, cinfo *ci
     ci->has_hi = (f & PQT_SST_MAX) != 0;
     ci->lo = st->min;
     ci->hi = st->max;
+    if (kind == PQT_UINT64) { /* the bits of uint64 bounds (PQT_SST_UNSIGNED), in unsigned order */
+        ci->lo.i = pqt_scan_u64_in((uint64_t)ci->lo.i);
+        ci->hi.i = pqt_scan_u64_in((uint64_t)ci->hi.i);
+    }
     ci->exact = kind != PQT_STRING || ((f & PQT_SST_MIN_EXACT) && (f & PQT_SST_MAX_EXACT));
     if (kind == PQT_STRING && ((ci->has_lo && !ci->lo.s && ci->lo.len) ||
                                (ci->has_hi && !ci->hi.s && ci->hi.len)))
@@ -73,11 +77,12 @@ static void prepare(int kind, const pqt_scan_stats *st, int64_t nrows, cinfo *ci
         if (ci->has_hi && ci->hi.d == 0) ci->hi.d = 0.0;
     }
     int both = ci->has_lo && ci->has_hi;
-    int odd_order = kind == PQT_STRING || (f & PQT_SST_UNSIGNED);
+    int odd_order = kind == PQT_STRING || kind == PQT_UINT64 || (f & PQT_SST_UNSIGNED);
     if ((f & PQT_SST_SIGNED_ORDER) && odd_order) {
         /* a wrong order still gets min == max right: every value is that one */
         if (!(both && bound_cmp(kind, &ci->lo, &ci->hi) == 0)) ci->has_lo = ci->has_hi = 0;
-    } else if (f & PQT_SST_UNSIGNED) {
+    } else if ((f & PQT_SST_UNSIGNED) && kind != PQT_UINT64) {
+        /* signed values bounded in unsigned order: right only on one side of 0 */
         if (!(both && (ci->lo.i < 0) == (ci->hi.i < 0))) ci->has_lo = ci->has_hi = 0;
     }
     if (ci->has_lo && ci->has_hi && bound_cmp(kind, &ci->lo, &ci->hi) > 0)

@@ -106,6 +106,9 @@ static void put_value(sbuf *b, const fleaf *lf, int64_t i, double d, const char 
         put_clock(b, i, lf->unit);
         puts_(b, "\"");
         break;
+    case PQT_UINT64:
+        putf(b, "%llu", (unsigned long long)pqt_scan_u64_out(i));
+        break;
     default:
         putf(b, "%lld", (long long)i);
     }

@@ -25,15 +25,18 @@ typedef enum pqt_qc_miss {
     PQT_QC_MISS_FORBIDDEN = 2 /* an empty fourth field: any null is a violation */
 } pqt_qc_miss;
 
-/* One bound as written. A plain integer is kept exactly (is_int); a number with a decimal
- * point or an exponent is a finite double (is_float); anything else (or a quoted value) is
- * a string literal. text is the value as written, quotes removed. */
+/* One bound as written. A plain integer is kept exactly (is_int; above INT64_MAX and at
+ * most 2^64 - 1: is_u64, for uint64 columns); a number with a decimal point or an exponent is
+ * a finite double (is_float); anything else (or a quoted value) is a string literal. text is
+ * the value as written, quotes removed. */
 typedef struct pqt_qc_bound {
     bool set;
     bool strict; /* '>' or '<' (bare values and >= / <= are inclusive) */
     bool is_int;
     bool is_float;
+    bool is_u64;
     int64_t i;
+    uint64_t u; /* is_u64 */
     double d;
     char *text;
 } pqt_qc_bound;

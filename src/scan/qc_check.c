@@ -37,12 +37,14 @@ static int cmp_u64_f64(uint64_t a, double d)
 
 static int cmp_i64(int64_t v, const pqt_qc_bound *b)
 {
+    if (b->is_u64) return -1; /* above every int64 */
     if (b->is_int) return v < b->i ? -1 : v > b->i;
     return cmp_i64_f64(v, b->d);
 }
 
 static int cmp_u64(uint64_t v, const pqt_qc_bound *b)
 {
+    if (b->is_u64) return v < b->u ? -1 : v > b->u;
     if (b->is_int) return b->i < 0 ? 1 : v < (uint64_t)b->i ? -1 : v > (uint64_t)b->i;
     return cmp_u64_f64(v, b->d);
 }
@@ -50,6 +52,7 @@ static int cmp_u64(uint64_t v, const pqt_qc_bound *b)
 static int cmp_f64(double v, const pqt_qc_bound *b)
 {
     if (b->is_int) return -cmp_i64_f64(b->i, v);
+    if (b->is_u64) return -cmp_u64_f64(b->u, v);
     return v < b->d ? -1 : v > b->d;
 }
 
@@ -159,8 +162,8 @@ void pqt_scan_qc_eval(const pqt_qc_rule *r, const pqt_colbuf *b, pqt_qc_eval *e)
     bool bounds = r->min.set || r->max.set;
     /* a non-number bound on a numeric column is refused at open; if one gets here (a
      * cast after open), it checks nothing rather than guessing */
-    bool numeric = (!r->min.set || r->min.is_int || r->min.is_float) &&
-                   (!r->max.set || r->max.is_int || r->max.is_float);
+    bool numeric = (!r->min.set || r->min.is_int || r->min.is_u64 || r->min.is_float) &&
+                   (!r->max.set || r->max.is_int || r->max.is_u64 || r->max.is_float);
     switch (b->elem_kind) {
     case PQT_INT32:
     case PQT_INT64:

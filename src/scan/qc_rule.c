@@ -138,10 +138,20 @@ static pqt_status parse_bound(const char *rule, const char *which, const char *f
         errno = 0;
         char *end;
         long long v = strtoll(b->text, &end, 10);
+        if (errno == ERANGE && b->text[0] != '-') { /* a uint64 column's values go that far */
+            errno = 0;
+            unsigned long long u = strtoull(b->text, &end, 10);
+            if (errno != ERANGE) {
+                b->is_u64 = true;
+                b->u = (uint64_t)u;
+                b->d = (double)u;
+                return PQT_OK;
+            }
+        }
         if (errno == ERANGE)
             return pqt_err(PQT_MISUSE, "pqt_qc_add: rule '%s': the integer %s bound '%s' is "
                                        "outside the 64-bit range (-9223372036854775808.."
-                                       "9223372036854775807)",
+                                       "18446744073709551615)",
                            rule, which, b->text);
         b->is_int = true;
         b->i = (int64_t)v;
@@ -322,20 +332,20 @@ pqt_status pqt_scan_qc_fit(const pqt_qc_rule *r, int ek)
         case PQT_INT32:
         case PQT_INT64:
         case PQT_UINT64:
-            if (!b->is_int)
+            if (!b->is_int && !b->is_u64)
                 return pqt_err(PQT_KIND, "qc rule for column '%s': the %s bound '%s' is not an "
                                          "integer, and the column is %s (integer bounds are "
                                          "compared exactly)",
                                r->column, which[k], b->text, kind_word(ek));
-            if ((ek == PQT_INT32 && (b->i < INT32_MIN || b->i > INT32_MAX)) ||
-                (ek == PQT_UINT64 && b->i < 0))
+            if ((ek == PQT_INT32 && (b->is_u64 || b->i < INT32_MIN || b->i > INT32_MAX)) ||
+                (ek == PQT_INT64 && b->is_u64) || (ek == PQT_UINT64 && !b->is_u64 && b->i < 0))
                 return pqt_err(PQT_KIND, "qc rule for column '%s': the %s bound %s is outside "
                                          "the range of the column's kind %s",
                                r->column, which[k], b->text, kind_word(ek));
             break;
         case PQT_FLOAT32:
         case PQT_FLOAT64:
-            if (!b->is_int && !b->is_float)
+            if (!b->is_int && !b->is_u64 && !b->is_float)
                 return pqt_err(PQT_KIND, "qc rule for column '%s': the %s bound '%s' is not a "
                                          "number, and the column is %s",
                                r->column, which[k], b->text, kind_word(ek));

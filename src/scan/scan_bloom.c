@@ -67,7 +67,7 @@ static bool collect(void *user, const pqt_scan_probe_val *v)
     probe_ctx *c = user;
     pqt_conv conv = c->col->conv;
     bool integral = v->kind == PQT_INT32 || v->kind == PQT_INT64 || v->kind == PQT_DATE ||
-                    v->kind == PQT_TIME || v->kind == PQT_TIMESTAMP;
+                    v->kind == PQT_TIME || v->kind == PQT_TIMESTAMP || v->kind == PQT_UINT64;
     switch (c->ptype) {
     case PQT_PT_INT32: {
         int64_t lo = INT32_MIN, hi = INT32_MAX;

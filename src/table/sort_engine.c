@@ -468,6 +468,11 @@ static bool block_may_enter(const pqt_sort_key *k, int64_t r0, int64_t n, uint64
         for (int64_t i = 0; i < n; i++) hit |= (((uint64_t)(int64_t)x[i] ^ sign) ^ flip) <= top;
         return hit != 0;
     }
+    case PQT_UINT64: { /* the value is its own code */
+        const uint64_t *x = (const uint64_t *)k->b->data + r0;
+        for (int64_t i = 0; i < n; i++) hit |= (x[i] ^ flip) <= top;
+        return hit != 0;
+    }
     default:
         return true;
     }
@@ -512,6 +517,14 @@ static void block_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *
         const int32_t *x = (const int32_t *)b->data + r0;
         for (int64_t i = 0; i < n; i++) {
             c[i] = ((uint64_t)(int64_t)x[i] ^ sign) ^ flip;
+            ok[i] = 1;
+        }
+        break;
+    }
+    case PQT_UINT64: {
+        const uint64_t *x = (const uint64_t *)b->data + r0;
+        for (int64_t i = 0; i < n; i++) {
+            c[i] = x[i] ^ flip;
             ok[i] = 1;
         }
         break;

@@ -82,6 +82,7 @@ static void add_codes(const void *data, const uint8_t *validity, int64_t nrows, 
         switch (ek) {
         case PQT_INT32:
         case PQT_DATE: c = int_code(((const int32_t *)data)[r]); break;
+        case PQT_UINT64: c = ((const uint64_t *)data)[r]; break; /* unsigned: its own code */
         case PQT_FLOAT32: {
             float f = ((const float *)data)[r];
             if (isnan(f)) continue;
@@ -162,8 +163,9 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
     pqt_tcol *c = &t->cols[ci];
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     int ek = c->kind;
-    bool numeric = ek == PQT_INT32 || ek == PQT_INT64 || ek == PQT_DATE || ek == PQT_TIME ||
-                   ek == PQT_TIMESTAMP || ek == PQT_FLOAT32 || ek == PQT_FLOAT64;
+    bool numeric = ek == PQT_INT32 || ek == PQT_INT64 || ek == PQT_UINT64 || ek == PQT_DATE ||
+                   ek == PQT_TIME || ek == PQT_TIMESTAMP || ek == PQT_FLOAT32 ||
+                   ek == PQT_FLOAT64;
     if (!numeric || fc->conv != PQT_CONV_NONE || c->decode_kind) return PQT_OK;
     const pqt_plan *p = &t->plan;
     size_t es = pqt_kind_elem_nbytes(ek);
@@ -185,10 +187,14 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
         pqt_scan_stats st;
         pqt_scan_chunk_stats(&t->f->meta, fc, rg, &st);
         unsigned need = desc ? PQT_SST_MAX : PQT_SST_MIN;
-        bool usable = (st.flags & need) &&
-                      !(st.flags & (PQT_SST_NO_ORDER | PQT_SST_UNSIGNED | PQT_SST_SIGNED_ORDER));
+        /* uint64 bounds are in unsigned order (PQT_SST_UNSIGNED): the value is its code */
+        unsigned bad = PQT_SST_NO_ORDER | PQT_SST_SIGNED_ORDER |
+                       (ek == PQT_UINT64 ? 0u : (unsigned)PQT_SST_UNSIGNED);
+        bool usable = (st.flags & need) && !(st.flags & bad);
         const pqt_scan_bound *v = desc ? &st.max : &st.min;
-        uint64_t code = ek == PQT_FLOAT32 || ek == PQT_FLOAT64 ? float_code(v->d) : int_code(v->i);
+        uint64_t code = ek == PQT_FLOAT32 || ek == PQT_FLOAT64 ? float_code(v->d)
+                        : ek == PQT_UINT64                     ? (uint64_t)v->i
+                                                               : int_code(v->i);
         if (usable && (ek == PQT_FLOAT32 || ek == PQT_FLOAT64) && isnan(v->d)) usable = false;
         b[nb++] = (rg_bound){rg, usable ? (desc ? ~code : code) : 0};
     }

@@ -200,7 +200,7 @@ static void gen_lit(gbuf *b, int c, tlit *l, int in_list)
         l->i = dpool[rnd(9)];
         app(b, "\"");
         app_date(b, l->i);
-        app(b, coin(20) ? "T00:00:00\"" : "\"");
+        app(b, "\""); /* a date literal with a time of day is an error */
         return;
     }
     int u = units[c], k = (int)rnd(NIPOOL);

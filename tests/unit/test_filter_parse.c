@@ -280,7 +280,7 @@ static void compile_errors(const tk_table *t)
     CHECK_BAD(t, "v starts_with \"a\"", "starts_with applies only to string columns", 3);
     CHECK_BAD(t, "x contains \"a\"", "contains applies only to string columns", 3);
     CHECK_BAD(t, "flag in (1)", "in does not apply to the bool column 'flag'", 6);
-    CHECK_BAD(t, "v in @nope", "unknown set '@nope' (bind it with pqt_filter_bind)", 6);
+    CHECK_BAD(t, "v in @nope", "unknown set '@nope': no set of that name is bound to the filter", 6);
     CHECK_BAD(t, "name in (\"a\", 2)", "element 2 of the list must be double-quoted (column 'name' is string)", 15);
     CHECK_BAD(t, "v in (1, \"2\")", "element 2 of the list is not an integer (column 'v' is int64)", 10);
     CHECK_BAD(t, "v in (1, 2.5)", "element 2 of the list is not an integer", 10);

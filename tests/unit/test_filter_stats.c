@@ -307,6 +307,40 @@ static void trust_rules(void)
     u = ints(1, 5, 0);
     u.flags |= PQT_SST_UNSIGNED | PQT_SST_SIGNED_ORDER; /* deprecated fields of a uint column */
     PROVE(PQT_INT64, "x > 10", u, 10, SOME_);
+    /* a uint64 column: bounds are the values' bits, compared unsigned across 2^63 */
+    u = ints(1, INT64_MIN + 5, 0); /* [1, 2^63 + 5] */
+    u.flags |= PQT_SST_UNSIGNED;
+    PROVE(PQT_UINT64, "x > 10", u, 10, SOME_);
+    PROVE(PQT_UINT64, "x > 9223372036854775813", u, 10, NONE_);
+    PROVE(PQT_UINT64, "x >= 9223372036854775813", u, 10, SOME_);
+    PROVE(PQT_UINT64, "x < 1", u, 10, NONE_);
+    PROVE(PQT_UINT64, "x >= 1", u, 10, ALL_);
+    PROVE(PQT_UINT64, "x <= 18446744073709551615", u, 10, ALL_);
+    PROVE(PQT_UINT64, "x > -1", u, 10, ALL_);
+    PROVE(PQT_UINT64, "x == -1", u, 10, NONE_);
+    PROVE(PQT_UINT64, "x in (0, 9223372036854775814)", u, 10, NONE_);
+    PROVE(PQT_UINT64, "x in (0, 9223372036854775813)", u, 10, SOME_);
+    u = ints(INT64_MIN + 1, INT64_MIN + 5, 0); /* [2^63 + 1, 2^63 + 5] */
+    u.flags |= PQT_SST_UNSIGNED;
+    PROVE(PQT_UINT64, "x > 10", u, 10, ALL_);
+    PROVE(PQT_UINT64, "x < 9223372036854775809", u, 10, NONE_);
+    PROVE(PQT_UINT64, "x <= 9223372036854775809", u, 10, SOME_);
+    PROVE(PQT_UINT64, "x > 9.3e18", u, 10, NONE_);
+    PROVE(PQT_UINT64,
+          "x in (9223372036854775809, 9223372036854775810, 9223372036854775811, "
+          "9223372036854775812, 9223372036854775813)", u, 10, ALL_);
+    u = ints(-1, -1, 0); /* every value 2^64 - 1 */
+    u.flags |= PQT_SST_UNSIGNED;
+    PROVE(PQT_UINT64, "x == 18446744073709551615", u, 10, ALL_);
+    PROVE(PQT_UINT64, "x > 18446744073709551614", u, 10, ALL_);
+    PROVE(PQT_UINT64, "x < 18446744073709551615", u, 10, NONE_);
+    PROVE(PQT_UINT64, "x > 1.8446744073709552e19", u, 10, NONE_); /* 2^64: above every value */
+    u = ints(1, 5, 0);
+    u.flags |= PQT_SST_UNSIGNED | PQT_SST_SIGNED_ORDER;
+    PROVE(PQT_UINT64, "x > 10", u, 10, SOME_);
+    u = ints(7, 7, 0);
+    u.flags |= PQT_SST_UNSIGNED | PQT_SST_SIGNED_ORDER; /* min == max holds in any order */
+    PROVE(PQT_UINT64, "x == 7", u, 10, ALL_);
     u = ints(1, 5, 0);
     u.flags |= PQT_SST_NO_ORDER;
     PROVE(PQT_INT64, "x > 10", u, 10, SOME_);

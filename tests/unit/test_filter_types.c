@@ -3,7 +3,8 @@
  * test_filter_types.c - literals against every kind (anchor-spec §1.3, §1.4, §6): integer
  * columns against reals and out-of-range numbers (exact, no rounding through double), float32
  * columns against literals beyond FLT_MAX, dates, times and timestamps in each unit (precision,
- * range, midnight), strings compared bytewise (unicode included), booleans; and the compiled
+ * range, midnight), strings compared bytewise (unicode included), booleans, uint64 in unsigned
+ * order and exact past 2^63 (a negative literal below every value); and the compiled
  * program's shape: conjuncts, their columns, cost, and their text for --explain.
  * Truth: hand-computed rows; epoch day numbers computed by hand (2024-01-31 = day 19753).
  */
@@ -30,6 +31,9 @@ static const uint8_t v_1b[] = {0x1b};
 static const int64_t s_off[N + 1] = {0, 1, 2, 4, 5, 5, 8, 10};
 static const char s_b[] = "Ba\xc3\xa9zabcab"; /* "B" "a" "é" "z" "" "abc" "ab" */
 static const uint8_t b[N] = {1, 0, NUL, 1, 0, NUL, NUL};
+static const uint64_t u[N] = {0, 1, 9223372036854775807ULL, 9223372036854775808ULL,
+                              18446744073709551615ULL, NUL, 18446744073709551614ULL};
+static const uint8_t u_v[] = {0x5f};
 
 static tk_table table(void)
 {
@@ -44,6 +48,7 @@ static tk_table table(void)
     tk_add(&t, "s", PQT_STRING, -1, s_off, s_b, NULL);
     tk_add(&t, "b", PQT_BOOL, -1, b, NULL, v_1b);
     tk_add(&t, "a b", PQT_FLOAT32, -1, f, NULL, NULL);
+    tk_add(&t, "u", PQT_UINT64, -1, u, NULL, u_v);
     return t;
 }
 
@@ -141,8 +146,15 @@ static void temporal(const tk_table *t)
     CHECK_BAD(t, "tm == \"12:00:00.0005\"", "is more precise than column 'tm' (time[ms]) holds", 7);
     CHECK_BAD(t, "tm == \"2024-01-31\"", "column 'tm' is time; its value is a double-quoted time of day", 7);
     CHECK_ROWS(t, "d == \"2024-01-31\"", "0");
-    CHECK_ROWS(t, "d == \"2024-01-31T00:00:00\"", "0"); /* midnight is a date */
-    CHECK_BAD(t, "d == \"2024-01-31T10:00\"", "is more precise than column 'd' (date) holds", 6);
+    /* a date holds no time of day: one written is an error, midnight included */
+    CHECK_BAD(t, "d == \"2024-01-31T00:00:00\"",
+              "filter rule 'd == \"2024-01-31T00:00:00\"': \"2024-01-31T00:00:00\" has a time of "
+              "day; column 'd' is date, its value is a date alone such as \"2024-01-31\"", 6);
+    CHECK_BAD(t, "d >= \"2024-01-31 00:00\"", "has a time of day; column 'd' is date", 6);
+    CHECK_BAD(t, "d == \"2024-01-31T10:00\"", "has a time of day; column 'd' is date", 6);
+    CHECK_BAD(t, "d in (\"2024-01-31\", \"2024-02-01T00:00:00Z\")",
+              "element 2 of the list \"2024-02-01T00:00:00Z\" has a time of day; column 'd' is date",
+              21);
     CHECK_ROWS(t, "d < \"1970-01-01\"", "3");
     CHECK_ROWS(t, "d in (\"1969-12-31\", \"2024-02-01\")", "1 3");
     CHECK_ROWS(t, "d > \"0000-01-01\"", "0 1 3 4");
@@ -153,6 +165,64 @@ static void temporal(const tk_table *t)
     int64_t noon[] = {43200000000000LL, 1};
     CHECK_OK(pqt_filter_add_in(fl, "tm", PQT_KIND_UNIT(PQT_TIME, PQT_UNIT_NANOS), noon, 2, NULL, 0));
     CHECK(strcmp(tk_rows(t, NULL, 0, fl), "1") == 0);
+    pqt_filter_free(fl);
+}
+
+/* u: 0, 1, 2^63 - 1, 2^63, 2^64 - 1, null, 2^64 - 2 */
+static void unsigned64(const tk_table *t)
+{
+    CHECK_ROWS(t, "u > 9223372036854775807", "3 4 6");
+    CHECK_ROWS(t, "u >= 9223372036854775808", "3 4 6");
+    CHECK_ROWS(t, "u < 9223372036854775808", "0 1 2");
+    CHECK_ROWS(t, "u >= 18446744073709551614", "4 6");
+    CHECK_ROWS(t, "u == 18446744073709551615", "4");
+    CHECK_ROWS(t, "u /= 18446744073709551615", "0 1 2 3 6");
+    CHECK_ROWS(t, "u > 18446744073709551615", "");
+    CHECK_ROWS(t, "u <= 18446744073709551615", "0 1 2 3 4 6");
+    CHECK_ROWS(t, "u < 18446744073709551616", "0 1 2 3 4 6"); /* 2^64: above every value */
+    CHECK_ROWS(t, "u > -1", "0 1 2 3 4 6");                    /* below every value */
+    CHECK_ROWS(t, "u == -1", "");
+    CHECK_ROWS(t, "u /= -1", "0 1 2 3 4 6");
+    CHECK_ROWS(t, "u <= -0.5", "");
+    CHECK_ROWS(t, "u > -9223372036854775808", "0 1 2 3 4 6");
+    CHECK_ROWS(t, "u < 1.5", "0 1");
+    CHECK_ROWS(t, "u == 1.0", "1");
+    CHECK_ROWS(t, "u == 1.5", "");
+    CHECK_ROWS(t, "u > 9.2233720368547758e18", "4 6"); /* that double is 2^63 */
+    CHECK_ROWS(t, "u in (0, 18446744073709551615, -1, 18446744073709551616, 1e30)", "0 4");
+    CHECK_ROWS(t, "u not_in (0, 18446744073709551615)", "1 2 3 6");
+    CHECK_ROWS(t, "u in (9223372036854775807, 9223372036854775808)", "2 3"); /* bitmap form */
+    CHECK_ROWS(t, "u in (1, 18446744073709551614, 3, 5, 7, 9, 11, 13, 15, 17)", "1 6");
+    CHECK_BAD(t, "u is_nan", "is_nan applies only to float columns; column 'u' is uint64", 3);
+    CHECK_BAD(t, "u == \"5\"", "column 'u' is uint64; its value is a number", 6);
+    CHECK_BAD(t, "u in (1, 2.5)", "element 2 of the list is not an integer (column 'u' is uint64)",
+              10);
+    /* bound sets: uint64 values on any integer column, int64 values on a uint64 column */
+    static const uint64_t us[] = {18446744073709551615ULL, 9223372036854775808ULL, 7};
+    static const int64_t is[] = {-1, 1, INT64_MAX};
+    struct {
+        const char *rule;
+        const char *want;
+    } bound[] = {{"u in @us", "3 4"}, {"u in @is", "1 2"}, {"q in @us", "6"},
+                 {"big in @us", ""}, {"u not_in @us", "0 1 2 6"}};
+    for (size_t i = 0; i < sizeof bound / sizeof bound[0]; i++) {
+        pqt_filter *fl;
+        CHECK_OK(pqt_filter_new(&fl));
+        CHECK_OK(pqt_filter_bind(fl, "us", PQT_UINT64, us, 3, NULL));
+        CHECK_OK(pqt_filter_bind(fl, "is", PQT_INT64, is, 3, NULL));
+        CHECK_OK(pqt_filter_add(fl, bound[i].rule));
+        const char *got = tk_rows(t, NULL, 0, fl);
+        if (strcmp(got, bound[i].want) != 0) {
+            fprintf(stderr, "%s:%d: rule %s: kept [%s], expected [%s]\n", __FILE__, __LINE__,
+                    bound[i].rule, got, bound[i].want);
+            pqt_test_failures++;
+        }
+        pqt_filter_free(fl);
+    }
+    pqt_filter *fl;
+    CHECK_OK(pqt_filter_new(&fl));
+    CHECK_OK(pqt_filter_add_in(fl, "u", PQT_UINT64, us, 3, NULL, 1));
+    CHECK(strcmp(tk_rows(t, NULL, 0, fl), "0 1 2 6") == 0);
     pqt_filter_free(fl);
 }
 
@@ -262,6 +332,10 @@ static void program_shape(const tk_table *t)
     TEXT(t, "s not_in (\"x\"\"y\")", "s not_in (\"x\"\"y\")");
     TEXT(t, "q in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)", "q in (1, 2, 3, 4, 5, 6, 7, 8, ... 10 values)");
     TEXT(t, "not (b == true and s > \"a\")", "b /= true or not (s > \"a\")");
+    TEXT(t, "u > 18446744073709551614", "u > 18446744073709551614");
+    TEXT(t, "u < 2.5", "u <= 2");
+    TEXT(t, "u in (18446744073709551615, 9223372036854775808, 1)",
+         "u in (1, 9223372036854775808, 18446744073709551615)");
 }
 
 int main(void)
@@ -270,6 +344,7 @@ int main(void)
     integers(&t);
     floats(&t);
     temporal(&t);
+    unsigned64(&t);
     strings_bools(&t);
     program_shape(&t);
     return pqt_test_done("test_filter_types");

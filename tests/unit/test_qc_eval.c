@@ -92,6 +92,28 @@ static void test_uint64(void)
     /* 1.8446744073709552e19 is 2^64: above every uint64 */
     CHECK_TEXT(range_of(rule("u, , <1.8446744073709552e19"), &b), "ok");
     CHECK_TEXT(range_of(rule("u, >-1"), &b), "ok"); /* refused at open; still right here */
+    /* bounds past 2^63 are exact: no rounding through double */
+    CHECK_TEXT(range_of(rule("u, , <=18446744073709551614"), &b),
+               "declared max <= 18446744073709551614, data range [0, 18446744073709551615], 1 of "
+               "3 valid element(s) out of range");
+    CHECK_TEXT(range_of(rule("u, 9223372036854775808, 18446744073709551615"), &b),
+               "declared min >= 9223372036854775808, max <= 18446744073709551615, data range [0, "
+               "18446744073709551615], 1 of 3 valid element(s) out of range");
+    CHECK_TEXT(range_of(rule("u, >9223372036854775808, <18446744073709551615"), &b),
+               "declared min > 9223372036854775808, max < 18446744073709551615, data range [0, "
+               "18446744073709551615], 3 of 3 valid element(s) out of range");
+    CHECK_TEXT(range_of(rule("u, 9223372036854775807"), &b),
+               "declared min >= 9223372036854775807, data range [0, 18446744073709551615], 1 of "
+               "3 valid element(s) out of range");
+    /* an int64 value is below a bound past 2^63 (refused at open on an int64 column) */
+    int64_t iv[2] = {INT64_MAX, -1};
+    pqt_colbuf bi = buf(PQT_INT64, iv, 2, NULL);
+    CHECK_TEXT(range_of(rule("i, , <9223372036854775808"), &bi), "ok");
+    double dv[2] = {1.8446744073709552e19, 0};
+    pqt_colbuf bd = buf(PQT_FLOAT64, dv, 2, NULL);
+    CHECK_TEXT(range_of(rule("f, , 18446744073709551615"), &bd),
+               "declared max <= 18446744073709551615, data range [0.0, 18446744073709552000.0], 1 "
+               "of 2 valid element(s) out of range");
     CHECK_TEXT(range_of(rule("u, >0"), &b),
                "declared min > 0, data range [0, 18446744073709551615], 1 of 3 valid element(s) "
                "out of range");

@@ -101,7 +101,8 @@ static void test_errors(void)
     CHECK_BAD("a, , <-Infinity", "the max bound '-Infinity' is not finite");
     CHECK_BAD("a, , <=inf", "the max bound 'inf' is not finite");
     CHECK_BAD("a, 1e999", "the min bound '1e999' is not finite");
-    CHECK_BAD("a, 9223372036854775808", "outside the 64-bit range");
+    CHECK_BAD("a, 18446744073709551616", "outside the 64-bit range"); /* 2^64 */
+    CHECK_BAD("a, , 99999999999999999999", "outside the 64-bit range");
     CHECK_BAD("a, , -99999999999999999999", "outside the 64-bit range");
 
     /* one rule per column; a failed add changes nothing */

@@ -580,6 +580,9 @@ static void test_open_errors(void)
                                "and the column is int64"},
         {"vec, , 2147483648", PQT_KIND, "qc rule for column 'vec': the max bound 2147483648 is "
                                         "outside the range of the column's kind int32"},
+        {"big, , 9223372036854775808", PQT_KIND, "qc rule for column 'big': the max bound "
+                                                 "9223372036854775808 is outside the range of "
+                                                 "the column's kind int64"},
         {"ra, abc", PQT_KIND, "the min bound 'abc' is not a number, and the column is float64"},
         {"d, 5", PQT_KIND, "qc rule for column 'd': min/max bounds are not supported on a date "
                            "column"},
