@@ -103,12 +103,23 @@ else
     fail "pqt.h in C++"
 fi
 
-# build_pc LANG DRIVER SRC [FLAGS]: the dynamic and the fully static program of one language
+# pqt.pc's Libs carry -Wl,-rpath,${libdir}: a program built with `pkg-config --libs pqt` finds
+# libpqt.so.0 where pkg-config found the package, with no LD_LIBRARY_PATH (unset above). The
+# .pc computes ${libdir} from its own place (${pcfiledir}) when it is queried, so the rpath
+# names the moved prefix, not the staging directory it was installed to.
+if grep -qF -- "-Wl,-rpath,$libdir" <<<"$PC_DYN"; then
+    pass "pkg-config --libs pqt has the rpath of the moved libdir"
+else
+    fail "pkg-config --libs pqt lacks -Wl,-rpath,$libdir: $PC_DYN"
+fi
+
+# build_pc LANG DRIVER SRC [FLAGS]: the dynamic (no rpath but pqt.pc's, run with no
+# LD_LIBRARY_PATH) and the fully static program of one language
 # (STATIC_EXTRA: more flags for the static link).
 build_pc() {
     local lang=$1 driver=$2 src=$3
     shift 3
-    if quiet "$driver" "$@" "$src" -o "$TMP/pc_$lang" $PC_DYN -Wl,-rpath,"$libdir"; then
+    if quiet "$driver" "$@" "$src" -o "$TMP/pc_$lang" $PC_DYN; then
         check "pkg-config $lang dynamic" "$TMP/pc_$lang"
     else
         fail "pkg-config $lang dynamic: link failed"
@@ -169,7 +180,7 @@ check_module() {
     fi
 }
 if quiet gfortran -Wall -Werror fortran/examples/find_package/example.f90 -o "$TMP/pc_fmod" \
-    $(pkg-config --cflags --libs pqt-fortran) -Wl,-rpath,"$libdir"; then
+    $(pkg-config --cflags --libs pqt-fortran); then
     check_module "pkg-config module parquet" "$TMP/pc_fmod"
 else
     fail "pkg-config module parquet: build failed"
