@@ -11,7 +11,8 @@
 # directory with a multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the
 # prefix), and the prefix is moved after installing, so every path an installed file holds
 # must be relative.
-# The installed tool must run from the moved prefix with no LD_LIBRARY_PATH.
+# The installed tool must run from the moved prefix with no LD_LIBRARY_PATH; its man page,
+# shell completions and the documentation are installed under share/.
 #
 #   bash tests/packaging/run.sh [BUILD_DIR]     (default build-pkg; run from anywhere)
 # Needs cmake, cc, c++, gfortran, pkg-config (scripts/install-deps test). CI runs it (.ci/run).
@@ -79,6 +80,26 @@ if out=$("$P/bin/pqt" schema "$DATA" 2>&1) && grep -qF "$DATA: 1000 rows, 2 row 
     pass "installed pqt runs from its prefix"
 else
     fail "installed pqt: $out"
+fi
+
+# the tool's man page, shell completions and the documentation
+for f in share/man/man1/pqt.1 share/bash-completion/completions/pqt share/zsh/site-functions/_pqt \
+    share/doc/pqt/README.md share/doc/pqt/LICENSE share/doc/pqt/docs/reading.md \
+    share/doc/pqt/docs/filters.md; do
+    if [ -s "$P/$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
+done
+if command -v man >/dev/null; then
+    if out=$(MANPATH="$P/share/man" man -w pqt 2>&1) && [ "$out" = "$P/share/man/man1/pqt.1" ]; then
+        pass "man finds pqt(1) under the prefix's share/man"
+    else
+        fail "man -w pqt with MANPATH=$P/share/man: $out"
+    fi
+fi
+if out=$(bash -c 'source "$1"; COMP_WORDS=(pqt ca); COMP_CWORD=1; _pqt; echo "${COMPREPLY[*]}"' \
+    _ "$P/share/bash-completion/completions/pqt" 2>&1) && [ "$out" = "cat" ]; then
+    pass "the installed bash completion completes 'pqt ca' to 'cat'"
+else
+    fail "bash completion of 'pqt ca': $out"
 fi
 
 # ---- pkg-config ----
