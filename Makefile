@@ -90,7 +90,7 @@ fuzz:
 bench: build
 	bash bench/run.sh
 
-# pushdown.md section 5's scenarios 1-9 (bench/README.md, "Pushdown scenarios")
+# docs/pruning.md's scenarios 1-9 ("Scenarios") (bench/README.md, "Pushdown scenarios")
 bench-pushdown: build
 	bash bench/run.sh pushdown
 

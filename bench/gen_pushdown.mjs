@@ -1,4 +1,4 @@
-// gen_pushdown.mjs - the files of the pushdown scenarios (pushdown.md section 5), written by
+// gen_pushdown.mjs - the files of the pushdown scenarios (docs/pruning.md, "Scenarios"), written by
 // DuckDB and Polars from the catalogue's rows (catalogue_sql.mjs).
 //
 //   node bench/gen_pushdown.mjs [--n PD_N] [--out DIR] [--force]

@@ -15,8 +15,9 @@
  *                   W13 opens with a filter of bounding-box rules (dec and ra ranges) and the
  *                   exact distance as a callback predicate (pqt_filter_add_callback), so the
  *                   payload is decoded for the cone's rows only; W13h opens with the box
- *                   rules only and tests the distance in C on the box's rows (seed 002's loop
- *                   by hand); W13n reads ra, dec and the payload whole (no pushdown).
+ *                   rules only and tests the distance in C on the box's rows (as
+ *                   examples/selection_loop.c does); W13n reads ra, dec and the payload whole (no
+ *                   pushdown).
  */
 #define _POSIX_C_SOURCE 200809L
 

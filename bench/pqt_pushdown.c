@@ -11,7 +11,7 @@
  * then every --cols column into fresh memory (pqt_table_get_alloc / get_strings_alloc),
  * folded into a checksum, pqt_free, pqt_table_close. --pushdown 0 sets every
  * PQT_OPT_PUSHDOWN_* option to 0: the same reader and projection without any pruning (the
- * baseline of pushdown.md section 5). No --cols: the count only.
+ * baseline of docs/pruning.md, "Scenarios"). No --cols: the count only.
  *
  * Checksum (what the peers compute in SQL / Polars): the count, then per column
  *   numbers: the sum (nulls count 0, as SQL's sum skips them; integers exact in int64)

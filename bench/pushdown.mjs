@@ -1,11 +1,11 @@
-// pushdown.mjs - the pushdown scenarios (pushdown.md section 5, 1-9): pqt with pushdown, pqt
+// pushdown.mjs - the pushdown scenarios (docs/pruning.md, "Scenarios", 1-9): pqt with pushdown, pqt
 // with every PQT_OPT_PUSHDOWN_* off (the baseline), DuckDB and Polars on the same files, in
 // one run; checks every engine's checksum against DuckDB's and writes the report.
 //
-//   node bench/pushdown.mjs --n PD_N --data DIR --build BUILD --out results/pushdown.md
+//   node bench/pushdown.mjs --n PD_N --data DIR --build BUILD --out results/scenarios.md
 //                           [--runs 5] [--threads 1]
 //
-// Raw records go to results/pushdown.jsonl beside the report. Exit status 3 when an engine's
+// Raw records go to results/scenarios.jsonl beside the report. Exit status 3 when an engine's
 // checksum differs from DuckDB's (the table then says MISMATCH, and a banner goes to stderr).
 // Environment: PD_CASES=1-stats,5-10% or PD_SCENARIOS=1,3 restrict the run.
 // --from RAW.jsonl re-renders the report of an earlier run without running anything.
@@ -210,7 +210,7 @@ const meta = recs.find((r) => r.engine === 'meta') ?? {
   date: '(date not recorded)', git: '?', duckdb: peerVersion('@duckdb/node-api'), polars: peerVersion('nodejs-polars'),
   cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, load: '?', threads, runs,
 };
-L.push(`# Pushdown scenarios (pushdown.md §5, 1–9)`, '');
+L.push(`# Pushdown scenarios (docs/pruning.md, "Scenarios", 1–9)`, '');
 L.push(`${meta.date}, pqt ${meta.git}, DuckDB ${meta.duckdb}, Polars ${meta.polars} (nodejs), ` +
   `${meta.cpu}, ${meta.cores} cores, load average at the end ${meta.load}. ` +
   `N = ${N.toLocaleString('en-US')} rows, row groups of ${manifest.row_group_size.toLocaleString('en-US')}; ` +
@@ -228,7 +228,7 @@ L.push('', 'pqt = filter at open (`PQT_OPT_FILTER`), then `pqt_table_get_alloc` 
 // The summary (what docs/benchmarks.md shows), then the details.
 L.push('Summary (counters: row groups pruned by statistics / page index / dictionary / bloom filter; ' +
   'data pages decompressed, the baseline\'s in parentheses; pages pruned by the column index; bloom filters read):', '');
-L.push('| case | goal (§5) | pqt / baseline | pqt / best peer | rg pruned s/i/d/b | pages decompr. | idx-pruned pages | blooms read | goal |',
+L.push('| case | goal | pqt / baseline | pqt / best peer | rg pruned s/i/d/b | pages decompr. | idx-pruned pages | blooms read | goal |',
        '| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const c of cases) {
   const r = row[c.id];
@@ -241,7 +241,7 @@ for (const c of cases) {
        : '— | — | — | — | ') + `${j.verdict}${j.measured ? ` (${j.measured})` : ''} |`);
 }
 L.push('', 'Details:', '');
-L.push('| case | what | pqt | baseline | DuckDB | Polars | pqt / baseline | pqt / best peer | goal (§5) | measured | | pqt counters |',
+L.push('| case | what | pqt | baseline | DuckDB | Polars | pqt / baseline | pqt / best peer | goal | measured | | pqt counters |',
        '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 const verdicts = [];
 for (const c of cases) {

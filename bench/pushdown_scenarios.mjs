@@ -1,4 +1,4 @@
-// pushdown_scenarios.mjs - THE table of the pushdown scenarios (pushdown.md section 5, 1-9;
+// pushdown_scenarios.mjs - THE table of the pushdown scenarios (docs/pruning.md, "Scenarios", 1-9;
 // scenario 10 is tests/unit/test_pushdown_torture.c). One entry per case; each engine's query
 // is derived from the same conjuncts and projection, so pqt, DuckDB and Polars run the same
 // thing.
@@ -14,7 +14,7 @@
 //             { maxVs: [id, r] }  pqt / pqt time of case id <= r
 //             { spread: group, r } slowest / fastest pqt time over the cases of the group <= r
 //             counters: { name: 'zero' | 'below_baseline' } checked on pqt's counters too
-//   goalText  the goal as pushdown.md says it
+//   goalText  the goal as the scenario states it
 //   pqtOnly   no peers (a reference time)
 import { SURVEYS } from './catalogue_sql.mjs';
 

@@ -2,7 +2,7 @@
 # bench/run.sh - the whole benchmark: peers, tools, data, every engine, one Markdown table.
 # `make bench` runs it after `make build`. See bench/README.md.
 # `bash bench/run.sh pushdown` (`make bench-pushdown`) runs the pushdown scenarios instead
-# (pushdown.md section 5, 1-9): bench/results/pushdown.md.
+# (docs/pruning.md, "Scenarios", 1-9): bench/results/scenarios.md.
 #
 # Environment:
 #   N=10000000           catalogue rows (default 10,000,000; N=200000 for a quick check)
@@ -55,7 +55,7 @@ if [ "${1:-}" = pushdown ]; then
     say "pushdown scenarios: N=$PD_N, runs=$RUNS, threads=$PD_THREADS"
     status=0
     node "$here/pushdown.mjs" --n "$PD_N" --data "$DATA" --build "$BUILD" --runs "$RUNS" \
-        --threads "$PD_THREADS" --out "$results/pushdown.md" || status=$?
+        --threads "$PD_THREADS" --out "$results/scenarios.md" || status=$?
     exit "$status"
 fi
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * selection_loop.c - predicates of your own, row group by row group, written from pqt.h alone
- * (seed 002's loop by hand): start with every row selected, read one column for the rows
- * still selected, evaluate anything on it, refine the selection, and read the next column
- * only for the rows that survive; the payload columns are read for the survivors alone.
+ * (the filter pass by hand; docs/pruning.md, "Per row group"): start with every row selected, read
+ * one column for the rows still selected, evaluate anything on it, refine the selection, and read
+ * the next column only for the rows that survive; the payload columns are read for the survivors
+ * alone.
  *
  * The query, on the object catalogue (per row group):
  *   1. drop rows 101..150 of the row group (say, a stretch flagged bad) -- ranges, not, and;

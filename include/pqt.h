@@ -1079,8 +1079,8 @@ PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, i
  * needs, so the filter may be changed, cleared or freed afterwards. A filter is used by one
  * thread at a time. Every failed call changes nothing.
  */
-/* Published limits (anchor-spec §1.7). A rule longer than PQT_FILTER_MAX_RULE_NBYTES bytes,
- * nested deeper than PQT_FILTER_MAX_DEPTH levels (each '(' and each 'not' is one), more than
+/* Published limits (docs/filters.md, "Limits"). A rule longer than PQT_FILTER_MAX_RULE_NBYTES
+ * bytes, nested deeper than PQT_FILTER_MAX_DEPTH levels (each '(' and each 'not' is one), more than
  * PQT_FILTER_MAX_NODES expression nodes across all rules of a filter (each clause, each
  * and/or/not, and one implicit AND per rule after the first), more than PQT_FILTER_MAX_SETS
  * sets (pqt_filter_bind names plus pqt_filter_add_in calls), a column name over
@@ -1106,9 +1106,9 @@ PQT_API void pqt_filter_clear(pqt_filter *f);
 
 /* Add one rule (NUL-terminated UTF-8), AND-combined with the rules already added. The rule is
  * parsed now: PQT_BAD_FILTER for a syntax error or a limit, with a message carrying the
- * anchor's wording and the 1-based character where the problem is ("... at character 7").
- * Names, operators against kinds and value types are checked when the filter is applied.
- * PQT_MISUSE for a NULL argument. */
+ * wording of docs/filters.md, "Errors", and the 1-based character where the problem is ("... at
+ * character 7"). Names, operators against kinds and value types are checked when the filter is
+ * applied. PQT_MISUSE for a NULL argument. */
 PQT_API pqt_status pqt_filter_add(pqt_filter *f, const char *rule);
 
 /* Add the clause `column in <values>` (negate != 0: `column not_in <values>`), AND-combined
@@ -1173,9 +1173,9 @@ typedef int (*pqt_filter_fn)(void *user, const pqt_batch_col *cols, int ncols, i
 PQT_API pqt_status pqt_filter_add_callback(pqt_filter *f, const char *const *columns, int ncols,
                                            pqt_filter_fn fn, void *user);
 
-/* Rows in memory (anchor-spec §1.1): the same parser and evaluator as a filter at open, so a
- * rule selects the same rows everywhere. Columns a rule names are read (first touch) if they
- * are not resident.
+/* Rows in memory (docs/filters.md, "Rows in memory"): the same parser and evaluator as a filter at
+ * open, so a rule selects the same rows everywhere. Columns a rule names are read (first touch) if
+ * they are not resident.
  *
  * pqt_table_row_mask: keep[i] (one byte per table row, caller memory of pqt_table_nrows
  * bytes) = 1 when row i + 1 passes, else 0; the table's rows do not change.
@@ -1230,7 +1230,7 @@ PQT_API int64_t pqt_table_scan_values(const pqt_table *t, const char *name);
  * "sample: fraction P, seed S, rule NAME: K of N rows kept" (docs/sampling.md). snprintf
  * semantics: returns the full length. */
 PQT_API int64_t pqt_table_explain(const pqt_table *t, char *buf, size_t cap);
-/* ---- selections: your own predicates, row group by row group (seed 002) ---- */
+/* ---- selections: your own predicates, row group by row group (docs/reading.md) -- */
 /*
  * A pqt_selection is a set of rows of ONE row group: the rows pqt_file_read_selected returns.
  * With it a program runs predicates the filter language cannot say, the way a filter at open
@@ -1399,7 +1399,7 @@ PQT_API pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, v
                                                int *kind_ret);
 /* ---- end of exact values ---- */
 
-/* ---- quality control (docs/qc.md, anchor-spec §3) ---- */
+/* ---- quality control (docs/qc.md) ---- */
 /*
  * A pqt_qc holds read-time quality-control rules, one per column, each in the code form
  *     "column[, min[, max[, miss]]]"        e.g. "ra, >=0, <=360, Null"
@@ -1457,7 +1457,7 @@ PQT_API int64_t pqt_qc_describe(const pqt_qc *qc, char *buf, size_t cap);
  * column order), nothing changed; soft mode: warnings, PQT_OK. A no-op (PQT_OK) for a table
  * without rules, an in-memory table and a detached one. Read errors as for a first touch. */
 PQT_API pqt_status pqt_table_validate_qc(pqt_table *t);
-/* Write-side qc (anchor-spec §3.5: warnings only, a write goes on): check t's values now
+/* Write-side qc (docs/qc.md, "Write-side qc": warnings only): check t's values now
  * (read, added or set; the rows keep selects when keep is non-NULL, one byte per row, else
  * every row) against the rules of qc, bound here to t's columns by name. Each column that
  * breaks its rule's range, and each that holds a null its "miss:" forbids, is one warning

@@ -31,7 +31,7 @@ expect_rc 0 "passing rules"
 expect_file out "passing rules" <<<"$(printf 'id,i32\n1,3\n2,6\n3,9\n4,12\n5,15\n6,18\n')"
 expect_file err "passing rules" </dev/null
 
-# hard: status 1, nothing printed, the §3.4 message (ids 1..5: one of them is not > 1)
+# hard: status 1, nothing printed, the docs/qc.md message (ids 1..5: one of them is not > 1)
 run cat $F -c id --rows 1:5 -f csv --qc "id, >1"
 expect_rc 1 "hard range"
 expect_file out "hard range" </dev/null

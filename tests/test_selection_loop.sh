@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_selection_loop.sh - examples/selection_loop.c (seed 002's loop by hand: pqt_selection
+# test_selection_loop.sh - examples/selection_loop.c (the filter pass by hand: pqt_selection
 # and pqt_file_read_selected, from pqt.h alone) prints what DuckDB, an independent reader,
 # computes for the same query over examples/catalogue.parquet.
 #

@@ -17,7 +17,7 @@ const one = async (sql) => (await c.runAndReadAll(sql)).getRows()[0];
 const expected = [];
 const expect = (name, ...values) => expected.push([name, ...values.map(String)].join(' '));
 
-// big.parquet: 2,000,000 rows (the seed's slice 1000001..2000000 is its second half) in row
+// big.parquet: 2,000,000 rows (slice_open.f90's slice 1000001..2000000 is its second half) in row
 // groups of 100,000. mass is a whole number of kg below 2^53 in every partial sum, so any
 // summation order gives the exact total; one row in 100 is above 1e10.
 await c.run(`COPY (SELECT id::BIGINT AS id,
@@ -41,7 +41,7 @@ r = await one(`SELECT count(DISTINCT row_group_id) FROM parquet_metadata(${B})`)
 // whole-file table: both forms of %row_group_bounds and the footer-only call agree
 expect('row_group_bounds', r[0], 'T', 'T');
 
-// catalogue.parquet: the seed's catalogue. mass and MASS_KG are different columns (the MAML
+// catalogue.parquet: the examples' catalogue. mass and MASS_KG are different columns (the MAML
 // remaps the internal name mass to MASS_KG, shadowing the file's own mass); quality has
 // nulls; two row groups of 500.
 await c.run(`CREATE TABLE cat AS SELECT i::BIGINT AS id,

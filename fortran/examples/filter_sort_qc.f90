@@ -1,5 +1,6 @@
-! Seed 000, "Filtering, sorting and checking rows as the file is opened". Added: the program,
-! t and m, and the last two lines (sorted by -mass, so m(1) is the largest surviving mass).
+! Filtering, sorting and checking rows as the file is opened (docs/fortran.md, "Examples"). Besides
+! the documented lines: the program, t and m, and the last two lines (sorted by -mass, so m(1) is
+! the largest surviving mass).
 program filter_sort_qc
     use parquet
     use iso_fortran_env, only: real64

@@ -1,6 +1,7 @@
-! Seed 000, "A variable-length LIST column's width is discovered, not declared". Added: the
-! declarations, lo/hi (a slice inside the first row group) and the last print. The file's
-! spec column holds 4 elements a row in its first row group and 1..3 in its second.
+! A variable-length LIST column's width is discovered, not declared (docs/fortran.md, "Examples").
+! Besides the documented lines: the declarations, lo/hi (a slice inside the first row group) and the
+! last print. The file's spec column holds 4 elements a row in its first row group and 1..3 in its
+! second.
 program list_width
     use parquet
     implicit none

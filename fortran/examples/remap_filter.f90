@@ -1,4 +1,5 @@
-! Seed 000, "Column names: yours, not the file's". Added: the declarations and the print.
+! Column names: yours, not the file's (docs/fortran.md, "Examples"). Besides the documented lines:
+! the declarations and the print.
 program remap_filter
     use parquet
     implicit none

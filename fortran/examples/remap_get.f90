@@ -1,5 +1,5 @@
-! Seed 000, "Renaming a file's columns with a read-in MAML". Added: the declarations and the
-! print.
+! Renaming a file's columns with a read-in MAML (docs/fortran.md, "Examples"). Besides the
+! documented lines: the declarations and the print.
 program remap_get
     use parquet
     use iso_fortran_env, only: real64

@@ -1,5 +1,6 @@
-! Seed 000, "Which rows a row group holds". Added: the declarations, the open, the footer-only
-! call and the print (a whole-file table with no transform: all three are the same array).
+! Which rows a row group holds (docs/fortran.md, "Examples"). Besides the documented lines: the
+! declarations, the open, the footer-only call and the print (a whole-file table with no transform:
+! all three are the same array).
 program row_group_bounds
     use parquet
     use iso_fortran_env, only: int64

@@ -1,4 +1,5 @@
-! Seed 000, "Which row of the file is this?". Added: the program, t, the filter and the print.
+! Which row of the file is this? (docs/fortran.md, "Examples"). Besides the documented lines: the
+! program, t, the filter and the print.
 program which_file_row
     use parquet
     use iso_fortran_env, only: int64

@@ -1,4 +1,5 @@
-! Seed 000, "A slice with a filter, a sample or qc". Added: the declarations.
+! A slice with a filter, a sample or qc (docs/fortran.md, "Examples"). Besides the documented lines:
+! the declarations.
 program slice_filter
     use parquet
     use iso_fortran_env, only: int64

@@ -1,5 +1,5 @@
-! Seed 000, "Reading part of a file: the slice regime". Added: the declarations, lo/hi, the
-! second print.
+! Reading part of a file: the slice regime (docs/fortran.md, "Examples"). Besides the documented
+! lines: the declarations, lo/hi, the second print.
 program slice_open
     use parquet
     use iso_fortran_env, only: int64

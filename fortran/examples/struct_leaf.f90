@@ -1,4 +1,5 @@
-! Seed 000, "Nested struct columns". Added: the declarations, the open and the print.
+! Nested struct columns (docs/fortran.md, "Examples"). Besides the documented lines: the
+! declarations, the open and the print.
 program struct_leaf
     use parquet
     use iso_fortran_env, only: real64

@@ -1,5 +1,5 @@
-! Seed 000, "Units". Added: the declarations and the print (the unit, and MASS_KG's
-! residency: RES_EMPTY, nothing has been read).
+! Units (docs/fortran.md, "Examples"). Besides the documented lines: the declarations and the print
+! (the unit, and MASS_KG's residency: RES_EMPTY, nothing has been read).
 program units
     use parquet
     implicit none

@@ -1,5 +1,6 @@
-! Seed 000, "Checking qc without keeping the columns". Added: the declarations, the rule, and
-! the print (mass's residency after the check, and the status of a second check).
+! Checking qc without keeping the columns (docs/fortran.md, "Examples"). Besides the documented
+! lines: the declarations, the rule, and the print (mass's residency after the check, and the status
+! of a second check).
 program validate_qc
     use parquet
     implicit none

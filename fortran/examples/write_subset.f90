@@ -1,4 +1,4 @@
-! Writing (anchor-spec 7.1): the heavy rows of the second half of big.parquet, read lazily
+! Writing (docs/fortran.md, "Writing"): the heavy rows of the second half of big.parquet, read lazily
 ! through a filtered slice, written to a file of their own in row groups of 5000 rows, then
 ! read back. Prints the rows, the sum of their ids and the row groups of the new file.
 program write_subset

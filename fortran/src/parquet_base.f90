@@ -15,7 +15,7 @@ module parquet_base
     public :: fail, checked, c_string_array, last_error, c_string, f_string, pack_bits, &
         unpack_bits, pk_of, mask_bytes
 
-    ! The kinds %kind reports (anchor-spec 6.1): nine scalar kinds, the same nine as
+    ! The kinds %kind reports (docs/fortran.md): nine scalar kinds, the same nine as
     ! fixed-width vectors (+10), and a variable-length list.
     integer, parameter :: PK_NONE = 0, PK_INT32 = 1, PK_INT64 = 2, PK_FLOAT32 = 3, &
         PK_FLOAT64 = 4, PK_LOGICAL = 5, PK_STRING = 6, PK_DATE = 7, PK_TIME = 8, &
@@ -177,7 +177,7 @@ contains
         end do
     end subroutine
 
-    ! The PK_* kind of a pqt_kind: uint64 columns read as int64 (anchor-spec 6.2).
+    ! The PK_* kind of a pqt_kind: uint64 columns read as int64 (docs/reading.md, "Kinds").
     pure integer function pk_of(kind)
         integer(c_int), intent(in) :: kind
         integer :: elem

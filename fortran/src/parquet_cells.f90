@@ -1,5 +1,5 @@
 ! parquet_cells.f90 - submodule of parquet_change: values written into chosen rows of a
-! fixed-width column, in place (%set_element, %set_slice; anchor-spec 7.2), over
+! fixed-width column, in place (%set_element, %set_slice), over
 ! pqt_table_set_rows. The values arrive as class(*) like %set's and must be of the column's
 ! exact stored type (raw_of and fits_column of parquet_change). Strings and variable-length
 ! lists are set whole (%set).

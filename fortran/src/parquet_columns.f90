@@ -1,7 +1,7 @@
 ! parquet_columns.f90 - submodule of module parquet: column-structural changes: several
 ! columns at once (%keep_columns, %drop_columns), copies (%copy_column), one column dropped or
 ! renamed (%drop_column, %rename_column), over pqt_table_keep_columns / _drop_columns /
-! _copy_column_v2 / _drop_column / _rename_column (anchor-spec 7.2). None reads a column it
+! _copy_column_v2 / _drop_column / _rename_column. None reads a column it
 ! drops; none changes the rows.
 submodule(parquet) parquet_columns
     implicit none
@@ -10,7 +10,7 @@ contains
 
     ! A projection: only the named columns stay, in slot order (not the order of names).
     ! Every name is checked first: a missing one is PQT_NOT_FOUND naming every missing name,
-    ! and nothing is dropped. force= is the anchor's for generated-type predefined columns,
+    ! and nothing is dropped. force= is parquet-fortran's for generated-type predefined columns,
     ! which pqt does not have: accepted, changes nothing.
     module procedure table_keep_columns
         character(kind=c_char, len=:), allocatable, target :: buf

@@ -1,7 +1,7 @@
 ! parquet_rows.f90 - submodule of module parquet: nulls (%set_null, %clear_null), numeric
 ! casts (%cast), removing rows (%delete_rows, %truncate, %dropna) and selections that change
 ! nothing (%row_mask), over pqt_table_set_null / _clear_null / _cast / _delete_rows /
-! _truncate / _dropna / _row_mask (anchor-spec 7.2).
+! _truncate / _dropna / _row_mask.
 submodule(parquet) parquet_rows
     implicit none
 
@@ -101,7 +101,7 @@ contains
     ! ---------------------------------------------------------------- cast
 
     ! to_kind: PK_INT32, PK_INT64, PK_FLOAT32 or PK_FLOAT64 (a vector kind names its element).
-    ! exact (default .true., as the anchor's copy_column): a value the new kind cannot hold
+    ! exact (default .true., as parquet-fortran's copy_column): a value the new kind cannot hold
     ! (1.5 to an integer, 2^40 to int32, NaN to an integer) is PQT_OVERFLOW naming the row;
     ! .false. converts with C's rules.
     module procedure table_cast

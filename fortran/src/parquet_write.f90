@@ -1,6 +1,6 @@
 ! parquet_write.f90 - submodule of module parquet: writing tables to Parquet files, whole
 ! (parquet_write_table -> pqt_write_table) or streamed from batches (parquet_table_writer ->
-! pqt_writer_*). Both take the options of anchor-spec 7.1 that pqt_write_opts has; the file
+! pqt_writer_*). Both take the options of docs/fortran.md, "Writing"; the file
 ! appears only when the write completes (docs/writing.md). Also the warning callback every
 ! open and a write with qc= install (print_warnings).
 submodule(parquet) parquet_write
@@ -9,7 +9,7 @@ submodule(parquet) parquet_write
 contains
 
     ! pqt_write_opts from the optional arguments; .false. (and a failure reported) when pqt
-    ! refuses one, naming it. The anchor copies the source's key-value metadata only when
+    ! refuses one, naming it. parquet-fortran copies the source's key-value metadata only when
     ! asked (copy_metadata= or metadata_keys=); pqt's default is to copy it, so it is set
     ! either way.
     logical function make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, &
@@ -121,7 +121,7 @@ contains
                          chunk_size, use_threads, overwrite, maml, metadata, stat, errmsg)
     end procedure parquet_open_table_writer
 
-    ! The anchor derives a schema from t and opens a writer with it; pqt's writer takes its
+    ! parquet-fortran derives a schema from t and opens a writer with it; pqt's writer takes its
     ! schema from a template table, so t is the template (its columns, nothing read).
     module procedure parquet_open_writer_like
         call open_writer('parquet_open_writer_like', w, file, t, copy_metadata, &

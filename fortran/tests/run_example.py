@@ -4,7 +4,7 @@
     run_example.py --exe PROGRAM [--data SRC[=NAME]]... [--env K=V]...
                    [--expected FILE --name NAME] [--match REGEX] [--fail REGEX]
 
---data copies SRC into the scratch directory (as NAME when given): the seed's programs open
+--data copies SRC into the scratch directory (as NAME when given): the example programs open
 "big.parquet", "catalogue.maml" and so on by bare name, and two of them want different
 catalogue.maml files. With --expected, the line of FILE starting with NAME lists what the
 program must print: its number tokens, in order, equal the expected numbers (relative 1e-12,

@@ -114,7 +114,7 @@ contains
         call check(all(ok .eqv. mod(k, 12_int64) /= 0), 'timestamp is_valid')
         call check(t%time_unit("f64") == -1, 'time_unit of a float column is -1')
 
-        ! uint32 reads as int64 (anchor-spec 6.2)
+        ! uint32 reads as int64 (docs/reading.md, "Kinds")
         call check(t%kind("u32") == PK_INT64, 'uint32 column reads as PK_INT64')
         call t%get("u32", i64)
         call check(all(i64 == k), 'uint32 values')

@@ -199,7 +199,7 @@ contains
         character(len=300) :: msg
         integer :: s
 
-        ! no-ops keep the table attached and its generation (anchor-spec 11.94)
+        ! no-ops keep the table attached and its generation (docs/fortran.md)
         call parquet_open_table(t, "kinds.parquet")
         call t%prefetch("id")
         g = t%generation()

@@ -1,4 +1,4 @@
-! test_threads.f90 - the seed's per_thread_slices pattern (a block-local table per thread,
+! test_threads.f90 - the per_thread_slices pattern of docs/fortran.md (a block-local table per thread,
 ! one slice per row group) under OpenMP: the total equals a single-threaded whole-file read
 ! exactly, every file row is read exactly once (each slice's parquet_row_index marks its
 ! rows), and more than one thread did the reading (ctest sets OMP_NUM_THREADS=2). A table

@@ -1,6 +1,6 @@
 ! test_write.f90 - parquet_write_table: a table opened on kinds.parquet (DuckDB wrote it from
 ! formulas of the row number, fortran/data/make_data.mjs) is written with the options of
-! anchor-spec 7.1, reopened, and its values checked against those formulas; the row groups
+! docs/fortran.md ("Writing"), reopened, and its values checked against those formulas; the row groups
 ! follow chunk_size=; a filtered table writes its survivors, row_index_name= their file rows;
 ! an existing file is refused (stat=/errmsg=) and left as it was, overwrite= replaces it;
 ! write_maml= writes the sidecar; bad options are reported.

@@ -206,7 +206,7 @@ pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void
 }
 
 /* The width a writer declared for a vector column of a file without rows: the key-value entry
- * column.<path>.col_size (anchor spec 5.5), a positive integer; else 0. Only consulted when
+ * column.<path>.col_size (docs/writing.md), a positive integer; else 0. Only consulted when
  * there are no rows, so it can never contradict the data. */
 static int declared_width(const pqt_file *f, const pqt_col *c)
 {

@@ -3,7 +3,7 @@
  * file_selection.c - the public row selection (pqt_selection) and the selective read of one
  * row group, pqt_file_read_selected (layer: api).
  *
- * Seed 002's loop by hand: a program reads a column for the rows still selected, evaluates
+ * The filter pass by hand: a program reads a column for the rows still selected, evaluates
  * its own predicate, refines the selection and reads the next column for the survivors only.
  * The selection is the library's own pqt_sel (util/sel.h) behind an opaque handle, with the
  * API's 1-based rows converted here; the read is the table's selective path

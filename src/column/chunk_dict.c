@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * chunk_dict.c - the dictionary page of one column chunk, alone, decoded into the column's
- * own values (layer: column), for predicates decided on dictionary entries (pushdown.md §2.2
- * step 4). Only that page is read: a short prefix for its header, then its body. The
- * dictionary is a hint here: one that is absent, corrupt, or larger than the caller or the
+ * own values (layer: column), for predicates decided on dictionary entries (docs/pruning.md,
+ * "Per row group", step 4). Only that page is read: a short prefix for its header, then its body.
+ * The dictionary is a hint here: one that is absent, corrupt, or larger than the caller or the
  * chunk's sizes allow is "not usable", never an error; only I/O and memory fail.
  * Parquet-format: DictionaryPageHeader; Encodings.md (the dictionary page is PLAIN).
  */

@@ -11,7 +11,7 @@
  *    page_decode.c decides when);
  *  - a flat PLAIN page of fixed-width values is read in place: the value of row r is value
  *    number r minus the nulls before it, copied in a loop over the selection's bits with no
- *    call per row (pushdown.md §2.2, "decode then compact", without the decode);
+ *    call per row (docs/pruning.md, "Per row group" step 6, without the decode);
  *  - a list page whose every entry is a present element (no null or empty list, no null
  *    element: one value per level entry) finds the rows it keeps by counting row starts
  *    (repetition level 0) eight entries at a time, and decodes each kept run at once.

@@ -467,8 +467,8 @@ static pqt_status init_values(pqt_chunk_ctx *cx, int ptype, int type_len, const 
 }
 
 /* Copy the rows of the page (decoded whole into page_vals, elem bytes each) that bitmap sel
- * selects to dst at *out_row, with their presence; no call per row (pushdown.md §2.2 step 6:
- * decode then compact, for selections too fragmented to skip through). */
+ * selects to dst at *out_row, with their presence; no call per row (docs/pruning.md, "Per row
+ * group", step 6: decode then compact, for selections too fragmented to skip through). */
 static pqt_status gather_selected(pqt_chunk_ctx *cx, const pqt_page_view *pv, const pqt_sel *sel,
                                   int64_t page_row0, const uint8_t *page_vals, size_t elem,
                                   int64_t m, pqt_colbuf *dst, int64_t *out_row)

@@ -2,8 +2,8 @@
 /*
  * maml.h - the MAML document model (layer: maml): a YAML sidecar describing a parquet file,
  * read with libyaml into plain C (maml_parse.c) and validated (maml_check.c) against the
- * rules of docs/maml.md (anchor spec §5.1-§5.3, §5.6). Every problem found is kept with its
- * line number, so one PQT_BAD_MAML lists them all. The model is immutable once built and
+ * rules of docs/maml.md ("Format rules" to "Problems reported"). Every problem found is kept with
+ * its line number, so one PQT_BAD_MAML lists them all. The model is immutable once built and
  * reference-counted: options and every table opened (or cloned) with it share one copy.
  */
 #ifndef PQT_MAML_H

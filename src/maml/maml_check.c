@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * maml_check.c - validation of a parsed MAML (layer: maml): the errors of docs/maml.md
- * (anchor spec §5.6) that need no parquet file. Each problem is recorded with its line; the
- * verdict turns them into one PQT_BAD_MAML listing all of them. Checks against a file
- * (a remap target it lacks) are made at open (src/table/table_maml.c).
+ * (docs/maml.md, "Problems reported") that need no parquet file. Each problem is recorded with its
+ * line; the verdict turns them into one PQT_BAD_MAML listing all of them. Checks against a file (a
+ * remap target it lacks) are made at open (src/table/table_maml.c).
  */
 #include <ctype.h>
 #include <errno.h>

@@ -377,7 +377,7 @@ static void read_extra(walk *w, yaml_node_t *v)
     }
 }
 
-/* The entries of a list section, kept for the key-value embedding (anchor spec 5.5). */
+/* The entries of a list section, kept for the key-value embedding (docs/writing.md). */
 static void read_items(walk *w, pqt_maml_kv *kv, yaml_node_t *v)
 {
     if (v->type != YAML_SEQUENCE_NODE) return;

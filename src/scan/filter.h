@@ -16,7 +16,7 @@
  * maps it back to the index in the list it was compiled against. A program is read-only once
  * compiled: several threads may evaluate and prove with it at once, each with its own
  * pqt_scan_scratch. It owns copies of everything it needs, so the filter may be cleared or
- * freed afterwards. Semantics: docs/filters.md; anchor-spec §1; pushdown.md §3.
+ * freed afterwards. Semantics: docs/filters.md; statistics: docs/pruning.md.
  */
 #ifndef PQT_SCAN_FILTER_H
 #define PQT_SCAN_FILTER_H
@@ -128,7 +128,7 @@ typedef struct pqt_scan_bound {
     int64_t len;
 } pqt_scan_bound;
 
-/* What the footer says of one column chunk, with where it came from (pushdown.md §3). */
+/* What the footer says of one column chunk, with where it came from (docs/pruning.md). */
 enum {
     PQT_SST_MIN = 1,        /* min holds a lower bound */
     PQT_SST_MAX = 2,        /* max holds an upper bound */

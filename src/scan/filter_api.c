@@ -2,7 +2,7 @@
 /*
  * filter_api.c - the public pqt_filter object (layer: scan).
  *
- * anchor-spec §1.1 and §1.5: rules are parsed when added (syntax and limits), sets are copied
+ * docs/filters.md, "Sets": rules are parsed when added (syntax and limits), sets are copied
  * and de-duplicated when bound, several rules combine with AND. Nothing here knows a schema;
  * filter_compile.c applies a filter to a column list. Every call builds what it adds first
  * and commits it last, so a failed call leaves the filter as it was.

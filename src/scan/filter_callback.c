@@ -4,7 +4,7 @@
  * program (layer: scan).
  *
  * A callback is a conjunct of its own: it is ordered with the others, runs only on rows still
- * alive and refines the selection like a built-in clause (seed 002: "evaluate anything").
+ * alive and refines the selection like a built-in clause (docs/filters.md, "Predicates in C").
  * When some rows of a batch are no longer alive, the alive rows are gathered into a compact
  * batch first, so the callback never sees (or pays for) a dropped row.
  */

@@ -6,7 +6,7 @@
  * clause swaps its true and false rows), AND/OR chains are flattened, and the AND of all
  * rules is split into conjuncts, each listing the column slots it reads. Slots are numbered
  * in order of first use. The program owns copies of every literal and set, so the filter
- * may change afterwards (anchor-spec §1.1: clearing a filter does not disturb a reader).
+ * may change afterwards (docs/filters.md: clearing a filter does not disturb a table).
  */
 #include <stdbool.h>
 #include <string.h>

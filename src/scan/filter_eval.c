@@ -2,7 +2,7 @@
 /*
  * filter_eval.c - vectorized evaluation of a compiled filter (layer: scan).
  *
- * Three-valued logic (anchor-spec §1.4) costs nothing here: once NOT sits in the clauses, an
+ * Three-valued logic (docs/filters.md) costs nothing here: once NOT sits in the clauses, an
  * AND is TRUE exactly when every operand is TRUE and an OR when one is, whatever the others
  * are (false or unknown), so one bitmap of TRUE rows per node is enough. A clause is TRUE on
  * present rows whose comparison holds (negated clause: does not hold); a null row is never

@@ -2,8 +2,8 @@
 /*
  * filter_lex.c - tokens of the filter language (layer: scan).
  *
- * anchor-spec §1.2: whitespace separates tokens, parentheses delimit themselves, a
- * double-quoted run is one token (no escape in the anchor; "" inside one is our extension for
+ * docs/filters.md, "Grammar": whitespace separates tokens, parentheses delimit themselves, a
+ * double-quoted run is one token ("" inside one is a quote for
  * a literal quote), keywords and/or/not are case-insensitive whole words. Our extensions: a
  * backquoted run is one column name (`` inside it is a literal backquote); the symbolic
  * operators also take the spellings = != <>. Positions in messages are 1-based characters
@@ -135,7 +135,7 @@ int pqt_scan_match_symop(const char *s, int32_t len, int *op)
 
 int pqt_scan_match_wordop(const char *s, int32_t len)
 {
-    /* case-sensitive, whole word (anchor-spec §1.2) */
+    /* case-sensitive, whole word */
     for (int op = FOP_IN; op <= FOP_CONTAINS; op++) {
         if (op == FOP_IN || op == FOP_NOT_IN || op >= FOP_IS_NULL) {
             const char *w = op_names[op];

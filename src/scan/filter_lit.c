@@ -2,8 +2,8 @@
 /*
  * filter_lit.c - literals of the filter language (layer: scan).
  *
- * Bare numbers (anchor-spec §1.3: sign, digits, fraction, e/E exponent; inf; hex floats outside
- * lists; a bare nan and Fortran d-exponents refused), booleans, ISO-8601 dates / times /
+ * Bare numbers (docs/filters.md, "Values": sign, digits, fraction, e/E exponent; inf; hex floats
+ * outside lists; a bare nan and Fortran d-exponents refused), booleans, ISO-8601 dates / times /
  * timestamps (civil time, no time-zone arithmetic), and exact conversion between the time
  * units of the Parquet TIME and TIMESTAMP logical types (MILLIS, MICROS, NANOS).
  * Decimal text is converted with the C library's strtod, after swapping '.' for the

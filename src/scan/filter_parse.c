@@ -2,13 +2,13 @@
 /*
  * filter_parse.c - the grammar of the filter language (layer: scan).
  *
- * anchor-spec §1.2 by recursive descent: or_expr := and_expr {OR and_expr}, and_expr :=
+ * docs/filters.md, "Grammar", by recursive descent: or_expr := and_expr {OR and_expr}, and_expr :=
  * not_expr {AND not_expr}, not_expr := NOT not_expr | primary, primary := '(' expr ')' |
- * clause. AND and OR chains become n-ary nodes. The §1.7 limits (depth: each '(' and each
- * 'not' one level; nodes across every rule of the filter) and the §1.8 messages are here.
- * A clause is COLUMN OP [VALUE]. Besides the anchor's spaced form, a plain identifier may
+ * clause. AND and OR chains become n-ary nodes. The limits (depth: each '(' and each
+ * 'not' one level; nodes across every rule of the filter) and the error messages are here.
+ * A clause is COLUMN OP [VALUE]. Besides parquet-fortran's spaced form, a plain identifier may
  * have its symbolic operator glued on (v>3), a backquoted name may hold anything, and the
- * operator may be glued to its value (v >3). When the anchor's reading applies (the word
+ * operator may be glued to its value (v >3). When parquet-fortran's reading applies (the word
  * after the first one is an operator) it wins, so `x>y > 3` still names a column "x>y".
  * Values are classified here (numbers, booleans, strings, lists, @sets); their types are
  * settled against the column in filter_compile.c.
@@ -325,7 +325,7 @@ static pqt_status parse_clause(parser *P, fnode **ret)
         int32_t k = ct.lo;
         while (k < ct.hi && !pqt_scan_is_opchar((unsigned char)t[k])) k++;
         int32_t name_hi = ct.hi;
-        if (wop >= 0) { /* the anchor's spaced form */
+        if (wop >= 0) { /* parquet-fortran's spaced form */
             op = wop;
             op_lo = nt.lo;
             op_hi = nt.hi;

@@ -3,16 +3,16 @@
  * filter_resolve.c - one clause against one column (layer: scan).
  *
  * Names resolve against the compile list (an unknown one suggests the nearest name by edit
- * distance); vectors, lists, maps and descent paths are refused (anchor-spec §1.6). The
- * operator must suit the column's kind (§1.4) and the value is converted into the column's
- * domain (§1.3, pushdown.md §2.1): an integer column compared with a real or an out-of-range
- * literal becomes an exact integer comparison or a constant (int_col < 2.5 is int_col <= 2,
- * int32_col == 3e9 is never true); a uint64 column compares in unsigned order, exactly to
- * 2^64 - 1, with a negative literal below every value (docs/filters.md); a float32 column
- * compares with the literal rounded to float32; temporal literals become counts of the
- * column's unit, refused when more precise than it holds (a date takes no time of day); sets
- * become hash tables of the members the column can hold (timestamps by instant whatever
- * their unit).
+ * distance); vectors, lists, maps and descent paths are refused (docs/filters.md, "What can be
+ * filtered"). The operator must suit the column's kind ("Operators") and the value is converted
+ * into the column's domain (docs/pruning.md, "Literals in the column's domain"): an integer column
+ * compared with a real or an out-of-range literal becomes an exact integer comparison or a constant
+ * (int_col < 2.5 is int_col <= 2, int32_col == 3e9 is never true); a uint64 column compares in
+ * unsigned order, exactly to 2^64 - 1, with a negative literal below every value
+ * (docs/filters.md); a float32 column compares with the literal rounded to float32; temporal
+ * literals become counts of the column's unit, refused when more precise than it holds (a date
+ * takes no time of day); sets become hash tables of the members the column can hold (timestamps
+ * by instant whatever their unit).
  */
 #include <math.h>
 #include <stdarg.h>

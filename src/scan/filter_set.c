@@ -2,7 +2,7 @@
 /*
  * filter_set.c - value sets of in / not_in (layer: scan).
  *
- * anchor-spec §1.5: a set is copied and de-duplicated when it is bound (sorted members), and
+ * docs/filters.md, "Sets": a set is copied and de-duplicated when it is bound (sorted members), and
  * compiled per column into an open-addressing hash table in the column's domain (integers by
  * value, floats by the bits of the double with -0 folded into +0, strings by a hash of the
  * bytes). The sorted members stay beside the table: the statistics prover asks whether any

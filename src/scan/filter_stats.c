@@ -3,7 +3,7 @@
  * filter_stats.c - what column-chunk statistics prove about a compiled filter (layer: scan).
  *
  * Parquet Statistics (min_value/max_value, null_count; nan_count in newer writers) checked
- * with the trust rules of pushdown.md §3 before use: a NaN bound is ignored and NaN rows are
+ * with the rules of docs/pruning.md, "Trusting statistics": a NaN bound is ignored and NaN rows are
  * assumed unless nan_count says otherwise; bounds of a +-0 are taken as both zeros (IEEE
  * comparison, as the evaluator does); a null_count above the row count is unknown; bounds
  * compared in a signed order are believed for strings and unsigned values only when

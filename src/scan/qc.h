@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * qc.h - read-time quality control (anchor-spec §3): the rule grammar and the rules object
+ * qc.h - read-time quality control (docs/qc.md): the rule grammar and the rules object
  * behind the public pqt_qc (qc_rule.c), and the check of one column's values against one
  * rule (qc_check.c) (layer: scan).
  *
@@ -18,7 +18,7 @@
 #include "column/column.h"
 #include "pqt.h"
 
-/* The three states of `miss:` (§3.3). */
+/* The three states of `miss:` (docs/qc.md). */
 typedef enum pqt_qc_miss {
     PQT_QC_MISS_UNSAID = 0,   /* no fourth field: nulls are not checked */
     PQT_QC_MISS_EXPECTED = 1, /* Null / NA: nulls expected, not checked */
@@ -88,7 +88,7 @@ static inline bool pqt_scan_qc_null_bad(const pqt_qc_rule *r, const pqt_qc_eval 
 {
     return r->miss == PQT_QC_MISS_FORBIDDEN && e->nnull > 0;
 }
-/* The §3.4 texts, into buf (snprintf semantics):
+/* The violation texts of docs/qc.md, into buf (snprintf semantics):
  * range: "declared min >= 0, max <= 360, data range [-5, 400], 2 of 5 valid element(s) out
  *        of range"
  * null:  "2 of 1000 element(s) are Null (qc: miss: is declared empty, so Nulls are not

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * qc_check.c - one column's values against one qc rule (anchor-spec §3.3, §3.4)
+ * qc_check.c - one column's values against one qc rule (docs/qc.md)
  * (layer: scan).
  *
  * min/max run over present elements only, vectors and lists element-wise; NaN is never out

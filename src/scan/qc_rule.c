@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * qc_rule.c - the qc rule grammar of anchor-spec §3.1 and the public pqt_qc object
+ * qc_rule.c - the qc rule grammar of docs/qc.md and the public pqt_qc object
  * (layer: scan).
  *
  *   rule := column [ ',' [ min ] [ ',' [ max ] [ ',' [ miss ] ] ] ]      at most 4 fields
@@ -220,7 +220,7 @@ pqt_status pqt_qc_add(pqt_qc *qc, const char *rule)
     const char *s = rule;
     size_t n = strlen(rule);
     trim(&s, &n);
-    if (n == 0) return PQT_OK; /* an all-blank rule says nothing (§3.1) */
+    if (n == 0) return PQT_OK; /* an all-blank rule says nothing */
     pqt_qc_rule r;
     memset(&r, 0, sizeof r);
     pqt_status st = parse_rule(rule, &r);

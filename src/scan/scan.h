@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scan.h - the filter pass of the read engine: which rows of each row group survive a
- * compiled filter (layer: scan). Seed 002's loop, per row group:
+ * compiled filter (layer: scan). Per row group (docs/pruning.md):
  *
  *   1. statistics (pqt_scan_chunk_stats, the prover in filter_stats.c) prove a conjunct
  *      NONE (skip the row group: nothing of it is read) or ALL (drop the conjunct there);
@@ -25,7 +25,7 @@
 #include "util/sel.h"
 
 /* The statistics of column c's chunk in row group rg, flagged by how far they can be trusted
- * (pushdown.md §3). Never fails: what cannot be used is left out. */
+ * (docs/pruning.md, "Trusting statistics"). Never fails: what cannot be used is left out. */
 void pqt_scan_chunk_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
                           pqt_scan_stats *out);
 
@@ -55,7 +55,7 @@ enum {
     PQT_RG_PRUNED_DICT = 5,  /* no dictionary entry passes conjunct by_conj, no plain page */
     PQT_RG_PRUNED_BLOOM = 6  /* the bloom filter holds no value conjunct by_conj asks for */
 };
-/* How the surviving rows of a FILTERED row group were held (pushdown.md §1, §2.5). */
+/* How the surviving rows of a FILTERED row group were held (docs/pruning.md). */
 enum { PQT_SELK_NONE = 0, PQT_SELK_RUNS, PQT_SELK_BITMAP, PQT_SELK_DECODE_THEN_FILTER };
 #define PQT_RG_ORDER_MAX 8
 typedef struct pqt_rg_verdict {

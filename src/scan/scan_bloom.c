@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * scan_bloom.c - bloom filters refute == and in (layer: scan; pushdown.md §2.2 step 2).
+ * scan_bloom.c - bloom filters refute == and in (layer: scan; docs/pruning.md).
  *
  * A bloom filter holds the xxhash64 of each value's PLAIN bytes in the physical type, so a
  * literal is hashed as the file stores it: an INT8 or UINT_32 column's value as its int32

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * scan_dict.c - a conjunct decided on a chunk's dictionary alone (layer: scan; pushdown.md
- * §2.2 step 4, §3 "Dictionary fallback").
+ * scan_dict.c - a conjunct decided on a chunk's dictionary alone (layer: scan;
+ * docs/pruning.md, "Per row group" step 4, "Dictionary fallback").
  *
  * When every data page of a chunk is dictionary encoded, each value of the chunk is one of
  * the dictionary's entries (or null), so a one-column conjunct evaluated on the entries (and

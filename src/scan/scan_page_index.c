@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scan_page_index.c - the column index prunes pages of a filter column (layer: scan;
- * pushdown.md §2.2 step 3).
+ * docs/pruning.md, "Per row group", step 3).
  *
  * Each page's ColumnIndex entry becomes statistics in the prover's terms (scan_stats.c, the
  * same trust rules as the footer's), the conjunct is proved on them, and the rows of the
  * pages it refutes leave the row group's selection. Pages do not line up across columns:
  * the selection is in rows, so every other column (filter or payload) then reads, through
  * its own offset index, only the pages that still hold a selected row. Only flat leaves are
- * pruned (pushdown.md §3, "Nested data"); an index that does not fit its chunk is ignored.
+ * pruned (docs/pruning.md, "Nested data"); an index that does not fit its chunk is ignored.
  */
 #include <string.h>
 

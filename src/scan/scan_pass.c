@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * scan_pass.c - the filter pass: statistics, then conjuncts on decoded values, row group by
- * row group, refining each row group's selection (layer: scan; pushdown.md §2.2 steps 1
- * and 5). Every conjunct decodes its own columns under the selection as it stands when its
- * turn comes, so all of its vectors hold the same rows and a later conjunct never decodes a
- * row an earlier one dropped; a column two conjuncts name is decoded twice, each time only
- * for the rows alive then.
+ * row group, refining each row group's selection (layer: scan; docs/pruning.md,
+ * "Per row group", steps 1 and 5). Every conjunct decodes its own columns under the selection as it
+ * stands when its turn comes, so all of its vectors hold the same rows and a later conjunct never
+ * decodes a row an earlier one dropped; a column two conjuncts name is decoded twice, each time
+ * only for the rows alive then.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -278,7 +278,7 @@ static void apply_conj_refuted(const pqt_scan_pass *ps, worker *w, int rg, int k
     pqt_err_unmute();
 }
 
-/* pushdown.md §2.2 step 4: a one-column conjunct on a dictionary-encoded string chunk is
+/* docs/pruning.md, step 4: a one-column conjunct on a dictionary-encoded string chunk is
  * evaluated once per dictionary entry (plus once for null), then each row tests its code's
  * bit: no string of the rows is materialized. PQT_UNSUPPORTED_ENCODING when a page turns
  * out not to be dictionary encoded (the caller then reads values). */
@@ -296,7 +296,7 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
     pqt_chunk_src src = *ps->src;
     src.counters = ps->counters ? &ps->counters[s] : NULL;
     /* No entry passing (nor a null) refutes every dictionary-encoded page: those are then
-     * not decompressed (pushdown.md §2.2 step 4). Needed where encoding_stats cannot prove
+     * not decompressed (docs/pruning.md, step 4). Needed where encoding_stats cannot prove
      * the whole chunk (absent, as DuckDB and Polars write files); where they can, the proof
      * already found a passing entry or null. */
     pqt_status st = PQT_OK;
@@ -398,8 +398,8 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
 
 /* A selection keeping at least this share of the rows the conjuncts started from is dense:
  * decoding a column under it costs a gather per page, more than decoding every row and
- * evaluating them all (pushdown.md §2.5; arrow-rs #9415 finds plain materialization wins
- * from 30-50% kept for payload, a filter column needs denser). */
+ * evaluating them all (docs/pruning.md, "Decode then filter"; arrow-rs #9415 finds plain
+ * materialization wins from 30-50% kept for payload, a filter column needs denser). */
 #define DENSE_NUM 9
 #define DENSE_DEN 10
 
@@ -424,7 +424,7 @@ typedef struct conj_seen {
 } conj_seen;
 
 /* This row group's order: by rows removed per unit of cost, measured on the row groups done
- * so far (pushdown.md §2.4: re-rank at row-group boundaries); an unmeasured conjunct counts
+ * so far (docs/pruning.md, "Conjunct order"); an unmeasured conjunct counts
  * as keeping half its rows. Ties keep the cost order, so the first row groups use it. */
 static void adapt_order(const pqt_fprog *p, const int *base, const conj_seen *seen, int *order)
 {
@@ -457,7 +457,7 @@ static void refute(pqt_sel *sel, pqt_rg_verdict *v, int what, int k)
     v->rows_out = 0;
 }
 
-/* Steps 1-4 of pushdown.md §2.2 for the conjuncts statistics left: bloom filters and the
+/* Steps 1-4 of docs/pruning.md for the conjuncts statistics left: bloom filters and the
  * dictionary refute or accept a conjunct without reading a data page, the page index narrows
  * the rows to decode. Returns with v->what set when the row group was refuted. */
 static pqt_status prove_aux(const pqt_scan_pass *ps, worker *w, int rg, const int *base,

@@ -4,7 +4,7 @@
  *
  * Turns parquet-format's Statistics (min_value/max_value, the deprecated min/max, null_count,
  * nan_count, is_*_value_exact) and FileMetaData.column_orders into pqt_scan_stats, saying
- * where each bound came from so filter_stats.c applies pushdown.md §3's trust rules: the
+ * where each bound came from so filter_stats.c applies docs/pruning.md's trust rules: the
  * deprecated fields are signed-order, a file without column_orders is treated the same way
  * for orders that differ from signed (strings, unsigned), a column order other than
  * TYPE_ORDER, INT96, decimals, half floats and UUIDs give no order at all. A bound of the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sort_spec.c - the text form of sort keys (layer: scan): "survey, -mass",
- * "group asc; mass desc nulls_first". Grammar, limits and messages of anchor-spec 2.1/2.3.
+ * "group asc; mass desc nulls_first". Grammar, limits and messages of docs/sort.md.
  * A key is split into blank-separated words: the first is the column (after an optional
  * '-'), the rest at most one direction and one nulls placement, in any order.
  */

@@ -2,7 +2,7 @@
 /*
  * sort_spec.h - sort keys as parsed from their text form (layer: scan). One parser serves
  * the options (PQT_OPT_SORT, pqt_opts_set_sort) and the table's *_text calls, so a key
- * means the same everywhere (anchor-spec section 2.1 and 2.3).
+ * means the same everywhere (docs/sort.md, "Keys").
  */
 #ifndef PQT_SCAN_SORT_SPEC_H
 #define PQT_SCAN_SORT_SPEC_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sort_engine.c - the one sort engine (layer: table): stable multi-key ordering of rows,
- * top-k selection, and the comparison every other sort question uses (anchor-spec 2.2).
+ * top-k selection, and the comparison every other sort question uses (docs/sort.md, "Order").
  *
  * Each key maps a row to a placement class and a 64-bit code whose unsigned order is the
  * key's value order: integers with the sign bit flipped, floats by their bits (negatives

@@ -2,7 +2,7 @@
 /*
  * sort_engine.h - the one sort engine (layer: table, private): a read-time sort, sort_by,
  * top_n, argsort_by and is_sorted_by all order rows through it, so they agree row for row
- * on ties, NaN and null placement (anchor-spec 2.2).
+ * on ties, NaN and null placement (docs/sort.md, "Order").
  */
 #ifndef PQT_TABLE_SORT_ENGINE_H
 #define PQT_TABLE_SORT_ENGINE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_copy_rows.c - pqt_table_copy_rows: a few rows of some columns as a new in-memory
- * table (layer: table; anchor-spec 7.1 out%append(row)).
+ * table (layer: table; Fortran out%append(row)).
  *
  * A streaming writer appends whole tables; appending one row of a table means handing it a
  * table of that row. Cloning the table and narrowing the clone would copy every resident

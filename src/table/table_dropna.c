@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_dropna.c - pqt_table_dropna: remove the rows with too few present values among some
- * columns (layer: table; anchor-spec 7.2 dropna).
+ * columns (layer: table; Fortran %dropna).
  *
  * A row of a column is present as pqt_table_is_null(elem 0) answers 0. The survivors are
  * kept with pqt_table_filter_rows_mask, so a table attached to its file in file order stays

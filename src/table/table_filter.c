@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_filter.c - the filter language on rows in memory: pqt_table_row_mask and
- * pqt_table_filter_rows (layer: table; anchor-spec §1.1, §7).
+ * pqt_table_filter_rows (layer: table; docs/filters.md, "Rows in memory").
  *
  * A rule is compiled against the table's columns as their lookup names spell them (so a
  * renamed column is filtered by its new name) by the same compiler and vectorized

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_keep.c - pqt_table_filter_rows_mask: keep the rows a caller's mask selects
- * (layer: table; anchor-spec 7.2 filter_rows(mask)).
+ * (layer: table; Fortran %filter_rows(mask)).
  *
  * The same commit rules as pqt_table_filter_rows: a table still attached to its file and in
  * file order narrows its read plan (never-read columns stay readable and read only the

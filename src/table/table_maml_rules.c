@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_maml_rules.c - a read-in MAML's read-time rules at table open (layer: table;
- * docs/maml.md, anchor spec §5.3, §3.2, §3.5, §2.4): extra: filter:, extra: sort: and
+ * docs/maml.md): extra: filter:, extra: sort: and
  * fields: qc:. They name FILE columns (the MAML describes the file); the caller's filter,
  * sort and qc name the table's (internal) columns. Each MAML rule is translated to the
  * table's names and joined with the caller's, so one filter program, one sort spec and one
@@ -20,7 +20,7 @@
  * another column, or the file's own parquet_row_index not remapped) is still filtered by,
  * under a hidden name the filter's column list carries (PQT_TBL_HIDDEN_FMT); it cannot be
  * a sort key (the sort reads its keys through slots): a problem naming it. A qc rule on such
- * a column can never run and is ignored, like a field naming a column the file lacks (§3.2).
+ * a column can never run and is ignored, like a field naming a column the file lacks.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -277,7 +277,7 @@ static void rule_free(pqt_qc_rule *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Against the file only: a bound that does not fit the column's kind (§3.1); without a
+/* Against the file only: a bound that does not fit the column's kind (docs/qc.md); without a
  * file, pqt_maml_check has checked everything (against a declared data_type:). */
 static void qc_problems(const pqt_maml *m, const path_index *x, problems *p)
 {
@@ -286,7 +286,7 @@ static void qc_problems(const pqt_maml *m, const path_index *x, problems *p)
         const pqt_maml_field *fd = &m->fields[i];
         if (!fd->has_qc || !fd->name) continue;
         int fci = x ? index_find(x, fd->name) : -1;
-        if (x && (fci < 0 || !reachable(m, fd->name))) continue; /* §3.2: ignored */
+        if (x && (fci < 0 || !reachable(m, fd->name))) continue; /* ignored */
         pqt_qc_rule r = {0};
         pqt_status st = field_rule(fd, fd->name, &r);
         if (st == PQT_NOMEM) p->nomem = true;
@@ -453,7 +453,7 @@ static pqt_status build_qc(const pqt_table *t, const pqt_maml *m, const pqt_qc *
         if (st == PQT_OK) st = qc_push(q, &r);
         rule_free(&r);
     }
-    /* the caller's, except for columns the MAML claimed (§3.5: per column, not per bound);
+    /* the caller's, except for columns the MAML claimed (per column, not per bound);
      * a rule naming no column stays, for pqt_tbl_qc_bind to refuse */
     for (int i = 0; caller && i < caller->n && st == PQT_OK; i++) {
         int ci = pqt_tbl_find(t, caller->rules[i].column);

@@ -224,7 +224,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
     }
     tally_verdicts(&t->scan_rg, verdicts, t->plan.nrg);
     /* The filter read its columns: their qc rules are checked now, over the rows it kept
-     * (anchor-spec §3.4 and Appendix A.2: qc sees already-filtered rows). What this reads
+     * (docs/qc.md: qc sees already-filtered rows). What this reads
      * is dropped again, so every column is still unread when the open returns. */
     for (int s = 0; s < nslots && st == PQT_OK; s++) {
         int ci = pqt_scan_prog_col(prog, s);

@@ -41,7 +41,7 @@ static pqt_status explain_add(pqt_table *t, const char *line)
 pqt_status pqt_tbl_sample_at_open(pqt_table *t)
 {
     /* The seed reported is the one the draw used: 0 when nothing is drawn (no sample, a
-     * fraction of 0 or >= 1), as anchor-spec §4 says for 0, whatever seed was given. */
+     * fraction of 0 or >= 1), as docs/sampling.md says for 0, whatever seed was given. */
     if (!t->opts.sample_set) return PQT_OK;
     double p = t->opts.sample_fraction; /* >= 0 and not NaN: the setter saw to it */
     int64_t seed = 0;

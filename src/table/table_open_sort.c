@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_open_sort.c - a sort and a row limit given at open (layer: table): they order and
- * cut the read plan after the filter (anchor-spec 2.4).
+ * cut the read plan after the filter (docs/sort.md).
  *
  * The key columns are read over the surviving rows only and ordered by the one sort engine
- * (sort_engine.c); a top-n keeps them resident for its n rows, a full sort releases them. The plan then gets the permutation
- * (table row -> plan row, and its inverse), so every other column is later read straight
- * into sorted position (table_read.c). With a limit the engine selects the first n rows
- * (a bounded selection, not a full sort) and the plan's selections are narrowed to them,
- * so other columns decode the kept rows only. A limit without a sort keeps the first n
+ * (sort_engine.c); a top-n keeps them resident for its n rows, a full sort releases them. The plan
+ * then gets the permutation (table row -> plan row, and its inverse), so every other column is
+ * later read straight into sorted position (table_read.c). With a limit the engine selects the
+ * first n rows (a bounded selection, not a full sort) and the plan's selections are narrowed to
+ * them, so other columns decode the kept rows only. A limit without a sort keeps the first n
  * survivors.
  */
 #include <omp.h>
@@ -210,7 +210,7 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
     }
     if (st != PQT_OK) goto done;
     /* A top-n keeps its key columns resident (n rows: a cheap gather); a full sort releases
-     * them (anchor-spec 2.4: read whole, then released), since gathering every row of every
+     * them (docs/sort.md: read whole, then released), since gathering every row of every
      * key (strings above all) costs more than a later first touch that may never come. */
     pqt_colbuf sorted[PQT_SORT_MAX_KEYS];
     memset(sorted, 0, sizeof sorted);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * table_qc.c - read-time quality control on a table (anchor-spec §3.4, §3.5): the rules
+ * table_qc.c - read-time quality control on a table (docs/qc.md): the rules
  * bound to file columns at open, the one check every read from the file goes through, the
  * soft-mode warnings and pqt_table_validate_qc (layer: table).
  *
  * A rule binds at open to the slot its column name finds (slot.qc_rule), which a rename or
  * a dropped neighbour does not change; two internal names of one file column (a MAML remap)
- * keep their own rules. Columns made in memory (add, copy, the row index) never have one. The check runs
- * on a column's values as read, before they are committed, so a hard violation leaves the
+ * keep their own rules. Columns made in memory (add, copy, the row index) never have one. The check
+ * runs on a column's values as read, before they are committed, so a hard violation leaves the
  * column unread and the table as it was. Soft warnings are sent only once the read has
  * committed, at most once per column for each kind (range, nulls).
  */
@@ -177,7 +177,7 @@ pqt_status pqt_table_validate_qc(pqt_table *t)
 {
     const char *call = "pqt_table_validate_qc";
     if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
-    if (!t->qc || !t->f || t->detached) return PQT_OK; /* nothing it could check (§3.5) */
+    if (!t->qc || !t->f || t->detached) return PQT_OK; /* nothing it could check */
     for (int ci = 0; ci < t->ncols; ci++) PQT_TRY(pqt_tbl_qc_probe(t, ci, call));
     return PQT_OK;
 }

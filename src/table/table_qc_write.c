@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_qc_write.c - pqt_table_check_qc: qc rules checked on the values a table is about
- * to write (layer: table; anchor-spec §3.5 "write-side qc": warnings only, the write goes on).
+ * to write (layer: table; docs/qc.md, "Write-side qc": warnings only, the write goes on).
  *
  * Read-time qc (table_qc.c) binds rules at open and checks values as they come from the
  * file. A write checks what the table holds now, whatever its origin (read, added, set),

@@ -94,7 +94,7 @@ static const char *sub_value(const pqt_maml_item *x, const char *name)
     return NULL;
 }
 
-/* The MAML's key-value embedding (anchor spec 5.5): per field column.<name>.unit,
+/* The MAML's key-value embedding (docs/writing.md): per field column.<name>.unit,
  * .description (info), .ucd, .data_type; per table-level section the entries of its table. */
 static pqt_status embed_maml(pqt_writer *w, const pqt_maml *m)
 {

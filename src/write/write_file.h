@@ -67,7 +67,7 @@ pqt_status pqt_writer_flush_rg(pqt_writer *w);
 pqt_status pqt_writer_add_kv(pqt_writer *w, const char *k, size_t kn, const char *v, size_t vn,
                              bool replace);
 
-/* write_meta.c: the always-written keys of anchor spec 5.5 (DATE, name,
+/* write_meta.c: the always-written keys of docs/writing.md (DATE, name,
  * IVOA.VOTable-Parquet.version/.content, column.<name>.col_size/.array_size). reserve, at
  * open between the copied and the user's entries (so a user entry of the same key wins and a
  * copied one is replaced); observe, the rows of every batch (vector widths, string lengths);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * write_meta.c - the key-value entries every written file gets (layer: write; anchor spec
- * 5.5 "always written", the IVOA VOParquet Note 1.0): DATE (the close time, UTC, or
- * PQT_WOPT_FILE_DATE), name (the MAML's table: or the file's stem),
- * IVOA.VOTable-Parquet.version = 1.0 and .content (a data-less VOTable with one FIELD per
- * column, in column order), and column.<name>.col_size (a vector's width) /
- * .array_size (a string column's MAML array_size:, `auto` resolved to the longest value).
+ * write_meta.c - the key-value entries every written file gets (layer: write;
+ * docs/writing.md, "Units and metadata"; the IVOA VOParquet Note 1.0): DATE (the close time, UTC,
+ * or PQT_WOPT_FILE_DATE), name (the MAML's table: or the file's stem), IVOA.VOTable-Parquet.version
+ * = 1.0 and .content (a data-less VOTable with one FIELD per column, in column order), and
+ * column.<name>.col_size (a vector's width) / .array_size (a string column's MAML array_size:,
+ * `auto` resolved to the longest value).
  *
  * The entries are reserved at open between the ones copied from the source file and the
  * user's (MAML, PQT_WOPT_METADATA): a copied entry of the same key is replaced, a user's one

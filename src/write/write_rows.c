@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * write_rows.c - writing chosen rows and cutting row groups on request: pqt_write_table_mask,
- * pqt_writer_flush and pqt_writer_write_chunk (layer: write; anchor-spec 7.1
+ * pqt_writer_flush and pqt_writer_write_chunk (layer: write; Fortran
  * parquet_write_table(row_mask=), out%flush(), parquet_write_table_chunk).
  *
  * A mask is applied to a clone of the table (pqt_table_clone, then

@@ -223,7 +223,7 @@ static pqt_wcol *wcol_named(pqt_wcol *cols, int n, const char *name)
     return NULL;
 }
 
-/* extra: col_map: (anchor spec section 5.4): each internal name (a column of the table, given
+/* extra: col_map: (docs/writing.md): each internal name (a column of the table, given
  * once, not also declared un-renamed in fields:) is written under its output name (declared
  * in fields:, clashing with no other written column). Problems go to m. */
 static pqt_status apply_col_map(pqt_wcol *cols, int n, pqt_maml *m)
@@ -282,7 +282,7 @@ static pqt_status apply_col_map(pqt_wcol *cols, int n, pqt_maml *m)
     return st;
 }
 
-/* The write-side MAML (anchor spec section 5.4): col_map: renames; protected columns are
+/* The write-side MAML (docs/writing.md): col_map: renames; protected columns are
  * written required (a null is refused when rows arrive), nullable_cols: optional; every
  * problem found is listed in one PQT_BAD_MAML. */
 static pqt_status apply_maml(pqt_wcol *cols, int n, pqt_maml *m)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * write_sidecar.c - the `.maml` sidecar of a written file (layer: write; anchor spec 5.4,
+ * write_sidecar.c - the `.maml` sidecar of a written file (layer: write; docs/writing.md,
  * PQT_WOPT_WRITE_MAML). Without a write-side MAML: a read-in MAML derived from the output
  * columns (name, data_type, unit; table: = the file's stem), so opening the file with it
  * gives the units back. With one: its source verbatim, but fields: entries of columns not
@@ -94,7 +94,7 @@ pqt_status pqt_sidecar_text(const pqt_wcol *cols, int n, const char *path, pqt_b
     return PQT_OK;
 }
 
-/* ---- the verbatim sidecar of a writer given a MAML (anchor spec 5.4 write_maml) ---- */
+/* ---- the verbatim sidecar of a writer given a MAML (docs/writing.md) ---- */
 
 static size_t line_start(const char *s, size_t i)
 {

@@ -13,7 +13,7 @@
 // AND-combined. rows: the 1-based file rows kept, as runs "a-b" or single "a", comma-separated.
 //
 // NaN: DuckDB orders NaN above every number and makes NaN = NaN true; pqt follows IEEE (every
-// order or equality test with NaN is false, /= is true; anchor-spec §1.4). The SQL below
+// order or equality test with NaN is false, /= is true; docs/filters.md). The SQL below
 // spells the IEEE meaning out with isnan() wherever a NaN row could be affected, so the rows
 // are the IEEE ones. NULL is three-valued in both, as in pqt.
 import { createRequire } from 'node:module';

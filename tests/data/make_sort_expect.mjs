@@ -9,7 +9,7 @@
 // keys: pqt's text form. limit: -1 for none. rows: the 1-based file rows in sorted order, as
 // ascending runs "a-b" or single "a", comma-separated.
 //
-// pqt's placement is absolute (anchor-spec §2.2): per key, values (ascending or descending),
+// pqt's placement is absolute (docs/sort.md, "Order"): per key, values (ascending or descending),
 // then NaN, then nulls; nulls_first gives nulls, NaN, values. DuckDB orders NaN above every
 // number and -0.0 apart from 0.0 may not hold, so the SQL spells pqt's order out: a class per
 // key (null / NaN / value), zero made one value, and the file row last (pqt's sort is

@@ -11,8 +11,8 @@
 // Run from the repository root (the outputs are committed):
 //   NODE_PATH=bench/peers/node_modules node tests/data/make_where.mjs
 //
-// NaN: DuckDB orders NaN above every number and says NaN = NaN; pqt follows IEEE (anchor-spec
-// §1.4, docs/filters.md): every order or equality test with NaN is false, /= is true, and
+// NaN: DuckDB orders NaN above every number and says NaN = NaN; pqt follows IEEE (docs/filters.md,
+// "Nulls, NaN and three-valued logic"): every order or equality test with NaN is false, /= is true, and
 // `not` of such a test is true. No row is excluded from any case: the SQL of each rule that
 // reads v or f (the columns holding NaN) spells pqt's meaning out with isnan(), so NaN rows
 // are counted exactly as pqt must count them (kept by `/=`, `not_in`, `not (..)`,

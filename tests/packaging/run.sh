@@ -11,7 +11,8 @@
 # directory with a multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the
 # prefix), and the prefix is moved after installing, so every path an installed file holds
 # must be relative.
-# The installed tool must run from the moved prefix with no LD_LIBRARY_PATH.
+# The installed tool must run from the moved prefix with no LD_LIBRARY_PATH; its man page,
+# shell completions and the documentation are installed under share/.
 #
 #   bash tests/packaging/run.sh [BUILD_DIR]     (default build-pkg; run from anywhere)
 # Needs cmake, cc, c++, gfortran, pkg-config (scripts/install-deps test). CI runs it (.ci/run).
@@ -81,6 +82,26 @@ else
     fail "installed pqt: $out"
 fi
 
+# the tool's man page, shell completions and the documentation
+for f in share/man/man1/pqt.1 share/bash-completion/completions/pqt share/zsh/site-functions/_pqt \
+    share/doc/pqt/README.md share/doc/pqt/LICENSE share/doc/pqt/docs/reading.md \
+    share/doc/pqt/docs/filters.md; do
+    if [ -s "$P/$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
+done
+if command -v man >/dev/null; then
+    if out=$(MANPATH="$P/share/man" man -w pqt 2>&1) && [ "$out" = "$P/share/man/man1/pqt.1" ]; then
+        pass "man finds pqt(1) under the prefix's share/man"
+    else
+        fail "man -w pqt with MANPATH=$P/share/man: $out"
+    fi
+fi
+if out=$(bash -c 'source "$1"; COMP_WORDS=(pqt ca); COMP_CWORD=1; _pqt; echo "${COMPREPLY[*]}"' \
+    _ "$P/share/bash-completion/completions/pqt" 2>&1) && [ "$out" = "cat" ]; then
+    pass "the installed bash completion completes 'pqt ca' to 'cat'"
+else
+    fail "bash completion of 'pqt ca': $out"
+fi
+
 # ---- pkg-config ----
 export PKG_CONFIG_PATH=$P/$LIBDIR/pkgconfig
 PC_DYN=$(pkg-config --cflags --libs pqt)
@@ -103,12 +124,23 @@ else
     fail "pqt.h in C++"
 fi
 
-# build_pc LANG DRIVER SRC [FLAGS]: the dynamic and the fully static program of one language
+# pqt.pc's Libs carry -Wl,-rpath,${libdir}: a program built with `pkg-config --libs pqt` finds
+# libpqt.so.0 where pkg-config found the package, with no LD_LIBRARY_PATH (unset above). The
+# .pc computes ${libdir} from its own place (${pcfiledir}) when it is queried, so the rpath
+# names the moved prefix, not the staging directory it was installed to.
+if grep -qF -- "-Wl,-rpath,$libdir" <<<"$PC_DYN"; then
+    pass "pkg-config --libs pqt has the rpath of the moved libdir"
+else
+    fail "pkg-config --libs pqt lacks -Wl,-rpath,$libdir: $PC_DYN"
+fi
+
+# build_pc LANG DRIVER SRC [FLAGS]: the dynamic (no rpath but pqt.pc's, run with no
+# LD_LIBRARY_PATH) and the fully static program of one language
 # (STATIC_EXTRA: more flags for the static link).
 build_pc() {
     local lang=$1 driver=$2 src=$3
     shift 3
-    if quiet "$driver" "$@" "$src" -o "$TMP/pc_$lang" $PC_DYN -Wl,-rpath,"$libdir"; then
+    if quiet "$driver" "$@" "$src" -o "$TMP/pc_$lang" $PC_DYN; then
         check "pkg-config $lang dynamic" "$TMP/pc_$lang"
     else
         fail "pkg-config $lang dynamic: link failed"
@@ -169,7 +201,7 @@ check_module() {
     fi
 }
 if quiet gfortran -Wall -Werror fortran/examples/find_package/example.f90 -o "$TMP/pc_fmod" \
-    $(pkg-config --cflags --libs pqt-fortran) -Wl,-rpath,"$libdir"; then
+    $(pkg-config --cflags --libs pqt-fortran); then
     check_module "pkg-config module parquet" "$TMP/pc_fmod"
 else
     fail "pkg-config module parquet: build failed"

@@ -137,7 +137,7 @@ static void parquet_mr_files(void)
             CHECK_EQ_I64(o.c.row_groups_pruned_bloom, 1);
         }
         /* the first file's bounds are in the current fields; the second's only in the
-         * deprecated ones, which strings cannot trust (pushdown.md §3) */
+         * deprecated ones, which strings cannot trust (docs/pruning.md) */
         if (query(corpus[f], "String == \"zzz\"", 1, true, &o)) {
             CHECK_EQ_I64(o.rows, 0);
             CHECK_EQ_I64(o.c.row_groups_pruned_stats, f == 0);

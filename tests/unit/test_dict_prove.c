@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_dict_prove.c - a conjunct decided on a chunk's dictionary page (pushdown.md §2.2 step
- * 4): a value absent from the dictionary refutes the row group, a dictionary every entry of
+ * test_dict_prove.c - a conjunct decided on a chunk's dictionary page (docs/pruning.md,
+ * step 4): a value absent from the dictionary refutes the row group, a dictionary every entry of
  * which passes accepts it -- only when encoding_stats say every data page is dictionary
  * encoded, and only as far as nulls allow. Every query gives the rows a read with every
  * mechanism off gives (threads 1 and 2), as many as counted by hand from the values below,

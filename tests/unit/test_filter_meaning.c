@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_filter_meaning.c - what filter rules mean: every example of anchor-spec §1.9 with its
- * stated meaning, the Null/NaN table of §1.4 row by row, the set truth table and copying rules
- * of §1.5, and several rules (pqt_filter_add) AND-combined.
+ * test_filter_meaning.c - what filter rules mean: every example of docs/filters.md with its
+ * stated meaning, its Null/NaN table row by row, the set truth table and copying rules
+ * of docs/filters.md, and several rules (pqt_filter_add) AND-combined.
  * Truth: the rows each rule keeps, computed by hand from the small tables below.
  */
 #include <math.h>
@@ -85,7 +85,7 @@ static void section_1_9(void)
     CHECK_ROWS(&t, "field starts_with \"S18\"", "0 2 6");
     const char *two[] = {"mass > 1e12", "quality < 5"};
     CHECK(strcmp(tk_rows(&t, two, 2, NULL), "0") == 0);
-    /* the anchor refuses v>3 (missing an operator); issue 10 makes it mean v > 3 */
+    /* parquet-fortran refuses v>3 (missing an operator); issue 10 makes it mean v > 3 */
     CHECK_ROWS(&t, "quality>3", "3 5 6 7");
     CHECK_BAD(&t, "x == nan", "use is_nan", 6);
 
@@ -107,7 +107,7 @@ static void section_1_9(void)
     pqt_filter_free(f);
 }
 
-/* anchor-spec §1.4's table, row by row: x = {null, NaN, 7, 5}, y = {6, 0, null, 0} */
+/* docs/filters.md's Null/NaN table, row by row: x = {null, NaN, 7, 5}, y = {6, 0, null, 0} */
 static void null_nan_table(void)
 {
     static const double xv[4] = {NUL, NAN, 7, 5}, yv[4] = {6, 0, NUL, 0};
@@ -150,7 +150,7 @@ static void null_nan_table(void)
 
 static void sets(void)
 {
-    /* §1.5 truth table: member, non-member, Null, NaN */
+    /* the set truth table: member, non-member, Null, NaN */
     static const double s[4] = {1, 2, NUL, NAN};
     static const uint8_t s_v[] = {0x0b};
     tk_table t = {.nrows = 4};

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_filter_parse.c - the filter language's syntax: every error of anchor-spec §1.8 with its
- * message fragment and the 1-based character it points at, the §1.7 limits, the issue-10
+ * test_filter_parse.c - the filter language's syntax: every error of docs/filters.md with its
+ * message fragment and the 1-based character it points at, the limits, the issue-10
  * extensions (!= <> =, operators without spaces, backquoted names, dotted leaves) meaning
  * what their spaced forms mean, and the public pqt_filter calls' contracts.
  * Truth: the spec's tables and hand-counted positions; rows kept by an extension are
- * compared with the rows kept by the anchor's own spelling, which test_filter_meaning.c
+ * compared with the rows kept by parquet-fortran's own spelling, which test_filter_meaning.c
  * checks against hand-computed answers.
  */
 #include <math.h>
@@ -56,7 +56,7 @@ static char *repeat(const char *s, int n, const char *tail)
     return r;
 }
 
-/* §1.8: each error, its fragment, its character */
+/* docs/filters.md, "Errors": each error, its fragment, its character */
 static void anchor_errors(const tk_table *t)
 {
     CHECK_BAD(t, "", "empty filter rule", 0);
@@ -101,7 +101,7 @@ static void anchor_errors(const tk_table *t)
     CHECK_BAD(t, "v in (1,,2)", "has an empty element 2", 9);
     CHECK_BAD(t, "v in (1, )", "has an empty element 2", 10);
     CHECK_BAD(t, "name in (\"a\", \"b)", "has an unterminated quoted value", 15);
-    /* §1.3 literals */
+    /* literals */
     CHECK_BAD(t, "x == nan", "'nan' is not a value; use is_nan", 6);
     CHECK_BAD(t, "x == -NaN", "'-NaN' is not a value; use is_nan", 6);
     CHECK_BAD(t, "x in (1, nan)", "element 2 of the list, 'nan', is not a value; use is_nan", 10);
@@ -242,7 +242,7 @@ static void extensions(const tk_table *t)
     CHECK_ROWS(t, "`flux (Jy)` > 0", "0 2 5");
     SAME(t, "`flux (Jy)`>0", "`flux (Jy)` > 0");
     SAME(t, "`flux (Jy)`  >  0", "`flux (Jy)` > 0");
-    CHECK_ROWS(t, "x>y > 3", "0 4 5"); /* the anchor's reading: a column named "x>y" */
+    CHECK_ROWS(t, "x>y > 3", "0 4 5"); /* parquet-fortran's reading: a column named "x>y" */
     SAME(t, "`x>y` > 3", "x>y > 3");
     CHECK_ROWS(t, "main.inner.age > 35", "1 2 5");
     SAME(t, "main.inner.age>35", "main.inner.age > 35");

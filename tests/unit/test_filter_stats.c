@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_filter_stats.c - the statistics prover never says NONE when a row matches nor ALL when
- * a row fails (pushdown.md §3). Random tables and rules (the generators of test_filter_prop);
+ * a row fails (docs/pruning.md). Random tables and rules (the generators of test_filter_prop);
  * per column, statistics computed from the data and then, at random, kept true, dropped,
  * or falsified the ways real writers do and the flags say: null_count above the row count
  * (Polars), unknown counts, NaN bounds (parquet-cpp < 1.4), +0 / -0 bounds hiding the other

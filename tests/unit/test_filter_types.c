@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_filter_types.c - literals against every kind (anchor-spec §1.3, §1.4, §6): integer
+ * test_filter_types.c - literals against every kind (docs/filters.md, "Values"): integer
  * columns against reals and out-of-range numbers (exact, no rounding through double), float32
  * columns against literals beyond FLT_MAX, dates, times and timestamps in each unit (precision,
  * range, midnight), strings compared bytewise (unicode included), booleans, uint64 in unsigned

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_maml_parse.c - the MAML model and its validation (src/maml/): the format rules of
- * docs/maml.md (§5.1), each §5.6 error with its line, several problems listed at once,
+ * docs/maml.md ("Format rules"), each problem with its line, several problems listed at once,
  * YAML edge cases, and the size and line caps. Expected lines are counted by hand from the
  * texts below and tests/data/maml/.
  */
@@ -331,7 +331,7 @@ static void test_nesting_and_size_caps(void)
     pqt_mem_free(text);
 }
 
-/* Each §5.6 error on its own, with its line. */
+/* Each problem of docs/maml.md on its own, with its line. */
 static void test_each_error(void)
 {
     expect_one("fields:\n  - name: a\n  - name: b\n  - name: a\n",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_maml_remap.c - a read-in MAML's extra: remap: (docs/maml.md, anchor spec §5.3):
+ * test_maml_remap.c - a read-in MAML's extra: remap: (docs/maml.md):
  * lookup by internal name, reads of the file column, shadowing, two internal names on one
  * file column (independent), unit by file name asked by internal name, a filter and
  * a rename in internal names, reload, clone, the row-index name, and the errors at open.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_maml_rules.c - a read-in MAML's extra: filter:, extra: sort: and fields: qc: at table
- * open (docs/maml.md, anchor spec §5.3, §3.2, §3.5, §2.4): file column names, joined with the
+ * open (docs/maml.md): file column names, joined with the
  * caller's rules in internal names; MAML sort keys first; qc merged per column (MAML wins,
  * an empty qc: claims the column); problems reported at open with their MAML lines, all of
  * them at once; and one table combining remap + filter + sort + qc + slice + clone.

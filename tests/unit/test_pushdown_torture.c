@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_pushdown_torture.c - pushdown.md §5 scenario 10, the statistics torture set: every
+ * test_pushdown_torture.c - docs/pruning.md's scenario 10, the statistics torture set: every
  * query gives the rows a read with every mechanism off gives (threads 1 and 2), as many as
  * counted by hand from the values below, and each mechanism prunes exactly the row groups and
  * pages it may legally prune -- no fewer (pruning wherever legal), no more (never where not).
@@ -189,7 +189,7 @@ static void string_bounds(void)
                  .rgs = g};
     static const expect e[] = {
         /* rg2's bounds carry no exactness flags: bounds only, no "all equal" proof
-         * (pushdown.md §3: a truncated min = max is not a constant) */
+         * (docs/pruning.md: a truncated min = max is not a constant) */
         {"x == \"kiwi\"", 8, 1, 1, 0, 0, 0, 0},
         {"x starts_with \"ap\"", 2, 2, 0, 0, 0, 0, 0},
         {"x > \"az\"", 9, 0, 2, 0, 0, 0, 0},
@@ -337,7 +337,7 @@ static void null_pages(void)
     RUN("null pages", &f, e);
 }
 
-/* Bloom filters (pushdown.md §2.2 step 2): tried only after statistics leave a conjunct
+/* Bloom filters (docs/pruning.md, step 2): tried only after statistics leave a conjunct
  * SOME, for ==, in and ORs of them; a literal is hashed as the file stores it (an INT8 or
  * UINT_32 as its int32 bytes, a float32 literal rounded to float32, a string's bytes), and a
  * zero probes both zeros. Every bloom below holds exactly its row group's present values. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_qc_rules.c - the qc rule grammar of anchor-spec §3.1 (pqt_qc_add): every example of
- * the spec, the three miss states, each error with its message, and the options that carry
+ * test_qc_rules.c - the qc rule grammar of docs/qc.md (pqt_qc_add): every example of
+ * that page, the three miss states, each error with its message, and the options that carry
  * rules (pqt_opts_set_qc, PQT_OPT_QC_SOFT). No file is read here (test_qc_table.c does).
  * Truth: the spec's examples, normalised by hand into pqt_qc_describe's wording.
  */
@@ -51,7 +51,7 @@ static const char *describe1(const char *rule)
 
 static void test_examples(void)
 {
-    /* the spec's examples (§3.1) */
+    /* docs/qc.md's examples */
     CHECK_DESC("mass, >0", "qc: column 'mass': min > 0\n");
     CHECK_DESC("ra, >=0, <=360, Null", "qc: column 'ra': min >= 0, max <= 360, Nulls expected\n");
     CHECK_DESC("dec, , <=90", "qc: column 'dec': max <= 90\n");

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_qc_table.c - read-time quality control on tables (anchor-spec §3.3-§3.5): rules bound
+ * test_qc_table.c - read-time quality control on tables (docs/qc.md): rules bound
  * at open, checked on the first read of a column (get, view, value access, prefetch,
  * materialize_all, a filter at open, pqt_table_validate_qc); hard mode fails that call with
- * PQT_QC and the §3.4 message, leaving the column unread and the table unchanged; soft mode
+ * PQT_QC and docs/qc.md's message, leaving the column unread and the table unchanged; soft mode
  * warns once per column per kind and keeps the data; the miss states; vectors and lists
  * element-wise; int64 bounds past 2^53; nulls; NaN.
  *
@@ -213,7 +213,7 @@ static void test_hard_first_touch(void)
     pqt_table_close(t);
 }
 
-/* The three states of miss: (§3.3) on a column with one null. */
+/* The three states of miss: (docs/qc.md) on a column with one null. */
 static void test_miss_states(void)
 {
     static const char *const ok_rules[] = {"ra", "ra,,,Null", "ra, , , NA", "ra, -10, 500",
@@ -475,7 +475,7 @@ static void test_validate(void)
     CHECK(pqt_table_generation(t) == gen);
     pqt_table_close(t);
 
-    /* a rule never touched is never reported (§3.5), until validate_qc */
+    /* a rule never touched is never reported, until validate_qc */
     t = open1("vec, , <=50", 0);
     int64_t ids[6];
     CHECK_OK(pqt_table_get(t, "id", 0, ids, sizeof ids, NULL, 0));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_sample_opts.c - PQT_OPT_SAMPLE_FRACTION / PQT_OPT_SAMPLE_SEED (anchor-spec §4):
+ * test_sample_opts.c - PQT_OPT_SAMPLE_FRACTION / PQT_OPT_SAMPLE_SEED (docs/sampling.md):
  * >= 1 keeps every row and draws nothing, 0 keeps none and draws nothing, negative or NaN
  * is PQT_MISUSE naming the option and the value, and a failed set changes nothing; what
  * pqt_table_sample_fraction / pqt_table_sample_seed report in each case. Expected row counts
@@ -112,7 +112,7 @@ static void test_edges(void)
     check_edge(1.0, 9, NROWS, 1.0, 0);       /* nothing drawn: seed 0 even when given */
     check_edge(0.0, 0, 0, 0.0, 0);           /* 0 keeps none, deterministically */
     check_edge(-0.0, 0, 0, 0.0, 0);
-    check_edge(0.0, 9, 0, 0.0, 0);           /* anchor-spec §4: the reported seed is 0 */
+    check_edge(0.0, 9, 0, 0.0, 0);           /* the reported seed is 0 */
     check_edge(1e-300, 3, 0, 1e-300, 3);     /* u < 1e-300 needs u = 0: 2^-53 a row */
     /* the largest fraction below 1 drops a row only when u >= 1 - 2^-53: not in 10000 */
     check_edge(nextafter(1.0, 0.0), 3, NROWS, nextafter(1.0, 0.0), 3);

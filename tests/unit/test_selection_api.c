@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_selection_api.c - the public pqt_selection and pqt_file_read_selected (seed 002 by
- * hand), through pqt.h only.
+ * test_selection_api.c - the public pqt_selection and pqt_file_read_selected (the filter
+ * pass by hand), through pqt.h only.
  *
  * 1. Every constructor and operation against a bool-array model kept in the test, 1-based
  *    rows at the edge, the documented errors (with the numbers they must name), and "a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_sort_grammar.c - the text form of sort keys (anchor-spec 2.1, 2.3): what each key
+ * test_sort_grammar.c - the text form of sort keys (docs/sort.md): what each key
  * means (checked through the order it gives on a small table whose answer is written out by
  * hand), every error text, the limits, and that a refused call changes nothing (options,
  * table rows, residency, generation).
@@ -79,7 +79,7 @@ static void test_meanings(void)
     order_is("a, a desc", "24135");          /* a key named twice: the second ties */
 }
 
-/* Every refusal: status, the anchor's wording, and nothing changed. */
+/* Every refusal: status, docs/sort.md's wording, and nothing changed. */
 static void bad(const char *keys, const char *msg)
 {
     pqt_opts *o = NULL;

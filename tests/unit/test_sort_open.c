@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_sort_open.c - a sort and a limit given at table open (issue 12, anchor-spec 2.2 and
- * 2.4): the order of the rows against an independent model, and against the table calls
- * (sort_by, argsort_by, top_n, is_sorted_by after an unsorted open), threads 1 and 2, with
- * and without a filter and a limit; the key columns resident, other columns read into sorted
- * position, the row index, slices refused, bounds, clone, explain, errors.
+ * test_sort_open.c - a sort and a limit given at table open (issue 12, docs/sort.md): the order of
+ * the rows against an independent model, and against the table calls (sort_by, argsort_by, top_n,
+ * is_sorted_by after an unsorted open), threads 1 and 2, with and without a filter and a limit; the
+ * key columns resident, other columns read into sorted position, the row index, slices refused,
+ * bounds, clone, explain, errors.
  *
  * tests/data/table_rg.parquet was written by DuckDB (tests/data/make_table_data.mjs) from
  * formulas of the 1-based row number id: 10000 rows in row groups of 2048, i32 = 3 id (NULL

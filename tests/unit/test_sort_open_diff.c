@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sort_open_diff.c - differential test of sort, top-n, filter and sample composed at
- * table open (issue 12; anchor-spec 2.2, 2.4, 4), on files written here by diff_write.c
+ * table open (issue 12; docs/sort.md, docs/sampling.md), on files written here by diff_write.c
  * (the filter differential's generator, diff_gen.h): several row groups and pages, every
  * encoding, true statistics in every shape writers give them (absent, a NaN bound, a +-0
  * bound, deprecated signed-order min/max, truncated strings), columns often clustered so

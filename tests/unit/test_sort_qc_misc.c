@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_sort_qc_misc.c - the issue-12 behaviours the other sort/qc/sample tests left open
- * (anchor-spec 2.2, 2.4, 3.1, 3.3, 3.5, 4, 7; the mapping is in TESTING.md):
+ * (docs/sort.md, qc.md, sampling.md; the mapping is in TESTING.md):
  *   - a failed call changes nothing, under every allocation failure (pqt_mem_fail_after):
  *     top_n, argsort_by with groups, is_sorted_by and the text forms on unread file keys,
  *     table open with sort + limit + filter + sample + qc (nothing returned), clone of a
@@ -893,7 +893,7 @@ static void test_topn_no_skip(void)
     unlink(p);
 }
 
-/* qc rules name internal columns (anchor-spec 3.5): two internal names a MAML remaps to one
+/* qc rules name internal columns (docs/qc.md): two internal names a MAML remaps to one
  * file column keep their own rules; a sort at open takes internal names too.
  * alltypes_plain.parquet: id = 4 5 6 7 2 3 0 1. */
 static void test_qc_remapped(void)

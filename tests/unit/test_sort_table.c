@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_sort_table.c - the sort calls on tables (anchor-spec 2.2, 2.4): sort_by, top_n,
+ * test_sort_table.c - the sort calls on tables (docs/sort.md): sort_by, top_n,
  * argsort_by (with groups) and is_sorted_by agree with each other and with a model -- qsort
  * over row numbers with a comparator written out here per kind, ties broken by row number
  * (stability) -- on random data full of ties, nulls, NaN, -0.0, infinities, extreme

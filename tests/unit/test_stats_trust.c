@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_stats_trust.c - statistics are trusted only where pushdown.md §3 allows (issue 10).
+ * test_stats_trust.c - statistics are trusted only where docs/pruning.md allows (issue 10).
  *
  * Lying statistics are patched into a copy of DuckDB's tests/data/table_rg.parquet in memory
  * (same-length edits of the footer, so it still parses): row group 1's string max "s999"

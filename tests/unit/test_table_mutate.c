@@ -201,7 +201,7 @@ static void test_sort_small(void)
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
     int32_t dsc[7] = {1, 5, 7, 4, 6, 3, 2};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], dsc[i]);
-    /* nulls first on this key: nulls, then NaN, then the values (anchor-spec 2.2) */
+    /* nulls first on this key: nulls, then NaN, then the values (docs/sort.md) */
     int nf = 1;
     CHECK_OK(pqt_table_sort_by(t, keys, 1, NULL, &nf));
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));

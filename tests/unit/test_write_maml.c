@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_write_maml.c - the write-side MAML (anchor spec section 5.4, issue 14):
+ * test_write_maml.c - the write-side MAML (docs/writing.md, issue 14):
  * protected_cols: are written REQUIRED and a null in one is refused with PQT_PROTECTED naming
  * the column and row, leaving the target path untouched; nullable_cols: are written OPTIONAL
  * though they hold no null; the two lists overlapping, or naming a column the table lacks, is
@@ -185,7 +185,7 @@ static void col_map(void)
     pqt_table_close(t);
 }
 
-/* anchor spec 5.5: the MAML's sections as key-value entries (expected values by hand) */
+/* docs/writing.md: the MAML's sections as key-value entries (expected values by hand) */
 static void embedding(void)
 {
     char p[300];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_write_meta.c - the key-value entries every written file gets (anchor spec 5.5 "always
- * written", IVOA VOParquet Note 1.0; issue 14): DATE (pinned by PQT_WOPT_FILE_DATE, which
+ * test_write_meta.c - the key-value entries every written file gets (docs/writing.md,
+ * IVOA VOParquet Note 1.0; issue 14): DATE (pinned by PQT_WOPT_FILE_DATE, which
  * shadows a user DATE; else the close time, UTC), name (MAML table: or the file's stem),
  * IVOA.VOTable-Parquet.version and .content compared byte for byte with hand-written VOTable
  * documents (escaping included), column.<name>.col_size of vectors and .array_size of MAML

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_write_sidecar.c - the verbatim `.maml` sidecar of a writer given a MAML (anchor spec
- * 5.4 write_maml; issue 14): the MAML source byte for byte (comments, quoting, indentation
+ * test_write_sidecar.c - the verbatim `.maml` sidecar of a writer given a MAML (docs/writing.md;
+ * issue 14): the MAML source byte for byte (comments, quoting, indentation
  * kept) with the fields: entries of columns not written cut out (unless none would remain)
  * and the PQT_WOPT_METADATA entries appended as keyarray: items (to a block list, a flow
  * list, or a new section), each compared with a hand-written expected text; reopening the

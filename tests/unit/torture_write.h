@@ -2,7 +2,7 @@
 /*
  * torture_write.h - one-column Parquet files whose every statistic is the test's (tests only).
  *
- * test_pushdown_torture (pushdown.md §5 scenario 10) needs files where each bound, count and
+ * test_pushdown_torture (docs/pruning.md, scenario 10) needs files where each bound, count and
  * flag is exactly what a given writer -- or a broken one -- would put there: footer statistics
  * in the current or the deprecated fields, exactness flags, null and NaN counts, column
  * orders or none, logical types whose order differs from the physical one, a page index per
