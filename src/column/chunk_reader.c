@@ -135,8 +135,11 @@ static pqt_status walk_end(const pqt_chunk_walk *w, int64_t rows_done, bool all_
         return pqt_err(PQT_CORRUPT, "column chunk holds %lld rows, the row group has %lld",
                        (long long)rows_done, (long long)w->rg_rows);
     /* Allocations were sized by the footer's num_values (list elements): a count the pages
-     * do not hold is a lie, not a short read. Pages never read leave it unknown. */
-    if (all_pages && w->values_left != 0)
+     * do not hold is a lie, not a short read. Pages never read leave it unknown. A flat
+     * column has one level entry per row, so the row group's num_rows (checked above and
+     * page by page) bounds its pages and its num_values is advisory: writers have left it
+     * 0 (docs/architecture.md, "Counts the reader trusts"). */
+    if (all_pages && w->values_left != 0 && w->col->max_rep > 0)
         return pqt_err(PQT_CORRUPT, "column chunk holds %lld values, its metadata says %lld",
                        (long long)(w->cm->num_values - w->values_left),
                        (long long)w->cm->num_values);

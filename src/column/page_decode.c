@@ -176,7 +176,8 @@ static pqt_status page_place(pqt_chunk_walk *w, const pqt_page_header *h, int64_
     bool v2 = h->type == PQT_PAGE_DATA_V2, flat = w->col->max_rep == 0;
     if (h->num_values < 0) return pqt_err(PQT_CORRUPT, "negative num_values %d", h->num_values);
     int64_t nlevels = h->num_values;
-    if (PQT_UNLIKELY(nlevels > w->values_left))
+    /* flat pages are bounded by the row group's rows below (one entry per row) */
+    if (PQT_UNLIKELY(!flat && nlevels > w->values_left))
         return pqt_err(PQT_CORRUPT, "page holds %lld values, the column chunk's metadata leaves "
                                     "%lld of its %lld",
                        (long long)nlevels, (long long)w->values_left,
