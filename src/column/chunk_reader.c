@@ -135,8 +135,11 @@ static pqt_status walk_end(const pqt_chunk_walk *w, int64_t rows_done, bool all_
         return pqt_err(PQT_CORRUPT, "column chunk holds %lld rows, the row group has %lld",
                        (long long)rows_done, (long long)w->rg_rows);
     /* Allocations were sized by the footer's num_values (list elements): a count the pages
-     * do not hold is a lie, not a short read. Pages never read leave it unknown. */
-    if (all_pages && w->values_left != 0)
+     * do not hold is a lie, not a short read. Pages never read leave it unknown. A flat
+     * column has one level entry per row, so the row group's num_rows (checked above and
+     * page by page) bounds its pages and its num_values is advisory: writers have left it
+     * 0 (docs/architecture.md, "Counts the reader trusts"). */
+    if (all_pages && w->values_left != 0 && w->col->max_rep > 0)
         return pqt_err(PQT_CORRUPT, "column chunk holds %lld values, its metadata says %lld",
                        (long long)(w->cm->num_values - w->values_left),
                        (long long)w->cm->num_values);
@@ -149,7 +152,10 @@ static pqt_status walk(pqt_chunk_walk *w, const uint8_t *buf, size_t n, int64_t 
     size_t pos = 0;
     int64_t rows_done = 0, out_row = dst_row;
     PQT_TRY(walk_begin(w));
-    while (pos < n && rows_done < w->rg_rows)
+    /* a list chunk's last row may go on in the pages after the one it starts in: they are
+     * read while the footer's value count says entries remain */
+    bool list = w->col->max_rep > 0;
+    while (pos < n && (rows_done < w->rg_rows || (list && w->values_left > 0)))
         PQT_TRY(walk_page(w, buf, n, base, &pos, true, sel, &rows_done, dst, &out_row));
     return walk_end(w, rows_done, true);
 }
@@ -170,6 +176,17 @@ static int64_t oi_next_row(const pqt_offset_index *oi, int i, int64_t rg_rows)
     return i + 1 < oi->npages ? oi->pages[i + 1].first_row_index : rg_rows;
 }
 
+/* Does offset-index page i hold a selected row? A list page is the page of the rows that
+ * start in it, and may begin with the end of the row before (writers break pages inside
+ * rows): it is wanted when that row is too. */
+static bool oi_page_wanted(const pqt_offset_index *oi, int i, const pqt_sel *sel,
+                           int64_t rg_rows, bool list)
+{
+    int64_t first = oi->pages[i].first_row_index;
+    if (list && first > 0) first--;
+    return pqt_sel_any(sel, first, oi_next_row(oi, i, rg_rows));
+}
+
 /* The bytes [off, off + len): in place for a memory source, else one pread into buf. */
 static pqt_status fetch_range(pqt_chunk_walk *w, int64_t off, int64_t len, pqt_io_buf *buf,
                               const uint8_t **ret)
@@ -186,7 +203,7 @@ static pqt_status walk_indexed(pqt_chunk_walk *w, const pqt_offset_index *oi, in
                                const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
 {
     int64_t rows_done = 0, out_row = dst_row;
-    bool all_pages = true;
+    bool all_pages = true, list = w->col->max_rep > 0;
     PQT_TRY(walk_begin(w));
     pqt_io_buf buf = pqt_io_buf_take(w->src->io);
     pqt_status st = PQT_OK;
@@ -199,8 +216,7 @@ static pqt_status walk_indexed(pqt_chunk_walk *w, const pqt_offset_index *oi, in
                            &out_row);
     }
     for (int i = 0; st == PQT_OK && i < oi->npages;) {
-        int64_t first = oi->pages[i].first_row_index;
-        if (!pqt_sel_any(sel, first, oi_next_row(oi, i, w->rg_rows))) {
+        if (!oi_page_wanted(oi, i, sel, w->rg_rows, list)) {
             rows_done = oi_next_row(oi, i, w->rg_rows);
             w->n_pages++;
             w->n_skipped++;
@@ -210,9 +226,7 @@ static pqt_status walk_indexed(pqt_chunk_walk *w, const pqt_offset_index *oi, in
             continue;
         }
         int j = i + 1; /* the run of wanted pages i .. j-1, fetched at once */
-        while (j < oi->npages &&
-               pqt_sel_any(sel, oi->pages[j].first_row_index, oi_next_row(oi, j, w->rg_rows)))
-            j++;
+        while (j < oi->npages && oi_page_wanted(oi, j, sel, w->rg_rows, list)) j++;
         int64_t off = oi->pages[i].offset;
         int64_t len = oi->pages[j - 1].offset + oi->pages[j - 1].compressed_page_size - off;
         st = fetch_range(w, off, len, &buf, &bytes);
@@ -226,10 +240,11 @@ static pqt_status walk_indexed(pqt_chunk_walk *w, const pqt_offset_index *oi, in
                 break;
             }
             w->data_page_no = p;
-            int64_t before = rows_done;
+            int64_t before = rows_done, pages_before = w->n_pages;
             st = walk_page(w, bytes, (size_t)len, off, &pos, true, sel, &rows_done, dst,
                            &out_row);
-            if (st == PQT_OK && rows_done == before) /* not a data page where one should be */
+            /* not a data page where one should be (a list page may start no row) */
+            if (st == PQT_OK && w->n_pages == pages_before)
                 st = pqt_err(PQT_CORRUPT, "no data page at byte %lld, where the offset index "
                                           "puts page %d",
                              (long long)oi->pages[p].offset, p + 1);
@@ -310,11 +325,11 @@ static pqt_status oi_page_rows(const pqt_offset_index *oi, int64_t rg_rows, int6
 }
 
 /* True when some data page holds no selected row: reading by the index saves its bytes. */
-static bool some_page_unwanted(const pqt_offset_index *oi, const pqt_sel *sel, int64_t rg_rows)
+static bool some_page_unwanted(const pqt_offset_index *oi, const pqt_sel *sel, int64_t rg_rows,
+                               bool list)
 {
     for (int i = 0; i < oi->npages; i++)
-        if (!pqt_sel_any(sel, oi->pages[i].first_row_index, oi_next_row(oi, i, rg_rows)))
-            return true;
+        if (!oi_page_wanted(oi, i, sel, rg_rows, list)) return true;
     return false;
 }
 
@@ -366,7 +381,7 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
         w.oi_rows = oi_rows;
         w.oi_npages = have_oi ? oi.npages : 0;
     }
-    if (have_oi && some_page_unwanted(&oi, sel, g->num_rows)) {
+    if (have_oi && some_page_unwanted(&oi, sel, g->num_rows, col->max_rep > 0)) {
         cx->nvalues_out = 0;
         st = walk_indexed(&w, &oi, start, sel, dst, dst_row);
         publish_counts(&w, cx->nvalues_out);

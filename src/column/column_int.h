@@ -85,6 +85,10 @@ typedef struct pqt_page_view {
     const uint8_t *present; /* nlevels bytes, or NULL when every entry is a present value */
     const uint8_t *defs;    /* nlevels def levels (lists), else NULL */
     const uint8_t *reps;    /* nlevels rep levels (lists), else NULL */
+    /* lists: the first ncont entries continue the row the page before began (its last row);
+     * cont_selected: that row is selected, so they extend dst's last row */
+    int64_t ncont;
+    bool cont_selected;
 } pqt_page_view;
 
 /* Decode the values of rows selected in [page_row0, page_row0 + pv->nrows) of a flat page
@@ -93,7 +97,8 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst, int64_t *out_row);
 
-/* Same for a list page (max_rep == 1): rows start where reps == 0. */
+/* Same for a list page (max_rep == 1): rows start where reps == 0; pv->nrows rows start in
+ * the page, after pv->ncont entries continuing the previous page's last row. */
 pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst);

@@ -168,15 +168,18 @@ pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const
 }
 
 /* Stage 1, the page's place in the chunk: bound its level count by what the chunk leaves
- * (level buffers are sized by it), and find its rows when the header (flat, v2) or the
- * offset index (v1 lists) tells them: *rows_ret is -1 when only the levels can. */
+ * (level buffers are sized by it), and find its rows when the header (flat) or the offset
+ * index (v1 lists) tells them: *rows_ret is -1 when only the levels can. A list page's rows
+ * are the rows that start in it; a v2 header's num_rows is not used for lists, since writers
+ * count a row continued from the page before in it too (list_page_rows). */
 static pqt_status page_place(pqt_chunk_walk *w, const pqt_page_header *h, int64_t rows_done,
                              int64_t *rows_ret)
 {
     bool v2 = h->type == PQT_PAGE_DATA_V2, flat = w->col->max_rep == 0;
     if (h->num_values < 0) return pqt_err(PQT_CORRUPT, "negative num_values %d", h->num_values);
     int64_t nlevels = h->num_values;
-    if (PQT_UNLIKELY(nlevels > w->values_left))
+    /* flat pages are bounded by the row group's rows below (one entry per row) */
+    if (PQT_UNLIKELY(!flat && nlevels > w->values_left))
         return pqt_err(PQT_CORRUPT, "page holds %lld values, the column chunk's metadata leaves "
                                     "%lld of its %lld",
                        (long long)nlevels, (long long)w->values_left,
@@ -185,7 +188,7 @@ static pqt_status page_place(pqt_chunk_walk *w, const pqt_page_header *h, int64_
     w->n_pages++;
     int64_t page_rows = -1;
     if (flat) page_rows = nlevels;
-    else if (v2) page_rows = h->num_rows;
+    else if (v2) page_rows = -1;
     else if (w->oi_rows && w->data_page_no < w->oi_npages) page_rows = w->oi_rows[w->data_page_no];
     w->data_page_no++;
     if (flat && v2 && h->num_rows != nlevels)
@@ -440,9 +443,9 @@ static pqt_status page_levels(pqt_chunk_walk *w, const pqt_page_header *h, page_
     PQT_TRY(pqt_buf_reserve(&cx->present, (size_t)nlevels + 1));
     uint8_t *reps = cx->reps.data, *defs = cx->defs.data;
     if (col->max_rep > 0) {
-        if (v2) PQT_TRY(decode_levels(pp->rep, pp->rep_n, col->max_rep, nlevels, reps));
-        else PQT_TRY(take_v1_levels(&pp->p, &pp->len, h->rep_level_encoding, col->max_rep,
-                                    nlevels, reps));
+        if (!v2) PQT_TRY(take_v1_levels(&pp->p, &pp->len, h->rep_level_encoding, col->max_rep,
+                                        nlevels, reps));
+        else if (!pv->reps) PQT_TRY(decode_levels(pp->rep, pp->rep_n, col->max_rep, nlevels, reps));
         pv->reps = reps;
     }
     if (col->max_def > 0 && flat) {
@@ -482,10 +485,49 @@ static pqt_status page_levels(pqt_chunk_walk *w, const pqt_page_header *h, page_
     return PQT_OK;
 }
 
+/* Where a list page's rows are, from its repetition levels reps[0..n) (rep 0 starts a row):
+ * *cont_ret leading entries continue the row the page before began (writers may break a
+ * page inside a row; a v2 page should not, but real ones do), *rows_ret rows start in it.
+ * The first page of a chunk cannot continue anything, and no page may start more rows than
+ * the row group has left (rows_done started before it). */
+static pqt_status list_page_rows(const pqt_chunk_walk *w, const uint8_t *reps, int64_t n,
+                                 int64_t rows_done, int64_t *cont_ret, int64_t *rows_ret)
+{
+    const uint8_t *z = n > 0 ? memchr(reps, 0, (size_t)n) : NULL;
+    int64_t c = z ? (int64_t)(z - reps) : n;
+    if (c > 0 && rows_done == 0)
+        return pqt_err(PQT_CORRUPT, "page starts in the middle of a row (first repetition level "
+                                    "is %d, not 0) but no row began before it",
+                       reps[0]);
+    int64_t rows = c < n ? pqt_count_zero_bytes(reps + c, n - c) : 0;
+    if (rows > w->rg_rows - rows_done)
+        return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
+                       (long long)w->rg_rows);
+    *cont_ret = c;
+    *rows_ret = rows;
+    return PQT_OK;
+}
+
+/* A v2 list page's rows, before anything is decompressed: its repetition levels are stored
+ * uncompressed in front of the values, so they are decoded here (into cx->reps, for the
+ * page's decoding too) and the page can be skipped exactly. */
+static pqt_status v2_list_rows(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                               int64_t rows_done, int64_t *cont_ret, int64_t *rows_ret)
+{
+    int64_t n = h->num_values;
+    PQT_TRY(pqt_buf_reserve(&w->cx->reps, (size_t)n + 1));
+    PQT_TRY(decode_levels(body, (size_t)h->rep_levels_nbytes, w->col->max_rep, n,
+                          w->cx->reps.data));
+    return list_page_rows(w, w->cx->reps.data, n, rows_done, cont_ret, rows_ret);
+}
+
 /* Stage 5: the selected rows' values into dst (page_values.c); list pages count their rows
- * from the repetition levels (rep == 0 starts a row). */
+ * from the repetition levels (list_page_rows). oi_rows: the page's rows by the offset index
+ * (v1 lists; a row is the page's where it starts), -1 when unknown; levels that disagree
+ * with it are corrupt, since pages were skipped by it. */
 static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel *sel,
-                            int64_t *rows_done, pqt_colbuf *dst, int64_t *out_row)
+                            int64_t oi_rows, int64_t *rows_done, pqt_colbuf *dst,
+                            int64_t *out_row)
 {
     if (w->col->max_rep == 0) {
         pv->nrows = pv->nlevels;
@@ -494,15 +536,15 @@ static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel 
         *rows_done += pv->nlevels;
         return PQT_OK;
     }
-    const uint8_t *reps = pv->reps;
-    int64_t n = pv->nlevels, rows = pqt_count_zero_bytes(reps, n);
-    if (n > 0 && reps[0] != 0)
-        return pqt_err(PQT_CORRUPT, "page starts in the middle of a row (first repetition level "
-                                    "is %d, not 0)", reps[0]);
-    if (rows > w->rg_rows - *rows_done)
-        return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
-                       (long long)w->rg_rows);
+    int64_t cont, rows;
+    PQT_TRY(list_page_rows(w, pv->reps, pv->nlevels, *rows_done, &cont, &rows));
+    if (oi_rows >= 0 && rows != oi_rows)
+        return pqt_err(PQT_CORRUPT, "page starts %lld rows by its repetition levels, the offset "
+                                    "index says %lld",
+                       (long long)rows, (long long)oi_rows);
     pv->nrows = rows;
+    pv->ncont = cont;
+    pv->cont_selected = cont > 0 && pqt_sel_any(sel, *rows_done - 1, *rows_done);
     PQT_TRY(pqt_page_emit_list(w->cx, w->col, w->ptype, w->type_len, pv, sel, *rows_done, dst));
     *rows_done += rows;
     return PQT_OK;
@@ -534,7 +576,20 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
 {
     int64_t page_rows = -1;
     PQT_TRY(page_place(w, h, *rows_done, &page_rows));
-    if (page_rows >= 0 && !pqt_sel_any(sel, *rows_done, *rows_done + page_rows)) {
+    bool v2 = h->type == PQT_PAGE_DATA_V2, list = w->col->max_rep > 0;
+    if (v2 && (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
+               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->compressed_size ||
+               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->uncompressed_size))
+        return pqt_err(PQT_CORRUPT, "v2 level lengths (%d + %d) exceed the page size",
+                       h->rep_levels_nbytes, h->def_levels_nbytes);
+    /* A list page's leading entries may continue the row the page before began (cont: how
+     * many, -1 while unknown): the page is then wanted when that row is, even if no row
+     * starting in it is selected. */
+    int64_t cont = -1, oi_rows = list && !v2 ? page_rows : -1;
+    if (list && v2) PQT_TRY(v2_list_rows(w, h, body, *rows_done, &cont, &page_rows));
+    bool prev_wanted = list && cont != 0 && *rows_done > 0 &&
+                       pqt_sel_any(sel, *rows_done - 1, *rows_done);
+    if (page_rows >= 0 && !prev_wanted && !pqt_sel_any(sel, *rows_done, *rows_done + page_rows)) {
         *rows_done += page_rows;
         w->n_skipped++;
         return PQT_OK;
@@ -544,12 +599,6 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
         (h->encoding == PQT_ENC_PLAIN_DICTIONARY || h->encoding == PQT_ENC_RLE_DICTIONARY))
         return refuted_page(w, sel, page_rows, rows_done, dst, out_row);
     w->n_decompressed++;
-    bool v2 = h->type == PQT_PAGE_DATA_V2;
-    if (v2 && (h->rep_levels_nbytes < 0 || h->def_levels_nbytes < 0 ||
-               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->compressed_size ||
-               (int64_t)h->rep_levels_nbytes + h->def_levels_nbytes > h->uncompressed_size))
-        return pqt_err(PQT_CORRUPT, "v2 level lengths (%d + %d) exceed the page size",
-                       h->rep_levels_nbytes, h->def_levels_nbytes);
     int64_t nlevels = h->num_values;
     if (w->col->max_rep == 0 && nlevels > 0 && w->cm->codec != PQT_CODEC_UNCOMPRESSED &&
         !w->cx->want_codes &&
@@ -576,9 +625,11 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
     }
     page_parts pp = {0};
     PQT_TRY(page_prepare(w, h, body, &pp));
-    pqt_page_view pv = {.encoding = h->encoding, .nlevels = nlevels};
+    /* v2 list pages had their repetition levels decoded when placed */
+    pqt_page_view pv = {.encoding = h->encoding, .nlevels = nlevels,
+                        .reps = list && v2 ? w->cx->reps.data : NULL};
     PQT_TRY(page_levels(w, h, &pp, &pv));
-    return page_emit(w, &pv, sel, rows_done, dst, out_row);
+    return page_emit(w, &pv, sel, oi_rows, rows_done, dst, out_row);
 }
 
 pqt_status pqt_page_dict_plain(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,

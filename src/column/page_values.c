@@ -542,11 +542,56 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
     return PQT_OK;
 }
 
+/* The first pv->ncont entries of a list page, which continue the row the page before began:
+ * appended to dst's last row when that row is selected (it is then the last row this walk
+ * wrote), else their values are stepped over. *used_ret: the values they held. */
+static pqt_status emit_continuation(pqt_chunk_ctx *cx, const pqt_col *col, int ptype,
+                                    int type_len, const pqt_page_view *pv, pqt_colbuf *dst,
+                                    int64_t *used_ret)
+{
+    const uint8_t *defs = pv->defs;
+    int64_t c = pv->ncont, nslots = 0, k = 0;
+    PQT_TRY(pqt_buf_reserve(&cx->slots, (size_t)c + 1));
+    uint8_t *slots = cx->slots.data;
+    for (int64_t e = 0; e < c; e++) {
+        int d = defs ? defs[e] : col->max_def;
+        if (d >= col->elem_def) {
+            slots[nslots++] = d == col->max_def;
+            k += d == col->max_def;
+        }
+    }
+    *used_ret = k;
+    if (!pv->cont_selected) return k ? pqt_vdec_skip(cx->vdec, k) : PQT_OK;
+    if (PQT_UNLIKELY(dst->nrows < 1))
+        return pqt_err(PQT_CORRUPT, "list page continues a row that was not read");
+    PQT_TRY(pqt_colbuf_reserve_elems(dst, dst->nelem + nslots));
+    PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, k < nslots ? slots : NULL, nslots, k,
+                                 dst, dst->nelem));
+    dst->nelem += nslots;
+    dst->list_offsets[dst->nrows] = dst->nelem;
+    return PQT_OK;
+}
+
 pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst)
 {
     PQT_TRY(init_values(cx, ptype, type_len, pv));
+    pqt_page_view rest;
+    if (pv->ncont > 0) {
+        /* the continued row first, then the rows starting in the page as a page of their own */
+        int64_t used = 0, c = pv->ncont;
+        PQT_TRY(emit_continuation(cx, col, ptype, type_len, pv, dst, &used));
+        rest = *pv;
+        rest.reps += c;
+        if (rest.defs) rest.defs += c;
+        if (rest.present) rest.present += c;
+        rest.nlevels -= c;
+        rest.nvalues -= used;
+        rest.ncont = 0;
+        pv = &rest;
+    }
+    if (pv->nrows == 0) return PQT_OK;
     const uint8_t *reps = pv->reps, *defs = pv->defs;
     int64_t n = pv->nlevels;
     if (pv->nvalues == n && pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) == pv->nrows) {

@@ -221,6 +221,13 @@ pqt_status pqt_thrift_read_list_header(pqt_thrift_reader *r, uint8_t *elem_type,
     uint8_t type = (uint8_t)(b & 0x0f);
     uint64_t n = b >> 4;
     if (n == 15) PQT_TRY(pqt_thrift_read_uvarint(r, &n)); /* long form: size follows */
+    /* An empty list carries no element, so its type nibble proves nothing: writers leave 0
+     * there. Only a list that holds elements must name a real type. */
+    if (n == 0) {
+        *elem_type = type;
+        *count = 0;
+        return PQT_OK;
+    }
     if (PQT_UNLIKELY(!valid_elem_type(type)))
         return pqt_thrift_corrupt_at(r, at, "list has invalid element type %u", type);
     size_t per = min_elem_nbytes(type);

@@ -764,6 +764,69 @@ static void test_file_meta(void)
     pqt_arena_free(&a);
 }
 
+/* An empty list's element-type nibble is whatever its writer left (often 0, which names no
+ * type): a list of size 0 is accepted whatever the nibble, a list holding elements is not. */
+static void test_empty_list_any_type(void)
+{
+    uint8_t et = 99;
+    uint32_t cnt = 99;
+    uint8_t e0[] = {0x00};
+    pqt_thrift_reader r = rd(e0, sizeof e0);
+    CHECK_OK(pqt_thrift_read_list_header(&r, &et, &cnt));
+    CHECK_EQ_I64(cnt, 0);
+    CHECK_EQ_I64(pqt_thrift_remaining(&r), 0);
+    uint8_t e1[] = {0xf0, 0x00}; /* long form, size 0, type 0 */
+    r = rd(e1, sizeof e1);
+    CHECK_OK(pqt_thrift_read_list_header(&r, &et, &cnt));
+    CHECK_EQ_I64(cnt, 0);
+    uint8_t e2[] = {0x0e}; /* size 0, type 14 (past uuid) */
+    r = rd(e2, sizeof e2);
+    CHECK_OK(pqt_thrift_read_list_header(&r, &et, &cnt));
+    CHECK_EQ_I64(cnt, 0);
+    uint8_t b0[] = {0x10, 0x05}; /* one element of type 0 */
+    r = rd(b0, sizeof b0);
+    CHECK_EQ_I64(pqt_thrift_read_list_header(&r, &et, &cnt), PQT_CORRUPT);
+    CHECK(strstr(pqt_errmsg(), "invalid element type 0") != NULL);
+    uint8_t b1[] = {0xf0, 0x01, 0x05}; /* long form, one element of type 0 */
+    r = rd(b1, sizeof b1);
+    CHECK_EQ_I64(pqt_thrift_read_list_header(&r, &et, &cnt), PQT_CORRUPT);
+    CHECK(strstr(pqt_errmsg(), "invalid element type 0") != NULL);
+    uint8_t b2[] = {0x1e, 0x05}; /* one element of type 14 */
+    r = rd(b2, sizeof b2);
+    CHECK_EQ_I64(pqt_thrift_read_list_header(&r, &et, &cnt), PQT_CORRUPT);
+
+    /* a footer whose row_groups, key_value_metadata and an unknown field are empty lists of
+     * element type 0 decodes; the same key_value_metadata holding one element does not */
+    for (int bad = 0; bad < 2; bad++) {
+        w o = {0};
+        wbegin(&o);
+        wi32(&o, 1, 2);
+        wlist(&o, 2, PQT_TT_STRUCT, 1);
+        wbegin(&o);
+        wstr(&o, 4, "schema");
+        wi32(&o, 5, 0);
+        wend(&o);
+        wi(&o, 3, 0);
+        wlist(&o, 4, 0, 0);
+        wlist(&o, 5, 0, bad);
+        if (bad) wb(&o, 0x00);
+        wlist(&o, 40, 0, 0);
+        wend(&o);
+        pqt_arena a = {0};
+        pqt_file_meta m;
+        if (!bad) {
+            CHECK_OK(pqt_meta_decode_file(o.b, o.n, 0, &a, &m));
+            CHECK_EQ_I64(m.n_row_groups, 0);
+            CHECK_EQ_I64(m.num_rows, 0);
+            CHECK_EQ_I64(m.nschema, 1);
+        } else {
+            CHECK_EQ_I64(pqt_meta_decode_file(o.b, o.n, 0, &a, &m), PQT_CORRUPT);
+            CHECK(strstr(pqt_errmsg(), "corrupt footer at byte") != NULL);
+        }
+        pqt_arena_free(&a);
+    }
+}
+
 static void test_page_index_and_bloom(void)
 {
     w o = {0};
@@ -859,6 +922,7 @@ int main(void)
     test_lengths();
     test_page_header();
     test_file_meta();
+    test_empty_list_any_type();
     test_page_index_and_bloom();
     return pqt_test_done("test_thrift");
 }
