@@ -257,7 +257,7 @@ pqt_status pqt_scan_qc_copy(const pqt_qc *src, pqt_qc **ret)
 {
     *ret = NULL;
     if (!src) return PQT_OK;
-    pqt_qc *qc;
+    pqt_qc *qc = NULL; /* gcc -O3 cannot see PQT_TRY set it */
     PQT_TRY(pqt_qc_new(&qc));
     bool ok = true;
     if (src->n > 0) {
