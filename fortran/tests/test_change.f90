@@ -28,13 +28,16 @@ contains
         real(real32), allocatable :: v(:, :), gotv(:, :)
         logical, allocatable :: flag(:), gotl(:), pair(:, :), gotp(:, :), xok(:), ok(:)
         character(len=8), allocatable :: names(:)
-        character(len=:), allocatable :: gots(:), u
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: gots(:)
+        character(len=:), allocatable :: u
         complex, allocatable :: z(:)
         character(len=300) :: msg
         integer :: s
         logical :: found
 
-        id = [(i, i=1, n)]
+        allocate (id, source=[(i, i=1, n)])
         x = [(real(i, real64)*1.25d0 - 7d0, i=1, n)]         ! -5.75 .. 8
         xok = [(mod(i, 5_int64) /= 0, i=1, n)]               ! rows 5, 10 null
         cnt = [(int(100 - 7*i, int32), i=1, n)]
@@ -260,7 +263,9 @@ contains
         type(parquet_table) :: t, w
         integer(int32), allocatable :: a(:)
         real(real32), allocatable :: v(:, :)
-        character(len=:), allocatable :: str(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: str(:)
         integer :: s
         call parquet_new_table(t)
         call t%add_column("a", [integer(int32) ::])

@@ -27,7 +27,9 @@ contains
 
     subroutine keep_drop()
         type(parquet_table) :: t
-        character(len=:), allocatable :: names(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: names(:)
         character(len=300) :: msg
         integer(int64) :: g
         integer :: s
@@ -75,7 +77,10 @@ contains
         integer(int32), allocatable :: i4(:)
         integer(int64), allocatable :: i8(:)
         logical, allocatable :: ok(:)
-        character(len=:), allocatable :: str(:), u
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: str(:)
+        character(len=:), allocatable :: u
         character(len=300) :: msg
         integer(int64) :: g
         integer :: s

@@ -21,7 +21,9 @@ contains
         real(real32), allocatable :: f32(:), vf32(:, :)
         real(real64), allocatable :: f64(:), vf64(:, :), wide(:)
         logical, allocatable :: flag(:), vflag(:, :), ok(:), ok2(:, :)
-        character(len=:), allocatable :: str(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: str(:)
         integer(int64) :: k(30), day_k(30)
         integer :: s, i
         character(len=200) :: msg

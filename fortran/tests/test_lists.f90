@@ -20,7 +20,9 @@ contains
         integer(int32), allocatable :: x4(:)
         integer(int64), allocatable :: x8(:), off(:), off8(:)
         logical, allocatable :: ok(:), rv(:), ok2(:, :)
-        character(len=:), allocatable :: s(:), s2(:, :)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: s(:), s2(:, :)
         character(len=300) :: msg
         integer(int64) :: id, k, at, bad, len_want
         integer :: st

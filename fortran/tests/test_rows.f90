@@ -24,13 +24,15 @@ contains
         integer(int64) :: i, g
         integer(int32), allocatable :: a(:), got4(:)
         real(real64), allocatable :: v(:, :), gotv(:, :)
-        character(len=:), allocatable :: gots(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: gots(:)
         logical, allocatable :: ok(:), ok2(:, :), mask2(:, :)
         character(len=300) :: msg
         integer :: s
         logical :: found
 
-        a = [(int(10*i, int32), i=1, n)]
+        allocate (a, source=[(int(10*i, int32), i=1, n)])
         allocate (v(2, n))
         do i = 1, n
             v(:, i) = [real(i, real64), -real(i, real64)]
@@ -222,7 +224,7 @@ contains
         ! duplicates go once; the table detaches
         call t%delete_rows([3, 1, 3, 30])
         call t%get("id", id)
-        want = [integer(int64) :: 2, [(i, i=4, 29)]]
+        allocate (want, source=[integer(int64) :: 2, [(i, i=4, 29)]])
         call check(t%nrows() == 27 .and. size(id) == 27 .and. t%is_detached(), &
                    'delete_rows([3, 1, 3, 30]): 27 rows, detached')
         if (size(id) == 27) call check(all(id == want), 'the ids left')

@@ -26,7 +26,9 @@ contains
         integer(int32), allocatable :: i32(:)
         real(real64), allocatable :: x(:)
         logical, allocatable :: ok(:)
-        character(len=:), allocatable :: names(:), strs(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: names(:), strs(:)
         integer(int64) :: v, extent, next, lo, hi, matches
         integer :: s, s2, n, rg, unit
         logical :: found

@@ -26,7 +26,9 @@ contains
         integer :: rg, s, nrefused, nok
         type(parquet_table) :: t
         integer(int64), allocatable :: ids(:)
-        character(len=:), allocatable :: strs(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: strs(:)
         character(len=300) :: msg
 
         call parquet_open_table(t, "big.parquet", use_threads=.false.)

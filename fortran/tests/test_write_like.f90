@@ -70,7 +70,9 @@ contains
         integer(int64), allocatable :: id(:), i64(:), day(:), tod(:), ts(:), want(:)
         integer(int32), allocatable :: i32(:), vi32(:, :)
         real(real64), allocatable :: f64(:), vf64(:, :)
-        character(len=:), allocatable :: str(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: str(:)
         logical, allocatable :: ok(:), okv(:, :)
         integer :: j
         call parquet_open_table(k, "kinds.parquet")
@@ -87,7 +89,7 @@ contains
         end block
         call parquet_close_table_writer(out)
 
-        want = [pick, 1_int64, 2_int64]
+        allocate (want, source=[pick, 1_int64, 2_int64])
         call parquet_open_table(w, "rows.parquet")
         call w%get("id", id)
         call check(size(id) == 7, 'rows: 7 rows written')

@@ -20,7 +20,9 @@ contains
         integer(int32), allocatable :: n(:)
         integer(int64), allocatable :: off(:), w8(:)
         logical, allocatable :: rv(:), ok(:)
-        character(len=:), allocatable :: s(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: s(:)
         character(len=300) :: msg
         integer :: st, ncols
 

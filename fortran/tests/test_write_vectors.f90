@@ -36,19 +36,21 @@ contains
         type(parquet_table) :: w
         integer(int32), allocatable :: v(:, :), want_v(:, :)
         real(real64), allocatable :: r(:, :), want_r(:, :)
-        character(len=:), allocatable :: s(:, :)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: s(:, :)
         character(len=4) :: want_s(2, 3)
         integer(int64), allocatable :: one(:), off(:)
         integer(int32), allocatable :: flat(:)
         logical, allocatable :: ok(:, :), want_ok(:, :), sok(:, :), want_sok(:, :)
         integer :: i
-        want_v = reshape([(i, i=1, 9)], [3, 3])
+        allocate (want_v, source=reshape([(i, i=1, 9)], [3, 3]))
         want_v(2, 2) = 0   ! a null element copies as 0
-        want_ok = reshape([.true., .true., .true., .true., .false., .true., .true., .true., &
-                           .true.], [3, 3])
-        want_r = reshape([0.5d0, -1d0, 2.25d0, 3d0, 1d300, -0d0], [2, 3])
+        allocate (want_ok, source=reshape([.true., .true., .true., .true., .false., .true., .true., &
+                                           .true., .true.], [3, 3]))
+        allocate (want_r, source=reshape([0.5d0, -1d0, 2.25d0, 3d0, 1d300, -0d0], [2, 3]))
         want_s = reshape(["a   ", "bb  ", "    ", "dddd", "    ", "f   "], [2, 3])
-        want_sok = reshape([.true., .true., .false., .true., .true., .true.], [2, 3])
+        allocate (want_sok, source=reshape([.true., .true., .false., .true., .true., .true.], [2, 3]))
         call parquet_open_table(w, file)
         call check(w%nrows() == size(rows), file//': rows')
         call check(w%kind("v") == PK_INT32_VEC .and. w%width("v") == 3, file//': v int32[3]')

@@ -24,7 +24,9 @@ contains
         integer(int32), allocatable :: x4(:)
         real(real64), allocatable :: xr(:), yr(:), vr(:, :), ur(:, :)
         logical, allocatable :: okx(:), oky(:), xl(:), yl(:)
-        character(len=:), allocatable :: xs(:), ys(:), names(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: xs(:), ys(:), names(:)
         integer(int64) :: i
         integer :: j
         logical :: there
@@ -90,7 +92,9 @@ contains
         type(parquet_table_writer) :: out
         integer(int64), allocatable :: id(:), got(:)
         real(real64), allocatable :: x(:), gotx(:)
-        character(len=:), allocatable :: s(:)
+        ! save: gfortran 12 reads the length of a deferred-length array at procedure
+        ! entry, before any assignment (a false -Wuninitialized at -O2)
+        character(len=:), allocatable, save :: s(:)
         integer(int64), allocatable :: b(:, :)
         integer(int64) :: i
         integer :: k, n(3) = [5, 0, 7], first

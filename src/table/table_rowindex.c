@@ -10,7 +10,7 @@
  * from the read plan (selections, then the permutation), so a filtered or sorted table
  * will report its surviving rows in its own order without any change here.
  *
- * Rules (the seed's): materialize_all does not create it; dropping it is permanent; a
+ * Rules: materialize_all does not create it; dropping it is permanent; a
  * detached table cannot produce it; an in-memory table has none; the first request inside
  * a parallel region on a shared table is refused (it adds a slot).
  */

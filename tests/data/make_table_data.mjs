@@ -31,7 +31,8 @@ await c.run(`COPY (SELECT id::BIGINT AS id,
   TO '${out}/table_rg.parquet' (FORMAT parquet, ROW_GROUP_SIZE 2048)`);
 
 // table_big.parquet: 2,500,000 rows of one sorted int64 column (v = row number), small
-// row groups, delta-encoded so it stays small on disk: the seed's 1,000,000-row slice.
+// row groups, delta-encoded so it stays small on disk: the examples'
+// 1,000,000-row slice.
 await c.run(`COPY (SELECT id::BIGINT AS v FROM range(1, 2500001) t(id) ORDER BY id)
   TO '${out}/table_big.parquet' (FORMAT parquet, ROW_GROUP_SIZE 102400, PARQUET_VERSION V2,
   COMPRESSION zstd)`);

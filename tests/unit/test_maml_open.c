@@ -144,7 +144,7 @@ static void test_check_alloc(void)
     CHECK_EQ_I64(n, 11);
     CHECK(report && strstr(report, "line 24: extra: remap: internal name 'x' is declared twice"));
     pqt_free(report);
-    /* alone the seed's remap MAML is fine; against a file without its columns it is not */
+    /* alone the examples' remap MAML is fine; against a file without its columns it is not */
     CHECK_OK(pqt_maml_check_alloc(DIR_ "seed_remap.maml", NULL, &report, &n));
     CHECK(report == NULL && n == 0);
     CHECK(pqt_maml_check_alloc(DIR_ "seed_remap.maml", FILE_, &report, &n) == PQT_BAD_MAML);

@@ -215,7 +215,7 @@ static void test_slice(void)
 
 static void test_big_slice(void)
 {
-    /* the seed's example: rows 1000001..2000000 of a larger file report 1000000 rows */
+    /* docs/fortran.md's example: rows 1000001..2000000 of a larger file report 1000000 rows */
     pqt_table *t = NULL;
     REQUIRE_OK(open_slice(BIG, 1000001, 2000000, -1, &t));
     if (!t) return;

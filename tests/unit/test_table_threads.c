@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_table_threads.c - the lazy table and OpenMP: the seed's per-thread slice pattern,
+ * test_table_threads.c - the lazy table and OpenMP: the per-thread slice pattern,
  * the refusal of changes to a shared table inside a parallel region, and parallel
  * prefetch against its serial twin.
  *
