@@ -137,15 +137,17 @@ static pqt_status read_rg(pqt_file *f, const pqt_nest *nest, int rg, int64_t a, 
     const pqt_row_group *g = &f->meta.row_groups[rg];
     const pqt_column_meta *cm = &g->columns[nest->leaf.chunk_col].meta;
     int64_t nv = cm->num_values;
-    if (nv < 0 || nv > f->file_size * 8 + g->num_rows)
-        return pqt_err(PQT_CORRUPT,
-                       "%s: column '%s', row group %d: value count %lld is not "
-                       "plausible",
+    if (nv < 0)
+        return pqt_err(PQT_CORRUPT, "%s: column '%s', row group %d: bad value count %lld",
                        f->path, nest->leaf.path, rg + 1, (long long)nv);
+    /* the value count limits the slots; only what the chunk's bytes justify (8 entries a
+     * byte, plus a row each) is allocated up front, the rest as the pages show it */
+    int64_t stored = cm->total_compressed_size, just = g->num_rows;
+    if (stored > 0 && stored <= f->file_size) just += stored * 8;
     pqt_sel sel;
     pqt_sel_init_all(&sel, g->num_rows);
     pqt_colbuf b;
-    PQT_TRY(pqt_colbuf_alloc(&b, &nest->leaf, g->num_rows, nv, NULL));
+    PQT_TRY(pqt_colbuf_alloc(&b, &nest->leaf, g->num_rows, nv < just ? nv : just, NULL));
     b.elem_limit = nv;
     n->elem_nbytes = b.elem_nbytes;
     reps->len = defs->len = 0;
