@@ -1646,6 +1646,14 @@ PQT_API int pqt_file_column_nested_levels(const pqt_file *f, int col);
  * and the file's rows), and pqt_file_read's read errors naming column, row group and page. */
 PQT_API pqt_status pqt_file_read_nested_list(pqt_file *f, int col, int64_t lo, int64_t hi,
                                              pqt_nested_list **ret);
+/* The same for list-of-lists column `name` of a table opened from a file, over the table's
+ * rows (never made resident: every call reads the file). Errors: PQT_MISUSE (NULL
+ * argument), PQT_NOT_FOUND (no such column, naming the closest), PQT_KIND (not a list of
+ * lists), PQT_DETACHED (the table's rows changed after open), PQT_UNSUPPORTED (a table
+ * filtered, sampled or sorted at open: its rows are not a slice of the file's; read them
+ * with pqt_file_read_nested_list), and pqt_file_read_nested_list's errors. */
+PQT_API pqt_status pqt_table_get_nested_list(pqt_table *t, const char *name,
+                                             pqt_nested_list **ret);
 /* Free n; NULL is a no-op. */
 PQT_API void pqt_nested_list_free(pqt_nested_list *n);
 /* Levels of n (0 for NULL) and the element kind of its values (PQT_INT32, PQT_FLOAT64, ...). */

@@ -144,7 +144,7 @@ static pqt_status read_rg(pqt_file *f, const pqt_nest *nest, int rg, int64_t a, 
      * byte, plus a row each) is allocated up front, the rest as the pages show it */
     int64_t stored = cm->total_compressed_size, just = g->num_rows;
     if (stored > 0 && stored <= f->file_size) just += stored * 8;
-    pqt_sel sel;
+    pqt_sel sel = {0};
     pqt_sel_init_all(&sel, g->num_rows);
     pqt_colbuf b;
     PQT_TRY(pqt_colbuf_alloc(&b, &nest->leaf, g->num_rows, nv < just ? nv : just, NULL));

@@ -125,5 +125,35 @@ int main(void)
     pqt_nested_list_free(NULL);
     CHECK_EQ_I64(pqt_nested_list_nlevels(NULL), 0);
     pqt_file_close(f);
+
+    /* the table: whole, a slice (rows 3..5), and refused where rows are not a file slice */
+    for (int64_t lo = 1; lo <= 3; lo += 2) {
+        pqt_opts *o;
+        REQUIRE_OK(pqt_opts_new(&o));
+        if (lo > 1) {
+            REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_LO, lo));
+            REQUIRE_OK(pqt_opts_set_int(o, PQT_OPT_ROW_HI, 5));
+        }
+        pqt_table *t = NULL;
+        REQUIRE_OK(pqt_table_open(FILE_NL, o, &t));
+        pqt_opts_free(o);
+        CHECK_OK(pqt_table_get_nested_list(t, "lll", &n));
+        if (n) check(n, &LLL, lo - 1, lo > 1 ? 5 : 6);
+        pqt_nested_list_free(n);
+        n = NULL;
+        CHECK_EQ_I64(pqt_table_get_nested_list(t, "id", &n), PQT_KIND);
+        CHECK_EQ_I64(pqt_table_get_nested_list(t, "lx", &n), PQT_NOT_FOUND);
+        CHECK(n == NULL && strstr(pqt_errmsg(), "no column 'lx'"));
+        pqt_table_close(t);
+    }
+    pqt_opts *o;
+    REQUIRE_OK(pqt_opts_new(&o));
+    REQUIRE_OK(pqt_opts_set_str(o, PQT_OPT_FILTER, "id > 2"));
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open(FILE_NL, o, &t));
+    pqt_opts_free(o);
+    CHECK_EQ_I64(pqt_table_get_nested_list(t, "ll", &n), PQT_UNSUPPORTED);
+    CHECK(n == NULL && strstr(pqt_errmsg(), "pqt_file_read_nested_list"));
+    pqt_table_close(t);
     return pqt_test_done("test_nested_list");
 }
