@@ -1616,6 +1616,65 @@ PQT_API pqt_status pqt_writer_flush(pqt_writer *w);
  * pqt_writer_write. */
 PQT_API pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *keep);
 
+/* ---- lists of lists (issue 28) ---- */
+/*
+ * A list of lists of a primitive type (list<list<T>>, list<list<list<T>>>, ... written as
+ * standard 3-level LISTs: DuckDB's INTEGER[][], Arrow's list<list<int32>>, Spark's
+ * array<array<int>>) is listed with kind PQT_NONE ("list of lists") and read with the calls
+ * below, one offsets array per level. Levels count from the outside: level 0 is each row's
+ * own list, level nlevels - 1 the innermost lists, which hold the values. For level k,
+ * pqt_nested_list_count(n, k) lists (level 0: the rows read) have count + 1 offsets:
+ * list i of level k holds items offsets[i] .. offsets[i + 1] - 1 of level k + 1 (lists), or
+ * of the values for the innermost level. Nulls: a null list has no item and its bit in
+ * pqt_nested_list_list_validity(n, k) is 0 (an empty list's is 1); a null value holds 0
+ * and its bit in pqt_nested_list_validity is 0. Bitmaps are LSB first (bit i of byte i / 8)
+ * and NULL when nothing at that level is null. Example, INTEGER[][] rows
+ * [[1, 2], [3]], NULL, [], [[], NULL, [4, NULL]]:
+ *     level 0: count 4, offsets 0 2 2 2 5, validity 1 0 1 1
+ *     level 1: count 5, offsets 0 2 3 3 3 5, validity 1 1 1 0 1
+ *     values 1 2 3 4 0 (nvalues 5), validity 1 1 1 1 0
+ */
+typedef struct pqt_nested_list pqt_nested_list;
+
+/* List levels of column col when it is a list of lists pqt_file_read_nested_list reads (2
+ * for list<list<T>>, at most 8); 0 for any other column or col out of range. */
+PQT_API int pqt_file_column_nested_levels(const pqt_file *f, int col);
+/* Read rows lo..hi (1-based, inclusive; hi = lo - 1 reads no row) of list-of-lists column
+ * col. The row groups holding them are read whole (every level entry places the rows), by
+ * the calling thread. *ret belongs to the caller (pqt_nested_list_free); on failure it is
+ * untouched. Errors: PQT_MISUSE (NULL f or ret), PQT_NOT_FOUND (no column col), PQT_KIND
+ * (not a list of lists: use pqt_file_read; or one pqt_file_column_nested_levels says 0 for,
+ * naming why), PQT_UNSUPPORTED_TYPE (lists of lists of strings), PQT_RANGE (names the range
+ * and the file's rows), and pqt_file_read's read errors naming column, row group and page. */
+PQT_API pqt_status pqt_file_read_nested_list(pqt_file *f, int col, int64_t lo, int64_t hi,
+                                             pqt_nested_list **ret);
+/* The same for list-of-lists column `name` of a table opened from a file, over the table's
+ * rows (never made resident: every call reads the file). Errors: PQT_MISUSE (NULL
+ * argument), PQT_NOT_FOUND (no such column, naming the closest), PQT_KIND (not a list of
+ * lists), PQT_DETACHED (the table's rows changed after open), PQT_UNSUPPORTED (a table
+ * filtered, sampled or sorted at open: its rows are not a slice of the file's; read them
+ * with pqt_file_read_nested_list), and pqt_file_read_nested_list's errors. */
+PQT_API pqt_status pqt_table_get_nested_list(pqt_table *t, const char *name,
+                                             pqt_nested_list **ret);
+/* Free n; NULL is a no-op. */
+PQT_API void pqt_nested_list_free(pqt_nested_list *n);
+/* Levels of n (0 for NULL) and the element kind of its values (PQT_INT32, PQT_FLOAT64, ...). */
+PQT_API int pqt_nested_list_nlevels(const pqt_nested_list *n);
+PQT_API int pqt_nested_list_kind(const pqt_nested_list *n);
+/* Lists at level (0 .. nlevels - 1; level 0: rows), -1 for a level out of range. */
+PQT_API int64_t pqt_nested_list_count(const pqt_nested_list *n, int level);
+/* count + 1 offsets of the lists at level (see above); NULL for a level out of range. Owned
+ * by n. */
+PQT_API const int64_t *pqt_nested_list_offsets(const pqt_nested_list *n, int level);
+/* Bitmap of the lists at level, 1 = present (not null); NULL when none is null or level is
+ * out of range. Owned by n. */
+PQT_API const uint8_t *pqt_nested_list_list_validity(const pqt_nested_list *n, int level);
+/* Values of the innermost lists: nvalues of the element kind (null values hold 0), and their
+ * bitmap (1 = present; NULL when none is null). Owned by n. */
+PQT_API int64_t pqt_nested_list_nvalues(const pqt_nested_list *n);
+PQT_API const void *pqt_nested_list_values(const pqt_nested_list *n);
+PQT_API const uint8_t *pqt_nested_list_validity(const pqt_nested_list *n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,7 +15,7 @@ module parquet
     use parquet_transform
     implicit none
     private
-    public :: parquet_table, parquet_table_row, parquet_open_table, &
+    public :: parquet_table, parquet_table_row, parquet_open_table, parquet_list_level, &
         parquet_table_row_group_bounds, parquet_filter, parquet_sortkey, parquet_read_qc
     public :: parquet_new_table, parquet_write_table, parquet_table_writer, &
         parquet_open_table_writer, parquet_close_table_writer, parquet_write_table_chunk, &
@@ -59,6 +59,9 @@ module parquet
         ! vectors of strings; lists (any column) as values + offsets (parquet_list.f90)
         generic :: get => get_s_2, list_i32, list_i64, list_r32, list_r64, list_l, list_s
         procedure, private :: get_s_2, list_i32, list_i64, list_r32, list_r64, list_l, list_s
+        ! lists of lists: values and one parquet_list_level per level (parquet_list.f90)
+        generic :: get_nested => nested_i32, nested_i64, nested_r64
+        procedure, private :: nested_i32, nested_i64, nested_r64
         generic :: get_slice => slice_i32_8, slice_i64_8, slice_r32_8, slice_r64_8, &
             slice_l_8, slice_s_8, slice_i32_4, slice_i64_4, slice_r32_4, slice_r64_4, &
             slice_l_4, slice_s_4
@@ -121,6 +124,14 @@ module parquet
         generic :: assignment(=) => table_assign
         procedure, private :: table_assign
         final :: table_final
+    end type
+
+    ! One level of a list of lists (%get_nested): its lists in order; list i holds items
+    ! offsets(i) .. offsets(i + 1) - 1 of the next level's lists, or of the values for the
+    ! last level; valid(i) is .false. for a null list (an empty list is valid).
+    type :: parquet_list_level
+        integer(int64), allocatable :: offsets(:)
+        logical, allocatable :: valid(:)
     end type
 
     ! One row of a table (%row(i)); valid until the table's next structural change.

@@ -416,5 +416,62 @@ module parquet_c
             type(c_ptr), value :: nulls_first
             integer(c_int) :: pqt_table_sort_by_text
         end function
+
+        ! lists of lists (pqt_table_get_nested_list and the pqt_nested_list accessors)
+        function pqt_table_get_nested_list(t, name, ret) bind(c, name='pqt_table_get_nested_list')
+            import :: c_ptr, c_int, c_char
+            type(c_ptr), value :: t
+            character(kind=c_char), intent(in) :: name(*)
+            type(c_ptr), intent(out) :: ret
+            integer(c_int) :: pqt_table_get_nested_list
+        end function
+        subroutine pqt_nested_list_free(n) bind(c, name='pqt_nested_list_free')
+            import :: c_ptr
+            type(c_ptr), value :: n
+        end subroutine
+        function pqt_nested_list_nlevels(n) bind(c, name='pqt_nested_list_nlevels')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: n
+            integer(c_int) :: pqt_nested_list_nlevels
+        end function
+        function pqt_nested_list_kind(n) bind(c, name='pqt_nested_list_kind')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: n
+            integer(c_int) :: pqt_nested_list_kind
+        end function
+        function pqt_nested_list_count(n, level) bind(c, name='pqt_nested_list_count')
+            import :: c_ptr, c_int, c_int64_t
+            type(c_ptr), value :: n
+            integer(c_int), value :: level
+            integer(c_int64_t) :: pqt_nested_list_count
+        end function
+        function pqt_nested_list_offsets(n, level) bind(c, name='pqt_nested_list_offsets')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: n
+            integer(c_int), value :: level
+            type(c_ptr) :: pqt_nested_list_offsets
+        end function
+        function pqt_nested_list_list_validity(n, level) &
+            bind(c, name='pqt_nested_list_list_validity')
+            import :: c_ptr, c_int
+            type(c_ptr), value :: n
+            integer(c_int), value :: level
+            type(c_ptr) :: pqt_nested_list_list_validity
+        end function
+        function pqt_nested_list_nvalues(n) bind(c, name='pqt_nested_list_nvalues')
+            import :: c_ptr, c_int64_t
+            type(c_ptr), value :: n
+            integer(c_int64_t) :: pqt_nested_list_nvalues
+        end function
+        function pqt_nested_list_values(n) bind(c, name='pqt_nested_list_values')
+            import :: c_ptr
+            type(c_ptr), value :: n
+            type(c_ptr) :: pqt_nested_list_values
+        end function
+        function pqt_nested_list_validity(n) bind(c, name='pqt_nested_list_validity')
+            import :: c_ptr
+            type(c_ptr), value :: n
+            type(c_ptr) :: pqt_nested_list_validity
+        end function
     end interface
 end module parquet_c

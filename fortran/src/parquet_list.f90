@@ -313,4 +313,119 @@ contains
         end do
     end subroutine
 
+
+    ! Lists of lists: pqt_table_get_nested_list, then each level's offsets (made 1-based) and
+    ! validity copied out; the values are left to the caller's kind (nested_* below).
+    logical function fetch_nested(t, name, want, nh, levels, nv, found, stat, errmsg)
+        class(parquet_table), intent(in) :: t
+        character(len=*), intent(in) :: name
+        integer(c_int), intent(in) :: want
+        type(c_ptr), intent(out) :: nh
+        type(parquet_list_level), allocatable, intent(out) :: levels(:)
+        integer(int64), intent(out) :: nv
+        logical, intent(out), optional :: found
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int) :: k, nl, elem
+        integer(int64) :: cnt
+        integer(int64), pointer :: o(:)
+        integer(int8), pointer :: b(:)
+        character(len=:), allocatable :: text
+        allocate (levels(0))
+        nh = c_null_ptr
+        nv = 0
+        fetch_nested = .false.
+        if (.not. opened(t, 'get_nested', stat, errmsg)) return
+        if (.not. checked(pqt_table_get_nested_list(t%h, c_string(name), nh), &
+                          'parquet_table: get_nested', stat, errmsg, found)) return
+        elem = pqt_nested_list_kind(nh)
+        if (.not. (elem == want .or. (want == PQT_INT32 .and. elem == PQT_DATE) .or. &
+                   (want == PQT_INT64 .and. (elem == PQT_TIME .or. elem == PQT_TIMESTAMP)))) then
+            text = f_string(pqt_kind_name(elem))
+            text = 'parquet_table: get_nested: column '''//trim(name)//''' holds lists of '// &
+                   'lists of '//text//'; pass an array of that kind'
+            call pqt_nested_list_free(nh)
+            nh = c_null_ptr
+            call fail(PQT_KIND, text, stat, errmsg)
+            return
+        end if
+        nl = pqt_nested_list_nlevels(nh)
+        deallocate (levels)
+        allocate (levels(nl))
+        do k = 1, nl
+            cnt = pqt_nested_list_count(nh, k - 1)
+            call c_f_pointer(pqt_nested_list_offsets(nh, k - 1), o, [cnt + 1])
+            levels(k)%offsets = o + 1
+            allocate (levels(k)%valid(cnt))
+            levels(k)%valid = .true.
+            if (c_associated(pqt_nested_list_list_validity(nh, k - 1)) .and. cnt > 0) then
+                call c_f_pointer(pqt_nested_list_list_validity(nh, k - 1), b, [(cnt + 7) / 8])
+                levels(k)%valid = unpack_bits(b, cnt)
+            end if
+        end do
+        nv = pqt_nested_list_nvalues(nh)
+        fetch_nested = .true.
+    end function
+
+    ! The values' validity of nested list nh (nv values) into is_valid, then nh freed.
+    subroutine finish_nested(nh, nv, is_valid)
+        type(c_ptr), intent(in) :: nh
+        integer(int64), intent(in) :: nv
+        logical, allocatable, intent(out), optional :: is_valid(:)
+        integer(int8), pointer :: b(:)
+        if (present(is_valid)) then
+            allocate (is_valid(nv))
+            is_valid = .true.
+            if (c_associated(pqt_nested_list_validity(nh)) .and. nv > 0) then
+                call c_f_pointer(pqt_nested_list_validity(nh), b, [(nv + 7) / 8])
+                is_valid = unpack_bits(b, nv)
+            end if
+        end if
+        call pqt_nested_list_free(nh)
+    end subroutine
+
+    module procedure nested_i32
+        type(c_ptr) :: nh
+        integer(int64) :: nv
+        integer(int32), pointer :: v(:)
+        allocate (x(0))
+        if (.not. fetch_nested(t, name, PQT_INT32, nh, levels, nv, found, stat, errmsg)) return
+        deallocate (x)
+        allocate (x(nv))
+        if (nv > 0) then
+            call c_f_pointer(pqt_nested_list_values(nh), v, [nv])
+            x = v
+        end if
+        call finish_nested(nh, nv, is_valid)
+    end procedure nested_i32
+
+    module procedure nested_i64
+        type(c_ptr) :: nh
+        integer(int64) :: nv
+        integer(int64), pointer :: v(:)
+        allocate (x(0))
+        if (.not. fetch_nested(t, name, PQT_INT64, nh, levels, nv, found, stat, errmsg)) return
+        deallocate (x)
+        allocate (x(nv))
+        if (nv > 0) then
+            call c_f_pointer(pqt_nested_list_values(nh), v, [nv])
+            x = v
+        end if
+        call finish_nested(nh, nv, is_valid)
+    end procedure nested_i64
+
+    module procedure nested_r64
+        type(c_ptr) :: nh
+        integer(int64) :: nv
+        real(real64), pointer :: v(:)
+        allocate (x(0))
+        if (.not. fetch_nested(t, name, PQT_FLOAT64, nh, levels, nv, found, stat, errmsg)) return
+        deallocate (x)
+        allocate (x(nv))
+        if (nv > 0) then
+            call c_f_pointer(pqt_nested_list_values(nh), v, [nv])
+            x = v
+        end if
+        call finish_nested(nh, nv, is_valid)
+    end procedure nested_r64
 end submodule parquet_list

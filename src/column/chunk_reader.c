@@ -36,6 +36,12 @@ void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on) { cx->want_codes = on; 
 
 void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on) { cx->dict_refuted = on; }
 
+void pqt_chunk_ctx_set_level_sink(pqt_chunk_ctx *cx, pqt_buf *reps, pqt_buf *defs)
+{
+    cx->sink_reps = reps;
+    cx->sink_defs = defs;
+}
+
 const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx)
 {
     return cx->have_dict ? &cx->dict : NULL;

@@ -113,6 +113,11 @@ const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx);
  * dictionary page in the chunk withdraws the word. Counted as pages skipped. */
 #define PQT_CODE_REFUTED UINT32_MAX
 void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on);
+/* Lists of lists: every level entry a list read decodes is appended to reps and defs (one
+ * byte each; a page whose entries all hold a value appends max_def), for the caller to
+ * rebuild the inner lists from. Only with a selection of every row (no page skipped).
+ * NULL, NULL turns it off. */
+void pqt_chunk_ctx_set_level_sink(pqt_chunk_ctx *cx, pqt_buf *reps, pqt_buf *defs);
 
 /* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {

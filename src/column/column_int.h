@@ -27,6 +27,7 @@ struct pqt_chunk_ctx {
     size_t page_lent, dict_lent; /* bytes of page / dict_raw borrowed from the budget */
     size_t page_hint; /* the source's largest decompressed chunk (pqt_io_expect_pages) */
     int64_t nvalues_out; /* non-null values written by the emitters (pqt_read_counters) */
+    pqt_buf *sink_reps, *sink_defs; /* pqt_chunk_ctx_set_level_sink, else NULL */
 };
 
 /* Make b (cx->page or cx->dict_raw) hold nbytes for a decompressed page, contents not kept.

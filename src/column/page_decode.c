@@ -521,6 +521,21 @@ static pqt_status v2_list_rows(pqt_chunk_walk *w, const pqt_page_header *h, cons
     return list_page_rows(w, w->cx->reps.data, n, rows_done, cont_ret, rows_ret);
 }
 
+/* A list page's level entries appended to the caller's sink (pqt_chunk_ctx_set_level_sink). */
+static pqt_status sink_levels(pqt_chunk_walk *w, const pqt_page_view *pv)
+{
+    pqt_buf *r = w->cx->sink_reps, *d = w->cx->sink_defs;
+    size_t n = (size_t)pv->nlevels;
+    PQT_TRY(pqt_buf_reserve(r, r->len + n));
+    PQT_TRY(pqt_buf_reserve(d, d->len + n));
+    memcpy(r->data + r->len, pv->reps, n);
+    if (pv->defs) memcpy(d->data + d->len, pv->defs, n);
+    else memset(d->data + d->len, w->col->max_def, n);
+    r->len += n;
+    d->len += n;
+    return PQT_OK;
+}
+
 /* Stage 5: the selected rows' values into dst (page_values.c); list pages count their rows
  * from the repetition levels (list_page_rows). oi_rows: the page's rows by the offset index
  * (v1 lists; a row is the page's where it starts), -1 when unknown; levels that disagree
@@ -542,6 +557,7 @@ static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel 
         return pqt_err(PQT_CORRUPT, "page starts %lld rows by its repetition levels, the offset "
                                     "index says %lld",
                        (long long)rows, (long long)oi_rows);
+    if (w->cx->sink_reps) PQT_TRY(sink_levels(w, pv));
     pv->nrows = rows;
     pv->ncont = cont;
     pv->cont_selected = cont > 0 && pqt_sel_any(sel, *rows_done - 1, *rows_done);

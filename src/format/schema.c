@@ -189,6 +189,70 @@ static int16_t level_after(int16_t lvl, const pqt_schema_elem *e)
 static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep, bool nullable,
                         int depth);
 
+/* The standard 3-level LIST at schema index idx: its repeated group, if it is the plain
+ * one-child kind (not a legacy list of structs), else NULL. */
+static const pqt_schema_elem *plain_repeated(const walker *w, int idx)
+{
+    const pqt_schema_elem *list = &w->meta->schema[idx];
+    if (list->num_children != 1 || idx + 2 >= w->meta->nschema) return NULL;
+    const pqt_schema_elem *rep = &w->meta->schema[idx + 1];
+    size_t nlen = strlen(list->name);
+    if (rep->repetition != PQT_REP_REPEATED || !is_group(rep) || rep->num_children != 1 ||
+        !rep->name || strcmp(rep->name, "array") == 0 ||
+        (strncmp(rep->name, list->name, nlen) == 0 && strcmp(rep->name + nlen, "_tuple") == 0))
+        return NULL;
+    return rep;
+}
+
+/* A list of lists at list_idx (col: its column; def: the level above it): when every level
+ * is a plain 3-level LIST and the innermost element a primitive, its description for
+ * pqt_file_read_nested_list, else NULL (it then stays unreadable; so it does when out of
+ * memory: the schema still builds). */
+static const pqt_nest *describe_nest(walker *w, int list_idx, int16_t def, bool nullable,
+                                     const pqt_col *col)
+{
+    pqt_nest n = {0};
+    int idx = list_idx;
+    int16_t d = def;
+    for (;;) {
+        const pqt_schema_elem *list = &w->meta->schema[idx];
+        if (n.nlevels == PQT_NEST_MAX_LEVELS || !list->name || !plain_repeated(w, idx))
+            return NULL;
+        nullable = nullable || list->repetition == PQT_REP_OPTIONAL;
+        n.list_def[n.nlevels] = level_after(d, list);
+        n.elem_def[n.nlevels] = (int16_t)(n.list_def[n.nlevels] + 1);
+        d = n.elem_def[n.nlevels++];
+        const pqt_schema_elem *elem = &w->meta->schema[idx + 2];
+        if (elem->repetition == PQT_REP_REPEATED) return NULL;
+        if (!is_group(elem)) {
+            pqt_col *c = &n.leaf;
+            c->path = col->path;
+            c->physical = physical_text(w, elem);
+            c->logical = logical_text(w, elem);
+            c->chunk_col = col->chunk_col;
+            c->nchunk_cols = 1;
+            c->time_unit = -1;
+            c->width = 0;
+            c->leaf_schema_idx = idx + 2;
+            c->max_def = level_after(d, elem);
+            c->max_rep = (int16_t)n.nlevels;
+            c->list_def = n.list_def[0];
+            c->elem_def = n.elem_def[n.nlevels - 1];
+            c->is_list = true;
+            c->nullable = nullable || elem->repetition == PQT_REP_OPTIONAL;
+            pqt_schema_classify(elem, w->binary_as_string, c);
+            if (c->elem_kind == PQT_NONE) return NULL;
+            c->kind = c->elem_kind | PQT_LIST;
+            break;
+        }
+        if (!is_list_annotated(elem)) return NULL;
+        idx += 2;
+    }
+    pqt_nest *out = pqt_arena_alloc(w->arena, sizeof *out);
+    if (out) *out = n;
+    return out;
+}
+
 /* A LIST-annotated group at w->pos (or a bare repeated primitive when bare != 0). */
 static pqt_status visit_list(walker *w, const char *path, int16_t def, int16_t rep,
                              bool nullable, int depth)
@@ -223,7 +287,11 @@ static pqt_status visit_list(walker *w, const char *path, int16_t def, int16_t r
             const char *why = is_list_annotated(elem) ? "list of lists"
                               : is_map_annotated(elem) ? "list of maps"
                                                        : "list of structs";
-            return emit_unreadable(w, path, why, depth);
+            PQT_TRY(emit_unreadable(w, path, why, depth));
+            pqt_col *c = &w->cols[w->ncols - 1];
+            if (is_list_annotated(elem) && c->nchunk_cols == 1)
+                c->nest = describe_nest(w, list_idx, def, nullable, c);
+            return PQT_OK;
         }
         if (elem->repetition == PQT_REP_REPEATED)
             return emit_unreadable(w, path, "list of lists", depth);

@@ -37,8 +37,11 @@ typedef enum pqt_conv {
 
 /* One per column of a file (a million on wide files): pointers first, then ints, then the
  * narrow fields, so nothing is padding. */
+typedef struct pqt_nest pqt_nest;
+
 typedef struct pqt_col {
     const char *path;        /* dotted name (a top-level field's is its schema name) */
+    const pqt_nest *nest;    /* a list of lists (kind PQT_NONE): how to read it, else NULL */
     const char *physical;    /* "INT64", "FIXED_LEN_BYTE_ARRAY(16)" (shared between columns) */
     const char *logical;     /* "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "" (shared) */
     const char *why_unsupported; /* for PQT_NONE: "MAP", "INTERVAL", "BYTE_ARRAY", ... */
@@ -61,6 +64,19 @@ typedef struct pqt_col {
     bool nullable;           /* some level above or at the leaf is optional */
     bool utc;
 } pqt_col;
+
+/* A list of lists of a primitive (list<list<T>>, list<list<list<T>>>, ...: standard 3-level
+ * LISTs at every level), listed with kind PQT_NONE and read by pqt_file_read_nested_list.
+ * Level k = 0 is the outermost list (the row's), nlevels - 1 the innermost (holding values). */
+#define PQT_NEST_MAX_LEVELS 8
+struct pqt_nest {
+    /* the leaf read as a list of its value slots: max_rep nlevels, list_def = list_def[0],
+     * elem_def = elem_def[nlevels - 1]; its kind, conversion and levels as for a list */
+    pqt_col leaf;
+    int nlevels;
+    int16_t list_def[PQT_NEST_MAX_LEVELS]; /* def >= list_def[k]: the level-k list is present */
+    int16_t elem_def[PQT_NEST_MAX_LEVELS]; /* def >= elem_def[k]: it holds an element slot */
+};
 
 typedef struct pqt_schema {
     pqt_col *cols;

@@ -538,3 +538,25 @@ pqt_status pqt_table_evict(pqt_table *t, const char *name, int force)
     t->generation++;
     return PQT_OK;
 }
+
+/* A list of lists is never resident: it is read from the file over the table's rows, which
+ * must be a slice of the file's (docs/architecture.md, "Lists of lists"). */
+pqt_status pqt_table_get_nested_list(pqt_table *t, const char *name, pqt_nested_list **ret)
+{
+    static const char call[] = "pqt_table_get_nested_list";
+    if (!t || !name || !ret) return pqt_err(PQT_MISUSE, "%s: NULL argument", call);
+    int ci;
+    PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
+    const pqt_tcol *c = &t->cols[ci];
+    if (!t->f || c->file_col < 0 || !pqt_file_column_nested_levels(t->f, c->file_col))
+        return pqt_err(PQT_KIND, "%s: %s: column '%s' is not a list of lists read from the file",
+                       call, pqt_tbl_where(t), name);
+    if (t->detached) return detached_err(t, call, name);
+    if (t->plan.perm || t->plan.nsel != t->plan.hi - t->plan.lo || t->nrows != t->plan.nsel)
+        return pqt_err(PQT_UNSUPPORTED, "%s: %s: column '%s': a list of lists is read only "
+                                        "over a slice of the file's rows (this table was "
+                                        "filtered, sampled or sorted at open); use "
+                                        "pqt_file_read_nested_list",
+                       call, pqt_tbl_where(t), name);
+    return pqt_file_read_nested_list(t->f, c->file_col, t->plan.lo + 1, t->plan.hi, ret);
+}
