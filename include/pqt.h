@@ -109,11 +109,17 @@ typedef enum pqt_kind {
                         * i.e. a little-endian __int128 on little-endian machines. Only the
                         * unscaled values of wide decimals come in it (pqt_file_read_decimal,
                         * pqt_table_get_decimal_alloc); no column is stored as int128 */
+    PQT_BINARY = 12,   /* bytes, stored exactly like PQT_STRING (int64_t offsets (n + 1) into a
+                        * byte buffer) but not promised to be UTF-8: BYTE_ARRAY and
+                        * FIXED_LEN_BYTE_ARRAY columns without a string or other annotation */
     PQT_VECTOR = 0x20, /* flag: fixed-width vector of the element kind */
     PQT_LIST = 0x40    /* flag: variable-length list of the element kind */
 } pqt_kind;
 
 #define PQT_KIND_ELEMENT(k) ((k) & 0x1f)
+/* Whether a kind's elements are byte strings held as offsets + bytes (PQT_STRING, PQT_BINARY);
+ * every call that takes or gives string storage takes or gives binary storage the same way. */
+#define PQT_KIND_IS_BYTES(k) (PQT_KIND_ELEMENT(k) == PQT_STRING || PQT_KIND_ELEMENT(k) == PQT_BINARY)
 
 typedef enum pqt_time_unit { PQT_UNIT_MILLIS = 0, PQT_UNIT_MICROS = 1, PQT_UNIT_NANOS = 2 } pqt_time_unit;
 

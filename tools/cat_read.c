@@ -63,7 +63,7 @@ void cat_reader_plan(cat_reader *rd, cat_out *o)
         col->kind = col->is_list ? PQT_NONE : pqt_file_column_kind(f, col->col);
         col->kind_name = col->is_list ? "list" : pqt_kind_name(col->kind);
         int elem = PQT_KIND_ELEMENT(col->kind);
-        col->row_nbytes = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+        col->row_nbytes = PQT_KIND_IS_BYTES(elem) ? 8 : (double)pqt_kind_elem_nbytes(elem);
         if (col->is_list) col->row_nbytes = 64; /* a guess; the probe batch measures it */
     }
 }
@@ -74,7 +74,7 @@ static double measured_row_nbytes(const pqt_array *a, double old)
     int64_t n = pqt_array_nrows(a);
     if (n <= 0) return old;
     int kind = pqt_array_kind(a), elem = PQT_KIND_ELEMENT(kind), width = pqt_array_width(a);
-    double esz = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+    double esz = PQT_KIND_IS_BYTES(elem) ? 8 : (double)pqt_kind_elem_nbytes(elem);
     double nelem = (double)n * (width > 0 ? width : 1), bytes = 0;
     const int64_t *lo = pqt_array_list_offsets(a), *so = pqt_array_str_offsets(a);
     if (lo) {

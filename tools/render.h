@@ -49,6 +49,11 @@ void render_json_string(rbuf *b, const char *s, size_t n);
  * control characters are written as JSON escapes so a value stays on one line. */
 void render_text_string(rbuf *b, const char *s, size_t n, int escape_controls);
 
+/* Bytes as lowercase hex ("00ff", nothing for no bytes) and as standard base64 with '='
+ * padding (RFC 4648 section 4), without quotes. */
+void render_hex(rbuf *b, const uint8_t *s, size_t n);
+void render_base64(rbuf *b, const uint8_t *s, size_t n);
+
 /* How a cell is written. */
 enum render_style {
     STYLE_JSON, /* jsonl: a JSON value, null as null */

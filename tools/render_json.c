@@ -234,6 +234,39 @@ void render_text_string(rbuf *b, const char *str, size_t n, int escape_controls)
     }
 }
 
+/* ---- bytes ---- */
+
+void render_hex(rbuf *b, const uint8_t *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char tmp[128];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        tmp[k++] = hex[s[i] >> 4];
+        tmp[k++] = hex[s[i] & 15];
+        if (k == sizeof tmp) rb_put(b, tmp, k), k = 0;
+    }
+    rb_put(b, tmp, k);
+}
+
+void render_base64(rbuf *b, const uint8_t *s, size_t n)
+{
+    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char tmp[128];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t x = (uint32_t)s[i] << 16;
+        if (i + 1 < n) x |= (uint32_t)s[i + 1] << 8;
+        if (i + 2 < n) x |= s[i + 2];
+        tmp[k++] = al[x >> 18 & 63];
+        tmp[k++] = al[x >> 12 & 63];
+        tmp[k++] = i + 1 < n ? al[x >> 6 & 63] : '=';
+        tmp[k++] = i + 2 < n ? al[x & 63] : '=';
+        if (k == sizeof tmp) rb_put(b, tmp, k), k = 0;
+    }
+    rb_put(b, tmp, k);
+}
+
 /* ---- cells ---- */
 
 void colview_init(colview *v, const pqt_array *a, int unit, int utc)
@@ -324,6 +357,15 @@ static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json
             render_json_string(b, s, n);
         else
             render_text_string(b, s, n, style == STYLE_TABLE);
+        return 1;
+    }
+    case PQT_BINARY: { /* JSON has no bytes: base64 in a JSON string; plain text: hex */
+        const uint8_t *s = (const uint8_t *)v->bytes + v->str_off[i];
+        size_t n = (size_t)(v->str_off[i + 1] - v->str_off[i]);
+        if (json) rb_putc(b, '"');
+        if (json) render_base64(b, s, n);
+        else render_hex(b, s, n);
+        if (json) rb_putc(b, '"');
         return 1;
     }
     case PQT_DATE:
