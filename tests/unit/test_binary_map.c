@@ -18,7 +18,10 @@
 
 #define KINDS "tests/data/kinds_binary_map.parquet"
 
-static int bit(const uint8_t *v, int64_t i) { return !v || (v[i >> 3] >> (i & 7)) & 1; }
+static int bit(const uint8_t *v, int64_t i)
+{
+    return !v || (v[i >> 3] >> (i & 7)) & 1;
+}
 
 static void check_binary_values(pqt_table *t, const char *name)
 {
@@ -145,8 +148,8 @@ static void map_columns(void)
     int32_t *vals = NULL;
     char *kb = NULL;
     CHECK_OK(pqt_table_get_list_alloc(t, "m.key", 0, &ko, NULL, NULL, &krv, &nk));
-    CHECK_OK(pqt_table_get_list_alloc(t, "m.value", PQT_INT32, &vo, (void **)&vals, &vv, &vrv,
-                                      NULL));
+    CHECK_OK(
+        pqt_table_get_list_alloc(t, "m.value", PQT_INT32, &vo, (void **)&vals, &vv, &vrv, NULL));
     CHECK_OK(pqt_table_get_strings_alloc(t, "m.key", &so, &kb, NULL, NULL));
     static const int64_t want_off[5] = {0, 2, 2, 2, 4};
     CHECK_EQ_I64(nk, 4);
@@ -173,8 +176,8 @@ static void map_columns(void)
     int64_t *no = NULL;
     int32_t *keys = NULL;
     uint8_t *nrv = NULL;
-    CHECK_OK(pqt_table_get_list_alloc(t, "n.key", PQT_INT32, &no, (void **)&keys, NULL, &nrv,
-                                      NULL));
+    CHECK_OK(
+        pqt_table_get_list_alloc(t, "n.key", PQT_INT32, &no, (void **)&keys, NULL, &nrv, NULL));
     if (no && keys) {
         CHECK(no[1] == 1 && no[2] == 1 && no[3] == 1 && no[4] == 3);
         CHECK(keys[0] == 7 && keys[1] == 8 && keys[2] == 9);
@@ -185,8 +188,8 @@ static void map_columns(void)
 
     /* a map whose value is itself a map stays one unreadable column, with its reason */
     pqt_file *f;
-    REQUIRE_OK(pqt_file_open("tests/data/parquet-testing/data/nested_maps.snappy.parquet", NULL,
-                             &f));
+    REQUIRE_OK(
+        pqt_file_open("tests/data/parquet-testing/data/nested_maps.snappy.parquet", NULL, &f));
     int col = -1;
     CHECK_OK(pqt_file_find_column(f, "a", &col));
     CHECK_EQ_I64(pqt_file_column_kind(f, col), PQT_NONE);
