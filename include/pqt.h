@@ -1620,6 +1620,26 @@ PQT_API pqt_status pqt_writer_flush(pqt_writer *w);
  * pqt_writer_write. */
 PQT_API pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *keep);
 
+/* ------------------------------------------------------------------------------------------
+ * VARIANT (docs/variant.md). A group annotated VARIANT is listed as its two binary leaves,
+ * "<v>.metadata" and "<v>.value" (PQT_BINARY); a shredded one (with a typed_value field) is
+ * unreadable. pqt_file_column_variant tells which leaf a column is.
+ * ------------------------------------------------------------------------------------------ */
+/* 1 when column col is the metadata leaf of an unshredded VARIANT group, 2 when it is the
+ * value leaf, 0 otherwise (also for col out of range). */
+PQT_API int pqt_file_column_variant(const pqt_file *f, int col);
+/* One variant value as JSON text: metadata/value are the bytes of one row of the two leaves.
+ * Objects print their fields in stored order with the metadata's keys; numbers exactly
+ * (decimals with their scale, floats as pqt_format_float64/32, NaN and infinities as
+ * strings); dates, times, timestamps, UUIDs as strings, binary as base64 strings (the rules:
+ * docs/variant.md). *json_ret (NUL-terminated; free with pqt_free) and *len_ret (may be NULL)
+ * are set only on success. Errors: PQT_MISUSE (json_ret NULL, a NULL buffer with a nonzero
+ * size); PQT_CORRUPT for bytes that break the encoding (the message names the byte), nesting
+ * deeper than 128, or text growing past 1024 bytes per input byte; PQT_NOMEM. */
+PQT_API pqt_status pqt_variant_to_json(const void *metadata, size_t metadata_nbytes,
+                                       const void *value, size_t value_nbytes, char **json_ret,
+                                       size_t *len_ret);
+
 #ifdef __cplusplus
 }
 #endif

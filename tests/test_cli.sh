@@ -497,6 +497,22 @@ run cat tests/data/kinds_binary_map.parquet --format csv --columns b
 01' ] || fail "cat binary (csv): $(cat "$TMP/out")"
 run cat "$PLAIN" --format jsonl --limit 1
 [ -s "$TMP/err" ] && fail "cat of binary columns warns: $(cat "$TMP/err")"
+# VARIANT: the value leaf prints as JSON next to its metadata leaf (tests/data/variant/NOTE.md
+# lists the values parquet-testing's cases.json states for these files)
+V=tests/data/variant
+for want in '065 "1957-11-07T12:33:54.123456Z"' '069 -12345.6789' '072 9876543210.123456789' \
+    '074 "CgsMDQ=="' '078 "1957-11-07T12:33:54.123456789Z"' '082 {"a":null,"d":"iceberg"}'; do
+    n=${want%% *}
+    run cat "$V/case-$n.parquet" --format jsonl --columns var.metadata,var.value
+    [ "$(sed 's/.*"var.value"://; s/}$//' "$TMP/out")" = "${want#* }" ] ||
+        fail "cat variant case-$n: $(cat "$TMP/out")"
+done
+run cat "$V/case-082.parquet" --format csv --columns var.metadata,var.value
+[ "$(sed -n 2p "$TMP/out")" = '11050001020304056162636465,"{""a"":null,""d"":""iceberg""}"' ] ||
+    fail "cat variant csv: $(cat "$TMP/out")"
+run cat "$V/case-004.parquet" --format jsonl
+expect_rc 0 "cat of a shredded variant"
+expect_grep "column 'var' not shown: shredded VARIANT" err "cat names the shredded variant"
 run cat "$PLAIN" --format jsonl --limit 1 --binary-as-string
 [ -s "$TMP/err" ] && fail "cat --binary-as-string still warns: $(cat "$TMP/err")"
 run cat --help

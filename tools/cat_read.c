@@ -55,6 +55,12 @@ void cat_reader_plan(cat_reader *rd, cat_out *o)
             o->cols[c].is_list = node != pqt_file_leaf_node(f, leaf);
         }
     }
+    for (int c = 0; c < o->ncols; c++) { /* a MAP's leaves are lists named by their own nodes */
+        int k = 0, w = 0;
+        if (!o->cols[c].is_list && pqt_file_column_shape(rd->f, o->cols[c].col, 0, &k, &w) == PQT_OK &&
+            (k & PQT_LIST))
+            o->cols[c].is_list = 1;
+    }
     for (int c = 0; c < o->ncols; c++) {
         cat_col *col = &o->cols[c];
         /* The kind of a LIST column says whether every row has the same length, which the
@@ -65,6 +71,18 @@ void cat_reader_plan(cat_reader *rd, cat_out *o)
         int elem = PQT_KIND_ELEMENT(col->kind);
         col->row_nbytes = PQT_KIND_IS_BYTES(elem) ? 8 : (double)pqt_kind_elem_nbytes(elem);
         if (col->is_list) col->row_nbytes = 64; /* a guess; the probe batch measures it */
+    }
+    /* A VARIANT's value leaf prints as JSON when its metadata leaf is printed too. */
+    for (int c = 0; c < o->ncols; c++) {
+        if (pqt_file_column_variant(f, o->cols[c].col) != 2) continue;
+        const char *vp = o->cols[c].path;
+        size_t n = strlen(vp) - 5; /* "<v>.value" -> "<v>." */
+        for (int k = 0; k < o->ncols; k++)
+            if (pqt_file_column_variant(f, o->cols[k].col) == 1 &&
+                strncmp(o->cols[k].path, vp, n) == 0 && strcmp(o->cols[k].path + n, "metadata") == 0) {
+                o->cols[c].variant_meta = k + 1;
+                o->cols[c].kind_name = "variant";
+            }
     }
 }
 
@@ -181,6 +199,12 @@ int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
     return EXIT_OK;
 }
 
+void cat_link_variants(cat_out *o)
+{
+    for (int c = 0; c < o->ncols; c++)
+        if (o->cols[c].variant_meta) o->cols[c].v.meta = &o->cols[o->cols[c].variant_meta - 1].v;
+}
+
 void cat_batch_view(cat_out *o, const cat_batch *b)
 {
     for (int c = 0; c < o->ncols; c++) {
@@ -193,6 +217,7 @@ void cat_batch_view(cat_out *o, const cat_batch *b)
             col->v.scale = col->dec_scale;
         }
     }
+    cat_link_variants(o);
 }
 
 void cat_batch_free(cat_batch *b, int ncols)

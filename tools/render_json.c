@@ -286,6 +286,31 @@ void colview_init(colview *v, const pqt_array *a, int unit, int utc)
     v->str_off = pqt_array_str_offsets(a);
     v->list_off = pqt_array_list_offsets(a);
     v->bytes = pqt_array_bytes(a);
+    v->meta = NULL;
+}
+
+static int bit(const uint8_t *bits, int64_t i);
+
+/* Row i of a VARIANT value column v (binary) with its metadata column v->meta as JSON. */
+static int render_variant(rbuf *b, const colview *v, int64_t i, int style)
+{
+    const colview *m = v->meta;
+    if (!bit(v->valid, i) || !bit(m->valid, i)) {
+        if (style != STYLE_CSV) rb_puts(b, "null");
+        return 0;
+    }
+    char *j = NULL;
+    size_t n = 0;
+    if (pqt_variant_to_json(m->bytes + m->str_off[i], (size_t)(m->str_off[i + 1] - m->str_off[i]),
+                            v->bytes + v->str_off[i], (size_t)(v->str_off[i + 1] - v->str_off[i]),
+                            &j, &n) != PQT_OK) {
+        fprintf(stderr, "pqt: %s\n", pqt_errmsg());
+        exit(1);
+    }
+    if (style == STYLE_TABLE) render_text_string(b, j, n, 1);
+    else rb_put(b, j, n);
+    pqt_free(j);
+    return 1;
 }
 
 static int bit(const uint8_t *bits, int64_t i)
@@ -390,6 +415,8 @@ static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json
 
 int render_cell(rbuf *b, const colview *v, int64_t row, int style)
 {
+    if (v->meta && v->elem == PQT_BINARY && !(v->kind & (PQT_VECTOR | PQT_LIST)))
+        return render_variant(b, v, row, style);
     if (!(v->kind & (PQT_VECTOR | PQT_LIST)))
         return render_elem(b, v, row, style, style == STYLE_JSON);
     if (!bit(v->row_valid, row)) {

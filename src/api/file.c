@@ -419,6 +419,12 @@ const char *pqt_file_column_unsupported_reason(const pqt_file *f, int col)
     return c->why_unsupported && c->why_unsupported[0] ? c->why_unsupported : "unsupported";
 }
 
+int pqt_file_column_variant(const pqt_file *f, int col)
+{
+    const pqt_col *c = col_at(f, col);
+    return c ? c->variant : 0;
+}
+
 int pqt_file_column_kind(const pqt_file *f, int col)
 {
     const pqt_col *c = col_at(f, col);

@@ -292,6 +292,48 @@ static pqt_status visit_map(walker *w, const char *path, int16_t def, int16_t re
     return PQT_OK;
 }
 
+/* A group annotated VARIANT (docs/variant.md): unshredded, it is a struct of two binary
+ * leaves, metadata and value, listed as such and marked so readers can pair them; with a
+ * typed_value field (shredded) it is one unreadable column. */
+static pqt_status visit_variant(walker *w, const char *path, int16_t def, int16_t rep,
+                                bool nullable, int depth)
+{
+    int idx = w->pos;
+    const pqt_schema_elem *e = &w->meta->schema[idx];
+    bool shredded = false, has_meta = false, has_value = false, plain = true;
+    int nleaves = 0;
+    w->pos = idx + 1;
+    for (int i = 0; i < e->num_children; i++) {
+        if (w->pos >= w->meta->nschema) return corrupt_tree("num_children runs past the end", w->pos);
+        const pqt_schema_elem *ch = &w->meta->schema[w->pos];
+        const char *n = ch->name ? ch->name : "";
+        bool bytes = !is_group(ch) && ch->type == PQT_PT_BYTE_ARRAY && ch->repetition != PQT_REP_REPEATED;
+        if (strcmp(n, "typed_value") == 0) shredded = true;
+        else if (strcmp(n, "metadata") == 0) has_meta = true, plain = plain && bytes;
+        else if (strcmp(n, "value") == 0) has_value = true, plain = plain && bytes;
+        else plain = false;
+        PQT_TRY(skip_subtree(w, depth + 1, &nleaves));
+    }
+    w->pos = idx;
+    if (shredded || !has_meta || !has_value || !plain) w->node_col[idx] = w->ncols;
+    if (shredded)
+        return emit_unreadable(w, path, "shredded VARIANT (typed_value) is not supported", depth);
+    if (!has_meta || !has_value || !plain)
+        return emit_unreadable(w, path, "VARIANT without binary metadata and value fields", depth);
+    int first = w->ncols;
+    int16_t d = level_after(def, e);
+    bool n = nullable || e->repetition == PQT_REP_OPTIONAL;
+    w->pos++;
+    for (int i = 0; i < e->num_children; i++) PQT_TRY(visit(w, path, d, rep, n, depth + 1));
+    for (int i = first; i < w->ncols; i++) {
+        pqt_col *c = &w->cols[i];
+        if (c->elem_kind != PQT_BINARY) continue; /* a read-as-string open keeps plain leaves */
+        size_t pl = strlen(c->path);
+        c->variant = pl >= 8 && strcmp(c->path + pl - 8, "metadata") == 0 ? 1 : 2;
+    }
+    return PQT_OK;
+}
+
 static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep, bool nullable,
                         int depth)
 {
@@ -330,6 +372,7 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
     if (is_list_annotated(e)) return visit_list(w, path, def, rep, nullable, depth);
     if (is_map_annotated(e)) return visit_map(w, path, def, rep, nullable, depth);
     if (e->repetition == PQT_REP_REPEATED) return emit_unreadable(w, path, "repeated group", depth);
+    if (e->logical.id == PQT_LT_VARIANT) return visit_variant(w, path, def, rep, nullable, depth);
     /* A plain struct: its leaves become columns named by dotted path. */
     int nchildren = e->num_children;
     int16_t d = level_after(def, e);

@@ -60,6 +60,7 @@ typedef struct pqt_col {
     bool is_list;            /* a LIST column (width discovery applies) */
     bool nullable;           /* some level above or at the leaf is optional */
     bool utc;
+    uint8_t variant;         /* leaf of an unshredded VARIANT: 1 metadata, 2 value, else 0 */
 } pqt_col;
 
 typedef struct pqt_schema {
