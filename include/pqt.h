@@ -109,11 +109,17 @@ typedef enum pqt_kind {
                         * i.e. a little-endian __int128 on little-endian machines. Only the
                         * unscaled values of wide decimals come in it (pqt_file_read_decimal,
                         * pqt_table_get_decimal_alloc); no column is stored as int128 */
+    PQT_BINARY = 12,   /* bytes, stored exactly like PQT_STRING (int64_t offsets (n + 1) into a
+                        * byte buffer) but not promised to be UTF-8: BYTE_ARRAY and
+                        * FIXED_LEN_BYTE_ARRAY columns without a string or other annotation */
     PQT_VECTOR = 0x20, /* flag: fixed-width vector of the element kind */
     PQT_LIST = 0x40    /* flag: variable-length list of the element kind */
 } pqt_kind;
 
 #define PQT_KIND_ELEMENT(k) ((k) & 0x1f)
+/* Whether a kind's elements are byte strings held as offsets + bytes (PQT_STRING, PQT_BINARY);
+ * every call that takes or gives string storage takes or gives binary storage the same way. */
+#define PQT_KIND_IS_BYTES(k) (PQT_KIND_ELEMENT(k) == PQT_STRING || PQT_KIND_ELEMENT(k) == PQT_BINARY)
 
 typedef enum pqt_time_unit { PQT_UNIT_MILLIS = 0, PQT_UNIT_MICROS = 1, PQT_UNIT_NANOS = 2 } pqt_time_unit;
 
@@ -1674,6 +1680,25 @@ PQT_API const uint8_t *pqt_nested_list_list_validity(const pqt_nested_list *n, i
 PQT_API int64_t pqt_nested_list_nvalues(const pqt_nested_list *n);
 PQT_API const void *pqt_nested_list_values(const pqt_nested_list *n);
 PQT_API const uint8_t *pqt_nested_list_validity(const pqt_nested_list *n);
+/* ------------------------------------------------------------------------------------------
+ * VARIANT (docs/variant.md). A group annotated VARIANT is listed as its two binary leaves,
+ * "<v>.metadata" and "<v>.value" (PQT_BINARY); a shredded one (with a typed_value field) is
+ * unreadable. pqt_file_column_variant tells which leaf a column is.
+ * ------------------------------------------------------------------------------------------ */
+/* 1 when column col is the metadata leaf of an unshredded VARIANT group, 2 when it is the
+ * value leaf, 0 otherwise (also for col out of range). */
+PQT_API int pqt_file_column_variant(const pqt_file *f, int col);
+/* One variant value as JSON text: metadata/value are the bytes of one row of the two leaves.
+ * Objects print their fields in stored order with the metadata's keys; numbers exactly
+ * (decimals with their scale, floats as pqt_format_float64/32, NaN and infinities as
+ * strings); dates, times, timestamps, UUIDs as strings, binary as base64 strings (the rules:
+ * docs/variant.md). *json_ret (NUL-terminated; free with pqt_free) and *len_ret (may be NULL)
+ * are set only on success. Errors: PQT_MISUSE (json_ret NULL, a NULL buffer with a nonzero
+ * size); PQT_CORRUPT for bytes that break the encoding (the message names the byte), nesting
+ * deeper than 128, or text growing past 1024 bytes per input byte; PQT_NOMEM. */
+PQT_API pqt_status pqt_variant_to_json(const void *metadata, size_t metadata_nbytes,
+                                       const void *value, size_t value_nbytes, char **json_ret,
+                                       size_t *len_ret);
 
 #ifdef __cplusplus
 }

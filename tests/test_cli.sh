@@ -87,9 +87,10 @@ for col in id bool_col tinyint_col smallint_col int_col bigint_col float_col dou
 done
 grep -Eq "^  bigint_col +optional +INT64 +bigint_col +int64$" "$TMP/out" ||
     fail "schema alltypes_plain: bigint_col line"
-grep -Eq "string_col +unreadable \(" "$TMP/out" || fail "schema: unreadable binary column"
+grep -Eq "string_col +binary$" "$TMP/out" || fail "schema: plain BYTE_ARRAY is binary"
 run schema "$DATA/nested_maps.snappy.parquet"
-grep -Eq "^  a +optional +MAP +a +unreadable \(MAP\)$" "$TMP/out" || fail "schema: unreadable map"
+grep -Eq "^  a +optional +MAP +a +unreadable \(map with nested keys or values\)$" "$TMP/out" ||
+    fail "schema: unreadable map"
 run cat "$DATA/nested_maps.snappy.parquet" --format csv --limit 1
 [ "$(head -1 "$TMP/out")" = "b,c" ] || fail "cat leaves out unreadable columns: $(head -1 "$TMP/out")"
 run schema "$CAT"
@@ -141,9 +142,9 @@ expect_out tests/cli/list_columns.jsonl "cat jsonl lists"
 # ---- cat: csv and table ----
 run cat "$PLAIN" --format csv --limit 1
 expect_rc 0 "cat csv"
-[ "$(head -1 "$TMP/out")" = "id,bool_col,tinyint_col,smallint_col,int_col,bigint_col,float_col,double_col,timestamp_col" ] ||
+[ "$(head -1 "$TMP/out")" = "id,bool_col,tinyint_col,smallint_col,int_col,bigint_col,float_col,double_col,date_string_col,string_col,timestamp_col" ] ||
     fail "cat csv header: $(head -1 "$TMP/out")"
-[ "$(sed -n 2p "$TMP/out")" = "4,true,0,0,0,0,0.0,0.0,2009-03-01T00:00:00.000000000" ] ||
+[ "$(sed -n 2p "$TMP/out")" = "4,true,0,0,0,0,0.0,0.0,30332f30312f3039,30,2009-03-01T00:00:00.000000000" ] ||
     fail "cat csv row: $(sed -n 2p "$TMP/out")"
 run cat "$CAT" --format csv --columns quality,mag,name --rows 7:7
 [ "$(cat "$TMP/out")" = 'quality,mag,name
@@ -162,9 +163,9 @@ run cat "$PLAIN" --limit 0 --format jsonl
 run cat "$PLAIN" --columns nope
 expect_rc 1 "cat --columns nope"
 [ "$(cat "$TMP/err")" = "pqt: $PLAIN: no column 'nope'" ] || fail "cat --columns nope: $(cat "$TMP/err")"
-run cat "$PLAIN" --columns string_col
+run cat "$DATA/nested_maps.snappy.parquet" --columns a
 expect_rc 1 "cat --columns on an unreadable column"
-expect_grep "BYTE_ARRAY" err "cat --columns on an unreadable column names its type"
+expect_grep "nested keys or values" err "cat --columns on an unreadable column says why"
 run cat "$PLAIN" --rows 5:9
 expect_rc 1 "cat --rows past the end"
 expect_grep "8 rows" err "cat --rows past the end"
@@ -469,10 +470,49 @@ run cat "$DATA/int96_from_spark.parquet" --format jsonl --rows 1:2
 # unreadable columns picked implicitly: named on stderr with the reason, the rest prints, exit 0
 run cat "$DATA/nested_maps.snappy.parquet" --format jsonl --limit 1
 expect_rc 0 "cat with an unreadable column"
-expect_grep "warning: column 'a' not shown: MAP" err "cat names the unreadable column"
+expect_grep "warning: column 'a' not shown: map with nested keys or values" err \
+    "cat names the unreadable column"
 expect_grep '^{"b":' out "cat prints the readable columns"
+# plain BYTE_ARRAY is binary: base64 in jsonl, hex in csv and the table ('0' is 0x30)
+run cat "$PLAIN" --format jsonl --columns string_col --limit 2
+[ "$(cat "$TMP/out")" = '{"string_col":"MA=="}
+{"string_col":"MQ=="}' ] || fail "cat binary as base64: $(cat "$TMP/out")"
+run cat "$PLAIN" --format csv --columns string_col --limit 2
+[ "$(cat "$TMP/out")" = 'string_col
+30
+31' ] || fail "cat binary as hex: $(cat "$TMP/out")"
+# binary and maps as DuckDB wrote them (tests/data/make_kinds.mjs prints its own hex, base64
+# and map text): a map is one list column per field, m.key and m.value
+run cat tests/data/kinds_binary_map.parquet --format jsonl
+[ "$(cat "$TMP/out")" = '{"id":1,"b":"YWIA/w==","m.key":["a","b"],"m.value":[1,2],"n.key":[7],"n.value":["x"]}
+{"id":2,"b":null,"m.key":null,"m.value":null,"n.key":[],"n.value":[]}
+{"id":3,"b":"","m.key":[],"m.value":[],"n.key":null,"n.value":null}
+{"id":4,"b":"AQ==","m.key":["c","d"],"m.value":[null,4],"n.key":[8,9],"n.value":[null,"yz"]}' ] ||
+    fail "cat binary and maps (jsonl): $(cat "$TMP/out")"
+run cat tests/data/kinds_binary_map.parquet --format csv --columns b
+[ "$(cat "$TMP/out")" = 'b
+616200ff
+
+""
+01' ] || fail "cat binary (csv): $(cat "$TMP/out")"
 run cat "$PLAIN" --format jsonl --limit 1
-expect_grep "column 'string_col' not shown: .*--binary-as-string" err "cat suggests --binary-as-string"
+[ -s "$TMP/err" ] && fail "cat of binary columns warns: $(cat "$TMP/err")"
+# VARIANT: the value leaf prints as JSON next to its metadata leaf (tests/data/variant/NOTE.md
+# lists the values parquet-testing's cases.json states for these files)
+V=tests/data/variant
+for want in '065 "1957-11-07T12:33:54.123456Z"' '069 -12345.6789' '072 9876543210.123456789' \
+    '074 "CgsMDQ=="' '078 "1957-11-07T12:33:54.123456789Z"' '082 {"a":null,"d":"iceberg"}'; do
+    n=${want%% *}
+    run cat "$V/case-$n.parquet" --format jsonl --columns var.metadata,var.value
+    [ "$(sed 's/.*"var.value"://; s/}$//' "$TMP/out")" = "${want#* }" ] ||
+        fail "cat variant case-$n: $(cat "$TMP/out")"
+done
+run cat "$V/case-082.parquet" --format csv --columns var.metadata,var.value
+[ "$(sed -n 2p "$TMP/out")" = '11050001020304056162636465,"{""a"":null,""d"":""iceberg""}"' ] ||
+    fail "cat variant csv: $(cat "$TMP/out")"
+run cat "$V/case-004.parquet" --format jsonl
+expect_rc 0 "cat of a shredded variant"
+expect_grep "column 'var' not shown: shredded VARIANT" err "cat names the shredded variant"
 run cat "$PLAIN" --format jsonl --limit 1 --binary-as-string
 [ -s "$TMP/err" ] && fail "cat --binary-as-string still warns: $(cat "$TMP/err")"
 run cat --help

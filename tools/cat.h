@@ -114,9 +114,13 @@ typedef struct cat_col {
     char *phys_unit;      /* --maml: the column's unit (NULL or "": none), table header */
     int leaf;             /* a chunk of this column, for size estimates (-1: none) */
     double row_nbytes;    /* decoded bytes a row, estimated then measured */
+    int variant_meta;     /* a VARIANT's value leaf: 1 + the index of its metadata column */
 } cat_col;
 
 typedef struct cat_table cat_table; /* cat_table.c */
+struct cat_out;
+/* Point each VARIANT value column's view at its metadata column's (after the views change). */
+void cat_link_variants(struct cat_out *o);
 
 typedef struct cat_out {
     int format;

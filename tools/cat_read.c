@@ -55,6 +55,12 @@ void cat_reader_plan(cat_reader *rd, cat_out *o)
             o->cols[c].is_list = node != pqt_file_leaf_node(f, leaf);
         }
     }
+    for (int c = 0; c < o->ncols; c++) { /* a MAP's leaves are lists named by their own nodes */
+        int k = 0, w = 0;
+        if (!o->cols[c].is_list && pqt_file_column_shape(rd->f, o->cols[c].col, 0, &k, &w) == PQT_OK &&
+            (k & PQT_LIST))
+            o->cols[c].is_list = 1;
+    }
     for (int c = 0; c < o->ncols; c++) {
         cat_col *col = &o->cols[c];
         /* The kind of a LIST column says whether every row has the same length, which the
@@ -63,8 +69,20 @@ void cat_reader_plan(cat_reader *rd, cat_out *o)
         col->kind = col->is_list ? PQT_NONE : pqt_file_column_kind(f, col->col);
         col->kind_name = col->is_list ? "list" : pqt_kind_name(col->kind);
         int elem = PQT_KIND_ELEMENT(col->kind);
-        col->row_nbytes = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+        col->row_nbytes = PQT_KIND_IS_BYTES(elem) ? 8 : (double)pqt_kind_elem_nbytes(elem);
         if (col->is_list) col->row_nbytes = 64; /* a guess; the probe batch measures it */
+    }
+    /* A VARIANT's value leaf prints as JSON when its metadata leaf is printed too. */
+    for (int c = 0; c < o->ncols; c++) {
+        if (pqt_file_column_variant(f, o->cols[c].col) != 2) continue;
+        const char *vp = o->cols[c].path;
+        size_t n = strlen(vp) - 5; /* "<v>.value" -> "<v>." */
+        for (int k = 0; k < o->ncols; k++)
+            if (pqt_file_column_variant(f, o->cols[k].col) == 1 &&
+                strncmp(o->cols[k].path, vp, n) == 0 && strcmp(o->cols[k].path + n, "metadata") == 0) {
+                o->cols[c].variant_meta = k + 1;
+                o->cols[c].kind_name = "variant";
+            }
     }
 }
 
@@ -74,7 +92,7 @@ static double measured_row_nbytes(const pqt_array *a, double old)
     int64_t n = pqt_array_nrows(a);
     if (n <= 0) return old;
     int kind = pqt_array_kind(a), elem = PQT_KIND_ELEMENT(kind), width = pqt_array_width(a);
-    double esz = elem == PQT_STRING ? 8 : (double)pqt_kind_elem_nbytes(elem);
+    double esz = PQT_KIND_IS_BYTES(elem) ? 8 : (double)pqt_kind_elem_nbytes(elem);
     double nelem = (double)n * (width > 0 ? width : 1), bytes = 0;
     const int64_t *lo = pqt_array_list_offsets(a), *so = pqt_array_str_offsets(a);
     if (lo) {
@@ -181,6 +199,12 @@ int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
     return EXIT_OK;
 }
 
+void cat_link_variants(cat_out *o)
+{
+    for (int c = 0; c < o->ncols; c++)
+        if (o->cols[c].variant_meta) o->cols[c].v.meta = &o->cols[o->cols[c].variant_meta - 1].v;
+}
+
 void cat_batch_view(cat_out *o, const cat_batch *b)
 {
     for (int c = 0; c < o->ncols; c++) {
@@ -193,6 +217,7 @@ void cat_batch_view(cat_out *o, const cat_batch *b)
             col->v.scale = col->dec_scale;
         }
     }
+    cat_link_variants(o);
 }
 
 void cat_batch_free(cat_batch *b, int ncols)

@@ -91,6 +91,7 @@ static void gather_rows(cat_out *o, const sorted_col *sc, cat_gathered *g, int64
         o->cols[c].v.dec = o->cols[c].dec_precision != 0;
         o->cols[c].v.scale = o->cols[c].dec_scale;
     }
+    cat_link_variants(o);
 }
 
 int cat_print_sorted(cat_reader *rd, cat_out *o, int all)

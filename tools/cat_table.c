@@ -116,7 +116,7 @@ void cat_table_collect(cat_out *o, int64_t nrows)
         tcol *t = &tb->tc[c];
         if (!t->cap) { /* the column's first rows: its kind is known now */
             int k = col->kind, elem = PQT_KIND_ELEMENT(k), array = (k & (PQT_VECTOR | PQT_LIST)) != 0;
-            col->elide = elem == PQT_STRING ? ELIDE_TEXT : array ? ELIDE_ELEMENTS : ELIDE_NEVER;
+            col->elide = PQT_KIND_IS_BYTES(elem) ? ELIDE_TEXT : array ? ELIDE_ELEMENTS : ELIDE_NEVER;
             col->right_align = !array && (elem == PQT_INT32 || elem == PQT_INT64 ||
                                           elem == PQT_UINT64 || elem == PQT_FLOAT32 ||
                                           elem == PQT_FLOAT64 || col->dec_precision);

@@ -93,7 +93,7 @@ void cat_gather(cat_gathered *g, const colview *s, const int64_t *rows, int64_t 
     g->v = *s;
     g->v.nrows = n;
     int is_list = (s->kind & PQT_LIST) != 0, array = (s->kind & (PQT_VECTOR | PQT_LIST)) != 0;
-    int is_str = s->elem == PQT_STRING;
+    int is_str = PQT_KIND_IS_BYTES(s->elem);
     size_t esz = is_str ? 0 : pqt_kind_elem_nbytes(s->elem);
     /* Sizes first: the elements and string bytes of the rows kept. */
     int64_t m = 0, nbytes = 0, lo = 0, hi = 0;

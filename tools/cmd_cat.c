@@ -52,9 +52,11 @@
     "                     yours (--rows becomes a rule on the row index, as with --sort).\n"  \
     "                     The printed rows are held in memory\n"                               \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
-    "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"     \
+    "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files);\n"    \
+    "                     without it they are binary: hex in table and csv (\"00ff\"), base64\n" \
+    "                     in jsonl (\"AP8=\")\n"                                                \
     "  -h, --help         this text\n"                                                             \
-    "Columns pqt cannot read (maps, nested lists, plain binary...) are left out with a warning\n"  \
+    "Columns pqt cannot read (nested lists, ...) are left out with a warning\n"                  \
     "on stderr naming each and why; the rest prints and the exit status stays 0. Naming such\n"    \
     "a column in --columns is an error (exit status 1).\n"                                         \
     "Values print exactly: decimals with their scale, unsigned integers unsigned, floats as the\n" \

@@ -49,6 +49,11 @@ void render_json_string(rbuf *b, const char *s, size_t n);
  * control characters are written as JSON escapes so a value stays on one line. */
 void render_text_string(rbuf *b, const char *s, size_t n, int escape_controls);
 
+/* Bytes as lowercase hex ("00ff", nothing for no bytes) and as standard base64 with '='
+ * padding (RFC 4648 section 4), without quotes. */
+void render_hex(rbuf *b, const uint8_t *s, size_t n);
+void render_base64(rbuf *b, const uint8_t *s, size_t n);
+
 /* How a cell is written. */
 enum render_style {
     STYLE_JSON, /* jsonl: a JSON value, null as null */
@@ -65,13 +70,15 @@ typedef struct colview {
     const uint8_t *valid, *row_valid;
     const int64_t *str_off, *list_off;
     const char *bytes;
+    const struct colview *meta; /* a VARIANT's value: its metadata column's view (else NULL) */
 } colview;
 
 /* unit: pqt_time_unit of the column (or -1); utc: 1 if UTC-adjusted. Not a decimal view
  * (dec 0) until the caller says so. */
 void colview_init(colview *v, const pqt_array *a, int unit, int utc);
 /* Append the value of row `row` (0-based within the array) in `style`. Returns 0 when the
- * value is null, 1 otherwise. */
+ * value is null, 1 otherwise. A VARIANT value (meta set) is its JSON text (a JSON value in
+ * jsonl, text elsewhere); bytes that break the encoding end the program with the message. */
 int render_cell(rbuf *b, const colview *v, int64_t row, int style);
 
 /* Elements [*lo, *hi) of an array row: list offsets, or width per row for a vector. */

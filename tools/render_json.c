@@ -234,6 +234,39 @@ void render_text_string(rbuf *b, const char *str, size_t n, int escape_controls)
     }
 }
 
+/* ---- bytes ---- */
+
+void render_hex(rbuf *b, const uint8_t *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    char tmp[128];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        tmp[k++] = hex[s[i] >> 4];
+        tmp[k++] = hex[s[i] & 15];
+        if (k == sizeof tmp) rb_put(b, tmp, k), k = 0;
+    }
+    rb_put(b, tmp, k);
+}
+
+void render_base64(rbuf *b, const uint8_t *s, size_t n)
+{
+    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char tmp[128];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t x = (uint32_t)s[i] << 16;
+        if (i + 1 < n) x |= (uint32_t)s[i + 1] << 8;
+        if (i + 2 < n) x |= s[i + 2];
+        tmp[k++] = al[x >> 18 & 63];
+        tmp[k++] = al[x >> 12 & 63];
+        tmp[k++] = i + 1 < n ? al[x >> 6 & 63] : '=';
+        tmp[k++] = i + 2 < n ? al[x & 63] : '=';
+        if (k == sizeof tmp) rb_put(b, tmp, k), k = 0;
+    }
+    rb_put(b, tmp, k);
+}
+
 /* ---- cells ---- */
 
 void colview_init(colview *v, const pqt_array *a, int unit, int utc)
@@ -253,6 +286,31 @@ void colview_init(colview *v, const pqt_array *a, int unit, int utc)
     v->str_off = pqt_array_str_offsets(a);
     v->list_off = pqt_array_list_offsets(a);
     v->bytes = pqt_array_bytes(a);
+    v->meta = NULL;
+}
+
+static int bit(const uint8_t *bits, int64_t i);
+
+/* Row i of a VARIANT value column v (binary) with its metadata column v->meta as JSON. */
+static int render_variant(rbuf *b, const colview *v, int64_t i, int style)
+{
+    const colview *m = v->meta;
+    if (!bit(v->valid, i) || !bit(m->valid, i)) {
+        if (style != STYLE_CSV) rb_puts(b, "null");
+        return 0;
+    }
+    char *j = NULL;
+    size_t n = 0;
+    if (pqt_variant_to_json(m->bytes + m->str_off[i], (size_t)(m->str_off[i + 1] - m->str_off[i]),
+                            v->bytes + v->str_off[i], (size_t)(v->str_off[i + 1] - v->str_off[i]),
+                            &j, &n) != PQT_OK) {
+        fprintf(stderr, "pqt: %s\n", pqt_errmsg());
+        exit(1);
+    }
+    if (style == STYLE_TABLE) render_text_string(b, j, n, 1);
+    else rb_put(b, j, n);
+    pqt_free(j);
+    return 1;
 }
 
 static int bit(const uint8_t *bits, int64_t i)
@@ -326,6 +384,15 @@ static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json
             render_text_string(b, s, n, style == STYLE_TABLE);
         return 1;
     }
+    case PQT_BINARY: { /* JSON has no bytes: base64 in a JSON string; plain text: hex */
+        const uint8_t *s = (const uint8_t *)v->bytes + v->str_off[i];
+        size_t n = (size_t)(v->str_off[i + 1] - v->str_off[i]);
+        if (json) rb_putc(b, '"');
+        if (json) render_base64(b, s, n);
+        else render_hex(b, s, n);
+        if (json) rb_putc(b, '"');
+        return 1;
+    }
     case PQT_DATE:
     case PQT_TIME:
     case PQT_TIMESTAMP:
@@ -348,6 +415,8 @@ static int render_elem(rbuf *b, const colview *v, int64_t i, int style, int json
 
 int render_cell(rbuf *b, const colview *v, int64_t row, int style)
 {
+    if (v->meta && v->elem == PQT_BINARY && !(v->kind & (PQT_VECTOR | PQT_LIST)))
+        return render_variant(b, v, row, style);
     if (!(v->kind & (PQT_VECTOR | PQT_LIST)))
         return render_elem(b, v, row, style, style == STYLE_JSON);
     if (!bit(v->row_valid, row)) {

@@ -179,7 +179,7 @@ pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void
     PQT_TRY(pqt_file_check_readable(f, col));
     PQT_TRY(check_range(f, lo, hi));
     const pqt_col *c = &f->schema.cols[col];
-    if (c->is_list || c->elem_kind == PQT_STRING)
+    if (c->is_list || PQT_KIND_IS_BYTES(c->elem_kind))
         return pqt_err(PQT_KIND, "%s: column '%s' is %s; pqt_file_read_into takes fixed-width "
                                  "scalar columns (use pqt_file_read)",
                        f->path, c->path, c->is_list ? "a list" : "string");

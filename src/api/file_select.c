@@ -127,7 +127,7 @@ pqt_status pqt_file_read_span_reusing(pqt_file *f, const pqt_col *c, int rg0, in
         last = rg;
         nused++;
         int64_t u = chunk_bytes_justified(&groups[rg].columns[c->chunk_col].meta, f->file_size);
-        if (c->elem_kind == PQT_STRING) {
+        if (PQT_KIND_IS_BYTES(c->elem_kind)) {
             /* string bytes never exceed the chunk's uncompressed size: reserve once */
             if (u > 0 && u <= f->file_size * 64 && str_nbytes <= INT64_MAX - u) str_nbytes += u;
         }
@@ -150,11 +150,11 @@ pqt_status pqt_file_read_span_reusing(pqt_file *f, const pqt_col *c, int rg0, in
     if (str_nbytes > 0 && pqt_buf_reserve(&b->str_bytes, (size_t)str_nbytes) != PQT_OK)
         b->str_bytes.len = 0; /* only a hint: the buffer still grows on demand */
     pqt_chunk_src src = {f->io, f->path, f->file_size, m, f->verify_crc, false, counters};
-    bool appending = c->is_list || c->elem_kind == PQT_STRING;
+    bool appending = c->is_list || PQT_KIND_IS_BYTES(c->elem_kind);
     int64_t *elem_base = NULL, *elem_end = NULL;
     bool windows_wrong = false;
     /* windows need every element allocated up front: only for counts the bytes justify */
-    if (c->is_list && c->elem_kind != PQT_STRING && nused > 1 && threads > 1 &&
+    if (c->is_list && !PQT_KIND_IS_BYTES(c->elem_kind) && nused > 1 && threads > 1 &&
         b->elem_cap == elem_cap) {
         elem_base = pqt_calloc((size_t)nrg, sizeof *elem_base);
         elem_end = pqt_calloc((size_t)nrg, sizeof *elem_end);
@@ -168,7 +168,7 @@ pqt_status pqt_file_read_span_reusing(pqt_file *f, const pqt_col *c, int rg0, in
      * uncompressed size) and its own offsets (one spare slot per row group), in parallel;
      * then windows and offsets are closed up in order. */
     int64_t *win = NULL, *kth = NULL; /* byte window and spare-slot index of each row group */
-    if (!c->is_list && c->elem_kind == PQT_STRING && nused > 1 && threads > 1) {
+    if (!c->is_list && PQT_KIND_IS_BYTES(c->elem_kind) && nused > 1 && threads > 1) {
         win = pqt_calloc((size_t)nrg * 2 + 2, sizeof *win);
         kth = win ? win + nrg + 1 : NULL;
         int64_t *off = win ? pqt_realloc_sized(b->str_offsets, (size_t)(nrows + 1) * 8,

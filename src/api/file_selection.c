@@ -250,7 +250,7 @@ pqt_status pqt_file_read_selected_into(pqt_file *f, int col, int rg, const pqt_s
 {
     PQT_TRY(check_read("pqt_file_read_selected_into", f, col, rg, sel));
     const pqt_col *c = &f->schema.cols[col];
-    if (c->is_list || c->elem_kind == PQT_STRING)
+    if (c->is_list || PQT_KIND_IS_BYTES(c->elem_kind))
         return pqt_err(PQT_KIND, "%s: column '%s' is %s; pqt_file_read_selected_into takes "
                                  "fixed-width scalar columns (use pqt_file_read_selected)",
                        f->path, c->path, c->is_list ? "a list" : "string");

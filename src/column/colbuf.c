@@ -84,7 +84,7 @@ pqt_status pqt_colbuf_alloc_reusing(pqt_colbuf *b, const pqt_col *col, int64_t n
     b->rows_cap = nrows;
     bool elem_nullable = col->is_list ? col->max_def > col->elem_def : col->nullable;
     void *have;
-    if (col->elem_kind == PQT_STRING) {
+    if (PQT_KIND_IS_BYTES(col->elem_kind)) {
         have = sp->str_offsets;
         b->str_offsets = take(&have, sp_elems * 8, ((size_t)nelem + 1) * 8);
         sp->str_offsets = have;
@@ -157,7 +157,7 @@ pqt_status pqt_colbuf_reserve_elems(pqt_colbuf *b, int64_t need)
     if (cap > b->elem_limit) cap = b->elem_limit;
     if ((uint64_t)cap > SIZE_MAX / 16 - 1) goto oom;
     size_t old_v = (size_t)(b->elem_cap + 7) / 8 + 1, new_v = (size_t)(cap + 7) / 8 + 1;
-    if (b->elem_kind == PQT_STRING) {
+    if (PQT_KIND_IS_BYTES(b->elem_kind)) {
         int64_t *o = pqt_realloc_sized(b->str_offsets, (size_t)(b->elem_cap + 1) * 8,
                                        (size_t)(cap + 1) * 8);
         if (!o) goto oom;

@@ -72,7 +72,7 @@ static pqt_status snappy_literals(const uint8_t *src, size_t n, uint64_t a, uint
 
 static bool direct_kind(const pqt_col *col, int ptype, const pqt_colbuf *dst)
 {
-    if (col->conv != PQT_CONV_NONE || dst->is_list || dst->elem_kind == PQT_STRING) return false;
+    if (col->conv != PQT_CONV_NONE || dst->is_list || PQT_KIND_IS_BYTES(dst->elem_kind)) return false;
     if (ptype != PQT_PT_INT32 && ptype != PQT_PT_INT64 && ptype != PQT_PT_FLOAT &&
         ptype != PQT_PT_DOUBLE)
         return false;

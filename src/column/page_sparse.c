@@ -59,7 +59,7 @@ bool pqt_page_plain_in_place(const pqt_chunk_ctx *cx, const pqt_col *col, int pt
                              const pqt_page_view *pv, const pqt_colbuf *dst)
 {
     if (!HOST_LITTLE_ENDIAN || cx->want_codes || pv->encoding != PQT_ENC_PLAIN) return false;
-    if (col->conv != PQT_CONV_NONE || dst->elem_kind == PQT_STRING) return false;
+    if (col->conv != PQT_CONV_NONE || PQT_KIND_IS_BYTES(dst->elem_kind)) return false;
     if (ptype == PQT_PT_BOOLEAN || ptype == PQT_PT_BYTE_ARRAY) return false;
     size_t w = dst->elem_nbytes;
     return w > 0 && pqt_ptype_nbytes(ptype, type_len) == w;

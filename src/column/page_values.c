@@ -298,7 +298,7 @@ pqt_status pqt_page_emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype
     pqt_vdec *d = cx->vdec;
     cx->nvalues_out += k;
     if (cx->want_codes) return emit_codes(cx, d, present, l, k, dst, pos);
-    if (dst->elem_kind == PQT_STRING) {
+    if (PQT_KIND_IS_BYTES(dst->elem_kind)) {
         int64_t *off = dst->str_offsets;
         PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
         int64_t *ends = (int64_t *)cx->ends.data;
@@ -317,6 +317,14 @@ pqt_status pqt_page_emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype
                 dst->str_bytes.len += 36;
                 ends[i] = (int64_t)dst->str_bytes.len;
             }
+        } else if (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
+            /* unannotated FLBA read as binary: k values of type_len bytes, one copy */
+            size_t nb = (size_t)k * (size_t)type_len;
+            PQT_TRY(pqt_buf_reserve_more(&dst->str_bytes, nb + 8));
+            size_t at = dst->str_bytes.len;
+            PQT_TRY(pqt_vdec_decode(d, k, dst->str_bytes.data + at));
+            dst->str_bytes.len += nb;
+            for (int64_t i = 0; i < k; i++) ends[i] = (int64_t)(at + (size_t)(i + 1) * (size_t)type_len);
         } else {
             pqt_ba_out out = {&dst->str_bytes, ends};
             PQT_TRY(pqt_vdec_decode_ba(d, k, &out));
@@ -508,7 +516,7 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               pqt_colbuf *dst, int64_t *out_row)
 {
     PQT_TRY(init_values(cx, ptype, type_len, pv));
-    int64_t m = sel->kind == PQT_SEL_BITS && dst->elem_kind != PQT_STRING && dst->elem_nbytes > 0
+    int64_t m = sel->kind == PQT_SEL_BITS && !PQT_KIND_IS_BYTES(dst->elem_kind) && dst->elem_nbytes > 0
                     ? pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) : 0;
     if (m > 0 && m < pv->nrows && pqt_page_plain_in_place(cx, col, ptype, type_len, pv, dst))
         return pqt_page_gather_plain(cx, pv, sel, page_row0, m, dst, out_row);

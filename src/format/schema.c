@@ -309,6 +309,99 @@ static pqt_status visit_list(walker *w, const char *path, int16_t def, int16_t r
     return PQT_OK;
 }
 
+/* A MAP-annotated group at w->pos (MAP, or the legacy MAP_KEY_VALUE on the map or on its
+ * repeated child): the repeated key/value group is a list of structs whose primitive fields
+ * become one list column each, "m.key" and "m.value" (named by the fields' own names), with
+ * the same list levels, so their offsets agree row for row. A map whose key or value is
+ * itself nested stays one unreadable column. */
+static pqt_status visit_map(walker *w, const char *path, int16_t def, int16_t rep,
+                            bool nullable, int depth)
+{
+    int map_idx = w->pos;
+    const pqt_schema_elem *map = &w->meta->schema[map_idx];
+    if (rep > 0) return emit_unreadable(w, path, "map nested in a repeated field", depth);
+    if (map->repetition == PQT_REP_REPEATED)
+        return emit_unreadable(w, path, "repeated MAP group", depth);
+    if (map->num_children != 1) return emit_unreadable(w, path, "MAP with several children", depth);
+    if (map_idx + 1 >= w->meta->nschema) return corrupt_tree("MAP group has no child", map_idx);
+    const pqt_schema_elem *kv = &w->meta->schema[map_idx + 1];
+    if (kv->repetition != PQT_REP_REPEATED || !is_group(kv))
+        return emit_unreadable(w, path, "MAP whose child is not a repeated group", depth);
+    if (kv->num_children < 1 || map_idx + 2 + kv->num_children > w->meta->nschema)
+        return emit_unreadable(w, path, "MAP without key and value fields", depth);
+    for (int i = 0; i < kv->num_children; i++) {
+        const pqt_schema_elem *f = &w->meta->schema[map_idx + 2 + i];
+        if (is_group(f)) return emit_unreadable(w, path, "map with nested keys or values", depth);
+        if (f->repetition == PQT_REP_REPEATED)
+            return emit_unreadable(w, path, "map with repeated keys or values", depth);
+        if (!f->name) return corrupt_tree("element without a name", map_idx + 2 + i);
+    }
+    int16_t list_def = level_after(def, map);
+    int16_t elem_def = (int16_t)(list_def + 1);
+    bool list_nullable = nullable || map->repetition == PQT_REP_OPTIONAL;
+    w->node_col[map_idx] = -1; /* "m" names no column; its leaves do */
+    w->pos = map_idx + 2;
+    for (int i = 0; i < kv->num_children; i++) {
+        int idx = w->pos;
+        const pqt_schema_elem *f = &w->meta->schema[idx];
+        const char *leaf_path = join_path(w, path, f->name);
+        if (!leaf_path) return pqt_err(PQT_NOMEM, "out of memory building the column list");
+        w->node_col[idx] = w->ncols;
+        pqt_col *c;
+        PQT_TRY(emit_primitive(w, leaf_path, level_after(elem_def, f), (int16_t)(rep + 1),
+                               list_nullable, &c));
+        c->is_list = true;
+        c->list_def = list_def;
+        c->elem_def = elem_def;
+        c->width = 0;
+        c->nullable = list_nullable || f->repetition == PQT_REP_OPTIONAL;
+        if (c->elem_kind != PQT_NONE) c->kind = c->elem_kind | PQT_LIST;
+    }
+    return PQT_OK;
+}
+
+/* A group annotated VARIANT (docs/variant.md): unshredded, it is a struct of two binary
+ * leaves, metadata and value, listed as such and marked so readers can pair them; with a
+ * typed_value field (shredded) it is one unreadable column. */
+static pqt_status visit_variant(walker *w, const char *path, int16_t def, int16_t rep,
+                                bool nullable, int depth)
+{
+    int idx = w->pos;
+    const pqt_schema_elem *e = &w->meta->schema[idx];
+    bool shredded = false, has_meta = false, has_value = false, plain = true;
+    int nleaves = 0;
+    w->pos = idx + 1;
+    for (int i = 0; i < e->num_children; i++) {
+        if (w->pos >= w->meta->nschema) return corrupt_tree("num_children runs past the end", w->pos);
+        const pqt_schema_elem *ch = &w->meta->schema[w->pos];
+        const char *n = ch->name ? ch->name : "";
+        bool bytes = !is_group(ch) && ch->type == PQT_PT_BYTE_ARRAY && ch->repetition != PQT_REP_REPEATED;
+        if (strcmp(n, "typed_value") == 0) shredded = true;
+        else if (strcmp(n, "metadata") == 0) has_meta = true, plain = plain && bytes;
+        else if (strcmp(n, "value") == 0) has_value = true, plain = plain && bytes;
+        else plain = false;
+        PQT_TRY(skip_subtree(w, depth + 1, &nleaves));
+    }
+    w->pos = idx;
+    if (shredded || !has_meta || !has_value || !plain) w->node_col[idx] = w->ncols;
+    if (shredded)
+        return emit_unreadable(w, path, "shredded VARIANT (typed_value) is not supported", depth);
+    if (!has_meta || !has_value || !plain)
+        return emit_unreadable(w, path, "VARIANT without binary metadata and value fields", depth);
+    int first = w->ncols;
+    int16_t d = level_after(def, e);
+    bool n = nullable || e->repetition == PQT_REP_OPTIONAL;
+    w->pos++;
+    for (int i = 0; i < e->num_children; i++) PQT_TRY(visit(w, path, d, rep, n, depth + 1));
+    for (int i = first; i < w->ncols; i++) {
+        pqt_col *c = &w->cols[i];
+        if (c->elem_kind != PQT_BINARY) continue; /* a read-as-string open keeps plain leaves */
+        size_t pl = strlen(c->path);
+        c->variant = pl >= 8 && strcmp(c->path + pl - 8, "metadata") == 0 ? 1 : 2;
+    }
+    return PQT_OK;
+}
+
 static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep, bool nullable,
                         int depth)
 {
@@ -345,8 +438,9 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
         return PQT_OK;
     }
     if (is_list_annotated(e)) return visit_list(w, path, def, rep, nullable, depth);
-    if (is_map_annotated(e)) return emit_unreadable(w, path, "MAP", depth);
+    if (is_map_annotated(e)) return visit_map(w, path, def, rep, nullable, depth);
     if (e->repetition == PQT_REP_REPEATED) return emit_unreadable(w, path, "repeated group", depth);
+    if (e->logical.id == PQT_LT_VARIANT) return visit_variant(w, path, def, rep, nullable, depth);
     /* A plain struct: its leaves become columns named by dotted path. */
     int nchildren = e->num_children;
     int16_t d = level_after(def, e);

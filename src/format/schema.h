@@ -63,6 +63,7 @@ typedef struct pqt_col {
     bool is_list;            /* a LIST column (width discovery applies) */
     bool nullable;           /* some level above or at the leaf is optional */
     bool utc;
+    uint8_t variant;         /* leaf of an unshredded VARIANT: 1 metadata, 2 value, else 0 */
 } pqt_col;
 
 /* A list of lists of a primitive (list<list<T>>, list<list<list<T>>>, ...: standard 3-level

@@ -6,6 +6,8 @@
  * integers stay exact: UINT_8/16 fit int32, UINT_32 widens to int64, UINT_64 is uint64.
  * The LogicalType annotation wins over the legacy ConvertedType; the converted
  * TIMESTAMP_MILLIS/MICROS and TIME_* types are UTC-adjusted, as the spec says.
+ * BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY without an annotation are PQT_BINARY (bytes, not promised
+ * to be UTF-8), or PQT_STRING for plain BYTE_ARRAY under PQT_OPT_BINARY_AS_STRING.
  * Anything we cannot represent exactly is PQT_NONE with a reason, never a guess.
  */
 #include <stdio.h>
@@ -198,7 +200,11 @@ void pqt_schema_classify(const pqt_schema_elem *e, bool binary_as_string, pqt_co
     c->time_unit = -1;
     c->utc = false;
     c->why_unsupported = NULL;
-    if (e->logical.id != PQT_LT_NONE) {
+    /* A logical type newer than this reader (a LogicalType union member we do not know) is
+     * ignored, as the format asks: the column reads as its converted or physical type. */
+    bool known = e->logical.id >= PQT_LT_STRING && e->logical.id <= PQT_LT_GEOGRAPHY &&
+                 e->logical.id != 9;
+    if (e->logical.id != PQT_LT_NONE && known) {
         classify_logical(e, c);
         return;
     }
@@ -217,11 +223,12 @@ void pqt_schema_classify(const pqt_schema_elem *e, bool binary_as_string, pqt_co
     case PQT_PT_FLOAT: c->elem_kind = PQT_FLOAT32; return;
     case PQT_PT_DOUBLE: c->elem_kind = PQT_FLOAT64; return;
     case PQT_PT_BYTE_ARRAY:
-        if (binary_as_string) c->elem_kind = PQT_STRING;
-        else set_none(c, "BYTE_ARRAY without a string annotation (binary)");
+        c->elem_kind = binary_as_string ? PQT_STRING : PQT_BINARY;
         return;
     case PQT_PT_FIXED_LEN_BYTE_ARRAY:
-        set_none(c, "FIXED_LEN_BYTE_ARRAY without a decimal, UUID or FLOAT16 annotation (binary)");
+        /* raw bytes of the declared width (the column layer copies them as binary) */
+        if (e->type_length > 0) c->elem_kind = PQT_BINARY;
+        else set_none(c, "FIXED_LEN_BYTE_ARRAY without a positive type_length");
         return;
     default:
         set_none(c, "unknown physical type");

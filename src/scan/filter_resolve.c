@@ -86,6 +86,9 @@ static pqt_status resolve(const frule *rule, const fnode *n, const pqt_scan_col 
             why = "is a vector column; filtering only supports scalar columns";
         else if (k & PQT_LIST)
             why = "is a variable-length list column; filtering only supports scalar columns";
+        else if (e == PQT_BINARY)
+            why = "is binary; filtering does not support binary columns (a file's plain "
+                  "BYTE_ARRAY text can be opened as string: PQT_OPT_BINARY_AS_STRING)";
         else if (e < PQT_INT32 || e > PQT_UINT64 || k != e)
             why = "has a type that filtering does not support";
         if (why) {

@@ -177,6 +177,7 @@ void pqt_scan_qc_eval(const pqt_qc_rule *r, const pqt_colbuf *b, pqt_qc_eval *e)
         eval_floats(r, b, bounds && numeric, e);
         break;
     case PQT_STRING:
+    case PQT_BINARY:
         eval_strings(r, b, bounds, e);
         break;
     default: /* booleans: accepted, never enforced; temporal bounds are refused at open */

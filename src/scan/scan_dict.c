@@ -78,7 +78,7 @@ pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg
                                  : pqt_err(PQT_NOMEM, "out of memory evaluating the dictionary "
                                                       "of column '%s'", c->path);
     if (st == PQT_OK) {
-        bool str = d.elem_kind == PQT_STRING;
+        bool str = PQT_KIND_IS_BYTES(d.elem_kind);
         vecs[s] = (pqt_scan_vec){str ? (const void *)d.str_offsets : d.data,
                                  (const char *)d.str_bytes.data, NULL};
         st = pqt_scan_conj_eval(p, k, vecs, n, NULL, keep, &ret->npass, &scratch);

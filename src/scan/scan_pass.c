@@ -157,13 +157,13 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         pqt_colbuf *b = &w->bufs[s];
         void *into = NULL;
         size_t width = pqt_kind_elem_nbytes(c->elem_kind);
-        if (c->elem_kind != PQT_STRING && !c->is_list && width > 0)
+        if (!PQT_KIND_IS_BYTES(c->elem_kind) && !c->is_list && width > 0)
             PQT_TRY(slot_values(w, s, (size_t)sel->nsel * width, c->path, &into));
         PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
         pqt_chunk_src src = *ps->src;
         src.counters = ps->counters ? &ps->counters[s] : NULL;
         PQT_TRY(pqt_chunk_read(w->cx, &src, rg, c, sel, b, 0));
-        bool str = b->elem_kind == PQT_STRING;
+        bool str = PQT_KIND_IS_BYTES(b->elem_kind);
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
                                     (const char *)b->str_bytes.data, b->validity};
     }
@@ -206,7 +206,7 @@ static bool dict_encoded(const pqt_scan_pass *ps, const pqt_col *c, int rg)
 /* A string column whose chunk says it is dictionary encoded. */
 static bool dict_encoded_string(const pqt_scan_pass *ps, const pqt_col *c, int rg)
 {
-    return c && c->elem_kind == PQT_STRING && c->conv == PQT_CONV_NONE && dict_encoded(ps, c, rg);
+    return c && PQT_KIND_IS_BYTES(c->elem_kind) && c->conv == PQT_CONV_NONE && dict_encoded(ps, c, rg);
 }
 
 /* Conjunct k's dictionary evaluation in row group rg, kept for its codes (NULL: none). */

@@ -75,6 +75,7 @@ static inline __attribute__((always_inline)) int key_at(const pqt_sort_key *k, i
         c = ((const uint8_t *)b->data)[r] != 0;
         break;
     case PQT_STRING:
+    case PQT_BINARY:
         c = string_code(b, r);
         break;
     case PQT_FLOAT32: {
@@ -116,7 +117,7 @@ static int cmp_key(const pqt_sort_key *k, int64_t a, int64_t b)
     if (ka != kb) return ka < kb ? -1 : 1;
     if (ka != class_rank(k, CLS_VALUE)) return 0; /* NaNs tie, nulls tie */
     if (ca != cb) return ca < cb ? -1 : 1;
-    if (k->ek != PQT_STRING) return 0;
+    if (!PQT_KIND_IS_BYTES(k->ek)) return 0;
     int c = cmp_strings(k->b, a, b);
     return k->desc ? -c : c;
 }
@@ -277,7 +278,7 @@ static void finish_group(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *
                          int64_t g1, bool in_values, scratch s, int threads)
 {
     const pqt_sort_key *k = &keys[lvl];
-    if (in_values && k->ek == PQT_STRING && g1 - g0 > 1 && !same_short(k->b, rows + g0, g1 - g0)) {
+    if (in_values && PQT_KIND_IS_BYTES(k->ek) && g1 - g0 > 1 && !same_short(k->b, rows + g0, g1 - g0)) {
         sort_strings(k, rows + g0, s.r + g0, g1 - g0);
         for (int64_t a = g0; a < g1;) {
             int64_t b = a + 1;
@@ -319,7 +320,7 @@ static void sort_level(const pqt_sort_key *keys, int nkeys, int lvl, int64_t *ro
     sort_codes(s.p + v0, s.t + v0, nv, s.hist, s.cls + v0); /* cls is spent: scratch */
     for (int64_t i = 0; i < n; i++) rows[i] = s.p[i].row;
     /* groups of ties under this key: [starts[g], starts[g + 1]) */
-    bool need_next = lvl + 1 < nkeys || k->ek == PQT_STRING;
+    bool need_next = lvl + 1 < nkeys || PQT_KIND_IS_BYTES(k->ek);
     if (!need_next) return;
     int64_t ng = 0, *starts = NULL;
     bool par = threads > 1 && n >= (1 << 16) && lvl + 1 < nkeys;
@@ -379,7 +380,7 @@ pqt_status pqt_sort_rows(const pqt_sort_key *keys, int nkeys, int64_t *rows, int
 {
     if (n < 2 || nkeys < 1) return PQT_OK;
     bool strings = false;
-    for (int i = 0; i < nkeys; i++) strings = strings || keys[i].ek == PQT_STRING;
+    for (int i = 0; i < nkeys; i++) strings = strings || PQT_KIND_IS_BYTES(keys[i].ek);
     scratch s = {pqt_malloc_array((size_t)n, sizeof *s.p), pqt_malloc_array((size_t)n, sizeof *s.t),
                  strings ? pqt_malloc_array((size_t)n, sizeof *s.r) : NULL,
                  pqt_malloc_array((size_t)n, 1),

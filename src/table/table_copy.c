@@ -50,13 +50,13 @@ pqt_status pqt_table_get_sizes(pqt_table *t, const char *name, int64_t *nelem_re
                                              "read",
                        call, name);
     int64_t nelem, nbytes = 0;
-    if (ek != PQT_STRING && !(c->kind & PQT_LIST)) {
+    if (!PQT_KIND_IS_BYTES(ek) && !(c->kind & PQT_LIST)) {
         nelem = t->nrows * c->width; /* known from the schema: nothing to read */
     } else {
         PQT_TRY(pqt_tbl_touch(t, ci, call));
         c = &t->cols[ci];
         nelem = list_nelem(&c->buf);
-        if (ek == PQT_STRING) nbytes = str_total(&c->buf);
+        if (PQT_KIND_IS_BYTES(ek)) nbytes = str_total(&c->buf);
     }
     if (nelem_ret) *nelem_ret = nelem;
     if (str_nbytes_ret) *str_nbytes_ret = nbytes;
@@ -68,8 +68,8 @@ static pqt_status string_col(pqt_table *t, const char *call, const char *name, i
 {
     PQT_TRY(pqt_tbl_resident(t, call, name, ci_ret));
     const pqt_tcol *c = &t->cols[*ci_ret];
-    if (PQT_KIND_ELEMENT(c->kind) != PQT_STRING)
-        return pqt_err(PQT_KIND, "%s: column '%s' is %s, not a string column (use "
+    if (!PQT_KIND_IS_BYTES(c->kind))
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s, not a string or binary column (use "
                                  "pqt_table_get)",
                        call, name, pqt_kind_name(c->kind));
     return PQT_OK;
@@ -162,13 +162,13 @@ static pqt_status list_col(pqt_table *t, const char *call, const char *name, int
     if (!(c->kind & (PQT_LIST | PQT_VECTOR)))
         return pqt_err(PQT_KIND, "%s: column '%s' is %s, not a list or vector column (use %s)",
                        call, name, pqt_kind_name(c->kind),
-                       c->kind == PQT_STRING ? "pqt_table_get_strings" : "pqt_table_get");
+                       PQT_KIND_IS_BYTES(c->kind) ? "pqt_table_get_strings" : "pqt_table_get");
     int ek = PQT_KIND_ELEMENT(c->kind);
-    if (ek == PQT_STRING) {
-        if (to_kind != 0 && to_kind != PQT_STRING)
+    if (PQT_KIND_IS_BYTES(ek)) {
+        if (to_kind != 0 && to_kind != ek)
             return pqt_err(PQT_KIND, "%s: column '%s' is %s; strings do not convert to %s", call,
                            name, pqt_kind_name(c->kind), pqt_kind_name(to_kind));
-        *k_ret = PQT_STRING;
+        *k_ret = ek;
         return PQT_OK;
     }
     pqt_tcol tmp = *c;
@@ -198,11 +198,11 @@ pqt_status pqt_table_get_list(pqt_table *t, const char *name, int to_kind, int64
                                    "%lld",
                        call, name, (long long)(offsets ? noffsets : 0), (long long)nrows,
                        (long long)nrows + 1);
-    if (k == PQT_STRING && dst)
+    if (PQT_KIND_IS_BYTES(k) && dst)
         return pqt_err(PQT_KIND, "%s: column '%s' is %s: pass dst NULL for the offsets and "
                                  "take the strings with pqt_table_get_strings",
                        call, name, pqt_kind_name(t->cols[ci].kind));
-    size_t need = k == PQT_STRING ? 0 : (size_t)n * pqt_kind_elem_nbytes(k);
+    size_t need = PQT_KIND_IS_BYTES(k) ? 0 : (size_t)n * pqt_kind_elem_nbytes(k);
     if (dst && dst_nbytes < need)
         return pqt_err(PQT_MISUSE, "%s: column '%s': %zu bytes given, %lld elements of %s need "
                                    "%zu",
@@ -234,7 +234,7 @@ pqt_status pqt_table_get_list_alloc(pqt_table *t, const char *name, int to_kind,
     int ci = -1, k = 0;
     PQT_TRY(list_col(t, call, name, to_kind, &ci, &k));
     const pqt_colbuf *b = &t->cols[ci].buf;
-    if (k == PQT_STRING && data_ret)
+    if (PQT_KIND_IS_BYTES(k) && data_ret)
         return pqt_err(PQT_KIND, "%s: column '%s' is %s: pass data_ret NULL for the offsets and "
                                  "take the strings with pqt_table_get_strings_alloc",
                        call, name, pqt_kind_name(t->cols[ci].kind));

@@ -19,7 +19,7 @@
 pqt_status pqt_tbl_copy_kind(const pqt_tcol *c, int to_kind, const char *call, int *out)
 {
     int ek = PQT_KIND_ELEMENT(c->kind);
-    if ((c->kind & PQT_LIST) || ek == PQT_STRING || ek == PQT_NONE)
+    if ((c->kind & PQT_LIST) || PQT_KIND_IS_BYTES(ek) || ek == PQT_NONE)
         return pqt_err(PQT_KIND, "%s: column '%s' is %s: copies take fixed-width columns (use "
                                  "pqt_table_column for its storage)",
                        call, c->name, pqt_kind_name(c->kind));
@@ -380,7 +380,7 @@ pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t row, int 
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     int ek = PQT_KIND_ELEMENT(c->kind);
-    if (ek == PQT_STRING || ek == PQT_NONE)
+    if (PQT_KIND_IS_BYTES(ek) || ek == PQT_NONE)
         return pqt_err(PQT_KIND, "%s: column '%s' is %s (use pqt_table_get_string)", call, name,
                        pqt_kind_name(c->kind));
     /* a list element is fixed-width even when the list is not */
@@ -405,8 +405,8 @@ pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t row, int
     int ci = -1;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
-    if (PQT_KIND_ELEMENT(c->kind) != PQT_STRING)
-        return pqt_err(PQT_KIND, "%s: column '%s' is %s, not string", call, name,
+    if (!PQT_KIND_IS_BYTES(c->kind))
+        return pqt_err(PQT_KIND, "%s: column '%s' is %s, not string or binary", call, name,
                        pqt_kind_name(c->kind));
     int64_t e;
     PQT_TRY(element_at(t, c, call, row, elem, &e));

@@ -405,7 +405,7 @@ pqt_status pqt_table_set_strings(pqt_table *t, const char *name, const int64_t *
     PQT_TRY(lookup_or_ri(t, call, name, &ci));
     PQT_TRY(pqt_tbl_resolve_kind(t, ci, call));
     const pqt_tcol *c = &t->cols[ci];
-    if (PQT_KIND_ELEMENT(c->kind) != PQT_STRING)
+    if (!PQT_KIND_IS_BYTES(c->kind))
         return pqt_err(PQT_KIND, "%s: column '%s' is %s, not a string column (use %s)", call, name,
                        pqt_kind_name(c->kind),
                        (c->kind & PQT_LIST) ? "pqt_table_set_list" : "pqt_table_set");
@@ -432,7 +432,7 @@ pqt_status pqt_table_set_strings(pqt_table *t, const char *name, const int64_t *
         for (int64_t i = 0; i <= nrows; i++) vo[i] = i * c->width;
     }
     pqt_colbuf src, b;
-    caller_buf(&src, PQT_STRING, is_list || vec, NULL, validity, offsets, bytes,
+    caller_buf(&src, PQT_KIND_ELEMENT(c->kind), is_list || vec, NULL, validity, offsets, bytes,
                vec ? vo : list_offsets, is_list ? row_validity : NULL, nrows, nelem);
     pqt_status st = build_from(&src, vec ? c->width : 0, nrows, &b);
     pqt_mem_free(vo);
@@ -455,7 +455,7 @@ pqt_status pqt_table_set_list(pqt_table *t, const char *name, const int64_t *lis
         return pqt_err(PQT_KIND, "%s: column '%s' is %s: set_list takes list columns of "
                                  "fixed-width elements (use %s)",
                        call, name, pqt_kind_name(c->kind),
-                       ek == PQT_STRING ? "pqt_table_set_strings" : "pqt_table_set");
+                       PQT_KIND_IS_BYTES(ek) ? "pqt_table_set_strings" : "pqt_table_set");
     int64_t nrows = t->nrows;
     PQT_TRY(check_offsets(call, name, "list_offsets", list_offsets, nrows));
     int64_t nelem = list_offsets[nrows];

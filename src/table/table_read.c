@@ -127,7 +127,7 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
     const pqt_plan *p = &t->plan;
     pqt_colbuf b;
     pqt_read_counters rc = {0};
-    bool scatter = p->perm && p->perm_inv && !fc->is_list && fc->elem_kind != PQT_STRING;
+    bool scatter = p->perm && p->perm_inv && !fc->is_list && !PQT_KIND_IS_BYTES(fc->elem_kind);
     pqt_status rst = scatter ? read_scattered(t, fc, threads, &rc, &b, NULL)
                              : pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads,
                                                  &rc, &b);
@@ -280,7 +280,7 @@ int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind)
         (t->plan.perm && !t->plan.perm_inv) || t->f->schema.cols[c->file_col].is_list)
         return -1;
     int ek = PQT_KIND_ELEMENT(c->kind);
-    if (ek == PQT_STRING || ek == PQT_UINT64 || (to_kind != 0 && to_kind != ek)) return -1;
+    if (PQT_KIND_IS_BYTES(ek) || ek == PQT_UINT64 || (to_kind != 0 && to_kind != ek)) return -1;
     return ci;
 }
 

@@ -25,7 +25,7 @@ pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *row
     pqt_tcol *c = &t->cols[ci];
     pqt_colbuf *b = &c->buf;
     int ek = PQT_KIND_ELEMENT(c->kind);
-    if ((c->kind & PQT_LIST) || ek == PQT_STRING || b->elem_nbytes == 0)
+    if ((c->kind & PQT_LIST) || PQT_KIND_IS_BYTES(ek) || b->elem_nbytes == 0)
         return pqt_err(PQT_KIND, "%s: column '%s' is %s: rows are set in fixed-width columns", call,
                        name, pqt_kind_name(c->kind));
     int64_t w = c->width, nelem = n * w;

@@ -82,7 +82,7 @@ pqt_status pqt_tbl_buf_new(pqt_colbuf *b, int elem_kind, bool is_list, int vec_w
     b->nelem = nelem;
     b->elem_cap = nelem;
     b->rows_cap = nrows;
-    if (elem_kind == PQT_STRING) {
+    if (PQT_KIND_IS_BYTES(elem_kind)) {
         b->str_offsets = pqt_calloc((size_t)nelem + 1, sizeof(int64_t));
         if (!b->str_offsets) goto oom;
     } else {

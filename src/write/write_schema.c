@@ -42,6 +42,7 @@ static void natural_type(pqt_wcol *w)
         lt->id = PQT_LT_STRING;
         w->converted = PQT_CT_UTF8;
         break;
+    case PQT_BINARY: w->ptype = PQT_PT_BYTE_ARRAY; break; /* plain bytes, no annotation */
     case PQT_DATE:
         w->ptype = PQT_PT_INT32;
         lt->id = PQT_LT_DATE;
@@ -195,7 +196,7 @@ static pqt_status fill_col(pqt_wcol *w, pqt_table *t, int slot)
     natural_type(w);
     if (fc) source_type(w, t, fc);
     w->nbytes_per_value = w->ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY ? w->type_length
-                          : w->elem_kind == PQT_STRING ? 16
+                          : PQT_KIND_IS_BYTES(w->elem_kind) ? 16
                                                        : (int64_t)pqt_kind_elem_nbytes(w->elem_kind);
     w->name = pqt_strdup(c->name);
     w->src_name = pqt_strdup(c->name);

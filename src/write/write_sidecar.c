@@ -40,7 +40,8 @@ static const char *elem_type(const pqt_wcol *c, char *buf, size_t cap)
     case PQT_FLOAT32: return "float32";
     case PQT_FLOAT64: return "float64";
     case PQT_BOOL: return "boolean";
-    case PQT_STRING: return "string";
+    case PQT_STRING:
+    case PQT_BINARY: return "string"; /* MAML has no bytes type */
     case PQT_DATE: return "date";
     case PQT_TIME: snprintf(buf, cap, "time[%s]", u); return buf;
     case PQT_TIMESTAMP:

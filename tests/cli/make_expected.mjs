@@ -5,8 +5,7 @@
 //   NODE_PATH=/tmp/duck/node_modules node tests/cli/make_expected.mjs
 // It renders values the way the jsonl contract says (render.h): integers exact, floats the
 // shortest round trip of their own type (float32 as float32), timestamps with the digits
-// of their unit. Binary columns (BYTE_ARRAY without a
-// string annotation) are left out, as pqt cat leaves out columns it cannot read.
+// of their unit, binary columns (BYTE_ARRAY without a string annotation) as base64.
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 const require = createRequire(process.env.NODE_PATH ? process.env.NODE_PATH + '/' : import.meta.url);
@@ -36,6 +35,7 @@ await con.run('SET threads = 1');
 // INT96 timestamps are nanosecond instants in pqt; DuckDB's %n prints 9 fraction digits.
 const sql = `SELECT id, bool_col, tinyint_col, smallint_col, int_col, bigint_col,
   float_col::DOUBLE AS float_col, double_col,
+  to_base64(date_string_col) AS date_string_col, to_base64(string_col) AS string_col,
   strftime(timestamp_col, '%Y-%m-%dT%H:%M:%S.%n') AS timestamp_col
   FROM read_parquet('${file}')`;
 

@@ -73,11 +73,12 @@ export function leafKind(n) {
     case 'BYTE_ARRAY':
       if (['StringType', 'EnumType', 'JsonType'].includes(lt)) return { kind: 'string' };
       if (lt === null && ['UTF8', 'ENUM', 'JSON'].includes(ct)) return { kind: 'string' };
-      return bad(lt || ct ? `BYTE_ARRAY annotated ${lt || ct}` : 'BYTE_ARRAY without a string annotation');
+      // plain bytes: kind binary, printed as base64 in a JSON string
+      return lt || ct ? bad(`BYTE_ARRAY annotated ${lt || ct}`) : { kind: 'binary' };
     case 'FIXED_LEN_BYTE_ARRAY':
       if (lt === 'UUIDType' && n.typeLength === 16) return { kind: 'uuid' };
       if (lt === 'Float16Type' && n.typeLength === 2) return { kind: 'float', f32: true };
-      return bad(lt || ct ? `FIXED_LEN_BYTE_ARRAY annotated ${lt || ct}` : 'FIXED_LEN_BYTE_ARRAY without annotation');
+      return lt || ct ? bad(`FIXED_LEN_BYTE_ARRAY annotated ${lt || ct}`) : { kind: 'binary' };
     default:
       return bad(`physical type ${pt}`);
   }
@@ -119,7 +120,22 @@ export function classify(root) {
       if (k.unreadable) return omitted.push({ key, why: `list of ${k.unreadable}` });
       return cols.push({ key, sql: acc, ...k, list: true });
     }
-    if (isMapAnn(n)) return omitted.push({ key, why: 'MAP' });
+    if (isMapAnn(n)) {
+      // A map is read as one list column per field of its repeated key/value group: m.key, m.value.
+      if (n.rep === 'REPEATED') return omitted.push({ key, why: 'repeated MAP group' });
+      if (n.nchildren !== 1) return omitted.push({ key, why: 'MAP with several children' });
+      const kv = n.children[0];
+      if (kv.rep !== 'REPEATED' || !kv.isGroup) return omitted.push({ key, why: 'MAP whose child is not a repeated group' });
+      if (kv.children.some((f) => f.isGroup)) return omitted.push({ key, why: 'map with nested keys or values' });
+      if (kv.children.some((f) => f.rep === 'REPEATED')) return omitted.push({ key, why: 'map with repeated keys or values' });
+      kv.children.forEach((f, i) => {
+        const k = leafKind(f), fkey = `${key}.${f.name}`;
+        if (k.unreadable) return omitted.push({ key: fkey, why: `list of ${k.unreadable}` });
+        cols.push({ key: fkey, sql: i === 0 ? `map_keys(${acc})` : `map_values(${acc})`, ...k, list: true,
+          mapField: f.name, mapAlone: kv.nchildren === 1 });
+      });
+      return;
+    }
     if (n.rep === 'REPEATED') return omitted.push({ key, why: 'repeated group (list of structs)' });
     for (const c of n.children) visit(c, key, acc);
   }
@@ -132,6 +148,7 @@ export function leafSql(c, x) {
   switch (c.kind) {
     case 'int': case 'decimal': case 'string': case 'uuid': return `(${x})::VARCHAR`;
     case 'float': return `(${x})::DOUBLE`;
+    case 'binary': return `to_base64((${x})::BLOB)`;
     case 'bool': return `(${x})::BOOLEAN`;
     case 'date': return `((${x}) - DATE '1970-01-01')::VARCHAR`;
     case 'time': return `date_diff('microsecond', TIME '00:00:00', (${x})::TIME)::VARCHAR`;
@@ -220,7 +237,7 @@ export function fmtLeaf(c, v) {
     case 'decimal': return fmtDecimal(v);
     case 'float': return c.f32 ? fmtFloat32(v) : fmtFloat(v);
     case 'bool': return v ? 'true' : 'false';
-    case 'string': return JSON.stringify(v);
+    case 'string': case 'binary': return JSON.stringify(v);
     case 'uuid': if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v)) throw new Error(`bad uuid ${v}`);
       return JSON.stringify(v);
     case 'date': return JSON.stringify(fmtDate(Number(v)));

@@ -61,7 +61,13 @@ function convertTicks(t, from, to) {
 function polarsColumn(pl, df, c) {
   const parts = c.key.split('.');
   let e = pl.col(parts[0]);
-  for (const p of parts.slice(1)) e = e.struct.field(p);
+  // a map's field (m.key, m.value): Polars holds the map as a list of key/value structs
+  const path = c.mapField ? parts.slice(1, -1) : parts.slice(1);
+  for (const p of path) e = e.struct.field(p);
+  // (a key without a value comes as a plain list)
+  if (c.mapField && !c.mapAlone) e = e.lst.eval(pl.element().struct.field(c.mapField));
+  // Binary has no JS dtype at all: cast inside Polars first (strict: bytes that are not UTF-8 fail)
+  if (c.kind === 'binary') e = e.cast(c.list ? pl.List(pl.Utf8) : pl.Utf8);
   const raw = df.select(e.alias('v')).getColumn('v');
   let inner = raw.dtype;
   if (c.list) inner = inner.inner ?? inner.variant; // List / FixedSizeList element type
@@ -87,6 +93,11 @@ function polarsColumn(pl, df, c) {
     case 'string':
       vals = raw.toArray();
       fmt = (v) => JSON.stringify(v);
+      break;
+    case 'binary': // no JS conversion of Binary: through Utf8 (strict: fails on bytes that are
+      // not UTF-8), whose UTF-8 encoding gives the same bytes back
+      vals = raw.toArray();
+      fmt = (v) => JSON.stringify(Buffer.from(v, 'utf8').toString('base64'));
       break;
     case 'date':
       vals = cast(pl.Int32).toArray();
