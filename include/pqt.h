@@ -996,6 +996,12 @@ PQT_API int64_t pqt_file_row_group_compressed_nbytes(const pqt_file *f, int rg);
  */
 PQT_API int pqt_file_nnodes(const pqt_file *f); /* including the root */
 PQT_API const char *pqt_file_node_name(const pqt_file *f, int node);
+/* The name the table columns use for a node: its own name, except for a top-level field
+ * whose name an earlier top-level field already has. Such a field is read as NAME_k, the
+ * smallest k >= 1 that no top-level field has ("a", "a", "a_1" are read as "a", "a_2",
+ * "a_1"), so every column has a distinct path that pqt_file_find_column and the table reach;
+ * index access is unchanged. Lives as long as f; NULL when node is out of range. */
+PQT_API const char *pqt_file_node_read_name(const pqt_file *f, int node);
 /* Depth below the root (root 0, top-level fields 1); parent node (-1 for the root). Both walk
  * the tree from the root: O(node). -1 also when out of memory. */
 PQT_API int pqt_file_node_depth(const pqt_file *f, int node);

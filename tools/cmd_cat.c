@@ -261,6 +261,9 @@ static int run(pqt_file *f, const cat_args *args)
     o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
                : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
                                                                    : FORMAT_JSONL;
+    char note[1100];
+    snprintf(note, sizeof note, "pqt: %s: ", args->path);
+    tool_note_renamed(f, note, stderr);
     /* with a MAML the columns are the table's: picked once it is open */
     int rc = args->maml ? EXIT_OK : pick_columns(f, args->path, args->columns, &o);
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;

@@ -24,6 +24,9 @@ int cmd_head(int argc, char **argv); /* cat --limit 10 */
 int cmd_count(int argc, char **argv);
 int cmd_maml(int argc, char **argv); /* maml check */
 int cmd_copy(int argc, char **argv);
+/* "PREFIXnote: top-level field N is a second 'a': read as 'a_2'" on out, a line for every
+ * top-level field the library renamed (cmd_schema.c). */
+void tool_note_renamed(const pqt_file *f, const char *prefix, FILE *out);
 
 /* "pqt: FILE: <pqt_errmsg()>" on stderr; returns EXIT_FAIL. */
 int tool_fail(const char *path);

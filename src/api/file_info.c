@@ -130,6 +130,13 @@ const char *pqt_file_node_name(const pqt_file *f, int node)
     return s ? s : "";
 }
 
+const char *pqt_file_node_read_name(const pqt_file *f, int node)
+{
+    if (!node_ok(f, node)) return NULL;
+    const char **renamed = f->schema.field_name;
+    return renamed && renamed[node] ? renamed[node] : pqt_file_node_name(f, node);
+}
+
 int pqt_file_node_nchildren(const pqt_file *f, int node)
 {
     if (!node_ok(f, node)) return -1;
