@@ -79,5 +79,36 @@ want = [("a", "a", "a"), ("a", "a_2", "a_2"), ("a_1", "a_1", "a_1"), ("s", None,
         ("b", "s.b", "b"), ("s", None, "s_1"), ("c", "s_1.c", "c")]
 sys.exit(0 if got == want else "schema json: %r" % got)' "$TMP/out" || fail "dup names: schema json read_name"
 
+# ---- 3. structs nest in jsonl (tests/data/make_struct_nulls.mjs lists the rows); a null
+# struct shows as its members' nulls (the reader does not expose struct validity)
+S=tests/data/struct_nulls.parquet
+run cat "$S" -f jsonl
+status 0 "struct jsonl"
+expect "structs nest" "$TMP/out" <<'X'
+{"id":1,"s":{"a":1,"b":"x","t":{"x":1.5},"l":[1,2]},"z":"z1"}
+{"id":2,"s":{"a":null,"b":null,"t":{"x":null},"l":null},"z":"z2"}
+{"id":3,"s":{"a":null,"b":"y","t":{"x":null},"l":null},"z":null}
+{"id":4,"s":{"a":null,"b":null,"t":{"x":null},"l":[]},"z":"z4"}
+{"id":5,"s":{"a":5,"b":null,"t":{"x":5.5},"l":[null,3]},"z":"z5"}
+{"id":6,"s":{"a":null,"b":null,"t":{"x":null},"l":null},"z":"z6"}
+X
+run cat "$S" -f jsonl -c s.t.x,id,s.b,z,s.a -n 1
+expect "a struct's members come together at the first one's place" "$TMP/out" <<'X'
+{"s":{"t":{"x":1.5},"b":"x","a":1},"id":1,"z":"z1"}
+X
+run cat "$S" -f jsonl -c s.t.x,id,s.b -n 1 --dotted-keys
+expect "--dotted-keys: flat keys in the order asked" "$TMP/out" <<'X'
+{"s.t.x":1.5,"id":1,"s.b":"x"}
+X
+run cat "$D" -f jsonl
+expect "renamed structs nest under their new names" "$TMP/out" <<'X'
+{"a":1,"a_2":10,"a_1":100,"s":{"b":7},"s_1":{"c":"x"}}
+{"a":2,"a_2":20,"a_1":null,"s":{"b":null},"s_1":{"c":null}}
+X
+run cat "$S" -f jsonl -w 'id == 5' -s -id -c z,s.a
+expect "nesting with --where and --sort" "$TMP/out" <<'X'
+{"z":"z5","s":{"a":5}}
+X
+
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]

@@ -292,6 +292,123 @@ static int csv_header(cat_out *o)
     return sink_row_done(&o->sink);
 }
 
+/* ---- jsonl keys ---- */
+
+static char *take_key(rbuf *k)
+{
+    if (k->p) return k->p;
+    char *e = malloc(1); /* the first column of a flat row: nothing before its value */
+    if (!e) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    *e = '\0';
+    return e;
+}
+
+/* The schema nodes from the top-level field down to column c's node (at most 64 levels). */
+typedef struct key_path {
+    int node[65];
+    int n;
+} key_path;
+
+static const key_path *sort_paths;
+static const int *sort_first;
+
+/* Columns in the order of their first-printed ancestors, level by level: the members of a
+ * struct come together where its first printed member is; otherwise the printed order. */
+static int cmp_order(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    const key_path *x = &sort_paths[a], *y = &sort_paths[b];
+    for (int l = 0; l < x->n && l < y->n; l++) {
+        int ra = sort_first[x->node[l]], rb = sort_first[y->node[l]];
+        if (ra != rb) return ra < rb ? -1 : 1;
+    }
+    return a < b ? -1 : a > b;
+}
+
+static void *need(void *p)
+{
+    if (!p) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    return p;
+}
+
+void cat_json_keys(cat_out *o, const pqt_file *f)
+{
+    int n = o->ncols;
+    o->jorder = need(malloc((n > 0 ? (size_t)n : 1) * sizeof *o->jorder));
+    for (int i = 0; i < n; i++)
+        o->jorder[i] = i;
+    key_path *paths = need(calloc(n > 0 ? (size_t)n : 1, sizeof *paths));
+    int nnodes = f ? pqt_file_nnodes(f) : 0;
+    int *col_node = NULL, *first = NULL;
+    if (f) {
+        int ncols = pqt_file_ncols(f);
+        col_node = need(malloc((ncols > 0 ? (size_t)ncols : 1) * sizeof *col_node));
+        first = need(malloc((nnodes > 0 ? (size_t)nnodes : 1) * sizeof *first));
+        for (int i = 0; i < nnodes; i++) {
+            int c = pqt_file_node_column(f, i);
+            if (c >= 0 && c < ncols) col_node[c] = i;
+            first[i] = -1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        key_path *kp = &paths[i];
+        if (!f) continue;
+        int up[65], k = 0;
+        for (int nd = col_node[o->cols[i].col]; nd > 0 && k < 65; nd = pqt_file_node_parent(f, nd))
+            up[k++] = nd;
+        for (int l = 0; l < k; l++) {
+            kp->node[l] = up[k - 1 - l];
+            if (first[kp->node[l]] < 0) first[kp->node[l]] = i;
+        }
+        kp->n = k;
+    }
+    if (f) {
+        sort_paths = paths;
+        sort_first = first;
+        qsort(o->jorder, (size_t)n, sizeof *o->jorder, cmp_order);
+    }
+    const key_path *prev = NULL;
+    for (int j = 0; j < n; j++) {
+        cat_col *c = &o->cols[o->jorder[j]];
+        const key_path *kp = &paths[o->jorder[j]];
+        rbuf k = {0};
+        int open = prev && prev->n > 1 ? prev->n - 1 : 0, common = 0;
+        while (f && common < open && common < kp->n - 1 && prev->node[common] == kp->node[common])
+            common++;
+        for (int l = common; l < open; l++)
+            rb_putc(&k, '}');
+        if (j) rb_putc(&k, ',');
+        for (int l = common; f && l < kp->n - 1; l++) {
+            const char *name = pqt_file_node_read_name(f, kp->node[l]);
+            render_json_string(&k, name, strlen(name));
+            rb_puts(&k, ":{");
+        }
+        const char *leaf = f && kp->n > 0 ? pqt_file_node_read_name(f, kp->node[kp->n - 1]) : c->path;
+        render_json_string(&k, leaf, strlen(leaf));
+        rb_putc(&k, ':');
+        free(c->key);
+        c->key = take_key(&k);
+        c->key_len = k.len;
+        prev = kp;
+    }
+    rbuf e = {0};
+    for (int l = 1; prev && f && l < prev->n; l++)
+        rb_putc(&e, '}');
+    rb_putc(&e, '}');
+    free(o->jend);
+    o->jend = e.p;
+    o->jend_len = e.len;
+    free(paths);
+    free(col_node);
+    free(first);
+}
+
 int cat_write_rows(cat_out *o, int64_t nrows)
 {
     int json = o->format == FORMAT_JSONL;
@@ -299,29 +416,19 @@ int cat_write_rows(cat_out *o, int64_t nrows)
     if (!o->started) {
         o->started = 1;
         if (!json && csv_header(o) != 0) return -1;
-        for (int c = 0; json && c < o->ncols; c++) {
-            rbuf k = {0};
-            render_json_string(&k, o->cols[c].path, strlen(o->cols[c].path));
-            rb_putc(&k, ':');
-            o->cols[c].key = k.p;
-            o->cols[c].key_len = k.len;
-        }
+        if (json && !o->jorder) cat_json_keys(o, NULL);
     }
     for (int64_t r = 0; r < nrows; r++) {
         if (json) sink_putc(s, '{');
-        for (int c = 0; c < o->ncols; c++) {
-            const cat_col *col = &o->cols[c];
-            if (json) {
-                char *p = sink_room(s, col->key_len + 1);
-                if (c) *p++ = ',';
-                memcpy(p, col->key, col->key_len);
-                s->len = (size_t)(p + col->key_len - s->p);
-            } else if (c) {
+        for (int j = 0; j < o->ncols; j++) {
+            const cat_col *col = &o->cols[json ? o->jorder[j] : j];
+            if (json)
+                sink_put(s, col->key, col->key_len);
+            else if (j)
                 sink_putc(s, ',');
-            }
             put_value(o, col, r, json);
         }
-        if (json) sink_putc(s, '}');
+        if (json) sink_put(s, o->jend, o->jend_len);
         sink_putc(s, '\n');
         if (sink_row_done(s) != 0) return -1;
     }

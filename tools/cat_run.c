@@ -146,6 +146,10 @@ void cat_out_free(cat_out *o)
         free(o->cols[c].phys_unit);
     }
     free(o->cols);
+    free(o->jorder);
+    free(o->jend);
+    o->jorder = NULL;
+    o->jend = NULL;
     o->cols = NULL;
     o->ncols = 0;
 }

@@ -24,6 +24,8 @@
     "  --all              every row on a terminal too (there the table shows the first and\n"    \
     "                     last 10 rows of a longer one; a pipe always gets every row)\n"         \
     "  -f, --format F     table (default, for people), csv, or jsonl (one JSON object a row)\n"   \
+    "  --dotted-keys      jsonl: a struct's leaves as flat keys (\"s.a\":1) instead of nested\n" \
+    "                     objects ({\"s\":{\"a\":1}}, the default, a struct's members together)\n" \
     "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
     "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
     "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
@@ -87,11 +89,11 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--explain", 0, 0},   {"--qc", 0, 1},
                               {"--qc-soft", 0, 0},   {"--sample", 0, 1},
                               {"--sort", 's', 1},    {"--maml", 0, 1},
-                              {NULL, 0, 0}};
+                              {"--dotted-keys", 0, 0}, {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format, *sort, *maml;
-    int no_crc, binary_as_string, all, explain;
+    int no_crc, binary_as_string, all, explain, dotted_keys;
     tool_where where;
 } cat_args;
 
@@ -266,6 +268,8 @@ static int run(pqt_file *f, const cat_args *args)
     tool_note_renamed(f, note, stderr);
     /* with a MAML the columns are the table's: picked once it is open */
     int rc = args->maml ? EXIT_OK : pick_columns(f, args->path, args->columns, &o);
+    if (rc == EXIT_OK && o.format == FORMAT_JSONL && !args->maml && !args->dotted_keys)
+        cat_json_keys(&o, f);
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
     if (rc == EXIT_OK && args->rows) {
         tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */
@@ -397,6 +401,8 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             a->sort = s.value;
         else if (strcmp(s.opt, "--maml") == 0)
             a->maml = s.value;
+        else if (strcmp(s.opt, "--dotted-keys") == 0)
+            a->dotted_keys = 1;
         else
             a->binary_as_string = 1;
     }
