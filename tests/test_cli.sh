@@ -97,7 +97,7 @@ expect_rc 0 "schema catalogue"
 run schema --measure "$CAT"
 grep -Eq "^  mag +optional +LIST +mag +vector<float32>$" "$TMP/out" || fail "schema catalogue: mag"
 grep -Eq "^      element +optional +FLOAT$" "$TMP/out" || fail "schema catalogue: mag element"
-grep -Eq "^  obs_date +optional +INT32 +DATE +obs_date +date$" "$TMP/out" ||
+grep -Eq "^  obs_date +optional +INT32 +DATE +obs_date +date32$" "$TMP/out" ||
     fail "schema catalogue: obs_date"
 
 # ---- meta ----

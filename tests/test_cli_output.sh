@@ -110,5 +110,57 @@ expect "nesting with --where and --sort" "$TMP/out" <<'X'
 {"z":"z5","s":{"a":5}}
 X
 
+# ---- 5. types named as the file declares them (tests/data/make_labels.mjs: TINYINT,
+# UINTEGER, DECIMAL(38,10), DECIMAL(9,3)[], TIMESTAMPTZ, DATE, TIME, VARCHAR), the read kind
+# beside them in schema; one name in schema, cat and meta
+L=tests/data/labels.parquet
+run schema "$L"
+expect "schema names the file's types" "$TMP/out" <<X
+$L: 3 rows, 1 row group, 9 columns (9 readable)
+node           repetition  physical                  logical                 column  kind
+duckdb_schema  required
+  id           optional    INT32                     INT_32                  id      int32
+  i8           optional    INT32                     INT_8                   i8      int8 (read as int32)
+  u32          optional    INT32                     UINT_32                 u32     uint32 (read as int64)
+  d38          optional    FIXED_LEN_BYTE_ARRAY(16)  DECIMAL(38,10)          d38     decimal(38,10) (read as float64)
+  ld           optional                              LIST                    ld      list<decimal(9,3)> (read as list<float64>)
+    list       repeated
+      element  optional    INT32                     DECIMAL(9,3)
+  ts           optional    INT64                     TIMESTAMP(MICROS,true)  ts      timestamp[us, UTC]
+  dt           optional    INT32                     DATE                    dt      date32
+  tm           optional    INT64                     TIME(MICROS,false)      tm      time[us]
+  s            optional    BYTE_ARRAY                UTF8                    s       string
+X
+run schema "$L" -f json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [(c["path"], c["kind"], c["type"]) for c in d["columns"]]
+want = [("id", "int32", "int32"), ("i8", "int32", "int8"), ("u32", "int64", "uint32"),
+        ("d38", "float64", "decimal(38,10)"), ("ld", "list<float64>", "list<decimal(9,3)>"),
+        ("ts", "timestamp", "timestamp[us, UTC]"), ("dt", "date", "date32"),
+        ("tm", "time", "time[us]"), ("s", "string", "string")]
+sys.exit(0 if got == want else "schema json types: %r" % got)' "$TMP/out" || fail "schema json: type"
+run cat "$L" -c i8,u32,d38,ld,ts,dt -n 0
+expect "cat's header names the same types" "$TMP/out" <<'X'
+i8    u32     d38             ld                  ts                  dt
+int8  uint32  decimal(38,10)  list<decimal(9,3)>  timestamp[us, UTC]  date32
+----  ------  --------------  ------------------  ------------------  ------
+showing 0 of 3 rows
+X
+run meta "$L"
+grep '^  [a-z]' "$TMP/out" >"$TMP/chunks"
+expect "meta names the same types" "$TMP/chunks" <<'X'
+  id: int32 (INT32 INT_32)
+  i8: int8 (INT32 INT_8)
+  u32: uint32 (INT32 UINT_32)
+  d38: decimal(38,10) (FIXED_LEN_BYTE_ARRAY DECIMAL(38,10))
+  ld.list.element: decimal(9,3) (INT32 DECIMAL(9,3))
+  ts: timestamp[us, UTC] (INT64 TIMESTAMP(MICROS,true))
+  dt: date32 (INT32 DATE)
+  tm: time[us] (INT64 TIME(MICROS,false))
+  s: string (BYTE_ARRAY UTF8)
+X
+
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]

@@ -98,6 +98,7 @@ typedef struct cat_col {
     int col;    /* file column */
     char *path; /* a copy: the file handle may be reopened */
     const char *kind_name;
+    char *label;     /* the file's type (tool_type_label), once planned */
     int kind, unit, utc;
     int is_list;     /* a Parquet LIST: kind known from the first batch read */
     int planned;     /* writer and layout chosen (on the first batch) */
@@ -162,6 +163,8 @@ int cat_write_rows(cat_out *o, int64_t nrows);
  * (--dotted-keys, a MAML's names): flat keys, the column names as they are ("s.a"). Called
  * once the columns are picked; cat_write_rows makes flat keys if it was not. */
 void cat_json_keys(cat_out *o, const pqt_file *f);
+/* The table header's type names before any row is read (cat_plan_column settles them). */
+void cat_label_columns(cat_out *o, const pqt_file *f);
 /* The one place a floating-point value becomes text in csv and jsonl; json: NaN and the
  * infinities as JSON strings. Writes at most CAT_FLOAT_MAX bytes at p, returns the end. */
 #define CAT_FLOAT_MAX 48

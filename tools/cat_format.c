@@ -132,6 +132,32 @@ void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c)
     }
     if (env && strcmp(env, "1") == 0) c->writer = W_GENERIC;
     (void)o;
+    /* The header names the file's type; a decimal read inexactly (above precision 38) says
+     * it is printed as float64. */
+    rbuf lb = {0};
+    const char *lg = pqt_file_column_logical(f, c->col);
+    int inexact = !c->dec_precision && lg && strncmp(lg, "DECIMAL", 7) == 0;
+    tool_type_label(f, c->col, c->kind, inexact, &lb);
+    free(c->label);
+    c->label = lb.p;
+}
+
+void cat_label_columns(cat_out *o, const pqt_file *f)
+{
+    int nnodes = pqt_file_nnodes(f);
+    for (int i = 0; i < nnodes; i++) {
+        int col = pqt_file_node_column(f, i);
+        if (col < 0) continue;
+        /* a LIST field, or a bare repeated primitive: a list until its rows are seen */
+        int list = pqt_file_node_nchildren(f, i) > 0 ||
+                   strcmp(pqt_file_node_repetition(f, i), "repeated") == 0;
+        for (int c = 0; c < o->ncols; c++) {
+            if (o->cols[c].col != col || o->cols[c].label) continue;
+            rbuf lb = {0};
+            tool_type_label(f, col, list ? PQT_LIST : 0, 0, &lb);
+            o->cols[c].label = lb.p;
+        }
+    }
 }
 
 /* ---- values ---- */

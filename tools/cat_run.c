@@ -142,6 +142,7 @@ void cat_out_free(cat_out *o)
     rb_free(&o->cell);
     for (int c = 0; c < o->ncols; c++) {
         free(o->cols[c].key);
+        free(o->cols[c].label);
         free(o->cols[c].path);
         free(o->cols[c].phys_unit);
     }

@@ -236,8 +236,9 @@ static void fit(cat_table *tb, cat_out *o)
 /* The second header line's text of a column: its kind, and with --maml its unit. */
 static const char *kind_line(const cat_col *c, char *buf, size_t cap)
 {
-    if (!c->phys_unit || !c->phys_unit[0]) return c->kind_name;
-    snprintf(buf, cap, "%s [%s]", c->kind_name, c->phys_unit);
+    const char *name = c->label ? c->label : c->kind_name;
+    if (!c->phys_unit || !c->phys_unit[0]) return name;
+    snprintf(buf, cap, "%s [%s]", name, c->phys_unit);
     return buf;
 }
 

@@ -270,6 +270,7 @@ static int run(pqt_file *f, const cat_args *args)
     int rc = args->maml ? EXIT_OK : pick_columns(f, args->path, args->columns, &o);
     if (rc == EXIT_OK && o.format == FORMAT_JSONL && !args->maml && !args->dotted_keys)
         cat_json_keys(&o, f);
+    if (rc == EXIT_OK && !args->maml) cat_label_columns(&o, f);
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
     if (rc == EXIT_OK && args->rows) {
         tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */

@@ -23,7 +23,9 @@ static const char usage[] =
     "  file, created_by (null when absent), nrows, nrow_groups, ncols, nleaves,\n"
     "  row_groups: each {row_group (1-based), first_row, last_row (1-based, inclusive),\n"
     "    nrows, nbytes (uncompressed), compressed_nbytes,\n"
-    "    chunks: one per leaf, each {path (dotted leaf path), physical, logical (\"\" when\n"
+    "    chunks: one per leaf, each {path (dotted leaf path), type (\"uint32\",\n"
+    "      \"decimal(9,3)\", \"timestamp[us, UTC]\": as pqt schema names it), physical,\n"
+    "      logical (\"\" when\n"
     "      none), codec, encodings (array), nvals, compressed_nbytes, uncompressed_nbytes,\n"
     "      statistics {min, max (text as in the text output: strings in double quotes,\n"
     "      cut after 40 characters; null when absent), min_exact, max_exact (bool; null\n"
@@ -75,6 +77,8 @@ static void print_chunk(const pqt_file *f, int rg, int leaf)
     int node = pqt_file_leaf_node(f, leaf);
     rb_puts(&b, "  ");
     tool_node_path(f, node, &b);
+    rb_puts(&b, ": ");
+    tool_type_label_node(f, node, &b);
     rb_puts(&b, " (");
     rb_puts(&b, pqt_file_node_physical(f, node));
     rbuf logical = {0};
@@ -191,6 +195,10 @@ static void json_chunk(jw *w, const pqt_file *f, int rg, int leaf)
     jw_open(w, '{');
     jw_key(w, "path");
     tool_node_path(f, node, &b);
+    jw_str(w, b.p ? b.p : "");
+    jw_key(w, "type");
+    b.len = 0;
+    tool_type_label_node(f, node, &b);
     jw_str(w, b.p ? b.p : "");
     jw_key(w, "physical");
     jw_str(w, pqt_file_node_physical(f, node));

@@ -37,7 +37,9 @@ static const char usage[] =
     "     null), read_name (the name the columns use for it: name, or for a later\n"
     "     top-level field of the same name NAME_k)},\n"
     "  columns: the table columns in file order, each\n"
-    "    {path, readable (bool), kind (\"int64\", \"vector<float32>\", \"list<float32>\", ...;\n"
+    "    {path, readable (bool), kind (what it is read as: \"int64\", \"vector<float32>\",\n"
+    "     \"list<float32>\", ...; null when unreadable), type (the file's type as a user\n"
+    "     knows it: \"uint32\", \"decimal(38,10)\", \"timestamp[us, UTC]\", \"list<date32>\";\n"
     "     null when unreadable), width (1 for scalars, N for vectors, 0 for lists, null\n"
     "     while not measured), unsupported_reason (null when readable), nullable (bool),\n"
     "     physical, logical}.\n"
@@ -84,7 +86,7 @@ static void describe(const pqt_file *f, const shape *shapes, int node, int depth
             rb_puts(&l->field[F_KIND], pqt_file_column_unsupported_reason(f, col));
             rb_puts(&l->field[F_KIND], ")");
         } else {
-            rb_puts(&l->field[F_KIND], pqt_kind_name(kind));
+            tool_type_label(f, col, kind, 1, &l->field[F_KIND]);
             if (shapes[col].width < 0) rb_puts(&l->field[F_KIND], ", width unknown (use --measure)");
         }
     }
@@ -297,6 +299,10 @@ static void print_json(const pqt_file *f, const char *path, const shape *shapes,
         jw_bool(&w, kind != PQT_NONE);
         jw_key(&w, "kind");
         jw_str(&w, kind != PQT_NONE ? pqt_kind_name(kind) : NULL);
+        jw_key(&w, "type");
+        tmp.len = 0;
+        if (kind != PQT_NONE) tool_type_label(f, c, kind, 0, &tmp);
+        jw_str(&w, kind != PQT_NONE ? tmp.p : NULL);
         jw_key(&w, "width");
         if (kind == PQT_NONE || shapes[c].width < 0)
             jw_null(&w);

@@ -27,6 +27,12 @@ int cmd_copy(int argc, char **argv);
 /* "PREFIXnote: top-level field N is a second 'a': read as 'a_2'" on out, a line for every
  * top-level field the library renamed (cmd_schema.c). */
 void tool_note_renamed(const pqt_file *f, const char *prefix, FILE *out);
+/* The type of column col as the file declares it ("uint32", "decimal(38,10)",
+ * "timestamp[us, UTC]", "list<date32>"), wrapped by the list/vector bits of kind (the kind it
+ * is read as); read_as: " (read as int64)" after it where the read kind is another type
+ * (type_label.c). tool_type_label_node: a schema leaf's type, no wrapping. */
+void tool_type_label(const pqt_file *f, int col, int kind, int read_as, rbuf *b);
+void tool_type_label_node(const pqt_file *f, int node, rbuf *b);
 
 /* "pqt: FILE: <pqt_errmsg()>" on stderr; returns EXIT_FAIL. */
 int tool_fail(const char *path);
