@@ -116,7 +116,7 @@ X
 L=tests/data/labels.parquet
 run schema "$L"
 expect "schema names the file's types" "$TMP/out" <<X
-$L: 3 rows, 1 row group, 9 columns (9 readable)
+$L: 3 rows, 1 row group, 10 columns (10 readable)
 node           repetition  physical                  logical                 column  kind
 duckdb_schema  required
   id           optional    INT32                     INT_32                  id      int32
@@ -130,6 +130,7 @@ duckdb_schema  required
   dt           optional    INT32                     DATE                    dt      date32
   tm           optional    INT64                     TIME(MICROS,false)      tm      time[us]
   s            optional    BYTE_ARRAY                UTF8                    s       string
+  s2           optional    BYTE_ARRAY                UTF8                    s2      string
 X
 run schema "$L" -f json
 python3 -c '
@@ -139,7 +140,7 @@ got = [(c["path"], c["kind"], c["type"]) for c in d["columns"]]
 want = [("id", "int32", "int32"), ("i8", "int32", "int8"), ("u32", "int64", "uint32"),
         ("d38", "float64", "decimal(38,10)"), ("ld", "list<float64>", "list<decimal(9,3)>"),
         ("ts", "timestamp", "timestamp[us, UTC]"), ("dt", "date", "date32"),
-        ("tm", "time", "time[us]"), ("s", "string", "string")]
+        ("tm", "time", "time[us]"), ("s", "string", "string"), ("s2", "string", "string")]
 sys.exit(0 if got == want else "schema json types: %r" % got)' "$TMP/out" || fail "schema json: type"
 run cat "$L" -c i8,u32,d38,ld,ts,dt -n 0
 expect "cat's header names the same types" "$TMP/out" <<'X'
@@ -160,7 +161,47 @@ expect "meta names the same types" "$TMP/chunks" <<'X'
   dt: date32 (INT32 DATE)
   tm: time[us] (INT64 TIME(MICROS,false))
   s: string (BYTE_ARRAY UTF8)
+  s2: string (BYTE_ARRAY UTF8)
 X
+
+# ---- 4. a null and the string "null" differ: the table prints NULL for a null; csv an
+# empty field for a null and "" for an empty string (labels.parquet: s = 'null', NULL, '')
+run cat "$L" -c id,s,ld
+expect "table: NULL for nulls, strings as they are" "$TMP/out" <<'X'
+   id  s       ld
+int32  string  list<decimal(9,3)>
+-----  ------  -------------------
+    1  null    [1.500,null,-2.250]
+    2  NULL    NULL
+    3          []
+3 rows
+X
+run cat "$L" -c id,s,ld -f csv
+expect "csv: empty field for null, \"\" for the empty string" "$TMP/out" <<'X'
+id,s,ld
+1,null,"[1.500,null,-2.250]"
+2,,
+3,"","[]"
+X
+# a string that reads NULL is quoted in the table, and only there
+run cat "$L" -c s2
+expect "table: the string NULL quoted" "$TMP/out" <<'X'
+s2
+string
+------
+"NULL"
+NULL
+x
+3 rows
+X
+run cat "$L" -c s2 -f jsonl
+expect "jsonl: the string NULL and a null" "$TMP/out" <<'X'
+{"s2":"NULL"}
+{"s2":null}
+{"s2":"x"}
+X
+run help cat
+grep -q 'the table prints NULL' "$TMP/out" || fail "help cat: says how nulls print"
 
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]

@@ -124,7 +124,16 @@ void cat_table_collect(cat_out *o, int64_t nrows)
         }
         for (int64_t r = 0; r < nrows; r++) {
             size_t start = t->text.len;
-            render_cell(&t->text, &col->v, r, STYLE_TABLE);
+            /* A null is NULL, and a string that reads "NULL" is quoted: the two never look
+             * alike (the string "null" prints as it is). */
+            if (!render_cell(&t->text, &col->v, r, STYLE_TABLE)) {
+                memcpy(t->text.p + start, "NULL", 4);
+            } else if (t->text.len - start == 4 && memcmp(t->text.p + start, "NULL", 4) == 0 &&
+                       PQT_KIND_ELEMENT(col->kind) == PQT_STRING &&
+                       !(col->kind & (PQT_VECTOR | PQT_LIST))) {
+                t->text.len = start;
+                rb_puts(&t->text, "\"NULL\"");
+            }
             t->end[tb->nrows + r] = t->text.len;
             t->cells[tb->nrows + r] = cat_text_width(t->text.p + start, t->text.len - start);
         }

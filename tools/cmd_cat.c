@@ -62,6 +62,8 @@
     "Values print exactly: decimals with their scale, unsigned integers unsigned, floats as the\n" \
     "shortest text that reads back to the same value, INT96 timestamps in nanoseconds, or in\n"    \
     "microseconds/milliseconds when a printed value lies outside the years 1677..2262.\n" \
+    "Nulls: the table prints NULL (a string that reads NULL is shown as \"NULL\"; the string\n" \
+    "null as it is), csv an empty field (an empty string is \"\"), jsonl null.\n"               \
     "The table never cuts a number; strings longer than 32 cells end in \"…\", and columns\n"  \
     "that do not fit the terminal (or COLUMNS) are named after it. csv and jsonl print every\n"   \
     "value in full. A reader that stops early (pqt cat F | head) ends pqt quietly, status 0;\n"  \
