@@ -1056,7 +1056,7 @@ PQT_API int pqt_file_chunk_has_bloom_filter(const pqt_file *f, int rg, int leaf)
  * pqt_file_chunk_stat_text renders min or max for the leaf's physical and logical type:
  * integers in decimal (unsigned ones unsigned), floats as pqt_format_float64/32 print them
  * (FLOAT and FLOAT16 as float32) including NaN / Infinity / -Infinity, booleans true/false,
- * dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
+ * dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]] (a negative time wrapped modulo 24 hours),
  * timestamps YYYY-MM-DDTHH:MM:SS.ffffff (digits of the unit, "Z" if UTC-adjusted, INT96 as
  * nanoseconds), decimals exactly with their scale (pqt_format_decimal; hex when wider than
  * 128 bits), strings "quoted" with JSON escapes

@@ -203,5 +203,26 @@ X
 run help cat
 grep -q 'the table prints NULL' "$TMP/out" || fail "help cat: says how nulls print"
 
+# ---- 2. a negative TIME (labels.parquet row 1 holds -13899000000 us = -03:51:39) prints
+# wrapped modulo 24 hours, in every format and in meta's statistics; never a bare count
+run cat "$L" -c tm -f jsonl
+expect "negative time wraps (jsonl)" "$TMP/out" <<'X'
+{"tm":"20:08:21.000000"}
+{"tm":null}
+{"tm":"12:00:00.000000"}
+X
+run cat "$L" -c tm -f csv
+expect "negative time wraps (csv)" "$TMP/out" <<'X'
+tm
+20:08:21.000000
+
+12:00:00.000000
+X
+run meta "$L"
+grep -A2 '^  tm:' "$TMP/out" | tail -1 >"$TMP/stat"
+expect "negative time wraps (meta statistics)" "$TMP/stat" <<'X'
+    statistics: min 20:08:21.000000, max 12:00:00.000000, nulls 1
+X
+
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]
