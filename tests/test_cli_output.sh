@@ -224,5 +224,37 @@ expect "negative time wraps (meta statistics)" "$TMP/stat" <<'X'
     statistics: min 20:08:21.000000, max 12:00:00.000000, nulls 1
 X
 
+# ---- 6. format names in any case; tsv; json (one array)
+run cat "$L" -c id,s,ld,tm -f TSV
+status 0 "-f TSV"
+printf 'id\ts\tld\ttm\n1\tnull\t[1.500,null,-2.250]\t20:08:21.000000\n2\t\t\t\n3\t\t[]\t12:00:00.000000\n' >"$TMP/tsv"
+cmp -s "$TMP/out" "$TMP/tsv" || fail "tsv: $(cat -A "$TMP/out" | head -5)"
+run cat "$L" -c id -f Csv -n 1
+expect "-f Csv" "$TMP/out" <<'X'
+id
+1
+X
+run cat "$L" -c id,s,ld -f json
+expect "json: one array of row objects" "$TMP/out" <<'X'
+[{"id":1,"s":"null","ld":[1.500,null,-2.250]},
+{"id":2,"s":null,"ld":null},
+{"id":3,"s":"","ld":[]}
+]
+X
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if [r["id"] for r in d]==[1,2,3] else 1)' "$TMP/out" ||
+    fail "json: not parsed by python"
+run cat "$L" -c id -f json -w 'id > 5'
+expect "json: no rows is []" "$TMP/out" <<'X'
+[]
+X
+run cat "$S" -f JSON -s -id -n 2 -c id,s.a
+expect "json with --sort: structs nest" "$TMP/out" <<'X'
+[{"id":6,"s":{"a":null}},
+{"id":5,"s":{"a":5}}
+]
+X
+run cat "$L" -f xml
+status 2 "-f xml"
+
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]

@@ -85,7 +85,9 @@ size_t cat_text_prefix(const char *s, size_t n, size_t cells, size_t *cells_ret)
 
 /* ---- columns and the writers ---- */
 
-enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL };
+enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL, FORMAT_TSV, FORMAT_JSONARR };
+/* FORMAT_* of a --format name, any case ("CSV"); -1 for none (cat_format.c). */
+int cat_format_parse(const char *name);
 
 /* How csv and jsonl write a column: a direct loop for plain kinds, render_cell for the rest
  * (dates, times, decimals, unsigned, strings in arrays, ...). */
@@ -158,6 +160,9 @@ void cat_warn_unreadable(const pqt_file *f, const char *path, int col);
  * just the header, if not yet written). 0, or -1 when the output failed. */
 void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c);
 int cat_write_rows(cat_out *o, int64_t nrows);
+/* After the last row: the csv/tsv header if no row came, json's closing "]"; flushed. 0, or
+ * -1 when the output failed. */
+int cat_write_end(cat_out *o);
 /* jsonl keys. f non-NULL: the leaves of a struct nest as objects ({"s":{"a":1,"b":2}}), the
  * members of one struct written together at the place of the first one printed; f NULL
  * (--dotted-keys, a MAML's names): flat keys, the column names as they are ("s.a"). Called

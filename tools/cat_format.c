@@ -15,6 +15,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "cat.h"
 
@@ -227,6 +228,37 @@ static void csv_field(cat_sink *s, const char *x, size_t n, int force_quote)
     s->len = (size_t)(p - s->p);
 }
 
+/* tsv (IANA text/tab-separated-values): no quoting; a tab, line break or backslash in a
+ * value is written as \t, \n, \r, \\ (as DuckDB and PostgreSQL read them). */
+static void tsv_field(cat_sink *s, const char *x, size_t n)
+{
+    size_t i = 0;
+    while (i < n && x[i] != '\t' && x[i] != '\n' && x[i] != '\r' && x[i] != '\\')
+        i++;
+    if (i == n) {
+        sink_put(s, x, n);
+        return;
+    }
+    char *p = sink_room(s, 2 * n);
+    for (i = 0; i < n; i++) {
+        char c = x[i];
+        if (c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+            *p++ = '\\';
+            c = c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : '\\';
+        }
+        *p++ = c;
+    }
+    s->len = (size_t)(p - s->p);
+}
+
+static void text_field(cat_out *o, const char *x, size_t n, int force_quote)
+{
+    if (o->format == FORMAT_TSV)
+        tsv_field(&o->sink, x, n);
+    else
+        csv_field(&o->sink, x, n, force_quote);
+}
+
 /* A string value: bytes that need no escaping are copied as they are; anything else (an
  * escape, a byte of UTF-8 to validate) goes through the renderers. */
 static void put_string(cat_out *o, const colview *v, int64_t r, int json)
@@ -244,7 +276,7 @@ static void put_string(cat_out *o, const colview *v, int64_t r, int json)
     cat_sink *s = &o->sink;
     if (i == n) {
         if (!json) {
-            csv_field(s, x, n, 0);
+            text_field(o, x, n, 0);
             return;
         }
         char *p = sink_room(s, n + 2);
@@ -260,7 +292,7 @@ static void put_string(cat_out *o, const colview *v, int64_t r, int json)
         sink_put(s, o->cell.p, o->cell.len);
     } else {
         render_text_string(&o->cell, x, n, 0);
-        csv_field(s, o->cell.p, o->cell.len, 0);
+        text_field(o, o->cell.p, o->cell.len, 0);
     }
 }
 
@@ -276,7 +308,7 @@ static inline void put_value(cat_out *o, const cat_col *c, int64_t r, int json)
         if (json)
             sink_put(s, o->cell.p, o->cell.len);
         else if (present)
-            csv_field(s, o->cell.p, o->cell.len, (v->kind & (PQT_VECTOR | PQT_LIST)) != 0);
+            text_field(o, o->cell.p, o->cell.len, (v->kind & (PQT_VECTOR | PQT_LIST)) != 0);
         return;
     }
     if (!is_valid(w == W_ARRAY ? v->row_valid : v->valid, r)) {
@@ -288,9 +320,12 @@ static inline void put_value(cat_out *o, const cat_col *c, int64_t r, int json)
     } else if (w == W_ARRAY) {
         /* csv: an array is one quoted field; "NaN" inside needs its quotes doubled. */
         size_t start = s->len;
-        if (!json) sink_putc(s, '"');
+        if (json || o->format == FORMAT_TSV) { /* JSON text has no tab or line break */
+            put_array(s, c, r);
+            return;
+        }
+        sink_putc(s, '"');
         put_array(s, c, r);
-        if (json) return;
         size_t n = s->len - start - 1;
         if (!memchr(s->p + start + 1, '"', n)) {
             sink_putc(s, '"');
@@ -311,8 +346,8 @@ static inline void put_value(cat_out *o, const cat_col *c, int64_t r, int json)
 static int csv_header(cat_out *o)
 {
     for (int c = 0; c < o->ncols; c++) {
-        if (c) sink_putc(&o->sink, ',');
-        csv_field(&o->sink, o->cols[c].path, strlen(o->cols[c].path), 0);
+        if (c) sink_putc(&o->sink, o->format == FORMAT_TSV ? '\t' : ',');
+        text_field(o, o->cols[c].path, strlen(o->cols[c].path), 0);
     }
     sink_putc(&o->sink, '\n');
     return sink_row_done(&o->sink);
@@ -437,27 +472,47 @@ void cat_json_keys(cat_out *o, const pqt_file *f)
 
 int cat_write_rows(cat_out *o, int64_t nrows)
 {
-    int json = o->format == FORMAT_JSONL;
+    int json = o->format == FORMAT_JSONL || o->format == FORMAT_JSONARR;
+    int array = o->format == FORMAT_JSONARR;
+    char sep = o->format == FORMAT_TSV ? '\t' : ',';
     cat_sink *s = &o->sink;
     if (!o->started) {
         o->started = 1;
         if (!json && csv_header(o) != 0) return -1;
         if (json && !o->jorder) cat_json_keys(o, NULL);
+        if (array) sink_putc(s, '[');
     }
     for (int64_t r = 0; r < nrows; r++) {
+        if (array && o->nrows_out + r > 0) sink_put(s, ",\n", 2);
         if (json) sink_putc(s, '{');
         for (int j = 0; j < o->ncols; j++) {
             const cat_col *col = &o->cols[json ? o->jorder[j] : j];
             if (json)
                 sink_put(s, col->key, col->key_len);
             else if (j)
-                sink_putc(s, ',');
+                sink_putc(s, sep);
             put_value(o, col, r, json);
         }
         if (json) sink_put(s, o->jend, o->jend_len);
-        sink_putc(s, '\n');
+        if (!array) sink_putc(s, '\n');
         if (sink_row_done(s) != 0) return -1;
     }
     o->nrows_out += nrows;
     return 0;
+}
+
+int cat_write_end(cat_out *o)
+{
+    if (cat_write_rows(o, 0) != 0) return -1;
+    if (o->format == FORMAT_JSONARR) sink_puts(&o->sink, o->nrows_out ? "\n]\n" : "]\n");
+    return sink_flush(&o->sink);
+}
+
+int cat_format_parse(const char *name)
+{
+    static const char *const names[] = {"table", "csv", "jsonl", "tsv", "json"};
+    static const int formats[] = {FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL, FORMAT_TSV, FORMAT_JSONARR};
+    for (int i = 0; i < 5; i++)
+        if (strcasecmp(name, names[i]) == 0) return formats[i];
+    return -1;
 }

@@ -23,7 +23,9 @@
     "  -n, --limit N      print at most N rows\n"                                                  \
     "  --all              every row on a terminal too (there the table shows the first and\n"    \
     "                     last 10 rows of a longer one; a pipe always gets every row)\n"         \
-    "  -f, --format F     table (default, for people), csv, or jsonl (one JSON object a row)\n"   \
+    "  -f, --format F     table (default, for people), csv, tsv, jsonl (one JSON object a\n"   \
+    "                     row) or json (one array of row objects); any case (-f CSV). tsv\n"  \
+    "                     writes a tab, line break or backslash in a value as \\t \\n \\r \\\\\n" \
     "  --dotted-keys      jsonl: a struct's leaves as flat keys (\"s.a\":1) instead of nested\n" \
     "                     objects ({\"s\":{\"a\":1}}, the default, a struct's members together)\n" \
     "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
@@ -71,14 +73,14 @@
 
 static const char usage_cat[] =
     "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]] [-s KEYS]\n"
-    "               [-n N] [--all] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "               [-n N] [--all] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... [--qc-soft]\n"
     "               [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
     "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]]\n"
-    "                [-s KEYS] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "                [-s KEYS] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... [--qc-soft]\n"
     "                [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
@@ -262,15 +264,14 @@ static int pick_table_columns(const cat_reader *rd, const char *list, cat_out *o
 static int run(pqt_file *f, const cat_args *args)
 {
     cat_out o = {0};
-    o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
-               : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
-                                                                   : FORMAT_JSONL;
+    o.format = args->format ? cat_format_parse(args->format) : FORMAT_TABLE;
     char note[1100];
     snprintf(note, sizeof note, "pqt: %s: ", args->path);
     tool_note_renamed(f, note, stderr);
     /* with a MAML the columns are the table's: picked once it is open */
     int rc = args->maml ? EXIT_OK : pick_columns(f, args->path, args->columns, &o);
-    if (rc == EXIT_OK && o.format == FORMAT_JSONL && !args->maml && !args->dotted_keys)
+    if (rc == EXIT_OK && (o.format == FORMAT_JSONL || o.format == FORMAT_JSONARR) && !args->maml &&
+        !args->dotted_keys)
         cat_json_keys(&o, f);
     if (rc == EXIT_OK && !args->maml) cat_label_columns(&o, f);
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
@@ -442,9 +443,9 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             if ((rc = tool_where_add(&a->where, cmd, usage, rule)) >= 0) return rc;
         }
     }
-    if (a->format && strcmp(a->format, "table") != 0 && strcmp(a->format, "csv") != 0 &&
-        strcmp(a->format, "jsonl") != 0)
-        return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", a->format);
+    if (a->format && cat_format_parse(a->format) < 0)
+        return tool_usage_error(cmd, usage, "unknown --format (table, csv, tsv, jsonl or json)",
+                                a->format);
 
     pqt_file *f;
     cat_open_args oa = {a->no_crc, a->binary_as_string};
