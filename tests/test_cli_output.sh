@@ -256,5 +256,40 @@ X
 run cat "$L" -f xml
 status 2 "-f xml"
 
+# ---- 7. meta -f json: statistics as typed JSON values, numbers in their exact text
+# (exact_values.parquet: tests/data/make_exact_values.mjs; labels.parquet above)
+run meta tests/data/exact_values.parquet -f json
+grep -E '^ *"(min|max)": ' "$TMP/out" | head -14 | sed 's/^ *//' >"$TMP/mm"
+expect "meta json: typed integer and decimal statistics" "$TMP/mm" <<'X'
+"min": 0,
+"max": 18446744073709551615,
+"min": 0,
+"max": 4294967295,
+"min": 0,
+"max": 65535,
+"min": 0,
+"max": 255,
+"min": -9999.99999,
+"max": 1234.56789,
+"min": -12.345,
+"max": 999999999999999.999,
+"min": -9999999999999999999999999999.9999999999,
+"max": 9999999999999999999999999999.9999999999,
+X
+run meta "$L" -f json
+grep -E '^ *"(min|max)": ' "$TMP/out" | sed 's/^ *//' | tail -10 >"$TMP/mm"
+expect "meta json: timestamps, dates, times and strings as strings" "$TMP/mm" <<'X'
+"min": "1969-12-31T23:59:59.500000Z",
+"max": "2024-01-02T03:04:05.000000Z",
+"min": "1970-01-01",
+"max": "2024-02-29",
+"min": "20:08:21.000000",
+"max": "12:00:00.000000",
+"min": "",
+"max": "null",
+"min": "NULL",
+"max": "x",
+X
+
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]

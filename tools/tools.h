@@ -186,6 +186,7 @@ void jw_int(jw *w, int64_t v);
 void jw_double(jw *w, double v); /* finite; shortest round-trip text */
 void jw_bool(jw *w, int v);
 void jw_null(jw *w);
+void jw_raw(jw *w, const char *text, size_t n); /* text already JSON (a number, ...) */
 /* Write what is built so far to out and empty the buffer (the document goes on). */
 void jw_flush(jw *w, FILE *out);
 
