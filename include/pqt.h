@@ -1230,8 +1230,9 @@ PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret
 PQT_API int64_t pqt_table_scan_values(const pqt_table *t, const char *name);
 /* The read plan as text for people (`pqt --explain`): the filter's conjuncts in evaluation
  * order, each row group's verdict (pruned by statistics and by which conjunct, kept whole,
- * filtered: rows kept of rows read), then the counters; with a sample at open, a last line
- * "sample: fraction P, seed S, rule NAME: K of N rows kept" (docs/sampling.md). snprintf
+ * filtered: rows kept of rows read), one line a row group; with a sample at open, a last
+ * line "sample: fraction P, seed S, rule NAME: K of N rows kept" (docs/sampling.md). The
+ * counters are pqt_table_scan_stats (`pqt --explain` prints them after this text). snprintf
  * semantics: returns the full length. */
 PQT_API int64_t pqt_table_explain(const pqt_table *t, char *buf, size_t cap);
 /* ---- selections: your own predicates, row group by row group (seed 002) ---- */

@@ -291,5 +291,24 @@ expect "meta json: timestamps, dates, times and strings as strings" "$TMP/mm" <<
 "max": "x",
 X
 
+# ---- 8. --explain: runs of equal verdicts on one line, then the counters. table_rg.parquet
+# (tests/data/make_table_data.mjs): ids 1..10000 in row groups of 2048, so id > 9000 prunes
+# row groups 1-4 (8192 rows) and keeps 1000 of the last 1808
+R=tests/data/table_rg.parquet
+run count "$R" -w 'id > 9000' --explain
+sed -n '3,$p' "$TMP/out" | sed 's/, [0-9]* bytes read$//' >"$TMP/x"
+expect "count --explain: runs and counters" "$TMP/x" <<'X'
+filter: 1 conjunct, by cost (later row groups re-rank by measured selectivity):
+  1. id > 9000
+row groups 1-4: pruned by statistics (id > 9000), 8192 rows skipped
+row group 5: filtered, 1000 of 1808 rows kept (conjuncts 1 evaluated; 0 pages pruned by the page index; selection: runs)
+counters: 5 row groups (4 pruned by statistics, 0 by the page index, 0 by dictionaries, 0 by bloom filters; 0 kept whole); 1 pages (0 skipped, 1 decompressed, 0 dictionary pages); 1808 values decoded
+X
+run cat "$R" -w 'id > 9000' -c id -n 1 -f csv --explain
+grep -c '^counters: 5 row groups (4 pruned by statistics' "$TMP/err" >"$TMP/x"
+expect "cat --explain prints the counters" "$TMP/x" <<'X'
+1
+X
+
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]

@@ -41,7 +41,9 @@
     "                     and within --rows; with --limit N the first N of that order (a\n"      \
     "                     top-n). The printed rows are held in memory\n"                         \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
-    "                     each row group's verdict and the counters of choosing the rows,\n"     \
+    "                     each row group's verdict (a run of equal verdicts on one line,\n"    \
+    "                     \"row groups 3-9: ...\", counts summed), a \"counters:\" line of\n"  \
+    "                     choosing the rows (row groups pruned, pages, values, bytes read),\n" \
     "                     then the sample's fraction and seed, the sort keys as applied, the\n" \
     "                     limit and the qc rules\n"                                              \
     "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"  \
