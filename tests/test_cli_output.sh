@@ -310,5 +310,59 @@ expect "cat --explain prints the counters" "$TMP/x" <<'X'
 1
 X
 
+# ---- 9. pqt stats against the formulas of table_rg.parquet (tests/data/make_table_data.mjs),
+# computed here by Python: whole file and with a rule
+for rule in "" "id <= 100"; do
+    if [ -z "$rule" ]; then run stats "$R" -f jsonl; else run stats "$R" -f JSONL -w "$rule"; fi
+    status 0 "stats ${rule:-whole file}"
+    python3 - "$TMP/out" "$rule" <<'PY' || fail "stats ${rule:-whole file}: see above"
+import json, math, statistics, sys
+got = [json.loads(l) for l in open(sys.argv[1])]
+hi = 100 if sys.argv[2] else 10000
+ids = range(1, hi + 1)
+cols = {
+    "id": ("int64", [i for i in ids]),
+    "i32": ("int32", [None if i % 7 == 0 else 3 * i for i in ids]),
+    "f32": ("float32", [i / 4 for i in ids]),
+    "f64": ("float64", [None if i % 11 == 0 else math.nan if i % 13 == 0 else i * 0.5 for i in ids]),
+    "s": ("string", [None if i % 5 == 0 else "s%d" % i for i in ids]),
+    "vec": ("vector<float32>", [[i, i + 0.5, -i] for i in ids]),
+    "lst": ("list<int32>", [None if i % 17 == 0 else [i + x for x in range(i % 3)] for i in ids]),
+}
+bad = []
+if [g["column"] for g in got] != list(cols):
+    bad.append("columns %r" % [g["column"] for g in got])
+for g in got:
+    ty, rows = cols[g["column"]]
+    present = [r for r in rows if r is not None]
+    elems = [e for r in present for e in (r if isinstance(r, list) else [r])]
+    vals = [e for e in elems if not (isinstance(e, float) and math.isnan(e))]
+    num = ty != "string"
+    want = {"type": ty, "count": len(present), "nulls": len(rows) - len(present),
+            "nans": len(elems) - len(vals) if ty.startswith(("float", "vector<float")) else None,
+            "min": min(vals), "max": max(vals), "distinct": len(set(vals)), "distinct_exact": True,
+            "mean": statistics.mean(vals) if num else None,
+            "stddev": statistics.stdev(vals) if num else None}
+    for k, v in want.items():
+        x = g.get(k)
+        ok = (math.isclose(x, v, rel_tol=1e-9) if isinstance(v, float) and x is not None
+              else x == v)
+        if not ok:
+            bad.append("%s %s: pqt %r, want %r" % (g["column"], k, x, v))
+if bad:
+    print("\n".join(bad), file=sys.stderr)
+    sys.exit(1)
+PY
+done
+run stats "$L" -c s,s2,u32
+expect "stats table: strings, NULL quoted, integers exact" "$TMP/out" <<'X'
+column  type    count  nulls  min     max         distinct  mean   stddev
+s       string      2      1          null               2   NULL         NULL
+s2      string      2      1  "NULL"  x                  2   NULL         NULL
+u32     uint32      2      1  0       4000000000         2  2e+09  2.82843e+09
+X
+run help stats
+grep -q '^usage: pqt stats FILE' "$TMP/out" || fail "pqt help stats"
+
 echo "test_cli_output: $checks runs, $failures failures"
 [ "$failures" -eq 0 ]

@@ -22,6 +22,7 @@ int cmd_meta(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_head(int argc, char **argv); /* cat --limit 10 */
 int cmd_count(int argc, char **argv);
+int cmd_stats(int argc, char **argv); /* cmd_stats.c */
 int cmd_maml(int argc, char **argv); /* maml check */
 int cmd_copy(int argc, char **argv);
 /* "PREFIXnote: top-level field N is a second 'a': read as 'a_2'" on out, a line for every

@@ -69,7 +69,8 @@ static void base_label(const char *phys, const char *lg, int unit, rbuf *b)
     } else if (strcmp(phys, "BOOLEAN") == 0) {
         snprintf(tmp, sizeof tmp, "bool");
     } else if (strcmp(phys, "INT96") == 0) {
-        snprintf(tmp, sizeof tmp, "timestamp[%s] (int96)", units[unit >= 0 && unit <= 2 ? unit : 2]);
+        snprintf(tmp, sizeof tmp, "timestamp[%s] (int96)",
+                 units[unit >= 0 && unit <= 2 ? unit : 2]);
     } else if (strcmp(phys, "BYTE_ARRAY") == 0) {
         snprintf(tmp, sizeof tmp, "binary");
     } else if (strncmp(phys, "FIXED_LEN_BYTE_ARRAY", 20) == 0) {
@@ -87,17 +88,28 @@ static void base_label(const char *phys, const char *lg, int unit, rbuf *b)
 static int same_family(const char *label, int elem)
 {
     switch (elem) {
-    case PQT_INT32: return strcmp(label, "int32") == 0;
-    case PQT_INT64: return strcmp(label, "int64") == 0;
-    case PQT_UINT64: return strcmp(label, "uint64") == 0;
-    case PQT_FLOAT32: return strcmp(label, "float32") == 0;
-    case PQT_FLOAT64: return strcmp(label, "float64") == 0;
-    case PQT_BOOL: return strcmp(label, "bool") == 0;
-    case PQT_STRING: return strcmp(label, "string") == 0;
-    case PQT_DATE: return strcmp(label, "date32") == 0;
-    case PQT_TIME: return strncmp(label, "time[", 5) == 0;
-    case PQT_TIMESTAMP: return strncmp(label, "timestamp[", 10) == 0;
-    default: return 0;
+    case PQT_INT32:
+        return strcmp(label, "int32") == 0;
+    case PQT_INT64:
+        return strcmp(label, "int64") == 0;
+    case PQT_UINT64:
+        return strcmp(label, "uint64") == 0;
+    case PQT_FLOAT32:
+        return strcmp(label, "float32") == 0;
+    case PQT_FLOAT64:
+        return strcmp(label, "float64") == 0;
+    case PQT_BOOL:
+        return strcmp(label, "bool") == 0;
+    case PQT_STRING:
+        return strcmp(label, "string") == 0;
+    case PQT_DATE:
+        return strcmp(label, "date32") == 0;
+    case PQT_TIME:
+        return strncmp(label, "time[", 5) == 0;
+    case PQT_TIMESTAMP:
+        return strncmp(label, "timestamp[", 10) == 0;
+    default:
+        return 0;
     }
 }
 
