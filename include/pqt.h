@@ -1002,6 +1002,12 @@ PQT_API int64_t pqt_file_row_group_compressed_nbytes(const pqt_file *f, int rg);
  */
 PQT_API int pqt_file_nnodes(const pqt_file *f); /* including the root */
 PQT_API const char *pqt_file_node_name(const pqt_file *f, int node);
+/* The name the table columns use for a node: its own name, except for a top-level field
+ * whose name an earlier top-level field already has. Such a field is read as NAME_k, the
+ * smallest k >= 1 that no top-level field has ("a", "a", "a_1" are read as "a", "a_2",
+ * "a_1"), so every column has a distinct path that pqt_file_find_column and the table reach;
+ * index access is unchanged. Lives as long as f; NULL when node is out of range. */
+PQT_API const char *pqt_file_node_read_name(const pqt_file *f, int node);
 /* Depth below the root (root 0, top-level fields 1); parent node (-1 for the root). Both walk
  * the tree from the root: O(node). -1 also when out of memory. */
 PQT_API int pqt_file_node_depth(const pqt_file *f, int node);
@@ -1056,7 +1062,7 @@ PQT_API int pqt_file_chunk_has_bloom_filter(const pqt_file *f, int rg, int leaf)
  * pqt_file_chunk_stat_text renders min or max for the leaf's physical and logical type:
  * integers in decimal (unsigned ones unsigned), floats as pqt_format_float64/32 print them
  * (FLOAT and FLOAT16 as float32) including NaN / Infinity / -Infinity, booleans true/false,
- * dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]],
+ * dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]] (a negative time wrapped modulo 24 hours),
  * timestamps YYYY-MM-DDTHH:MM:SS.ffffff (digits of the unit, "Z" if UTC-adjusted, INT96 as
  * nanoseconds), decimals exactly with their scale (pqt_format_decimal; hex when wider than
  * 128 bits), strings "quoted" with JSON escapes
@@ -1232,8 +1238,9 @@ PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret
 PQT_API int64_t pqt_table_scan_values(const pqt_table *t, const char *name);
 /* The read plan as text for people (`pqt --explain`): the filter's conjuncts in evaluation
  * order, each row group's verdict (pruned by statistics and by which conjunct, kept whole,
- * filtered: rows kept of rows read), then the counters; with a sample at open, a last line
- * "sample: fraction P, seed S, rule NAME: K of N rows kept" (docs/sampling.md). snprintf
+ * filtered: rows kept of rows read), one line a row group; with a sample at open, a last
+ * line "sample: fraction P, seed S, rule NAME: K of N rows kept" (docs/sampling.md). The
+ * counters are pqt_table_scan_stats (`pqt --explain` prints them after this text). snprintf
  * semantics: returns the full length. */
 PQT_API int64_t pqt_table_explain(const pqt_table *t, char *buf, size_t cap);
 /* ---- selections: your own predicates, row group by row group (docs/reading.md) -- */

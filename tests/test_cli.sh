@@ -98,7 +98,7 @@ expect_rc 0 "schema catalogue"
 run schema --measure "$CAT"
 grep -Eq "^  mag +optional +LIST +mag +vector<float32>$" "$TMP/out" || fail "schema catalogue: mag"
 grep -Eq "^      element +optional +FLOAT$" "$TMP/out" || fail "schema catalogue: mag element"
-grep -Eq "^  obs_date +optional +INT32 +DATE +obs_date +date$" "$TMP/out" ||
+grep -Eq "^  obs_date +optional +INT32 +DATE +obs_date +date32$" "$TMP/out" ||
     fail "schema catalogue: obs_date"
 
 # ---- meta ----
@@ -257,7 +257,7 @@ expect_rc 0 "meta of a file whose data pages are zeroed"
 # schema and meta as JSON, checked against DuckDB's parquet_metadata / parquet_schema /
 # parquet_kv_metadata of the same files (tests/cli/meta_truth.json, by make_meta_truth.mjs).
 python3 - "$PQT" tests/cli/meta_truth.json <<'EOF' || fail "schema/meta --format json against DuckDB"
-import json, math, subprocess, sys
+import decimal, json, math, subprocess, sys
 
 pqt, truth = sys.argv[1], json.load(open(sys.argv[2], encoding="utf-8"))
 bad, compared = [], 0
@@ -265,7 +265,8 @@ bad, compared = [], 0
 def doc(*args):
     r = subprocess.run([pqt, *args], capture_output=True)
     assert r.returncode == 0, (args, r.stderr)
-    return json.loads(r.stdout)  # one document: trailing text would fail here
+    # one document: trailing text would fail here; decimals parse exactly
+    return json.loads(r.stdout, parse_float=decimal.Decimal)
 
 def same(what, got, want):
     global compared
@@ -274,14 +275,18 @@ def same(what, got, want):
         bad.append(f"{what}: pqt {got!r}, DuckDB {want!r}")
 
 def stat_same(what, text, want, physical):
-    """pqt's statistic text against DuckDB's stats_*_value."""
+    """pqt's typed statistic (meta -f json) against DuckDB's stats_*_value text."""
     if want is None or text is None:
         return
-    if text.startswith('"'):
-        body = text[1:-1] if text.endswith('"') else text[1:]
-        if body.endswith("…"):  # cut after 40 characters
-            return same(what, want.startswith(body[:-1]), True)
-        return same(what, body, want)
+    if isinstance(text, bool):
+        return same(what, "true" if text else "false", want.lower())
+    if isinstance(text, str) and physical in ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
+        if text.endswith("…"):  # cut after 40 characters
+            return same(what, want.startswith(text[:-1]), True)
+        return same(what, text, want)
+    if isinstance(text, (int, decimal.Decimal)) and physical not in ("FLOAT", "DOUBLE"):
+        return same(what, decimal.Decimal(text), decimal.Decimal(want))
+    text = str(text)
     if physical == "FLOAT":
         return same(what, math.isclose(float(text), float(want), rel_tol=1e-6), True)
     if physical == "DOUBLE":

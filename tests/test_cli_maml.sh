@@ -92,7 +92,7 @@ run cat $RG --maml $M/rg_rules.maml -c "n, quarter, s" -w "n > 97"
 want_rc 0 "cat --maml table"
 printf '%s\n' '            n        quarter  s' 'int64 [count]  float32 [deg]  string' \
     '-------------  -------------  ------' '           98           24.5  s98' \
-    '          100           25.0  null' '           99          24.75  s99' '3 rows' >"$TMP/want"
+    '          100           25.0  NULL' '           99          24.75  s99' '3 rows' >"$TMP/want"
 cmp -s "$TMP/out" "$TMP/want" || fail "cat --maml table: $(cat "$TMP/out")"
 # --rows with a MAML sort: a rule on the row index (rows 95..99, sorted by i32 desc)
 run cat $RG --maml $M/rg_rules.maml -c n --rows 95:99 -f csv

@@ -68,7 +68,7 @@ for e in "$EXP"/*.jsonl; do
         fail "$n" "corpus file $DATA/$n is missing"
         continue
     fi
-    "${TIMEOUT[@]}" "$PQT" cat "$DATA/$n" --format jsonl >"$tmp/out" 2>"$tmp/err"
+    "${TIMEOUT[@]}" "$PQT" cat "$DATA/$n" --format jsonl --dotted-keys >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc -ne 0 ]; then
         fail "$n" "pqt exited $rc: $(head -c 300 "$tmp/err" | tr '\n' ' ')"
@@ -100,7 +100,7 @@ while read -r n st why; do
         fail "$n" "corpus file $DATA/$n is missing"
         continue
     fi
-    "${TIMEOUT[@]}" "$PQT" cat "$DATA/$n" --format jsonl >"$tmp/out" 2>"$tmp/err"
+    "${TIMEOUT[@]}" "$PQT" cat "$DATA/$n" --format jsonl --dotted-keys >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc -ne 1 ]; then
         fail "$n" "expected exit 1 ($st), got $rc"

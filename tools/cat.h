@@ -85,7 +85,9 @@ size_t cat_text_prefix(const char *s, size_t n, size_t cells, size_t *cells_ret)
 
 /* ---- columns and the writers ---- */
 
-enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL };
+enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL, FORMAT_TSV, FORMAT_JSONARR };
+/* FORMAT_* of a --format name, any case ("CSV"); -1 for none (cat_format.c). */
+int cat_format_parse(const char *name);
 
 /* How csv and jsonl write a column: a direct loop for plain kinds, render_cell for the rest
  * (dates, times, decimals, unsigned, strings in arrays, ...). */
@@ -98,6 +100,7 @@ typedef struct cat_col {
     int col;    /* file column */
     char *path; /* a copy: the file handle may be reopened */
     const char *kind_name;
+    char *label;     /* the file's type (tool_type_label), once planned */
     int kind, unit, utc;
     int is_list;     /* a Parquet LIST: kind known from the first batch read */
     int planned;     /* writer and layout chosen (on the first batch) */
@@ -108,7 +111,8 @@ typedef struct cat_col {
     int is_int96;
     int elide;       /* table: ELIDE_* */
     int hidden;      /* table: does not fit the terminal, not read */
-    char *key;       /* jsonl: "path": */
+    char *key;       /* jsonl: what comes before the value: ',', closing and opening
+                      * braces of structs, "name": (cat_json_keys) */
     size_t key_len;
     colview v;       /* the current batch */
     char *phys_unit;      /* --maml: the column's unit (NULL or "": none), table header */
@@ -131,6 +135,9 @@ typedef struct cat_out {
     int started;       /* header written */
     int64_t nrows_out; /* rows written so far */
     cat_table *table;
+    int *jorder;       /* jsonl: the columns in the order their keys are written */
+    char *jend;        /* jsonl: what ends a row ("}" and the structs' braces) */
+    size_t jend_len;
 } cat_out;
 
 /* ---- exact values (cat_exact.c) ---- */
@@ -157,6 +164,16 @@ void cat_warn_unreadable(const pqt_file *f, const char *path, int col);
  * just the header, if not yet written). 0, or -1 when the output failed. */
 void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c);
 int cat_write_rows(cat_out *o, int64_t nrows);
+/* After the last row: the csv/tsv header if no row came, json's closing "]"; flushed. 0, or
+ * -1 when the output failed. */
+int cat_write_end(cat_out *o);
+/* jsonl keys. f non-NULL: the leaves of a struct nest as objects ({"s":{"a":1,"b":2}}), the
+ * members of one struct written together at the place of the first one printed; f NULL
+ * (--dotted-keys, a MAML's names): flat keys, the column names as they are ("s.a"). Called
+ * once the columns are picked; cat_write_rows makes flat keys if it was not. */
+void cat_json_keys(cat_out *o, const pqt_file *f);
+/* The table header's type names before any row is read (cat_plan_column settles them). */
+void cat_label_columns(cat_out *o, const pqt_file *f);
 /* The one place a floating-point value becomes text in csv and jsonl; json: NaN and the
  * infinities as JSON strings. Writes at most CAT_FLOAT_MAX bytes at p, returns the end. */
 #define CAT_FLOAT_MAX 48

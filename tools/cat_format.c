@@ -15,6 +15,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "cat.h"
 
@@ -132,6 +133,32 @@ void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c)
     }
     if (env && strcmp(env, "1") == 0) c->writer = W_GENERIC;
     (void)o;
+    /* The header names the file's type; a decimal read inexactly (above precision 38) says
+     * it is printed as float64. */
+    rbuf lb = {0};
+    const char *lg = pqt_file_column_logical(f, c->col);
+    int inexact = !c->dec_precision && lg && strncmp(lg, "DECIMAL", 7) == 0;
+    tool_type_label(f, c->col, c->kind, inexact, &lb);
+    free(c->label);
+    c->label = lb.p;
+}
+
+void cat_label_columns(cat_out *o, const pqt_file *f)
+{
+    int nnodes = pqt_file_nnodes(f);
+    for (int i = 0; i < nnodes; i++) {
+        int col = pqt_file_node_column(f, i);
+        if (col < 0) continue;
+        /* a LIST field, or a bare repeated primitive: a list until its rows are seen */
+        int list = pqt_file_node_nchildren(f, i) > 0 ||
+                   strcmp(pqt_file_node_repetition(f, i), "repeated") == 0;
+        for (int c = 0; c < o->ncols; c++) {
+            if (o->cols[c].col != col || o->cols[c].label) continue;
+            rbuf lb = {0};
+            tool_type_label(f, col, list ? PQT_LIST : 0, 0, &lb);
+            o->cols[c].label = lb.p;
+        }
+    }
 }
 
 /* ---- values ---- */
@@ -201,6 +228,37 @@ static void csv_field(cat_sink *s, const char *x, size_t n, int force_quote)
     s->len = (size_t)(p - s->p);
 }
 
+/* tsv (IANA text/tab-separated-values): no quoting; a tab, line break or backslash in a
+ * value is written as \t, \n, \r, \\ (as DuckDB and PostgreSQL read them). */
+static void tsv_field(cat_sink *s, const char *x, size_t n)
+{
+    size_t i = 0;
+    while (i < n && x[i] != '\t' && x[i] != '\n' && x[i] != '\r' && x[i] != '\\')
+        i++;
+    if (i == n) {
+        sink_put(s, x, n);
+        return;
+    }
+    char *p = sink_room(s, 2 * n);
+    for (i = 0; i < n; i++) {
+        char c = x[i];
+        if (c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+            *p++ = '\\';
+            c = c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : '\\';
+        }
+        *p++ = c;
+    }
+    s->len = (size_t)(p - s->p);
+}
+
+static void text_field(cat_out *o, const char *x, size_t n, int force_quote)
+{
+    if (o->format == FORMAT_TSV)
+        tsv_field(&o->sink, x, n);
+    else
+        csv_field(&o->sink, x, n, force_quote);
+}
+
 /* A string value: bytes that need no escaping are copied as they are; anything else (an
  * escape, a byte of UTF-8 to validate) goes through the renderers. */
 static void put_string(cat_out *o, const colview *v, int64_t r, int json)
@@ -218,7 +276,7 @@ static void put_string(cat_out *o, const colview *v, int64_t r, int json)
     cat_sink *s = &o->sink;
     if (i == n) {
         if (!json) {
-            csv_field(s, x, n, 0);
+            text_field(o, x, n, 0);
             return;
         }
         char *p = sink_room(s, n + 2);
@@ -234,7 +292,7 @@ static void put_string(cat_out *o, const colview *v, int64_t r, int json)
         sink_put(s, o->cell.p, o->cell.len);
     } else {
         render_text_string(&o->cell, x, n, 0);
-        csv_field(s, o->cell.p, o->cell.len, 0);
+        text_field(o, o->cell.p, o->cell.len, 0);
     }
 }
 
@@ -250,7 +308,7 @@ static inline void put_value(cat_out *o, const cat_col *c, int64_t r, int json)
         if (json)
             sink_put(s, o->cell.p, o->cell.len);
         else if (present)
-            csv_field(s, o->cell.p, o->cell.len, (v->kind & (PQT_VECTOR | PQT_LIST)) != 0);
+            text_field(o, o->cell.p, o->cell.len, (v->kind & (PQT_VECTOR | PQT_LIST)) != 0);
         return;
     }
     if (!is_valid(w == W_ARRAY ? v->row_valid : v->valid, r)) {
@@ -262,9 +320,12 @@ static inline void put_value(cat_out *o, const cat_col *c, int64_t r, int json)
     } else if (w == W_ARRAY) {
         /* csv: an array is one quoted field; "NaN" inside needs its quotes doubled. */
         size_t start = s->len;
-        if (!json) sink_putc(s, '"');
+        if (json || o->format == FORMAT_TSV) { /* JSON text has no tab or line break */
+            put_array(s, c, r);
+            return;
+        }
+        sink_putc(s, '"');
         put_array(s, c, r);
-        if (json) return;
         size_t n = s->len - start - 1;
         if (!memchr(s->p + start + 1, '"', n)) {
             sink_putc(s, '"');
@@ -285,46 +346,173 @@ static inline void put_value(cat_out *o, const cat_col *c, int64_t r, int json)
 static int csv_header(cat_out *o)
 {
     for (int c = 0; c < o->ncols; c++) {
-        if (c) sink_putc(&o->sink, ',');
-        csv_field(&o->sink, o->cols[c].path, strlen(o->cols[c].path), 0);
+        if (c) sink_putc(&o->sink, o->format == FORMAT_TSV ? '\t' : ',');
+        text_field(o, o->cols[c].path, strlen(o->cols[c].path), 0);
     }
     sink_putc(&o->sink, '\n');
     return sink_row_done(&o->sink);
 }
 
+/* ---- jsonl keys ---- */
+
+static char *take_key(rbuf *k)
+{
+    if (k->p) return k->p;
+    char *e = malloc(1); /* the first column of a flat row: nothing before its value */
+    if (!e) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    *e = '\0';
+    return e;
+}
+
+/* The schema nodes from the top-level field down to column c's node (at most 64 levels). */
+typedef struct key_path {
+    int node[65];
+    int n;
+} key_path;
+
+static const key_path *sort_paths;
+static const int *sort_first;
+
+/* Columns in the order of their first-printed ancestors, level by level: the members of a
+ * struct come together where its first printed member is; otherwise the printed order. */
+static int cmp_order(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    const key_path *x = &sort_paths[a], *y = &sort_paths[b];
+    for (int l = 0; l < x->n && l < y->n; l++) {
+        int ra = sort_first[x->node[l]], rb = sort_first[y->node[l]];
+        if (ra != rb) return ra < rb ? -1 : 1;
+    }
+    return a < b ? -1 : a > b;
+}
+
+static void *need(void *p)
+{
+    if (!p) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    return p;
+}
+
+void cat_json_keys(cat_out *o, const pqt_file *f)
+{
+    int n = o->ncols;
+    o->jorder = need(malloc((n > 0 ? (size_t)n : 1) * sizeof *o->jorder));
+    for (int i = 0; i < n; i++)
+        o->jorder[i] = i;
+    key_path *paths = need(calloc(n > 0 ? (size_t)n : 1, sizeof *paths));
+    int nnodes = f ? pqt_file_nnodes(f) : 0;
+    int *col_node = NULL, *first = NULL;
+    if (f) {
+        int ncols = pqt_file_ncols(f);
+        col_node = need(malloc((ncols > 0 ? (size_t)ncols : 1) * sizeof *col_node));
+        first = need(malloc((nnodes > 0 ? (size_t)nnodes : 1) * sizeof *first));
+        for (int i = 0; i < nnodes; i++) {
+            int c = pqt_file_node_column(f, i);
+            if (c >= 0 && c < ncols) col_node[c] = i;
+            first[i] = -1;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        key_path *kp = &paths[i];
+        if (!f) continue;
+        int up[65], k = 0;
+        for (int nd = col_node[o->cols[i].col]; nd > 0 && k < 65; nd = pqt_file_node_parent(f, nd))
+            up[k++] = nd;
+        for (int l = 0; l < k; l++) {
+            kp->node[l] = up[k - 1 - l];
+            if (first[kp->node[l]] < 0) first[kp->node[l]] = i;
+        }
+        kp->n = k;
+    }
+    if (f) {
+        sort_paths = paths;
+        sort_first = first;
+        qsort(o->jorder, (size_t)n, sizeof *o->jorder, cmp_order);
+    }
+    const key_path *prev = NULL;
+    for (int j = 0; j < n; j++) {
+        cat_col *c = &o->cols[o->jorder[j]];
+        const key_path *kp = &paths[o->jorder[j]];
+        rbuf k = {0};
+        int open = prev && prev->n > 1 ? prev->n - 1 : 0, common = 0;
+        while (f && common < open && common < kp->n - 1 && prev->node[common] == kp->node[common])
+            common++;
+        for (int l = common; l < open; l++)
+            rb_putc(&k, '}');
+        if (j) rb_putc(&k, ',');
+        for (int l = common; f && l < kp->n - 1; l++) {
+            const char *name = pqt_file_node_read_name(f, kp->node[l]);
+            render_json_string(&k, name, strlen(name));
+            rb_puts(&k, ":{");
+        }
+        const char *leaf = f && kp->n > 0 ? pqt_file_node_read_name(f, kp->node[kp->n - 1]) : c->path;
+        render_json_string(&k, leaf, strlen(leaf));
+        rb_putc(&k, ':');
+        free(c->key);
+        c->key = take_key(&k);
+        c->key_len = k.len;
+        prev = kp;
+    }
+    rbuf e = {0};
+    for (int l = 1; prev && f && l < prev->n; l++)
+        rb_putc(&e, '}');
+    rb_putc(&e, '}');
+    free(o->jend);
+    o->jend = e.p;
+    o->jend_len = e.len;
+    free(paths);
+    free(col_node);
+    free(first);
+}
+
 int cat_write_rows(cat_out *o, int64_t nrows)
 {
-    int json = o->format == FORMAT_JSONL;
+    int json = o->format == FORMAT_JSONL || o->format == FORMAT_JSONARR;
+    int array = o->format == FORMAT_JSONARR;
+    char sep = o->format == FORMAT_TSV ? '\t' : ',';
     cat_sink *s = &o->sink;
     if (!o->started) {
         o->started = 1;
         if (!json && csv_header(o) != 0) return -1;
-        for (int c = 0; json && c < o->ncols; c++) {
-            rbuf k = {0};
-            render_json_string(&k, o->cols[c].path, strlen(o->cols[c].path));
-            rb_putc(&k, ':');
-            o->cols[c].key = k.p;
-            o->cols[c].key_len = k.len;
-        }
+        if (json && !o->jorder) cat_json_keys(o, NULL);
+        if (array) sink_putc(s, '[');
     }
     for (int64_t r = 0; r < nrows; r++) {
+        if (array && o->nrows_out + r > 0) sink_put(s, ",\n", 2);
         if (json) sink_putc(s, '{');
-        for (int c = 0; c < o->ncols; c++) {
-            const cat_col *col = &o->cols[c];
-            if (json) {
-                char *p = sink_room(s, col->key_len + 1);
-                if (c) *p++ = ',';
-                memcpy(p, col->key, col->key_len);
-                s->len = (size_t)(p + col->key_len - s->p);
-            } else if (c) {
-                sink_putc(s, ',');
-            }
+        for (int j = 0; j < o->ncols; j++) {
+            const cat_col *col = &o->cols[json ? o->jorder[j] : j];
+            if (json)
+                sink_put(s, col->key, col->key_len);
+            else if (j)
+                sink_putc(s, sep);
             put_value(o, col, r, json);
         }
-        if (json) sink_putc(s, '}');
-        sink_putc(s, '\n');
+        if (json) sink_put(s, o->jend, o->jend_len);
+        if (!array) sink_putc(s, '\n');
         if (sink_row_done(s) != 0) return -1;
     }
     o->nrows_out += nrows;
     return 0;
+}
+
+int cat_write_end(cat_out *o)
+{
+    if (cat_write_rows(o, 0) != 0) return -1;
+    if (o->format == FORMAT_JSONARR) sink_puts(&o->sink, o->nrows_out ? "\n]\n" : "]\n");
+    return sink_flush(&o->sink);
+}
+
+int cat_format_parse(const char *name)
+{
+    static const char *const names[] = {"table", "csv", "jsonl", "tsv", "json"};
+    static const int formats[] = {FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL, FORMAT_TSV, FORMAT_JSONARR};
+    for (int i = 0; i < 5; i++)
+        if (strcasecmp(name, names[i]) == 0) return formats[i];
+    return -1;
 }

@@ -127,7 +127,7 @@ int cat_print(cat_reader *rd, cat_out *o, int64_t lo, int64_t hi, int64_t limit,
             snprintf(line, sizeof line, "showing %lld of %lld rows", (long long)o->nrows_out,
                      (long long)total);
         if (cat_table_finish(o, line) != 0) goto failed;
-    } else if (cat_write_rows(o, 0) != 0 || sink_flush(&o->sink) != 0) {
+    } else if (cat_write_end(o) != 0) {
         goto failed;
     }
     return rc;
@@ -142,10 +142,15 @@ void cat_out_free(cat_out *o)
     rb_free(&o->cell);
     for (int c = 0; c < o->ncols; c++) {
         free(o->cols[c].key);
+        free(o->cols[c].label);
         free(o->cols[c].path);
         free(o->cols[c].phys_unit);
     }
     free(o->cols);
+    free(o->jorder);
+    free(o->jend);
+    o->jorder = NULL;
+    o->jend = NULL;
     o->cols = NULL;
     o->ncols = 0;
 }

@@ -140,7 +140,7 @@ int cat_print_sorted(cat_reader *rd, cat_out *o, int all)
             snprintf(line, sizeof line, "%lld row%s", (long long)total, total == 1 ? "" : "s");
             wrc = cat_table_finish(o, line) != 0;
         } else {
-            wrc = cat_write_rows(o, 0) != 0 || sink_flush(&o->sink) != 0;
+            wrc = cat_write_end(o) != 0;
         }
     }
 done:

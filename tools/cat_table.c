@@ -124,7 +124,16 @@ void cat_table_collect(cat_out *o, int64_t nrows)
         }
         for (int64_t r = 0; r < nrows; r++) {
             size_t start = t->text.len;
-            render_cell(&t->text, &col->v, r, STYLE_TABLE);
+            /* A null is NULL, and a string that reads "NULL" is quoted: the two never look
+             * alike (the string "null" prints as it is). */
+            if (!render_cell(&t->text, &col->v, r, STYLE_TABLE)) {
+                memcpy(t->text.p + start, "NULL", 4);
+            } else if (t->text.len - start == 4 && memcmp(t->text.p + start, "NULL", 4) == 0 &&
+                       PQT_KIND_ELEMENT(col->kind) == PQT_STRING &&
+                       !(col->kind & (PQT_VECTOR | PQT_LIST))) {
+                t->text.len = start;
+                rb_puts(&t->text, "\"NULL\"");
+            }
             t->end[tb->nrows + r] = t->text.len;
             t->cells[tb->nrows + r] = cat_text_width(t->text.p + start, t->text.len - start);
         }
@@ -236,8 +245,9 @@ static void fit(cat_table *tb, cat_out *o)
 /* The second header line's text of a column: its kind, and with --maml its unit. */
 static const char *kind_line(const cat_col *c, char *buf, size_t cap)
 {
-    if (!c->phys_unit || !c->phys_unit[0]) return c->kind_name;
-    snprintf(buf, cap, "%s [%s]", c->kind_name, c->phys_unit);
+    const char *name = c->label ? c->label : c->kind_name;
+    if (!c->phys_unit || !c->phys_unit[0]) return name;
+    snprintf(buf, cap, "%s [%s]", name, c->phys_unit);
     return buf;
 }
 

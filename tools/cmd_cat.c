@@ -23,7 +23,11 @@
     "  -n, --limit N      print at most N rows\n"                                                  \
     "  --all              every row on a terminal too (there the table shows the first and\n"    \
     "                     last 10 rows of a longer one; a pipe always gets every row)\n"         \
-    "  -f, --format F     table (default, for people), csv, or jsonl (one JSON object a row)\n"   \
+    "  -f, --format F     table (default, for people), csv, tsv, jsonl (one JSON object a\n"   \
+    "                     row) or json (one array of row objects); any case (-f CSV). tsv\n"  \
+    "                     writes a tab, line break or backslash in a value as \\t \\n \\r \\\\\n" \
+    "  --dotted-keys      jsonl: a struct's leaves as flat keys (\"s.a\":1) instead of nested\n" \
+    "                     objects ({\"s\":{\"a\":1}}, the default, a struct's members together)\n" \
     "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
     "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
     "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
@@ -37,7 +41,9 @@
     "                     and within --rows; with --limit N the first N of that order (a\n"      \
     "                     top-n). The printed rows are held in memory\n"                         \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
-    "                     each row group's verdict and the counters of choosing the rows,\n"     \
+    "                     each row group's verdict (a run of equal verdicts on one line,\n"    \
+    "                     \"row groups 3-9: ...\", counts summed), a \"counters:\" line of\n"  \
+    "                     choosing the rows (row groups pruned, pages, values, bytes read),\n" \
     "                     then the sample's fraction and seed, the sort keys as applied, the\n" \
     "                     limit and the qc rules\n"                                              \
     "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"  \
@@ -62,6 +68,8 @@
     "Values print exactly: decimals with their scale, unsigned integers unsigned, floats as the\n" \
     "shortest text that reads back to the same value, INT96 timestamps in nanoseconds, or in\n"    \
     "microseconds/milliseconds when a printed value lies outside the years 1677..2262.\n" \
+    "Nulls: the table prints NULL (a string that reads NULL is shown as \"NULL\"; the string\n" \
+    "null as it is), csv an empty field (an empty string is \"\"), jsonl null.\n"               \
     "The table never cuts a number; strings longer than 32 cells end in \"…\", and columns\n"  \
     "that do not fit the terminal (or COLUMNS) are named after it. csv and jsonl print every\n"   \
     "value in full. A reader that stops early (pqt cat F | head) ends pqt quietly, status 0;\n"  \
@@ -69,14 +77,14 @@
 
 static const char usage_cat[] =
     "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]] [-s KEYS]\n"
-    "               [-n N] [--all] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "               [-n N] [--all] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... [--qc-soft]\n"
     "               [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
     "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]]\n"
-    "                [-s KEYS] [-f table|csv|jsonl] [--explain] [--qc RULE]... [--qc-soft]\n"
+    "                [-s KEYS] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... [--qc-soft]\n"
     "                [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
@@ -89,11 +97,11 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--explain", 0, 0},   {"--qc", 0, 1},
                               {"--qc-soft", 0, 0},   {"--sample", 0, 1},
                               {"--sort", 's', 1},    {"--maml", 0, 1},
-                              {NULL, 0, 0}};
+                              {"--dotted-keys", 0, 0}, {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format, *sort, *maml;
-    int no_crc, binary_as_string, all, explain;
+    int no_crc, binary_as_string, all, explain, dotted_keys;
     tool_where where;
 } cat_args;
 
@@ -260,11 +268,16 @@ static int pick_table_columns(const cat_reader *rd, const char *list, cat_out *o
 static int run(pqt_file *f, const cat_args *args)
 {
     cat_out o = {0};
-    o.format = !args->format || strcmp(args->format, "table") == 0 ? FORMAT_TABLE
-               : strcmp(args->format, "csv") == 0                  ? FORMAT_CSV
-                                                                   : FORMAT_JSONL;
+    o.format = args->format ? cat_format_parse(args->format) : FORMAT_TABLE;
+    char note[1100];
+    snprintf(note, sizeof note, "pqt: %s: ", args->path);
+    tool_note_renamed(f, note, stderr);
     /* with a MAML the columns are the table's: picked once it is open */
     int rc = args->maml ? EXIT_OK : pick_columns(f, args->path, args->columns, &o);
+    if (rc == EXIT_OK && (o.format == FORMAT_JSONL || o.format == FORMAT_JSONARR) && !args->maml &&
+        !args->dotted_keys)
+        cat_json_keys(&o, f);
+    if (rc == EXIT_OK && !args->maml) cat_label_columns(&o, f);
     int64_t nrows = pqt_file_nrows(f), lo = 1, hi = nrows, limit = -1;
     if (rc == EXIT_OK && args->rows) {
         tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */
@@ -396,6 +409,8 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             a->sort = s.value;
         else if (strcmp(s.opt, "--maml") == 0)
             a->maml = s.value;
+        else if (strcmp(s.opt, "--dotted-keys") == 0)
+            a->dotted_keys = 1;
         else
             a->binary_as_string = 1;
     }
@@ -432,9 +447,9 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             if ((rc = tool_where_add(&a->where, cmd, usage, rule)) >= 0) return rc;
         }
     }
-    if (a->format && strcmp(a->format, "table") != 0 && strcmp(a->format, "csv") != 0 &&
-        strcmp(a->format, "jsonl") != 0)
-        return tool_usage_error(cmd, usage, "unknown --format (table, csv or jsonl)", a->format);
+    if (a->format && cat_format_parse(a->format) < 0)
+        return tool_usage_error(cmd, usage, "unknown --format (table, csv, tsv, jsonl or json)",
+                                a->format);
 
     pqt_file *f;
     cat_open_args oa = {a->no_crc, a->binary_as_string};

@@ -23,10 +23,14 @@ static const char usage[] =
     "  file, created_by (null when absent), nrows, nrow_groups, ncols, nleaves,\n"
     "  row_groups: each {row_group (1-based), first_row, last_row (1-based, inclusive),\n"
     "    nrows, nbytes (uncompressed), compressed_nbytes,\n"
-    "    chunks: one per leaf, each {path (dotted leaf path), physical, logical (\"\" when\n"
+    "    chunks: one per leaf, each {path (dotted leaf path), type (\"uint32\",\n"
+    "      \"decimal(9,3)\", \"timestamp[us, UTC]\": as pqt schema names it), physical,\n"
+    "      logical (\"\" when\n"
     "      none), codec, encodings (array), nvals, compressed_nbytes, uncompressed_nbytes,\n"
-    "      statistics {min, max (text as in the text output: strings in double quotes,\n"
-    "      cut after 40 characters; null when absent), min_exact, max_exact (bool; null\n"
+    "      statistics {min, max (typed: integers, decimals (exact) and floats as JSON\n"
+    "      numbers; booleans; strings as JSON strings, cut after 40 characters with \"…\";\n"
+    "      NaN, Infinity, dates, times, timestamps and 0x-hex bytes as strings of the text\n"
+    "      output; null when absent), min_exact, max_exact (bool; null\n"
     "      when unknown), null_count, distinct_count, nan_count (null when absent)},\n"
     "      offset_index, column_index, bloom_filter (bool)};\n"
     "      an encrypted chunk has null codec, encodings, sizes and statistics}},\n"
@@ -75,6 +79,8 @@ static void print_chunk(const pqt_file *f, int rg, int leaf)
     int node = pqt_file_leaf_node(f, leaf);
     rb_puts(&b, "  ");
     tool_node_path(f, node, &b);
+    rb_puts(&b, ": ");
+    tool_type_label_node(f, node, &b);
     rb_puts(&b, " (");
     rb_puts(&b, pqt_file_node_physical(f, node));
     rbuf logical = {0};
@@ -143,6 +149,62 @@ static void print_kv(const pqt_file *f, int i)
 
 /* ---- --format json ---- */
 
+/* Whether s[0..n) is a JSON number: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)? */
+static int json_number(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (i < n && s[i] == '-') i++;
+    if (i >= n || s[i] < '0' || s[i] > '9') return 0;
+    if (s[i] == '0') i++;
+    else
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    if (i < n && s[i] == '.') {
+        if (++i >= n || s[i] < '0' || s[i] > '9') return 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+        if (i >= n || s[i] < '0' || s[i] > '9') return 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+    }
+    return i == n;
+}
+
+/* A statistic as a typed JSON value, its text as pqt_file_chunk_stat_text gives it: numbers
+ * (integers, decimals exactly, floats) as JSON numbers written as that text, booleans as
+ * true/false, strings as JSON strings without the text's quotes; the rest (NaN, Infinity,
+ * dates, times, timestamps, 0x-hex bytes) as JSON strings of the text. */
+static void json_stat_value(jw *w, const pqt_file *f, int leaf, const char *t, size_t n)
+{
+    const char *phys = pqt_file_node_physical(f, pqt_file_leaf_node(f, leaf));
+    if (json_number(t, n) || (phys && strcmp(phys, "BOOLEAN") == 0 &&
+                              (strcmp(t, "true") == 0 || strcmp(t, "false") == 0))) {
+        jw_raw(w, t, n);
+        return;
+    }
+    if (n >= 1 && t[0] == '"') {
+        /* the text is a JSON string already unless it has \xNN (bytes that are not UTF-8) */
+        size_t end = n >= 2 && t[n - 1] == '"' ? n - 1 : n;
+        char body[1024];
+        size_t bn = end - 1 < sizeof body - 1 ? end - 1 : sizeof body - 1;
+        memcpy(body, t + 1, bn);
+        body[bn] = '\0';
+        if (!strstr(body, "\\x")) {
+            rbuf r = {0};
+            rb_putc(&r, '"');
+            rb_put(&r, body, bn);
+            rb_putc(&r, '"');
+            jw_raw(w, r.p, r.len);
+            rb_free(&r);
+        } else {
+            jw_str(w, body);
+        }
+        return;
+    }
+    jw_str(w, t);
+}
+
 static void json_stats(jw *w, const pqt_file *f, int rg, int leaf)
 {
     char tmp[1024];
@@ -155,7 +217,7 @@ static void json_stats(jw *w, const pqt_file *f, int rg, int leaf)
         jw_key(w, mm[k].key);
         size_t n = 0;
         if (pqt_file_chunk_stat_text(f, rg, leaf, mm[k].which, tmp, sizeof tmp, &n) == PQT_OK)
-            jw_str(w, tmp);
+            json_stat_value(w, f, leaf, tmp, n < sizeof tmp ? n : sizeof tmp - 1);
         else
             jw_null(w);
     }
@@ -191,6 +253,10 @@ static void json_chunk(jw *w, const pqt_file *f, int rg, int leaf)
     jw_open(w, '{');
     jw_key(w, "path");
     tool_node_path(f, node, &b);
+    jw_str(w, b.p ? b.p : "");
+    jw_key(w, "type");
+    b.len = 0;
+    tool_type_label_node(f, node, &b);
     jw_str(w, b.p ? b.p : "");
     jw_key(w, "physical");
     jw_str(w, pqt_file_node_physical(f, node));

@@ -17,7 +17,8 @@ static const char usage[] =
     "Print the schema tree of a Parquet file: each node with its repetition, physical and\n"
     "logical type, and the table column (path and kind) it is read as. Only the footer is\n"
     "read, so a LIST column whose width the footer cannot settle shows as\n"
-    "'list<T>, width unknown (use --measure)'.\n"
+    "'list<T>, width unknown (use --measure)'. Top-level fields that share a name are read\n"
+    "as NAME_k (the smallest k >= 1 no field has), with a note after the tree.\n"
     "  --measure        read LIST columns' data where needed to tell a fixed-width\n"
     "                   vector<T> from a variable-length list<T> (reads whole columns)\n"
     "  --maml M         also the table's columns as the read-in MAML M names them\n"
@@ -33,9 +34,12 @@ static const char usage[] =
     "    {name, path (dotted, \"\" for the root), depth (root 0), repetition (\"\" for the\n"
     "     root), physical (\"\" for a group), type_length (0 unless fixed-length),\n"
     "     logical (\"\" when none), nchildren, column (the column path it is read as, or\n"
-    "     null)},\n"
+    "     null), read_name (the name the columns use for it: name, or for a later\n"
+    "     top-level field of the same name NAME_k)},\n"
     "  columns: the table columns in file order, each\n"
-    "    {path, readable (bool), kind (\"int64\", \"vector<float32>\", \"list<float32>\", ...;\n"
+    "    {path, readable (bool), kind (what it is read as: \"int64\", \"vector<float32>\",\n"
+    "     \"list<float32>\", ...; null when unreadable), type (the file's type as a user\n"
+    "     knows it: \"uint32\", \"decimal(38,10)\", \"timestamp[us, UTC]\", \"list<date32>\";\n"
     "     null when unreadable), width (1 for scalars, N for vectors, 0 for lists, null\n"
     "     while not measured), unsupported_reason (null when readable), nullable (bool),\n"
     "     physical, logical}.\n"
@@ -82,7 +86,7 @@ static void describe(const pqt_file *f, const shape *shapes, int node, int depth
             rb_puts(&l->field[F_KIND], pqt_file_column_unsupported_reason(f, col));
             rb_puts(&l->field[F_KIND], ")");
         } else {
-            rb_puts(&l->field[F_KIND], pqt_kind_name(kind));
+            tool_type_label(f, col, kind, 1, &l->field[F_KIND]);
             if (shapes[col].width < 0) rb_puts(&l->field[F_KIND], ", width unknown (use --measure)");
         }
     }
@@ -138,6 +142,19 @@ static int *node_depths(const pqt_file *f, int nnodes)
     }
     free(left);
     return depth;
+}
+
+void tool_note_renamed(const pqt_file *f, const char *prefix, FILE *out)
+{
+    int nnodes = pqt_file_nnodes(f), field = 0;
+    for (int i = 1; i < nnodes; i++) {
+        if (pqt_file_node_parent(f, i) != 0) continue;
+        field++;
+        const char *name = pqt_file_node_name(f, i), *as = pqt_file_node_read_name(f, i);
+        if (strcmp(name, as) != 0)
+            fprintf(out, "%snote: top-level field %d is a second '%s': read as '%s'\n", prefix,
+                    field, name, as);
+    }
 }
 
 /* --maml: the table opened with the MAML, for its column names and units. */
@@ -207,6 +224,7 @@ static void print_text(const pqt_file *f, const char *path, const shape *shapes,
     for (int i = 0; i < nnodes; i++)
         describe(f, shapes, i, depth[i], &lines[i]);
     print_lines(lines, nnodes);
+    tool_note_renamed(f, "", stdout);
     for (int i = 0; i < nnodes; i++)
         for (int k = 0; k < NFIELDS; k++)
             rb_free(&lines[i].field[k]);
@@ -262,6 +280,8 @@ static void print_json(const pqt_file *f, const char *path, const shape *shapes,
         jw_key(&w, "column");
         int col = pqt_file_node_column(f, i);
         jw_str(&w, col >= 0 ? pqt_file_column_path(f, col) : NULL);
+        jw_key(&w, "read_name");
+        jw_str(&w, pqt_file_node_read_name(f, i));
         jw_close(&w, '}');
         jw_flush(&w, stdout);
     }
@@ -279,6 +299,10 @@ static void print_json(const pqt_file *f, const char *path, const shape *shapes,
         jw_bool(&w, kind != PQT_NONE);
         jw_key(&w, "kind");
         jw_str(&w, kind != PQT_NONE ? pqt_kind_name(kind) : NULL);
+        jw_key(&w, "type");
+        tmp.len = 0;
+        if (kind != PQT_NONE) tool_type_label(f, c, kind, 0, &tmp);
+        jw_str(&w, kind != PQT_NONE ? tmp.p : NULL);
         jw_key(&w, "width");
         if (kind == PQT_NONE || shapes[c].width < 0)
             jw_null(&w);

@@ -67,6 +67,13 @@ void jw_str(jw *w, const char *s)
     w->first = 0;
 }
 
+void jw_raw(jw *w, const char *text, size_t n)
+{
+    pre_value(w);
+    rb_put(&w->b, text, n);
+    w->first = 0;
+}
+
 void jw_int(jw *w, int64_t v)
 {
     char tmp[32];

@@ -19,6 +19,7 @@ static const char usage_text[] =
     "  cat FILE      print rows (table, csv or jsonl)\n"
     "  head FILE     print the first 10 rows (cat --limit 10)\n"
     "  count FILE    the number of rows, or of rows passing --where rules (--explain: how)\n"
+    "  stats FILE    per column: type, nulls, min, max, distinct values, mean, stddev\n"
     "  maml check M [FILE]  validate a read-in MAML, alone or against FILE (docs/maml.md)\n"
     "  copy IN OUT   rewrite the rows and columns of IN that --where/--rows/--columns keep\n"
     "  help COMMAND  the options of a command (the same as 'pqt COMMAND --help')\n"
@@ -43,6 +44,7 @@ typedef struct command {
 static const command commands[] = {{"schema", cmd_schema}, {"meta", cmd_meta},
                                    {"cat", cmd_cat},       {"head", cmd_head},
                                    {"count", cmd_count},
+                                   {"stats", cmd_stats},
                                    {"maml", cmd_maml},
                                    {"copy", cmd_copy},
                                    {NULL, NULL}};

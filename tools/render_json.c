@@ -95,11 +95,12 @@ static void time_of_day(rbuf *b, int64_t ticks, int unit)
 void render_time(rbuf *b, int64_t ticks, int unit)
 {
     if (unit < 0 || unit > 2) unit = 1;
-    if (ticks < 0) { /* not a valid time of day; show the raw count rather than guess */
-        char tmp[32];
-        snprintf(tmp, sizeof tmp, "%lld", (long long)ticks);
-        rb_puts(b, tmp);
-        return;
+    if (ticks < 0) {
+        /* Not a time of day, but a bare count would not say what it is: wrapped modulo 24
+         * hours, as a clock would (-03:51:39 is 20:08:21; docs/output.md, "Times"). */
+        int64_t per_day = ticks_per_sec[unit] * 86400;
+        ticks %= per_day;
+        if (ticks < 0) ticks += per_day;
     }
     time_of_day(b, ticks, unit);
 }

@@ -173,13 +173,114 @@ static char *explain_alloc(const pqt_table *t)
     return buf;
 }
 
+/* ---- --explain as text: runs of equal verdicts on one line, then the counters ---- */
+
+#define VERDICT_NUMS 4
+
+/* A row group's verdict line "row group N: REST" as N, REST with its counts (a number right
+ * before " rows", " of " or " pages") cut out as \x01 marks, and the counts. 0 when the line
+ * is no such line or holds too many counts. */
+static int verdict_parse(const char *line, size_t len, int *rg, rbuf *tmpl, int64_t *nums, int *nn)
+{
+    static const char head[] = "row group ";
+    if (len < sizeof head || strncmp(line, head, sizeof head - 1) != 0) return 0;
+    const char *p = line + sizeof head - 1, *end = line + len;
+    char *stop;
+    long v = strtol(p, &stop, 10);
+    if (stop == p || stop + 2 > end || stop[0] != ':' || stop[1] != ' ') return 0;
+    *rg = (int)v;
+    *nn = 0;
+    tmpl->len = 0;
+    for (p = stop + 2; p < end;) {
+        if (*p >= '0' && *p <= '9' && (p[-1] == ' ' || p[-1] == '(')) {
+            const char *q = p;
+            while (q < end && *q >= '0' && *q <= '9')
+                q++;
+            size_t rest = (size_t)(end - q);
+            int count = (rest >= 5 && strncmp(q, " rows", 5) == 0) ||
+                        (rest >= 4 && strncmp(q, " of ", 4) == 0) ||
+                        (rest >= 6 && strncmp(q, " pages", 6) == 0);
+            if (count) {
+                if (*nn == VERDICT_NUMS) return 0;
+                nums[(*nn)++] = strtoll(p, NULL, 10);
+                rb_putc(tmpl, '\x01');
+                p = q;
+                continue;
+            }
+            rb_put(tmpl, p, (size_t)(q - p));
+            p = q;
+            continue;
+        }
+        rb_putc(tmpl, *p++);
+    }
+    return 1;
+}
+
+static void verdict_flush(FILE *out, int first, int last, const rbuf *tmpl, const int64_t *nums)
+{
+    if (first == last)
+        fprintf(out, "row group %d: ", first);
+    else
+        fprintf(out, "row groups %d-%d: ", first, last);
+    int k = 0;
+    for (size_t i = 0; i < tmpl->len; i++) {
+        if (tmpl->p[i] == '\x01')
+            fprintf(out, "%lld", (long long)nums[k++]);
+        else
+            fputc(tmpl->p[i], out);
+    }
+    fputc('\n', out);
+}
+
 void tool_explain_text(const pqt_table *t, FILE *out)
 {
     char *text = explain_alloc(t);
-    size_t n = strlen(text);
-    fputs(text, out);
-    if (n > 0 && text[n - 1] != '\n') fputc('\n', out);
+    rbuf run = {0}, cur = {0};
+    int64_t sum[VERDICT_NUMS] = {0}, nums[VERDICT_NUMS] = {0};
+    int first = 0, last = -1, nn = 0;
+    for (char *line = text; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        int rg;
+        if (verdict_parse(line, len, &rg, &cur, nums, &nn)) {
+            if (last >= 0 && rg == last + 1 && cur.len == run.len &&
+                memcmp(cur.p, run.p, cur.len) == 0) {
+                for (int k = 0; k < nn; k++)
+                    sum[k] += nums[k];
+                last = rg;
+            } else {
+                if (last >= 0) verdict_flush(out, first, last, &run, sum);
+                run.len = 0;
+                rb_put(&run, cur.p, cur.len);
+                memcpy(sum, nums, sizeof sum);
+                first = last = rg;
+            }
+        } else {
+            if (last >= 0) verdict_flush(out, first, last, &run, sum);
+            last = -1;
+            fwrite(line, 1, len, out);
+            fputc('\n', out);
+        }
+        line += len + (nl != NULL);
+    }
+    if (last >= 0) verdict_flush(out, first, last, &run, sum);
+    rb_free(&run);
+    rb_free(&cur);
     free(text);
+    pqt_scan_counts c;
+    memset(&c, 0, sizeof c);
+    if (pqt_table_scan_stats(t, &c) != PQT_OK) return;
+    fprintf(out,
+            "counters: %lld row groups (%lld pruned by statistics, %lld by the page index, %lld "
+            "by dictionaries, %lld by bloom filters; %lld kept whole); %lld pages (%lld "
+            "skipped, %lld decompressed, %lld dictionary pages); %lld values decoded, %lld bytes "
+            "read\n",
+            (long long)c.row_groups, (long long)c.row_groups_pruned_stats,
+            (long long)c.row_groups_pruned_index, (long long)c.row_groups_pruned_dictionary,
+            (long long)c.row_groups_pruned_bloom, (long long)c.row_groups_all, (long long)c.pages,
+            (long long)c.pages_skipped, (long long)c.pages_decompressed,
+            (long long)c.dictionary_pages_read, (long long)c.values_decoded,
+            (long long)c.bytes_read);
 }
 
 void tool_explain_qc(const tool_where *w, FILE *out)

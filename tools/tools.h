@@ -22,8 +22,18 @@ int cmd_meta(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_head(int argc, char **argv); /* cat --limit 10 */
 int cmd_count(int argc, char **argv);
+int cmd_stats(int argc, char **argv); /* cmd_stats.c */
 int cmd_maml(int argc, char **argv); /* maml check */
 int cmd_copy(int argc, char **argv);
+/* "PREFIXnote: top-level field N is a second 'a': read as 'a_2'" on out, a line for every
+ * top-level field the library renamed (cmd_schema.c). */
+void tool_note_renamed(const pqt_file *f, const char *prefix, FILE *out);
+/* The type of column col as the file declares it ("uint32", "decimal(38,10)",
+ * "timestamp[us, UTC]", "list<date32>"), wrapped by the list/vector bits of kind (the kind it
+ * is read as); read_as: " (read as int64)" after it where the read kind is another type
+ * (type_label.c). tool_type_label_node: a schema leaf's type, no wrapping. */
+void tool_type_label(const pqt_file *f, int col, int kind, int read_as, rbuf *b);
+void tool_type_label_node(const pqt_file *f, int node, rbuf *b);
 
 /* "pqt: FILE: <pqt_errmsg()>" on stderr; returns EXIT_FAIL. */
 int tool_fail(const char *path);
@@ -177,6 +187,7 @@ void jw_int(jw *w, int64_t v);
 void jw_double(jw *w, double v); /* finite; shortest round-trip text */
 void jw_bool(jw *w, int v);
 void jw_null(jw *w);
+void jw_raw(jw *w, const char *text, size_t n); /* text already JSON (a number, ...) */
 /* Write what is built so far to out and empty the buffer (the document goes on). */
 void jw_flush(jw *w, FILE *out);
 

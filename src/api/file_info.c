@@ -130,6 +130,13 @@ const char *pqt_file_node_name(const pqt_file *f, int node)
     return s ? s : "";
 }
 
+const char *pqt_file_node_read_name(const pqt_file *f, int node)
+{
+    if (!node_ok(f, node)) return NULL;
+    const char **renamed = f->schema.field_name;
+    return renamed && renamed[node] ? renamed[node] : pqt_file_node_name(f, node);
+}
+
 int pqt_file_node_nchildren(const pqt_file *f, int node)
 {
     if (!node_ok(f, node)) return -1;
@@ -419,7 +426,7 @@ static void civil_from_days(int64_t z, tb *t)
 static const int64_t unit_per_sec[] = {1000, 1000000, 1000000000};
 static const int unit_digits[] = {3, 6, 9};
 
-/* HH:MM:SS.fff... of a time of day in `unit` ticks (0 <= v < one day). */
+/* HH:MM:SS.fff... of a time of day in `unit` ticks (0 <= v; hours past 23 stay visible). */
 static void time_of_day(int64_t v, int unit, tb *t)
 {
     int64_t ups = unit_per_sec[unit];
@@ -601,7 +608,10 @@ static void stat_int(const pqt_schema_elem *e, const uint8_t *v, int w, tb *t)
                        (ct >= PQT_CT_UINT_8 && ct <= PQT_CT_UINT_64);
     if (lt->id == PQT_LT_DATE || ct == PQT_CT_DATE) {
         civil_from_days(x, t);
-    } else if (is_time && ups && x >= 0 && x < ups * 86400) {
+    } else if (is_time && ups) {
+        /* as the tool prints values: a negative time wraps modulo 24 hours, one past a day
+         * keeps its hours (25:00:00), so neither is a bare count */
+        if (x < 0) x = x % (ups * 86400) + (x % (ups * 86400) ? ups * 86400 : 0);
         time_of_day(x, unit, t);
     } else if (is_ts && ups) {
         timestamp(x, unit, utc, t);

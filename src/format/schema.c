@@ -29,6 +29,7 @@ typedef struct walker {
     pqt_col *cols;
     int ncols, cap;
     int32_t *node_col; /* per schema node: the column it names, -1 if none */
+    const char **field_name; /* per node: a top-level field's unique name (NULL: none renamed) */
     const char *texts[64]; /* interned physical/logical texts (open addressing) */
 } walker;
 
@@ -410,7 +411,8 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
     const int idx = w->pos;
     const pqt_schema_elem *e = &w->meta->schema[idx];
     if (!e->name) return corrupt_tree("element without a name", idx);
-    const char *path = join_path(w, prefix, e->name);
+    const char *name = !prefix && w->field_name && w->field_name[idx] ? w->field_name[idx] : e->name;
+    const char *path = join_path(w, prefix, name);
     if (!path) return pqt_err(PQT_NOMEM, "out of memory building the column list");
     /* Every branch but a plain struct emits exactly one column, named by this node. */
     if (!is_group(e) || is_list_annotated(e) || is_map_annotated(e) ||
@@ -476,11 +478,115 @@ static pqt_status node_parents(const pqt_file_meta *m, pqt_arena *arena, int32_t
     return PQT_OK;
 }
 
+/* ---- unique top-level names ----
+ * Two top-level fields may share a name (Parquet does not forbid it). A by-name lookup
+ * would reach only the first, and a JSON row would repeat a key, so every later one is
+ * read as NAME_k, the smallest k >= 1 that no top-level field has (docs/output.md). */
+
+typedef struct name_set {
+    const char **slot;
+    size_t mask;
+} name_set;
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* Insert s; 0 when it was already there. */
+static int name_add(name_set *t, const char *s)
+{
+    for (size_t i = name_hash(s) & t->mask;; i = (i + 1) & t->mask) {
+        if (!t->slot[i]) {
+            t->slot[i] = s;
+            return 1;
+        }
+        if (strcmp(t->slot[i], s) == 0) return 0;
+    }
+}
+
+static int name_has(const name_set *t, const char *s)
+{
+    for (size_t i = name_hash(s) & t->mask; t->slot[i]; i = (i + 1) & t->mask)
+        if (strcmp(t->slot[i], s) == 0) return 1;
+    return 0;
+}
+
+static pqt_status unique_field_names(walker *w, int nfields)
+{
+    const pqt_file_meta *meta = w->meta;
+    int32_t *top = pqt_malloc_array((size_t)nfields + 1, sizeof *top);
+    size_t cap = 16;
+    while (cap < 2 * (size_t)nfields + 2) cap *= 2;
+    /* each renamed field adds one name: room for twice the fields keeps the table half empty */
+    name_set t = {pqt_calloc(2 * cap, sizeof *t.slot), 2 * cap - 1};
+    pqt_status st = PQT_OK;
+    if (!top || !t.slot) {
+        st = pqt_err(PQT_NOMEM, "out of memory checking %d top-level names", nfields);
+        goto done;
+    }
+    /* Where each field starts (the walk checks the tree; a bad one stops here the same way). */
+    w->pos = 1;
+    for (int i = 0; i < nfields; i++) {
+        int nleaves = 0;
+        top[i] = w->pos;
+        if (w->pos < meta->nschema && !meta->schema[w->pos].name) break; /* visit reports it */
+        st = skip_subtree(w, 1, &nleaves);
+        if (st != PQT_OK) goto done;
+    }
+    w->pos = 1;
+    int ndup = 0;
+    for (int i = 0; i < nfields; i++) {
+        const char *n = meta->schema[top[i]].name;
+        if (!n) break;
+        if (!name_add(&t, n)) ndup++;
+    }
+    if (!ndup) goto done;
+    w->field_name = pqt_arena_alloc_array(w->arena, (size_t)meta->nschema, sizeof *w->field_name);
+    if (!w->field_name) {
+        st = pqt_err(PQT_NOMEM, "out of memory renaming duplicate column names");
+        goto done;
+    }
+    memset(w->field_name, 0, (size_t)meta->nschema * sizeof *w->field_name);
+    /* The first field of a name keeps it; later ones get a suffix no other field has. */
+    name_set seen = {pqt_calloc(2 * cap, sizeof *seen.slot), 2 * cap - 1};
+    if (!seen.slot) {
+        st = pqt_err(PQT_NOMEM, "out of memory checking %d top-level names", nfields);
+        goto done;
+    }
+    for (int i = 0; i < nfields && st == PQT_OK; i++) {
+        const char *n = meta->schema[top[i]].name;
+        if (!n) break;
+        if (name_add(&seen, n)) continue;
+        size_t len = strlen(n);
+        char *s = pqt_arena_alloc(w->arena, len + 24);
+        if (!s) {
+            st = pqt_err(PQT_NOMEM, "out of memory renaming column '%s'", n);
+            break;
+        }
+        for (long k = 1;; k++) {
+            snprintf(s, len + 24, "%s_%ld", n, k);
+            if (!name_has(&t, s)) break;
+        }
+        name_add(&t, s);
+        name_add(&seen, s);
+        w->field_name[top[i]] = s;
+    }
+    pqt_mem_free(seen.slot);
+done:
+    pqt_mem_free(top);
+    pqt_mem_free(t.slot);
+    return st;
+}
+
 static pqt_status build(walker *w, pqt_schema *out)
 {
     const pqt_file_meta *meta = w->meta;
     const pqt_schema_elem *root = &meta->schema[0];
     if (root->num_children < 0) return corrupt_tree("negative num_children", 0);
+    PQT_TRY(unique_field_names(w, root->num_children));
     for (int i = 0; i < root->num_children; i++) PQT_TRY(visit(w, NULL, 0, 0, false, 1));
     if (w->pos != meta->nschema)
         return corrupt_tree("elements left over after the root's children", w->pos);
@@ -496,6 +602,7 @@ static pqt_status build(walker *w, pqt_schema *out)
     out->ncols = w->ncols;
     out->nleaves = w->leaf_count;
     out->node_col = w->node_col;
+    out->field_name = w->field_name;
     return PQT_OK;
 }
 

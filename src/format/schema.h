@@ -86,6 +86,9 @@ typedef struct pqt_schema {
     /* per schema node (meta->schema index), computed once so node queries are O(1): */
     int32_t *node_col;    /* the column this node names (its path), or -1 */
     int32_t *node_parent; /* the parent node, -1 for the root */
+    /* per node: the name a renamed top-level field is read as (NULL: no field renamed;
+     * else NULL for every node keeping its own name) */
+    const char **field_name;
 } pqt_schema;
 
 /* Build the column list from meta->schema; strings live in arena. binary_as_string maps

@@ -59,6 +59,11 @@ static void test_times(void)
     CHECK_RENDER("23:59:59.999", render_time(b, 86399999, PQT_UNIT_MILLIS));
     CHECK_RENDER("23:59:59.999999", render_time(b, 86399999999LL, PQT_UNIT_MICROS));
     CHECK_RENDER("12:34:56.789000", render_time(b, 45296789000LL, PQT_UNIT_MICROS));
+    /* negative: wrapped modulo 24 h (-03:51:39 is 20:08:21); past a day: hours kept */
+    CHECK_RENDER("20:08:21.000", render_time(b, -13899000, PQT_UNIT_MILLIS));
+    CHECK_RENDER("23:59:59.999999999", render_time(b, -1, PQT_UNIT_NANOS));
+    CHECK_RENDER("00:00:00.000", render_time(b, -86400000LL * 3, PQT_UNIT_MILLIS));
+    CHECK_RENDER("25:00:00.000", render_time(b, 90000000, PQT_UNIT_MILLIS));
 }
 
 static void test_timestamps(void)
