@@ -114,6 +114,24 @@ static void add_col(cat_out *o, const pqt_file *f, int col)
     cat_col_exact(c, f);
 }
 
+/* The row index, parquet_row_index (PQT_ROW_INDEX): each printed row's 1-based file row, as
+ * the library's table gives it; printed only when named. */
+static void add_row_index_col(cat_out *o)
+{
+    cat_col *c = &o->cols[o->ncols++];
+    memset(c, 0, sizeof *c);
+    c->col = -1;
+    c->row_index = 1;
+    c->path = malloc(sizeof PQT_ROW_INDEX);
+    if (!c->path) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    memcpy(c->path, PQT_ROW_INDEX, sizeof PQT_ROW_INDEX);
+    c->unit = -1;
+    c->leaf = -1;
+}
+
 /* The columns to print: those named by --columns, or every readable one. */
 static int pick_columns(const pqt_file *f, const char *path, const char *list, cat_out *o)
 {
@@ -148,6 +166,13 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         }
         memcpy(name, raw, raw_n);
         name[raw_n] = '\0';
+        /* the name is the row index's, as in the library (which drops a file column of
+         * that name) */
+        if (n == sizeof PQT_ROW_INDEX - 1 && memcmp(item, PQT_ROW_INDEX, n) == 0) {
+            free(name);
+            add_row_index_col(o);
+            continue;
+        }
         int col;
         if (raw_n == n || pqt_file_find_column(f, name, &col) != PQT_OK) {
             memcpy(name, item, n);
@@ -247,12 +272,24 @@ static int pick_table_columns(const cat_reader *rd, const char *list, cat_out *o
             name[len] = '\0';
         }
         int index;
+        if (strcmp(name, PQT_ROW_INDEX) == 0) {
+            add_row_index_col(o);
+            free(name);
+            continue;
+        }
         rc = pqt_table_column_index(rd->t, name, &index) == PQT_OK
                  ? add_table_col(o, rd, name, 0)
                  : tool_fail(rd->path);
         free(name);
     }
     return rc;
+}
+
+/* tool_where_open_args.limit_plus1 of a --limit (-1: none). Saturates: a limit of INT64_MAX
+ * becomes INT64_MAX - 1, which no table reaches, rather than overflowing. */
+static int64_t limit_plus1(int64_t limit)
+{
+    return limit < 0 ? 0 : limit < INT64_MAX ? limit + 1 : INT64_MAX;
 }
 
 static int run(pqt_file *f, const cat_args *args)
@@ -288,8 +325,8 @@ static int run(pqt_file *f, const cat_args *args)
         for (int c = 0; c < o.ncols; c++)
             if (o.cols[c].is_int96) int96_unit = o.cols[c].unit;
         tool_where_open_args wa = {&args->where, args->no_crc, args->binary_as_string, int96_unit,
-                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort, limit + 1,
-                                   args->maml};
+                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort,
+                                   limit_plus1(limit), args->maml};
         if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
             rc = tool_fail(args->path);
         if (rc == EXIT_OK && args->maml) {
