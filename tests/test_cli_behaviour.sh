@@ -73,5 +73,17 @@ expect_rc 0 "--where --limit INT64_MAX"
 run cat "$SRC" -s id -n 9223372036854775808 -c id
 expect_rc 2 "--limit past INT64_MAX"
 
+# ---- 6. a wide file: 50,000 leaves (tests/make_wide.py: column ck, row r holds 10k + r).
+# Planning pairs printed columns with leaves in one pass; the old pairing (leaves x printed
+# columns, 2.5e9 steps here) took minutes. No timing is asserted: the work is bounded ----
+python3 tests/make_wide.py "$TMP/wide.parquet" 50000 3 || fail "make_wide.py failed"
+run cat "$TMP/wide.parquet" -n 1 --format csv
+expect_rc 0 "cat -n 1 of 50,000 columns"
+awk -F, 'NR == 1 { if (NF != 50000 || $1 != "c0" || $50000 != "c49999") bad = 1 }
+         NR == 2 { for (k = 1; k <= NF; k++) if ($k != (k - 1) * 10) bad = 1; if (NF != 50000) bad = 1 }
+         END { exit bad || NR != 2 }' "$TMP/out" || fail "cat -n 1 of 50,000 columns: wrong header or values"
+run cat "$TMP/wide.parquet" --rows 3 --format jsonl -c c49999,c7
+expect_out '{"c49999":499992,"c7":72}' "cat -c of a wide file"
+
 echo "test_cli_behaviour: $checks commands, $failures failures"
 [ "$failures" -eq 0 ]
