@@ -1526,7 +1526,9 @@ typedef enum pqt_wopt {
     PQT_WOPT_MAML_TEXT = 22,       /* text: the write-side MAML itself */
     PQT_WOPT_WRITE_MAML = 23,      /* int 0 (default) / 1: write the sidecar <stem>.maml at close */
     PQT_WOPT_FILE_DATE = 24,       /* text YYYY-MM-DDTHH:MM:SS: the DATE key-value entry (default:
-                                      the close time, UTC); shadows a user DATE entry */
+                                      the close time, UTC, or the environment's
+                                      SOURCE_DATE_EPOCH when it is a count of seconds);
+                                      shadows a user DATE entry; "": no DATE entry at all */
     PQT_WOPT_BACKGROUND_IO = 25    /* int 1 (default) / 0: one extra thread writes the bytes to
                                       the file while the columns are encoded (0: the
                                       encoding thread writes them) */
