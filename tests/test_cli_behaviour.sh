@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test_cli_behaviour.sh - how the pqt tool behaves around its options (issue 28): the row
 # index parquet_row_index reached from --columns, --where and --sort of cat and from copy
-# (--row-index); a --limit of INT64_MAX; the exact exit statuses and messages of usage errors.
+# (--row-index); a --limit of INT64_MAX; a file of 50,000 columns; messages in the tool's
+# words with control bytes escaped; one-line unknown command and option errors with the
+# nearest name; repeated options; usage errors as status 2; DATE and SOURCE_DATE_EPOCH.
 # The truth is the catalogue's own shape (examples/make_catalogue.mjs: id = row number 1..1000)
 # and hand-written expected lines.
 # Usage (ctest does this from the repository root): bash tests/test_cli_behaviour.sh PATH_TO_PQT
@@ -84,6 +86,97 @@ awk -F, 'NR == 1 { if (NF != 50000 || $1 != "c0" || $50000 != "c49999") bad = 1 
          END { exit bad || NR != 2 }' "$TMP/out" || fail "cat -n 1 of 50,000 columns: wrong header or values"
 run cat "$TMP/wide.parquet" --rows 3 --format jsonl -c c49999,c7
 expect_out '{"c49999":499992,"c7":72}' "cat -c of a wide file"
+
+# ---- 7. messages in the tool's words, not the C API's ----
+cp "$SRC" "$TMP/exists.parquet"
+run copy "$SRC" "$TMP/exists.parquet"
+expect_rc 1 "copy over an existing OUT"
+expect_err "pqt: $TMP/exists.parquet: exists (--force replaces it)" "copy over an existing OUT"
+run cat "$SRC" -w 'id in @s'
+expect_rc 1 "--where with a set"
+expect_err "pqt: $SRC: filter rule 'id in @s': unknown set '@s' (the pqt tool binds no sets: list the values, as 'x in (1, 2, 3)') at character 7" "--where with a set"
+run count "$SRC" --sample -1
+expect_rc 2 "--sample -1"
+expect_err_line "pqt count: --sample: -1.0: a sample fraction is >= 0 (0 keeps no row, 1 or more keeps every row)" "--sample -1"
+run count "$SRC" --rows 0:5
+expect_err "pqt: $SRC: --rows: LO = 0: rows are 1-based, the first row is 1 (leave the option unset to start at row 1)" "count --rows 0:5"
+run copy "$SRC" "$TMP/rg0.parquet" --row-group-rows 0
+expect_rc 2 "--row-group-rows 0"
+expect_err_line "pqt copy: --row-group-rows: 0 is out of range (1..2^63-1)" "--row-group-rows 0"
+run copy "$SRC" "$TMP/lzo.parquet" --codec lzo
+expect_err_line "pqt copy: --codec: unknown codec 'lzo' (zstd, snappy, gzip, lz4_raw, brotli, none)" "--codec lzo"
+# no message of these names a C call or option
+run cat "$SRC" --qc 'nosuch, >=0' -w 'id < 3'
+expect_rc 1 "--qc of a missing column"
+grep -qE 'pqt_[a-z_]+|PQT_[A-Z_]+' "$TMP/err" && fail "--qc message names the C API: $(cat "$TMP/err")"
+
+# ---- 8. unknown commands and options: one line with the nearest; repeated options add up;
+# a usage error is status 2 ----
+run cta "$SRC"
+expect_rc 2 "unknown command"
+expect_err "pqt: unknown command 'cta'; did you mean 'cat'? ('pqt help' lists the commands)" "unknown command"
+run xyzzy
+expect_rc 2 "unknown command, nothing near"
+expect_err "pqt: unknown command 'xyzzy' ('pqt help' lists the commands)" "unknown command, nothing near"
+run help cout
+expect_rc 2 "pqt help of an unknown command"
+expect_err "pqt: unknown command 'cout'; did you mean 'count'? ('pqt help' lists the commands)" "pqt help cout"
+run cat "$SRC" --colums id
+expect_rc 2 "unknown option"
+expect_err "pqt cat: unknown option '--colums'; did you mean '--columns'? ('pqt cat --help' lists the options)" "unknown option"
+run copy "$SRC" "$TMP/f.parquet" --forse=1
+expect_rc 2 "unknown option with a value"
+expect_err "pqt copy: unknown option '--forse=1'; did you mean '--force'? ('pqt copy --help' lists the options)" "unknown option with a value"
+run count "$SRC" --zzzzzz
+expect_err "pqt count: unknown option '--zzzzzz' ('pqt count --help' lists the options)" "unknown option, nothing near"
+run cat "$SRC" -c id -c ra --rows 1:2 --format csv
+expect_out $'id,ra\n1,129.00672\n2,208.38024' "-c id -c ra: both"
+run cat "$SRC" -s survey -s -id -c survey,id -n 3 --format csv
+expect_out $'survey,id\nDES,997\nDES,993\nDES,989' "-s survey -s -id: both keys"
+run copy "$SRC" "$TMP/cc.parquet" -c id -c mass --sort survey --sort -id -n
+expect_rc 2 "copy -n (unknown)"
+run copy "$SRC" "$TMP/cc.parquet" -c id -c survey --sort survey --sort -id --rows 1:6
+expect_rc 0 "copy -c -c --sort --sort"
+run cat "$TMP/cc.parquet" --format csv
+# the model: the unsorted rows ordered by sort(1), survey then id descending
+want=$(printf 'id,survey\n'; "$PQT" cat "$SRC" --rows 1:6 -c id,survey --format csv | tail -n +2 | sort -t, -k2,2 -k1,1nr)
+expect_out "$want" "copy -c -c --sort --sort"
+run copy "$SRC" "$TMP/lvl.parquet" --codec snappy --level 5
+expect_rc 2 "--codec snappy --level 5"
+expect_err_line "pqt copy: --level: snappy takes no level" "--codec snappy --level 5"
+run copy "$SRC" "$TMP/lvl.parquet" --level 10 --codec gzip
+expect_rc 2 "--codec gzip --level 10"
+expect_err_line "pqt copy: --level: gzip takes levels 0 to 9 (0: its default)" "--codec gzip --level 10"
+[ -e "$TMP/lvl.parquet" ] && fail "a bad --level wrote OUT"
+run copy "$SRC" "$TMP/lvl.parquet" --codec gzip --level 9 -c id
+expect_rc 0 "--codec gzip --level 9"
+
+# ---- 9. control bytes and invalid UTF-8 in a message are escaped (\xNN); valid UTF-8 stays ----
+run cat "$SRC" -c $'bad\x1b[31m\xff\xc3\xa9'
+expect_rc 1 "a column name with control bytes"
+expect_err "pqt: $SRC: no column 'bad\\x1B[31m\\xFF"$'\xc3\xa9'"'" "a column name with control bytes"
+run cat $'/nonexistent\x07/x.parquet'
+expect_err 'pqt: /nonexistent\x07/x.parquet: cannot open: No such file or directory' "a path with a control byte"
+run cat "$SRC" $'--c\x1bolumns'
+expect_err "pqt cat: unknown option '--c\\x1Bolumns'; did you mean '--columns'? ('pqt cat --help' lists the options)" "an option with a control byte"
+run cat "$SRC" -w $'x\x01 > 1'
+grep -q $'\x01' "$TMP/err" && fail "--where: a raw control byte reached stderr"
+grep -qF 'x\x01' "$TMP/err" || fail "--where: the control byte is not escaped: $(cat -v "$TMP/err")"
+
+# ---- 10. DATE: SOURCE_DATE_EPOCH makes copies byte-identical; --no-date writes none ----
+mkdir "$TMP/d1" "$TMP/d2"
+SOURCE_DATE_EPOCH=1700000000 "$PQT" copy "$SRC" "$TMP/d1/c.parquet" || fail "copy with SOURCE_DATE_EPOCH"
+sleep 1.1
+SOURCE_DATE_EPOCH=1700000000 "$PQT" copy "$SRC" "$TMP/d2/c.parquet" || fail "copy with SOURCE_DATE_EPOCH"
+cmp -s "$TMP/d1/c.parquet" "$TMP/d2/c.parquet" || fail "two copies with SOURCE_DATE_EPOCH differ"
+date_of() { "$PQT" meta "$1" -f json | python3 -c 'import json, sys
+print(" ".join(e["value"] for e in json.load(sys.stdin)["key_value_metadata"] if e["key"] == "DATE") or "none")'; }
+[ "$(date_of "$TMP/d1/c.parquet")" = "2023-11-14T22:13:20" ] || fail "SOURCE_DATE_EPOCH=1700000000: DATE $(date_of "$TMP/d1/c.parquet")"
+"$PQT" copy "$SRC" "$TMP/nodate.parquet" --no-date || fail "copy --no-date"
+[ "$(date_of "$TMP/nodate.parquet")" = none ] || fail "--no-date: DATE $(date_of "$TMP/nodate.parquet")"
+SOURCE_DATE_EPOCH=soon "$PQT" copy "$SRC" "$TMP/bad_epoch.parquet" || fail "copy with a bad SOURCE_DATE_EPOCH"
+d=$(date_of "$TMP/bad_epoch.parquet")
+[ "${d:0:4}" -ge 2024 ] 2>/dev/null || fail "a bad SOURCE_DATE_EPOCH is not ignored: DATE $d"
 
 echo "test_cli_behaviour: $checks commands, $failures failures"
 [ "$failures" -eq 0 ]

@@ -164,7 +164,7 @@ void cat_reader_report(const cat_reader *rd)
     /* The library's message often starts with the path already; say it once. */
     size_t n = strlen(rd->path);
     if (strncmp(msg, rd->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0) msg += n + 2;
-    fprintf(stderr, "pqt: %s: %s\n", rd->path, msg);
+    tool_msg("pqt: %s: %s", rd->path, msg);
 }
 
 int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)

@@ -18,7 +18,8 @@
 /* cat and head share options; their usage texts differ in the first lines only. */
 #define CAT_OPTIONS                                                                                \
     "  -c, --columns a,b  only these columns (dotted paths), in this order; blanks around\n"       \
-    "                     names are ignored (\"id, survey\")\n"                                   \
+    "                     names are ignored (\"id, survey\"); repeatable (-c id -c ra: both).\n" \
+    "                     parquet_row_index is each row's 1-based row in the file\n"             \
     "  --rows LO:HI       rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"  \
     "  -n, --limit N      print at most N rows\n"                                                  \
     "  --all              every row on a terminal too (there the table shows the first and\n"    \
@@ -35,7 +36,8 @@
     "  -s, --sort KEYS    rows in the order of KEYS (docs/sort.md: `survey, -mass`, `mass desc\n"  \
     "                     nulls_first`): stable, NaN after values, nulls last; after --where\n"  \
     "                     and within --rows; with --limit N the first N of that order (a\n"      \
-    "                     top-n). The printed rows are held in memory\n"                         \
+    "                     top-n). The printed rows are held in memory. Repeatable: a second\n" \
+    "                     --sort adds keys after the first's\n"                                  \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
     "                     each row group's verdict and the counters of choosing the rows,\n"     \
     "                     then the sample's fraction and seed, the sort keys as applied, the\n" \
@@ -91,6 +93,7 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format, *sort, *maml;
+    char *columns_own, *sort_own; /* a repeated -c or --sort: the values joined */
     int no_crc, binary_as_string, all, explain;
     tool_where where;
 } cat_args;
@@ -184,7 +187,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         }
         if (pqt_file_column_unsupported_reason(f, col)) {
             const char *logical = pqt_file_column_logical(f, col);
-            fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
+            tool_msg("pqt: %s: column '%s' cannot be read: %s%s%s (%s)", path, name,
                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
                     logical ? logical : "", pqt_file_column_unsupported_reason(f, col));
             free(name);
@@ -223,7 +226,7 @@ static int add_table_col(cat_out *o, const cat_reader *rd, const char *name, int
             cat_warn_unreadable(rd->f, rd->path, col);
             return EXIT_OK;
         }
-        fprintf(stderr, "pqt: %s: column '%s' (file column '%s') cannot be read (%s)\n",
+        tool_msg("pqt: %s: column '%s' (file column '%s') cannot be read (%s)",
                 rd->path, name, fpath, pqt_file_column_unsupported_reason(rd->f, col));
         return EXIT_FAIL;
     }
@@ -304,7 +307,7 @@ static int run(pqt_file *f, const cat_args *args)
     if (rc == EXIT_OK && args->rows) {
         tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */
         if (lo < 1 || hi > nrows || lo > hi) {
-            fprintf(stderr, "pqt: %s: rows %s outside the table (%lld rows)\n", args->path,
+            tool_msg("pqt: %s: rows %s outside the table (%lld rows)", args->path,
                     args->rows, (long long)nrows);
             rc = EXIT_FAIL;
         }
@@ -406,7 +409,7 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             if (a->path) return tool_usage_error(cmd, usage, "unexpected argument", s.value);
             a->path = s.value;
         } else if (strcmp(s.opt, "--columns") == 0)
-            a->columns = s.value;
+            a->columns = tool_join(&a->columns_own, a->columns, s.value, ",");
         else if (strcmp(s.opt, "--rows") == 0)
             a->rows = s.value;
         else if (strcmp(s.opt, "--limit") == 0)
@@ -428,7 +431,7 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
         } else if (strcmp(s.opt, "--qc-soft") == 0)
             a->where.qc_soft = 1;
         else if (strcmp(s.opt, "--sort") == 0)
-            a->sort = s.value;
+            a->sort = tool_join(&a->sort_own, a->sort, s.value, ", ");
         else if (strcmp(s.opt, "--maml") == 0)
             a->maml = s.value;
         else
@@ -486,6 +489,8 @@ static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
     cat_args a = {0};
     int rc = parse_and_run(argc, argv, cmd, usage, limit_default, &a);
     tool_where_free(&a.where);
+    free(a.columns_own);
+    free(a.sort_own);
     return rc;
 }
 

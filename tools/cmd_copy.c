@@ -8,7 +8,9 @@
  * one source row group at a time, so the memory used is about one row group (a --sort reads
  * its columns whole, since it interleaves row groups). A column pqt cannot read is an error
  * naming it (a copy that loses data is not a success) unless --skip-unreadable leaves such
- * columns out, named on stderr. OUT is created only when the copy succeeds.
+ * columns out, named on stderr. OUT is created only when the copy succeeds, replaces only a
+ * regular file (never a FIFO, device, directory or symbolic link), and the temporary file
+ * beside it is removed when SIGINT, SIGTERM or SIGHUP ends the copy.
  *
  * On a terminal a copy that takes more than a second shows a progress line on stderr (rows
  * written of the total, MB), redrawn at most four times a second and cleared at the end;
@@ -17,10 +19,12 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, sigaction, lstat */
 #endif
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,18 +35,23 @@ static const char usage[] =
     "usage: pqt copy IN OUT [--columns LIST] [--rows LO:HI] [--where RULE]... [--sort KEYS]\n"
     "                [--codec CODEC] [--level N] [--row-group-rows N] [--page-version 1|2]\n"
     "                [--no-dictionary] [--bloom COLUMN]... [--crc] [--threads N] [--force]\n"
-    "                [--row-index NAME] [--skip-unreadable] [--progress | --quiet]\n"
+    "                [--row-index NAME] [--skip-unreadable] [--no-date]\n"
+    "                [--progress | --quiet]\n"
     "\n"
     "Write the rows and columns of IN that the options keep to a new Parquet file OUT,\n"
     "keeping the columns' types, order and nullability and the file's key-value metadata.\n"
-    "  -c, --columns LIST   a comma list of the columns to keep (file order is kept)\n"
+    "  -c, --columns LIST   a comma list of the columns to keep (file order is kept);\n"
+    "                       repeatable (-c id -c ra: both)\n"
     "  --rows LO:HI         rows LO to HI of IN (1-based, inclusive; LO: or :HI leave a side open)\n"
     "  --row-index NAME     add each row's 1-based row of IN (parquet_row_index, which --where\n"
     "                       and --sort also name) as the last column, int64, named NAME\n"
     "  -w, --where RULE     keep rows for which RULE is true (docs/filters.md); repeatable\n"
-    "  --sort KEYS          order the rows (docs/sort.md: \"survey, -mass\")\n"
+    "  --sort KEYS          order the rows (docs/sort.md: \"survey, -mass\"); repeatable:\n"
+    "                       a second --sort adds keys after the first's\n"
     "  --codec CODEC        zstd (default), snappy, gzip, lz4_raw, brotli or none\n"
-    "  --level N            the codec's compression level\n"
+    "  --level N            the codec's compression level (zstd -131072..22, gzip 0..9,\n"
+    "                       brotli 0..11, lz4_raw 0..12; snappy and none take none; 0 is\n"
+    "                       the codec's default)\n"
     "  --row-group-rows N   rows per row group (default 1048576)\n"
     "  --page-version 1|2   data page version (default 1)\n"
     "  --no-dictionary      PLAIN values only\n"
@@ -50,7 +59,11 @@ static const char usage[] =
     "  --crc                write a CRC32 of every page\n"
     "  --threads N          encode N columns at once (default 1; 0 = all cores; reading\n"
     "                       uses OMP_NUM_THREADS)\n"
-    "  -f, --force          replace OUT if it exists (else exit status 1)\n"
+    "  -f, --force          replace OUT if it exists (else exit status 1); only a regular\n"
+    "                       file is ever replaced: a FIFO, device, directory or symbolic\n"
+    "                       link is refused, --force or not\n"
+    "  --no-date            no DATE key-value entry (by default the time of writing, or\n"
+    "                       SOURCE_DATE_EPOCH's when set: copies are then byte-identical)\n"
     "  --skip-unreadable    leave out the columns pqt cannot read, with a warning naming\n"
     "                       them (else such a column is an error: status 1, nothing written)\n"
     "  --progress           show the progress line on stderr even when it is not a terminal\n"
@@ -66,7 +79,7 @@ static const argopt opts[] = {{"--columns", 'c', ARG_VALUE},     {"--rows", 0, A
                               {"--threads", 0, ARG_VALUE},
                               {"--progress", 0, ARG_FLAG},       {"--quiet", 'q', ARG_FLAG},
                               {"--skip-unreadable", 0, ARG_FLAG}, {"--row-index", 0, ARG_VALUE},
-                              {NULL, 0, 0}};
+                              {"--no-date", 0, ARG_FLAG},         {NULL, 0, 0}};
 
 typedef struct copy_args {
     const char *in, *out, *columns, *rows;
@@ -75,6 +88,9 @@ typedef struct copy_args {
     pqt_write_opts *wo;
     int progress; /* -1 --quiet, 0 on a terminal, 1 --progress */
     int skip_unreadable;
+    char *columns_own, *sort_own; /* a repeated -c or --sort: the values joined */
+    const char *codec;            /* --codec as given (NULL: zstd) */
+    int64_t level;                /* --level (INT64_MIN: none) */
 } copy_args;
 
 /* The progress line's state. */
@@ -139,8 +155,8 @@ static int check_target(const char *out)
                        : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
                        : S_ISSOCK(sb.st_mode) ? "a socket"
                                               : "not a regular file";
-    fprintf(stderr,
-            "pqt: %s: is %s: pqt copy replaces only regular files (%s)\n", out, what,
+    tool_msg(
+            "pqt: %s: is %s: pqt copy replaces only regular files (%s)", out, what,
             S_ISLNK(sb.st_mode) ? "name the link's target to replace that" : "--force or not");
     return EXIT_FAIL;
 }
@@ -191,9 +207,18 @@ static int write_copy(pqt_table *t, const char *out, const pqt_write_opts *wo, i
 {
     if (check_target(out) != EXIT_OK) return EXIT_FAIL;
     pqt_writer *w = NULL;
+    /* The temporary file exists from inside pqt_writer_open on: the signals wait (blocked)
+     * until its path is known and the handlers are set, then come through. Threads the
+     * writer starts inherit the mask, so the signals reach this thread. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&block, tmp_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     pqt_status st = pqt_writer_open(&w, out, t, wo);
+    if (st == PQT_OK) tmp_arm(pqt_writer_temp_path(w));
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (st != PQT_OK) return tool_fail(out);
-    tmp_arm(pqt_writer_temp_path(w));
     progress_line p = {0};
     p.forced = mode > 0;
     p.total = pqt_table_nrows(t);
@@ -266,7 +291,7 @@ static int choose_columns(pqt_table *t, const copy_args *a)
             names[nk++] = p;
         }
         if (nbad)
-            fprintf(stderr, "pqt: %s: pqt cannot read column%s %.*s: leave %s out of --columns\n",
+            tool_msg("pqt: %s: pqt cannot read column%s %.*s: leave %s out of --columns",
                     a->in, nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "them" : "it");
         else if (pqt_table_keep_columns(t, names, nk) != PQT_OK)
             rc = tool_fail(a->in);
@@ -287,13 +312,13 @@ static int choose_columns(pqt_table *t, const copy_args *a)
         }
     }
     if (nbad && !a->skip_unreadable) {
-        fprintf(stderr,
+        tool_msg(
                 "pqt: %s: pqt cannot read column%s %.*s: a copy would lose %s "
-                "(--skip-unreadable copies the rest)\n",
+                "(--skip-unreadable copies the rest)",
                 a->in, nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "them" : "it");
         rc = EXIT_FAIL;
     } else if (nbad) {
-        fprintf(stderr, "pqt: %s: warning: column%s %.*s left out: pqt cannot read %s\n", a->in,
+        tool_msg("pqt: %s: warning: column%s %.*s left out: pqt cannot read %s", a->in,
                 nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "their types" : "its type");
         if (pqt_table_drop_columns(t, (const char *const *)drop, nbad, 0) != PQT_OK)
             rc = tool_fail(a->in);
@@ -314,6 +339,32 @@ static int run_copy(copy_args *a)
     return rc;
 }
 
+/* --level against the codec's range, before anything is read: the library checks it only
+ * when the first page is compressed, which makes a bad level a write error (status 1). The
+ * ranges are the codecs' own (0 is every codec's default). -1, or EXIT_USAGE after the
+ * message. */
+static int check_level(const char *codec, int64_t level)
+{
+    static const struct {
+        const char *name;
+        int64_t lo, hi;
+    } range[] = {{"zstd", -131072, 22}, {"gzip", 0, 9},    {"brotli", 0, 11},
+                 {"lz4_raw", 0, 12},    {"lz4", 0, 12},   {"snappy", 0, 0},
+                 {"none", 0, 0},        {"uncompressed", 0, 0}};
+    for (size_t i = 0; i < sizeof range / sizeof range[0]; i++) {
+        if (strcasecmp(codec, range[i].name) != 0) continue;
+        if (level >= range[i].lo && level <= range[i].hi) return -1;
+        char msg[160];
+        if (range[i].hi == 0)
+            snprintf(msg, sizeof msg, "--level: %s takes no level", range[i].name);
+        else
+            snprintf(msg, sizeof msg, "--level: %s takes levels %lld to %lld (0: its default)",
+                     range[i].name, (long long)range[i].lo, (long long)range[i].hi);
+        return tool_usage_error("copy", usage, msg, NULL);
+    }
+    return -1; /* a codec named otherwise: the library judges it */
+}
+
 /* Does the comma list name the row index? */
 static int names_row_index(const char *list)
 {
@@ -324,19 +375,30 @@ static int names_row_index(const char *list)
     return 0;
 }
 
-static int set_wopt(copy_args *a, pqt_wopt opt, const char *text, int is_int)
+/* Set a write option from the command line's text; a value the library refuses is a usage
+ * error in the option's own name ("--row-group-rows: ..."), not the C option's. */
+static int set_wopt(copy_args *a, const char *name, pqt_wopt opt, const char *text, int is_int)
 {
     pqt_status st;
     if (is_int) {
         int64_t v;
-        if (!tool_parse_i64(text, strlen(text), &v))
-            return tool_usage_error("copy", usage, "not a number", text);
+        if (!tool_parse_i64(text, strlen(text), &v)) {
+            char msg[64];
+            snprintf(msg, sizeof msg, "%s: not a number", name);
+            return tool_usage_error("copy", usage, msg, text);
+        }
         st = pqt_write_opts_set_int(a->wo, opt, v);
     } else {
         st = pqt_write_opts_set_str(a->wo, opt, text);
     }
     if (st == PQT_NOMEM) oom();
-    return st == PQT_OK ? -1 : tool_usage_error("copy", usage, pqt_errmsg(), NULL);
+    if (st == PQT_OK) return -1;
+    const char *m = pqt_errmsg(), *p = strstr(m, "write option ");
+    if (!p) p = strstr(m, "PQT_WOPT_");
+    const char *why = p ? strstr(p, ": ") : NULL;
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s: %s", name, why ? why + 2 : m);
+    return tool_usage_error("copy", usage, msg, NULL);
 }
 
 int cmd_copy(int argc, char **argv)
@@ -345,6 +407,7 @@ int cmd_copy(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.oa.int96_unit = -1;
     a.oa.row_lo = a.oa.row_hi = TOOL_ROW_OPEN;
+    a.level = INT64_MIN;
     if (pqt_write_opts_new(&a.wo) != PQT_OK) oom();
     argscan s;
     argscan_init(&s, argc, argv);
@@ -360,27 +423,29 @@ int cmd_copy(int argc, char **argv)
             else if (!a.out) a.out = s.value;
             else rc = tool_usage_error("copy", usage, "unexpected argument", s.value);
         } else if (strcmp(s.opt, "--columns") == 0) {
-            a.columns = s.value;
+            a.columns = tool_join(&a.columns_own, a.columns, s.value, ",");
         } else if (strcmp(s.opt, "--rows") == 0) {
             a.rows = s.value;
         } else if (strcmp(s.opt, "--where") == 0) {
             rc = tool_where_add(&a.where, "copy", usage, s.value);
         } else if (strcmp(s.opt, "--sort") == 0) {
-            a.oa.sort = s.value;
+            a.oa.sort = tool_join(&a.sort_own, a.oa.sort, s.value, ", ");
         } else if (strcmp(s.opt, "--codec") == 0) {
-            rc = set_wopt(&a, PQT_WOPT_CODEC, s.value, 0);
+            rc = set_wopt(&a, s.opt, PQT_WOPT_CODEC, s.value, 0);
+            a.codec = s.value;
         } else if (strcmp(s.opt, "--level") == 0) {
-            rc = set_wopt(&a, PQT_WOPT_CODEC_LEVEL, s.value, 1);
+            rc = set_wopt(&a, s.opt, PQT_WOPT_CODEC_LEVEL, s.value, 1);
+            if (rc < 0) tool_parse_i64(s.value, strlen(s.value), &a.level);
         } else if (strcmp(s.opt, "--row-group-rows") == 0) {
-            rc = set_wopt(&a, PQT_WOPT_ROW_GROUP_ROWS, s.value, 1);
+            rc = set_wopt(&a, s.opt, PQT_WOPT_ROW_GROUP_ROWS, s.value, 1);
         } else if (strcmp(s.opt, "--page-version") == 0) {
-            rc = set_wopt(&a, PQT_WOPT_PAGE_VERSION, s.value, 1);
+            rc = set_wopt(&a, s.opt, PQT_WOPT_PAGE_VERSION, s.value, 1);
         } else if (strcmp(s.opt, "--bloom") == 0) {
-            rc = set_wopt(&a, PQT_WOPT_BLOOM_COLUMN, s.value, 0);
+            rc = set_wopt(&a, s.opt, PQT_WOPT_BLOOM_COLUMN, s.value, 0);
         } else if (strcmp(s.opt, "--no-dictionary") == 0) {
             pqt_write_opts_set_int(a.wo, PQT_WOPT_DICTIONARY, 0);
         } else if (strcmp(s.opt, "--threads") == 0) {
-            rc = set_wopt(&a, PQT_WOPT_THREADS, s.value, 1);
+            rc = set_wopt(&a, s.opt, PQT_WOPT_THREADS, s.value, 1);
         } else if (strcmp(s.opt, "--crc") == 0) {
             pqt_write_opts_set_int(a.wo, PQT_WOPT_PAGE_CRC, 1);
         } else if (strcmp(s.opt, "--progress") == 0) {
@@ -394,7 +459,9 @@ int cmd_copy(int argc, char **argv)
                                       "parquet_row_index is dropped when read",
                                       NULL);
             else
-                rc = set_wopt(&a, PQT_WOPT_ROW_INDEX_NAME, s.value, 0);
+                rc = set_wopt(&a, s.opt, PQT_WOPT_ROW_INDEX_NAME, s.value, 0);
+        } else if (strcmp(s.opt, "--no-date") == 0) {
+            rc = set_wopt(&a, s.opt, PQT_WOPT_FILE_DATE, "", 0);
         } else if (strcmp(s.opt, "--skip-unreadable") == 0) {
             a.skip_unreadable = 1;
         } else {
@@ -404,6 +471,7 @@ int cmd_copy(int argc, char **argv)
     if (rc < 0 && (!a.in || !a.out)) rc = tool_usage_error("copy", usage, "missing IN or OUT", NULL);
     if (rc < 0 && a.rows && !tool_parse_rows(a.rows, &a.oa.row_lo, &a.oa.row_hi))
         rc = tool_usage_error("copy", usage, "bad --rows (want LO:HI)", a.rows);
+    if (rc < 0 && a.level != INT64_MIN) rc = check_level(a.codec ? a.codec : "zstd", a.level);
     if (rc < 0 && a.columns && names_row_index(a.columns))
         rc = tool_usage_error("copy", usage,
                               "--columns: parquet_row_index is not a column of IN: --row-index "
@@ -424,5 +492,7 @@ int cmd_copy(int argc, char **argv)
     }
     tool_where_free(&a.where);
     pqt_write_opts_free(a.wo);
+    free(a.columns_own);
+    free(a.sort_own);
     return rc;
 }
