@@ -1541,7 +1541,9 @@ typedef enum pqt_wopt {
     PQT_WOPT_MAML_TEXT = 22,       /* text: the write-side MAML itself */
     PQT_WOPT_WRITE_MAML = 23,      /* int 0 (default) / 1: write the sidecar <stem>.maml at close */
     PQT_WOPT_FILE_DATE = 24,       /* text YYYY-MM-DDTHH:MM:SS: the DATE key-value entry (default:
-                                      the close time, UTC); shadows a user DATE entry */
+                                      the close time, UTC, or the environment's
+                                      SOURCE_DATE_EPOCH when it is a count of seconds);
+                                      shadows a user DATE entry; "": no DATE entry at all */
     PQT_WOPT_BACKGROUND_IO = 25    /* int 1 (default) / 0: one extra thread writes the bytes to
                                       the file while the columns are encoded (0: the
                                       encoding thread writes them) */
@@ -1582,6 +1584,11 @@ PQT_API pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table
 PQT_API pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t);
 /* Rows written so far. */
 PQT_API int64_t pqt_writer_nrows(const pqt_writer *w);
+/* The path of the temporary file the writer fills ("<path>.tmp-XXXXXX" beside path), owned
+ * by w and valid until pqt_writer_close or pqt_writer_abort; NULL for a NULL w. For a
+ * caller that must remove it where it cannot call the writer (a signal handler: copy the
+ * text first, then unlink(2) it, which is async-signal-safe). */
+PQT_API const char *pqt_writer_temp_path(const pqt_writer *w);
 /* A progress display's hook: fn(user, rows, nbytes) is called on the thread calling
  * pqt_writer_write after each batch of rows taken in (at most 131072 rows), with the rows
  * written so far and the bytes so far (the file's plus the row group being built). fn must

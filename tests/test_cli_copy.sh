@@ -70,6 +70,100 @@ tr '\r' '\n' <"$TMP/prog.err" | grep -qx "pqt copy: $total / $total rows (100%),
 "$PQT" copy "$SRC" "$TMP/q2.parquet" --progress --quiet 2>"$TMP/q2.err" || fail "--quiet exited $?"
 [ ! -s "$TMP/q2.err" ] || fail "--quiet after --progress printed: $(head -c 200 "$TMP/q2.err")"
 
+# columns pqt cannot read (issue 28): a copy that would lose one is an error naming it (exit 1,
+# nothing written) unless --skip-unreadable, which warns and copies the rest (exit 0); a
+# --columns list that leaves it out copies without a word; one that names it is an error
+MAPS=tests/data/parquet-testing/data/nested_maps.snappy.parquet
+"$PQT" copy "$MAPS" "$TMP/maps.parquet" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || fail "unreadable column: exit $rc, want 1"
+[ "$(cat "$TMP/err")" = "pqt: $MAPS: pqt cannot read column 'a': a copy would lose it (--skip-unreadable copies the rest)" ] ||
+    fail "unreadable column: message '$(cat "$TMP/err")'"
+[ ! -e "$TMP/maps.parquet" ] || fail "unreadable column: OUT written"
+"$PQT" copy "$MAPS" "$TMP/maps.parquet" --skip-unreadable 2>"$TMP/err"
+rc=$?
+[ $rc = 0 ] || fail "--skip-unreadable: exit $rc, want 0"
+[ "$(cat "$TMP/err")" = "pqt: $MAPS: warning: column 'a' left out: pqt cannot read its type" ] ||
+    fail "--skip-unreadable: message '$(cat "$TMP/err")'"
+[ "$("$PQT" cat "$TMP/maps.parquet" -f csv | head -1)" = "b,c" ] || fail "--skip-unreadable: columns $("$PQT" cat "$TMP/maps.parquet" -f csv | head -1)"
+"$PQT" copy "$MAPS" "$TMP/maps2.parquet" -c b 2>"$TMP/err" || fail "-c without the unreadable column: exit $?"
+[ ! -s "$TMP/err" ] || fail "-c without the unreadable column printed: $(cat "$TMP/err")"
+"$PQT" copy "$MAPS" "$TMP/maps3.parquet" -c b,a --skip-unreadable 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] || fail "-c naming the unreadable column: exit $rc, want 1"
+[ "$(cat "$TMP/err")" = "pqt: $MAPS: pqt cannot read column 'a': leave it out of --columns" ] ||
+    fail "-c naming the unreadable column: message '$(cat "$TMP/err")'"
+[ ! -e "$TMP/maps3.parquet" ] || fail "-c naming the unreadable column: OUT written"
+PLAIN=tests/data/parquet-testing/data/alltypes_plain.parquet
+"$PQT" copy "$PLAIN" "$TMP/plain.parquet" 2>"$TMP/err"
+[ $? = 1 ] || fail "two unreadable columns: want exit 1"
+[ "$(cat "$TMP/err")" = "pqt: $PLAIN: pqt cannot read columns 'date_string_col', 'string_col': a copy would lose them (--skip-unreadable copies the rest)" ] ||
+    fail "two unreadable columns: message '$(cat "$TMP/err")'"
+
+# OUT that is not a regular file (issue 28): a FIFO, a symbolic link (to a file or dangling)
+# or a directory is refused, --force or not, and left as it was
+mkfifo "$TMP/fifo"
+for force in "" --force; do
+    "$PQT" copy "$SRC" "$TMP/fifo" $force 2>"$TMP/err"
+    rc=$?
+    [ $rc = 1 ] || fail "FIFO OUT $force: exit $rc, want 1"
+    [ "$(cat "$TMP/err")" = "pqt: $TMP/fifo: is a FIFO: pqt copy replaces only regular files (--force or not)" ] ||
+        fail "FIFO OUT $force: message '$(cat "$TMP/err")'"
+    [ -p "$TMP/fifo" ] || fail "FIFO OUT $force: the FIFO was replaced"
+done
+cp "$SRC" "$TMP/target.parquet"
+ln -s target.parquet "$TMP/link.parquet"
+ln -s nowhere.parquet "$TMP/dangling.parquet"
+for link in link dangling; do
+    for force in "" --force; do
+        "$PQT" copy "$SRC" "$TMP/$link.parquet" -c id $force 2>"$TMP/err"
+        rc=$?
+        [ $rc = 1 ] || fail "symlink OUT ($link) $force: exit $rc, want 1"
+        [ "$(cat "$TMP/err")" = "pqt: $TMP/$link.parquet: is a symbolic link: pqt copy replaces only regular files (name the link's target to replace that)" ] ||
+            fail "symlink OUT ($link) $force: message '$(cat "$TMP/err")'"
+        [ -L "$TMP/$link.parquet" ] || fail "symlink OUT ($link) $force: the link was replaced"
+    done
+done
+cmp -s "$SRC" "$TMP/target.parquet" || fail "symlink OUT: its target changed"
+[ ! -e "$TMP/nowhere.parquet" ] || fail "dangling symlink OUT: its target was created"
+mkdir "$TMP/dir.parquet"
+"$PQT" copy "$SRC" "$TMP/dir.parquet" --force 2>"$TMP/err"
+[ $? = 1 ] || fail "directory OUT: want exit 1"
+grep -qF "is a directory: pqt copy replaces only regular files" "$TMP/err" || fail "directory OUT: message '$(cat "$TMP/err")'"
+
+# an interrupted copy (SIGINT, SIGTERM, SIGHUP) removes its temporary file and dies of the
+# signal (issue 28). The copy is made slow (2.5 million rows in row groups of 1000, gzip at
+# level 9); the signal is sent once the temporary file exists. Job control (set -m) keeps a
+# background job's SIGINT from being ignored.
+BIG=tests/data/table_big.parquet
+for sig in INT TERM HUP; do
+    rm -f "$TMP/int.parquet"
+    set -m
+    "$PQT" copy "$BIG" "$TMP/int.parquet" --row-group-rows 1000 --codec gzip --level 9 --crc 2>"$TMP/int.err" &
+    pid=$!
+    set +m
+    seen=0
+    for _ in $(seq 1 1000); do
+        if compgen -G "$TMP/int.parquet.tmp-*" >/dev/null; then
+            seen=1
+            break
+        fi
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.01
+    done
+    [ $seen = 1 ] && kill -$sig $pid
+    wait $pid
+    rc=$?
+    if [ $seen = 0 ] || [ -e "$TMP/int.parquet" ]; then
+        echo "SKIP: SIG$sig: the copy finished before the signal (exit $rc)"
+        continue
+    fi
+    want=$((128 + $(kill -l $sig)))
+    [ $rc = $want ] || fail "SIG$sig: exit $rc, want $want (the signal's)"
+    left=$(compgen -G "$TMP/int.parquet.tmp-*")
+    [ -z "$left" ] || fail "SIG$sig: the temporary file was left: $left"
+done
+
 # usage errors write nothing
 "$PQT" copy "$SRC" "$TMP/bad.parquet" --codec lzo 2>/dev/null
 rc=$?

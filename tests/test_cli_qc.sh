@@ -73,7 +73,7 @@ EOT
 # wrong type, status 1 before anything is read
 run cat $F --qc "id, <3"
 expect_rc 2 "bad rule"
-grep -q "pqt cat: --qc: pqt_qc_add: rule 'id, <3': the min field takes >= or > (or a bare value, meaning >=), not '<'" "$TMP/err" ||
+grep -q "pqt cat: --qc: rule 'id, <3': the min field takes >= or > (or a bare value, meaning >=), not '<'" "$TMP/err" ||
     fail "bad rule: $(head -c 300 "$TMP/err")"
 run cat $F --qc "idd, 3"
 expect_rc 1 "unknown column"

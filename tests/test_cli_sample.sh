@@ -107,7 +107,7 @@ for bad in -0.5 nan x 0.5, 0.5,x ,7; do
     checks=$((checks + 1))
     [ "$rc" -eq 2 ] || fail "--sample '$bad': exit status $rc, want 2"
 done
-"$PQT" cat "$FILE" --sample -0.5 2>&1 | grep -q "PQT_OPT_SAMPLE_FRACTION = -0.5" ||
+"$PQT" cat "$FILE" --sample -0.5 2>&1 | grep -q -- "--sample: -0.5: a sample fraction" ||
     fail "--sample -0.5: the message does not name the value"
 
 if [ "$failures" -ne 0 ]; then

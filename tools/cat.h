@@ -97,7 +97,8 @@ enum { W_GENERIC, W_I32, W_I64, W_F32, W_F64, W_BOOL, W_STR, W_ARRAY };
 enum { ELIDE_NEVER, ELIDE_TEXT, ELIDE_ELEMENTS };
 
 typedef struct cat_col {
-    int col;    /* file column */
+    int col;       /* file column (-1 for the row index) */
+    int row_index; /* the virtual parquet_row_index: each row's 1-based file row, int64 */
     char *path; /* a copy: the file handle may be reopened */
     const char *kind_name;
     char *label;     /* the file's type (tool_type_label), once planned */
@@ -246,6 +247,9 @@ int cat_where_open(cat_reader *rd, const char *path, const cat_open_args *a,
 /* g = the rows rows[0..n) - base of s (increasing), in g's own buffers. */
 void cat_gather(cat_gathered *g, const colview *s, const int64_t *rows, int64_t n, int64_t base);
 void cat_gathered_free(cat_gathered *g);
+/* g = the file rows of output rows first..first+n-1 (1-based): map[first-1..] or the rows
+ * themselves (cat_where.c): the values of the row index column. */
+void cat_row_index(cat_gathered *g, const int64_t *map, int64_t first, int64_t n);
 
 /* csv and jsonl with reading and writing on two threads (cat_pipe.c): the next batch is
  * read while this one is written. EXIT_OK, EXIT_FAIL (a read failed, reported) or -1 (the

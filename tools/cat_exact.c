@@ -107,7 +107,7 @@ void cat_warn_unreadable(const pqt_file *f, const char *path, int col)
     const char *logical = pqt_file_column_logical(f, col);
     int plain_binary =
         strcmp(pqt_file_column_physical(f, col), "BYTE_ARRAY") == 0 && (!logical || !logical[0]);
-    fprintf(stderr, "pqt: %s: warning: column '%s' not shown: %s%s\n", path,
+    tool_msg("pqt: %s: warning: column '%s' not shown: %s%s", path,
             pqt_file_column_path(f, col), reason ? reason : "unreadable",
             plain_binary ? " (--binary-as-string reads it as text)" : "");
 }

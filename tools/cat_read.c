@@ -39,21 +39,29 @@ void cat_reader_close(cat_reader *rd)
     rd->map = NULL;
 }
 
-/* A leaf (column chunk) of each printed column: the footer's sizes feed the estimates. */
+/* A leaf (column chunk) of each printed column: the footer's sizes feed the estimates. One
+ * pass over the leaves, then one over the printed columns: a file of many thousand columns
+ * plans in linear time. */
 void cat_reader_plan(cat_reader *rd, cat_out *o)
 {
     const pqt_file *f = rd->f;
-    int nleaves = pqt_file_nleaves(f);
+    int nleaves = pqt_file_nleaves(f), ncols = pqt_file_ncols(f);
+    int *first_leaf = malloc(sizeof(int) * ((size_t)ncols + 1));
+    char *list = calloc((size_t)ncols + 1, 1);
+    if (!first_leaf || !list) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    for (int c = 0; c < ncols; c++)
+        first_leaf[c] = -1;
     for (int leaf = 0; leaf < nleaves; leaf++) {
         int node = pqt_file_leaf_node(f, leaf);
         while (node > 0 && pqt_file_node_column(f, node) < 0)
             node = pqt_file_node_parent(f, node);
         int col = node > 0 ? pqt_file_node_column(f, node) : -1;
-        for (int c = 0; c < o->ncols; c++) {
-            if (o->cols[c].col != col || o->cols[c].leaf >= 0) continue;
-            o->cols[c].leaf = leaf;
-            o->cols[c].is_list = node != pqt_file_leaf_node(f, leaf);
-        }
+        if (col < 0 || col >= ncols || first_leaf[col] >= 0) continue;
+        first_leaf[col] = leaf;
+        list[col] = node != pqt_file_leaf_node(f, leaf);
     }
     for (int c = 0; c < o->ncols; c++) { /* a MAP's leaves are lists named by their own nodes */
         int k = 0, w = 0;
@@ -63,10 +71,20 @@ void cat_reader_plan(cat_reader *rd, cat_out *o)
     }
     for (int c = 0; c < o->ncols; c++) {
         cat_col *col = &o->cols[c];
+        if (col->row_index || col->leaf >= 0 || col->col < 0 || col->col >= ncols) continue;
+        col->leaf = first_leaf[col->col];
+        if (col->leaf >= 0) col->is_list = list[col->col];
+    }
+    free(first_leaf);
+    free(list);
+    for (int c = 0; c < o->ncols; c++) {
+        cat_col *col = &o->cols[c];
         /* The kind of a LIST column says whether every row has the same length, which the
          * library may learn only by reading the whole column: it is taken from the first
          * batch instead ("list<...>" either way). */
-        col->kind = col->is_list ? PQT_NONE : pqt_file_column_kind(f, col->col);
+        col->kind = col->row_index ? PQT_INT64
+                    : col->is_list ? PQT_NONE
+                                   : pqt_file_column_kind(f, col->col);
         col->kind_name = col->is_list ? "list" : pqt_kind_name(col->kind);
         int elem = PQT_KIND_ELEMENT(col->kind);
         col->row_nbytes = PQT_KIND_IS_BYTES(elem) ? 8 : (double)pqt_kind_elem_nbytes(elem);
@@ -164,7 +182,7 @@ void cat_reader_report(const cat_reader *rd)
     /* The library's message often starts with the path already; say it once. */
     size_t n = strlen(rd->path);
     if (strncmp(msg, rd->path, n) == 0 && strncmp(msg + n, ": ", 2) == 0) msg += n + 2;
-    fprintf(stderr, "pqt: %s: %s\n", rd->path, msg);
+    tool_msg("pqt: %s: %s", rd->path, msg);
 }
 
 int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
@@ -173,6 +191,14 @@ int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
         cat_col *col = &o->cols[c];
         b->arr[c] = NULL;
         if (col->hidden) continue;
+        if (col->row_index) { /* made here, not read: the rows' own numbers */
+            cat_row_index(&b->g[c], rd->map, rd->map ? b->first : b->lo, b->nrows);
+            if (!col->planned) {
+                cat_plan_column(o, rd->f, col);
+                col->planned = 1;
+            }
+            continue;
+        }
         if (cat_read(rd->f, col, b->lo, b->hi, &b->arr[c]) != PQT_OK) {
             failed(rd);
             cat_batch_free(b, c);

@@ -26,8 +26,7 @@ typedef struct sorted_col {
 static int fail_table(cat_reader *rd)
 {
     fflush(stdout);
-    fprintf(stderr, "pqt: %s: %s\n", rd->path, pqt_errmsg());
-    return EXIT_FAIL;
+    return tool_fail(rd->path);
 }
 
 /* Views of every printed column over all rows of the table. */

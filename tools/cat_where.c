@@ -152,6 +152,24 @@ views:
     g->used = 1;
 }
 
+void cat_row_index(cat_gathered *g, const int64_t *map, int64_t first, int64_t n)
+{
+    cat_gathered_free(g);
+    int64_t *v = xmalloc(sizeof(int64_t) * (size_t)n);
+    if (map)
+        memcpy(v, map + first - 1, sizeof(int64_t) * (size_t)n);
+    else
+        for (int64_t i = 0; i < n; i++)
+            v[i] = first + i;
+    g->data = v;
+    g->v.kind = g->v.elem = PQT_INT64;
+    g->v.width = 1;
+    g->v.unit = -1;
+    g->v.nrows = n;
+    g->v.data = v;
+    g->used = 1;
+}
+
 void cat_gathered_free(cat_gathered *g)
 {
     free(g->data);

@@ -18,7 +18,8 @@
 /* cat and head share options; their usage texts differ in the first lines only. */
 #define CAT_OPTIONS                                                                                \
     "  -c, --columns a,b  only these columns (dotted paths), in this order; blanks around\n"       \
-    "                     names are ignored (\"id, survey\")\n"                                   \
+    "                     names are ignored (\"id, survey\"); repeatable (-c id -c ra: both).\n" \
+    "                     parquet_row_index is each row's 1-based row in the file\n"             \
     "  --rows LO:HI       rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"  \
     "  -n, --limit N      print at most N rows\n"                                                  \
     "  --all              every row on a terminal too (there the table shows the first and\n"    \
@@ -39,7 +40,8 @@
     "  -s, --sort KEYS    rows in the order of KEYS (docs/sort.md: `survey, -mass`, `mass desc\n"  \
     "                     nulls_first`): stable, NaN after values, nulls last; after --where\n"  \
     "                     and within --rows; with --limit N the first N of that order (a\n"      \
-    "                     top-n). The printed rows are held in memory\n"                         \
+    "                     top-n). The printed rows are held in memory. Repeatable: a second\n" \
+    "                     --sort adds keys after the first's\n"                                  \
     "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
     "                     each row group's verdict (a run of equal verdicts on one line,\n"    \
     "                     \"row groups 3-9: ...\", counts summed), a \"counters:\" line of\n"  \
@@ -101,6 +103,7 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format, *sort, *maml;
+    char *columns_own, *sort_own; /* a repeated -c or --sort: the values joined */
     int no_crc, binary_as_string, all, explain, dotted_keys;
     tool_where where;
 } cat_args;
@@ -122,6 +125,24 @@ static void add_col(cat_out *o, const pqt_file *f, int col)
     c->utc = pqt_file_column_utc(f, col) == 1;
     c->leaf = -1;
     cat_col_exact(c, f);
+}
+
+/* The row index, parquet_row_index (PQT_ROW_INDEX): each printed row's 1-based file row, as
+ * the library's table gives it; printed only when named. */
+static void add_row_index_col(cat_out *o)
+{
+    cat_col *c = &o->cols[o->ncols++];
+    memset(c, 0, sizeof *c);
+    c->col = -1;
+    c->row_index = 1;
+    c->path = malloc(sizeof PQT_ROW_INDEX);
+    if (!c->path) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    memcpy(c->path, PQT_ROW_INDEX, sizeof PQT_ROW_INDEX);
+    c->unit = -1;
+    c->leaf = -1;
 }
 
 /* The columns to print: those named by --columns, or every readable one. */
@@ -158,6 +179,13 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         }
         memcpy(name, raw, raw_n);
         name[raw_n] = '\0';
+        /* the name is the row index's, as in the library (which drops a file column of
+         * that name) */
+        if (n == sizeof PQT_ROW_INDEX - 1 && memcmp(item, PQT_ROW_INDEX, n) == 0) {
+            free(name);
+            add_row_index_col(o);
+            continue;
+        }
         int col;
         if (raw_n == n || pqt_file_find_column(f, name, &col) != PQT_OK) {
             memcpy(name, item, n);
@@ -169,7 +197,7 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         }
         if (pqt_file_column_unsupported_reason(f, col)) {
             const char *logical = pqt_file_column_logical(f, col);
-            fprintf(stderr, "pqt: %s: column '%s' cannot be read: %s%s%s (%s)\n", path, name,
+            tool_msg("pqt: %s: column '%s' cannot be read: %s%s%s (%s)", path, name,
                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
                     logical ? logical : "", pqt_file_column_unsupported_reason(f, col));
             free(name);
@@ -208,7 +236,7 @@ static int add_table_col(cat_out *o, const cat_reader *rd, const char *name, int
             cat_warn_unreadable(rd->f, rd->path, col);
             return EXIT_OK;
         }
-        fprintf(stderr, "pqt: %s: column '%s' (file column '%s') cannot be read (%s)\n",
+        tool_msg("pqt: %s: column '%s' (file column '%s') cannot be read (%s)",
                 rd->path, name, fpath, pqt_file_column_unsupported_reason(rd->f, col));
         return EXIT_FAIL;
     }
@@ -257,12 +285,24 @@ static int pick_table_columns(const cat_reader *rd, const char *list, cat_out *o
             name[len] = '\0';
         }
         int index;
+        if (strcmp(name, PQT_ROW_INDEX) == 0) {
+            add_row_index_col(o);
+            free(name);
+            continue;
+        }
         rc = pqt_table_column_index(rd->t, name, &index) == PQT_OK
                  ? add_table_col(o, rd, name, 0)
                  : tool_fail(rd->path);
         free(name);
     }
     return rc;
+}
+
+/* tool_where_open_args.limit_plus1 of a --limit (-1: none). Saturates: a limit of INT64_MAX
+ * becomes INT64_MAX - 1, which no table reaches, rather than overflowing. */
+static int64_t limit_plus1(int64_t limit)
+{
+    return limit < 0 ? 0 : limit < INT64_MAX ? limit + 1 : INT64_MAX;
 }
 
 static int run(pqt_file *f, const cat_args *args)
@@ -282,7 +322,7 @@ static int run(pqt_file *f, const cat_args *args)
     if (rc == EXIT_OK && args->rows) {
         tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */
         if (lo < 1 || hi > nrows || lo > hi) {
-            fprintf(stderr, "pqt: %s: rows %s outside the table (%lld rows)\n", args->path,
+            tool_msg("pqt: %s: rows %s outside the table (%lld rows)", args->path,
                     args->rows, (long long)nrows);
             rc = EXIT_FAIL;
         }
@@ -303,8 +343,8 @@ static int run(pqt_file *f, const cat_args *args)
         for (int c = 0; c < o.ncols; c++)
             if (o.cols[c].is_int96) int96_unit = o.cols[c].unit;
         tool_where_open_args wa = {&args->where, args->no_crc, args->binary_as_string, int96_unit,
-                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort, limit + 1,
-                                   args->maml};
+                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort,
+                                   limit_plus1(limit), args->maml};
         if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
             rc = tool_fail(args->path);
         if (rc == EXIT_OK && args->maml) {
@@ -384,7 +424,7 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             if (a->path) return tool_usage_error(cmd, usage, "unexpected argument", s.value);
             a->path = s.value;
         } else if (strcmp(s.opt, "--columns") == 0)
-            a->columns = s.value;
+            a->columns = tool_join(&a->columns_own, a->columns, s.value, ",");
         else if (strcmp(s.opt, "--rows") == 0)
             a->rows = s.value;
         else if (strcmp(s.opt, "--limit") == 0)
@@ -406,7 +446,7 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
         } else if (strcmp(s.opt, "--qc-soft") == 0)
             a->where.qc_soft = 1;
         else if (strcmp(s.opt, "--sort") == 0)
-            a->sort = s.value;
+            a->sort = tool_join(&a->sort_own, a->sort, s.value, ", ");
         else if (strcmp(s.opt, "--maml") == 0)
             a->maml = s.value;
         else if (strcmp(s.opt, "--dotted-keys") == 0)
@@ -466,6 +506,8 @@ static int cat_main(int argc, char **argv, const char *cmd, const char *usage,
     cat_args a = {0};
     int rc = parse_and_run(argc, argv, cmd, usage, limit_default, &a);
     tool_where_free(&a.where);
+    free(a.columns_own);
+    free(a.sort_own);
     return rc;
 }
 

@@ -34,7 +34,10 @@ static const char usage_text[] =
     "     or unsupported one, no such column, rows outside the file): one line\n"
     "     'pqt: FILE: message' on stderr\n"
     "  2  a usage error (unknown command or option, missing FILE, a bad option value): the\n"
-    "     message and the command's synopsis on stderr; nothing is read\n";
+    "     message and the command's synopsis on stderr (an unknown command or option: one\n"
+    "     line naming the nearest one); nothing is read\n"
+    "\n"
+    "Messages write control bytes and bytes that are not UTF-8 as \\xNN.\n";
 
 typedef struct command {
     const char *name;
@@ -56,10 +59,18 @@ static const command *find_command(const char *name)
     return NULL;
 }
 
+/* One line: the nearest command when the name looks like a typo of one. */
 static int unknown_command(const char *name)
 {
-    fprintf(stderr, "pqt: unknown command '%s'\n", name);
-    fputs(usage_text, stderr);
+    const char *cands[16];
+    int n = 0;
+    for (int i = 0; commands[i].name && n < 14; i++)
+        cands[n++] = commands[i].name;
+    cands[n++] = "help";
+    const char *near = name[0] != '-' ? tool_suggest(name, cands, n) : NULL;
+    tool_msg("pqt: unknown %s '%s'%s%s%s ('pqt help' lists the commands)",
+             name[0] == '-' ? "option" : "command", name, near ? "; did you mean '" : "",
+             near ? near : "", near ? "'?" : "");
     return EXIT_USAGE;
 }
 

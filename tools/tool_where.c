@@ -99,7 +99,7 @@ int tool_qc_add(tool_where *w, const char *cmd, const char *usage, const char *r
 static void warn_stderr(void *user, const char *message)
 {
     (void)user;
-    fprintf(stderr, "pqt: warning: %s\n", message);
+    tool_msg("pqt: warning: %s", message);
 }
 
 void tool_warnings_to_stderr(void)

@@ -35,9 +35,26 @@ void tool_note_renamed(const pqt_file *f, const char *prefix, FILE *out);
 void tool_type_label(const pqt_file *f, int col, int kind, int read_as, rbuf *b);
 void tool_type_label_node(const pqt_file *f, int node, rbuf *b);
 
-/* "pqt: FILE: <pqt_errmsg()>" on stderr; returns EXIT_FAIL. */
+/* "pqt: FILE: <pqt_errmsg()>" on stderr, in the tool's words (tool_cli_words) and escaped
+ * (tool_msg); returns EXIT_FAIL. */
 int tool_fail(const char *path);
-/* "pqt CMD: <msg>" and the usage text on stderr; returns EXIT_USAGE. */
+/* One line on stderr, printf-style; every control byte and every byte that is not part of
+ * valid UTF-8 is written as \xNN, so a file's hostile names cannot garble the terminal. */
+void tool_msg(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Append text to b with tool_msg's escapes. */
+void tool_quote(rbuf *b, const char *text);
+/* A library message in the tool's words into b (NUL-terminated): the C option and call
+ * names it may hold become the options of the command line ("--force replaces it"). */
+void tool_cli_words(rbuf *b, const char *msg);
+/* The candidate nearest want by edit distance when it is close enough to be a typo, or
+ * NULL ("did you mean"). */
+const char *tool_suggest(const char *want, const char *const *cands, int n);
+/* "pqt CMD: <msg>" and the synopsis on stderr; returns EXIT_USAGE. An unknown option is one
+ * line naming the nearest known one. */
 int tool_usage_error(const char *cmd, const char *usage, const char *msg, const char *arg);
 /* tool_usage_error for ARG_BAD / ARG_MISSING / ARG_NOVALUE from argscan_next. */
 int tool_bad_option(const char *cmd, const char *usage, int r, const char *opt);
@@ -92,6 +109,10 @@ int tool_parse_i64(const char *s, size_t n, int64_t *out);
 /* --rows: "LO:HI", "LO:", ":HI" or "N" (that one row). Open sides stay as given in lo/hi.
  * 1 when well formed. */
 int tool_parse_rows(const char *s, int64_t *lo, int64_t *hi);
+
+/* A repeated option's values joined: old (NULL: none yet) sep add, in memory *owned holds
+ * (freed and replaced; the caller frees the last). Returns the joined text, or add alone. */
+const char *tool_join(char **owned, const char *old, const char *add, const char *sep);
 
 /* --format of schema and meta: text (the default) or json. FORMAT_TEXT / FORMAT_JSON, or -1
  * for anything else. */

@@ -251,6 +251,11 @@ int64_t pqt_writer_nrows(const pqt_writer *w)
     return w ? w->nrows : 0;
 }
 
+const char *pqt_writer_temp_path(const pqt_writer *w)
+{
+    return w ? w->tmp : NULL;
+}
+
 pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
                            const pqt_write_opts *opts)
 {

@@ -2,16 +2,17 @@
 /*
  * write_meta.c - the key-value entries every written file gets (layer: write;
  * docs/writing.md, "Units and metadata"; the IVOA VOParquet Note 1.0): DATE (the close time, UTC,
- * or PQT_WOPT_FILE_DATE), name (the MAML's table: or the file's stem), IVOA.VOTable-Parquet.version
- * = 1.0 and .content (a data-less VOTable with one FIELD per column, in column order), and
- * column.<name>.col_size (a vector's width) / .array_size (a string column's MAML array_size:,
- * `auto` resolved to the longest value).
+ * or SOURCE_DATE_EPOCH's, or PQT_WOPT_FILE_DATE, whose "" leaves DATE out), name (the MAML's
+ * table: or the file's stem), IVOA.VOTable-Parquet.version = 1.0 and .content (a data-less
+ * VOTable with one FIELD per column, in column order), and column.<name>.col_size (a vector's
+ * width) / .array_size (a string column's MAML array_size:, `auto` resolved to the longest value).
  *
  * The entries are reserved at open between the ones copied from the source file and the
  * user's (MAML, PQT_WOPT_METADATA): a copied entry of the same key is replaced, a user's one
  * wins (except DATE under PQT_WOPT_FILE_DATE). Their values are known only at close.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -304,6 +305,22 @@ static pqt_status votable(const pqt_writer *w, const char *name, pqt_buf *b)
 
 /* ---- close ---- */
 
+/* Reproducible builds' SOURCE_DATE_EPOCH (docs/writing.md): when set to a decimal count of
+ * seconds since 1970-01-01 UTC (0 up to year 9999), it is the DATE written instead of the
+ * clock's, so two writes of the same rows are the same bytes. Any other value is ignored. */
+static void source_date_epoch(time_t *t)
+{
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    if (!e || !*e || strlen(e) > 12) return;
+    long long v = 0;
+    for (const char *p = e; *p; p++) {
+        if (*p < '0' || *p > '9') return;
+        v = v * 10 + (*p - '0');
+    }
+    if (v > 253402300799LL) return; /* 9999-12-31T23:59:59: DATE has four year digits */
+    *t = (time_t)v;
+}
+
 static pqt_status set_value(pqt_writer *w, int at, const char *v, size_t n)
 {
     char *d = pqt_arena_alloc(&w->arena, n + 1);
@@ -346,12 +363,16 @@ pqt_status pqt_wmeta_fill(pqt_writer *w)
         const pqt_wmeta_slot *s = &w->slots[i];
         bool user = w->kv[s->kv].value != s->reserved;
         if (s->what == SLOT_DATE && w->o.file_date) {
-            st = set_value(w, s->kv, w->o.file_date, strlen(w->o.file_date));
+            if (!w->o.file_date[0]) /* "": no DATE entry at all (a user's one goes too) */
+                drop[s->kv] = true;
+            else
+                st = set_value(w, s->kv, w->o.file_date, strlen(w->o.file_date));
             continue;
         }
         if (user || s->what == SLOT_NAME || s->what == SLOT_CONTENT) continue;
         if (s->what == SLOT_DATE) {
             time_t now = time(NULL);
+            source_date_epoch(&now);
             struct tm tm;
             if (!gmtime_r(&now, &tm) || strftime(v, sizeof v, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
                 snprintf(v, sizeof v, "1970-01-01T00:00:00");

@@ -255,7 +255,7 @@ pqt_status pqt_write_opts_set_str(pqt_write_opts *o, pqt_wopt opt, const char *v
         return PQT_OK;
     }
     case PQT_WOPT_FILE_DATE: {
-        if (!pqt_wmeta_date_valid(v))
+        if (*v && !pqt_wmeta_date_valid(v)) /* "": no DATE entry */
             return pqt_err(PQT_MISUSE, "%s: PQT_WOPT_FILE_DATE: '%s' is not a date and time "
                                        "YYYY-MM-DDTHH:MM:SS",
                            call, v);

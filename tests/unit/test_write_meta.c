@@ -228,6 +228,51 @@ static void bad_dates(void)
     pqt_write_opts_free(o);
 }
 
+/* SOURCE_DATE_EPOCH (seconds since 1970) is the DATE when set and well formed, ignored
+ * otherwise; PQT_WOPT_FILE_DATE "" writes no DATE entry, not even a user's */
+static void source_date(void)
+{
+    char p[300];
+    path_of(p, sizeof p, "epoch.parquet");
+    pqt_table *t = sample();
+    pqt_file *f = NULL;
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* 2023-11-14T22:13:20Z by hand: */
+    REQUIRE_OK(pqt_write_table(t, p, NULL));      /* 19675 days + 80000 s */
+    REQUIRE_OK(pqt_file_open(p, NULL, &f));
+    pqt_test_meta_is(f, "DATE", "2023-11-14T22:13:20");
+    pqt_file_close(f);
+    remove(p);
+    setenv("SOURCE_DATE_EPOCH", "0", 1);
+    REQUIRE_OK(pqt_write_table(t, p, NULL));
+    REQUIRE_OK(pqt_file_open(p, NULL, &f));
+    pqt_test_meta_is(f, "DATE", "1970-01-01T00:00:00");
+    pqt_file_close(f);
+    remove(p);
+    const char *bad[] = {"", "-5", "17e8", "1700000000 ", "253402300800"}; /* ignored */
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("SOURCE_DATE_EPOCH", bad[i], 1);
+        REQUIRE_OK(pqt_write_table(t, p, NULL));
+        REQUIRE_OK(pqt_file_open(p, NULL, &f));
+        const char *d = NULL;
+        CHECK_OK(pqt_file_meta_value(f, "DATE", &d));
+        CHECK(d && strncmp(d, "2024", 4) >= 0); /* the clock's */
+        pqt_file_close(f);
+        remove(p);
+    }
+    unsetenv("SOURCE_DATE_EPOCH");
+    pqt_write_opts *o = NULL;
+    REQUIRE_OK(pqt_write_opts_new(&o));
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_METADATA, "DATE=user"));
+    CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_FILE_DATE, ""));
+    REQUIRE_OK(pqt_write_table(t, p, o));
+    REQUIRE_OK(pqt_file_open(p, NULL, &f));
+    CHECK_EQ_I64(pqt_test_key_count(f, "DATE"), 0);
+    pqt_test_meta_is(f, "name", "epoch");
+    pqt_file_close(f);
+    pqt_write_opts_free(o);
+    pqt_table_close(t);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/pqt_write_meta_XXXXXX");
@@ -238,6 +283,7 @@ int main(void)
     copy_no_duplicates();
     zero_rows();
     bad_dates();
+    source_date();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
