@@ -65,11 +65,17 @@ check-packaging: test-deps
 # (Debian libomp-dev), whose Archer tool tells TSan about OpenMP's own synchronization
 # (libgomp is not instrumented and gives false reports). A report fails the test.
 TSAN_TESTS = test_table_pthreads test_table_threads test_parts test_stats_lie test_write_steps test_write_io
+# Archer is loaded through OMP_TOOL_LIBRARIES: without it every OpenMP barrier is a false
+# report. libomp-dev puts it beside clang's own lib directory (/usr/lib/llvm-14/lib).
+ARCHER ?= $(abspath $(firstword $(wildcard $(shell clang -print-resource-dir 2>/dev/null)/../../libarcher.so \
+	$(shell clang -print-file-name=libarcher.so 2>/dev/null) /usr/lib/llvm-*/lib/libarcher.so)))
 check-tsan: deps
+	@test -n "$(ARCHER)" || { echo "check-tsan: libarcher.so not found (Debian: libomp-dev)" >&2; exit 1; }
 	@cmake -S . -B build-tsan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQT_TSAN=ON \
 	  -DPQT_BUILD_BENCH=OFF >/dev/null
 	@cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
-	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
+	cd build-tsan && OMP_TOOL_LIBRARIES="$(ARCHER)" \
+	  TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
 	  ctest --output-on-failure -j $(JOBS) -R '^(test_table_pthreads|test_table_threads|test_parts|test_stats_lie|test_write_steps|test_write_io)$$'
 
 # libFuzzer on every tests/fuzz target, FUZZ_SECONDS each (not part of check): the library
