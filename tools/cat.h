@@ -101,7 +101,7 @@ typedef struct cat_col {
     int row_index; /* the virtual parquet_row_index: each row's 1-based file row, int64 */
     char *path; /* a copy: the file handle may be reopened */
     const char *kind_name;
-    char *label;     /* the file's type (tool_type_label), once planned */
+    char *label; /* the file's type (tool_type_label), once planned */
     int kind, unit, utc;
     int is_list;     /* a Parquet LIST: kind known from the first batch read */
     int planned;     /* writer and layout chosen (on the first batch) */
@@ -136,8 +136,8 @@ typedef struct cat_out {
     int started;       /* header written */
     int64_t nrows_out; /* rows written so far */
     cat_table *table;
-    int *jorder;       /* jsonl: the columns in the order their keys are written */
-    char *jend;        /* jsonl: what ends a row ("}" and the structs' braces) */
+    int *jorder; /* jsonl: the columns in the order their keys are written */
+    char *jend;  /* jsonl: what ends a row ("}" and the structs' braces) */
     size_t jend_len;
 } cat_out;
 

@@ -450,7 +450,8 @@ void cat_json_keys(cat_out *o, const pqt_file *f)
             render_json_string(&k, name, strlen(name));
             rb_puts(&k, ":{");
         }
-        const char *leaf = f && kp->n > 0 ? pqt_file_node_read_name(f, kp->node[kp->n - 1]) : c->path;
+        const char *leaf =
+            f && kp->n > 0 ? pqt_file_node_read_name(f, kp->node[kp->n - 1]) : c->path;
         render_json_string(&k, leaf, strlen(leaf));
         rb_putc(&k, ':');
         free(c->key);
@@ -511,7 +512,8 @@ int cat_write_end(cat_out *o)
 int cat_format_parse(const char *name)
 {
     static const char *const names[] = {"table", "csv", "jsonl", "tsv", "json"};
-    static const int formats[] = {FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL, FORMAT_TSV, FORMAT_JSONARR};
+    static const int formats[] = {FORMAT_TABLE, FORMAT_CSV, FORMAT_JSONL, FORMAT_TSV,
+                                  FORMAT_JSONARR};
     for (int i = 0; i < 5; i++)
         if (strcasecmp(name, names[i]) == 0) return formats[i];
     return -1;

@@ -155,18 +155,22 @@ static int json_number(const char *s, size_t n)
     size_t i = 0;
     if (i < n && s[i] == '-') i++;
     if (i >= n || s[i] < '0' || s[i] > '9') return 0;
-    if (s[i] == '0') i++;
+    if (s[i] == '0')
+        i++;
     else
-        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
     if (i < n && s[i] == '.') {
         if (++i >= n || s[i] < '0' || s[i] > '9') return 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
     }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         i++;
         if (i < n && (s[i] == '+' || s[i] == '-')) i++;
         if (i >= n || s[i] < '0' || s[i] > '9') return 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
     }
     return i == n;
 }

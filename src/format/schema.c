@@ -411,7 +411,8 @@ static pqt_status visit(walker *w, const char *prefix, int16_t def, int16_t rep,
     const int idx = w->pos;
     const pqt_schema_elem *e = &w->meta->schema[idx];
     if (!e->name) return corrupt_tree("element without a name", idx);
-    const char *name = !prefix && w->field_name && w->field_name[idx] ? w->field_name[idx] : e->name;
+    const char *name =
+        !prefix && w->field_name && w->field_name[idx] ? w->field_name[idx] : e->name;
     const char *path = join_path(w, prefix, name);
     if (!path) return pqt_err(PQT_NOMEM, "out of memory building the column list");
     /* Every branch but a plain struct emits exactly one column, named by this node. */
@@ -491,7 +492,8 @@ typedef struct name_set {
 static uint32_t name_hash(const char *s)
 {
     uint32_t h = 2166136261u;
-    for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
     return h;
 }
 
@@ -519,7 +521,8 @@ static pqt_status unique_field_names(walker *w, int nfields)
     const pqt_file_meta *meta = w->meta;
     int32_t *top = pqt_malloc_array((size_t)nfields + 1, sizeof *top);
     size_t cap = 16;
-    while (cap < 2 * (size_t)nfields + 2) cap *= 2;
+    while (cap < 2 * (size_t)nfields + 2)
+        cap *= 2;
     /* each renamed field adds one name: room for twice the fields keeps the table half empty */
     name_set t = {pqt_calloc(2 * cap, sizeof *t.slot), 2 * cap - 1};
     pqt_status st = PQT_OK;
