@@ -195,6 +195,7 @@ static int run_copy(copy_args *a)
     pqt_table *t = NULL;
     if (tool_where_open(a->in, &a->oa, &t) != PQT_OK) return tool_fail(a->in);
     int rc = EXIT_OK;
+    tool_warnings_to_stderr(); /* the writer names what it leaves out (a MAP's fields) */
     if (choose_columns(t, a->columns) != PQT_OK) rc = tool_fail(a->in);
     if (rc == EXIT_OK && write_copy(t, a->out, a->wo, a->progress) != PQT_OK) rc = tool_fail(a->out);
     pqt_table_close(t);

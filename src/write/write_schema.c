@@ -332,6 +332,13 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
                          fc && fc->why_unsupported ? fc->why_unsupported : "unsupported");
             continue;
         }
+        const pqt_col *mc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+        if (mc && mc->in_map && !c->added) {
+            /* two list columns would not read back as the map they came from */
+            pqt_tbl_warn("column '%s' is not written: writing MAP columns is not supported yet",
+                         c->name);
+            continue;
+        }
         if (o->row_index_name && strcmp(c->name, o->row_index_name) == 0) {
             st = pqt_err(PQT_MISUSE, "the row index name '%s' is already a column of the table",
                          o->row_index_name);
