@@ -1544,9 +1544,13 @@ typedef enum pqt_wopt {
                                       the close time, UTC, or the environment's
                                       SOURCE_DATE_EPOCH when it is a count of seconds);
                                       shadows a user DATE entry; "": no DATE entry at all */
-    PQT_WOPT_BACKGROUND_IO = 25    /* int 1 (default) / 0: one extra thread writes the bytes to
+    PQT_WOPT_BACKGROUND_IO = 25,   /* int 1 (default) / 0: one extra thread writes the bytes to
                                       the file while the columns are encoded (0: the
                                       encoding thread writes them) */
+    PQT_WOPT_LEAVE_OUT = 26        /* int 1 (default) / 0: a column the writer cannot write (a
+                                      kind pqt cannot read, a MAP's key or value) is left out
+                                      with a warning; 0: it is PQT_UNSUPPORTED_TYPE naming
+                                      the column, before the file is created */
 } pqt_wopt;
 
 /* Write options with the defaults above; free with pqt_write_opts_free (NULL is a no-op). */

@@ -36,8 +36,28 @@ tree() { "$PQT" schema "$1" | tail -n +4 | sed -E 's/([^ ])  +/\1 /g; s/ +$//'; 
 n=0
 for f in nested_structs.rust nullable.impala nonnullable.impala nulls.snappy repeated_primitive_no_list; do
     n=$((n + 1))
-    "$PQT" copy "$DATA/$f.parquet" "$TMP/$n.parquet" --skip-unreadable 2>/dev/null || fail "$f: pqt copy exited $?"
-    same_rows "$f" "$DATA/$f.parquet" "$TMP/$n.parquet"
+    "$PQT" copy "$DATA/$f.parquet" "$TMP/$n.parquet" --skip-unreadable 2>"$TMP/copy_err" ||
+        fail "$f: pqt copy exited $?"
+    # a MAP's fields are left out of a copy, with a warning (docs/writing.md)
+    case $f in
+    nullable.impala) same_rows "$f" "$DATA/$f.parquet" "$TMP/$n.parquet" \
+        --columns id,int_array,nested_struct.A,nested_struct.b ;;
+    nonnullable.impala) same_rows "$f" "$DATA/$f.parquet" "$TMP/$n.parquet" \
+        --columns ID,Int_Array,nested_Struct.a,nested_Struct.B ;;
+    *) same_rows "$f" "$DATA/$f.parquet" "$TMP/$n.parquet" ;;
+    esac
+    case $f in *impala)
+        grep -qi "map.key' is not written: writing MAP columns is not supported" "$TMP/copy_err" ||
+            fail "$f: copy does not warn about its map: $(cat "$TMP/copy_err")"
+        # without --skip-unreadable the map makes the copy an error, and nothing is written
+        rm -f "$TMP/$n.strict.parquet"
+        if "$PQT" copy "$DATA/$f.parquet" "$TMP/$n.strict.parquet" 2>"$TMP/copy_err"; then
+            fail "$f: a copy losing its map exited 0"
+        fi
+        grep -q "cannot be written: writing MAP columns is not supported" "$TMP/copy_err" ||
+            fail "$f: strict copy message: $(cat "$TMP/copy_err")"
+        [ ! -e "$TMP/$n.strict.parquet" ] || fail "$f: a failed copy left $n.strict.parquet" ;;
+    esac
     case $f in nested_structs.rust | nulls.snappy)
         cmp -s <(tree "$DATA/$f.parquet") <(tree "$TMP/$n.parquet") ||
             fail "$f: schema differs: $(diff <(tree "$DATA/$f.parquet") <(tree "$TMP/$n.parquet") | head -4)" ;;

@@ -64,8 +64,9 @@ static const char usage[] =
     "                       link is refused, --force or not\n"
     "  --no-date            no DATE key-value entry (by default the time of writing, or\n"
     "                       SOURCE_DATE_EPOCH's when set: copies are then byte-identical)\n"
-    "  --skip-unreadable    leave out the columns pqt cannot read, with a warning naming\n"
-    "                       them (else such a column is an error: status 1, nothing written)\n"
+    "  --skip-unreadable    leave out the columns pqt cannot read or write (a MAP's key\n"
+    "                       and value), with a warning naming them (else such a column\n"
+    "                       is an error: status 1, nothing written)\n"
     "  --progress           show the progress line on stderr even when it is not a terminal\n"
     "  -q, --quiet          no progress line (by default shown on a terminal for long copies)\n"
     "  -h, --help           this text\n";
@@ -333,6 +334,9 @@ static int run_copy(copy_args *a)
 {
     pqt_table *t = NULL;
     if (tool_where_open(a->in, &a->oa, &t) != PQT_OK) return tool_fail(a->in);
+    tool_warnings_to_stderr(); /* the writer names what --skip-unreadable leaves out */
+    /* a column the writer cannot write (a MAP's key or value) is an error unless asked */
+    if (!a->skip_unreadable) pqt_write_opts_set_int(a->wo, PQT_WOPT_LEAVE_OUT, 0);
     int rc = choose_columns(t, a);
     if (rc == EXIT_OK) rc = write_copy(t, a->out, a->wo, a->progress);
     pqt_table_close(t);

@@ -106,7 +106,7 @@ await c.run(`COPY (SELECT id::BIGINT AS id,
     [id % 2 = 0, id % 2 = 1]::BOOLEAN[2] AS vflag
   FROM range(1, 31) t(id) ORDER BY id) TO '${out}/kinds.parquet' (FORMAT parquet)`);
 
-// odd.parquet: columns this library cannot read (a MAP, a plain binary) next to a readable one.
+// odd.parquet: a MAP (read as m.key / m.value lists) and a plain binary column beside an integer one.
 await c.run(`COPY (SELECT id::BIGINT AS id, MAP {'a': id} AS m, ('x' || id)::BLOB AS raw
   FROM range(1, 6) t(id) ORDER BY id) TO '${out}/odd.parquet' (FORMAT parquet)`);
 

@@ -187,6 +187,7 @@ contains
         end if
         elem = iand(kind, 31)
         if (elem == PQT_UINT64) elem = PK_INT64
+        if (elem == PQT_BINARY) elem = PK_STRING ! bytes read into character like strings
         if (elem > PK_TIMESTAMP) elem = PK_NONE
         pk_of = elem
         if (iand(kind, PQT_VECTOR) /= 0 .and. elem /= PK_NONE) pk_of = elem + 10

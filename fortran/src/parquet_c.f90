@@ -12,7 +12,7 @@ module parquet_c
     ! pqt_kind
     integer(c_int), parameter :: PQT_NONE = 0, PQT_INT32 = 1, PQT_INT64 = 2, PQT_FLOAT32 = 3, &
         PQT_FLOAT64 = 4, PQT_BOOL = 5, PQT_STRING = 6, PQT_DATE = 7, PQT_TIME = 8, &
-        PQT_TIMESTAMP = 9, PQT_UINT64 = 10, PQT_VECTOR = 32, PQT_LIST = 64
+        PQT_TIMESTAMP = 9, PQT_UINT64 = 10, PQT_BINARY = 12, PQT_VECTOR = 32, PQT_LIST = 64
     ! pqt_opt
     integer(c_int), parameter :: PQT_OPT_THREADS = 1, PQT_OPT_ROW_LO = 4, PQT_OPT_ROW_HI = 5, &
         PQT_OPT_SAMPLE_FRACTION = 14, PQT_OPT_SAMPLE_SEED = 15, PQT_OPT_QC_SOFT = 16

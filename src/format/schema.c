@@ -356,6 +356,7 @@ static pqt_status visit_map(walker *w, const char *path, int16_t def, int16_t re
         c->elem_def = elem_def;
         c->width = 0;
         c->nullable = list_nullable || f->repetition == PQT_REP_OPTIONAL;
+        c->in_map = true;
         if (c->elem_kind != PQT_NONE) c->kind = c->elem_kind | PQT_LIST;
     }
     return PQT_OK;

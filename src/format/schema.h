@@ -8,8 +8,12 @@
  *   - a LIST (any legal encoding, incl. legacy 2-level and bare repeated primitives)
  *     whose element is a primitive of a supported kind: one column named by the path
  *     of the LIST field itself, read as a vector or list of the element kind;
- *   - anything else nested (MAP, list of lists/structs/maps): one PQT_NONE column named
- *     by the path of the outermost unsupported field, covering all its leaves.
+ *   - a MAP whose key and value are primitives: one list column per field of its repeated
+ *     key/value group, "m.key" and "m.value", sharing list levels (so their offsets agree);
+ *   - an unshredded VARIANT group: its two binary leaves "v.metadata" and "v.value";
+ *   - anything else nested (maps of nested values, list of lists/structs/maps, shredded
+ *     variants): one PQT_NONE column named by the path of the outermost unsupported field,
+ *     covering all its leaves.
  * Each column records the chunk column(s) (leaf index in RowGroup.columns) it reads.
  */
 #ifndef PQT_FORMAT_SCHEMA_H
@@ -64,6 +68,7 @@ typedef struct pqt_col {
     bool nullable;           /* some level above or at the leaf is optional */
     bool utc;
     uint8_t variant;         /* leaf of an unshredded VARIANT: 1 metadata, 2 value, else 0 */
+    bool in_map;             /* a MAP's key or value field, read as a list column */
 } pqt_col;
 
 /* A list of lists of a primitive (list<list<T>>, list<list<list<T>>>, ...: standard 3-level

@@ -23,10 +23,10 @@
 typedef struct vmeta {
     const uint8_t *p;
     size_t n;
-    unsigned osz;      /* offset size in bytes, 1..4 */
-    uint64_t nkeys;    /* dictionary size */
-    size_t offs_at;    /* byte where the offsets start */
-    size_t bytes_at;   /* byte where the key bytes start */
+    unsigned osz;    /* offset size in bytes, 1..4 */
+    uint64_t nkeys;  /* dictionary size */
+    size_t offs_at;  /* byte where the offsets start */
+    size_t bytes_at; /* byte where the key bytes start */
 } vmeta;
 
 typedef struct vctx {
@@ -40,7 +40,8 @@ typedef struct vctx {
 static uint64_t le(const uint8_t *p, unsigned n)
 {
     uint64_t x = 0;
-    for (unsigned i = 0; i < n; i++) x |= (uint64_t)p[i] << (8 * i);
+    for (unsigned i = 0; i < n; i++)
+        x |= (uint64_t)p[i] << (8 * i);
     return x;
 }
 
@@ -52,14 +53,18 @@ static pqt_status bad(const char *what, size_t at)
 static pqt_status put(vctx *c, const void *s, size_t n)
 {
     if (n > c->budget)
-        return pqt_err(PQT_CORRUPT, "corrupt VARIANT: its JSON text grows past %zu bytes for "
-                                    "%zu value bytes (overlapping offsets?)",
+        return pqt_err(PQT_CORRUPT,
+                       "corrupt VARIANT: its JSON text grows past %zu bytes for "
+                       "%zu value bytes (overlapping offsets?)",
                        c->out->len + c->budget, c->vn);
     c->budget -= n;
     return pqt_buf_append(c->out, s, n);
 }
 
-static pqt_status puts_(vctx *c, const char *s) { return put(c, s, strlen(s)); }
+static pqt_status puts_(vctx *c, const char *s)
+{
+    return put(c, s, strlen(s));
+}
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
 static size_t utf8_len(const uint8_t *s, size_t n)
@@ -68,10 +73,14 @@ static size_t utf8_len(const uint8_t *s, size_t n)
     size_t k;
     uint32_t cp;
     if (b < 0x80) return 1;
-    if (b >= 0xc2 && b <= 0xdf) k = 2, cp = b & 0x1f;
-    else if (b >= 0xe0 && b <= 0xef) k = 3, cp = b & 0x0f;
-    else if (b >= 0xf0 && b <= 0xf4) k = 4, cp = b & 0x07;
-    else return 0;
+    if (b >= 0xc2 && b <= 0xdf)
+        k = 2, cp = b & 0x1f;
+    else if (b >= 0xe0 && b <= 0xef)
+        k = 3, cp = b & 0x0f;
+    else if (b >= 0xf0 && b <= 0xf4)
+        k = 4, cp = b & 0x07;
+    else
+        return 0;
     if (k > n) return 0;
     for (size_t i = 1; i < k; i++) {
         if ((s[i] & 0xc0) != 0x80) return 0;
@@ -101,12 +110,18 @@ static pqt_status json_string(vctx *c, const uint8_t *s, size_t n)
         PQT_TRY(put(c, s + i - run, run));
         run = 0;
         char e[8];
-        if (b == '"' || b == '\\') e[0] = '\\', e[1] = (char)b, e[2] = 0;
-        else if (b == '\n') memcpy(e, "\\n", 3);
-        else if (b == '\r') memcpy(e, "\\r", 3);
-        else if (b == '\t') memcpy(e, "\\t", 3);
-        else if (b < 0x20) memcpy(e, "\\u00", 4), e[4] = hex[b >> 4], e[5] = hex[b & 15], e[6] = 0;
-        else memcpy(e, "\xef\xbf\xbd", 4);
+        if (b == '"' || b == '\\')
+            e[0] = '\\', e[1] = (char)b, e[2] = 0;
+        else if (b == '\n')
+            memcpy(e, "\\n", 3);
+        else if (b == '\r')
+            memcpy(e, "\\r", 3);
+        else if (b == '\t')
+            memcpy(e, "\\t", 3);
+        else if (b < 0x20)
+            memcpy(e, "\\u00", 4), e[4] = hex[b >> 4], e[5] = hex[b & 15], e[6] = 0;
+        else
+            memcpy(e, "\xef\xbf\xbd", 4);
         PQT_TRY(puts_(c, e));
         i++;
     }
@@ -188,21 +203,32 @@ static pqt_status number_text(vctx *c, const char *b)
 /* Primitive type id `t` whose payload starts at value byte `at`. */
 static pqt_status primitive(vctx *c, int t, size_t at)
 {
-    static const signed char size[21] = {0, 0, 0, 1, 2, 4, 8, 8, 5, 9, 17, 4, 8,
-                                         8, 4, -1, -1, 8, 8, 8, 16};
+    static const signed char size[21] = {0, 0, 0, 1, 2,  4,  8, 8, 5, 9, 17,
+                                         4, 8, 8, 4, -1, -1, 8, 8, 8, 16};
     if (t > 20) return bad("unknown primitive type", at - 1);
     size_t avail = c->vn - at;
     if (size[t] >= 0 && (size_t)size[t] > avail) return bad("primitive value cut short", at - 1);
     const uint8_t *p = c->v + at;
     char b[96];
     switch (t) {
-    case 0: return puts_(c, "null");
-    case 1: return puts_(c, "true");
-    case 2: return puts_(c, "false");
-    case 3: snprintf(b, sizeof b, "%d", (int)(int8_t)p[0]); return puts_(c, b);
-    case 4: snprintf(b, sizeof b, "%d", (int)(int16_t)le(p, 2)); return puts_(c, b);
-    case 5: snprintf(b, sizeof b, "%ld", (long)(int32_t)le(p, 4)); return puts_(c, b);
-    case 6: snprintf(b, sizeof b, "%lld", (long long)(int64_t)le(p, 8)); return puts_(c, b);
+    case 0:
+        return puts_(c, "null");
+    case 1:
+        return puts_(c, "true");
+    case 2:
+        return puts_(c, "false");
+    case 3:
+        snprintf(b, sizeof b, "%d", (int)(int8_t)p[0]);
+        return puts_(c, b);
+    case 4:
+        snprintf(b, sizeof b, "%d", (int)(int16_t)le(p, 2));
+        return puts_(c, b);
+    case 5:
+        snprintf(b, sizeof b, "%ld", (long)(int32_t)le(p, 4));
+        return puts_(c, b);
+    case 6:
+        snprintf(b, sizeof b, "%lld", (long long)(int64_t)le(p, 8));
+        return puts_(c, b);
     case 7: {
         uint64_t x = le(p, 8);
         double d;
@@ -239,14 +265,20 @@ static pqt_status primitive(vctx *c, int t, size_t at)
         date_text(b, sizeof b, (int32_t)le(p, 4));
         PQT_TRY(puts_(c, b));
         return put(c, "\"", 1);
-    case 12: return timestamp(c, (int64_t)le(p, 8), 1000000, 6, 1);
-    case 13: return timestamp(c, (int64_t)le(p, 8), 1000000, 6, 0);
-    case 18: return timestamp(c, (int64_t)le(p, 8), 1000000000, 9, 1);
-    case 19: return timestamp(c, (int64_t)le(p, 8), 1000000000, 9, 0);
+    case 12:
+        return timestamp(c, (int64_t)le(p, 8), 1000000, 6, 1);
+    case 13:
+        return timestamp(c, (int64_t)le(p, 8), 1000000, 6, 0);
+    case 18:
+        return timestamp(c, (int64_t)le(p, 8), 1000000000, 9, 1);
+    case 19:
+        return timestamp(c, (int64_t)le(p, 8), 1000000000, 9, 0);
     case 17: {
         int64_t t64 = (int64_t)le(p, 8);
-        if (t64 < 0 || t64 >= 86400000000ll) snprintf(b, sizeof b, "\"%lld\"", (long long)t64);
-        else b[0] = '"', tod_text(b + 1, sizeof b - 2, t64, 1000000, 6), strcat(b, "\"");
+        if (t64 < 0 || t64 >= 86400000000ll)
+            snprintf(b, sizeof b, "\"%lld\"", (long long)t64);
+        else
+            b[0] = '"', tod_text(b + 1, sizeof b - 2, t64, 1000000, 6), strcat(b, "\"");
         return puts_(c, b);
     }
     case 15:
@@ -279,8 +311,9 @@ static pqt_status key(vctx *c, uint64_t id, size_t at)
     uint64_t a = le(m->p + m->offs_at + id * m->osz, m->osz);
     uint64_t z = le(m->p + m->offs_at + (id + 1) * m->osz, m->osz);
     if (a > z || z > m->n - m->bytes_at)
-        return pqt_err(PQT_CORRUPT, "corrupt VARIANT metadata: key %llu runs past the "
-                                    "dictionary bytes",
+        return pqt_err(PQT_CORRUPT,
+                       "corrupt VARIANT metadata: key %llu runs past the "
+                       "dictionary bytes",
                        (unsigned long long)id);
     return json_string(c, m->p + m->bytes_at + a, (size_t)(z - a));
 }
@@ -325,12 +358,15 @@ static pqt_status value(vctx *c, size_t at, size_t end, int depth)
     if (at >= end) return bad("value missing", at);
     int basic = c->v[at] & 3, hdr = c->v[at] >> 2;
     switch (basic) {
-    case 0: return primitive(c, hdr, at + 1);
+    case 0:
+        return primitive(c, hdr, at + 1);
     case 1:
         if ((size_t)hdr > end - at - 1) return bad("short string runs past the value", at);
         return json_string(c, c->v + at + 1, (size_t)hdr);
-    case 2: return container(c, at, end, hdr, true, depth);
-    default: return container(c, at, end, hdr, false, depth);
+    case 2:
+        return container(c, at, end, hdr, true, depth);
+    default:
+        return container(c, at, end, hdr, false, depth);
     }
 }
 
@@ -366,7 +402,8 @@ pqt_status pqt_variant_to_json(const void *metadata, size_t metadata_nbytes, con
     /* generous for real data (a key repeated in every element of an array, escapes), small
      * enough that overlapping offsets cannot make a bomb of a few bytes */
     size_t in = value_nbytes + metadata_nbytes;
-    c.budget = in > (SIZE_MAX - ((size_t)1 << 20)) / 1024 ? SIZE_MAX : in * 1024 + ((size_t)1 << 20);
+    c.budget =
+        in > (SIZE_MAX - ((size_t)1 << 20)) / 1024 ? SIZE_MAX : in * 1024 + ((size_t)1 << 20);
     pqt_status st = value(&c, 0, value_nbytes, 0);
     if (st == PQT_OK) st = pqt_buf_append(&out, "", 1);
     if (st != PQT_OK) {

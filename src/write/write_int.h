@@ -25,6 +25,7 @@ struct pqt_write_opts {
     bool level_set;
     bool dictionary, statistics, page_index, page_crc, overwrite, copy_metadata, write_maml;
     bool background_io; /* PQT_WOPT_BACKGROUND_IO */
+    bool leave_out;     /* PQT_WOPT_LEAVE_OUT */
     int page_version;
     int threads;
     int64_t dict_nbytes, page_nbytes, rg_rows, rg_nbytes, bloom_ndv;

@@ -19,6 +19,7 @@ static void set_defaults(pqt_write_opts *o)
     o->page_index = true;
     o->copy_metadata = true;
     o->background_io = true;
+    o->leave_out = true;
     o->page_version = 1;
     o->threads = 1;
     o->dict_nbytes = 1 << 20;
@@ -179,6 +180,7 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
     case PQT_WOPT_COPY_METADATA:
     case PQT_WOPT_WRITE_MAML:
     case PQT_WOPT_BACKGROUND_IO:
+    case PQT_WOPT_LEAVE_OUT:
         if (!flag)
             return pqt_err(PQT_MISUSE, "%s: write option %d takes 0 or 1, not %lld", call,
                            (int)opt, (long long)v);
@@ -189,6 +191,7 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
         else if (opt == PQT_WOPT_OVERWRITE) o->overwrite = v;
         else if (opt == PQT_WOPT_WRITE_MAML) o->write_maml = v;
         else if (opt == PQT_WOPT_BACKGROUND_IO) o->background_io = v;
+        else if (opt == PQT_WOPT_LEAVE_OUT) o->leave_out = v;
         else o->copy_metadata = v;
         return PQT_OK;
     default:

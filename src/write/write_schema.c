@@ -328,8 +328,29 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
         pqt_tcol *c = &t->cols[i];
         if (c->kind == PQT_NONE && c->residency != PQT_RES_FULL) {
             const pqt_col *fc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+            if (!o->leave_out) {
+                st = pqt_err(PQT_UNSUPPORTED_TYPE,
+                             "column '%s' cannot be written: pqt cannot read its type (%s)",
+                             c->name, fc && fc->why_unsupported ? fc->why_unsupported
+                                                                : "unsupported");
+                break;
+            }
             pqt_tbl_warn("column '%s' is not written: pqt cannot read its type (%s)", c->name,
                          fc && fc->why_unsupported ? fc->why_unsupported : "unsupported");
+            continue;
+        }
+        const pqt_col *mc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+        if (mc && mc->in_map && !c->added) {
+            /* two list columns would not read back as the map they came from */
+            if (!o->leave_out) {
+                st = pqt_err(PQT_UNSUPPORTED_TYPE,
+                             "column '%s' cannot be written: writing MAP columns is not "
+                             "supported yet",
+                             c->name);
+                break;
+            }
+            pqt_tbl_warn("column '%s' is not written: writing MAP columns is not supported yet",
+                         c->name);
             continue;
         }
         if (o->row_index_name && strcmp(c->name, o->row_index_name) == 0) {

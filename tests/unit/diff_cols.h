@@ -134,13 +134,13 @@ static pqt_status dcol_read(pqt_table *t, const char *name, int method, uint64_t
     }
     c->own = 1;
     if (nested) {
-        st = pqt_table_get_list_alloc(t, name, 0, &c->loff, c->ek == PQT_STRING ? NULL : &c->data,
+        st = pqt_table_get_list_alloc(t, name, 0, &c->loff, PQT_KIND_IS_BYTES(c->ek) ? NULL : &c->data,
                                       &c->valid, &c->rvalid, &c->nelem);
-        if (st == PQT_OK && c->ek == PQT_STRING)
+        if (st == PQT_OK && PQT_KIND_IS_BYTES(c->ek))
             st = pqt_table_get_strings_alloc(t, name, &c->soff, &c->sb, NULL, NULL);
         return st;
     }
-    if (c->ek == PQT_STRING)
+    if (PQT_KIND_IS_BYTES(c->ek))
         return pqt_table_get_strings_alloc(t, name, &c->soff, &c->sb, &c->valid, &c->nelem);
     c->nelem = c->nrows;
     if (method == M_ALLOC || c->nrows == 0)
@@ -161,7 +161,7 @@ static int elem_diff(const dcol *a, int64_t i, const dcol *b, int64_t j)
     int pa = dbit(a->valid, i), pb = dbit(b->valid, j);
     if (pa != pb) return 1;
     if (!pa) return 0;
-    if (a->ek == PQT_STRING) {
+    if (PQT_KIND_IS_BYTES(a->ek)) {
         int64_t la = a->soff[i + 1] - a->soff[i], lb = b->soff[j + 1] - b->soff[j];
         return la != lb || memcmp(a->sb + a->soff[i], b->sb + b->soff[j], (size_t)la) != 0;
     }

@@ -103,7 +103,7 @@ static int map_slots(const dfile *F)
     }
     for (int k = 0; k < F->ncols; k++) {
         const dcol *d = &F->cols[order[k]];
-        if (d->kind == PQT_NONE || strchr(d->name, '`')) continue;
+        if (d->kind == PQT_NONE || d->kind == PQT_BINARY || strchr(d->name, '`')) continue;
         if (d->kind == PQT_STRING && d->soff[d->nrows] > MAXSB) continue;
         int unit = -1;
         if (d->kind == PQT_TIME || d->kind == PQT_TIMESTAMP)

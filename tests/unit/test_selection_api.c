@@ -298,7 +298,7 @@ static void test_ops_property(void)
 static int same_elem(const pqt_array *a, int64_t i, const pqt_array *b, int64_t j)
 {
     if (bit(pqt_array_validity(a), i) != bit(pqt_array_validity(b), j)) return 0;
-    if (PQT_KIND_ELEMENT(pqt_array_kind(a)) == PQT_STRING) {
+    if (PQT_KIND_IS_BYTES(pqt_array_kind(a))) {
         const int64_t *oa = pqt_array_str_offsets(a), *ob = pqt_array_str_offsets(b);
         int64_t la = oa[i + 1] - oa[i], lb = ob[j + 1] - ob[j];
         return la == lb && memcmp(pqt_array_bytes(a) + oa[i], pqt_array_bytes(b) + ob[j],
@@ -400,7 +400,7 @@ static void test_read_selected(void)
                     if (sub) bad += compare_picked(whole, sub, rows, n, what);
                     reads++;
                     /* fixed-width scalars also into caller memory */
-                    if (!(kind & (PQT_LIST | PQT_VECTOR)) && kind != PQT_STRING) {
+                    if (!(kind & (PQT_LIST | PQT_VECTOR)) && !PQT_KIND_IS_BYTES(kind)) {
                         size_t e = pqt_kind_elem_nbytes(kind);
                         uint8_t *data = malloc((size_t)n * e + 1);
                         uint8_t *valid = malloc((size_t)(n + 7) / 8 + 1);

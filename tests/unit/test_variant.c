@@ -104,8 +104,8 @@ static void primitives(void)
     const unsigned char d8[] = {P(9), 3, 0x01, 0, 0, 0, 0, 0, 0, 0}; /* 1 at scale 3 */
     HAND(d8, "0.001");
     /* -(2^64) at scale 0: low word 0, high word -1 */
-    const unsigned char d16[] = {P(10), 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    const unsigned char d16[] = {P(10), 0,    0,    0,    0,    0,    0,    0,    0,
+                                 0,     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
     HAND(d16, "-18446744073709551616");
     const unsigned char date[] = {P(11), 0xff, 0xff, 0xff, 0xff}; /* day -1 */
     HAND(date, "\"1969-12-31\"");
@@ -124,7 +124,7 @@ static void primitives(void)
     const unsigned char str[] = {P(16), 3, 0, 0, 0, 'a', '"', 'b'};
     HAND(str, "\"a\\\"b\"");
     const unsigned char uuid[] = {P(20), 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                  0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+                                  0x88,  0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
     HAND(uuid, "\"00112233-4455-6677-8899-aabbccddeeff\"");
     const unsigned char t[] = {P(1)}, f[] = {P(2)}, n[] = {P(0)};
     HAND(t, "true");
@@ -144,13 +144,44 @@ static void containers(void)
     /* the same keys with 2-byte ids and 2-byte offsets and a 4-byte count (is_large):
      * header bits offset size - 1 = 1, id size - 1 = 1 (<< 2), is_large (<< 4) */
     const unsigned char big2[] = {(unsigned char)(((1 | 1 << 2 | 1 << 4) << 2) | 2),
-                                  2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 3, 0, P(2),
-                                  (1 << 2) | 1, 'y'};
+                                  2,
+                                  0,
+                                  0,
+                                  0,
+                                  0,
+                                  0,
+                                  1,
+                                  0,
+                                  0,
+                                  0,
+                                  1,
+                                  0,
+                                  3,
+                                  0,
+                                  P(2),
+                                  (1 << 2) | 1,
+                                  'y'};
     HANDK(big2, "{\"a\":false,\"bb\":\"y\"}");
     /* array [[], [null, 7]] with an empty array and a nested one; is_large count */
-    const unsigned char arr[] = {(unsigned char)((1 << 2) << 2 | 3), 2, 0, 0, 0, 0, 3, 11,
-                                 0x03, 0, 0,                      /* [] */
-                                 0x03, 2, 0, 1, 3, P(0), P(3), 7}; /* [null, 7] */
+    const unsigned char arr[] = {(unsigned char)((1 << 2) << 2 | 3),
+                                 2,
+                                 0,
+                                 0,
+                                 0,
+                                 0,
+                                 3,
+                                 11,
+                                 0x03,
+                                 0,
+                                 0, /* [] */
+                                 0x03,
+                                 2,
+                                 0,
+                                 1,
+                                 3,
+                                 P(0),
+                                 P(3),
+                                 7}; /* [null, 7] */
     HAND(arr, "[[],[null,7]]");
 }
 
@@ -207,7 +238,8 @@ static void broken(void)
         size_t rest = (size_t)(2 - lvl) * 514 + 1;
         bomb[n++] = (1 << 2) | 3;
         bomb[n++] = 255;
-        for (int i = 0; i < 255; i++) bomb[n++] = 0, bomb[n++] = 0;
+        for (int i = 0; i < 255; i++)
+            bomb[n++] = 0, bomb[n++] = 0;
         bomb[n++] = (unsigned char)(rest & 255), bomb[n++] = (unsigned char)(rest >> 8);
     }
     bomb[n++] = P(0);
