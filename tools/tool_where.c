@@ -266,7 +266,10 @@ void tool_explain_text(const pqt_table *t, FILE *out)
     if (last >= 0) verdict_flush(out, first, last, &run, sum);
     rb_free(&run);
     rb_free(&cur);
+    /* no rule and no sample: nothing was chosen, so there is nothing to count */
+    int chose = strncmp(text, "no filter: every row", 20) != 0;
     free(text);
+    if (!chose) return;
     pqt_scan_counts c;
     memset(&c, 0, sizeof c);
     if (pqt_table_scan_stats(t, &c) != PQT_OK) return;

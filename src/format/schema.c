@@ -485,9 +485,12 @@ static pqt_status node_parents(const pqt_file_meta *m, pqt_arena *arena, int32_t
  * would reach only the first, and a JSON row would repeat a key, so every later one is
  * read as NAME_k, the smallest k >= 1 that no top-level field has (docs/output.md). */
 
+/* Names as int32 slots (a wide file has a million fields: 4 bytes a slot, not a pointer):
+ * slot value k + 1 names names[k]. */
 typedef struct name_set {
-    const char **slot;
+    int32_t *slot;
     size_t mask;
+    const char **names;
 } name_set;
 
 static uint32_t name_hash(const char *s)
@@ -498,89 +501,102 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
-/* Insert s; 0 when it was already there. */
-static int name_add(name_set *t, const char *s)
+/* Insert names[k]; 0 when an equal name was already there. */
+static int name_add(name_set *t, int32_t k)
 {
+    const char *s = t->names[k];
     for (size_t i = name_hash(s) & t->mask;; i = (i + 1) & t->mask) {
         if (!t->slot[i]) {
-            t->slot[i] = s;
+            t->slot[i] = k + 1;
             return 1;
         }
-        if (strcmp(t->slot[i], s) == 0) return 0;
+        if (strcmp(t->names[t->slot[i] - 1], s) == 0) return 0;
     }
 }
 
 static int name_has(const name_set *t, const char *s)
 {
     for (size_t i = name_hash(s) & t->mask; t->slot[i]; i = (i + 1) & t->mask)
-        if (strcmp(t->slot[i], s) == 0) return 1;
+        if (strcmp(t->names[t->slot[i] - 1], s) == 0) return 1;
     return 0;
 }
 
 static pqt_status unique_field_names(walker *w, int nfields)
 {
     const pqt_file_meta *meta = w->meta;
+    pqt_status st = PQT_OK;
+    /* the fields' names, then room for as many new ones (only filled when some repeat) */
+    const char **names = pqt_malloc_array((size_t)nfields + 1, sizeof *names);
     int32_t *top = pqt_malloc_array((size_t)nfields + 1, sizeof *top);
     size_t cap = 16;
     while (cap < 2 * (size_t)nfields + 2)
         cap *= 2;
-    /* each renamed field adds one name: room for twice the fields keeps the table half empty */
-    name_set t = {pqt_calloc(2 * cap, sizeof *t.slot), 2 * cap - 1};
-    pqt_status st = PQT_OK;
-    if (!top || !t.slot) {
+    name_set t = {pqt_calloc(cap, sizeof *t.slot), cap - 1, names};
+    name_set all = {NULL, 0, NULL}, seen = {NULL, 0, NULL};
+    if (!names || !top || !t.slot) {
         st = pqt_err(PQT_NOMEM, "out of memory checking %d top-level names", nfields);
         goto done;
     }
     /* Where each field starts (the walk checks the tree; a bad one stops here the same way). */
     w->pos = 1;
-    for (int i = 0; i < nfields; i++) {
+    int n = 0;
+    for (; n < nfields; n++) {
         int nleaves = 0;
-        top[i] = w->pos;
         if (w->pos < meta->nschema && !meta->schema[w->pos].name) break; /* visit reports it */
+        top[n] = w->pos;
+        names[n] = meta->schema[w->pos].name;
         st = skip_subtree(w, 1, &nleaves);
         if (st != PQT_OK) goto done;
     }
     w->pos = 1;
     int ndup = 0;
-    for (int i = 0; i < nfields; i++) {
-        const char *n = meta->schema[top[i]].name;
-        if (!n) break;
-        if (!name_add(&t, n)) ndup++;
-    }
+    for (int i = 0; i < n; i++)
+        ndup += !name_add(&t, i);
     if (!ndup) goto done;
+    /* Some repeat (rare): every name the file has, the first field of a name keeps it,
+     * later ones get a suffix no field has; the new names join the set. */
+    size_t cap2 = 16;
+    while (cap2 < 2 * ((size_t)n + (size_t)ndup) + 2)
+        cap2 *= 2;
+    const char **names2 = pqt_malloc_array((size_t)n + (size_t)ndup + 1, sizeof *names2);
+    all = (name_set){pqt_calloc(cap2, sizeof *all.slot), cap2 - 1, names2};
+    seen = (name_set){pqt_calloc(cap2, sizeof *seen.slot), cap2 - 1, names2};
     w->field_name = pqt_arena_alloc_array(w->arena, (size_t)meta->nschema, sizeof *w->field_name);
-    if (!w->field_name) {
+    if (!names2 || !all.slot || !seen.slot || !w->field_name) {
+        pqt_mem_free(names2);
         st = pqt_err(PQT_NOMEM, "out of memory renaming duplicate column names");
         goto done;
     }
     memset(w->field_name, 0, (size_t)meta->nschema * sizeof *w->field_name);
-    /* The first field of a name keeps it; later ones get a suffix no other field has. */
-    name_set seen = {pqt_calloc(2 * cap, sizeof *seen.slot), 2 * cap - 1};
-    if (!seen.slot) {
-        st = pqt_err(PQT_NOMEM, "out of memory checking %d top-level names", nfields);
-        goto done;
-    }
-    for (int i = 0; i < nfields && st == PQT_OK; i++) {
-        const char *n = meta->schema[top[i]].name;
-        if (!n) break;
-        if (name_add(&seen, n)) continue;
-        size_t len = strlen(n);
+    memcpy(names2, names, (size_t)n * sizeof *names2);
+    for (int i = 0; i < n; i++)
+        name_add(&all, i);
+    int32_t next = n;
+    for (int i = 0; i < n && st == PQT_OK; i++) {
+        if (name_add(&seen, i)) continue;
+        const char *nm = names2[i];
+        size_t len = strlen(nm);
         char *s = pqt_arena_alloc(w->arena, len + 24);
         if (!s) {
-            st = pqt_err(PQT_NOMEM, "out of memory renaming column '%s'", n);
+            st = pqt_err(PQT_NOMEM, "out of memory renaming column '%s'", nm);
             break;
         }
         for (long k = 1;; k++) {
-            snprintf(s, len + 24, "%s_%ld", n, k);
-            if (!name_has(&t, s)) break;
+            snprintf(s, len + 24, "%s_%ld", nm, k);
+            if (!name_has(&all, s)) break;
         }
-        name_add(&t, s);
-        name_add(&seen, s);
+        names2[next] = s;
+        name_add(&all, next);
+        name_add(&seen, next);
+        next++;
         w->field_name[top[i]] = s;
     }
-    pqt_mem_free(seen.slot);
+    pqt_mem_free(names2);
 done:
+    pqt_mem_free(all.slot);
+    pqt_mem_free(seen.slot);
     pqt_mem_free(top);
+    pqt_mem_free(names);
     pqt_mem_free(t.slot);
     return st;
 }

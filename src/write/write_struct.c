@@ -77,7 +77,9 @@ static pqt_status fill_groups(pqt_wcol *w, const pqt_table *t)
     for (int p = f->schema.node_parent[node]; p > 0; p = f->schema.node_parent[p]) {
         const pqt_schema_elem *e = &f->meta.schema[p];
         g--;
-        w->group_names[g] = pqt_strdup(e->name);
+        /* a renamed top-level field (a second one of its name) keeps its read name */
+        const char **renamed = f->schema.field_name;
+        w->group_names[g] = pqt_strdup(renamed && renamed[p] ? renamed[p] : e->name);
         if (!w->group_names[g]) return pqt_err(PQT_NOMEM, "out of memory");
         w->group_opt[g] = e->repetition == PQT_REP_OPTIONAL;
         w->group_def = (int16_t)(w->group_def + w->group_opt[g]);
