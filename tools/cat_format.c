@@ -143,22 +143,39 @@ void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c)
     c->label = lb.p;
 }
 
+static void *need(void *p);
+
 void cat_label_columns(cat_out *o, const pqt_file *f)
 {
+    /* the printed columns of each file column, chained in order: nodes times printed
+     * columns was 2.5e9 steps for a file of 50,000 columns (issue 28) */
+    int nfc = pqt_file_ncols(f);
+    int *head = need(malloc((size_t)(nfc > 0 ? nfc : 1) * sizeof *head));
+    int *next = need(malloc((size_t)(o->ncols > 0 ? o->ncols : 1) * sizeof *next));
+    for (int k = 0; k < nfc; k++)
+        head[k] = -1;
+    for (int c = o->ncols - 1; c >= 0; c--) {
+        int col = o->cols[c].col;
+        if (col < 0 || col >= nfc) continue;
+        next[c] = head[col];
+        head[col] = c;
+    }
     int nnodes = pqt_file_nnodes(f);
     for (int i = 0; i < nnodes; i++) {
         int col = pqt_file_node_column(f, i);
-        if (col < 0) continue;
+        if (col < 0 || col >= nfc) continue;
         /* a LIST field, or a bare repeated primitive: a list until its rows are seen */
         int list = pqt_file_node_nchildren(f, i) > 0 ||
                    strcmp(pqt_file_node_repetition(f, i), "repeated") == 0;
-        for (int c = 0; c < o->ncols; c++) {
-            if (o->cols[c].col != col || o->cols[c].label) continue;
+        for (int c = head[col]; c >= 0; c = next[c]) {
+            if (o->cols[c].label) continue;
             rbuf lb = {0};
             tool_type_label(f, col, list ? PQT_LIST : 0, 0, &lb);
             o->cols[c].label = lb.p;
         }
     }
+    free(head);
+    free(next);
 }
 
 /* ---- values ---- */

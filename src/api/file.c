@@ -233,6 +233,8 @@ static void pad_old_parquet_mr(pqt_file_meta *m, int64_t file_size)
     }
 }
 
+static void index_paths(pqt_file *f);
+
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
 {
     pqt_file *f = pqt_calloc(1, sizeof *f);
@@ -281,6 +283,7 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
     /* The row groups are what can be read; some writers leave FileMetaData.num_rows at 0
      * (repeated_no_annotation.parquet), so their sum is the file's row count. */
     f->meta.num_rows = total;
+    index_paths(f);
     f->list_width = pqt_calloc((size_t)f->schema.ncols + 1, sizeof *f->list_width);
     if (!f->list_width) {
         st = pqt_err(PQT_NOMEM, "out of memory opening %s", path);
@@ -344,6 +347,35 @@ int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg)
 
 int pqt_file_ncols(const pqt_file *f) { return f ? f->schema.ncols : -1; }
 
+static uint32_t path_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* f->path_head/next over the schema's columns; without memory lookups scan instead. */
+static void index_paths(pqt_file *f)
+{
+    int n = f->schema.ncols;
+    uint32_t nb = 16;
+    while (nb < 2u * (uint32_t)n && nb < (1u << 30))
+        nb *= 2;
+    int32_t *head = pqt_arena_alloc_array(&f->arena, nb, sizeof *head);
+    int32_t *next = pqt_arena_alloc_array(&f->arena, (size_t)n + 1, sizeof *next);
+    if (!head || !next) return;
+    memset(head, 0, (size_t)nb * sizeof *head);
+    for (int i = n - 1; i >= 0; i--) { /* pushed from the back: each chain in column order */
+        uint32_t b = path_hash(f->schema.cols[i].path) & (nb - 1);
+        next[i] = head[b];
+        head[b] = i + 1;
+    }
+    f->path_head = head;
+    f->path_next = next;
+    f->path_mask = nb - 1;
+}
+
 static const pqt_col *col_at(const pqt_file *f, int col)
 {
     if (!f || col < 0 || col >= f->schema.ncols) return NULL;
@@ -353,6 +385,22 @@ static const pqt_col *col_at(const pqt_file *f, int col)
 pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret)
 {
     if (!f || !path) return pqt_err(PQT_MISUSE, "pqt_file_find_column: NULL argument");
+    if (f->path_head) {
+        int found = -1; /* the first column of that path, unless a top-level one follows */
+        for (int32_t e = f->path_head[path_hash(path) & f->path_mask]; e; e = f->path_next[e - 1]) {
+            const pqt_col *c = &f->schema.cols[e - 1];
+            if (strcmp(c->path, path) != 0) continue;
+            if (found < 0) found = e - 1;
+            if (c->top_level) {
+                found = e - 1;
+                break;
+            }
+        }
+        if (found >= 0) {
+            if (col_ret) *col_ret = found;
+            return PQT_OK;
+        }
+    } else {
     /* A top-level column whose own name contains dots wins over a struct path spelled alike. */
     for (int i = 0; i < f->schema.ncols; i++) {
         if (f->schema.cols[i].top_level && strcmp(f->schema.cols[i].path, path) == 0) {
@@ -365,6 +413,7 @@ pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_re
             if (col_ret) *col_ret = i;
             return PQT_OK;
         }
+    }
     }
     /* Only a failure pays for the suggestion. */
     pqt_suggest sg;

@@ -26,6 +26,11 @@ struct pqt_file {
     bool verify_crc;
     bool binary_as_string;
     int *list_width; /* per column: 0 unknown, -1 not uniform, > 0 discovered width */
+    /* the columns by path (pqt_file_find_column): a hash of chains in column order, so a
+     * lookup per column of a wide file is not quadratic; in arena, NULL without memory */
+    int32_t *path_head; /* bucket -> first column + 1, 0 = empty */
+    int32_t *path_next; /* column -> next column + 1 of its bucket */
+    uint32_t path_mask; /* buckets - 1 */
 };
 
 /* A column's values as read (pqt_file_read, pqt_file_read_selected). */

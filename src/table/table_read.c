@@ -424,7 +424,13 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
     const char *call = "pqt_table_prefetch";
     if (!t || (n > 0 && !names) || n < 0) return pqt_err(PQT_MISUSE, "%s: bad arguments", call);
     int *cis = pqt_calloc((size_t)n + 1, sizeof *cis);
-    if (!cis) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    /* slots already listed: a scan of the list per name was quadratic (issue 28) */
+    uint8_t *listed = pqt_calloc((size_t)t->ncols + 1, 1);
+    if (!cis || !listed) {
+        pqt_mem_free(cis);
+        pqt_mem_free(listed);
+        return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    }
     int nread = 0;
     bool want_ri = false;
     pqt_status st = PQT_OK;
@@ -442,9 +448,10 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
         st = pqt_tbl_lookup(t, call, names[k], &ci);
         if (st != PQT_OK || t->cols[ci].residency == PQT_RES_FULL) continue;
         st = check_readable(t, &t->cols[ci], call);
-        bool dup = false;
-        for (int j = 0; j < nread; j++) dup = dup || cis[j] == ci;
-        if (st == PQT_OK && !dup) cis[nread++] = ci;
+        if (st == PQT_OK && !listed[ci]) {
+            listed[ci] = 1;
+            cis[nread++] = ci;
+        }
     }
     pqt_tbl_hold h = {NULL};
     if (st == PQT_OK && (nread > 0 || want_ri))
@@ -456,6 +463,7 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
     if (st == PQT_OK) st = read_many(t, cis, nread, call);
     pqt_tbl_hold_drop(&h);
     pqt_mem_free(cis);
+    pqt_mem_free(listed);
     return st;
 }
 
