@@ -15,7 +15,7 @@ _pqt()
         cword=$COMP_CWORD
     fi
 
-    local commands="schema meta cat head count maml copy help"
+    local commands="schema meta cat head count stats maml copy help"
     local cmd="" i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
@@ -33,7 +33,8 @@ _pqt()
     -f | --format)
         case $cmd in
         schema | meta) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
-        cat | head) COMPREPLY=($(compgen -W "table csv jsonl" -- "$cur")) ;;
+        cat | head) COMPREPLY=($(compgen -W "table csv tsv jsonl json" -- "$cur")) ;;
+        stats) COMPREPLY=($(compgen -W "table json jsonl" -- "$cur")) ;;
         esac
         return ;;
     --explain)
@@ -52,7 +53,7 @@ _pqt()
         COMPREPLY=($(compgen -f -X '!*.maml' -- "$cur") $(compgen -d -- "$cur"))
         return ;;
     -c | --columns | --rows | -w | --where | --sample | -s | --sort | -n | --limit | --qc | \
-        --level | --row-group-rows | --bloom | --threads)
+        --level | --row-group-rows | --bloom | --threads | --row-index)
         return ;;
     help)
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
@@ -65,14 +66,15 @@ _pqt()
     meta) opts="-f --format -h --help" ;;
     cat | head)
         opts="-c --columns --rows -n --limit --all -f --format -w --where --sample -s --sort
-              --explain --qc --qc-soft --maml --no-crc --binary-as-string -h --help" ;;
+              --dotted-keys --explain --qc --qc-soft --maml --no-crc --binary-as-string -h --help" ;;
     count)
         opts="-w --where --rows --sample --explain --no-pushdown --no-crc --binary-as-string
               -h --help" ;;
+    stats) opts="-c --columns -w --where -f --format --no-crc -h --help" ;;
     copy)
-        opts="-c --columns --rows -w --where --sort --codec --level --row-group-rows
-              --page-version --no-dictionary --bloom --crc --threads -f --force --progress
-              -q --quiet -h --help" ;;
+        opts="-c --columns --rows --row-index -w --where --sort --codec --level --row-group-rows
+              --page-version --no-dictionary --bloom --crc --threads -f --force --no-date
+              --skip-unreadable --progress -q --quiet -h --help" ;;
     maml)
         if [[ $cur != -* && ${words[cword - 1]} == maml ]]; then
             COMPREPLY=($(compgen -W "check" -- "$cur"))
