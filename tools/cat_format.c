@@ -438,8 +438,13 @@ void cat_json_keys(cat_out *o, const pqt_file *f)
         key_path *kp = &paths[i];
         if (!f) continue;
         int up[65], k = 0;
-        for (int nd = col_node[o->cols[i].col]; nd > 0 && k < 65; nd = pqt_file_node_parent(f, nd))
+        int own = col_node[o->cols[i].col];
+        for (int nd = own; nd > 0 && k < 65; nd = pqt_file_node_parent(f, nd)) {
+            /* a MAP's repeated key_value group is not a level of the key: m.key is {"m":{"key"...}} */
+            const char *rep = pqt_file_node_repetition(f, nd);
+            if (nd != own && rep && !strcmp(rep, "repeated")) continue;
             up[k++] = nd;
+        }
         for (int l = 0; l < k; l++) {
             kp->node[l] = up[k - 1 - l];
             if (first[kp->node[l]] < 0) first[kp->node[l]] = i;

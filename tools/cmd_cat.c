@@ -64,8 +64,9 @@
     "                     without it they are binary: hex in table and csv (\"00ff\"), base64\n" \
     "                     in jsonl (\"AP8=\")\n"                                                \
     "  -h, --help         this text\n"                                                             \
-    "A MAP column m prints as two arrays, m.key and m.value; a VARIANT's v.value as its JSON\n"   \
-    "(next to v.metadata; docs/variant.md). Columns pqt cannot read (lists of lists, shredded\n"   \
+    "A MAP column m prints as two arrays, m.key and m.value (jsonl: {\"m\":{\"key\":[..],\n"    \
+    "\"value\":[..]}}); a VARIANT's v.value as its JSON (next to v.metadata; docs/variant.md).\n" \
+    "Columns pqt cannot read (lists of lists, shredded\n"   \
     "variants, ...) are left out with a warning\n"                                               \
     "on stderr naming each and why; the rest prints and the exit status stays 0. Naming such\n"    \
     "a column in --columns is an error (exit status 1).\n"                                         \

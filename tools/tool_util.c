@@ -79,8 +79,8 @@ void tool_msg(const char *fmt, ...)
  * the command line the words are the tool's. Each pair: the library's words, the tool's. */
 static const char *const cli_words[][2] = {
     {"set PQT_WOPT_OVERWRITE to replace it", "--force replaces it"},
-    {"bind it with pqt_filter_bind", "the pqt tool binds no sets: list the values, as "
-                                     "'x in (1, 2, 3)'"},
+    {": no set of that name is bound to the filter",
+     " (the pqt tool binds no sets: list the values, as 'x in (1, 2, 3)')"},
     {"PQT_OPT_ROW_LO/PQT_OPT_ROW_HI", "--rows"},
     {"PQT_OPT_ROW_LO = ", "--rows: LO = "},
     {"PQT_OPT_ROW_HI = ", "--rows: HI = "},

@@ -102,6 +102,8 @@ static int same_family(const char *label, int elem)
         return strcmp(label, "bool") == 0;
     case PQT_STRING:
         return strcmp(label, "string") == 0;
+    case PQT_BINARY:
+        return strcmp(label, "binary") == 0 || strncmp(label, "fixed_binary", 12) == 0;
     case PQT_DATE:
         return strcmp(label, "date32") == 0;
     case PQT_TIME:
