@@ -55,7 +55,7 @@ done
 # ---- sets: no C call named to a CLI user ----
 run cat "$F" -c dt --where 'dt in @wanted'
 expect_rc 1 "an unknown set"
-expect_grep "unknown set '@wanted': no set of that name is bound to the filter" err "an unknown set"
+expect_grep "unknown set '@wanted' (the pqt tool binds no sets: list the values, as 'x in (1, 2, 3)')" err "an unknown set"
 expect_no_grep "pqt_filter_bind" err "an unknown set"
 
 run cat "$F" -c dt --where 'dt in'
