@@ -401,19 +401,20 @@ pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_re
             return PQT_OK;
         }
     } else {
-    /* A top-level column whose own name contains dots wins over a struct path spelled alike. */
-    for (int i = 0; i < f->schema.ncols; i++) {
-        if (f->schema.cols[i].top_level && strcmp(f->schema.cols[i].path, path) == 0) {
-            if (col_ret) *col_ret = i;
-            return PQT_OK;
+        /* without the index: a top-level column whose own name contains dots wins over a
+         * struct path spelled alike */
+        for (int i = 0; i < f->schema.ncols; i++) {
+            if (f->schema.cols[i].top_level && strcmp(f->schema.cols[i].path, path) == 0) {
+                if (col_ret) *col_ret = i;
+                return PQT_OK;
+            }
         }
-    }
-    for (int i = 0; i < f->schema.ncols; i++) {
-        if (strcmp(f->schema.cols[i].path, path) == 0) {
-            if (col_ret) *col_ret = i;
-            return PQT_OK;
+        for (int i = 0; i < f->schema.ncols; i++) {
+            if (strcmp(f->schema.cols[i].path, path) == 0) {
+                if (col_ret) *col_ret = i;
+                return PQT_OK;
+            }
         }
-    }
     }
     /* Only a failure pays for the suggestion. */
     pqt_suggest sg;
