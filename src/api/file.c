@@ -233,8 +233,6 @@ static void pad_old_parquet_mr(pqt_file_meta *m, int64_t file_size)
     }
 }
 
-static void index_paths(pqt_file *f);
-
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
 {
     pqt_file *f = pqt_calloc(1, sizeof *f);
@@ -283,7 +281,6 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
     /* The row groups are what can be read; some writers leave FileMetaData.num_rows at 0
      * (repeated_no_annotation.parquet), so their sum is the file's row count. */
     f->meta.num_rows = total;
-    index_paths(f);
     f->list_width = pqt_calloc((size_t)f->schema.ncols + 1, sizeof *f->list_width);
     if (!f->list_width) {
         st = pqt_err(PQT_NOMEM, "out of memory opening %s", path);
@@ -332,6 +329,7 @@ void pqt_file_close(pqt_file *f)
     pqt_io_unref(f->io);
     pqt_arena_free(&f->arena);
     pqt_mem_free(f->list_width);
+    pqt_mem_free(atomic_load(&f->paths));
     pqt_mem_free(f);
 }
 
@@ -355,25 +353,29 @@ static uint32_t path_hash(const char *s)
     return h;
 }
 
-/* f->path_head/next over the schema's columns; without memory lookups scan instead. */
-static void index_paths(pqt_file *f)
+/* The path index of f (built now if there is none), or NULL: scan. Below 32 columns a scan
+ * is as cheap and allocates nothing. */
+static const int32_t *paths_get(const pqt_file *f)
 {
     int n = f->schema.ncols;
-    uint32_t nb = 16;
+    pqt_file *w = (pqt_file *)f; /* the index is a cache: lookups stay logically const */
+    int32_t *ix = atomic_load(&w->paths);
+    if (ix || n < 32) return ix;
+    uint32_t nb = 64;
     while (nb < 2u * (uint32_t)n && nb < (1u << 30))
         nb *= 2;
-    int32_t *head = pqt_arena_alloc_array(&f->arena, nb, sizeof *head);
-    int32_t *next = pqt_arena_alloc_array(&f->arena, (size_t)n + 1, sizeof *next);
-    if (!head || !next) return;
-    memset(head, 0, (size_t)nb * sizeof *head);
+    int32_t *mine = pqt_calloc((size_t)nb + (size_t)n + 1, sizeof *mine);
+    if (!mine) return NULL;
+    mine[0] = (int32_t)nb;
+    int32_t *head = mine + 1, *next = mine + 1 + nb;
     for (int i = n - 1; i >= 0; i--) { /* pushed from the back: each chain in column order */
         uint32_t b = path_hash(f->schema.cols[i].path) & (nb - 1);
         next[i] = head[b];
         head[b] = i + 1;
     }
-    f->path_head = head;
-    f->path_next = next;
-    f->path_mask = nb - 1;
+    if (atomic_compare_exchange_strong(&w->paths, &ix, mine)) return mine;
+    pqt_mem_free(mine); /* another lookup published first: ix is its index */
+    return ix;
 }
 
 static const pqt_col *col_at(const pqt_file *f, int col)
@@ -385,9 +387,12 @@ static const pqt_col *col_at(const pqt_file *f, int col)
 pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret)
 {
     if (!f || !path) return pqt_err(PQT_MISUSE, "pqt_file_find_column: NULL argument");
-    if (f->path_head) {
+    const int32_t *ix = paths_get(f);
+    if (ix) {
+        uint32_t nb = (uint32_t)ix[0];
+        const int32_t *head = ix + 1, *next = ix + 1 + nb;
         int found = -1; /* the first column of that path, unless a top-level one follows */
-        for (int32_t e = f->path_head[path_hash(path) & f->path_mask]; e; e = f->path_next[e - 1]) {
+        for (int32_t e = head[path_hash(path) & (nb - 1)]; e; e = next[e - 1]) {
             const pqt_col *c = &f->schema.cols[e - 1];
             if (strcmp(c->path, path) != 0) continue;
             if (found < 0) found = e - 1;
@@ -401,19 +406,20 @@ pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_re
             return PQT_OK;
         }
     } else {
-    /* A top-level column whose own name contains dots wins over a struct path spelled alike. */
-    for (int i = 0; i < f->schema.ncols; i++) {
-        if (f->schema.cols[i].top_level && strcmp(f->schema.cols[i].path, path) == 0) {
-            if (col_ret) *col_ret = i;
-            return PQT_OK;
+        /* without the index: a top-level column whose own name contains dots wins over a
+         * struct path spelled alike */
+        for (int i = 0; i < f->schema.ncols; i++) {
+            if (f->schema.cols[i].top_level && strcmp(f->schema.cols[i].path, path) == 0) {
+                if (col_ret) *col_ret = i;
+                return PQT_OK;
+            }
         }
-    }
-    for (int i = 0; i < f->schema.ncols; i++) {
-        if (strcmp(f->schema.cols[i].path, path) == 0) {
-            if (col_ret) *col_ret = i;
-            return PQT_OK;
+        for (int i = 0; i < f->schema.ncols; i++) {
+            if (strcmp(f->schema.cols[i].path, path) == 0) {
+                if (col_ret) *col_ret = i;
+                return PQT_OK;
+            }
         }
-    }
     }
     /* Only a failure pays for the suggestion. */
     pqt_suggest sg;

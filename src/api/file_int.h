@@ -5,6 +5,7 @@
 #ifndef PQT_API_FILE_INT_H
 #define PQT_API_FILE_INT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -26,11 +27,12 @@ struct pqt_file {
     bool verify_crc;
     bool binary_as_string;
     int *list_width; /* per column: 0 unknown, -1 not uniform, > 0 discovered width */
-    /* the columns by path (pqt_file_find_column): a hash of chains in column order, so a
-     * lookup per column of a wide file is not quadratic; in arena, NULL without memory */
-    int32_t *path_head; /* bucket -> first column + 1, 0 = empty */
-    int32_t *path_next; /* column -> next column + 1 of its bucket */
-    uint32_t path_mask; /* buckets - 1 */
+    /* the columns by path (pqt_file_find_column), so a lookup per column of a wide file is
+     * not quadratic: built by the first lookup (lookups may race: the first to publish
+     * wins), NULL until then or without memory. One block: [0] the number of buckets B,
+     * [1, B] bucket -> first column + 1 (0 = empty), then column -> next column + 1 of its
+     * bucket, chains in column order. */
+    _Atomic(int32_t *) paths;
 };
 
 /* A column's values as read (pqt_file_read, pqt_file_read_selected). */

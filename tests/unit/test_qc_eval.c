@@ -171,6 +171,16 @@ static void test_strings_and_empty(void)
     CHECK_TEXT(range_of(rule("s, ab, c"), &b), "ok");
     CHECK_TEXT(range_of(rule("s, , <c"), &b),
                "declared max < c, data range ['ab', 'c'], 1 of 3 valid element(s) out of range");
+    /* docs/qc.md: a string column takes any literal, a number too, compared as its text:
+     * "10" < "5" < "9" < "a" byte by byte */
+    const char *digits = "109a";
+    int64_t doff[4] = {0, 2, 3, 4}; /* "10", "9", "a" */
+    pqt_colbuf d = buf(PQT_STRING, NULL, 3, NULL);
+    d.str_offsets = doff;
+    d.str_bytes.data = (uint8_t *)digits;
+    CHECK_TEXT(range_of(rule("s, 0, 5"), &d),
+               "declared min >= 0, max <= 5, data range ['10', 'a'], 2 of 3 valid element(s) "
+               "out of range");
     pqt_colbuf e0 = buf(PQT_INT32, NULL, 0, NULL);
     pqt_qc_eval e;
     pqt_scan_qc_eval(rule("x, 1, 2,"), &e0, &e);
