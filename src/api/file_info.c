@@ -16,6 +16,7 @@
 
 #include "api/file_int.h"
 #include "format/schema_int.h"
+#include "util/civil.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -406,18 +407,12 @@ static uint64_t le_u64(const uint8_t *p, int n)
     return v;
 }
 
-/* Proleptic Gregorian civil date from days since 1970-01-01 (H. Hinnant's algorithm). */
+/* Proleptic Gregorian civil date from days since 1970-01-01. */
 static void civil_from_days(int64_t z, tb *t)
 {
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    int64_t d = doy - (153 * mp + 2) / 5 + 1;
-    int64_t m = mp < 10 ? mp + 3 : mp - 9;
-    int64_t y = yoe + era * 400 + (m <= 2);
+    int64_t y;
+    int m, d;
+    pqt_civil_from_days(z, &y, &m, &d);
     char tmp[48];
     tb_put(t, tmp,
            (size_t)snprintf(tmp, sizeof tmp, "%04lld-%02d-%02d", (long long)y, (int)m, (int)d));

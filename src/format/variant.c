@@ -15,6 +15,7 @@
 
 #include "pqt.h"
 #include "util/buf.h"
+#include "util/civil.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -144,25 +145,12 @@ static pqt_status base64(vctx *c, const uint8_t *s, size_t n)
     return put(c, "\"", 1);
 }
 
-/* Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's civil_from_days). */
-static void civil(int64_t z, int64_t *y, int *m, int *d)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
 
 static int date_text(char *b, size_t cap, int64_t days)
 {
     int64_t y;
     int m, d;
-    civil(days, &y, &m, &d);
+    pqt_civil_from_days(days, &y, &m, &d);
     return snprintf(b, cap, y < 0 ? "-%04lld-%02d-%02d" : "%04lld-%02d-%02d",
                     (long long)(y < 0 ? -y : y), m, d);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scan/filter_lex.h"
+#include "util/civil.h"
 
 typedef struct sbuf {
     char *buf;
@@ -50,19 +51,6 @@ static void put_quoted(sbuf *b, const char *s, int64_t len, char q)
     put(b, &q, 1);
 }
 
-/* Civil date of a day count since 1970-01-01 (Hinnant's civil_from_days). */
-static void civil(int64_t z, int64_t *y, int *m, int *d)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int64_t doe = z - era * 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;
-    *d = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *m = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *y = yoe + era * 400 + (*m <= 2);
-}
 
 static void put_clock(sbuf *b, int64_t v, int unit)
 {
@@ -92,7 +80,7 @@ static void put_value(sbuf *b, const fleaf *lf, int64_t i, double d, const char 
         int64_t days = i / per_day, rem = i % per_day, y;
         if (rem < 0) rem += per_day, days--;
         int m, dd;
-        civil(days, &y, &m, &dd);
+        pqt_civil_from_days(days, &y, &m, &dd);
         putf(b, "\"%04lld-%02d-%02d", (long long)y, m, dd);
         if (lf->kind == PQT_TIMESTAMP) {
             puts_(b, "T");
