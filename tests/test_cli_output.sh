@@ -234,6 +234,13 @@ expect "-f Csv" "$TMP/out" <<'X'
 id
 1
 X
+# schema and meta take their format names in any case too
+run schema "$L" -f JSON
+status 0 "schema -f JSON"
+[ "$(head -c 1 "$TMP/out")" = "{" ] || fail "schema -f JSON: $(head -c 80 "$TMP/out")"
+run meta "$L" -f Json
+status 0 "meta -f Json"
+grep -q '"nrows": ' "$TMP/out" || fail "meta -f Json: $(head -c 80 "$TMP/out")"
 run cat "$L" -c id,s,ld -f json
 expect "json: one array of row objects" "$TMP/out" <<'X'
 [{"id":1,"s":"null","ld":[1.500,null,-2.250]},

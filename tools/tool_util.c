@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tools.h"
 
@@ -399,8 +400,8 @@ const char *tool_join(char **owned, const char *old, const char *add, const char
 
 int tool_doc_format(const char *value)
 {
-    if (!value || strcmp(value, "text") == 0) return FORMAT_TEXT;
-    if (strcmp(value, "json") == 0) return FORMAT_JSON;
+    if (!value || strcasecmp(value, "text") == 0) return FORMAT_TEXT;
+    if (strcasecmp(value, "json") == 0) return FORMAT_JSON;
     return -1;
 }
 
