@@ -399,7 +399,10 @@ static int cmp_order(const void *pa, const void *pb)
 {
     int a = *(const int *)pa, b = *(const int *)pb;
     const key_path *x = &sort_paths[a], *y = &sort_paths[b];
-    for (int l = 0; l < x->n && l < y->n; l++) {
+    /* a column without a path (the row index) stands at its own printed place */
+    int ta = x->n ? sort_first[x->node[0]] : a, tb = y->n ? sort_first[y->node[0]] : b;
+    if (ta != tb) return ta < tb ? -1 : 1;
+    for (int l = 1; l < x->n && l < y->n; l++) {
         int ra = sort_first[x->node[l]], rb = sort_first[y->node[l]];
         if (ra != rb) return ra < rb ? -1 : 1;
     }
@@ -428,6 +431,8 @@ void cat_json_keys(cat_out *o, const pqt_file *f)
         int ncols = pqt_file_ncols(f);
         col_node = need(malloc((ncols > 0 ? (size_t)ncols : 1) * sizeof *col_node));
         first = need(malloc((nnodes > 0 ? (size_t)nnodes : 1) * sizeof *first));
+        for (int c = 0; c < ncols; c++)
+            col_node[c] = -1;
         for (int i = 0; i < nnodes; i++) {
             int c = pqt_file_node_column(f, i);
             if (c >= 0 && c < ncols) col_node[c] = i;
@@ -438,7 +443,9 @@ void cat_json_keys(cat_out *o, const pqt_file *f)
         key_path *kp = &paths[i];
         if (!f) continue;
         int up[65], k = 0;
-        int own = col_node[o->cols[i].col];
+        /* a virtual column (parquet_row_index) has no file column: a top-level key */
+        int col = o->cols[i].col;
+        int own = col >= 0 && col < pqt_file_ncols(f) ? col_node[col] : -1;
         for (int nd = own; nd > 0 && k < 65; nd = pqt_file_node_parent(f, nd)) {
             /* a MAP's repeated key_value group is not a level of the key: m.key is {"m":{"key"...}} */
             const char *rep = pqt_file_node_repetition(f, nd);

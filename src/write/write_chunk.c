@@ -192,7 +192,8 @@ static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, const uint8_t *
         return kept;
     }
     if (!valid) {
-        memcpy(dst, src + (size_t)e0 * en, (size_t)(e1 - e0) * en);
+        /* a column with no room yet (vals grow on demand) has dst NULL for an empty span */
+        if (e1 > e0) memcpy(dst, src + (size_t)e0 * en, (size_t)(e1 - e0) * en);
         kept = e1 - e0;
     } else if (en == 4) {
         for (int64_t e = e0; e < e1; e++)

@@ -54,7 +54,7 @@ static void same_array(const char *path, int col, const pqt_array *a, const pqt_
     } else if (kind & PQT_VECTOR) {
         nelem = nrows * width;
     }
-    if (!bad && PQT_KIND_ELEMENT(kind) == PQT_STRING) {
+    if (!bad && PQT_KIND_IS_BYTES(PQT_KIND_ELEMENT(kind))) {
         const int64_t *oa = pqt_array_str_offsets(a), *ob = pqt_array_str_offsets(b);
         bad |= !oa || !ob || memcmp(oa, ob, (size_t)(nelem + 1) * 8) != 0;
         if (!bad)

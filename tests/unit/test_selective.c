@@ -24,7 +24,7 @@ static int same_elem(const pqt_colbuf *a, int64_t ei, const pqt_colbuf *b, int64
 {
     if (bit(a->validity, ei) != bit(b->validity, ej)) return 0;
     if (!bit(a->validity, ei)) return 1;
-    if (a->elem_kind == PQT_STRING) {
+    if (PQT_KIND_IS_BYTES(a->elem_kind)) {
         int64_t la = a->str_offsets[ei + 1] - a->str_offsets[ei];
         int64_t lb = b->str_offsets[ej + 1] - b->str_offsets[ej];
         return la == lb && memcmp(a->str_bytes.data + a->str_offsets[ei],
