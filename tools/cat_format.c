@@ -447,7 +447,7 @@ void cat_json_keys(cat_out *o, const pqt_file *f)
         int col = o->cols[i].col;
         int own = col >= 0 && col < pqt_file_ncols(f) ? col_node[col] : -1;
         for (int nd = own; nd > 0 && k < 65; nd = pqt_file_node_parent(f, nd)) {
-            /* a MAP's repeated key_value group is not a level of the key: m.key is {"m":{"key"...}} */
+            /* a MAP's repeated key_value group is no level of the key: {"m":{"key":..}} */
             const char *rep = pqt_file_node_repetition(f, nd);
             if (nd != own && rep && !strcmp(rep, "repeated")) continue;
             up[k++] = nd;
