@@ -61,6 +61,7 @@ expect_no_grep "pqt_filter_bind" err "an unknown set"
 run cat "$F" -c dt --where 'dt in'
 expect_rc 2 "in without a set"
 expect_grep "is missing a set after 'in'" err "in without a set"
+expect_grep "(write it as 'in (1, 2, 3)')" err "in without a set: the tool offers the list form only"
 expect_no_grep "pqt_filter_bind" err "in without a set"
 
 if [ "$failures" -ne 0 ]; then

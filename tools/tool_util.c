@@ -93,9 +93,9 @@ static const char *const cli_words[][2] = {
 
 void tool_cli_words(rbuf *b, const char *msg)
 {
-    /* "write it as 'in @name' for a set bound with pqt_filter_bind, or as 'in (1, 2, 3)'":
-     * the tool has no bound sets, so only the list form is offered */
-    static const char set_hint[] = " @name' for a set bound with pqt_filter_bind, or as '";
+    /* "write it as 'in @name' for a bound set, or as 'in (1, 2, 3)'": the tool has no bound
+     * sets, so only the list form is offered */
+    static const char set_hint[] = " @name' for a bound set, or as '";
     static const char set_lead[] = "write it as '";
     size_t n = strlen(msg);
     for (size_t i = 0; i < n;) {
