@@ -28,7 +28,10 @@ void pqt_par_enter(pqt_par_thread *th)
     th->prev = pqt_err_redirect(th->msg, sizeof th->msg);
 }
 
-void pqt_par_leave(pqt_par_thread *th) { pqt_err_restore(th->prev); }
+void pqt_par_leave(pqt_par_thread *th)
+{
+    pqt_err_restore(th->prev);
+}
 
 void pqt_par_fail_init(pqt_par_fail *pf)
 {

@@ -42,7 +42,10 @@ void pqt_par_fail_init(pqt_par_fail *pf);
 /* Record that task failed with st and th's message (thread-safe); a no-op for PQT_OK. */
 void pqt_par_fail_note(pqt_par_fail *pf, int64_t task, pqt_status st, const pqt_par_thread *th);
 /* Whether any task failed so far (a racy read, for skipping work only). */
-static inline int pqt_par_failed(const pqt_par_fail *pf) { return pf->st != PQT_OK; }
+static inline int pqt_par_failed(const pqt_par_fail *pf)
+{
+    return pf->st != PQT_OK;
+}
 /* On the calling thread, after the region: PQT_OK, or the failure recorded as this thread's. */
 pqt_status pqt_par_fail_raise(const pqt_par_fail *pf);
 
