@@ -16,11 +16,12 @@ declare -A allowed=(
     [codec]="util format"
     [encoding]="util format"
     [column]="util format codec encoding"
-    [api]="util format codec encoding column scan maml"
-    [table]="util format codec encoding column scan api maml"
+    [read]="util format codec encoding column scan"
+    [api]="util format codec encoding column scan read maml"
+    [table]="util format codec encoding column scan read api maml"
     [maml]="util"
     [scan]="util format codec encoding column"
-    [write]="util format codec encoding column scan api maml table"
+    [write]="util format codec encoding column scan read api maml table"
 )
 for dir in src/*/; do
     layer=$(basename "$dir")

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * table_bounds.c - pqt_table_row_group_bounds: the read plan (scan/plan.h) in the planning
+ * table_bounds.c - pqt_table_row_group_bounds: the read plan (read/plan.h) in the planning
  * form (physical rows) or in the table's own numbering (layer: table).
  */
 #include <string.h>

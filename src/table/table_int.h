@@ -25,7 +25,7 @@
 #include "column/column.h"
 #include "pqt.h"
 #include "scan/filter.h"
-#include "scan/plan.h"
+#include "read/plan.h"
 #include "scan/qc.h"
 #include "util/error.h"
 #include "util/sel.h"

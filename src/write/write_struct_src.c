@@ -18,7 +18,7 @@
 #include "column/column.h"
 #include "encoding/encoding.h"
 #include "format/meta.h"
-#include "scan/plan.h"
+#include "read/plan.h"
 #include "table/table_int.h"
 #include "util/error.h"
 #include "util/io.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * plan.c - the read plan: which rows of every row group a table holds and where they land
- * (layer: scan).
+ * (layer: read).
  *
  * A plan is a selection per physical row group plus its destination row, and an optional
  * permutation. A slice makes one run per covering row group; a filter at open and
@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "scan/plan.h"
+#include "read/plan.h"
 #include "util/error.h"
 #include "util/mem.h"
 

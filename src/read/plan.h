@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * plan.h - the read plan (layer: scan): per physical row group a selection of its rows and
+ * plan.h - the read plan (layer: read): per physical row group a selection of its rows and
  * where the first selected row lands, plus an optional permutation (a read-time sort). The
  * table holds one; readers, the row index and the bounds ask it, never the file.
  */
-#ifndef PQT_SCAN_PLAN_H
-#define PQT_SCAN_PLAN_H
+#ifndef PQT_READ_PLAN_H
+#define PQT_READ_PLAN_H
 
 #include <stdint.h>
 
