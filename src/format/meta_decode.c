@@ -21,45 +21,6 @@
 #include "format/thrift.h"
 #include "util/error.h"
 
-static pqt_status nomem(const pqt_thrift_reader *r)
-{
-    return pqt_err(PQT_NOMEM, "out of memory decoding the %s at byte %lld", r->what,
-                   (long long)pqt_thrift_offset(r));
-}
-
-/* n elements of `size` bytes from the arena; NULL (and PQT_OK) when n == 0. */
-static pqt_status arena_array(const pqt_thrift_reader *r, pqt_arena *a, size_t n, size_t size,
-                              void **out)
-{
-    *out = NULL;
-    if (n == 0) return PQT_OK;
-    *out = pqt_arena_alloc_array(a, n, size);
-    return *out ? PQT_OK : nomem(r);
-}
-
-/* Arena copy of a binary with a NUL after it, so names can be used as C strings. */
-static pqt_status copy_bytes(const pqt_thrift_reader *r, pqt_arena *a, const uint8_t *src,
-                             uint32_t len, const uint8_t **out)
-{
-    uint8_t *p = pqt_arena_alloc(a, (size_t)len + 1);
-    if (!p) return nomem(r);
-    if (len) memcpy(p, src, len);
-    p[len] = 0;
-    *out = p;
-    return PQT_OK;
-}
-
-pqt_status pqt_meta_field_str(pqt_thrift_reader *r, pqt_arena *a, const pqt_thrift_field *f,
-                              const char *sname, const char *fname, const uint8_t **out,
-                              uint32_t *len_ret)
-{
-    const uint8_t *data;
-    uint32_t len;
-    PQT_TRY(pqt_thrift_field_binary(r, f, sname, fname, &data, &len));
-    if (len_ret) *len_ret = len;
-    return copy_bytes(r, a, data, len, out);
-}
-
 static pqt_status field_cstr(pqt_thrift_reader *r, pqt_arena *a, const pqt_thrift_field *f,
                              const char *sname, const char *fname, const char **out)
 {
@@ -79,7 +40,7 @@ static pqt_status dec_kv_list(pqt_thrift_reader *r, pqt_arena *a, const pqt_thri
     uint8_t et;
     uint32_t n;
     PQT_TRY(pqt_thrift_field_list(r, lf, owner, "key_value_metadata", PQT_TT_STRUCT, &et, &n));
-    PQT_TRY(arena_array(r, a, n, sizeof(pqt_kv), (void **)out));
+    PQT_TRY(pqt_meta_arena_array(r, a, n, sizeof(pqt_kv), (void **)out));
     for (uint32_t i = 0; i < n; i++) {
         pqt_kv *kv = &(*out)[i];
         const uint8_t *at = r->p, *p;
@@ -234,7 +195,7 @@ static pqt_status dec_column_meta(pqt_thrift_reader *r, pqt_arena *a, pqt_column
             break;
         case 2:
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "encodings", PQT_TT_I32, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(int32_t), (void **)&m->encodings));
+            PQT_TRY(pqt_meta_arena_array(r, a, n, sizeof(int32_t), (void **)&m->encodings));
             for (uint32_t i = 0; i < n; i++) {
                 int64_t x;
                 PQT_TRY(pqt_thrift_read_int(r, et, &x));
@@ -293,7 +254,8 @@ static pqt_status dec_column_meta(pqt_thrift_reader *r, pqt_arena *a, pqt_column
             break;
         case 13:
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "encoding_stats", PQT_TT_STRUCT, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(pqt_page_enc_stats), (void **)&m->encoding_stats));
+            PQT_TRY(pqt_meta_arena_array(r, a, n, sizeof(pqt_page_enc_stats),
+                                         (void **)&m->encoding_stats));
             for (uint32_t i = 0; i < n; i++)
                 PQT_TRY(dec_triple(r, false, &m->encoding_stats[i]));
             m->n_encoding_stats = (int)n;
@@ -406,7 +368,7 @@ static pqt_status dec_row_group(pqt_thrift_reader *r, pqt_arena *a, pqt_row_grou
         switch (f.id) {
         case 1:
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "columns", PQT_TT_STRUCT, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(pqt_column_chunk), (void **)&g->columns));
+            PQT_TRY(pqt_meta_arena_array(r, a, n, sizeof(pqt_column_chunk), (void **)&g->columns));
             for (uint32_t i = 0; i < n; i++)
                 PQT_TRY(dec_column_chunk(r, a, &g->columns[i]));
             g->ncolumns = (int)n;
@@ -419,7 +381,8 @@ static pqt_status dec_row_group(pqt_thrift_reader *r, pqt_arena *a, pqt_row_grou
             break;
         case 4:
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "sorting_columns", PQT_TT_STRUCT, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(pqt_sorting_column), (void **)&g->sorting));
+            PQT_TRY(
+                pqt_meta_arena_array(r, a, n, sizeof(pqt_sorting_column), (void **)&g->sorting));
             for (uint32_t i = 0; i < n; i++)
                 PQT_TRY(dec_triple(r, true, &g->sorting[i]));
             g->n_sorting = (int)n;
@@ -487,7 +450,7 @@ static pqt_status dec_file(pqt_thrift_reader *r, pqt_arena *a, pqt_file_meta *m)
             break;
         case 2:
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "schema", PQT_TT_STRUCT, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(pqt_schema_elem), (void **)&m->schema));
+            PQT_TRY(pqt_meta_arena_array(r, a, n, sizeof(pqt_schema_elem), (void **)&m->schema));
             for (uint32_t i = 0; i < n; i++)
                 PQT_TRY(pqt_meta_decode_schema_elem(r, a, &m->schema[i]));
             m->nschema = (int)n;
@@ -497,7 +460,7 @@ static pqt_status dec_file(pqt_thrift_reader *r, pqt_arena *a, pqt_file_meta *m)
             break;
         case 4:
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "row_groups", PQT_TT_STRUCT, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(pqt_row_group), (void **)&m->row_groups));
+            PQT_TRY(pqt_meta_arena_array(r, a, n, sizeof(pqt_row_group), (void **)&m->row_groups));
             for (uint32_t i = 0; i < n; i++)
                 PQT_TRY(dec_row_group(r, a, &m->row_groups[i]));
             m->n_row_groups = (int)n;
@@ -510,7 +473,7 @@ static pqt_status dec_file(pqt_thrift_reader *r, pqt_arena *a, pqt_file_meta *m)
             break;
         case 7:
             PQT_TRY(pqt_thrift_field_list(r, &f, S, "column_orders", PQT_TT_STRUCT, &et, &n));
-            PQT_TRY(arena_array(r, a, n, sizeof(int32_t), (void **)&m->column_orders));
+            PQT_TRY(pqt_meta_arena_array(r, a, n, sizeof(int32_t), (void **)&m->column_orders));
             for (uint32_t i = 0; i < n; i++)
                 PQT_TRY(dec_union_id(r, &m->column_orders[i]));
             m->n_column_orders = (int)n;

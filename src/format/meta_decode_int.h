@@ -18,6 +18,14 @@
 #define SEEN(id) (seen & (1u << (id)))
 #define MARK(id) (seen |= (1u << (id)))
 
+/* PQT_NOMEM naming the struct being decoded and the byte reached. */
+pqt_status pqt_meta_nomem(const pqt_thrift_reader *r);
+/* n elements of `size` bytes from the arena; NULL (and PQT_OK) when n == 0. */
+pqt_status pqt_meta_arena_array(const pqt_thrift_reader *r, pqt_arena *a, size_t n, size_t size,
+                                void **out);
+/* Arena copy of a binary with a NUL after it, so names can be used as C strings. */
+pqt_status pqt_meta_copy_bytes(const pqt_thrift_reader *r, pqt_arena *a, const uint8_t *src,
+                               uint32_t len, const uint8_t **out);
 /* A binary field copied into the arena with a NUL after it (*len_ret may be NULL). */
 pqt_status pqt_meta_field_str(pqt_thrift_reader *r, pqt_arena *a, const pqt_thrift_field *f,
                               const char *sname, const char *fname, const uint8_t **out,

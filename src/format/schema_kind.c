@@ -328,3 +328,28 @@ void pqt_schema_logical_render(const pqt_schema_elem *e, char *tmp, size_t cap)
     default: snprintf(tmp, cap, "LOGICAL(%d)", lt->id); break;
     }
 }
+
+/* The public kind names live with the kinds, so every layer may name a kind. */
+static const char *const kind_names[] = {"none", "int32",  "int64",  "float32",
+                                         "float64", "bool", "string", "date",
+                                         "time",    "timestamp", "uint64", "int128",
+                                         "binary"};
+
+const char *pqt_kind_name(int kind)
+{
+    static const char *const vec_names[] = {"none", "vector<int32>", "vector<int64>",
+                                            "vector<float32>", "vector<float64>", "vector<bool>",
+                                            "vector<string>", "vector<date>", "vector<time>",
+                                            "vector<timestamp>", "vector<uint64>",
+                                            "vector<int128>", "vector<binary>"};
+    static const char *const list_names[] = {"none", "list<int32>", "list<int64>",
+                                             "list<float32>", "list<float64>", "list<bool>",
+                                             "list<string>", "list<date>", "list<time>",
+                                             "list<timestamp>", "list<uint64>", "list<int128>",
+                                             "list<binary>"};
+    int e = PQT_KIND_ELEMENT(kind);
+    if (e < 0 || e > PQT_BINARY || (kind & ~(0x1f | PQT_VECTOR | PQT_LIST))) return "unknown";
+    if (kind & PQT_LIST) return list_names[e];
+    if (kind & PQT_VECTOR) return vec_names[e];
+    return kind_names[e];
+}
