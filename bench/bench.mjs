@@ -37,7 +37,10 @@ const log = (...a) => console.error('bench:', ...a);
 
 const filePath = (fk) => (FILES[fk].catalogue ? path.join(catalogueDir(dataRoot, N), FILES[fk].name)
                                               : path.join(dataRoot, FILES[fk].name));
-const bin = (name) => path.join(buildDir, 'bench', name);
+const bin = (name, dir = buildDir) => path.join(dir, 'bench', name);
+// BENCH_BASE_BUILD=DIR: a second pqt build (another commit's), run cell by cell right before
+// this one's as engine 'pqt-base', so a change is compared with its parent in the same run.
+const baseBuild = process.env.BENCH_BASE_BUILD ? path.resolve(process.env.BENCH_BASE_BUILD) : null;
 
 // Run one process; return its JSON lines, or one error record describing how it failed.
 function runProc(cmd, argv, { env, timeout, base }) {
@@ -159,8 +162,8 @@ for (const t of threadList) {
 }
 
 // ---- pqt cat: an export workload, timed from outside (the output goes to /dev/null) ----
-const pqtCli = path.join(buildDir, 'pqt');
-function exportCell(w, fk, t, base) {
+function exportCell(w, fk, t, base, dir = buildDir) {
+  const pqtCli = path.join(dir, 'pqt');
   if (!exists(pqtCli)) return [{ ...base, error: 'pqt not built' }];
   const argv = ['cat', filePath(fk), '--format', w.exportFormat];
   const env = { ...process.env, OMP_NUM_THREADS: String(t) };
@@ -182,9 +185,18 @@ function exportCell(w, fk, t, base) {
   return [{ ...base, values, times_ms: times, ...stats(times) }];
 }
 
-// ---- pqt: one process per cell ----
+// ---- pqt: one process per cell (and the base build's, just before, when asked) ----
+function pqtCell(w, fk, t, engine, dir) {
+  const base = { engine, workload: w.id, file: fk, threads: t };
+  if (w.exportFormat) return exportCell(w, fk, t, base, dir);
+  if (!exists(bin('pqt_bench', dir))) return [{ ...base, error: `pqt_bench not built in ${dir}` }];
+  const pa = typeof w.pqtArgs === 'function' ? w.pqtArgs({ n: N }) : w.pqtArgs;
+  const a = [...(pa ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs];
+  const recs = runProc(bin('pqt_bench', dir), a.map(String), { timeout: timeoutS, base }).recs;
+  // pqt_bench names the workload it ran (W1 for W1nocrc): keep the table's id.
+  return recs.map((r) => ({ ...r, engine, workload: w.id }));
+}
 {
-  const built = exists(bin('pqt_bench'));
   let nerr = 0;
   let ncells = 0;
   const t0 = Date.now();
@@ -192,24 +204,17 @@ function exportCell(w, fk, t, base) {
     if (!w.pqt) continue;
     for (const fk of selectedFiles(w)) {
       for (const t of threadList) {
-        const base = { engine: 'pqt', workload: w.id, file: fk, threads: t };
-        let recs;
-        if (w.exportFormat) recs = exportCell(w, fk, t, base);
-        else if (!built) recs = [{ ...base, error: 'pqt_bench not built (see bench/results/build.log)' }];
-        else {
-          const pa = typeof w.pqtArgs === 'function' ? w.pqtArgs({ n: N }) : w.pqtArgs;
-          const a = [...(pa ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs];
-          recs = runProc(bin('pqt_bench'), a.map(String), { timeout: timeoutS, base }).recs;
-          // pqt_bench names the workload it ran (W1 for W1nocrc): keep the table's id.
-          recs = recs.map((r) => ({ ...r, workload: w.id }));
-        }
+        const recs = [];
+        if (baseBuild) recs.push(...pqtCell(w, fk, t, 'pqt-base', baseBuild));
+        recs.push(...pqtCell(w, fk, t, 'pqt', buildDir));
         ncells++;
         nerr += recs.filter((r) => r.error).length;
         recs.forEach(record);
       }
     }
   }
-  log(`pqt: ${ncells} cells, ${nerr} errors (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  log(`pqt: ${ncells} cells${baseBuild ? ' (each also with the base build)' : ''}, ${nerr} errors ` +
+      `(${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 }
 
 fs.closeSync(out);

@@ -306,6 +306,34 @@ if (PAIRS.some(([, u]) => catFiles.some((fk) => present.has(key(u, fk))))) {
   p();
 }
 
+// ---- before and after: BENCH_BASE_BUILD ran another build of pqt beside this one ----
+if (recs.some((r) => r.engine === 'pqt-base')) {
+  p(`## Before and after (this build ÷ the base build)`);
+  p();
+  p(`The base build (\`BENCH_BASE_BUILD\`, another commit) ran every pqt cell immediately before this ` +
+    `build, on the same files in the same run. Median (min–max) in ms; the ratio is this build's median ` +
+    `over the base's, with the range min(this)/max(base) – max(this)/min(base); < 1.0: faster now.`);
+  p();
+  p('| workload | file | threads | base | this build | this ÷ base (range) | max RSS MB base / this |');
+  p('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  const mm = (r) => `${fmtMs(r.median)} (${fmtMs(r.min)}–${fmtMs(r.max)})`;
+  for (const w of WORKLOADS) {
+    for (const fk of Object.keys(FILES)) {
+      for (const t of threads) {
+        const a = cell('pqt-base', w.id, fk, t);
+        const b = cell('pqt', w.id, fk, t);
+        if (!a && !b) continue;
+        const ratio = ok(a) && ok(b)
+          ? `${fmtRatio(b.median / a.median)} (${fmtRatio(b.min / a.max)}–${fmtRatio(b.max / a.min)})` : '—';
+        const rss = (r) => (r && Number.isFinite(r.maxrss_kb) ? (r.maxrss_kb / 1024).toFixed(0) : '—');
+        p(`| ${w.id} | ${FILES[fk].label} | ${t} | ${ok(a) ? mm(a) : show(a)} | ${ok(b) ? mm(b) : show(b)} | ` +
+          `${ratio} | ${rss(a)} / ${rss(b)} |`);
+      }
+    }
+  }
+  p();
+}
+
 // ---- peak memory ----
 const mb = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : '—');
 if (recs.some((r) => Number.isFinite(r.maxrss_kb))) {
