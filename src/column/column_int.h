@@ -28,6 +28,7 @@ struct pqt_chunk_ctx {
     size_t page_hint; /* the source's largest decompressed chunk (pqt_io_expect_pages) */
     int64_t nvalues_out; /* non-null values written by the emitters (pqt_read_counters) */
     pqt_buf *sink_reps, *sink_defs; /* pqt_chunk_ctx_set_level_sink, else NULL */
+    bool levels_only; /* pqt_chunk_ctx_set_levels_only: levels to the sink, no values */
 };
 
 /* Make b (cx->page or cx->dict_raw) hold nbytes for a decompressed page, contents not kept.
@@ -156,11 +157,6 @@ typedef struct pqt_page_direct {
  * does not qualify (nothing written); another status is an error. */
 pqt_status pqt_page_decode_direct(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int codec,
                            pqt_page_direct *pd, pqt_colbuf *dst, int64_t row);
-
-/* Decode pd->nrows definition levels from lv[0..lv_n) and set pd->present/pd->nvalues
- * (present points into cx scratch; NULL when every row holds a value). */
-pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const uint8_t *lv,
-                                    size_t lv_n, pqt_page_direct *pd);
 
 /* Spread k dense values over l slots (present[i] says which), zeroing nulls. */
 void pqt_page_expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t l, int64_t k);

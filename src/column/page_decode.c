@@ -17,55 +17,11 @@
 #include "codec/snappy_sparse.h"
 #include "codec/zstd_prefix.h"
 #include "column/column_int.h"
+#include "column/page_levels.h"
 #include "util/error.h"
 
 /* Largest decompressed page we accept: bounds what a hostile header can make us allocate. */
 #define MAX_PAGE_NBYTES ((int64_t)1 << 30)
-
-static int bit_width_of(int v)
-{
-    int w = 0;
-    while (v >> w) w++;
-    return w;
-}
-
-/* Decode n levels (RLE/bit-packed, no length prefix) into out. */
-static pqt_status decode_levels(const uint8_t *p, size_t len, int max_level, int64_t n,
-                                uint8_t *out)
-{
-    pqt_rle_dec d;
-    PQT_TRY(pqt_rle_init(&d, bit_width_of(max_level), p, len));
-    PQT_TRY(pqt_rle_get_u8(&d, n, out));
-    if (max_level == (1 << bit_width_of(max_level)) - 1) return PQT_OK; /* cannot exceed */
-    for (int64_t i = 0; i < n; i++)
-        if (PQT_UNLIKELY(out[i] > max_level))
-            return pqt_err(PQT_CORRUPT, "level %d above the maximum %d", out[i], max_level);
-    return PQT_OK;
-}
-
-/* The 4-byte little-endian length in front of a v1 page's levels. */
-static uint32_t levels_nbytes(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* v1 levels: 4-byte little-endian length, then RLE data. Advances *p / *len. */
-static pqt_status take_v1_levels(const uint8_t **p, size_t *len, int encoding, int max_level,
-                                 int64_t n, uint8_t *out)
-{
-    if (encoding != PQT_ENC_RLE)
-        return pqt_err(PQT_UNSUPPORTED_ENCODING, "level encoding %d not supported (only RLE)",
-                       encoding);
-    if (*len < 4) return pqt_err(PQT_CORRUPT, "levels length prefix past the end of the page");
-    uint32_t nbytes = levels_nbytes(*p);
-    if (nbytes > *len - 4)
-        return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes left)",
-                       nbytes, *len - 4);
-    PQT_TRY(decode_levels(*p + 4, nbytes, max_level, n, out));
-    *p += 4 + nbytes;
-    *len -= 4 + (size_t)nbytes;
-    return PQT_OK;
-}
 
 /* Most bytes a page of n level entries can take when its values have a fixed width
  * (INT64_MAX for BYTE_ARRAY, whose values have no bound). PLAIN takes n x width; dictionary
@@ -122,56 +78,11 @@ static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *s
     return pqt_codec_decompress(cx->codec, codec, src, src_n, dst->data, (size_t)dst_n);
 }
 
-/* Are the n definition levels in lv one RLE run of the maximum (no null: found in O(1))? */
-static bool levels_all_max(const pqt_col *col, const uint8_t *lv, size_t lv_n, int64_t n)
-{
-    pqt_rle_dec d;
-    return n > 0 && pqt_rle_init(&d, bit_width_of(col->max_def), lv, lv_n) == PQT_OK &&
-           pqt_rle_refill(&d, n) == PQT_OK && d.rle_left >= n &&
-           d.rle_value == (uint32_t)col->max_def;
-}
-
-pqt_status pqt_page_levels_presence(pqt_chunk_ctx *cx, const pqt_col *col, const uint8_t *lv,
-                                    size_t lv_n, pqt_page_direct *pd)
-{
-    int64_t n = pd->nrows;
-    PQT_TRY(pqt_buf_reserve(&cx->defs, (size_t)n + 1));
-    PQT_TRY(pqt_buf_reserve(&cx->present, (size_t)n + 1));
-    uint8_t *defs = cx->defs.data;
-    /* Most pages hold no null: their levels are one RLE run, counted in O(1) without
-     * materializing a byte per row. Otherwise decode once and sum. */
-    pqt_rle_dec d;
-    PQT_TRY(pqt_rle_init(&d, bit_width_of(col->max_def), lv, lv_n));
-    if (n > 0 && pqt_rle_refill(&d, n) == PQT_OK && d.rle_left >= n &&
-        d.rle_value == (uint32_t)col->max_def) {
-        pd->nvalues = n;
-        pd->present = NULL;
-        return PQT_OK;
-    }
-    PQT_TRY(decode_levels(lv, lv_n, col->max_def, n, defs));
-    uint8_t *present = defs;
-    if (col->max_def != 1) {
-        present = cx->present.data;
-        for (int64_t i = 0; i < n; i++) present[i] = defs[i] == col->max_def;
-    }
-    /* count 8 presence bytes (each 0 or 1) per multiply */
-    int64_t nn = 0, i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, present + i, 8);
-        nn += (int64_t)((w * 0x0101010101010101ULL) >> 56);
-    }
-    for (; i < n; i++) nn += present[i];
-    pd->nvalues = nn;
-    pd->present = nn == n ? NULL : present;
-    return PQT_OK;
-}
-
 /* Stage 1, the page's place in the chunk: bound its level count by what the chunk leaves
  * (level buffers are sized by it), and find its rows when the header (flat) or the offset
  * index (v1 lists) tells them: *rows_ret is -1 when only the levels can. A list page's rows
  * are the rows that start in it; a v2 header's num_rows is not used for lists, since writers
- * count a row continued from the page before in it too (list_page_rows). */
+ * count a row continued from the page before in it too (list_rows_check). */
 static pqt_status page_place(pqt_chunk_walk *w, const pqt_page_header *h, int64_t rows_done,
                              int64_t *rows_ret)
 {
@@ -221,8 +132,9 @@ static pqt_status page_direct(pqt_chunk_walk *w, const pqt_page_header *h, const
         pd.uncompressed_nbytes = (int64_t)h->uncompressed_size - (int64_t)lv;
         if (!h->is_compressed || pd.uncompressed_nbytes <= 0) return PQT_NOT_FOUND;
         if (col->max_def > 0)
-            PQT_TRY(pqt_page_levels_presence(w->cx, col, body + h->rep_levels_nbytes,
-                                             (size_t)h->def_levels_nbytes, &pd));
+            PQT_TRY(pqt_levels_presence(w->cx, col->max_def, body + h->rep_levels_nbytes,
+                                        (size_t)h->def_levels_nbytes, nlevels, &pd.present,
+                                        &pd.nvalues));
     } else {
         pd.values_only = col->max_def == 0;
         pd.src = body;
@@ -296,8 +208,9 @@ static pqt_status page_sparse(pqt_chunk_walk *w, const pqt_page_header *h, const
     if (v2) {
         size_t lv = (size_t)h->rep_levels_nbytes + (size_t)h->def_levels_nbytes;
         if (!h->is_compressed ||
-            (col->max_def > 0 && !levels_all_max(col, body + h->rep_levels_nbytes,
-                                                 (size_t)h->def_levels_nbytes, n)))
+            (col->max_def > 0 &&
+             !pqt_levels_all_max(body + h->rep_levels_nbytes, (size_t)h->def_levels_nbytes,
+                                 col->max_def, n)))
             return PQT_NOT_FOUND;
         src += lv;
         src_n -= lv;
@@ -319,30 +232,23 @@ static pqt_status page_sparse(pqt_chunk_walk *w, const pqt_page_header *h, const
     if (nstreams) { /* [4-byte length][RLE levels] in front of the values */
         if (unc < 4) return PQT_NOT_FOUND; /* the whole-page path reports it */
         PQT_TRY(fill(&f, 0, 4));
-        uint32_t nb = levels_nbytes(cx->page.data);
-        if (nb > (uint64_t)unc - 4) return PQT_NOT_FOUND;
-        PQT_TRY(fill(&f, 4, 4 + (size_t)nb));
-        if (!levels_all_max(col, cx->page.data + 4, nb, n)) return PQT_NOT_FOUND;
-        values_at = 4 + (size_t)nb;
+        const uint8_t *p = cx->page.data, *lv = NULL;
+        size_t left = (size_t)unc, nb = 0; /* only the prefix is read before the fill below */
+        if (pqt_levels_take_v1(&p, &left, h->def_level_encoding, &lv, &nb) != PQT_OK)
+            return PQT_NOT_FOUND; /* the whole-page path reports it */
+        PQT_TRY(fill(&f, 4, 4 + nb));
+        if (!pqt_levels_all_max(lv, nb, col->max_def, n)) return PQT_NOT_FOUND;
+        values_at = 4 + nb;
     }
     if ((uint64_t)n > ((uint64_t)unc - values_at) / dst->elem_nbytes) return PQT_NOT_FOUND;
     return pqt_page_gather_sparse(cx, fill, &f, cx->page.data, values_at, sel, row0, n, dst,
                                   out_row);
 }
 
-/* Where a prepared page's parts are: v2 level streams (stored uncompressed, before the
- * values), and the bytes that follow them: v1 levels then values, or v2 values. */
-typedef struct page_parts {
-    const uint8_t *rep, *def;
-    size_t rep_n, def_n;
-    const uint8_t *p;
-    size_t len;
-} page_parts;
-
 /* Stage 3, v1/v2 page preparation: decompress what the codec compressed (a v1 page whole,
  * a v2 page's values only), or use the bytes in place. */
 static pqt_status page_prepare(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
-                               page_parts *pp)
+                               pqt_page_parts *pp)
 {
     pqt_chunk_ctx *cx = w->cx;
     int64_t nlevels = h->num_values;
@@ -385,126 +291,43 @@ static pqt_status page_prepare(pqt_chunk_walk *w, const pqt_page_header *h, cons
     return PQT_OK;
 }
 
-/* The definition levels of a flat v1 page: [4-byte length][RLE data] in front of the
- * values, which are then what remains of pp. */
-static pqt_status take_v1_flat_defs(const pqt_page_header *h, page_parts *pp,
-                                    const uint8_t **lv, size_t *lv_n)
-{
-    const uint8_t *q = pp->p;
-    size_t ql = pp->len;
-    if (h->def_level_encoding != PQT_ENC_RLE || ql < 4)
-        return pqt_err(PQT_CORRUPT, "definition levels missing or not RLE encoded");
-    uint32_t nb = levels_nbytes(q);
-    if (nb > ql - 4)
-        return pqt_err(PQT_CORRUPT, "levels of %u bytes run past the page (%zu bytes left)", nb,
-                       ql - 4);
-    *lv = q + 4;
-    *lv_n = nb;
-    pp->p += 4 + nb;
-    pp->len -= 4 + (size_t)nb;
-    return PQT_OK;
-}
-
-/* Are all nlevels definition levels of a list page the maximum (one RLE run, found in O(1):
- * no null or empty list, no null element)? Then they are not decoded; a v1 page's levels
- * are stepped over. */
-static bool all_entries_present(const pqt_col *col, bool v2, const pqt_page_header *h,
-                                page_parts *pp, int64_t nlevels)
-{
-    const uint8_t *lv = pp->def;
-    size_t lv_n = pp->def_n;
-    if (!v2) {
-        if (h->def_level_encoding != PQT_ENC_RLE || pp->len < 4) return false;
-        uint32_t nb = levels_nbytes(pp->p);
-        if (nb > pp->len - 4) return false; /* take_v1_levels reports it */
-        lv = pp->p + 4;
-        lv_n = nb;
-    }
-    if (!levels_all_max(col, lv, lv_n, nlevels)) return false;
-    if (!v2) {
-        pp->p += 4 + lv_n;
-        pp->len -= 4 + lv_n;
-    }
-    return true;
-}
-
-/* Stage 4, levels: repetition levels (lists), then which entries hold a value. Flat pages
- * count their values first (O(1) per RLE run) and build per-row presence bytes only when
- * some row is null. What remains of pp afterwards is the values. */
-static pqt_status page_levels(pqt_chunk_walk *w, const pqt_page_header *h, page_parts *pp,
+/* Stage 4, levels (page_levels.c): repetition levels (lists), then which entries hold a
+ * value. What remains of pp afterwards is the values. */
+static pqt_status page_levels(pqt_chunk_walk *w, const pqt_page_header *h, pqt_page_parts *pp,
                               pqt_page_view *pv)
 {
-    pqt_chunk_ctx *cx = w->cx;
-    const pqt_col *col = w->col;
-    bool v2 = h->type == PQT_PAGE_DATA_V2, flat = col->max_rep == 0;
-    int64_t nlevels = h->num_values;
-    PQT_TRY(pqt_buf_reserve(&cx->defs, (size_t)nlevels + 1));
-    PQT_TRY(pqt_buf_reserve(&cx->reps, (size_t)nlevels + 1));
-    PQT_TRY(pqt_buf_reserve(&cx->present, (size_t)nlevels + 1));
-    uint8_t *reps = cx->reps.data, *defs = cx->defs.data;
-    if (col->max_rep > 0) {
-        if (!v2) PQT_TRY(take_v1_levels(&pp->p, &pp->len, h->rep_level_encoding, col->max_rep,
-                                        nlevels, reps));
-        else if (!pv->reps) PQT_TRY(decode_levels(pp->rep, pp->rep_n, col->max_rep, nlevels, reps));
-        pv->reps = reps;
-    }
-    if (col->max_def > 0 && flat) {
-        const uint8_t *lv = pp->def;
-        size_t lv_n = pp->def_n;
-        if (!v2) PQT_TRY(take_v1_flat_defs(h, pp, &lv, &lv_n));
-        pqt_page_direct lp = {.nrows = nlevels};
-        PQT_TRY(pqt_page_levels_presence(cx, col, lv, lv_n, &lp));
-        pv->nvalues = lp.nvalues;
-        pv->present = lp.present;
-        pv->defs = defs;
-    } else if (col->max_def > 0 && all_entries_present(col, v2, h, pp, nlevels)) {
-        pv->nvalues = nlevels; /* pv->defs NULL: every entry holds a value */
-        pv->present = NULL;
-    } else if (col->max_def > 0) {
-        if (v2) PQT_TRY(decode_levels(pp->def, pp->def_n, col->max_def, nlevels, defs));
-        else PQT_TRY(take_v1_levels(&pp->p, &pp->len, h->def_level_encoding, col->max_def,
-                                    nlevels, defs));
-        pv->defs = defs;
-        uint8_t *present = cx->present.data;
-        int64_t nn = 0;
-        for (int64_t i = 0; i < nlevels; i++) {
-            present[i] = defs[i] == col->max_def;
-            nn += present[i];
-        }
-        pv->nvalues = nn;
-        pv->present = present; /* lists: the emitter reads presence per entry */
-    } else {
-        pv->nvalues = nlevels;
-        pv->present = NULL;
-    }
-    if (v2 && h->num_nulls >= 0 && flat && nlevels - pv->nvalues != h->num_nulls)
+    pqt_page_levels lv;
+    PQT_TRY(pqt_page_levels_take(w->cx, h, w->col->max_rep, w->col->max_def, pv->reps, pp, &lv));
+    pv->reps = lv.reps;
+    pv->defs = lv.defs;
+    pv->present = lv.present;
+    pv->nvalues = lv.npresent;
+    pv->ncont = lv.ncont;
+    pv->nrows = lv.nrows_started;
+    bool v2 = h->type == PQT_PAGE_DATA_V2;
+    if (v2 && h->num_nulls >= 0 && w->col->max_rep == 0 && lv.n - lv.npresent != h->num_nulls)
         return pqt_err(PQT_CORRUPT, "page says %d nulls, its levels say %lld", h->num_nulls,
-                       (long long)(nlevels - pv->nvalues));
+                       (long long)(lv.n - lv.npresent));
     pv->values = pp->p;
     pv->values_nbytes = pp->len;
     return PQT_OK;
 }
 
-/* Where a list page's rows are, from its repetition levels reps[0..n) (rep 0 starts a row):
- * *cont_ret leading entries continue the row the page before began (writers may break a
- * page inside a row; a v2 page should not, but real ones do), *rows_ret rows start in it.
- * The first page of a chunk cannot continue anything, and no page may start more rows than
- * the row group has left (rows_done started before it). */
-static pqt_status list_page_rows(const pqt_chunk_walk *w, const uint8_t *reps, int64_t n,
-                                 int64_t rows_done, int64_t *cont_ret, int64_t *rows_ret)
+/* A list page's rows, ncont leading entries continuing the row the page before began
+ * (writers may break a page inside a row; a v2 page should not, but real ones do) and nrows
+ * starting in it (pqt_levels_rows), checked: the first page of a chunk cannot continue
+ * anything, and no page may start more rows than the row group has left (rows_done started
+ * before it). */
+static pqt_status list_rows_check(const pqt_chunk_walk *w, const uint8_t *reps, int64_t ncont,
+                                  int64_t nrows, int64_t rows_done)
 {
-    const uint8_t *z = n > 0 ? memchr(reps, 0, (size_t)n) : NULL;
-    int64_t c = z ? (int64_t)(z - reps) : n;
-    if (c > 0 && rows_done == 0)
+    if (ncont > 0 && rows_done == 0)
         return pqt_err(PQT_CORRUPT, "page starts in the middle of a row (first repetition level "
                                     "is %d, not 0) but no row began before it",
                        reps[0]);
-    int64_t rows = c < n ? pqt_count_zero_bytes(reps + c, n - c) : 0;
-    if (rows > w->rg_rows - rows_done)
+    if (nrows > w->rg_rows - rows_done)
         return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
                        (long long)w->rg_rows);
-    *cont_ret = c;
-    *rows_ret = rows;
     return PQT_OK;
 }
 
@@ -516,19 +339,24 @@ static pqt_status v2_list_rows(pqt_chunk_walk *w, const pqt_page_header *h, cons
 {
     int64_t n = h->num_values;
     PQT_TRY(pqt_buf_reserve(&w->cx->reps, (size_t)n + 1));
-    PQT_TRY(decode_levels(body, (size_t)h->rep_levels_nbytes, w->col->max_rep, n,
-                          w->cx->reps.data));
-    return list_page_rows(w, w->cx->reps.data, n, rows_done, cont_ret, rows_ret);
+    PQT_TRY(pqt_levels_decode(body, (size_t)h->rep_levels_nbytes, w->col->max_rep, n,
+                              w->cx->reps.data));
+    pqt_levels_rows(w->cx->reps.data, n, cont_ret, rows_ret);
+    return list_rows_check(w, w->cx->reps.data, *cont_ret, *rows_ret, rows_done);
 }
 
-/* A list page's level entries appended to the caller's sink (pqt_chunk_ctx_set_level_sink). */
+/* A page's level entries appended to the caller's sink (pqt_chunk_ctx_set_level_sink):
+ * entries whose levels were not decoded are the maximum (0 repetition for flat pages). */
 static pqt_status sink_levels(pqt_chunk_walk *w, const pqt_page_view *pv)
 {
     pqt_buf *r = w->cx->sink_reps, *d = w->cx->sink_defs;
     size_t n = (size_t)pv->nlevels;
     PQT_TRY(pqt_buf_reserve(r, r->len + n));
     PQT_TRY(pqt_buf_reserve(d, d->len + n));
-    memcpy(r->data + r->len, pv->reps, n);
+    if (pv->reps)
+        memcpy(r->data + r->len, pv->reps, n);
+    else
+        memset(r->data + r->len, 0, n);
     if (pv->defs) memcpy(d->data + d->len, pv->defs, n);
     else memset(d->data + d->len, w->col->max_def, n);
     r->len += n;
@@ -536,33 +364,55 @@ static pqt_status sink_levels(pqt_chunk_walk *w, const pqt_page_view *pv)
     return PQT_OK;
 }
 
+/* A list page's rows from its levels, checked (list_rows_check), and against the offset
+ * index: oi_rows, the page's rows by it (v1 lists; a row is the page's where it starts), -1
+ * when unknown; levels that disagree with it are corrupt, since pages were skipped by it. */
+static pqt_status list_page_rows(const pqt_chunk_walk *w, const pqt_page_view *pv, int64_t oi_rows,
+                                 int64_t rows_done)
+{
+    PQT_TRY(list_rows_check(w, pv->reps, pv->ncont, pv->nrows, rows_done));
+    if (oi_rows >= 0 && pv->nrows != oi_rows)
+        return pqt_err(PQT_CORRUPT,
+                       "page starts %lld rows by its repetition levels, the offset "
+                       "index says %lld",
+                       (long long)pv->nrows, (long long)oi_rows);
+    return PQT_OK;
+}
+
 /* Stage 5: the selected rows' values into dst (page_values.c); list pages count their rows
- * from the repetition levels (list_page_rows). oi_rows: the page's rows by the offset index
- * (v1 lists; a row is the page's where it starts), -1 when unknown; levels that disagree
- * with it are corrupt, since pages were skipped by it. */
+ * from the repetition levels (list_page_rows). */
 static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel *sel,
                             int64_t oi_rows, int64_t *rows_done, pqt_colbuf *dst,
                             int64_t *out_row)
 {
     if (w->col->max_rep == 0) {
-        pv->nrows = pv->nlevels;
         PQT_TRY(pqt_page_emit_flat(w->cx, w->col, w->ptype, w->type_len, pv, sel, *rows_done, dst,
                                    out_row));
         *rows_done += pv->nlevels;
         return PQT_OK;
     }
-    int64_t cont, rows;
-    PQT_TRY(list_page_rows(w, pv->reps, pv->nlevels, *rows_done, &cont, &rows));
-    if (oi_rows >= 0 && rows != oi_rows)
-        return pqt_err(PQT_CORRUPT, "page starts %lld rows by its repetition levels, the offset "
-                                    "index says %lld",
-                       (long long)rows, (long long)oi_rows);
+    PQT_TRY(list_page_rows(w, pv, oi_rows, *rows_done));
     if (w->cx->sink_reps) PQT_TRY(sink_levels(w, pv));
-    pv->nrows = rows;
-    pv->ncont = cont;
+    int64_t cont = pv->ncont, rows = pv->nrows;
     pv->cont_selected = cont > 0 && pqt_sel_any(sel, *rows_done - 1, *rows_done);
     PQT_TRY(pqt_page_emit_list(w->cx, w->col, w->ptype, w->type_len, pv, sel, *rows_done, dst));
     *rows_done += rows;
+    return PQT_OK;
+}
+
+/* Levels only (pqt_chunk_ctx_set_levels_only): the page prepared and its levels decoded
+ * with every check a read makes, handed to the sink; no value is decoded. */
+static pqt_status page_levels_only(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                                   const uint8_t *reps_known, int64_t oi_rows, int64_t *rows_done)
+{
+    w->n_decompressed++;
+    pqt_page_parts pp = {0};
+    PQT_TRY(page_prepare(w, h, body, &pp));
+    pqt_page_view pv = {.encoding = h->encoding, .nlevels = h->num_values, .reps = reps_known};
+    PQT_TRY(page_levels(w, h, &pp, &pv));
+    if (w->col->max_rep > 0) PQT_TRY(list_page_rows(w, &pv, oi_rows, *rows_done));
+    if (w->cx->sink_reps) PQT_TRY(sink_levels(w, &pv));
+    *rows_done += pv.nrows;
     return PQT_OK;
 }
 
@@ -603,6 +453,9 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
      * starting in it is selected. */
     int64_t cont = -1, oi_rows = list && !v2 ? page_rows : -1;
     if (list && v2) PQT_TRY(v2_list_rows(w, h, body, *rows_done, &cont, &page_rows));
+    if (w->cx->levels_only)
+        return page_levels_only(w, h, body, list && v2 ? w->cx->reps.data : NULL, oi_rows,
+                                rows_done);
     bool prev_wanted = list && cont != 0 && *rows_done > 0 &&
                        pqt_sel_any(sel, *rows_done - 1, *rows_done);
     if (page_rows >= 0 && !prev_wanted && !pqt_sel_any(sel, *rows_done, *rows_done + page_rows)) {
@@ -639,7 +492,7 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
         }
         if (st != PQT_NOT_FOUND) return st;
     }
-    page_parts pp = {0};
+    pqt_page_parts pp = {0};
     PQT_TRY(page_prepare(w, h, body, &pp));
     /* v2 list pages had their repetition levels decoded when placed */
     pqt_page_view pv = {.encoding = h->encoding, .nlevels = nlevels,

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "column/column_int.h"
+#include "column/page_levels.h"
 #include "util/error.h"
 
 #define WHOLE_STREAM UINT64_MAX
@@ -106,9 +107,9 @@ static pqt_status levels_before_values(pqt_chunk_ctx *cx, const pqt_col *col, in
     memcpy(saved, start, (size_t)prefix);
     pqt_status st = pqt_codec_decompress(cx->codec, codec, pd->src, pd->src_nbytes, start,
                                          (size_t)pd->uncompressed_nbytes);
-    uint32_t lv = (uint32_t)start[0] | (uint32_t)start[1] << 8 | (uint32_t)start[2] << 16 |
-                  (uint32_t)start[3] << 24;
-    if (st == PQT_OK && (int64_t)lv + 4 == prefix) {
+    size_t lv = 0;
+    if (st == PQT_OK && pqt_levels_v1_nbytes(start, (size_t)prefix, &lv) == PQT_OK &&
+        (int64_t)lv + 4 == prefix) {
         st = pqt_buf_reserve(&cx->page, (size_t)lv + 8);
         if (st == PQT_OK) memcpy(cx->page.data, start + 4, lv);
     } else if (st == PQT_OK) {
@@ -116,7 +117,8 @@ static pqt_status levels_before_values(pqt_chunk_ctx *cx, const pqt_col *col, in
     }
     memcpy(start, saved, (size_t)prefix);
     if (st != PQT_OK) return st;
-    PQT_TRY(pqt_page_levels_presence(cx, col, cx->page.data, lv, pd));
+    PQT_TRY(pqt_levels_presence(cx, col->max_def, cx->page.data, lv, pd->nrows, &pd->present,
+                                &pd->nvalues));
     if (pd->nvalues != pd->nrows) return PQT_NOT_FOUND; /* nulls after all: the common path */
     finish(pd, dst, row);
     return PQT_OK;
@@ -151,14 +153,12 @@ pqt_status pqt_page_decode_direct(pqt_chunk_ctx *cx, const pqt_col *col, int pty
                        (unsigned long long)total, (long long)pd->uncompressed_nbytes);
     uint8_t lenbuf[4];
     PQT_TRY(snappy_literals(pd->src, pd->src_nbytes, 0, 4, lenbuf, &total));
-    uint64_t lv = (uint64_t)lenbuf[0] | (uint64_t)lenbuf[1] << 8 | (uint64_t)lenbuf[2] << 16 |
-                  (uint64_t)lenbuf[3] << 24;
-    if (lv > total - 4)
-        return pqt_err(PQT_CORRUPT, "levels of %llu bytes run past the page (%llu bytes)",
-                       (unsigned long long)lv, (unsigned long long)total);
+    size_t lv = 0;
+    PQT_TRY(pqt_levels_v1_nbytes(lenbuf, (size_t)total, &lv));
     PQT_TRY(pqt_buf_reserve(&cx->page, (size_t)lv + 8));
     PQT_TRY(snappy_literals(pd->src, pd->src_nbytes, 4, 4 + lv, cx->page.data, &total));
-    PQT_TRY(pqt_page_levels_presence(cx, col, cx->page.data, (size_t)lv, pd));
+    PQT_TRY(pqt_levels_presence(cx, col->max_def, cx->page.data, (size_t)lv, pd->nrows,
+                                &pd->present, &pd->nvalues));
     if (total - 4 - lv != (uint64_t)pd->nvalues * esz) return PQT_NOT_FOUND;
     PQT_TRY(snappy_literals(pd->src, pd->src_nbytes, 4 + lv, total, base, &total));
     finish(pd, dst, row);

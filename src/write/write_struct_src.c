@@ -7,16 +7,16 @@
  * null), so a present struct whose leaves are all null would come back null. When the
  * table is still attached to its file and its rows map to file rows (pqt_plan_file_rows,
  * as the row index does), the writer reads again, once per pqt_writer_write, the
- * definition levels of one leaf under each written optional group (levels only: pages are
- * decompressed, values never decoded) and keeps one byte per table row: the group is
+ * definition levels of one leaf under each written optional group (levels only, through the
+ * reader's page walk: pages are decompressed and their levels checked as any read checks
+ * them, values never decoded) and keeps one byte per table row: the group is
  * present in the source. write_struct.c writes the group present where the source had it
  * or where a written leaf under it is not null.
  */
 #include <string.h>
 
-#include "codec/codec.h"
 #include "column/column.h"
-#include "encoding/encoding.h"
+#include "column/page_levels.h"
 #include "format/meta.h"
 #include "read/plan.h"
 #include "table/table_int.h"
@@ -26,13 +26,6 @@
 #include "write/write_file.h"
 #include "write/write_int.h"
 
-static int bit_width(int max)
-{
-    int w = 0;
-    while ((1 << w) <= max) w++;
-    return w;
-}
-
 static bool descends(const pqt_file *f, int node, int anc)
 {
     for (int p = node; p >= 0; p = f->schema.node_parent[p])
@@ -40,119 +33,59 @@ static bool descends(const pqt_file *f, int node, int anc)
     return false;
 }
 
-/* n levels of bit width bw from p[0..len) into out. */
-static pqt_status levels(const uint8_t *p, size_t len, int max, int64_t n, uint32_t *out)
+/* The definition level of the first level of every row of leaf `leaf` (schema node lnode)
+ * in row group rg, into row_def[0..num_rows): the reader's own page walk, levels only
+ * (pqt_chunk_ctx_set_levels_only), so every check a read makes (page sizes, level bounds,
+ * row counts) holds here too. *ok false when a page holds levels in the old BIT_PACKED
+ * encoding (the caller then goes without). cx, reps, defs: the caller's, reused. */
+static pqt_status chunk_row_defs(const pqt_file *f, int rg, const pqt_col *leaf, pqt_chunk_ctx *cx,
+                                 pqt_buf *reps, pqt_buf *defs, uint8_t *row_def, bool *ok)
 {
-    pqt_rle_dec d;
-    PQT_TRY(pqt_rle_init(&d, bit_width(max), p, len));
-    return pqt_rle_get_u32(&d, n, out);
+    int64_t nrows = f->meta.row_groups[rg].num_rows;
+    pqt_sel all = {0};
+    pqt_sel_init_all(&all, nrows);
+    pqt_colbuf none = {0}; /* levels only: nothing is written */
+    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, f->verify_crc, true, NULL};
+    reps->len = defs->len = 0;
+    pqt_chunk_ctx_set_level_sink(cx, reps, defs);
+    pqt_chunk_ctx_set_levels_only(cx, true);
+    pqt_status st = pqt_chunk_read(cx, &src, rg, leaf, &all, &none, 0);
+    pqt_chunk_ctx_set_levels_only(cx, false);
+    pqt_chunk_ctx_set_level_sink(cx, NULL, NULL);
+    pqt_sel_free(&all);
+    if (st == PQT_UNSUPPORTED_ENCODING) {
+        *ok = false;
+        return PQT_OK;
+    }
+    PQT_TRY(st);
+    int64_t row = 0, n = (int64_t)reps->len;
+    const uint8_t *r = reps->data, *d = defs->data;
+    for (int64_t k = 0; k < n; k++) {
+        if (r[k] != 0) continue;
+        if (row >= nrows)
+            return pqt_err(PQT_CORRUPT, "more rows in the pages than the row group's %lld",
+                           (long long)nrows);
+        row_def[row++] = d[k];
+    }
+    if (row != nrows)
+        return pqt_err(PQT_CORRUPT, "%lld rows in the pages, the row group has %lld",
+                       (long long)row, (long long)nrows);
+    return PQT_OK;
 }
 
-/* The definition level of the first level of every row of leaf `leaf` (schema node lnode)
- * in row group rg, into row_def[0..num_rows). *ok false when a page holds levels in the
- * old BIT_PACKED encoding (the caller then goes without). */
-static pqt_status chunk_row_defs(const pqt_file *f, int rg, int leaf, int max_def, int max_rep,
-                                 uint8_t *row_def, bool *ok)
+/* The leaf under group node gnode whose levels tell where the group is present: a column
+ * of its own with the leaf's levels and place, read for its levels only. */
+static pqt_col leaf_col(const pqt_file *f, int leaf, int lnode, int max_def, int max_rep)
 {
-    const pqt_row_group *g = &f->meta.row_groups[rg];
-    const pqt_column_meta *cm = &g->columns[leaf].meta;
-    int64_t start, len;
-    pqt_chunk_byte_range(cm, &start, &len);
-    if (start < 4 || len <= 0 || len > f->file_size || start > f->file_size - len)
-        return pqt_err(PQT_CORRUPT, "column chunk byte range [%lld, +%lld) is outside the file",
-                       (long long)start, (long long)len);
-    uint8_t *raw = pqt_malloc((size_t)len);
-    pqt_buf unc = {0}, lv = {0};
-    if (!raw) return pqt_err(PQT_NOMEM, "out of memory");
-    pqt_status st = pqt_io_read(f->io, raw, (size_t)len, start);
-    int64_t pos = 0, row = 0, nrows = g->num_rows;
-    while (st == PQT_OK && pos < len && row < nrows) {
-        pqt_page_header h;
-        size_t hn = 0;
-        st = pqt_meta_decode_page_header(raw + pos, (size_t)(len - pos), start + pos, &h, &hn);
-        if (st != PQT_OK) break;
-        const uint8_t *body = raw + pos + hn;
-        if (h.compressed_size < 0 || h.uncompressed_size < 0 ||
-            (int64_t)hn + h.compressed_size > len - pos) {
-            st = pqt_err(PQT_CORRUPT, "a page at byte %lld runs past its chunk", (long long)(start + pos));
-            break;
-        }
-        pos += (int64_t)hn + h.compressed_size;
-        if (h.type != PQT_PAGE_DATA && h.type != PQT_PAGE_DATA_V2) continue;
-        int64_t n = h.num_values;
-        if (n < 0) {
-            st = pqt_err(PQT_CORRUPT, "a page at byte %lld has %lld values", (long long)(start + pos),
-                         (long long)n);
-            break;
-        }
-        const uint8_t *rp = NULL, *dp = NULL;
-        size_t rn = 0, dn = 0;
-        if (h.type == PQT_PAGE_DATA_V2) {
-            if (h.rep_levels_nbytes < 0 || h.def_levels_nbytes < 0 ||
-                (int64_t)h.rep_levels_nbytes + h.def_levels_nbytes > h.compressed_size) {
-                st = pqt_err(PQT_CORRUPT, "page levels past the page");
-                break;
-            }
-            rp = body, rn = (size_t)h.rep_levels_nbytes;
-            dp = body + rn, dn = (size_t)h.def_levels_nbytes;
-        } else {
-            if ((max_rep > 0 && h.rep_level_encoding != PQT_ENC_RLE) ||
-                (max_def > 0 && h.def_level_encoding != PQT_ENC_RLE)) {
-                *ok = false;
-                break;
-            }
-            const uint8_t *p = body;
-            size_t avail = (size_t)h.compressed_size;
-            if (cm->codec != PQT_WRITE_UNCOMPRESSED) {
-                st = pqt_buf_reserve(&unc, (size_t)h.uncompressed_size + 1);
-                if (st == PQT_OK)
-                    st = pqt_codec_decompress(NULL, cm->codec, body, (size_t)h.compressed_size,
-                                              unc.data, (size_t)h.uncompressed_size);
-                if (st != PQT_OK) break;
-                p = unc.data;
-                avail = (size_t)h.uncompressed_size;
-            }
-            for (int pass = 0; pass < 2; pass++) {
-                if ((pass == 0 ? max_rep : max_def) == 0) continue;
-                uint32_t l32 = 0;
-                if (avail < 4) break;
-                memcpy(&l32, p, 4);
-                if (l32 > avail - 4) {
-                    avail = 0;
-                    break;
-                }
-                if (pass == 0) rp = p + 4, rn = l32;
-                else dp = p + 4, dn = l32;
-                p += 4 + l32;
-                avail -= 4 + l32;
-            }
-            if (!dp || (max_rep > 0 && !rp)) {
-                st = pqt_err(PQT_CORRUPT, "page levels past the page");
-                break;
-            }
-        }
-        st = pqt_buf_reserve(&lv, (size_t)n * 2 * sizeof(uint32_t) + 8);
-        if (st != PQT_OK) break;
-        uint32_t *defs = (uint32_t *)lv.data, *reps = defs + n;
-        st = levels(dp, dn, max_def, n, defs);
-        if (st == PQT_OK && max_rep > 0) st = levels(rp, rn, max_rep, n, reps);
-        for (int64_t k = 0; st == PQT_OK && k < n; k++) {
-            if (max_rep > 0 && reps[k] != 0) continue;
-            if (row >= nrows) {
-                st = pqt_err(PQT_CORRUPT, "more rows in the pages than the row group's %lld",
-                             (long long)nrows);
-                break;
-            }
-            row_def[row++] = (uint8_t)(defs[k] > 255 ? 255 : defs[k]);
-        }
-    }
-    if (st == PQT_OK && *ok && row != nrows)
-        st = pqt_err(PQT_CORRUPT, "%lld rows in the pages, the row group has %lld", (long long)row,
-                     (long long)nrows);
-    pqt_mem_free(raw);
-    pqt_buf_free(&unc);
-    pqt_buf_free(&lv);
-    return st;
+    int c = f->schema.node_col[lnode];
+    pqt_col col = {.path = c >= 0 ? f->schema.cols[c].path : f->meta.schema[lnode].name,
+                   .leaf_schema_idx = lnode,
+                   .chunk_col = leaf,
+                   .nchunk_cols = 1,
+                   .max_def = (int16_t)max_def,
+                   .max_rep = (int16_t)max_rep,
+                   .time_unit = -1};
+    return col;
 }
 
 /* present[table row] for group node gnode of t's file: its definition level reached. */
@@ -189,9 +122,16 @@ static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bo
     uint8_t *fdef = pqt_calloc((size_t)nfile + 1, 1);
     int64_t *rows = pqt_malloc_array((size_t)t->nrows + 1, sizeof *rows);
     pqt_status st = fdef && rows ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
+    pqt_col lc = leaf_col(f, leaf, lnode, max_def, max_rep);
+    pqt_chunk_ctx *cx = NULL;
+    pqt_buf reps = {0}, defs = {0};
+    if (st == PQT_OK) st = pqt_chunk_ctx_new(&cx);
     for (int rg = 0; rg < pl->nrg && st == PQT_OK && *ok; rg++)
         if (pl->sel[rg].nsel > 0)
-            st = chunk_row_defs(f, rg, leaf, max_def, max_rep, fdef + pl->rg_start[rg], ok);
+            st = chunk_row_defs(f, rg, &lc, cx, &reps, &defs, fdef + pl->rg_start[rg], ok);
+    pqt_chunk_ctx_free(cx);
+    pqt_buf_free(&reps);
+    pqt_buf_free(&defs);
     if (st == PQT_OK && *ok) st = pqt_plan_file_rows(pl, rows);
     for (int64_t r = 0; st == PQT_OK && *ok && r < t->nrows; r++)
         present[r] = fdef[rows[r] - 1] >= gdef;

@@ -176,22 +176,39 @@ void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *
     pqb_footer_ext(w, cols, ncols, nrg, rg_rows, chunks, NULL);
 }
 
+/* Column c is a field of the same struct as column c - 1. */
+static bool group_continues(const pqb_col *cols, int c)
+{
+    return c > 0 && cols[c].group && cols[c - 1].group &&
+           strcmp(cols[c].group, cols[c - 1].group) == 0;
+}
+
 void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
                     const pqb_chunk *chunks, const pqb_chunk_extra *extra)
 {
     static const pqb_chunk_extra none = {0};
     size_t start = w->n;
-    int nschema = 1;
+    int nschema = 1, ntop = 0;
     int64_t nrows = 0;
-    for (int c = 0; c < ncols; c++) nschema += cols[c].list ? 3 : 1;
+    for (int c = 0; c < ncols; c++) {
+        nschema += cols[c].list ? 3 : 1;
+        if (!cols[c].group || !group_continues(cols, c)) ntop++;
+        if (cols[c].group && !group_continues(cols, c)) nschema++;
+    }
     for (int rg = 0; rg < nrg; rg++) nrows += rg_rows[rg];
     w->depth = 0;
     pqb_begin(w);
     pqb_i32(w, 1, 2);
     pqb_list(w, 2, PQT_TT_STRUCT, nschema);
-    schema_elem(w, -1, 0, -1, "schema", ncols, -1);
+    schema_elem(w, -1, 0, -1, "schema", ntop, -1);
     for (int c = 0; c < ncols; c++) {
         const pqb_col *k = &cols[c];
+        if (k->group && !group_continues(cols, c)) {
+            int nkids = 1;
+            while (c + nkids < ncols && group_continues(cols, c + nkids))
+                nkids++;
+            schema_elem(w, -1, 0, PQT_REP_OPTIONAL, k->group, nkids, -1);
+        }
         if (k->list) {
             schema_elem(w, -1, 0, k->repetition, k->name, 1, PQT_CT_LIST);
             schema_elem(w, -1, 0, PQT_REP_REPEATED, "list", 1, -1);
@@ -218,7 +235,8 @@ void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64
             pqb_list(w, 2, PQT_TT_I32, 2);
             pqb_zz(w, PQT_ENC_PLAIN);
             pqb_zz(w, PQT_ENC_RLE);
-            pqb_list(w, 3, PQT_TT_BINARY, cols[c].list ? 3 : 1);
+            pqb_list(w, 3, PQT_TT_BINARY, (cols[c].list ? 3 : 1) + (cols[c].group != NULL));
+            if (cols[c].group) pqb_bin(w, cols[c].group);
             pqb_bin(w, cols[c].name);
             if (cols[c].list) {
                 pqb_bin(w, "list");

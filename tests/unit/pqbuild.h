@@ -56,13 +56,16 @@ typedef struct pqb_page {
 void pqb_page_header(pqb *w, const pqb_page *p);
 
 /* One column of the schema: a flat primitive, or a 3-level LIST <name> (optional) ->
- * list (repeated) -> element (optional) of that primitive. */
+ * list (repeated) -> element (optional) of that primitive, or a flat field of a struct. */
 typedef struct pqb_col {
     const char *name;
     int ptype;       /* PQT_PT_* */
     int repetition;  /* of the flat column or of the LIST group */
     bool list;
     int type_length; /* FIXED_LEN_BYTE_ARRAY */
+    /* a flat field of an optional struct of this name (NULL: top level); neighbouring
+     * columns naming the same group share it */
+    const char *group;
 } pqb_col;
 
 /* Where one column chunk's bytes are in the file and what the footer says about it. */
