@@ -16,6 +16,7 @@
 
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/par.h"
 #include "write/write_file.h"
 #include "write/write_steps.h"
 
@@ -210,33 +211,30 @@ static pqt_status lent_call(pqt_writer *w, column_fn fn, int k, int thread, void
 static pqt_status each_column(pqt_writer *w, column_fn fn, void *arg)
 {
     int nc = w->ncols;
-    int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
-    if (omp_in_parallel() || nthr > nc) nthr = omp_in_parallel() ? 1 : nc;
+    int nthr = pqt_par_threads_for(w->o.threads, nc);
     PQT_TRY(ensure_threads(w, nthr));
     if (nthr <= 1) {
         for (int k = 0; k < nc; k++) PQT_TRY(lent_call(w, fn, k, 0, arg));
         return PQT_OK;
     }
     int *order = pqt_calloc((size_t)nc, sizeof *order);
-    pqt_status *sts = pqt_calloc((size_t)nc, sizeof *sts);
-    char(*msgs)[512] = pqt_calloc((size_t)nc, 512);
-    pqt_status st = order && sts && msgs ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
-    if (st == PQT_OK) {
-        order_columns(w, order);
-#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1)
+    if (!order) return pqt_err(PQT_NOMEM, "out of memory");
+    order_columns(w, order);
+    pqt_par_fail pf; /* a failure is the first in column order, not the first to happen */
+    pqt_par_fail_init(&pf);
+#pragma omp parallel num_threads(nthr)
+    {
+        pqt_par_thread th;
+        pqt_par_enter(&th);
+#pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < nc; i++) {
             int k = order[i];
-            pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
-            sts[k] = lent_call(w, fn, k, omp_get_thread_num(), arg);
-            pqt_err_restore(prev);
+            pqt_par_fail_note(&pf, k, lent_call(w, fn, k, omp_get_thread_num(), arg), &th);
         }
-        for (int k = 0; k < nc && st == PQT_OK; k++)
-            if (sts[k] != PQT_OK) st = pqt_err(sts[k], "%s", msgs[k]);
+        pqt_par_leave(&th);
     }
     pqt_mem_free(order);
-    pqt_mem_free(sts);
-    pqt_mem_free(msgs);
-    return st;
+    return pqt_par_fail_raise(&pf);
 }
 
 typedef struct step_args {

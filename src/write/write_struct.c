@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "table/table_int.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "write/write_file.h"
@@ -287,12 +288,6 @@ pqt_status pqt_wstruct_path(const pqt_wcol *c, pqt_arena *a, const char *const *
     return PQT_OK;
 }
 
-static inline bool row_present(const pqt_colbuf *b, int64_t row)
-{
-    const uint8_t *bm = b->is_list ? b->row_validity : b->validity;
-    return !bm || (bm[row >> 3] >> (row & 7) & 1);
-}
-
 bool pqt_wstruct_has_source(const struct pqt_writer *w, int k)
 {
     const pqt_wcol *c = w->cols;
@@ -347,7 +342,8 @@ pqt_status pqt_wstruct_rows(pqt_writer *w, const pqt_colbuf *const *bufs, const 
                     memset(present, 1, (size_t)n);
                     break;
                 }
-                for (int64_t i = 0; i < n; i++) present[i] |= row_present(b, r0 + i);
+                const uint8_t *bm = b->is_list ? b->row_validity : b->validity;
+                for (int64_t i = 0; i < n; i++) present[i] |= pqt_bit_get(bm, r0 + i);
             }
             for (int j = k; j < end; j++) {
                 uint16_t *lv = (uint16_t *)w->chunks[j].struct_lv.data;
