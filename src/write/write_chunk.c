@@ -22,6 +22,7 @@
 #include "format/meta_encode.h"
 #include "util/bits.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 #include "write/enc.h"
 #include "write/write_int.h"
@@ -392,8 +393,7 @@ static pqt_status put_levels(pqt_buf *out, const pqt_buf *lv, int64_t n, int max
     PQT_TRY(pqt_enc_levels_u16(out, (const uint16_t *)lv->data, (size_t)n,
                                pqt_enc_bit_width((uint64_t)max_level)));
     if (prefix) {
-        uint32_t len = (uint32_t)(out->len - start);
-        memcpy(out->data + at, &len, 4);
+        pqt_store_le32(out->data + at, (uint32_t)(out->len - start));
     }
     return PQT_OK;
 }
@@ -523,7 +523,7 @@ static pqt_status plain_from_dict(const pqt_dict_builder *d, const uint32_t *idx
     uint8_t *o = out->data + out->len;
     for (int64_t i = 0; i < n; i++) {
         uint32_t len = (uint32_t)(eoff[idx[i] + 1] - eoff[idx[i]]);
-        memcpy(o, &len, 4);
+        pqt_store_le32(o, len);
         if (len) memcpy(o + 4, ent + eoff[idx[i]], len);
         o += 4 + len;
     }
