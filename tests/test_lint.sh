@@ -3,7 +3,8 @@
 #  1. the layer graph: each src/ folder includes only the folders below it;
 #  2. no raw malloc/calloc/realloc/free in src/ outside src/util/mem.c;
 #  3. tools/ uses only the public header;
-#  4. the generated bit-unpack kernels and power-of-ten table match their generators.
+#  4. the generated bit-unpack kernels and power-of-ten table match their generators;
+#  5. the writer reaches tables through table/table_view.h, never the table's layout.
 #   bash tests/test_lint.sh [PQT]      (from the repository root; the argument is ignored)
 set -u
 fail=0
@@ -33,6 +34,11 @@ for dir in src/*/; do
         grep -qw "$target" <<<"${allowed[$layer]}" || err "$file:$line: $layer must not include $target/"
     done < <(grep -Hn '#include "' "$dir"*.[ch])
 done
+
+# write_struct_src.c walks the source's pages itself until it moves to the page service.
+while IFS= read -r hit; do
+    err "src/write/ reaches tables through table/table_view.h, not table_int.h: $hit"
+done < <(grep -Hn '#include "table/table_int.h"' src/write/*.[ch] | grep -v '^src/write/write_struct_src\.c:')
 
 while IFS= read -r hit; do
     err "raw allocation (use src/util/mem.h): $hit"

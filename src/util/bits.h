@@ -9,6 +9,22 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Bit i of bm; a NULL bitmap has every bit set (no validity bitmap: every value present). */
+static inline bool pqt_bit_get(const uint8_t *bm, int64_t i)
+{
+    return !bm || (bm[i >> 3] >> (i & 7) & 1);
+}
+static inline void pqt_bit_set(uint8_t *bm, int64_t i, bool v)
+{
+    if (v) bm[i >> 3] = (uint8_t)(bm[i >> 3] | (1u << (i & 7)));
+    else bm[i >> 3] = (uint8_t)(bm[i >> 3] & ~(1u << (i & 7)));
+}
+/* Or v (0 or 1) into bit i: building a bitmap that starts zeroed, without a branch. */
+static inline void pqt_bit_or(uint8_t *bm, int64_t i, unsigned v)
+{
+    bm[i >> 3] = (uint8_t)(bm[i >> 3] | (v << (i & 7)));
+}
+
 /* Set bits of x. Without -mpopcnt, __builtin_popcountll is a call into libgcc (a table
  * walk); these few operations are faster than the call and inline into bitmap loops. */
 static inline int pqt_popcount64(uint64_t x)

@@ -18,6 +18,7 @@
 
 #include "format/meta.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 #include "write/enc.h"
 
@@ -51,20 +52,6 @@ static inline uint32_t hash_u64(uint64_t x)
 static inline uint32_t hash_bytes(const void *p, size_t n)
 {
     return (uint32_t)XXH3_64bits(p, n);
-}
-
-static inline uint32_t load32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
 }
 
 /* ---- lifetime ---- */
@@ -275,14 +262,14 @@ static inline pqt_status add_fixed_w(pqt_dict_builder *b, const uint8_t *vals, s
     for (size_t k = 0; k < n; k++) {
         const uint8_t *v = vals + k * w;
         /* runs of one value are common (sorted or repeated data): skip the table */
-        if (last_v && (w == 4   ? load32(v) == load32(last_v)
-                       : w == 8 ? load64(v) == load64(last_v)
+        if (last_v && (w == 4   ? pqt_load_le32(v) == pqt_load_le32(last_v)
+                       : w == 8 ? pqt_load_le64(v) == pqt_load_le64(last_v)
                                 : memcmp(v, last_v, w) == 0)) {
             idx[k] = last_e;
             continue;
         }
-        const uint32_t h = w == 4   ? hash_u64(load32(v))
-                           : w == 8 ? hash_u64(load64(v))
+        const uint32_t h = w == 4   ? hash_u64(pqt_load_le32(v))
+                           : w == 8 ? hash_u64(pqt_load_le64(v))
                                     : hash_bytes(v, w);
         const uint8_t *base = b->values.data;
         size_t i = h & b->mask;
@@ -294,8 +281,8 @@ static inline pqt_status add_fixed_w(pqt_dict_builder *b, const uint8_t *vals, s
                 break;
             }
             const uint8_t *ev = base + (size_t)(s - 1) * w;
-            if (w == 4   ? load32(ev) == load32(v)
-                : w == 8 ? load64(ev) == load64(v)
+            if (w == 4   ? pqt_load_le32(ev) == pqt_load_le32(v)
+                : w == 8 ? pqt_load_le64(ev) == pqt_load_le64(v)
                          : b->hashes[s - 1] == h && memcmp(ev, v, w) == 0) {
                 e = s - 1;
                 break;

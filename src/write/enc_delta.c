@@ -15,20 +15,11 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 #include "write/enc.h"
 
 enum { BLOCK = 128, MINIBLOCKS = 4, MINI = BLOCK / MINIBLOCKS };
-
-static inline uint8_t *put_uvarint(uint8_t *p, uint64_t v)
-{
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
-}
 
 static inline uint64_t zigzag(int64_t v)
 {
@@ -88,7 +79,7 @@ static inline uint8_t *block(uint8_t *p, const void *vals, size_t i, size_t m, i
             is32 ? (uint64_t)((uint32_t)d[k] - (uint32_t)mind) : (uint64_t)d[k] - (uint64_t)mind;
     for (size_t k = m; k < BLOCK; k++)
         rel[k] = 0;
-    p = put_uvarint(p, zigzag(mind));
+    p = pqt_put_uvarint(p, zigzag(mind));
     int widths[MINIBLOCKS];
     for (int b = 0; b < MINIBLOCKS; b++) {
         uint64_t any = 0;
@@ -109,10 +100,10 @@ static pqt_status dbp(pqt_buf *out, const void *vals, size_t n, bool is32)
     pqt_status st = pqt_buf_reserve_more(out, 4 * 10);
     if (st != PQT_OK) return st;
     uint8_t *p = out->data + out->len;
-    p = put_uvarint(p, BLOCK);
-    p = put_uvarint(p, MINIBLOCKS);
-    p = put_uvarint(p, n);
-    p = put_uvarint(p, zigzag(n ? value_at(vals, 0, is32) : 0));
+    p = pqt_put_uvarint(p, BLOCK);
+    p = pqt_put_uvarint(p, MINIBLOCKS);
+    p = pqt_put_uvarint(p, n);
+    p = pqt_put_uvarint(p, zigzag(n ? value_at(vals, 0, is32) : 0));
     out->len = (size_t)(p - out->data);
     for (size_t i = 1; i < n; i += BLOCK) {
         const size_t m = n - i < BLOCK ? n - i : BLOCK;

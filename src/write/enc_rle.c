@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/le.h"
 #include "write/enc.h"
 
 /* Runs are split below the readers' limits: a header fits 32 bits (Encodings.md note 3). */
@@ -28,16 +29,6 @@ size_t pqt_enc_rle_max_nbytes(size_t n, int bit_width)
     /* per 8 values at most: their packed bytes, one RLE run (header + value) and one
      * literal header */
     return (n / 8 + 2) * ((size_t)bit_width + 14) + 16;
-}
-
-static inline uint8_t *put_uvarint(uint8_t *p, uint64_t v)
-{
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
 }
 
 /* vsize: 4 codes, 2 levels, 1 booleans (any non-zero byte is 1) */
@@ -84,7 +75,7 @@ static inline pqt_status emit_rle(pqt_buf *out, uint32_t value, size_t count, in
     while (count > 0) {
         size_t k = count < MAX_RLE_RUN ? count : MAX_RLE_RUN;
         PQT_TRY(pqt_buf_reserve_more(out, 5 + 4));
-        uint8_t *p = put_uvarint(out->data + out->len, (uint64_t)k << 1);
+        uint8_t *p = pqt_put_uvarint(out->data + out->len, (uint64_t)k << 1);
         for (int b = 0; b < vbytes; b++)
             *p++ = (uint8_t)(value >> (8 * b));
         out->len = (size_t)(p - out->data);
@@ -157,7 +148,7 @@ static inline pqt_status emit_packed(pqt_buf *out, const void *values, size_t st
         if (groups > MAX_PACKED_GROUPS) groups = MAX_PACKED_GROUPS;
         size_t take = groups * 8 < count ? groups * 8 : count;
         PQT_TRY(pqt_buf_reserve_more(out, 5 + groups * (size_t)w + 4));
-        uint8_t *p = put_uvarint(out->data + out->len, (uint64_t)groups << 1 | 1);
+        uint8_t *p = pqt_put_uvarint(out->data + out->len, (uint64_t)groups << 1 | 1);
         p = pack_groups(p, values, start, take / 8, w, vsize);
         if (take % 8) {
             uint32_t tail[8] = {0};

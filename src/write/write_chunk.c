@@ -22,6 +22,7 @@
 #include "format/meta_encode.h"
 #include "util/bits.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 #include "write/enc.h"
 #include "write/write_int.h"
@@ -104,11 +105,6 @@ int64_t pqt_wchunk_nbytes(const pqt_wchunk *w)
 
 /* ---- shredding ---- */
 
-static inline bool bit(const uint8_t *bm, int64_t i)
-{
-    return !bm || (bm[i >> 3] >> (i & 7) & 1);
-}
-
 static pqt_status required_null(const pqt_wchunk *w, int64_t row_no, const char *what)
 {
     if (w->col->protect)
@@ -167,7 +163,7 @@ static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, const uint8_t *
         int64_t *oo = (int64_t *)(w->offs.data + w->offs.len);
         int64_t end = (int64_t)w->vals.len;
         for (int64_t e = e0; e < e1; e++) {
-            if (!bit(valid, e)) continue;
+            if (!pqt_bit_get(valid, e)) continue;
             int64_t len = so[e + 1] - so[e];
             if (len > 0) memcpy(dst + end, src + so[e], (size_t)len);
             end += len;
@@ -182,7 +178,7 @@ static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, const uint8_t *
     uint8_t *dst = w->vals.data + w->vals.len;
     if (c->narrow32) {
         for (int64_t e = e0; e < e1; e++) {
-            if (!bit(valid, e)) continue;
+            if (!pqt_bit_get(valid, e)) continue;
             int64_t v;
             memcpy(&v, src + (size_t)e * 8, 8);
             int32_t x = (int32_t)v;
@@ -197,13 +193,13 @@ static int64_t append_values(pqt_wchunk *w, const pqt_colbuf *b, const uint8_t *
         kept = e1 - e0;
     } else if (en == 4) {
         for (int64_t e = e0; e < e1; e++)
-            if (bit(valid, e)) memcpy(dst + (size_t)kept++ * 4, src + (size_t)e * 4, 4);
+            if (pqt_bit_get(valid, e)) memcpy(dst + (size_t)kept++ * 4, src + (size_t)e * 4, 4);
     } else if (en == 8) {
         for (int64_t e = e0; e < e1; e++)
-            if (bit(valid, e)) memcpy(dst + (size_t)kept++ * 8, src + (size_t)e * 8, 8);
+            if (pqt_bit_get(valid, e)) memcpy(dst + (size_t)kept++ * 8, src + (size_t)e * 8, 8);
     } else {
         for (int64_t e = e0; e < e1; e++)
-            if (bit(valid, e)) memcpy(dst + (size_t)kept++ * en, src + (size_t)e * en, en);
+            if (pqt_bit_get(valid, e)) memcpy(dst + (size_t)kept++ * en, src + (size_t)e * en, en);
     }
     w->vals.len += (size_t)kept * en;
     return kept;
@@ -226,7 +222,7 @@ static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
         /* a required leaf refuses nulls; a struct leaf's null has the level of the groups
          * present (write_struct.c), and a protected or required one refuses it too */
         for (int64_t i = r0; i < r0 + n; i++) {
-            if (bit(valid, i)) continue;
+            if (pqt_bit_get(valid, i)) continue;
             if (!sd || c->protect || sd[i - w->struct_r0] >= c->max_def)
                 return required_null(w, row_no + (i - r0), "is null");
         }
@@ -240,10 +236,10 @@ static pqt_status shred_flat(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
         if (!valid)
             for (int64_t i = 0; i < n; i++) d[i] = full;
         else if (!sd)
-            for (int64_t i = 0; i < n; i++) d[i] = bit(valid, r0 + i) ? full : 0;
+            for (int64_t i = 0; i < n; i++) d[i] = pqt_bit_get(valid, r0 + i) ? full : 0;
         else
             for (int64_t i = 0; i < n; i++)
-                d[i] = bit(valid, r0 + i) ? full : sd[r0 + i - w->struct_r0];
+                d[i] = pqt_bit_get(valid, r0 + i) ? full : sd[r0 + i - w->struct_r0];
         w->def.len += (size_t)n * 2;
     }
     int64_t kept = append_values(w, b, valid, r0, r0 + n);
@@ -271,7 +267,7 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
     PQT_TRY(values_room(w, e1 - e0, vn, string_bytes(b, e0, e1)));
     int64_t nl = 0;
     for (int64_t i = r0; i < r0 + n; i++) {
-        if (row_valid && !bit(row_valid, i)) {
+        if (row_valid && !pqt_bit_get(row_valid, i)) {
             uint16_t dl = w->struct_def ? w->struct_def[i - w->struct_r0] : 0;
             if (dl >= list_present) return required_null(w, row_no + (i - r0), "is a null list");
             d[nl] = dl;
@@ -291,7 +287,7 @@ static pqt_status shred_list(pqt_wchunk *w, const pqt_colbuf *b, int64_t r0, int
             }
         } else {
             for (int64_t e = 0; e < k; e++) {
-                bool present = bit(valid, f + e);
+                bool present = pqt_bit_get(valid, f + e);
                 if (!present && !c->elem_nullable)
                     return required_null(w, row_no + (i - r0), "has a null element");
                 d[nl + e] = present ? elem_full : elem_null;
@@ -397,8 +393,7 @@ static pqt_status put_levels(pqt_buf *out, const pqt_buf *lv, int64_t n, int max
     PQT_TRY(pqt_enc_levels_u16(out, (const uint16_t *)lv->data, (size_t)n,
                                pqt_enc_bit_width((uint64_t)max_level)));
     if (prefix) {
-        uint32_t len = (uint32_t)(out->len - start);
-        memcpy(out->data + at, &len, 4);
+        pqt_store_le32(out->data + at, (uint32_t)(out->len - start));
     }
     return PQT_OK;
 }
@@ -528,7 +523,7 @@ static pqt_status plain_from_dict(const pqt_dict_builder *d, const uint32_t *idx
     uint8_t *o = out->data + out->len;
     for (int64_t i = 0; i < n; i++) {
         uint32_t len = (uint32_t)(eoff[idx[i] + 1] - eoff[idx[i]]);
-        memcpy(o, &len, 4);
+        pqt_store_le32(o, len);
         if (len) memcpy(o + 4, ent + eoff[idx[i]], len);
         o += 4 + len;
     }

@@ -11,19 +11,20 @@
  */
 #include <string.h>
 
-#include "table/table_int.h"
+#include "table/table_view.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "write/write_int.h"
 
 bool pqt_wconv_decimal_source(const pqt_table *t, int slot)
 {
-    const pqt_tcol *c = &t->cols[slot];
-    if (c->file_col < 0 || !t->f || t->detached) return false;
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
-    return fc->conv == PQT_CONV_DECIMAL && !c->added && !c->user_written && !c->decode_kind &&
-           PQT_KIND_ELEMENT(c->kind) == PQT_FLOAT64 && fc->decimal_precision >= 1 &&
-           fc->decimal_precision <= 38;
+    pqt_tview_col c;
+    pqt_tview_describe(t, slot, &c);
+    const pqt_col *fc = c.fcol;
+    if (!fc || !pqt_tview_attached(t)) return false;
+    return fc->conv == PQT_CONV_DECIMAL && c.as_read && PQT_KIND_ELEMENT(c.kind) == PQT_FLOAT64 &&
+           fc->decimal_precision >= 1 && fc->decimal_precision <= 38;
 }
 
 /* Unscaled value e of b (PQT_INT64 or PQT_INT128) as big-endian two's complement in n bytes. */
@@ -87,7 +88,7 @@ pqt_status pqt_wconv_buf(const pqt_wcol *c, const pqt_colbuf *b, int64_t row0, p
     uint8_t *d = pqt_calloc((size_t)n + 1, (size_t)w);
     if (!d) return pqt_err(PQT_NOMEM, "column '%s': out of memory converting its values", c->name);
     for (int64_t e = 0; e < n; e++) {
-        if (b->validity && !pqt_tbl_bit(b->validity, e)) continue;
+        if (b->validity && !pqt_bit_get(b->validity, e)) continue;
         if (c->wconv == PQT_WCONV_DECIMAL) {
             decimal_bytes(b, e, d + (size_t)e * (size_t)w, w);
             continue;

@@ -173,13 +173,12 @@ static bool wanted_key(const pqt_write_opts *o, const char *k)
 static pqt_status build_kv(pqt_writer *w, pqt_table *t)
 {
     const pqt_write_opts *o = &w->o;
-    if (o->copy_metadata && t && t->f) {
-        const pqt_file_meta *m = &t->f->meta;
-        for (int i = 0; i < m->nkv; i++) {
-            const pqt_kv *e = &m->kv[i];
-            if (!e->key || !wanted_key(o, e->key)) continue;
-            PQT_TRY(add_kv(w, e->key, e->key_len, e->value ? e->value : "", e->value ? e->value_len : 0));
-        }
+    const pqt_kv *kv = NULL;
+    int nkv = o->copy_metadata && t ? pqt_tview_kv(t, &kv) : 0;
+    for (int i = 0; i < nkv; i++) {
+        const pqt_kv *e = &kv[i];
+        if (!e->key || !wanted_key(o, e->key)) continue;
+        PQT_TRY(add_kv(w, e->key, e->key_len, e->value ? e->value : "", e->value ? e->value_len : 0));
     }
     for (int i = 0; i < w->ncols; i++) {
         if (!w->cols[i].unit[0]) continue;

@@ -6,7 +6,7 @@
 #ifndef PQT_WRITE_FILE_H
 #define PQT_WRITE_FILE_H
 
-#include "table/table_int.h"
+#include "table/table_view.h"
 #include "write/write_int.h"
 
 struct pqt_writer {

@@ -33,7 +33,8 @@ static pqt_status masked_clone(pqt_table *t, const uint8_t *keep, pqt_table **re
     PQT_TRY(pqt_table_clone(t, &c));
     /* A table sorted at open cannot narrow its plan: the mask detaches the clone, after
      * which a column it never read is unreadable. Its writes read columns whole anyway. */
-    pqt_status st = c->f && !c->detached && c->plan.perm ? pqt_table_materialize_all(c) : PQT_OK;
+    pqt_status st = pqt_tview_attached(c) && pqt_tview_permuted(c) ? pqt_table_materialize_all(c)
+                                                                   : PQT_OK;
     if (st == PQT_OK) st = pqt_table_filter_rows_mask(c, keep);
     if (st != PQT_OK) {
         pqt_table_close(c);
@@ -48,7 +49,8 @@ pqt_status pqt_write_table_mask(pqt_table *t, const uint8_t *keep, const char *p
 {
     const char *call = "pqt_write_table_mask";
     if (!t) return pqt_err(PQT_MISUSE, "%s: the table is NULL", call);
-    if (!keep || kept_rows(keep, t->nrows) == t->nrows) return pqt_write_table(t, path, opts);
+    int64_t nrows = pqt_table_nrows(t);
+    if (!keep || kept_rows(keep, nrows) == nrows) return pqt_write_table(t, path, opts);
     pqt_table *c = NULL;
     pqt_status st = masked_clone(t, keep, &c);
     if (st != PQT_OK) {
@@ -80,14 +82,14 @@ pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *ke
 {
     const char *call = "pqt_writer_write_chunk";
     if (!w || !t) return pqt_err(PQT_MISUSE, "%s: writer or table is NULL", call);
-    int64_t n = kept_rows(keep, t->nrows);
+    int64_t n = kept_rows(keep, pqt_table_nrows(t));
     if (n == 0)
         return pqt_err(PQT_MISUSE, "%s: %s: the chunk has no rows (%s); a row group needs at "
                                    "least one",
-                       call, w->path, t->nrows == 0 ? "the table is empty" : "the mask keeps none");
+                       call, w->path, pqt_table_nrows(t) == 0 ? "the table is empty" : "the mask keeps none");
     PQT_TRY(pqt_writer_flush(w)); /* rows written before are a row group of their own */
     pqt_table *c = NULL;
-    if (keep && n < t->nrows) {
+    if (keep && n < pqt_table_nrows(t)) {
         pqt_status st = masked_clone(t, keep, &c);
         if (st != PQT_OK) {
             pqt_err_prefix("%s: %s: ", call, w->path);

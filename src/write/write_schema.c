@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "maml/maml.h"
-#include "table/table_int.h"
+#include "table/table_view.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "write/write_int.h"
@@ -114,15 +114,15 @@ static void decimal_type(pqt_wcol *w, const pqt_schema_elem *e, const pqt_col *f
 }
 
 /* The file's own leaf type when the values read are exactly the file's. */
-static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_col *fc)
+static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_tview_col *tc)
 {
-    const pqt_tcol *tc = &t->cols[w->src_slot];
-    bool as_read = !tc->added && !tc->user_written && !tc->decode_kind;
+    const pqt_col *fc = tc->fcol;
+    const pqt_schema_elem *e = tc->leaf;
     if (fc->conv == PQT_CONV_DECIMAL && pqt_wconv_decimal_source(t, w->src_slot)) {
-        decimal_type(w, &t->f->meta.schema[fc->leaf_schema_idx], fc);
+        decimal_type(w, e, fc);
         return;
     }
-    if (fc->conv == PQT_CONV_UUID && as_read && w->elem_kind == PQT_STRING) {
+    if (fc->conv == PQT_CONV_UUID && tc->as_read && w->elem_kind == PQT_STRING) {
         memset(&w->logical, 0, sizeof w->logical);
         w->logical.id = PQT_LT_UUID;
         w->ptype = PQT_PT_FIXED_LEN_BYTE_ARRAY;
@@ -133,7 +133,6 @@ static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_col *fc)
     }
     bool exact = fc->conv == PQT_CONV_NONE || fc->conv == PQT_CONV_U32_WIDEN ||
                  fc->conv == PQT_CONV_I32_TO_I64 || fc->conv == PQT_CONV_TIME_MS;
-    const pqt_schema_elem *e = &t->f->meta.schema[fc->leaf_schema_idx];
     if (!exact || fc->elem_kind != w->elem_kind || e->type == PQT_PT_FIXED_LEN_BYTE_ARRAY ||
         e->type == PQT_PT_INT96)
         return;
@@ -156,10 +155,9 @@ static void source_type(pqt_wcol *w, const pqt_table *t, const pqt_col *fc)
 static bool struct_leaf(const pqt_table *t, int slot)
 {
     if (slot < 0) return false;
-    const pqt_tcol *c = &t->cols[slot];
-    if (c->file_col < 0 || !t->f) return false;
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
-    return !fc->is_list && pqt_file_node_depth(t->f, fc->leaf_schema_idx) > 1;
+    pqt_tview_col c;
+    pqt_tview_describe(t, slot, &c);
+    return c.in_struct;
 }
 
 static bool listed(char *const *names, int n, const char *name)
@@ -169,17 +167,13 @@ static bool listed(char *const *names, int n, const char *name)
     return false;
 }
 
-static pqt_status fill_col(pqt_wcol *w, pqt_table *t, int slot)
+static pqt_status fill_col(pqt_wcol *w, const pqt_table *t, int slot, const pqt_tview_col *c)
 {
-    pqt_tcol *c = &t->cols[slot];
-    const pqt_col *fc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
-    bool resident = c->residency == PQT_RES_FULL;
-    const pqt_colbuf *b = resident ? &c->buf : NULL;
+    const pqt_col *fc = c->fcol;
+    const pqt_colbuf *b = c->buf;
     w->src_slot = slot;
-    if (resident) w->elem_kind = b->elem_kind;
-    else if (c->kind_known) w->elem_kind = PQT_KIND_ELEMENT(c->kind);
-    else w->elem_kind = c->decode_kind ? c->decode_kind : fc->elem_kind;
-    w->is_list = resident ? b->is_list : ((c->kind & (PQT_VECTOR | PQT_LIST)) || (fc && fc->is_list));
+    w->elem_kind = c->elem_kind;
+    w->is_list = c->is_list;
     w->kind = c->kind_known ? c->kind : (w->elem_kind | PQT_LIST);
     if (c->kind_known && (c->kind & PQT_VECTOR) && c->width > 0) w->tmpl_width = c->width;
     w->time_unit = c->time_unit;
@@ -195,13 +189,13 @@ static pqt_status fill_col(pqt_wcol *w, pqt_table *t, int slot)
         w->max_def = w->nullable ? 1 : 0;
     }
     natural_type(w);
-    if (fc) source_type(w, t, fc);
+    if (fc) source_type(w, t, c);
     w->nbytes_per_value = w->ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY ? w->type_length
                           : PQT_KIND_IS_BYTES(w->elem_kind) ? 16
                                                        : (int64_t)pqt_kind_elem_nbytes(w->elem_kind);
     w->name = pqt_strdup(c->name);
     w->src_name = pqt_strdup(c->name);
-    w->unit = pqt_strdup(c->unit ? c->unit : "");
+    w->unit = pqt_strdup(c->unit);
     if (!w->name || !w->src_name || !w->unit) return pqt_err(PQT_NOMEM, "out of memory");
     return PQT_OK;
 }
@@ -363,15 +357,17 @@ static pqt_status apply_maml(pqt_wcol *cols, int n, pqt_maml *m)
 pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml *mm,
                                 pqt_wcol **ret, int *n_ret)
 {
-    int n = t->ncols;
+    int n = pqt_tview_ncols(t);
     pqt_wcol *cols = pqt_calloc((size_t)n + 2, sizeof *cols);
     if (!cols) return pqt_err(PQT_NOMEM, "out of memory");
     int m = 0;
     pqt_status st = PQT_OK;
     for (int i = 0; i < n && st == PQT_OK; i++) {
-        pqt_tcol *c = &t->cols[i];
-        if (c->kind == PQT_NONE && c->residency != PQT_RES_FULL) {
-            const pqt_col *fc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+        pqt_tview_col cv;
+        const pqt_tview_col *c = &cv;
+        pqt_tview_describe(t, i, &cv);
+        const pqt_col *fc = c->fcol;
+        if (c->kind == PQT_NONE && !c->buf) {
             if (!o->leave_out) {
                 st = pqt_err(PQT_UNSUPPORTED_TYPE,
                              "column '%s' cannot be written: pqt cannot read its type (%s)",
@@ -379,12 +375,11 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
                                                                 : "unsupported");
                 break;
             }
-            pqt_tbl_warn("column '%s' is not written: pqt cannot read its type (%s)", c->name,
-                         fc && fc->why_unsupported ? fc->why_unsupported : "unsupported");
+            pqt_tview_warn("column '%s' is not written: pqt cannot read its type (%s)", c->name,
+                           fc && fc->why_unsupported ? fc->why_unsupported : "unsupported");
             continue;
         }
-        const pqt_col *mc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
-        if (mc && mc->in_map && !c->added) {
+        if (fc && fc->in_map && !c->added) {
             /* two list columns would not read back as the map they came from */
             if (!o->leave_out) {
                 st = pqt_err(PQT_UNSUPPORTED_TYPE,
@@ -393,7 +388,7 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
                              c->name);
                 break;
             }
-            pqt_tbl_warn("column '%s' is not written: writing MAP columns is not supported yet",
+            pqt_tview_warn("column '%s' is not written: writing MAP columns is not supported yet",
                          c->name);
             continue;
         }
@@ -402,7 +397,7 @@ pqt_status pqt_wcols_from_table(pqt_table *t, const pqt_write_opts *o, pqt_maml 
                          o->row_index_name);
             break;
         }
-        st = fill_col(&cols[m++], t, i);
+        st = fill_col(&cols[m++], t, i, c);
     }
     if (st == PQT_OK && o->row_index_name) {
         pqt_wcol *w = &cols[m++];

@@ -16,6 +16,7 @@
 
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/par.h"
 #include "write/write_file.h"
 #include "write/write_steps.h"
 
@@ -61,35 +62,6 @@ static void swap_lent(pqt_wchunk *ch, pqt_wthread *t)
     t->comp = b;
 }
 
-/* Read slot c's rows of physical row group rg through the plan into b with decoding
- * context *cxp (made on first use); a DECIMAL written exactly reads its unscaled integers.
- * b's arrays come from s->spare (the row group before's, left empty): memory fresh from the
- * kernel is zeroed on first touch, which cost as much as the decoding. */
-static pqt_status read_rg(pqt_wsrc *s, const pqt_wcol *wc, int rg, pqt_colbuf *b,
-                          pqt_chunk_ctx **cxp)
-{
-    pqt_table *t = s->t;
-    pqt_tcol *c = &t->cols[s->slot];
-    const pqt_plan *p = &t->plan;
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
-    pqt_col dc;
-    if (!*cxp) PQT_TRY(pqt_chunk_ctx_new(cxp));
-    if (wc->wconv == PQT_WCONV_DECIMAL) {
-        PQT_TRY(pqt_file_decimal_col(t->f, c->file_col, &dc));
-        fc = &dc;
-    }
-    const int64_t zero = 0;
-    pqt_status st = pqt_file_read_span_reusing(t->f, fc, rg, 1, &p->sel[rg], &zero,
-                                               p->sel[rg].nsel, 1, &s->rc, b, NULL, &s->spare,
-                                               *cxp);
-    if (st == PQT_OK && c->decode_kind) {
-        st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
-        if (st != PQT_OK) pqt_colbuf_free(b);
-    }
-    if (st != PQT_OK) pqt_err_prefix("column '%s', row group %d: ", c->name, rg + 1);
-    return st;
-}
-
 pqt_status pqt_wsrc_convert(const pqt_wcol *c, const pqt_colbuf **buf, pqt_colbuf *conv,
                             int64_t row0)
 {
@@ -100,24 +72,29 @@ pqt_status pqt_wsrc_convert(const pqt_wcol *c, const pqt_colbuf **buf, pqt_colbu
     return PQT_OK;
 }
 
-/* Move s to the next planned row group holding rows (reading it). */
+/* Move s to the next planned row group holding rows, reading it with decoding context *cxp
+ * (a DECIMAL written exactly reads its unscaled integers). Its arrays come from the row
+ * group before's (s->spare): memory fresh from the kernel is zeroed on first touch, which
+ * cost as much as the decoding. */
 static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc, pqt_chunk_ctx **cxp)
 {
-    const pqt_plan *p = &s->t->plan;
-    while (s->next_rg < p->nrg && p->sel[s->next_rg].nsel == 0) s->next_rg++;
-    if (s->next_rg >= p->nrg)
-        return pqt_err(PQT_MISUSE, "column '%s': no rows left to read", wc->name);
+    int nrg = pqt_tview_nrg(s->t);
+    while (s->next_rg < nrg && pqt_tview_rg_rows(s->t, s->next_rg, NULL) == 0) s->next_rg++;
+    if (s->next_rg >= nrg) return pqt_err(PQT_MISUSE, "column '%s': no rows left to read", wc->name);
     int rg = s->next_rg++;
-    /* the buffers of the row group before become the spare of this read */
+    pqt_tview_col c;
+    pqt_tview_describe(s->t, s->slot, &c);
+    /* the buffers of the row group before become the spare of this read (not after a cast:
+     * it converted them) */
     pqt_colbuf_free(&s->spare);
-    if (!s->t->cols[s->slot].decode_kind) s->spare = s->tmp;
+    if (!c.cast) s->spare = s->tmp;
     else pqt_colbuf_free(&s->tmp);
     memset(&s->tmp, 0, sizeof s->tmp);
     s->buf = NULL;
-    PQT_TRY(read_rg(s, wc, rg, &s->tmp, cxp));
+    PQT_TRY(pqt_tview_read_rg(s->t, s->slot, rg, wc->wconv == PQT_WCONV_DECIMAL, &s->rc, &s->tmp,
+                              &s->spare, cxp));
     s->buf = &s->tmp;
-    s->row0 = p->dst_row[rg];
-    s->nrows = p->sel[rg].nsel;
+    s->nrows = pqt_tview_rg_rows(s->t, rg, &s->row0);
     return pqt_wsrc_convert(wc, &s->buf, &s->conv, s->row0 + 1);
 }
 
@@ -210,33 +187,30 @@ static pqt_status lent_call(pqt_writer *w, column_fn fn, int k, int thread, void
 static pqt_status each_column(pqt_writer *w, column_fn fn, void *arg)
 {
     int nc = w->ncols;
-    int nthr = w->o.threads == 0 ? omp_get_max_threads() : w->o.threads;
-    if (omp_in_parallel() || nthr > nc) nthr = omp_in_parallel() ? 1 : nc;
+    int nthr = pqt_par_threads_for(w->o.threads, nc);
     PQT_TRY(ensure_threads(w, nthr));
     if (nthr <= 1) {
         for (int k = 0; k < nc; k++) PQT_TRY(lent_call(w, fn, k, 0, arg));
         return PQT_OK;
     }
     int *order = pqt_calloc((size_t)nc, sizeof *order);
-    pqt_status *sts = pqt_calloc((size_t)nc, sizeof *sts);
-    char(*msgs)[512] = pqt_calloc((size_t)nc, 512);
-    pqt_status st = order && sts && msgs ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
-    if (st == PQT_OK) {
-        order_columns(w, order);
-#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1)
+    if (!order) return pqt_err(PQT_NOMEM, "out of memory");
+    order_columns(w, order);
+    pqt_par_fail pf; /* a failure is the first in column order, not the first to happen */
+    pqt_par_fail_init(&pf);
+#pragma omp parallel num_threads(nthr)
+    {
+        pqt_par_thread th;
+        pqt_par_enter(&th);
+#pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < nc; i++) {
             int k = order[i];
-            pqt_err_target prev = pqt_err_redirect(msgs[k], 512);
-            sts[k] = lent_call(w, fn, k, omp_get_thread_num(), arg);
-            pqt_err_restore(prev);
+            pqt_par_fail_note(&pf, k, lent_call(w, fn, k, omp_get_thread_num(), arg), &th);
         }
-        for (int k = 0; k < nc && st == PQT_OK; k++)
-            if (sts[k] != PQT_OK) st = pqt_err(sts[k], "%s", msgs[k]);
+        pqt_par_leave(&th);
     }
     pqt_mem_free(order);
-    pqt_mem_free(sts);
-    pqt_mem_free(msgs);
-    return st;
+    return pqt_par_fail_raise(&pf);
 }
 
 typedef struct step_args {
@@ -273,14 +247,14 @@ pqt_status pqt_writer_finish_chunks(pqt_writer *w) { return each_column(w, finis
 static int64_t source_end_before(const pqt_writer *w, const pqt_wsrc *srcs, int64_t lo,
                                  int64_t hi)
 {
-    const pqt_plan *p = NULL;
-    for (int k = 0; k < w->ncols && !p; k++)
-        if (srcs[k].read && srcs[k].t) p = &srcs[k].t->plan;
-    if (!p || p->perm) return -1;
+    const pqt_table *t = NULL;
+    for (int k = 0; k < w->ncols && !t; k++)
+        if (srcs[k].read && srcs[k].t) t = srcs[k].t;
+    if (!t || pqt_tview_permuted(t)) return -1;
     int64_t best = -1;
-    for (int rg = 0; rg < p->nrg; rg++) {
-        int64_t end = p->dst_row[rg] + p->sel[rg].nsel;
-        if (p->sel[rg].nsel > 0 && end > lo && end < hi && end > best) best = end;
+    for (int rg = 0, nrg = pqt_tview_nrg(t); rg < nrg; rg++) {
+        int64_t first = 0, n = pqt_tview_rg_rows(t, rg, &first), end = first + n;
+        if (n > 0 && end > lo && end < hi && end > best) best = end;
     }
     return best;
 }
@@ -336,7 +310,7 @@ pqt_status pqt_writer_add_rows(pqt_writer *w, pqt_wsrc *srcs, int64_t nrows)
         st = step > 0 ? run_step(w, srcs, done, step, ends_rg) : PQT_OK;
         for (int k = 0; k < w->ncols; k++)
             if (srcs[k].t && srcs[k].read) {
-                pqt_tbl_scan_add(srcs[k].t, &srcs[k].t->cols[srcs[k].slot], &srcs[k].rc);
+                pqt_tview_add_counters(srcs[k].t, srcs[k].slot, &srcs[k].rc);
                 memset(&srcs[k].rc, 0, sizeof srcs[k].rc);
             }
         if (st != PQT_OK) break;

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table/table_int.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "write/write_file.h"
@@ -45,52 +45,34 @@ int pqt_wstruct_common(const pqt_wcol *a, const pqt_wcol *b)
     return k;
 }
 
-/* The schema node that names file column fc (for a list: its LIST node), or -1. */
-static int column_node(const pqt_file *f, int file_col)
-{
-    const pqt_col *fc = &f->schema.cols[file_col];
-    int node = fc->leaf_schema_idx;
-    while (node >= 0 && f->schema.node_col[node] != file_col) node = f->schema.node_parent[node];
-    return node;
-}
-
 /* Groups of output column w when it is a struct leaf of t's file. */
 static pqt_status fill_groups(pqt_wcol *w, const pqt_table *t)
 {
-    if (w->src_slot < 0 || !t->f || strcmp(w->name, w->src_name) != 0) return PQT_OK;
-    const pqt_tcol *c = &t->cols[w->src_slot];
-    if (c->file_col < 0) return PQT_OK;
-    const pqt_file *f = t->f;
-    const pqt_col *fc = &f->schema.cols[c->file_col];
-    if (fc->top_level || strcmp(c->name, fc->path) != 0) return PQT_OK;
-    int node = column_node(f, c->file_col);
-    if (node < 0) return PQT_OK;
-    int ng = 0;
-    for (int p = f->schema.node_parent[node]; p > 0; p = f->schema.node_parent[p]) ng++;
+    if (w->src_slot < 0 || strcmp(w->name, w->src_name) != 0) return PQT_OK;
+    int ng = pqt_tview_struct_depth(t, w->src_slot);
     if (ng == 0) return PQT_OK;
+    const char *name;
+    bool opt;
+    pqt_tview_struct_node(t, w->src_slot, ng, &name, &opt);
     w->group_names = pqt_calloc((size_t)ng, sizeof *w->group_names);
     w->group_opt = pqt_calloc((size_t)ng, sizeof *w->group_opt);
-    w->leaf_name = pqt_strdup(f->meta.schema[node].name);
+    w->leaf_name = pqt_strdup(name);
     if (!w->group_names || !w->group_opt || !w->leaf_name) return pqt_err(PQT_NOMEM, "out of memory");
     w->ngroups = ng;
-    int g = ng;
-    for (int p = f->schema.node_parent[node]; p > 0; p = f->schema.node_parent[p]) {
-        const pqt_schema_elem *e = &f->meta.schema[p];
-        g--;
-        /* a renamed top-level field (a second one of its name) keeps its read name */
-        const char **renamed = f->schema.field_name;
-        w->group_names[g] = pqt_strdup(renamed && renamed[p] ? renamed[p] : e->name);
+    for (int g = 0; g < ng; g++) {
+        const char *gname;
+        pqt_tview_struct_node(t, w->src_slot, g, &gname, &w->group_opt[g]);
+        w->group_names[g] = pqt_strdup(gname);
         if (!w->group_names[g]) return pqt_err(PQT_NOMEM, "out of memory");
-        w->group_opt[g] = e->repetition == PQT_REP_OPTIONAL;
         w->group_def = (int16_t)(w->group_def + w->group_opt[g]);
     }
     if (!w->maml_set) {
         /* the leaf's (or list's) own repetition is the source's; a null the table holds
          * under required groups only still needs an optional leaf */
-        bool resident = c->residency == PQT_RES_FULL;
-        bool nulls = resident && (w->is_list ? c->buf.row_validity != NULL : c->buf.validity != NULL);
-        w->nullable = f->meta.schema[node].repetition == PQT_REP_OPTIONAL ||
-                      (nulls && w->group_def == 0);
+        pqt_tview_col c;
+        pqt_tview_describe(t, w->src_slot, &c);
+        bool nulls = c.buf && (w->is_list ? c.buf->row_validity != NULL : c.buf->validity != NULL);
+        w->nullable = opt || (nulls && w->group_def == 0);
     }
     return PQT_OK;
 }
@@ -287,12 +269,6 @@ pqt_status pqt_wstruct_path(const pqt_wcol *c, pqt_arena *a, const char *const *
     return PQT_OK;
 }
 
-static inline bool row_present(const pqt_colbuf *b, int64_t row)
-{
-    const uint8_t *bm = b->is_list ? b->row_validity : b->validity;
-    return !bm || (bm[row >> 3] >> (row & 7) & 1);
-}
-
 bool pqt_wstruct_has_source(const struct pqt_writer *w, int k)
 {
     const pqt_wcol *c = w->cols;
@@ -347,7 +323,8 @@ pqt_status pqt_wstruct_rows(pqt_writer *w, const pqt_colbuf *const *bufs, const 
                     memset(present, 1, (size_t)n);
                     break;
                 }
-                for (int64_t i = 0; i < n; i++) present[i] |= row_present(b, r0 + i);
+                const uint8_t *bm = b->is_list ? b->row_validity : b->validity;
+                for (int64_t i = 0; i < n; i++) present[i] |= pqt_bit_get(bm, r0 + i);
             }
             for (int j = k; j < end; j++) {
                 uint16_t *lv = (uint16_t *)w->chunks[j].struct_lv.data;

@@ -16,20 +16,6 @@
 #include "write/write_file.h"
 #include "write/write_steps.h"
 
-static int slot_elem_kind(const pqt_table *t, const pqt_tcol *c)
-{
-    if (c->residency == PQT_RES_FULL) return c->buf.elem_kind;
-    if (c->kind_known) return PQT_KIND_ELEMENT(c->kind);
-    return c->decode_kind ? c->decode_kind : t->f->schema.cols[c->file_col].elem_kind;
-}
-
-static bool slot_is_list(const pqt_table *t, const pqt_tcol *c)
-{
-    if (c->residency == PQT_RES_FULL) return c->buf.is_list;
-    return (c->kind & (PQT_VECTOR | PQT_LIST)) ||
-           (c->file_col >= 0 && t->f && t->f->schema.cols[c->file_col].is_list);
-}
-
 /* The slot of t feeding each output column (-2: the row index). */
 static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
 {
@@ -39,20 +25,21 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
             slots[k] = -2;
             continue;
         }
-        int s = t == w->template_table ? c->src_slot : pqt_tbl_find(t, c->src_name);
+        int s = t == w->template_table ? c->src_slot : pqt_tview_find(t, c->src_name);
         if (s < 0)
             return pqt_err(PQT_NOT_FOUND, "%s has no column '%s' (the writer's template has it)",
-                           pqt_tbl_where(t), c->src_name);
-        const pqt_tcol *tc = &t->cols[s];
-        if (tc->kind == PQT_NONE && tc->residency != PQT_RES_FULL)
+                           pqt_tview_where(t), c->src_name);
+        pqt_tview_col tc;
+        pqt_tview_describe(t, s, &tc);
+        if (tc.kind == PQT_NONE && !tc.buf)
             return pqt_err(PQT_UNSUPPORTED_TYPE, "column '%s' of %s cannot be read", c->name,
-                           pqt_tbl_where(t));
-        if (slot_elem_kind(t, tc) != c->elem_kind || slot_is_list(t, tc) != c->is_list)
+                           pqt_tview_where(t));
+        if (tc.elem_kind != c->elem_kind || tc.is_list != c->is_list)
             return pqt_err(PQT_KIND, "column '%s' of %s is %s; the writer's template had %s",
-                           c->name, pqt_tbl_where(t), pqt_kind_name(tc->kind),
+                           c->name, pqt_tview_where(t), pqt_kind_name(tc.kind),
                            pqt_kind_name(c->kind));
         if (c->wconv == PQT_WCONV_DECIMAL) {
-            const pqt_col *fc = tc->file_col >= 0 && t->f ? &t->f->schema.cols[tc->file_col] : NULL;
+            const pqt_col *fc = tc.fcol;
             if (!pqt_wconv_decimal_source(t, s) || fc->decimal_precision != c->logical.precision ||
                 fc->decimal_scale != c->logical.scale)
                 return pqt_err(PQT_KIND, "column '%s' is written as DECIMAL(%d,%d) from the "
@@ -60,7 +47,7 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
                                          "file DECIMAL as read (cast, written, detached or "
                                          "another precision or scale)",
                                c->name, (int)c->logical.precision, (int)c->logical.scale,
-                               pqt_tbl_where(t));
+                               pqt_tview_where(t));
         }
         slots[k] = s;
     }
@@ -72,42 +59,46 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
 static pqt_status set_sources(pqt_writer *w, pqt_table *t, const int *slots, pqt_colbuf *ri,
                               pqt_colbuf *whole, pqt_wsrc *srcs)
 {
+    const int64_t nrows = pqt_table_nrows(t);
+    const bool permuted = pqt_tview_permuted(t);
     for (int k = 0; k < w->ncols; k++) {
         pqt_wsrc *s = &srcs[k];
         s->row0 = 0;
-        s->nrows = t->nrows;
+        s->nrows = nrows;
         if (slots[k] < 0) {
             s->buf = ri;
             continue;
         }
-        pqt_tcol *c = &t->cols[slots[k]];
+        pqt_tview_col c;
+        pqt_tview_describe(t, slots[k], &c);
         if (w->cols[k].wconv == PQT_WCONV_DECIMAL) {
             /* the resident doubles are rounded: the unscaled integers come from the file,
              * a row group at a time, or whole under a read-time order */
-            if (t->plan.perm) {
-                PQT_TRY(pqt_tbl_read_decimal_buf(t, slots[k], &whole[k], NULL));
+            if (permuted) {
+                PQT_TRY(pqt_tview_read_unscaled(t, slots[k], &whole[k]));
                 s->buf = &whole[k];
                 PQT_TRY(pqt_wsrc_convert(&w->cols[k], &s->buf, &s->conv, 1));
                 continue;
             }
-        } else if (c->residency == PQT_RES_FULL) {
-            s->buf = &c->buf;
+        } else if (c.buf) {
+            s->buf = c.buf;
             PQT_TRY(pqt_wsrc_convert(&w->cols[k], &s->buf, &s->conv, 1));
             continue;
-        } else if (t->detached) {
+        } else if (pqt_tview_detached(t)) {
+            const char *path = pqt_tview_file_path(t);
             return pqt_err(PQT_DETACHED, "column '%s' was never read and the table has detached "
                                          "from %s: it can no longer be read",
-                           c->name, t->f ? t->f->path : "its file");
-        } else if (c->file_col < 0) {
+                           c.name, path ? path : "its file");
+        } else if (!c.fcol) {
             return pqt_err(PQT_MISUSE, "column '%s' has no values and no file to read them from",
-                           c->name);
-        } else if (t->plan.perm ||
-                   (w->cols[k].group_def > 0 && !pqt_wstruct_has_source(w, k))) {
+                           c.name);
+        } else if (permuted || (w->cols[k].group_def > 0 && !pqt_wstruct_has_source(w, k))) {
             /* a sorted plan interleaves row groups, and a struct leaf without its groups'
              * presence from the file decides them from its nulls together with the other
              * leaves, before the columns' tasks: the column is read whole (and stays) */
-            PQT_TRY(pqt_tbl_touch(t, slots[k], "pqt_writer_write"));
-            s->buf = &c->buf;
+            PQT_TRY(pqt_tview_touch(t, slots[k], "pqt_writer_write"));
+            pqt_tview_describe(t, slots[k], &c);
+            s->buf = c.buf;
             PQT_TRY(pqt_wsrc_convert(&w->cols[k], &s->buf, &s->conv, 1));
             continue;
         }
@@ -128,7 +119,7 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
         return pqt_err(PQT_MISUSE, "%s: %s: an earlier write failed; only pqt_writer_abort "
                                    "remains",
                        call, w->path);
-    PQT_TBL_HOLD(t, call, "writing a table");
+    PQT_TVIEW_HOLD(t, call, "writing a table");
     int n = w->ncols;
     int *slots = pqt_calloc((size_t)n + 1, sizeof *slots);
     pqt_colbuf *whole = pqt_calloc((size_t)n + 1, sizeof *whole);
@@ -141,15 +132,16 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
     bool want_ri = false;
     for (int k = 0; k < n; k++) want_ri = want_ri || slots[k] == -2;
     if (st == PQT_OK && want_ri) {
-        if (!t->f || t->detached)
+        if (!pqt_tview_attached(t))
             st = pqt_err(PQT_DETACHED, "the row index '%s' needs a table still attached to its "
                                        "file",
                          w->o.row_index_name);
-        else if ((st = pqt_tbl_buf_new(&ri, PQT_INT64, false, 0, false, t->nrows, t->nrows)) == PQT_OK)
-            st = pqt_plan_file_rows(&t->plan, (int64_t *)ri.data);
+        else
+            st = pqt_tview_file_rows(t, &ri);
     }
-    if (st == PQT_OK && t->nrows > 0) st = set_sources(w, t, slots, &ri, whole, srcs);
-    if (st == PQT_OK && t->nrows > 0) st = pqt_writer_add_rows(w, srcs, t->nrows);
+    int64_t nrows = pqt_table_nrows(t);
+    if (st == PQT_OK && nrows > 0) st = set_sources(w, t, slots, &ri, whole, srcs);
+    if (st == PQT_OK && nrows > 0) st = pqt_writer_add_rows(w, srcs, nrows);
     for (int k = 0; whole && srcs && k < n; k++) {
         pqt_colbuf_free(&whole[k]);
         pqt_wsrc_free(&srcs[k]);
