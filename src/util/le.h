@@ -40,10 +40,12 @@ static inline uint64_t pqt_load_le64(const void *p)
 }
 static inline void pqt_store_le32(void *p, uint32_t v)
 {
+    v = PQT_LE32(v);
     memcpy(p, &v, sizeof v);
 }
 static inline void pqt_store_le64(void *p, uint64_t v)
 {
+    v = PQT_LE64(v);
     memcpy(p, &v, sizeof v);
 }
 
