@@ -178,7 +178,8 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
     for (int i = 0; i < nkv; i++) {
         const pqt_kv *e = &kv[i];
         if (!e->key || !wanted_key(o, e->key)) continue;
-        PQT_TRY(add_kv(w, e->key, e->key_len, e->value ? e->value : "", e->value ? e->value_len : 0));
+        PQT_TRY(add_kv(w, e->key, e->key_len, e->value ? e->value : "",
+                       e->value ? e->value_len : 0));
     }
     for (int i = 0; i < w->ncols; i++) {
         if (!w->cols[i].unit[0]) continue;

@@ -82,14 +82,14 @@ pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *ke
 {
     const char *call = "pqt_writer_write_chunk";
     if (!w || !t) return pqt_err(PQT_MISUSE, "%s: writer or table is NULL", call);
-    int64_t n = kept_rows(keep, pqt_table_nrows(t));
+    int64_t nrows = pqt_table_nrows(t), n = kept_rows(keep, nrows);
     if (n == 0)
         return pqt_err(PQT_MISUSE, "%s: %s: the chunk has no rows (%s); a row group needs at "
                                    "least one",
-                       call, w->path, pqt_table_nrows(t) == 0 ? "the table is empty" : "the mask keeps none");
+                       call, w->path, nrows == 0 ? "the table is empty" : "the mask keeps none");
     PQT_TRY(pqt_writer_flush(w)); /* rows written before are a row group of their own */
     pqt_table *c = NULL;
-    if (keep && n < pqt_table_nrows(t)) {
+    if (keep && n < nrows) {
         pqt_status st = masked_clone(t, keep, &c);
         if (st != PQT_OK) {
             pqt_err_prefix("%s: %s: ", call, w->path);

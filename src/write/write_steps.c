@@ -80,7 +80,8 @@ static pqt_status next_rg(pqt_wsrc *s, const pqt_wcol *wc, pqt_chunk_ctx **cxp)
 {
     int nrg = pqt_tview_nrg(s->t);
     while (s->next_rg < nrg && pqt_tview_rg_rows(s->t, s->next_rg, NULL) == 0) s->next_rg++;
-    if (s->next_rg >= nrg) return pqt_err(PQT_MISUSE, "column '%s': no rows left to read", wc->name);
+    if (s->next_rg >= nrg)
+        return pqt_err(PQT_MISUSE, "column '%s': no rows left to read", wc->name);
     int rg = s->next_rg++;
     pqt_tview_col c;
     pqt_tview_describe(s->t, s->slot, &c);
