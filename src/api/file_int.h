@@ -13,6 +13,7 @@
 #include "format/meta.h"
 #include "format/schema.h"
 #include "pqt.h"
+#include "read/reader.h"
 #include "util/buf.h"
 #include "util/io.h"
 
@@ -55,6 +56,9 @@ int pqt_file_list_width_discover(pqt_file *f, int col);
 /* The same with the scan's status: *w_ret > 0 a width, -1 rows disagree; with measure = 0
  * nothing is read and *w_ret is 0 when only a scan could settle it. */
 pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret);
+
+/* What the reader (read/reader.h) needs of f; borrowed from f. */
+pqt_read_src pqt_file_read_src(const pqt_file *f);
 
 /* Read rows [lo, hi) (0-based, half-open) of column c into a colbuf allocated here at
  * hi - lo rows (borrowed_data: caller memory for fixed-width scalar values, or NULL).

@@ -9,15 +9,14 @@
  * decode their row groups in parallel (OpenMP) when threads allow; strings and lists
  * append and so go in order.
  */
-#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/file_int.h"
-#include "api/file_select.h"
 #include "column/column.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/par.h"
 
 pqt_status pqt_file_check_readable(const pqt_file *f, int col)
 {
@@ -41,24 +40,9 @@ static pqt_status check_range(const pqt_file *f, int64_t lo, int64_t hi)
     return PQT_OK;
 }
 
-static int effective_threads(const pqt_file *f)
+pqt_read_src pqt_file_read_src(const pqt_file *f)
 {
-    int t = f->threads > 0 ? f->threads : omp_get_max_threads();
-    if (omp_in_parallel()) t = 1; /* a table inside a region is that thread's own */
-    return t < 1 ? 1 : t;
-}
-
-/* The first row group whose rows end after row `row` (n_row_groups if none). */
-static int rg_after(const pqt_file_meta *m, int64_t row)
-{
-    int lo = 0, hi = m->n_row_groups;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        const pqt_row_group *g = &m->row_groups[mid];
-        if (g->first_row + g->num_rows > row) hi = mid;
-        else lo = mid + 1;
-    }
-    return lo;
+    return (pqt_read_src){f->io, f->path, f->file_size, &f->meta, f->verify_crc};
 }
 
 pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,
@@ -66,26 +50,27 @@ pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64
                                 void *borrowed_data)
 {
     /* A range is one run per covering row group: the selection read does the rest. Only
-     * the covering row groups are set up, found by binary search, so reading a file row
-     * group by row group stays linear in its row groups. */
-    const pqt_file_meta *m = &f->meta;
-    int rg0 = lo < hi ? rg_after(m, lo) : 0;
-    int rg1 = lo < hi ? rg_after(m, hi - 1) + 1 : 0;
-    if (rg1 > m->n_row_groups) rg1 = m->n_row_groups;
-    int n = rg1 > rg0 ? rg1 - rg0 : 0;
+     * the covering row groups are set up, so reading a file row group by row group stays
+     * linear in its row groups. */
+    int rg0, n;
+    pqt_plan_range_groups(&f->meta, lo, hi, &rg0, &n);
     pqt_sel *sels = pqt_calloc((size_t)n + 1, sizeof *sels);
     int64_t *dst_row = pqt_calloc((size_t)n + 1, sizeof *dst_row);
     pqt_status st = sels && dst_row ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
-    for (int i = 0; st == PQT_OK && i < n; i++) {
-        const pqt_row_group *g = &m->row_groups[rg0 + i];
-        int64_t start = g->first_row, rows = g->num_rows;
-        int64_t rlo = lo > start ? lo - start : 0, rhi = hi < start + rows ? hi - start : rows;
-        st = pqt_sel_init_range(&sels[i], rows, rlo, rhi);
-        dst_row[i] = start + rlo - lo;
+    if (st == PQT_OK) st = pqt_plan_range_sels(&f->meta, rg0, n, lo, hi, sels, dst_row);
+    if (st == PQT_OK) {
+        pqt_read_req rq = {.src = pqt_file_read_src(f),
+                           .col = c,
+                           .rg0 = rg0,
+                           .nrg = n,
+                           .sels = sels,
+                           .dst_row = dst_row,
+                           .nrows = hi - lo,
+                           .threads = pqt_par_threads(f->threads),
+                           .counters = counters,
+                           .borrowed_data = borrowed_data};
+        st = pqt_read_column(&rq, b);
     }
-    if (st == PQT_OK)
-        st = pqt_file_read_span(f, c, rg0, n, sels, dst_row, hi - lo, effective_threads(f),
-                                counters, b, borrowed_data);
     for (int i = 0; sels && i < n; i++) pqt_sel_free(&sels[i]);
     pqt_mem_free(sels);
     pqt_mem_free(dst_row);
@@ -233,44 +218,15 @@ pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret)
     *w_ret = f->list_width[col];
     if (*w_ret != 0) return PQT_OK;
     const pqt_col *c = &f->schema.cols[col];
-    const pqt_file_meta *m = &f->meta;
-    /* Tier 1, the footer alone: a uniform non-null list has exactly w level entries a row. */
-    int64_t w = -1;
-    for (int rg = 0; rg < m->n_row_groups; rg++) {
-        int64_t rows = m->row_groups[rg].num_rows;
-        int64_t nv = m->row_groups[rg].columns[c->chunk_col].meta.num_values;
-        if (rows == 0) continue;
-        if (nv % rows != 0 || (w >= 0 && nv / rows != w) || nv / rows < 1) {
-            *w_ret = f->list_width[col] = -1;
-            return PQT_OK;
-        }
-        w = nv / rows;
+    pqt_read_src src = pqt_file_read_src(f);
+    int w;
+    PQT_TRY(pqt_read_list_width(&src, c, NULL, 1, measure, NULL, &w));
+    if (w == PQT_READ_WIDTH_NO_ROWS) { /* no rows to measure: the writer's word */
+        int dw = declared_width(f, c);
+        w = dw > 0 ? dw : -1;
     }
-    if (w < 0 && declared_width(f, c) > 0) { /* no rows to measure: the writer's word */
-        *w_ret = f->list_width[col] = declared_width(f, c);
-        return PQT_OK;
-    }
-    if (w < 1 || w > INT32_MAX) {
-        *w_ret = f->list_width[col] = -1;
-        return PQT_OK;
-    }
-    if (!measure) return PQT_OK; /* *w_ret is 0: only the data can tell */
-    /* Tier 2: scan one row group at a time, stopping at the first that disagrees. */
-    int64_t start = 0;
-    for (int rg = 0; rg < m->n_row_groups; rg++) {
-        int64_t rows = m->row_groups[rg].num_rows;
-        if (rows == 0) continue;
-        pqt_colbuf b;
-        PQT_TRY(pqt_file_read_colbuf(f, c, start, start + rows, NULL, &b, NULL));
-        int rw = pqt_colbuf_uniform_width(&b);
-        pqt_colbuf_free(&b);
-        if (rw != w) {
-            *w_ret = f->list_width[col] = -1;
-            return PQT_OK;
-        }
-        start += rows;
-    }
-    *w_ret = f->list_width[col] = (int)w;
+    if (w != 0) f->list_width[col] = w; /* 0: only the data can tell, not read */
+    *w_ret = w;
     return PQT_OK;
 }
 

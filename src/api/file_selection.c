@@ -7,14 +7,13 @@
  * its own predicate, refines the selection and reads the next column for the survivors only.
  * The selection is the library's own pqt_sel (util/sel.h) behind an opaque handle, with the
  * API's 1-based rows converted here; the read is the table's selective path
- * (pqt_file_read_span over one row group), so pages holding no selected row are skipped
+ * (the one reader, read/reader.h, over one row group), so pages holding no selected row are skipped
  * before decompression exactly as for a sliced or filtered table. parquet-format: a row
  * group's column chunk, its pages and, for lists, the offset index (PageLocation.first_row_index).
  */
 #include <string.h>
 
 #include "api/file_int.h"
-#include "api/file_select.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -216,6 +215,23 @@ static pqt_status check_read(const char *fn, const pqt_file *f, int col, int rg,
     return PQT_OK;
 }
 
+/* Row group rg of column c under sel, serially, into b (borrowed: see pqt_read_req). */
+static pqt_status read_one(pqt_file *f, const pqt_col *c, int rg, const pqt_selection *sel,
+                           pqt_colbuf *b, void *borrowed)
+{
+    const int64_t dst_row = 0;
+    pqt_read_req rq = {.src = pqt_file_read_src(f),
+                       .col = c,
+                       .rg0 = rg,
+                       .nrg = 1,
+                       .sels = &sel->sel,
+                       .dst_row = &dst_row,
+                       .nrows = sel->sel.nsel,
+                       .threads = 1,
+                       .borrowed_data = borrowed};
+    return pqt_read_column(&rq, b);
+}
+
 pqt_status pqt_file_read_selected(pqt_file *f, int col, int rg, const pqt_selection *sel,
                                   pqt_array **ret)
 {
@@ -224,10 +240,8 @@ pqt_status pqt_file_read_selected(pqt_file *f, int col, int rg, const pqt_select
     const pqt_col *c = &f->schema.cols[col];
     pqt_array *a = pqt_calloc(1, sizeof *a);
     if (!a) return pqt_err(PQT_NOMEM, "out of memory");
-    int64_t dst_row = 0;
-    /* one row group decodes serially whatever the thread count: 1 says so */
-    pqt_status st = pqt_file_read_span(f, c, rg, 1, &sel->sel, &dst_row, sel->sel.nsel, 1, NULL,
-                                       &a->buf, NULL);
+    /* one row group decodes serially whatever the thread count */
+    pqt_status st = read_one(f, c, rg, sel, &a->buf, NULL);
     if (st != PQT_OK) {
         pqt_mem_free(a);
         return st;
@@ -263,9 +277,7 @@ pqt_status pqt_file_read_selected_into(pqt_file *f, int col, int rg, const pqt_s
                        pqt_kind_name(c->elem_kind), (size_t)n * esz);
     /* decode straight into the caller's memory: a colbuf whose data is borrowed */
     pqt_colbuf b;
-    int64_t dst_row = 0;
-    PQT_TRY(pqt_file_read_span(f, c, rg, 1, &sel->sel, &dst_row, n, 1, NULL, &b,
-                               n > 0 ? data : NULL));
+    PQT_TRY(read_one(f, c, rg, sel, &b, n > 0 ? data : NULL));
     if (validity && n > 0) {
         size_t vb = (size_t)(n + 7) / 8;
         if (b.validity) {

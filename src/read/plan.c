@@ -47,19 +47,14 @@ pqt_status pqt_plan_slice(pqt_plan *p, const pqt_file_meta *meta, int64_t lo, in
     PQT_TRY(plan_alloc(p, nrg));
     p->lo = lo;
     p->hi = hi;
-    int64_t dst = 0;
-    for (int rg = 0; rg < nrg; rg++) {
-        int64_t start = p->rg_start[rg], rows = meta->row_groups[rg].num_rows;
-        p->rg_start[rg + 1] = start + rows;
-        pqt_status st = pqt_sel_init_range(&p->sel[rg], rows, lo - start, hi - start);
-        if (st != PQT_OK) {
-            pqt_plan_free(p);
-            return st;
-        }
-        p->dst_row[rg] = dst;
-        dst += p->sel[rg].nsel;
+    for (int rg = 0; rg < nrg; rg++)
+        p->rg_start[rg + 1] = p->rg_start[rg] + meta->row_groups[rg].num_rows;
+    pqt_status st = pqt_plan_range_sels(meta, 0, nrg, lo, hi, p->sel, p->dst_row);
+    if (st != PQT_OK) {
+        pqt_plan_free(p);
+        return st;
     }
-    p->nsel = dst;
+    p->nsel = nrg > 0 ? p->dst_row[nrg - 1] + p->sel[nrg - 1].nsel : 0;
     return PQT_OK;
 }
 

@@ -38,5 +38,14 @@ int64_t pqt_plan_extent(const pqt_plan *p);
 /* Fill out[0..nsel) with the 1-based file row of every table row. */
 pqt_status pqt_plan_file_rows(const pqt_plan *p, int64_t *out);
 
+/* plan_range.c, the one range -> selection routine. The row groups holding rows [lo, hi)
+ * (0-based file rows): rg0 .. rg0 + *n_ret - 1 (*n_ret 0 for an empty range). */
+void pqt_plan_range_groups(const pqt_file_meta *meta, int64_t lo, int64_t hi, int *rg0_ret,
+                           int *n_ret);
+/* sels[i] (row-group relative) selects the rows of [lo, hi) in row group rg0 + i, and
+ * dst_row[i] is where they land (rows before counted from rg0), for i in [0, n). On failure
+ * (PQT_NOMEM) the selections made so far are left for the caller to free. */
+pqt_status pqt_plan_range_sels(const pqt_file_meta *meta, int rg0, int n, int64_t lo, int64_t hi,
+                               pqt_sel *sels, int64_t *dst_row);
 
 #endif

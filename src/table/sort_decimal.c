@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-#include "api/file_select.h"
 #include "util/mem.h"
 
 void pqt_sort_exact_free(pqt_sort_exact *e)
@@ -63,8 +62,11 @@ pqt_status pqt_sort_exact_read(pqt_table *t, int ci, int threads, pqt_sort_exact
     PQT_TRY(pqt_file_decimal_col(t->f, c->file_col, &dc));
     const pqt_plan *p = &t->plan;
     pqt_read_counters rc = {0};
-    pqt_status st = pqt_file_read_sel(t->f, &dc, p->sel, p->dst_row, p->nsel, threads, &rc,
-                                      &e->raw);
+    pqt_read_src src = pqt_file_read_src(t->f);
+    pqt_read_req rq = pqt_read_req_plan(&src, &dc, p);
+    rq.threads = threads;
+    rq.counters = &rc;
+    pqt_status st = pqt_read_column(&rq, &e->raw);
     pqt_tbl_scan_add(t, c, &rc);
     if (st == PQT_OK && p->perm) { /* the table's order: read-time sorted */
         pqt_colbuf g;

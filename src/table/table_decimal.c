@@ -10,7 +10,6 @@
  */
 #include <string.h>
 
-#include "api/file_select.h"
 #include "table/table_int.h"
 #include "util/mem.h"
 
@@ -51,7 +50,10 @@ pqt_status pqt_tbl_read_decimal_buf(pqt_table *t, int ci, pqt_colbuf *out, int *
     const pqt_plan *p = &t->plan;
     pqt_colbuf b;
     pqt_read_counters rc = {0};
-    pqt_status rst = pqt_file_read_sel(t->f, &dc, p->sel, p->dst_row, p->nsel, 1, &rc, &b);
+    pqt_read_src src = pqt_file_read_src(t->f);
+    pqt_read_req rq = pqt_read_req_plan(&src, &dc, p);
+    rq.counters = &rc;
+    pqt_status rst = pqt_read_column(&rq, &b);
     pqt_tbl_scan_add(t, &t->cols[ci], &rc);
     PQT_TRY(rst);
     if (p->perm) {

@@ -334,7 +334,4 @@ void pqt_tbl_scan_add(pqt_table *t, pqt_tcol *c, const pqt_read_counters *rc);
 /* Zero every counter of t and its slots (a clone's start). */
 void pqt_tbl_scan_reset(pqt_table *t);
 
-/* ---- api/file_select.c ---- */
-#include "api/file_select.h"
-
 #endif

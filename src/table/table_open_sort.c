@@ -179,8 +179,11 @@ pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t
         pqt_read_counters rc = {0};
         st = pqt_sort_exact_read(t, kci[i], effective_threads(t), &ex[i]);
         if (st == PQT_OK && !ex[i].nparts) {
-            st = pqt_file_read_sel(t->f, &t->f->schema.cols[c->file_col], p->sel, p->dst_row,
-                                   p->nsel, effective_threads(t), &rc, &kb[i]);
+            pqt_read_src src = pqt_file_read_src(t->f);
+            pqt_read_req rq = pqt_read_req_plan(&src, &t->f->schema.cols[c->file_col], p);
+            rq.threads = effective_threads(t);
+            rq.counters = &rc;
+            st = pqt_read_column(&rq, &kb[i]);
             pqt_tbl_scan_add(t, c, &rc);
         }
         if (st != PQT_OK) pqt_err_prefix("pqt_table_open: %s: sort key '%s': ", path, c->name);

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/file_select.h"
 #include "scan/scan.h"
 #include "table/table_int.h"
 #include "util/bits.h"
@@ -135,8 +134,13 @@ static pqt_status read_rest(pqt_table *t, pqt_tcol *c, const pqt_col *fc, const 
     }
     pqt_colbuf kb;
     pqt_read_counters rc = {0};
-    pqt_status st = pqt_file_read_sel_into(t->f, fc, sels, p->dst_row, p->nsel, threads, &rc, &kb,
-                                           data);
+    pqt_read_src src = pqt_file_read_src(t->f);
+    pqt_read_req rq = pqt_read_req_plan(&src, fc, p);
+    rq.sels = sels;
+    rq.threads = threads;
+    rq.counters = &rc;
+    rq.borrowed_data = data;
+    pqt_status st = pqt_read_column(&rq, &kb);
     pqt_tbl_scan_add(t, c, &rc);
     bool read = st == PQT_OK; /* kb is ours to free (a failed read freed it) */
     if (st == PQT_OK && kb.validity && !*valid) {
@@ -208,8 +212,17 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
         int64_t k = p->sel[rg].nsel, at = p->dst_row[rg], zero = 0;
         pqt_colbuf kb;
         pqt_read_counters rc = {0};
-        st = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, k, threads, &rc, &kb,
-                                data + (size_t)at * es);
+        pqt_read_req rq = {.src = pqt_file_read_src(t->f),
+                           .col = fc,
+                           .rg0 = rg,
+                           .nrg = 1,
+                           .sels = &p->sel[rg],
+                           .dst_row = &zero,
+                           .nrows = k,
+                           .threads = threads,
+                           .counters = &rc,
+                           .borrowed_data = data + (size_t)at * es};
+        st = pqt_read_column(&rq, &kb);
         pqt_tbl_scan_add(t, c, &rc);
         if (st != PQT_OK) break;
         kind = kb.elem_kind;

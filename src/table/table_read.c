@@ -3,24 +3,23 @@
  * table_read.c - residency: first touch, LIST width measurement, prefetch,
  * materialize_all, reload and evict (layer: table).
  *
- * A column is read through the table's read plan (pqt_file_read_sel): allocated once at
+ * A column is read through the table's read plan (read/reader.h): allocated once at
  * the table's row count, each covering row group decoded straight into place. Reading
  * builds a new buffer and only then commits it to the slot, so a failure changes nothing.
  * Several columns (prefetch, materialize_all) are decoded in parallel across columns,
  * each column on one thread; a single column decodes its row groups in parallel instead.
  */
-#include <omp.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "read/reader.h"
 #include "table/table_int.h"
 #include "util/mem.h"
+#include "util/par.h"
 
+/* a table inside a region decodes on its own thread (util/par.h) */
 static int effective_threads(const pqt_table *t)
 {
-    if (omp_in_parallel()) return 1; /* a table inside a region decodes on its own thread */
-    int n = t->threads > 0 ? t->threads : omp_get_max_threads();
-    return n < 1 ? 1 : n;
+    return pqt_par_threads(t->threads);
 }
 
 static pqt_status detached_err(const pqt_table *t, const char *call, const char *name)
@@ -47,6 +46,38 @@ static pqt_status check_readable(const pqt_table *t, const pqt_tcol *c, const ch
     return PQT_OK;
 }
 
+/* Row j of b (one row group's rows) to table row to[j] of out; validity to vbytes. */
+static void scatter(const pqt_colbuf *b, const int64_t *to, int64_t m, pqt_colbuf *out,
+                    uint8_t *vbytes)
+{
+    size_t w = out->elem_nbytes;
+    switch (w) { /* one loop per width: no per-value size test */
+    case 8:
+        for (int64_t j = 0; j < m; j++)
+            ((uint64_t *)out->data)[to[j]] = ((const uint64_t *)b->data)[j];
+        break;
+    case 4:
+        for (int64_t j = 0; j < m; j++)
+            ((uint32_t *)out->data)[to[j]] = ((const uint32_t *)b->data)[j];
+        break;
+    case 2:
+        for (int64_t j = 0; j < m; j++)
+            ((uint16_t *)out->data)[to[j]] = ((const uint16_t *)b->data)[j];
+        break;
+    case 1:
+        for (int64_t j = 0; j < m; j++)
+            ((uint8_t *)out->data)[to[j]] = ((const uint8_t *)b->data)[j];
+        break;
+    default:
+        for (int64_t j = 0; j < m; j++)
+            memcpy((char *)out->data + to[j] * (int64_t)w, (const char *)b->data + j * (int64_t)w,
+                   w);
+    }
+    if (vbytes)
+        for (int64_t j = 0; j < m; j++)
+            vbytes[to[j]] = pqt_tbl_bit(b->validity, j);
+}
+
 /* A fixed-width scalar column of a sorted plan, straight into sorted position: each row
  * group's selected rows are decoded into a scratch of that row group's size and scattered
  * to their table rows (plan.perm_inv), so the column is never held in file order. Row
@@ -58,53 +89,43 @@ static pqt_status read_scattered(pqt_table *t, const pqt_col *fc, int threads,
     const pqt_plan *p = &t->plan;
     PQT_TRY(pqt_colbuf_alloc(out, fc, p->nsel, 0, borrowed_data));
     uint8_t *vbytes = out->validity ? pqt_calloc((size_t)p->nsel + 1, 1) : NULL;
-    pqt_status *sts = pqt_calloc((size_t)p->nrg + 1, sizeof *sts);
-    char(*msgs)[256] = pqt_calloc((size_t)p->nrg + 1, 256);
     pqt_status st = PQT_OK;
-    if ((out->validity && !vbytes) || !sts || !msgs) {
+    if (out->validity && !vbytes) {
         st = pqt_err(PQT_NOMEM, "out of memory reading column '%s'", fc->path);
         goto done;
     }
-    size_t w = out->elem_nbytes;
     int nthr = threads > 1 && p->nrg > 1 ? threads : 1;
-#pragma omp parallel for num_threads(nthr) schedule(dynamic, 1) if (nthr > 1)
-    for (int rg = 0; rg < p->nrg; rg++) {
-        int64_t m = p->sel[rg].nsel;
-        if (m == 0) continue;
-        pqt_err_target prev = pqt_err_redirect(msgs[rg], 256);
-        pqt_colbuf b;
-        const int64_t zero = 0;
-        sts[rg] = pqt_file_read_span(t->f, fc, rg, 1, &p->sel[rg], &zero, m, 1, rc, &b, NULL);
-        pqt_err_restore(prev);
-        if (sts[rg] != PQT_OK) continue;
-        const int64_t *to = p->perm_inv + p->dst_row[rg];
-        switch (w) { /* one loop per width: no per-value size test */
-        case 8:
-            for (int64_t j = 0; j < m; j++) ((uint64_t *)out->data)[to[j]] = ((const uint64_t *)b.data)[j];
-            break;
-        case 4:
-            for (int64_t j = 0; j < m; j++) ((uint32_t *)out->data)[to[j]] = ((const uint32_t *)b.data)[j];
-            break;
-        case 2:
-            for (int64_t j = 0; j < m; j++) ((uint16_t *)out->data)[to[j]] = ((const uint16_t *)b.data)[j];
-            break;
-        case 1:
-            for (int64_t j = 0; j < m; j++) ((uint8_t *)out->data)[to[j]] = ((const uint8_t *)b.data)[j];
-            break;
-        default:
-            for (int64_t j = 0; j < m; j++)
-                memcpy((char *)out->data + to[j] * (int64_t)w, (const char *)b.data + j * (int64_t)w, w);
+    pqt_read_src src = pqt_file_read_src(t->f);
+    pqt_par_fail pf;
+    pqt_par_fail_init(&pf);
+#pragma omp parallel num_threads(nthr) if (nthr > 1)
+    {
+        pqt_par_thread th;
+        pqt_par_enter(&th);
+#pragma omp for schedule(dynamic, 1)
+        for (int rg = 0; rg < p->nrg; rg++) {
+            int64_t m = p->sel[rg].nsel;
+            if (m == 0) continue;
+            pqt_colbuf b;
+            const int64_t zero = 0;
+            pqt_read_req rq = {.src = src,
+                               .col = fc,
+                               .rg0 = rg,
+                               .nrg = 1,
+                               .sels = &p->sel[rg],
+                               .dst_row = &zero,
+                               .nrows = m,
+                               .threads = 1,
+                               .counters = rc};
+            pqt_status rst = pqt_read_column(&rq, &b);
+            pqt_par_fail_note(&pf, rg, rst, &th);
+            if (rst != PQT_OK) continue;
+            scatter(&b, p->perm_inv + p->dst_row[rg], m, out, vbytes);
+            pqt_colbuf_free(&b);
         }
-        if (vbytes)
-            for (int64_t j = 0; j < m; j++) vbytes[to[j]] = pqt_tbl_bit(b.validity, j);
-        pqt_colbuf_free(&b);
+        pqt_par_leave(&th);
     }
-    for (int rg = 0; rg < p->nrg; rg++) {
-        if (sts[rg] != PQT_OK) {
-            st = pqt_err(sts[rg], "%s", msgs[rg]);
-            break;
-        }
-    }
+    st = pqt_par_fail_raise(&pf);
     if (st == PQT_OK && vbytes) {
         memset(out->validity, 0, ((size_t)p->nsel + 7) / 8);
         for (int64_t i = 0; i < p->nsel; i++)
@@ -112,10 +133,20 @@ static pqt_status read_scattered(pqt_table *t, const pqt_col *fc, int threads,
     }
 done:
     pqt_mem_free(vbytes);
-    pqt_mem_free(sts);
-    pqt_mem_free(msgs);
     if (st != PQT_OK) pqt_colbuf_free(out);
     return st;
+}
+
+/* The plan's rows of file column fc in plan order (borrowed_data: see pqt_read_req). */
+static pqt_status read_plan(pqt_table *t, const pqt_col *fc, int threads, pqt_read_counters *rc,
+                            pqt_colbuf *out, void *borrowed_data)
+{
+    pqt_read_src src = pqt_file_read_src(t->f);
+    pqt_read_req rq = pqt_read_req_plan(&src, fc, &t->plan);
+    rq.threads = threads;
+    rq.counters = rc;
+    rq.borrowed_data = borrowed_data;
+    return pqt_read_column(&rq, out);
 }
 
 /* Read column c through the plan into out; settles kind/width. Writes nothing of t but
@@ -129,8 +160,7 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
     pqt_read_counters rc = {0};
     bool scatter = p->perm && p->perm_inv && !fc->is_list && !PQT_KIND_IS_BYTES(fc->elem_kind);
     pqt_status rst = scatter ? read_scattered(t, fc, threads, &rc, &b, NULL)
-                             : pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, threads,
-                                                 &rc, &b);
+                             : read_plan(t, fc, threads, &rc, &b, NULL);
     pqt_tbl_scan_add(t, c, &rc);
     if (rst != PQT_OK) return rst;
     int kind = c->kind, width = c->width;
@@ -188,39 +218,36 @@ static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
     n = m;
     if (n == 0) return PQT_OK;
     pqt_colbuf *bufs = pqt_calloc((size_t)n, sizeof *bufs);
-    int *kinds = pqt_calloc((size_t)n, sizeof *kinds), *widths = pqt_calloc((size_t)n, sizeof *widths);
-    pqt_status *sts = pqt_calloc((size_t)n, sizeof *sts);
-    char(*msgs)[256] = pqt_calloc((size_t)n, 256);
+    int *kinds = pqt_calloc((size_t)n, sizeof *kinds),
+        *widths = pqt_calloc((size_t)n, sizeof *widths);
     pqt_tbl_qc_note *notes = pqt_calloc((size_t)n, sizeof *notes);
     pqt_status st = PQT_OK;
-    if (!bufs || !kinds || !widths || !sts || !msgs || !notes) {
+    if (!bufs || !kinds || !widths || !notes) {
         st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
         goto done;
     }
     int threads = effective_threads(t);
     if (n > 1 && threads > 1) {
         /* columns in parallel, each column's row groups on its own thread */
-#pragma omp parallel for num_threads(threads < n ? threads : n) schedule(dynamic, 1)
-        for (int k = 0; k < n; k++) {
-            pqt_err_target prev = pqt_err_redirect(msgs[k], 256); /* the worker's message stays */
-            sts[k] = read_column(t, &t->cols[cis[k]], 1, &bufs[k], &kinds[k], &widths[k]);
-            pqt_err_restore(prev);
+        pqt_par_fail pf;
+        pqt_par_fail_init(&pf);
+#pragma omp parallel num_threads(pqt_par_threads_for(threads, n))
+        {
+            pqt_par_thread th; /* the worker's own message stays */
+            pqt_par_enter(&th);
+#pragma omp for schedule(dynamic, 1)
+            for (int k = 0; k < n; k++)
+                pqt_par_fail_note(
+                    &pf, k, read_column(t, &t->cols[cis[k]], 1, &bufs[k], &kinds[k], &widths[k]),
+                    &th);
+            pqt_par_leave(&th);
         }
+        st = pqt_par_fail_raise(&pf);
     } else {
-        for (int k = 0; k < n; k++) {
-            sts[k] = read_column(t, &t->cols[cis[k]], threads, &bufs[k], &kinds[k], &widths[k]);
-            if (sts[k] != PQT_OK) {
-                snprintf(msgs[k], 256, "%s", pqt_errmsg());
-                break;
-            }
-        }
+        for (int k = 0; st == PQT_OK && k < n; k++)
+            st = read_column(t, &t->cols[cis[k]], threads, &bufs[k], &kinds[k], &widths[k]);
     }
-    for (int k = 0; k < n; k++) {
-        if (sts[k] != PQT_OK) {
-            st = pqt_err(sts[k], "%s: %s", call, msgs[k]);
-            break;
-        }
-    }
+    if (st != PQT_OK) pqt_err_prefix("%s: ", call);
     /* qc before the commit: a violation in hard mode leaves every column unread */
     for (int k = 0; k < n && st == PQT_OK; k++)
         st = pqt_tbl_qc_check(t, &t->cols[cis[k]], &bufs[k], call, &notes[k]);
@@ -245,8 +272,6 @@ done:
     pqt_mem_free(bufs);
     pqt_mem_free(kinds);
     pqt_mem_free(widths);
-    pqt_mem_free(sts);
-    pqt_mem_free(msgs);
     pqt_mem_free(notes);
     return st;
 }
@@ -294,8 +319,7 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     pqt_read_counters rc = {0};
     /* a sorted plan scatters straight into the caller's memory, in sorted order */
     pqt_status st = p->perm ? read_scattered(t, fc, effective_threads(t), &rc, b, dst)
-                            : pqt_file_read_sel_into(t->f, fc, p->sel, p->dst_row, p->nsel,
-                                                     effective_threads(t), &rc, b, dst);
+                            : read_plan(t, fc, effective_threads(t), &rc, b, dst);
     pqt_tbl_scan_add(t, c, &rc);
     if (st != PQT_OK) {
         pqt_err_prefix("%s: ", call);
@@ -331,58 +355,6 @@ pqt_status pqt_tbl_qc_probe(pqt_table *t, int ci, const char *call)
     return st;
 }
 
-/* Width of a LIST column over the plan's covering row groups: the footer first, then one
- * row group at a time, stopping at the first that disagrees. -1 ragged. What it reads
- * counts for the table and slot c. */
-static pqt_status measure_width(pqt_table *t, pqt_tcol *c, const pqt_col *fc, int *w_ret)
-{
-    const pqt_plan *p = &t->plan;
-    const pqt_file_meta *m = &t->f->meta;
-    int64_t w = -1;
-    for (int rg = 0; rg < p->nrg; rg++) {
-        int64_t rows = m->row_groups[rg].num_rows;
-        int64_t nv = m->row_groups[rg].columns[fc->chunk_col].meta.num_values;
-        if (p->sel[rg].nsel == 0 || rows == 0) continue;
-        if (nv % rows != 0 || nv / rows < 1 || (w >= 0 && nv / rows != w) || nv / rows > INT32_MAX) {
-            *w_ret = -1;
-            return PQT_OK;
-        }
-        w = nv / rows;
-    }
-    for (int rg = 0; w > 0 && rg < p->nrg; rg++) {
-        if (p->sel[rg].nsel == 0) continue;
-        pqt_colbuf b;
-        pqt_read_counters rc = {0};
-        pqt_status st = pqt_file_read_colbuf(t->f, fc, p->rg_start[rg], p->rg_start[rg + 1], &rc,
-                                             &b, NULL);
-        pqt_tbl_scan_add(t, c, &rc);
-        PQT_TRY(st);
-        int rw = pqt_colbuf_uniform_width(&b);
-        pqt_colbuf_free(&b);
-        if (rw != w) w = -1;
-    }
-    *w_ret = (int)w;
-    return PQT_OK;
-}
-
-/* Width of a LIST column over the rows a filtered (or sampled) table holds: one read of the
- * pages holding them, not of the whole file -- a point lookup measures one page. The table's
- * rows are its scope, as a slice's row groups are a slice's. */
-static pqt_status measure_selected(pqt_table *t, pqt_tcol *c, const pqt_col *fc, int *w_ret)
-{
-    const pqt_plan *p = &t->plan;
-    if (p->nsel == 0) return measure_width(t, c, fc, w_ret); /* the footer alone */
-    pqt_colbuf b;
-    pqt_read_counters rc = {0};
-    pqt_status st = pqt_file_read_sel(t->f, fc, p->sel, p->dst_row, p->nsel, effective_threads(t),
-                                      &rc, &b);
-    pqt_tbl_scan_add(t, c, &rc);
-    PQT_TRY(st);
-    *w_ret = pqt_colbuf_uniform_width(&b);
-    pqt_colbuf_free(&b);
-    return PQT_OK;
-}
-
 pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
 {
     pqt_tcol *c = &t->cols[ci];
@@ -392,13 +364,7 @@ pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
     if (c->kind_known) return PQT_OK; /* measured by the thread that held t before us */
     const pqt_col *fc = &t->f->schema.cols[c->file_col];
     int w;
-    if (t->plan.nsel < t->plan.hi - t->plan.lo) {
-        pqt_status st = measure_selected(t, c, fc, &w);
-        if (st != PQT_OK) {
-            pqt_err_prefix("%s: column '%s': ", call, c->name);
-            return st;
-        }
-    } else if (t->plan.lo == 0 && t->plan.hi == t->f->meta.num_rows) {
+    if (t->plan.lo == 0 && t->plan.hi == t->f->meta.num_rows && t->plan.nsel == t->plan.hi) {
         /* the whole file: the file caches the answer for every table on it */
         w = pqt_file_list_width_discover(t->f, c->file_col);
         if (w == -2) {
@@ -406,11 +372,17 @@ pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
             return PQT_CORRUPT;
         }
     } else {
-        pqt_status st = measure_width(t, c, fc, &w);
+        /* the table's rows are its scope: a slice's covering row groups, or the rows a
+         * filter or sample kept */
+        pqt_read_src src = pqt_file_read_src(t->f);
+        pqt_read_counters rc = {0};
+        pqt_status st = pqt_read_list_width(&src, fc, &t->plan, effective_threads(t), 1, &rc, &w);
+        pqt_tbl_scan_add(t, c, &rc);
         if (st != PQT_OK) {
             pqt_err_prefix("%s: column '%s': ", call, c->name);
             return st;
         }
+        if (w == PQT_READ_WIDTH_NO_ROWS) w = -1;
     }
     int ek = c->decode_kind ? c->decode_kind : fc->elem_kind;
     c->kind = ek | (w > 0 ? PQT_VECTOR : PQT_LIST);

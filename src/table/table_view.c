@@ -108,8 +108,18 @@ pqt_status pqt_tview_read_rg(pqt_table *t, int slot, int rg, bool unscaled, pqt_
         fc = &dc;
     }
     const int64_t zero = 0;
-    pqt_status st = pqt_file_read_span_reusing(t->f, fc, rg, 1, &p->sel[rg], &zero, p->sel[rg].nsel,
-                                               1, rc, b, NULL, spare, *cxp);
+    pqt_read_req rq = {.src = pqt_file_read_src(t->f),
+                       .col = fc,
+                       .rg0 = rg,
+                       .nrg = 1,
+                       .sels = &p->sel[rg],
+                       .dst_row = &zero,
+                       .nrows = p->sel[rg].nsel,
+                       .threads = 1,
+                       .counters = rc,
+                       .spare = spare,
+                       .serial_cx = *cxp};
+    pqt_status st = pqt_read_column(&rq, b);
     if (st == PQT_OK && c->decode_kind) {
         st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
         if (st != PQT_OK) pqt_colbuf_free(b);

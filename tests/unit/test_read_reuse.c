@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_read_reuse.c - a row group read into recycled buffers (pqt_file_read_span_reusing,
+ * test_read_reuse.c - a row group read into recycled buffers (pqt_read_column with a spare,
  * as the writer reads a copy's columns) equals the same row group read into fresh ones: the
  * model is the plain read. Every column of a DuckDB file of 5 row groups (nulls, strings,
  * fixed and ragged lists) is read row group by row group forwards and backwards (the spare
@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "api/file_select.h"
+#include "api/file_int.h"
 #include "column/column.h"
 #include "testutil.h"
 #include "util/sel.h"
@@ -63,8 +63,17 @@ static void read_rg(pqt_file *f, int col, int rg, pqt_colbuf *out, pqt_colbuf *s
     pqt_sel sel;
     memset(&sel, 0, sizeof sel);
     pqt_sel_init_all(&sel, n);
-    CHECK_OK(pqt_file_read_span_reusing(f, &f->schema.cols[col], rg, 1, &sel, &zero, n, 1, NULL,
-                                        out, NULL, spare, cx));
+    pqt_read_req rq = {.src = pqt_file_read_src(f),
+                       .col = &f->schema.cols[col],
+                       .rg0 = rg,
+                       .nrg = 1,
+                       .sels = &sel,
+                       .dst_row = &zero,
+                       .nrows = n,
+                       .threads = 1,
+                       .spare = spare,
+                       .serial_cx = cx};
+    CHECK_OK(pqt_read_column(&rq, out));
     pqt_sel_free(&sel);
 }
 
