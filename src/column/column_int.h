@@ -126,7 +126,8 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               pqt_colbuf *dst);
 
 /* Decode k values for l slots (present: which hold one; NULL when all do) at position pos
- * of dst (a row for scalars, an element for lists). */
+ * of dst (a row for scalars, an element for lists), converted by cx->conv, which
+ * pqt_page_emit_flat / _list chose for the page (ptype, type_len: unused since). */
 pqt_status pqt_page_emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                                 const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
                                 int64_t pos);

@@ -5,8 +5,9 @@
  *
  * A page is walked as alternating skip/decode runs taken from the selection. Non-null
  * values are decoded densely straight into the destination and then spread backwards
- * over the null slots, so there is no intermediate array for the common case; only
- * converted kinds (decimal, INT96, FLOAT16, UUID, uint32) go through scratch. Lists
+ * over the null slots, so there is no intermediate array for the common case; the value
+ * conversion is a function chosen once per page (page_convert.c), called once per run, and
+ * only converted kinds (decimal, INT96, FLOAT16, UUID, uint32) go through scratch. Lists
  * (max_rep 1) turn level entries into rows (rep == 0 starts a row), list offsets,
  * row validity and element slots, then reuse the same value path over the slots.
  */
