@@ -18,6 +18,7 @@
 #include "format/schema_int.h"
 #include "util/civil.h"
 #include "util/error.h"
+#include "util/half.h"
 #include "util/mem.h"
 
 /* Strings longer than this are shown truncated with "…" (statistics of text columns). */
@@ -508,19 +509,6 @@ static void floating(double d, bool is_float, tb *t)
     tb_put(t, tmp, n);
 }
 
-static float half_to_float(uint16_t h)
-{
-    int sign = h >> 15, exp = (h >> 10) & 31, man = h & 1023;
-    float v;
-    if (exp == 0)
-        v = ldexpf((float)man, -24);
-    else if (exp == 31)
-        v = man ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(man | 1024), exp - 25);
-    return sign ? -v : v;
-}
-
 /* Length of the valid UTF-8 sequence at s[0..n), 0 if invalid. */
 static size_t utf8_len(const uint8_t *s, size_t n)
 {
@@ -681,7 +669,7 @@ static bool render_stat(const pqt_schema_elem *e, const uint8_t *v, uint32_t n, 
         if (decimal)
             decimal_be(v, n, scale, t);
         else if (lt == PQT_LT_FLOAT16 && n == 2)
-            floating(half_to_float((uint16_t)le_u64(v, 2)), true, t);
+            floating(pqt_half_to_float((uint16_t)le_u64(v, 2)), true, t);
         else if (lt == PQT_LT_UUID && n == 16)
             uuid(v, t);
         else if (textual(e))

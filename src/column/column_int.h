@@ -7,6 +7,25 @@
 
 #include "column/column.h"
 
+/* Value conversions (page_convert.c), chosen once per page by pqt_page_conv_pick: decode k
+ * dense values of the page (cx->vdec) converted into base (esz bytes a slot), or into a
+ * string destination (bytes appended to dst->str_bytes, each value's end in ends). */
+typedef pqt_status (*pqt_conv_fixed_fn)(pqt_chunk_ctx *cx, const pqt_col *col, int type_len,
+                                        int64_t k, size_t esz, uint8_t *base);
+typedef pqt_status (*pqt_conv_bytes_fn)(pqt_chunk_ctx *cx, int type_len, int64_t k, pqt_colbuf *dst,
+                                        int64_t *ends);
+typedef struct pqt_page_conv {
+    pqt_conv_fixed_fn fixed; /* fixed-width destinations, else NULL */
+    pqt_conv_bytes_fn bytes; /* string destinations, else NULL */
+    int type_len;
+    bool dict_spread; /* values as stored are the destination's: dictionary lookups may
+                       * write them in place (page_values.c emit_dict_spread) */
+} pqt_page_conv;
+
+/* The conversion for values of col (physical type ptype, type_len) into dst's kind. */
+void pqt_page_conv_pick(const pqt_col *col, int ptype, int type_len, const pqt_colbuf *dst,
+                        pqt_page_conv *out);
+
 struct pqt_chunk_ctx {
     pqt_codec_ctx *codec;
     pqt_buf page;     /* decompressed data page */
@@ -29,6 +48,7 @@ struct pqt_chunk_ctx {
     int64_t nvalues_out; /* non-null values written by the emitters (pqt_read_counters) */
     pqt_buf *sink_reps, *sink_defs; /* pqt_chunk_ctx_set_level_sink, else NULL */
     bool levels_only; /* pqt_chunk_ctx_set_levels_only: levels to the sink, no values */
+    pqt_page_conv conv; /* the page's value conversion (page_values.c init_values) */
 };
 
 /* Make b (cx->page or cx->dict_raw) hold nbytes for a decompressed page, contents not kept.
@@ -106,7 +126,8 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               pqt_colbuf *dst);
 
 /* Decode k values for l slots (present: which hold one; NULL when all do) at position pos
- * of dst (a row for scalars, an element for lists). */
+ * of dst (a row for scalars, an element for lists), converted by cx->conv, which
+ * pqt_page_emit_flat / _list chose for the page (ptype, type_len: unused since). */
 pqt_status pqt_page_emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                                 const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
                                 int64_t pos);

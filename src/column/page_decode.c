@@ -7,7 +7,7 @@
  * offset index) -> skip when no selected row is in it, before decompressing -> straight
  * into the column when it qualifies (page_direct.c), or decompressed only in part when it
  * keeps few rows (page_sparse) -> v1/v2 preparation (decompress a v1
- * page whole, a v2 page's values only) -> levels (repetition, then presence) -> values
+ * page whole, a v2 page's values only) -> levels (page_levels.c) -> values
  * of the selected rows (page_values.c). Parquet-format: DataPageHeader, DataPageHeaderV2,
  * DictionaryPageHeader, definition and repetition levels (RLE/bit-packed hybrid). Every
  * size a header claims is checked against the chunk before it is allocated.

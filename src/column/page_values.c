@@ -5,12 +5,12 @@
  *
  * A page is walked as alternating skip/decode runs taken from the selection. Non-null
  * values are decoded densely straight into the destination and then spread backwards
- * over the null slots, so there is no intermediate array for the common case; only
- * converted kinds (decimal, INT96, FLOAT16, UUID, uint32) go through scratch. Lists
+ * over the null slots, so there is no intermediate array for the common case; the value
+ * conversion is a function chosen once per page (page_convert.c), called once per run, and
+ * only converted kinds (decimal, INT96, FLOAT16, UUID, uint32) go through scratch. Lists
  * (max_rep 1) turn level entries into rows (rep == 0 starts a row), list offsets,
  * row validity and element slots, then reuse the same value path over the slots.
  */
-#include <math.h>
 #include <string.h>
 
 #include "column/column_int.h"
@@ -110,122 +110,6 @@ void pqt_page_expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t 
     }
 }
 
-static float half_to_float(uint16_t h)
-{
-    int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    float v;
-    if (exp == 0) v = ldexpf((float)mant, -24);
-    else if (exp == 31) v = mant ? NAN : INFINITY;
-    else v = ldexpf((float)(mant | 0x400), exp - 25);
-    return sign ? -v : v;
-}
-
-/* Big-endian two's-complement integer of n bytes as a double. */
-static double be_signed_to_double(const uint8_t *p, size_t n)
-{
-    if (n == 0) return 0.0;
-    if (n <= 16) {
-        __int128 v = (p[0] & 0x80) ? -1 : 0;
-        for (size_t i = 0; i < n; i++) v = (__int128)(((unsigned __int128)v << 8) | p[i]);
-        return (double)v;
-    }
-    bool neg = p[0] & 0x80;
-    double v = 0;
-    for (size_t i = 0; i < n; i++) v = v * 256.0 + (double)(neg ? (uint8_t)~p[i] : p[i]);
-    return neg ? -(v + 1.0) : v;
-}
-
-/* Big-endian two's-complement integer of n bytes as an __int128; false when it needs more
- * than 128 bits (a value wider than the column's precision allows). */
-static bool be_to_i128(const uint8_t *p, size_t n, __int128 *out)
-{
-    if (n == 0) {
-        *out = 0;
-        return true;
-    }
-    uint8_t sign = (p[0] & 0x80) ? 0xff : 0;
-    size_t skip = 0;
-    while (n - skip > 16 && p[skip] == sign) skip++;
-    if (n - skip > 16 || (skip > 0 && ((p[skip] ^ sign) & 0x80))) return false;
-    __int128 v = sign ? -1 : 0;
-    for (size_t i = skip; i < n; i++) v = (__int128)(((unsigned __int128)v << 8) | p[i]);
-    *out = v;
-    return true;
-}
-
-/* Unscaled decimals exactly (PQT_CONV_DECIMAL_UNSCALED): int64 slots (esz 8) or int128 as
- * {low, high} int64 pairs (esz 16). Values too wide for the slot are PQT_OVERFLOW. */
-static pqt_status emit_unscaled(pqt_chunk_ctx *cx, pqt_vdec *d, int ptype, int type_len,
-                                int64_t k, size_t esz, uint8_t *base)
-{
-    int64_t *o = (int64_t *)base;
-    if (ptype == PQT_PT_INT32 || ptype == PQT_PT_INT64) {
-        size_t w = ptype == PQT_PT_INT32 ? 4 : 8;
-        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * w + 8));
-        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
-        for (int64_t i = 0; i < k; i++) {
-            int64_t v;
-            if (w == 4) {
-                int32_t v32;
-                memcpy(&v32, cx->scratch.data + i * 4, 4);
-                v = v32;
-            } else {
-                memcpy(&v, cx->scratch.data + i * 8, 8);
-            }
-            if (esz == 8) o[i] = v;
-            else {
-                o[2 * i] = v;
-                o[2 * i + 1] = v < 0 ? -1 : 0;
-            }
-        }
-        return PQT_OK;
-    }
-    const uint8_t *bytes;
-    const int64_t *ends = NULL;
-    if (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
-        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * (size_t)type_len + 8));
-        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
-        bytes = cx->scratch.data;
-    } else {
-        PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
-        cx->tmpbytes.len = 0;
-        pqt_ba_out out = {&cx->tmpbytes, (int64_t *)cx->ends.data};
-        PQT_TRY(pqt_vdec_decode_ba(d, k, &out));
-        bytes = cx->tmpbytes.data;
-        ends = (const int64_t *)cx->ends.data;
-    }
-    int64_t prev = 0;
-    for (int64_t i = 0; i < k; i++) {
-        int64_t start = ends ? prev : i * type_len, end = ends ? ends[i] : start + type_len;
-        prev = end;
-        __int128 v;
-        bool ok = be_to_i128(bytes + start, (size_t)(end - start), &v);
-        if (ok && esz == 8) ok = v >= INT64_MIN && v <= INT64_MAX;
-        if (PQT_UNLIKELY(!ok))
-            return pqt_err(PQT_OVERFLOW, "value does not fit the destination kind: a %lld-byte "
-                                         "unscaled decimal does not fit %s",
-                           (long long)(end - start), esz == 8 ? "int64 (precision <= 18)"
-                                                              : "int128 (precision <= 38)");
-        if (esz == 8) o[i] = (int64_t)v;
-        else {
-            o[2 * i] = (int64_t)(uint64_t)v;
-            o[2 * i + 1] = (int64_t)(v >> 64);
-        }
-    }
-    return PQT_OK;
-}
-
-static pqt_status decimal_rescale(double *out, int64_t k, int32_t scale)
-{
-    if (scale == 0) return PQT_OK;
-    double f = pow(10.0, (double)(scale < 0 ? -scale : scale));
-    if (scale > 0) for (int64_t i = 0; i < k; i++) out[i] /= f;
-    else for (int64_t i = 0; i < k; i++) out[i] *= f;
-    return PQT_OK;
-}
-
-static const char hexdig[] = "0123456789abcdef";
-
 /* Dictionary codes of a page with nulls: look up each present slot's value and write it in
  * its final place in one pass (no dense write and no backward spread). */
 static pqt_status emit_dict_spread(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t *present,
@@ -291,185 +175,52 @@ static pqt_status emit_codes(pqt_chunk_ctx *cx, pqt_vdec *d, const uint8_t *pres
     return PQT_OK;
 }
 
+/* k values converted into a string destination (cx->conv.bytes), then the offsets of the
+ * l slots, nulls empty. */
+static pqt_status emit_bytes(pqt_chunk_ctx *cx, const uint8_t *present, int64_t l, int64_t k,
+                             pqt_colbuf *dst, int64_t pos)
+{
+    int64_t *off = dst->str_offsets;
+    PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
+    int64_t *ends = (int64_t *)cx->ends.data;
+    PQT_TRY(cx->conv.bytes(cx, cx->conv.type_len, k, dst, ends));
+    if (!present) {
+        for (int64_t i = 0; i < l; i++)
+            off[pos + i + 1] = ends[i];
+    } else {
+        int64_t j = 0;
+        for (int64_t i = 0; i < l; i++)
+            off[pos + i + 1] = present[i] ? ends[j++] : off[pos + i];
+    }
+    if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
+    return PQT_OK;
+}
+
+/* A dispatch: codes, strings, dictionary lookups in place, or the page's conversion
+ * (cx->conv, page_convert.c) into the slots, spread over the nulls. */
 pqt_status pqt_page_emit_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                                 const uint8_t *present, int64_t l, int64_t k, pqt_colbuf *dst,
                                 int64_t pos)
 {
-    pqt_vdec *d = cx->vdec;
+    (void)ptype, (void)type_len; /* chosen with the conversion (init_values) */
     cx->nvalues_out += k;
-    if (cx->want_codes) return emit_codes(cx, d, present, l, k, dst, pos);
-    if (PQT_KIND_IS_BYTES(dst->elem_kind)) {
-        int64_t *off = dst->str_offsets;
-        PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
-        int64_t *ends = (int64_t *)cx->ends.data;
-        if (col->conv == PQT_CONV_UUID) {
-            PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 16 + 8));
-            PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
-            PQT_TRY(pqt_buf_reserve_more(&dst->str_bytes, (size_t)k * 36));
-            for (int64_t i = 0; i < k; i++) {
-                const uint8_t *u = cx->scratch.data + i * 16;
-                char *o = (char *)dst->str_bytes.data + dst->str_bytes.len;
-                for (int b = 0, c = 0; b < 16; b++) {
-                    if (b == 4 || b == 6 || b == 8 || b == 10) o[c++] = '-';
-                    o[c++] = hexdig[u[b] >> 4];
-                    o[c++] = hexdig[u[b] & 15];
-                }
-                dst->str_bytes.len += 36;
-                ends[i] = (int64_t)dst->str_bytes.len;
-            }
-        } else if (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
-            /* unannotated FLBA read as binary: k values of type_len bytes, one copy */
-            size_t nb = (size_t)k * (size_t)type_len;
-            PQT_TRY(pqt_buf_reserve_more(&dst->str_bytes, nb + 8));
-            size_t at = dst->str_bytes.len;
-            PQT_TRY(pqt_vdec_decode(d, k, dst->str_bytes.data + at));
-            dst->str_bytes.len += nb;
-            for (int64_t i = 0; i < k; i++) ends[i] = (int64_t)(at + (size_t)(i + 1) * (size_t)type_len);
-        } else {
-            pqt_ba_out out = {&dst->str_bytes, ends};
-            PQT_TRY(pqt_vdec_decode_ba(d, k, &out));
-        }
-        if (!present) {
-            for (int64_t i = 0; i < l; i++) off[pos + i + 1] = ends[i];
-        } else {
-            int64_t j = 0;
-            for (int64_t i = 0; i < l; i++) off[pos + i + 1] = present[i] ? ends[j++] : off[pos + i];
-        }
-        if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
-        return PQT_OK;
-    }
-
+    if (cx->want_codes) return emit_codes(cx, cx->vdec, present, l, k, dst, pos);
+    if (cx->conv.bytes) return emit_bytes(cx, present, l, k, dst, pos);
+    if (present && k < l && cx->conv.dict_spread && pqt_vdec_is_dict(cx->vdec) && cx->dict.n > 0)
+        return emit_dict_spread(cx, cx->vdec, present, l, k, dst, pos);
     size_t esz = dst->elem_nbytes;
     uint8_t *base = (uint8_t *)dst->data + (size_t)pos * esz;
-    if (present && k < l && (col->conv == PQT_CONV_NONE || col->conv == PQT_CONV_U32_WIDEN) &&
-        (esz == 4 || esz == 8) && pqt_vdec_is_dict(d) && cx->dict.n > 0 &&
-        pqt_ptype_nbytes(ptype, type_len) == esz)
-        return emit_dict_spread(cx, d, present, l, k, dst, pos);
-    switch (col->conv) {
-    case PQT_CONV_NONE:
-    case PQT_CONV_U32_WIDEN:
-        PQT_TRY(pqt_vdec_decode(d, k, base));
-        break;
-    case PQT_CONV_I32_TO_I64:
-    case PQT_CONV_TIME_MS: {
-        /* decode the int32s into the upper half of the int64 slots, then widen forwards */
-        uint32_t *src32 = (uint32_t *)(base + (size_t)k * 4);
-        PQT_TRY(pqt_vdec_decode(d, k, src32));
-        int64_t *o = (int64_t *)base;
-        bool zero_ext = col->conv == PQT_CONV_I32_TO_I64;
-        for (int64_t i = 0; i < k; i++)
-            o[i] = zero_ext ? (int64_t)src32[i] : (int64_t)(int32_t)src32[i];
-        break;
-    }
-    case PQT_CONV_INT96: {
-        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 12 + 8));
-        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
-        int64_t *o = (int64_t *)base;
-        /* ticks per day and nanoseconds per tick of the unit asked for (PQT_OPT_INT96_UNIT) */
-        static const int64_t per_day[] = {86400000LL, 86400000000LL, 86400000000000LL};
-        static const uint64_t ns_per[] = {1000000, 1000, 1};
-        int u = col->time_unit >= 0 && col->time_unit <= 2 ? col->time_unit : PQT_UNIT_NANOS;
-        const int64_t pd = per_day[u];
-        const uint64_t div = ns_per[u];
-        for (int64_t i = 0; i < k; i++) {
-            const uint8_t *q = cx->scratch.data + i * 12;
-            uint64_t nanos;
-            uint32_t jd;
-            memcpy(&nanos, q, 8);
-            memcpy(&jd, q + 8, 4);
-            int64_t t;
-            bool bad;
-            if ((int32_t)jd < 0 || (int64_t)nanos < 0) {
-                /* Spark's form of an instant whose Julian-epoch microseconds wrapped around
-                 * int64 when it was written (int96_from_spark.parquet, year 290000): its
-                 * truncating split leaves a negative day or nanos. Undo the wrap the way
-                 * Spark's reader does, in int64 microseconds modulo 2^64, then convert. */
-                uint64_t us = (uint64_t)((int64_t)(int32_t)jd) * 86400000000ULL +
-                              (uint64_t)((int64_t)nanos / 1000) - 2440588ULL * 86400000000ULL;
-                int64_t s_us = (int64_t)us;
-                if (u == PQT_UNIT_MICROS) {
-                    t = s_us;
-                    bad = false;
-                } else if (u == PQT_UNIT_MILLIS) {
-                    t = s_us / 1000 - (s_us % 1000 < 0);
-                    bad = false;
-                } else {
-                    bad = __builtin_mul_overflow(s_us, (int64_t)1000, &t);
-                }
-            } else {
-                /* years past 2262 do not fit int64 nanoseconds: say so rather than wrap */
-                bad = __builtin_mul_overflow((int64_t)jd - 2440588, pd, &t) ||
-                      nanos > 86400000000000ULL ||
-                      __builtin_add_overflow(t, (int64_t)(nanos / div), &t);
-            }
-            if (PQT_UNLIKELY(bad)) {
-                static const char *const unit_word[] = {"milliseconds", "microseconds",
-                                                        "nanoseconds"};
-                return pqt_err(PQT_OVERFLOW, "value does not fit the destination kind: INT96 "
-                                             "timestamp (Julian day %d, %lld ns into the day) "
-                                             "is outside int64 %s; open with PQT_OPT_INT96_UNIT "
-                                             "= %s",
-                               (int32_t)jd, (long long)(int64_t)nanos, unit_word[u],
-                               u == PQT_UNIT_NANOS ? "PQT_UNIT_MICROS" : "PQT_UNIT_MILLIS");
-            }
-            o[i] = t;
-        }
-        break;
-    }
-    case PQT_CONV_FLOAT16: {
-        PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 2 + 8));
-        PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
-        float *o = (float *)base;
-        for (int64_t i = 0; i < k; i++) {
-            const uint8_t *q = cx->scratch.data + i * 2;
-            o[i] = half_to_float((uint16_t)(q[0] | q[1] << 8));
-        }
-        break;
-    }
-    case PQT_CONV_DECIMAL: {
-        double *o = (double *)base;
-        if (ptype == PQT_PT_INT32) {
-            PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * 4 + 8));
-            PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
-            const int32_t *v = (const int32_t *)cx->scratch.data;
-            for (int64_t i = 0; i < k; i++) o[i] = (double)v[i];
-        } else if (ptype == PQT_PT_INT64) {
-            PQT_TRY(pqt_vdec_decode(d, k, base));
-            const int64_t *v = (const int64_t *)base;
-            for (int64_t i = 0; i < k; i++) o[i] = (double)v[i];
-        } else if (ptype == PQT_PT_FIXED_LEN_BYTE_ARRAY) {
-            PQT_TRY(pqt_buf_reserve(&cx->scratch, (size_t)k * (size_t)type_len + 8));
-            PQT_TRY(pqt_vdec_decode(d, k, cx->scratch.data));
-            for (int64_t i = 0; i < k; i++)
-                o[i] = be_signed_to_double(cx->scratch.data + i * type_len, (size_t)type_len);
-        } else {
-            PQT_TRY(pqt_buf_reserve(&cx->ends, (size_t)k * sizeof(int64_t) + 8));
-            int64_t *ends = (int64_t *)cx->ends.data;
-            cx->tmpbytes.len = 0;
-            pqt_ba_out out = {&cx->tmpbytes, ends};
-            PQT_TRY(pqt_vdec_decode_ba(d, k, &out));
-            int64_t prev = 0;
-            for (int64_t i = 0; i < k; i++) {
-                o[i] = be_signed_to_double(cx->tmpbytes.data + prev, (size_t)(ends[i] - prev));
-                prev = ends[i];
-            }
-        }
-        decimal_rescale(o, k, col->decimal_scale);
-        break;
-    }
-    case PQT_CONV_DECIMAL_UNSCALED:
-        PQT_TRY(emit_unscaled(cx, d, ptype, type_len, k, esz, base));
-        break;
-    case PQT_CONV_UUID:
-        return pqt_err(PQT_UNSUPPORTED_TYPE, "UUID conversion into a non-string column");
-    }
+    PQT_TRY(cx->conv.fixed(cx, col, cx->conv.type_len, k, esz, base));
     if (present && k < l) pqt_page_expand(base, esz, present, l, k);
     if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, pos, present, l);
     return PQT_OK;
 }
 
-static pqt_status init_values(pqt_chunk_ctx *cx, int ptype, int type_len, const pqt_page_view *pv)
+/* A page's value decoder, and its conversion into dst (page_convert.c), chosen once. */
+static pqt_status init_values(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                              const pqt_page_view *pv, const pqt_colbuf *dst)
 {
+    pqt_page_conv_pick(col, ptype, type_len, dst, &cx->conv);
     return pqt_vdec_init(cx->vdec, pv->encoding, ptype, type_len, pv->values, pv->values_nbytes,
                          pv->nvalues, cx->have_dict ? &cx->dict : NULL);
 }
@@ -515,7 +266,7 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst, int64_t *out_row)
 {
-    PQT_TRY(init_values(cx, ptype, type_len, pv));
+    PQT_TRY(init_values(cx, col, ptype, type_len, pv, dst));
     int64_t m = sel->kind == PQT_SEL_BITS && !PQT_KIND_IS_BYTES(dst->elem_kind) && dst->elem_nbytes > 0
                     ? pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) : 0;
     if (m > 0 && m < pv->nrows && pqt_page_plain_in_place(cx, col, ptype, type_len, pv, dst))
@@ -584,7 +335,7 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               const pqt_page_view *pv, const pqt_sel *sel, int64_t page_row0,
                               pqt_colbuf *dst)
 {
-    PQT_TRY(init_values(cx, ptype, type_len, pv));
+    PQT_TRY(init_values(cx, col, ptype, type_len, pv, dst));
     pqt_page_view rest;
     if (pv->ncont > 0) {
         /* the continued row first, then the rows starting in the page as a page of their own */

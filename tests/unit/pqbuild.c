@@ -177,14 +177,13 @@ void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *
 }
 
 /* Column c is a field of the same struct as column c - 1. */
-static bool group_continues(const pqb_col *cols, int c)
+static bool group_continues(const char *const *group, int c)
 {
-    return c > 0 && cols[c].group && cols[c - 1].group &&
-           strcmp(cols[c].group, cols[c - 1].group) == 0;
+    return group && c > 0 && group[c] && group[c - 1] && strcmp(group[c], group[c - 1]) == 0;
 }
 
-void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
-                    const pqb_chunk *chunks, const pqb_chunk_extra *extra)
+static void footer(pqb *w, const pqb_col *cols, const char *const *group, int ncols, int nrg,
+                   const int64_t *rg_rows, const pqb_chunk *chunks, const pqb_chunk_extra *extra)
 {
     static const pqb_chunk_extra none = {0};
     size_t start = w->n;
@@ -192,8 +191,9 @@ void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64
     int64_t nrows = 0;
     for (int c = 0; c < ncols; c++) {
         nschema += cols[c].list ? 3 : 1;
-        if (!cols[c].group || !group_continues(cols, c)) ntop++;
-        if (cols[c].group && !group_continues(cols, c)) nschema++;
+        const char *g = group ? group[c] : NULL;
+        if (!g || !group_continues(group, c)) ntop++;
+        if (g && !group_continues(group, c)) nschema++;
     }
     for (int rg = 0; rg < nrg; rg++) nrows += rg_rows[rg];
     w->depth = 0;
@@ -203,11 +203,11 @@ void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64
     schema_elem(w, -1, 0, -1, "schema", ntop, -1);
     for (int c = 0; c < ncols; c++) {
         const pqb_col *k = &cols[c];
-        if (k->group && !group_continues(cols, c)) {
+        if (group && group[c] && !group_continues(group, c)) {
             int nkids = 1;
-            while (c + nkids < ncols && group_continues(cols, c + nkids))
+            while (c + nkids < ncols && group_continues(group, c + nkids))
                 nkids++;
-            schema_elem(w, -1, 0, PQT_REP_OPTIONAL, k->group, nkids, -1);
+            schema_elem(w, -1, 0, PQT_REP_OPTIONAL, group[c], nkids, -1);
         }
         if (k->list) {
             schema_elem(w, -1, 0, k->repetition, k->name, 1, PQT_CT_LIST);
@@ -235,8 +235,9 @@ void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64
             pqb_list(w, 2, PQT_TT_I32, 2);
             pqb_zz(w, PQT_ENC_PLAIN);
             pqb_zz(w, PQT_ENC_RLE);
-            pqb_list(w, 3, PQT_TT_BINARY, (cols[c].list ? 3 : 1) + (cols[c].group != NULL));
-            if (cols[c].group) pqb_bin(w, cols[c].group);
+            bool in_group = group && group[c];
+            pqb_list(w, 3, PQT_TT_BINARY, (cols[c].list ? 3 : 1) + in_group);
+            if (in_group) pqb_bin(w, group[c]);
             pqb_bin(w, cols[c].name);
             if (cols[c].list) {
                 pqb_bin(w, "list");
@@ -262,6 +263,18 @@ void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64
     pqb_end(w);
     pqb_le32(w, (uint32_t)(w->n - start));
     pqb_bytes(w, "PAR1", 4);
+}
+
+void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
+                    const pqb_chunk *chunks, const pqb_chunk_extra *extra)
+{
+    footer(w, cols, NULL, ncols, nrg, rg_rows, chunks, extra);
+}
+
+void pqb_footer_groups(pqb *w, const pqb_col *cols, const char *const *group, int ncols, int nrg,
+                       const int64_t *rg_rows, const pqb_chunk *chunks)
+{
+    footer(w, cols, group, ncols, nrg, rg_rows, chunks, NULL);
 }
 
 void pqb_offset_index(pqb *w, int n, const int64_t *offsets, const int32_t *nbytes,

@@ -56,16 +56,13 @@ typedef struct pqb_page {
 void pqb_page_header(pqb *w, const pqb_page *p);
 
 /* One column of the schema: a flat primitive, or a 3-level LIST <name> (optional) ->
- * list (repeated) -> element (optional) of that primitive, or a flat field of a struct. */
+ * list (repeated) -> element (optional) of that primitive. */
 typedef struct pqb_col {
     const char *name;
     int ptype;       /* PQT_PT_* */
     int repetition;  /* of the flat column or of the LIST group */
     bool list;
     int type_length; /* FIXED_LEN_BYTE_ARRAY */
-    /* a flat field of an optional struct of this name (NULL: top level); neighbouring
-     * columns naming the same group share it */
-    const char *group;
 } pqb_col;
 
 /* Where one column chunk's bytes are in the file and what the footer says about it. */
@@ -98,6 +95,10 @@ void pqb_footer(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *
 /* The same with extra[rg * ncols + c] for every chunk (extra may be NULL). */
 void pqb_footer_ext(pqb *w, const pqb_col *cols, int ncols, int nrg, const int64_t *rg_rows,
                     const pqb_chunk *chunks, const pqb_chunk_extra *extra);
+/* pqb_footer where flat column c is a field of an optional struct named group[c] (NULL: top
+ * level); neighbouring columns naming the same group share it. */
+void pqb_footer_groups(pqb *w, const pqb_col *cols, const char *const *group, int ncols, int nrg,
+                       const int64_t *rg_rows, const pqb_chunk *chunks);
 
 /* -- Used by diff_write.c (the differential test's file writer): raw binary fields and
  * list elements (statistics bounds may hold NUL bytes), bool list elements (1 true, 2 false,

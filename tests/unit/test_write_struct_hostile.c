@@ -70,10 +70,11 @@ static void build(const char *path, const uint8_t *a_defs, int a_codec, int32_t 
                             .total_uncompressed = c == 0 && a_unc ? (int64_t)a_unc + 64 : n,
                             .codec = c == 0 ? a_codec : PQT_CODEC_UNCOMPRESSED};
     }
-    pqb_col cols[2] = {{"a", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0, "s"},
-                       {"b", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0, "s"}};
+    pqb_col cols[2] = {{"a", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0},
+                       {"b", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0}};
+    const char *const group[2] = {"s", "s"};
     int64_t rows = 4;
-    pqb_footer(&w, cols, 2, 1, &rows, ch);
+    pqb_footer_groups(&w, cols, group, 2, 1, &rows, ch);
     REQUIRE_OK(pqb_write_file(&w, path) ? PQT_OK : PQT_IO);
     pqb_free(&w);
 }
