@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     add_page(&w, v2, nv1, &hdr, body1);
     if (two) add_page(&w, v2, nv2, &hdr, body2);
     const int64_t nbytes = (int64_t)w.n - off;
-    pqb_col col = {"l", strings ? PQT_PT_BYTE_ARRAY : PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0, NULL};
+    pqb_col col = {"l", strings ? PQT_PT_BYTE_ARRAY : PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0};
     pqb_chunk ch = {off, nbytes, footer_nv, nbytes, PQT_CODEC_UNCOMPRESSED};
     pqb_footer(&w, &col, 1, 1, &rows, &ch);
 

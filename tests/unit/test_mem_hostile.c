@@ -103,7 +103,7 @@ static void write_list_file(const pqb *pages, int64_t nv, int64_t rows)
     pqb_bytes(&w, "PAR1", 4);
     pqb_chunk ch = {(int64_t)w.n, (int64_t)pages->n, nv, (int64_t)pages->n, PQT_CODEC_UNCOMPRESSED};
     pqb_bytes(&w, pages->b, pages->n);
-    pqb_col c = {"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0, NULL};
+    pqb_col c = {"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0};
     pqb_footer(&w, &c, 1, 1, &rows, &ch);
     REQUIRE_OK(pqb_write_file(&w, path) ? PQT_OK : PQT_IO);
     pqb_free(&w);
@@ -230,7 +230,7 @@ static void write_page_file(int ptype, int codec, const pqb_page *p, const pqb *
         ch[i] = (pqb_chunk){off, (int64_t)w.n - off, rows_per_rg, total_unc, codec};
         rows[i] = rows_per_rg;
     }
-    pqb_col c = {"s", ptype, PQT_REP_REQUIRED, false, 0, NULL};
+    pqb_col c = {"s", ptype, PQT_REP_REQUIRED, false, 0};
     pqb_footer(&w, &c, 1, nrg, rows, ch);
     REQUIRE_OK(pqb_write_file(&w, path) ? PQT_OK : PQT_IO);
     pqb_free(&w);

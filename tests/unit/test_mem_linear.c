@@ -38,7 +38,7 @@ static void write_file(int nrg, int ncols)
     int64_t *rows = calloc((size_t)nrg, sizeof *rows);
     for (int c = 0; c < ncols; c++) {
         snprintf(names[c], 16, "c%d", c);
-        cols[c] = (pqb_col){names[c], PQT_PT_INT32, PQT_REP_REQUIRED, false, 0, NULL};
+        cols[c] = (pqb_col){names[c], PQT_PT_INT32, PQT_REP_REQUIRED, false, 0};
     }
     pqb h = {0};
     for (int g = 0; g < nrg; g++) {
@@ -157,8 +157,8 @@ static void test_tree(void)
 {
     pqb w = {0};
     pqb_bytes(&w, "PAR1", 4);
-    pqb_col cols[2] = {{"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0, NULL},
-                       {"x", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0, NULL}};
+    pqb_col cols[2] = {{"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0},
+                       {"x", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0}};
     pqb_footer(&w, cols, 2, 0, NULL, NULL);
     REQUIRE_OK(pqb_write_file(&w, path) ? PQT_OK : PQT_IO);
     pqb_free(&w);

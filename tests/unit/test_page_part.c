@@ -110,11 +110,11 @@ static void write_file(void)
 {
     pqb w = {0};
     pqb_bytes(&w, "PAR1", 4);
-    pqb_col cols[5] = {{"a", PQT_PT_INT64, PQT_REP_OPTIONAL, false, 0, NULL},
-                       {"b", PQT_PT_DOUBLE, PQT_REP_REQUIRED, false, 0, NULL},
-                       {"c", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0, NULL},
-                       {"d", PQT_PT_INT64, PQT_REP_OPTIONAL, false, 0, NULL},
-                       {"e", PQT_PT_INT64, PQT_REP_REQUIRED, false, 0, NULL}};
+    pqb_col cols[5] = {{"a", PQT_PT_INT64, PQT_REP_OPTIONAL, false, 0},
+                       {"b", PQT_PT_DOUBLE, PQT_REP_REQUIRED, false, 0},
+                       {"c", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0},
+                       {"d", PQT_PT_INT64, PQT_REP_OPTIONAL, false, 0},
+                       {"e", PQT_PT_INT64, PQT_REP_REQUIRED, false, 0}};
     pqb_chunk ch[5];
     for (int c = 0; c < 5; c++) {
         pqb raw = {0}, body = {0}, lv = {0};

@@ -152,7 +152,7 @@ static void write_file(const layout *L)
         pqb_offset_index(&w, L->npages, off[g], nb[g], first[g]);
         ex[g].oi_nbytes = (int32_t)((int64_t)w.n - ex[g].oi_offset);
     }
-    pqb_col c = {"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0, NULL};
+    pqb_col c = {"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0};
     int64_t rows[2] = {L->rg_rows, L->rg_rows};
     pqb_footer_ext(&w, &c, 1, 2, rows, ch, ex);
     REQUIRE_OK(pqb_write_file(&w, path) ? PQT_OK : PQT_IO);

@@ -69,8 +69,8 @@ static void write_file(int v2, int64_t rows, int64_t nv)
     put_page(&page, &p, body.b, body.n);
     ch[1] = (pqb_chunk){(int64_t)w.n, (int64_t)page.n, nv, (int64_t)page.n, PQT_CODEC_UNCOMPRESSED};
     pqb_bytes(&w, page.b, page.n);
-    pqb_col cols[2] = {{"a", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0, NULL},
-                       {"b", PQT_PT_INT64, PQT_REP_OPTIONAL, false, 0, NULL}};
+    pqb_col cols[2] = {{"a", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0},
+                       {"b", PQT_PT_INT64, PQT_REP_OPTIONAL, false, 0}};
     pqb_footer(&w, cols, 2, 1, &rows, ch);
     REQUIRE_OK(pqb_write_file(&w, path) ? PQT_OK : PQT_IO);
     pqb_free(&lv);

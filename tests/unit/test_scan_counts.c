@@ -62,9 +62,9 @@ static void write_file(void)
 {
     pqb w = {0};
     pqb_bytes(&w, "PAR1", 4);
-    pqb_col cols[3] = {{"a", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0, NULL},
-                       {"b", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0, NULL},
-                       {"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0, NULL}};
+    pqb_col cols[3] = {{"a", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0},
+                       {"b", PQT_PT_INT32, PQT_REP_OPTIONAL, false, 0},
+                       {"l", PQT_PT_INT32, PQT_REP_OPTIONAL, true, 0}};
     pqb_chunk ch[NRG * 3];
     pqb_chunk_extra ex[NRG * 3];
     memset(ch, 0, sizeof ch);

@@ -518,7 +518,7 @@ static void test_pages_skipped(void)
     }
     int64_t rows = NROWS;
     pqb_chunk ch = {off, (int64_t)w.n - off, NROWS, NROWS * 4 + 200, PQT_CODEC_ZSTD};
-    pqb_col c = {"v", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0, NULL};
+    pqb_col c = {"v", PQT_PT_INT32, PQT_REP_REQUIRED, false, 0};
     pqb_footer(&w, &c, 1, 1, &rows, &ch);
     pqt_file *f = NULL;
     REQUIRE_OK(pqt_file_open_mem(w.b, w.n, "garbled-page-3", NULL, &f));
