@@ -32,7 +32,9 @@ void pqt_plan_free(pqt_plan *p);
 /* Set dst_row and nsel from the selections (after they were narrowed). */
 void pqt_plan_recount(pqt_plan *p);
 /* *dst = src keeping only the plan rows i (0-based, plan order) with keep[i] != 0; src is
- * untouched, so a failure changes nothing. PQT_MISUSE for a permuted plan; PQT_NOMEM. */
+ * untouched, so a failure changes nothing. PQT_MISUSE for a permuted plan; PQT_NOMEM. The
+ * keep operation (pqt_plan_keep) built beside the plan, for a caller that commits it with
+ * other changes (pqt_plan_replace). */
 pqt_status pqt_plan_refined(const pqt_plan *src, const uint8_t *keep, pqt_plan *dst);
 /* Rows the covering row groups hold. */
 int64_t pqt_plan_extent(const pqt_plan *p);

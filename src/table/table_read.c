@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api/file_int.h"
+#include "api/file_select.h"
 #include "table/table_int.h"
 #include "util/mem.h"
 

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "api/file_int.h" /* the writer still reads pqt_file fields */
 #include "table/table_int.h"
 #include "util/error.h"
 #include "util/mem.h"

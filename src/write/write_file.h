@@ -6,6 +6,8 @@
 #ifndef PQT_WRITE_FILE_H
 #define PQT_WRITE_FILE_H
 
+#include "api/file_int.h" /* the writer still reads pqt_file fields (write/) */
+#include "api/file_select.h"
 #include "table/table_int.h"
 #include "write/write_int.h"
 
