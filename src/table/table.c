@@ -202,6 +202,19 @@ void pqt_tbl_plan_settled(pqt_table *t)
     t->rg_extent = pqt_plan_extent(&t->plan);
 }
 
+/* The operations an open applies to the slice's plan, in order (read/plan.h): the filter
+ * restricts it, the sample restricts what the filter kept (it draws for survivors only), and
+ * a sort orders it (a top-n first keeps the row groups that can hold its rows) or a limit
+ * alone cuts it. Each step settles nrows and the extent. */
+static pqt_status plan_at_open(pqt_table *t, const pqt_filter *filter, const pqt_sort_spec *sort,
+                               int64_t limit)
+{
+    if (pqt_scan_filter_nrules(filter) > 0) PQT_TRY(pqt_tbl_filter_at_open(t, filter));
+    PQT_TRY(pqt_tbl_sample_at_open(t));
+    if (sort || limit >= 0) PQT_TRY(pqt_tbl_sort_at_open(t, sort, limit));
+    return PQT_OK;
+}
+
 /* Open a table over the source io (its reference is taken over, also on failure). */
 static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **ret)
 {
@@ -259,16 +272,8 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
         st = pqt_tbl_sort_check(t, sort);
         if (st != PQT_OK) goto fail;
     }
-    if (pqt_scan_filter_nrules(filter) > 0) {
-        st = pqt_tbl_filter_at_open(t, filter);
-        if (st != PQT_OK) goto fail;
-    }
-    st = pqt_tbl_sample_at_open(t); /* after the filter: it draws for survivors only */
+    st = plan_at_open(t, filter, sort, opts ? opts->limit_plus1 - 1 : -1);
     if (st != PQT_OK) goto fail;
-    if (sort || (opts && opts->limit_plus1 > 0)) {
-        st = pqt_tbl_sort_at_open(t, sort, opts->limit_plus1 - 1);
-        if (st != PQT_OK) goto fail;
-    }
     pqt_tbl_open_rules_free(&rules);
     *ret = t;
     return PQT_OK;
