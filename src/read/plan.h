@@ -7,6 +7,7 @@
 #ifndef PQT_READ_PLAN_H
 #define PQT_READ_PLAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "format/meta.h"
@@ -31,7 +32,9 @@ void pqt_plan_free(pqt_plan *p);
 /* Set dst_row and nsel from the selections (after they were narrowed). */
 void pqt_plan_recount(pqt_plan *p);
 /* *dst = src keeping only the plan rows i (0-based, plan order) with keep[i] != 0; src is
- * untouched, so a failure changes nothing. PQT_MISUSE for a permuted plan; PQT_NOMEM. */
+ * untouched, so a failure changes nothing. PQT_MISUSE for a permuted plan; PQT_NOMEM. The
+ * keep operation (pqt_plan_keep) built beside the plan, for a caller that commits it with
+ * other changes (pqt_plan_replace). */
 pqt_status pqt_plan_refined(const pqt_plan *src, const uint8_t *keep, pqt_plan *dst);
 /* Rows the covering row groups hold. */
 int64_t pqt_plan_extent(const pqt_plan *p);
@@ -47,5 +50,34 @@ void pqt_plan_range_groups(const pqt_file_meta *meta, int64_t lo, int64_t hi, in
  * (PQT_NOMEM) the selections made so far are left for the caller to free. */
 pqt_status pqt_plan_range_sels(const pqt_file_meta *meta, int rg0, int n, int64_t lo, int64_t hi,
                                pqt_sel *sels, int64_t *dst_row);
+
+/* ---- plan_ops.c: the operations an open and a table call build the plan with ----
+ * Each narrows or orders the plan in place and is failure-atomic: when it fails the plan is
+ * as it was (PQT_NOMEM; PQT_MISUSE for an operation a sorted plan cannot take). An open reads
+ * as slice, restrict (filter pass), restrict (sample), keep_groups (top-n pruning), then
+ * limit, permute or take (sort); pqt_table_filter_rows/keep are keep. */
+
+/* A working copy of the plan's selections for a step that narrows them in place (the filter
+ * pass, the sample); free it with pqt_plan_sels_free unless pqt_plan_restrict takes it. */
+pqt_status pqt_plan_sels_copy(const pqt_plan *p, pqt_sel **sels_ret);
+void pqt_plan_sels_free(pqt_sel *sels, int nrg);
+/* Replace the selections by sels (nrg, each a subset of the plan's own for its row group,
+ * as a step given pqt_plan_sels_copy's copy makes them). Takes sels, also on failure. */
+pqt_status pqt_plan_restrict(pqt_plan *p, pqt_sel *sels);
+/* Keep only the row groups rg with keep_rg[rg] (their selections stay as they are). */
+pqt_status pqt_plan_keep_groups(pqt_plan *p, const bool *keep_rg);
+/* Keep only the plan rows i (plan order) with keep[i] != 0. */
+pqt_status pqt_plan_keep(pqt_plan *p, const uint8_t *keep);
+/* Keep only the first n plan rows (n >= nsel: nothing changes). */
+pqt_status pqt_plan_limit(pqt_plan *p, int64_t n);
+/* Order the plan: table row i holds plan row perm[i] (perm: nsel distinct plan rows,
+ * allocated with pqt_malloc_array). Takes perm, also on failure. */
+pqt_status pqt_plan_permute(pqt_plan *p, int64_t *perm);
+/* Keep plan rows idx[0..k) (distinct) in that order: table row i holds what was plan row
+ * idx[i] (a top-n). Takes idx (as pqt_plan_permute takes perm), also on failure. */
+pqt_status pqt_plan_take(pqt_plan *p, int64_t *idx, int64_t k);
+/* *p becomes *np (taken; np is left empty): the commit of a plan built beside it. */
+void pqt_plan_replace(pqt_plan *p, pqt_plan *np);
+
 
 #endif

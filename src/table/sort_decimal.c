@@ -55,7 +55,7 @@ pqt_status pqt_sort_exact_read(pqt_table *t, int ci, int threads, pqt_sort_exact
     if (!t->f || t->detached || c->file_col < 0 || c->added || c->user_written ||
         c->decode_kind || c->kind != PQT_FLOAT64)
         return PQT_OK;
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     if (fc->conv != PQT_CONV_DECIMAL || fc->decimal_precision < 16 || fc->decimal_precision > 38)
         return PQT_OK;
     pqt_col dc;

@@ -33,14 +33,6 @@ static inline bool valid_at(const pqt_colbuf *b, int64_t r)
     return !b->validity || (b->validity[r >> 3] >> (r & 7) & 1);
 }
 
-static inline uint64_t float_code(double x)
-{
-    if (x == 0) x = 0; /* -0.0 ties with 0.0, as < compares them */
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
-}
-
 static inline uint64_t string_code(const pqt_colbuf *b, int64_t r)
 {
     const int64_t *o = b->str_offsets;
@@ -81,13 +73,13 @@ static inline __attribute__((always_inline)) int key_at(const pqt_sort_key *k, i
     case PQT_FLOAT32: {
         float x = ((const float *)b->data)[r];
         if (isnan(x)) return CLS_NAN;
-        c = float_code(x);
+        c = pqt_sort_code_f64(x);
         break;
     }
     default: {
         double x = ((const double *)b->data)[r];
         if (isnan(x)) return CLS_NAN;
-        c = float_code(x);
+        c = pqt_sort_code_f64(x);
         break;
     }
     }
@@ -434,7 +426,7 @@ static void heap_push(uint64_t *h, int64_t n, uint64_t c)
  * are among those that entered, in row order, and only they are sorted. PQT_MISUSE (no
  * message) when fewer than k rows hold values. */
 #define TOP_MAX_THREADS 64
-#define TOP_BLOCK 1024
+#define TOP_BLOCK PQT_SORT_BLOCK
 
 /* Can a row of [r0, r0 + n) enter a full heap whose top is `top` (a code at or below it)?
  * Once the heap holds k codes almost no block can: this asks with no store and no branch
@@ -448,10 +440,10 @@ static bool block_may_enter(const pqt_sort_key *k, int64_t r0, int64_t n, uint64
     case PQT_FLOAT64: {
         const double *d = (const double *)k->b->data + r0;
         for (int64_t i = 0; i < n; i++) {
-            double x = d[i] + 0.0; /* -0.0 becomes 0.0, as float_code folds it */
+            double x = d[i] + 0.0; /* -0.0 becomes 0.0, as pqt_sort_code_f64 folds it */
             uint64_t u;
             memcpy(&u, &x, sizeof u);
-            uint64_t c = u ^ ((0 - (u >> 63)) | sign) ^ flip; /* float_code, branch-free */
+            uint64_t c = u ^ ((0 - (u >> 63)) | sign) ^ flip; /* pqt_sort_code_f64, branch-free */
             hit |= c <= top;
         }
         return hit != 0;
@@ -490,7 +482,7 @@ static void block_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *
     case PQT_FLOAT64: {
         const double *d = (const double *)b->data + r0;
         for (int64_t i = 0; i < n; i++) {
-            c[i] = float_code(d[i]) ^ flip;
+            c[i] = pqt_sort_code_f64(d[i]) ^ flip;
             ok[i] = d[i] == d[i];
         }
         break;
@@ -498,7 +490,7 @@ static void block_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *
     case PQT_FLOAT32: {
         const float *f = (const float *)b->data + r0;
         for (int64_t i = 0; i < n; i++) {
-            c[i] = float_code(f[i]) ^ flip;
+            c[i] = pqt_sort_code_f64(f[i]) ^ flip;
             ok[i] = f[i] == f[i];
         }
         break;
@@ -536,6 +528,25 @@ static void block_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *
     }
     if (v) /* a null row's slot holds no value, whatever its bytes */
         for (int64_t i = 0; i < n; i++) ok[i] &= (uint8_t)(v[(r0 + i) >> 3] >> ((r0 + i) & 7));
+}
+
+void pqt_sort_key_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *c, uint8_t *ok)
+{
+    block_codes(k, r0, n, c, ok);
+}
+
+void pqt_sort_heap_offer(uint64_t *h, int64_t *nh, int64_t k, const uint64_t *c, const uint8_t *ok,
+                         int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        if (!ok[i]) continue;
+        if (*nh < k)
+            heap_push(h, (*nh)++, c[i]);
+        else if (c[i] < h[0]) {
+            h[0] = c[i];
+            heap_sift_down(h, *nh, 0);
+        }
+    }
 }
 
 /* Grow a candidate list by doubling, up to `most` entries; false (list kept) past that. */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "column/column.h"
 #include "pqt.h"
@@ -33,5 +34,29 @@ pqt_status pqt_sort_top(const pqt_sort_key *keys, int nkeys, int64_t n, int64_t 
                         int64_t *out, int64_t *nout_ret, int threads, const char *call);
 /* -1, 0, 1: row a before, tied with, after row b under the keys. */
 int pqt_sort_cmp(const pqt_sort_key *keys, int nkeys, int64_t a, int64_t b);
+
+/* The order codes a key's values sort by (unsigned order is ascending value order): signed
+ * integers with the sign bit flipped, uint64 as itself, floats by their bits (negatives
+ * inverted, -0.0 folded into 0.0; NaN is not a value). Descending is the complement. Also
+ * for bounds that are not in a column (a row group's statistics, table_open_topn.c). */
+static inline uint64_t pqt_sort_code_i64(int64_t v)
+{
+    return (uint64_t)v ^ (UINT64_C(1) << 63);
+}
+static inline uint64_t pqt_sort_code_f64(double x)
+{
+    if (x == 0) x = 0; /* -0.0 ties with 0.0, as < compares them */
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+#define PQT_SORT_BLOCK 1024
+/* The codes of rows [r0, r0 + n) of key k (n <= PQT_SORT_BLOCK) into c, ok[i] = 1 where the
+ * row holds a value (not null, not NaN). */
+void pqt_sort_key_codes(const pqt_sort_key *k, int64_t r0, int64_t n, uint64_t *c, uint8_t *ok);
+/* Offer codes c[i] with ok[i] to a bounded max-heap h of the at most k smallest codes so far
+ * (*nh of them; h[0], once *nh == k, is the k-th smallest). */
+void pqt_sort_heap_offer(uint64_t *h, int64_t *nh, int64_t k, const uint64_t *c, const uint8_t *ok,
+                         int64_t n);
 
 #endif

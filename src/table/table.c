@@ -40,7 +40,7 @@ void pqt_tbl_warn(const char *fmt, ...)
 
 const char *pqt_tbl_where(const pqt_table *t)
 {
-    return t->f ? t->f->path : "in-memory table";
+    return t->f ? pqt_file_path(t->f) : "in-memory table";
 }
 
 const char *pqt_tbl_suggest(const pqt_table *t, const char *name, char *buf, size_t cap)
@@ -83,7 +83,7 @@ pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char
                        "%s: %s inside an OpenMP parallel region on a table opened outside it "
                        "(%s) is refused: call pqt_table_prefetch (or do the change) before the "
                        "region",
-                       call, what, t->f ? t->f->path : "in-memory table");
+                       call, what, t->f ? pqt_file_path(t->f) : "in-memory table");
     return PQT_OK;
 }
 
@@ -105,7 +105,7 @@ pqt_status pqt_tbl_hold_take(pqt_tbl_hold *h, const pqt_table *ct, const char *c
                            "%s: %s while another thread is changing or reading the table (%s) "
                            "is refused: call pqt_table_prefetch (or do the change) before "
                            "sharing the table between threads",
-                           call, what, t->f ? t->f->path : "in-memory table");
+                           call, what, t->f ? pqt_file_path(t->f) : "in-memory table");
         t->hold_depth++;
     } else {
         t->hold_depth = 1;
@@ -144,12 +144,13 @@ pqt_status pqt_table_new(pqt_table **ret)
 /* The slot of file column i named name. */
 static pqt_status add_file_slot(pqt_table *t, int i, const char *name)
 {
-    const pqt_col *fc = &t->f->schema.cols[i];
+    const pqt_col *fc = pqt_file_col(t->f, i);
     pqt_tcol *c;
     PQT_TRY(pqt_tbl_slot_add(t, &c));
     c->name = pqt_strdup(name);
     c->unit = pqt_strdup("");
-    if (!c->name || !c->unit) return pqt_err(PQT_NOMEM, "out of memory opening %s", t->f->path);
+    if (!c->name || !c->unit)
+        return pqt_err(PQT_NOMEM, "out of memory opening %s", pqt_file_path(t->f));
     c->file_col = i;
     c->time_unit = fc->time_unit;
     if (fc->elem_kind == PQT_NONE) {
@@ -175,7 +176,7 @@ static pqt_status add_file_slot(pqt_table *t, int i, const char *name)
  * dropped with a warning, as is one whose own name a remap entry took for another column. */
 static pqt_status add_file_slots(pqt_table *t, const pqt_maml *m)
 {
-    const pqt_schema *s = &t->f->schema;
+    const pqt_schema *s = pqt_file_schema(t->f);
     for (int i = 0; i < s->ncols; i++) {
         const pqt_col *fc = &s->cols[i];
         int lo = 0, hi = 0;
@@ -187,11 +188,30 @@ static pqt_status add_file_slots(pqt_table *t, const pqt_maml *m)
             pqt_tbl_warn("%s: the file's own column '%s' is dropped: the name is reserved for "
                          "the row-index column (a MAML's extra: remap: can give it another "
                          "name)",
-                         t->f->path, PQT_TBL_ROW_INDEX);
+                         pqt_file_path(t->f), PQT_TBL_ROW_INDEX);
             continue;
         }
         PQT_TRY(add_file_slot(t, i, fc->path));
     }
+    return PQT_OK;
+}
+
+void pqt_tbl_plan_settled(pqt_table *t)
+{
+    t->nrows = t->plan.nsel;
+    t->rg_extent = pqt_plan_extent(&t->plan);
+}
+
+/* The operations an open applies to the slice's plan, in order (read/plan.h): the filter
+ * restricts it, the sample restricts what the filter kept (it draws for survivors only), and
+ * a sort orders it (a top-n first keeps the row groups that can hold its rows) or a limit
+ * alone cuts it. Each step settles nrows and the extent. */
+static pqt_status plan_at_open(pqt_table *t, const pqt_filter *filter, const pqt_sort_spec *sort,
+                               int64_t limit)
+{
+    if (pqt_scan_filter_nrules(filter) > 0) PQT_TRY(pqt_tbl_filter_at_open(t, filter));
+    PQT_TRY(pqt_tbl_sample_at_open(t));
+    if (sort || limit >= 0) PQT_TRY(pqt_tbl_sort_at_open(t, sort, limit));
     return PQT_OK;
 }
 
@@ -214,7 +234,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     const char *path = io->name;
     st = pqt_file_open_io(io, opts, &t->f);
     if (st != PQT_OK) goto fail;
-    int64_t n = t->f->meta.num_rows;
+    int64_t n = pqt_file_nrows(t->f);
     int64_t lo = 1, hi = n;
     if (t->opts.row_lo != 0 || t->opts.row_hi != 0) {
         lo = t->opts.row_lo != 0 ? t->opts.row_lo : 1;
@@ -228,12 +248,11 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
             goto fail;
         }
     }
-    st = pqt_plan_slice(&t->plan, &t->f->meta, lo - 1, hi);
+    st = pqt_plan_slice(&t->plan, pqt_file_footer(t->f), lo - 1, hi);
     if (st != PQT_OK) goto fail;
     t->scan_rg_total = pqt_tbl_scan_rg_covered(&t->plan);
-    t->nrows = t->plan.nsel;
+    pqt_tbl_plan_settled(t);
     t->nrows_unfiltered = hi - lo + 1;
-    t->rg_extent = pqt_plan_extent(&t->plan);
     t->nrows_known = true;
     t->ri_possible = true;
     st = pqt_tbl_maml_check_file(t, opts ? opts->maml : NULL);
@@ -253,16 +272,8 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
         st = pqt_tbl_sort_check(t, sort);
         if (st != PQT_OK) goto fail;
     }
-    if (pqt_scan_filter_nrules(filter) > 0) {
-        st = pqt_tbl_filter_at_open(t, filter);
-        if (st != PQT_OK) goto fail;
-    }
-    st = pqt_tbl_sample_at_open(t); /* after the filter: it draws for survivors only */
+    st = plan_at_open(t, filter, sort, opts ? opts->limit_plus1 - 1 : -1);
     if (st != PQT_OK) goto fail;
-    if (sort || (opts && opts->limit_plus1 > 0)) {
-        st = pqt_tbl_sort_at_open(t, sort, opts->limit_plus1 - 1);
-        if (st != PQT_OK) goto fail;
-    }
     pqt_tbl_open_rules_free(&rules);
     *ret = t;
     return PQT_OK;
@@ -352,7 +363,7 @@ int pqt_table_has_column(const pqt_table *t, const char *name)
 const char *pqt_table_filename(const pqt_table *t)
 {
     if (!t) return NULL;
-    return t->f ? t->f->path : "";
+    return t->f ? pqt_file_path(t->f) : "";
 }
 
 pqt_status pqt_table_meta_value(const pqt_table *t, const char *key, const char **value_ret)
@@ -500,12 +511,13 @@ pqt_status pqt_table_has_nulls(const pqt_table *t, const char *name, int *ret)
             r = !pqt_tbl_bit(b->row_validity, i);
     } else if (t->cols[ci].file_col >= 0) {
         /* from the footer: 0 only when every covering chunk says it holds no null */
-        const pqt_col *fc = &t->f->schema.cols[t->cols[ci].file_col];
+        const pqt_col *fc = pqt_file_col(t->f, t->cols[ci].file_col);
         const pqt_plan *p = &t->plan;
         for (int rg = 0; fc->nullable && !r && rg < p->nrg; rg++) {
             if (p->sel[rg].nsel == 0) continue;
             for (int j = 0; j < fc->nchunk_cols && !r; j++) {
-                const pqt_column_chunk *ch = &t->f->meta.row_groups[rg].columns[fc->chunk_col + j];
+                const pqt_column_chunk *ch =
+                    &pqt_file_footer(t->f)->row_groups[rg].columns[fc->chunk_col + j];
                 r = !ch->has_meta || !ch->meta.has_stats || !ch->meta.stats.has_null_count ||
                     ch->meta.stats.null_count != 0;
             }

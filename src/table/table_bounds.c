@@ -17,16 +17,18 @@ pqt_status pqt_table_row_group_bounds(const pqt_table *t, int physical, int64_t 
         return pqt_err(PQT_MISUSE, "pqt_table_row_group_bounds: the table is in memory: it was "
                                    "never read from a file, so it has no row groups");
     if (t->detached)
-        return pqt_err(PQT_DETACHED, "pqt_table_row_group_bounds: the table read from %s has "
-                                     "detached from it (%s changed its rows): its rows no "
-                                     "longer come from any row group",
-                       t->f->path, t->detached_by ? t->detached_by : "a row change");
+        return pqt_err(PQT_DETACHED,
+                       "pqt_table_row_group_bounds: the table read from %s has "
+                       "detached from it (%s changed its rows): its rows no "
+                       "longer come from any row group",
+                       pqt_file_path(t->f), t->detached_by ? t->detached_by : "a row change");
     const pqt_plan *p = &t->plan;
     if (!physical && p->perm)
-        return pqt_err(PQT_MISUSE, "pqt_table_row_group_bounds: the table read from %s is "
-                                   "sorted: a row group's rows are spread over the table, so "
-                                   "only the physical form answers",
-                       t->f->path);
+        return pqt_err(PQT_MISUSE,
+                       "pqt_table_row_group_bounds: the table read from %s is "
+                       "sorted: a row group's rows are spread over the table, so "
+                       "only the physical form answers",
+                       pqt_file_path(t->f));
     int64_t *b = pqt_malloc_array((size_t)p->nrg * 2 + 1, sizeof *b);
     if (!b) return pqt_err(PQT_NOMEM, "out of memory for %d row-group bounds", p->nrg);
     for (int rg = 0; rg < p->nrg; rg++) {

@@ -65,16 +65,16 @@ pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret)
     pqt_status st = PQT_OK;
     if (t->f) {
         st = pqt_file_reopen(t->f, &t->opts, &c->f);
-        if (st == PQT_OK && (c->f->meta.num_rows != t->f->meta.num_rows ||
-                             c->f->meta.n_row_groups != t->f->meta.n_row_groups))
-            st = pqt_err(PQT_IO, "%s: %s changed since the table was opened (%lld rows in %d row "
-                                 "groups, now %lld in %d)",
-                         call, t->f->path, (long long)t->f->meta.num_rows, t->f->meta.n_row_groups,
-                         (long long)c->f->meta.num_rows, c->f->meta.n_row_groups);
+        if (st == PQT_OK && (pqt_file_nrows(c->f) != pqt_file_nrows(t->f) ||
+                             pqt_file_nrow_groups(c->f) != pqt_file_nrow_groups(t->f)))
+            st = pqt_err(PQT_IO,
+                         "%s: %s changed since the table was opened (%lld rows in %d row "
+                         "groups, now %lld in %d)",
+                         call, pqt_file_path(t->f), (long long)pqt_file_nrows(t->f),
+                         pqt_file_nrow_groups(t->f), (long long)pqt_file_nrows(c->f),
+                         pqt_file_nrow_groups(c->f));
         /* the measured LIST widths carry over: the clone need not measure again */
-        if (st == PQT_OK)
-            memcpy(c->f->list_width, t->f->list_width,
-                   ((size_t)t->f->schema.ncols + 1) * sizeof *t->f->list_width);
+        if (st == PQT_OK) pqt_file_list_widths_share(c->f, t->f);
         if (st == PQT_OK) st = pqt_plan_copy(&c->plan, &t->plan);
         if (st == PQT_OK && t->explain && !(c->explain = pqt_strdup(t->explain)))
             st = pqt_err(PQT_NOMEM, "%s: out of memory", call);

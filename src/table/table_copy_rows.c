@@ -50,7 +50,7 @@ static bool file_decimal(const pqt_table *t, int ci)
 {
     const pqt_tcol *c = &t->cols[ci];
     if (c->file_col < 0 || !t->f || t->detached || t->plan.perm) return false;
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     return fc->conv == PQT_CONV_DECIMAL && !c->added && !c->user_written && !c->decode_kind &&
            PQT_KIND_ELEMENT(c->kind) == PQT_FLOAT64;
 }

@@ -20,7 +20,7 @@ static pqt_status decimal_source(pqt_table *t, const char *call, const char *nam
     int ci = -1;
     PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
-    const pqt_col *fc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+    const pqt_col *fc = c->file_col >= 0 && t->f ? pqt_file_col(t->f, c->file_col) : NULL;
     if (!fc || fc->conv != PQT_CONV_DECIMAL)
         return pqt_err(PQT_KIND, "%s: column '%s' is not a DECIMAL column of the file", call, name);
     if (c->added || c->user_written || c->decode_kind || PQT_KIND_ELEMENT(c->kind) != PQT_FLOAT64)
@@ -81,7 +81,7 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
         return pqt_err(PQT_DETACHED,
                        "%s: column '%s': the table has detached from %s, so its "
                        "decimals cannot be read again",
-                       call, name, t->f->path);
+                       call, name, pqt_file_path(t->f));
     PQT_TRY(pqt_tbl_check_serial(t, call, "reading the file again"));
     /* a value access: a column with a qc rule not checked yet (not resident) is checked now,
      * on its float64 values, as its first read would (docs/qc.md) */

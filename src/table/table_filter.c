@@ -46,7 +46,7 @@ pqt_status pqt_tbl_scan_cols(const pqt_table *t, pqt_scan_col **cols_ret, int *n
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < nslots; i++) {
             const pqt_tcol *c = &t->cols[i];
-            bool top = t->f && c->file_col >= 0 && t->f->schema.cols[c->file_col].top_level;
+            bool top = t->f && c->file_col >= 0 && pqt_file_col(t->f, c->file_col)->top_level;
             if (top != (pass == 0)) continue;
             int ek = PQT_KIND_ELEMENT(c->kind);
             cols[n].name = c->name;
@@ -298,9 +298,7 @@ void pqt_tbl_commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t
         t->cols[i].buf = nb[i];
         memset(&nb[i], 0, sizeof nb[i]);
     }
-    pqt_plan_free(&t->plan);
-    t->plan = *np;
-    memset(np, 0, sizeof *np);
+    pqt_plan_replace(&t->plan, np);
     t->nrows = nkeep;
     /* row groups left without a survivor are never decoded again */
     t->rg_extent = pqt_plan_extent(&t->plan);

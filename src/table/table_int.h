@@ -21,11 +21,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "api/file_int.h"
+#include "api/file_access.h"
 #include "column/column.h"
 #include "pqt.h"
-#include "scan/filter.h"
 #include "read/plan.h"
+#include "scan/filter.h"
 #include "scan/qc.h"
 #include "util/error.h"
 #include "util/sel.h"
@@ -140,6 +140,8 @@ const char *pqt_tbl_suggest(const pqt_table *t, const char *name, char *buf, siz
 /* Slot of name or PQT_NOT_FOUND with a message naming `call`, the table, the column and the
  * closest name ("CALL: FILE: no column 'mas'; did you mean 'mass'?"). */
 pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name, int *ci_ret);
+/* After an operation on t's plan at open (read/plan.h): nrows and the extent follow it. */
+void pqt_tbl_plan_settled(pqt_table *t);
 /* PQT_PARALLEL when called inside a parallel region deeper than the one that opened t. */
 pqt_status pqt_tbl_check_serial(const pqt_table *t, const char *call, const char *what);
 

@@ -29,10 +29,11 @@ static int str_cmp(const void *a, const void *b)
 static int missing_targets(const pqt_maml *m, const pqt_file *f, pqt_buf *b)
 {
     if (m->nremap == 0) return 0;
-    int ncols = f->schema.ncols;
+    int ncols = pqt_file_ncols(f);
     const char **paths = pqt_malloc_array(ncols ? (size_t)ncols : 1, sizeof *paths);
     if (!paths) return -1;
-    for (int i = 0; i < ncols; i++) paths[i] = f->schema.cols[i].path;
+    for (int i = 0; i < ncols; i++)
+        paths[i] = pqt_file_col(f, i)->path;
     qsort(paths, (size_t)ncols, sizeof *paths, str_cmp);
     int n = 0;
     for (int i = 0; i < m->nremap && n >= 0; i++) {
@@ -81,11 +82,11 @@ pqt_status pqt_tbl_maml_check_file(const pqt_table *t, const pqt_maml *m)
         nbad = pqt_buf_append(&b, line, (size_t)len) == PQT_OK ? nbad + 1 : -1;
     }
     if (nbad == 0) return PQT_OK;
-    pqt_status st =
-        nbad < 0 ? pqt_err(PQT_NOMEM, "pqt_table_open: out of memory")
-                 : pqt_err(PQT_BAD_MAML, "pqt_table_open: %s: MAML %s: %d problem%s:\n%.*s",
-                           t->f->path, m->source, nbad, nbad == 1 ? "" : "s",
-                           (int)(b.len < 800 ? b.len : 800), (const char *)b.data);
+    pqt_status st = nbad < 0
+                        ? pqt_err(PQT_NOMEM, "pqt_table_open: out of memory")
+                        : pqt_err(PQT_BAD_MAML, "pqt_table_open: %s: MAML %s: %d problem%s:\n%.*s",
+                                  pqt_file_path(t->f), m->source, nbad, nbad == 1 ? "" : "s",
+                                  (int)(b.len < 800 ? b.len : 800), (const char *)b.data);
     pqt_buf_free(&b);
     return st;
 }
@@ -101,7 +102,7 @@ pqt_status pqt_tbl_maml_at_open(pqt_table *t, pqt_maml *m)
     for (int i = 0; i < ncols && st == PQT_OK; i++) {
         const pqt_tcol *c = &t->cols[i];
         if (c->file_col < 0) continue;
-        const pqt_maml_field *f = pqt_maml_field_find(m, t->f->schema.cols[c->file_col].path);
+        const pqt_maml_field *f = pqt_maml_field_find(m, pqt_file_col(t->f, c->file_col)->path);
         if (!f || !f->unit) continue;
         units[i] = pqt_strdup(strcasecmp(f->unit, "unitless") ? f->unit : "");
         if (!units[i]) st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory");
@@ -142,7 +143,7 @@ pqt_status pqt_table_maml_field_value(const pqt_table *t, const char *name, cons
     PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     if (!t->maml || !t->f || c->file_col < 0 || c->added) return PQT_NOT_FOUND;
-    const pqt_maml_field *f = pqt_maml_field_find(t->maml, t->f->schema.cols[c->file_col].path);
+    const pqt_maml_field *f = pqt_maml_field_find(t->maml, pqt_file_col(t->f, c->file_col)->path);
     const char *v = !f ? NULL : info ? f->info : ucd ? f->ucd : f->data_type;
     if (!v) return PQT_NOT_FOUND;
     *value_ret = v;
@@ -157,7 +158,7 @@ pqt_status pqt_table_file_column(const pqt_table *t, const char *name, const cha
     PQT_TRY(pqt_tbl_lookup(t, "pqt_table_file_column", name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     if (!t->f || c->file_col < 0 || c->added || c->is_row_index) return PQT_NOT_FOUND;
-    *path_ret = t->f->schema.cols[c->file_col].path;
+    *path_ret = pqt_file_col(t->f, c->file_col)->path;
     return PQT_OK;
 }
 

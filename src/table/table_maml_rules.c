@@ -54,11 +54,11 @@ static int path_cmp(const void *a, const void *b)
 static pqt_status index_build(const pqt_file *f, path_index *x)
 {
     x->f = f;
-    x->n = f->schema.ncols;
+    x->n = pqt_file_ncols(f);
     x->e = pqt_malloc_array((size_t)x->n + 1, sizeof *x->e);
     if (!x->e) return pqt_err(PQT_NOMEM, "out of memory checking a MAML");
     for (int i = 0; i < x->n; i++)
-        x->e[i] = (path_entry){f->schema.cols[i].path, i};
+        x->e[i] = (path_entry){pqt_file_col(f, i)->path, i};
     qsort(x->e, (size_t)x->n, sizeof *x->e, path_cmp);
     return PQT_OK;
 }
@@ -130,11 +130,11 @@ static void add_failure(problems *p, pqt_status st, int line, const char *what)
  * column of that name comes first and wins). */
 static pqt_status file_scan_cols(const pqt_file *f, pqt_scan_col **ret)
 {
-    int n = f->schema.ncols;
+    int n = pqt_file_ncols(f);
     pqt_scan_col *cols = pqt_calloc((size_t)n + 1, sizeof *cols);
     if (!cols) return pqt_err(PQT_NOMEM, "out of memory checking a MAML");
     for (int i = 0; i < n; i++) {
-        const pqt_col *fc = &f->schema.cols[i];
+        const pqt_col *fc = pqt_file_col(f, i);
         cols[i] = (pqt_scan_col){fc->path, file_kind(fc), fc->time_unit};
     }
     cols[n] = (pqt_scan_col){PQT_TBL_ROW_INDEX, PQT_INT64, -1};
@@ -157,11 +157,11 @@ static void filter_problems(const pqt_maml *m, const pqt_file *f, const path_ind
             continue;
         }
         pqt_fprog *prog = NULL;
-        st = f ? pqt_scan_compile(one, cols, f->schema.ncols + 1, &prog) : PQT_OK;
+        st = f ? pqt_scan_compile(one, cols, pqt_file_ncols(f) + 1, &prog) : PQT_OK;
         if (st != PQT_OK) add_failure(p, st, line, "extra: filter (file column names)");
         for (int s = 0; prog && s < pqt_scan_prog_ncols(prog); s++) {
             int ci = pqt_scan_prog_col(prog, s);
-            if (ci >= f->schema.ncols || reachable(m, cols[ci].name)) continue;
+            if (ci >= pqt_file_ncols(f) || reachable(m, cols[ci].name)) continue;
             /* a column no slot reads is filtered under its hidden name, which must not be
              * a table column's (a pathological remap or file column name) */
             char *hidden = pqt_malloc(strlen(cols[ci].name) + sizeof PQT_TBL_HIDDEN_FMT);
@@ -211,7 +211,7 @@ static void sort_problems(const pqt_maml *m, const path_index *x, problems *p)
                             name);
                 continue;
             }
-            const pqt_col *fc = &x->f->schema.cols[fci];
+            const pqt_col *fc = pqt_file_col(x->f, fci);
             int kind = file_kind(fc);
             if (!reachable(m, name))
                 add_problem(p, line,
@@ -295,7 +295,7 @@ static void qc_problems(const pqt_maml *m, const path_index *x, problems *p)
             continue;
         }
         if (fci >= 0) {
-            const pqt_col *fc = &x->f->schema.cols[fci];
+            const pqt_col *fc = pqt_file_col(x->f, fci);
             int kind = file_kind(fc);
             if (kind == PQT_NONE)
                 st = pqt_err(PQT_KIND, "the column cannot be read (%s)",
@@ -438,7 +438,7 @@ static pqt_status build_qc(const pqt_table *t, const pqt_maml *m, const pqt_qc *
 {
     pqt_qc *q = NULL;
     PQT_TRY(pqt_qc_new(&q));
-    bool *claimed = pqt_calloc((size_t)t->f->schema.ncols + 1, sizeof *claimed);
+    bool *claimed = pqt_calloc((size_t)pqt_file_ncols(t->f) + 1, sizeof *claimed);
     pqt_status st = claimed ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory merging qc rules");
     /* the MAML's rules, under the table's name of their column */
     for (int i = 0; i < m->nfields && st == PQT_OK; i++) {
@@ -491,7 +491,7 @@ pqt_status pqt_tbl_maml_rules(const pqt_table *t, const pqt_opts *opts, pqt_tbl_
     if (st == PQT_OK && has_qc(m)) st = build_qc(t, m, opts->qc, &x, &r->qc);
     pqt_mem_free(x.e);
     if (st != PQT_OK) {
-        pqt_err_prefix("pqt_table_open: %s: ", t->f->path);
+        pqt_err_prefix("pqt_table_open: %s: ", pqt_file_path(t->f));
         pqt_tbl_open_rules_free(r);
     }
     return st;

@@ -94,7 +94,7 @@ static bool wins(const pqt_table *t, int i)
     /* a top-level file column whose own name contains dots wins over a struct leaf spelled
      * alike */
     int fc = t->cols[i].file_col;
-    return t->f && fc >= 0 && t->f->schema.cols[fc].top_level;
+    return t->f && fc >= 0 && pqt_file_col(t->f, fc)->top_level;
 }
 
 int pqt_tbl_find(const pqt_table *t, const char *name)

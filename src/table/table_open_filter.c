@@ -3,38 +3,32 @@
  * table_open_filter.c - a filter given at open narrows the read plan (layer: table).
  *
  * The filter is compiled against the table's columns (and the virtual row index), then the
- * scan layer's filter pass refines the plan's per-row-group selections: row groups the
+ * scan layer's filter pass narrows a copy of the plan's per-row-group selections, which then
+ * restricts the plan (read/plan.h, an operation on it): row groups the
  * statistics refute are never read, the rest keep only the rows passing. Every later read
  * goes through the plan, so payload columns decode survivors only. Everything is decided
  * here, at open, before the table is returned: nrows counts survivors from the start.
  */
-#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "scan/scan.h"
 #include "table/table_int.h"
 #include "util/mem.h"
-
-static int effective_threads(const pqt_table *t)
-{
-    int n = t->threads > 0 ? t->threads : omp_get_max_threads();
-    if (omp_in_parallel()) n = 1;
-    return n < 1 ? 1 : n;
-}
+#include "util/par.h"
 
 /* With a MAML: the file columns no slot reads (its remap shadows them), in file order, into
  * hidden (may be NULL); their count, -1 when out of memory. */
 static int hidden_file_cols(const pqt_table *t, int *hidden)
 {
     if (!t->maml) return 0;
-    int nf = t->f->schema.ncols, n = 0;
+    int nf = pqt_file_ncols(t->f), n = 0;
     bool *read = pqt_calloc((size_t)nf + 1, sizeof *read);
     if (!read) return -1;
     for (int i = 0; i < t->ncols; i++)
         if (t->cols[i].file_col >= 0) read[t->cols[i].file_col] = true;
     for (int k = 0; k < nf; k++)
-        if (!read[k] && t->f->schema.cols[k].elem_kind != PQT_NONE) {
+        if (!read[k] && pqt_file_col(t->f, k)->elem_kind != PQT_NONE) {
             if (hidden) hidden[n] = k;
             n++;
         }
@@ -50,7 +44,7 @@ pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret
     /* the hidden names live after the list, in the same block */
     size_t names = 0;
     for (int k = 0; k < nh && hidden; k++)
-        names += strlen(t->f->schema.cols[hidden[k]].path) + sizeof " (file column)";
+        names += strlen(pqt_file_col(t->f, hidden[k])->path) + sizeof " (file column)";
     pqt_scan_col *cols =
         nh < 0 || (nh > 0 && !hidden)
             ? NULL
@@ -66,7 +60,7 @@ pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret
     cols[n] = (pqt_scan_col){PQT_TBL_ROW_INDEX, PQT_INT64, -1};
     char *at = (char *)(cols + n + 1 + nh);
     for (int k = 0; k < nh; k++) {
-        const pqt_col *fc = &t->f->schema.cols[hidden[k]];
+        const pqt_col *fc = pqt_file_col(t->f, hidden[k]);
         int len = sprintf(at, PQT_TBL_HIDDEN_FMT, fc->path);
         cols[n + 1 + k] =
             (pqt_scan_col){at, fc->is_list ? fc->elem_kind | PQT_LIST : fc->kind, fc->time_unit};
@@ -173,7 +167,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
     pqt_fprog *prog = NULL;
     pqt_status st = pqt_scan_compile(filter, cols, ncols, &prog);
     if (st != PQT_OK) {
-        pqt_err_prefix("pqt_table_open: %s: ", t->f->path);
+        pqt_err_prefix("pqt_table_open: %s: ", pqt_file_path(t->f));
         pqt_mem_free(cols);
         return st;
     }
@@ -183,43 +177,55 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
     int *order = pqt_calloc((size_t)nconj + 1, sizeof *order);
     pqt_read_counters *counters = pqt_calloc((size_t)nslots + 1, sizeof *counters);
     if (!slot_col || !verdicts || !order || !counters) {
-        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter", t->f->path);
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter",
+                     pqt_file_path(t->f));
         goto done;
     }
     int nh = ncols - t->ncols - 1;
     int *hidden = nh > 0 ? pqt_malloc_array((size_t)nh, sizeof *hidden) : NULL;
     if (nh > 0 && (!hidden || hidden_file_cols(t, hidden) != nh)) {
         pqt_mem_free(hidden);
-        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter", t->f->path);
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter",
+                     pqt_file_path(t->f));
         goto done;
     }
     for (int s = 0; s < nslots; s++) {
         int ci = pqt_scan_prog_col(prog, s);
-        slot_col[s] = ci < t->ncols    ? &t->f->schema.cols[t->cols[ci].file_col]
+        slot_col[s] = ci < t->ncols    ? pqt_file_col(t->f, t->cols[ci].file_col)
                       : ci == t->ncols ? NULL /* the row index */
-                                       : &t->f->schema.cols[hidden[ci - t->ncols - 1]];
+                                       : pqt_file_col(t->f, hidden[ci - t->ncols - 1]);
     }
     pqt_mem_free(hidden);
-    pqt_chunk_src src = {t->f->io, t->f->path, t->f->file_size, &t->f->meta, t->f->verify_crc,
-                         false, NULL};
-    pqt_scan_pass pass = {&src, prog, slot_col, t->plan.rg_start, t->plan.nrg,
-                          effective_threads(t), t->opts.pushdown_off, counters};
-    st = pqt_scan_filter(&pass, t->plan.sel, verdicts);
+    pqt_chunk_src src = pqt_file_chunk_src(t->f);
+    pqt_scan_pass pass = {&src,
+                          prog,
+                          slot_col,
+                          t->plan.rg_start,
+                          t->plan.nrg,
+                          pqt_par_threads(t->threads),
+                          t->opts.pushdown_off,
+                          counters};
+    pqt_sel *sels = NULL;
+    st = pqt_plan_sels_copy(&t->plan, &sels);
+    if (st == PQT_OK) st = pqt_scan_filter(&pass, sels, verdicts);
     for (int s = 0; s < nslots; s++) { /* what the filter columns cost counts for them */
         int ci = pqt_scan_prog_col(prog, s);
         if (ci < t->ncols) pqt_tbl_scan_add(t, &t->cols[ci], &counters[s]);
     }
+    if (st == PQT_OK) {
+        st = pqt_plan_restrict(&t->plan, sels); /* takes sels */
+        sels = NULL;
+    }
+    pqt_plan_sels_free(sels, t->plan.nrg);
     if (st != PQT_OK) {
-        pqt_err_prefix("pqt_table_open: %s: filter: ", t->f->path);
+        pqt_err_prefix("pqt_table_open: %s: filter: ", pqt_file_path(t->f));
         goto done;
     }
-    pqt_plan_recount(&t->plan);
-    t->nrows = t->plan.nsel;
-    t->rg_extent = pqt_plan_extent(&t->plan);
+    pqt_tbl_plan_settled(t);
     pqt_scan_conj_order(prog, order);
     t->explain = explain_text(t, prog, order, verdicts);
     if (!t->explain) {
-        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", t->f->path);
+        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", pqt_file_path(t->f));
         goto done;
     }
     tally_verdicts(&t->scan_rg, verdicts, t->plan.nrg);

@@ -8,20 +8,13 @@
  * the filter kept, so a row group the filter pruned is never drawn for nor read. The plan,
  * and with it the sample, is what a clone copies: it keeps the same rows without drawing.
  */
-#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "scan/sample.h"
 #include "table/table_int.h"
 #include "util/mem.h"
-
-static int effective_threads(const pqt_table *t)
-{
-    int n = t->threads > 0 ? t->threads : omp_get_max_threads();
-    if (omp_in_parallel()) n = 1;
-    return n < 1 ? 1 : n;
-}
+#include "util/par.h"
 
 /* The explain text so far (the filter's, or a line saying there is none) with the sample's
  * line after it. */
@@ -30,7 +23,7 @@ static pqt_status explain_add(pqt_table *t, const char *line)
     const char *before = t->explain ? t->explain : "no filter\n";
     size_t n0 = strlen(before), n1 = strlen(line);
     char *text = pqt_malloc_array(n0 + n1 + 1, 1);
-    if (!text) return pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", t->f->path);
+    if (!text) return pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", pqt_file_path(t->f));
     memcpy(text, before, n0);
     memcpy(text + n0, line, n1 + 1);
     pqt_mem_free(t->explain);
@@ -55,16 +48,20 @@ pqt_status pqt_tbl_sample_at_open(pqt_table *t)
         return explain_add(t, line);
     }
     if (p == 0) {
-        for (int rg = 0; rg < t->plan.nrg; rg++)
-            pqt_sel_init_none(&t->plan.sel[rg], t->plan.sel[rg].nrows);
-    } else {
+        PQT_TRY(pqt_plan_limit(&t->plan, 0));
+    } else { /* the pass narrows a copy of the selections, which then restricts the plan */
         seed = t->opts.sample_seed > 0 ? t->opts.sample_seed : pqt_philox_fresh_seed();
-        PQT_TRY(pqt_scan_sample(t->plan.sel, t->plan.nrg, t->plan.rg_start, p, seed,
-                                effective_threads(t)));
+        pqt_sel *sels = NULL;
+        PQT_TRY(pqt_plan_sels_copy(&t->plan, &sels));
+        pqt_status st = pqt_scan_sample(sels, t->plan.nrg, t->plan.rg_start, p, seed,
+                                        pqt_par_threads(t->threads));
+        if (st != PQT_OK) {
+            pqt_plan_sels_free(sels, t->plan.nrg);
+            return st;
+        }
+        PQT_TRY(pqt_plan_restrict(&t->plan, sels));
     }
-    pqt_plan_recount(&t->plan);
-    t->nrows = t->plan.nsel;
-    t->rg_extent = pqt_plan_extent(&t->plan);
+    pqt_tbl_plan_settled(t);
     t->sample_fraction = p;
     t->sample_seed = seed;
     if (seed > 0) t->opts.sample_seed = seed; /* what the table in effect was opened with */

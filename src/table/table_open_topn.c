@@ -18,20 +18,10 @@
 #include <string.h>
 
 #include "scan/scan.h"
+#include "table/sort_engine.h"
 #include "table/table_int.h"
 #include "util/bits.h"
 #include "util/mem.h"
-
-/* Order-preserving code of a value (smaller sorts first, ascending); -0.0 is +0.0. */
-static uint64_t int_code(int64_t v) { return (uint64_t)v ^ 0x8000000000000000ull; }
-
-static uint64_t float_code(double d)
-{
-    if (d == 0) d = 0; /* -0.0 and 0.0 are equal */
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u & 0x8000000000000000ull ? ~u : u | 0x8000000000000000ull;
-}
 
 typedef struct rg_bound {
     int rg;
@@ -44,72 +34,35 @@ static int cmp_bound(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The best n codes seen, as a max-heap of at most n: its top is the n-th best so far. */
-static void heap_add(uint64_t *h, int64_t *hn, int64_t n, uint64_t c)
+/* Offer the codes of the non-null, non-NaN values of kb's first nrows rows (element kind
+ * ek) to the heap of the n best (sort_engine.h: the sort's own codes and heap). */
+static void add_codes(const pqt_colbuf *kb, int64_t nrows, int ek, bool desc, uint64_t *h,
+                      int64_t *hn, int64_t n)
 {
-    int64_t i;
-    if (*hn < n) { /* room: sift the new code up */
-        i = (*hn)++;
-        while (i > 0 && h[(i - 1) / 2] < c) {
-            h[i] = h[(i - 1) / 2];
-            i = (i - 1) / 2;
-        }
-        h[i] = c;
-        return;
-    }
-    if (c >= h[0]) return; /* no better than the n-th best */
-    i = 0;                 /* replace the top and sift it down */
-    for (;;) {
-        int64_t l = 2 * i + 1, r = l + 1, m = i;
-        uint64_t mv = c;
-        if (l < n && h[l] > mv) m = l, mv = h[l];
-        if (r < n && h[r] > mv) m = r;
-        if (m == i) break;
-        h[i] = h[m];
-        i = m;
-    }
-    h[i] = c;
-}
-
-/* Add the codes of the non-null, non-NaN values data[0..nrows) of element kind ek. */
-static void add_codes(const void *data, const uint8_t *validity, int64_t nrows, int ek,
-                      bool desc, uint64_t *h, int64_t *hn, int64_t n)
-{
-    for (int64_t r = 0; r < nrows; r++) {
-        if (validity && !((validity[r >> 3] >> (r & 7)) & 1)) continue;
-        uint64_t c;
-        switch (ek) {
-        case PQT_INT32:
-        case PQT_DATE: c = int_code(((const int32_t *)data)[r]); break;
-        case PQT_UINT64: c = ((const uint64_t *)data)[r]; break; /* unsigned: its own code */
-        case PQT_FLOAT32: {
-            float f = ((const float *)data)[r];
-            if (isnan(f)) continue;
-            c = float_code(f);
-            break;
-        }
-        case PQT_FLOAT64: {
-            double d = ((const double *)data)[r];
-            if (isnan(d)) continue;
-            c = float_code(d);
-            break;
-        }
-        default: c = int_code(((const int64_t *)data)[r]); break;
-        }
-        heap_add(h, hn, n, desc ? ~c : c);
+    pqt_sort_key k = {kb, ek, desc, false};
+    uint64_t c[PQT_SORT_BLOCK];
+    uint8_t ok[PQT_SORT_BLOCK];
+    for (int64_t r0 = 0; r0 < nrows; r0 += PQT_SORT_BLOCK) {
+        int64_t m = nrows - r0 < PQT_SORT_BLOCK ? nrows - r0 : PQT_SORT_BLOCK;
+        pqt_sort_key_codes(&k, r0, m, c, ok);
+        pqt_sort_heap_offer(h, hn, n, c, ok, m);
     }
 }
 
-/* Move the rows of the row groups np keeps from their places under the old plan p to
- * theirs under np, in place: np numbers the same groups' rows in the same order with the
- * gaps closed, so every move goes left and ascending order is safe. */
-static void compact(const pqt_plan *p, const pqt_plan *np, char *data, size_t es, uint8_t *v)
+/* Move the rows of the row groups `want` keeps from their places under plan p to theirs
+ * once p keeps only those groups, in place: the same groups' rows in the same order with
+ * the gaps closed, so every move goes left and ascending order is safe. */
+static void compact(const pqt_plan *p, const bool *want, char *data, size_t es, uint8_t *v)
 {
+    int64_t to = 0;
     for (int rg = 0; rg < p->nrg; rg++) {
-        int64_t k = np->sel[rg].nsel, from = p->dst_row[rg], to = np->dst_row[rg];
-        if (k == 0 || from == to) continue;
-        memmove(data + (size_t)to * es, data + (size_t)from * es, (size_t)k * es);
-        if (v) pqt_bits_copy(v, to, v, from, k);
+        if (!want[rg]) continue;
+        int64_t k = p->sel[rg].nsel, from = p->dst_row[rg];
+        if (k > 0 && from != to) {
+            memmove(data + (size_t)to * es, data + (size_t)from * es, (size_t)k * es);
+            if (v) pqt_bits_copy(v, to, v, from, k);
+        }
+        to += k;
     }
 }
 
@@ -165,7 +118,7 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
     int ci = pqt_tbl_find(t, key);
     if (ci < 0 || n <= 0) return PQT_OK;
     pqt_tcol *c = &t->cols[ci];
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     int ek = c->kind;
     bool numeric = ek == PQT_INT32 || ek == PQT_INT64 || ek == PQT_UINT64 || ek == PQT_DATE ||
                    ek == PQT_TIME || ek == PQT_TIMESTAMP || ek == PQT_FLOAT32 ||
@@ -189,16 +142,16 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
     for (int rg = 0; rg < p->nrg; rg++) {
         if (p->sel[rg].nsel == 0) continue;
         pqt_scan_stats st;
-        pqt_scan_chunk_stats(&t->f->meta, fc, rg, &st);
+        pqt_scan_chunk_stats(pqt_file_footer(t->f), fc, rg, &st);
         unsigned need = desc ? PQT_SST_MAX : PQT_SST_MIN;
         /* uint64 bounds are in unsigned order (PQT_SST_UNSIGNED): the value is its code */
         unsigned bad = PQT_SST_NO_ORDER | PQT_SST_SIGNED_ORDER |
                        (ek == PQT_UINT64 ? 0u : (unsigned)PQT_SST_UNSIGNED);
         bool usable = (st.flags & need) && !(st.flags & bad);
         const pqt_scan_bound *v = desc ? &st.max : &st.min;
-        uint64_t code = ek == PQT_FLOAT32 || ek == PQT_FLOAT64 ? float_code(v->d)
+        uint64_t code = ek == PQT_FLOAT32 || ek == PQT_FLOAT64 ? pqt_sort_code_f64(v->d)
                         : ek == PQT_UINT64                     ? (uint64_t)v->i
-                                                               : int_code(v->i);
+                                                               : pqt_sort_code_i64(v->i);
         if (usable && (ek == PQT_FLOAT32 || ek == PQT_FLOAT64) && isnan(v->d)) usable = false;
         b[nb++] = (rg_bound){rg, usable ? (desc ? ~code : code) : 0};
     }
@@ -232,7 +185,9 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
             else st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory choosing the top rows");
         }
         if (valid && kb.validity) pqt_bits_copy(valid, at, kb.validity, 0, k);
-        add_codes(data + (size_t)at * es, kb.validity, k, ek, desc, heap, &hn, n);
+        pqt_colbuf view = kb; /* its rows as decoded into their place in data */
+        view.data = data + (size_t)at * es;
+        add_codes(&view, k, ek, desc, heap, &hn, n);
         pqt_colbuf_free(&kb); /* its values stay: they were decoded into data */
         nread++;
         if (st != PQT_OK || hn < n || nread == nb) continue;
@@ -242,26 +197,18 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
             if (st == PQT_OK) nread = nb;
         }
     }
-    int64_t nrows = p->nsel;
-    if (st == PQT_OK && nread < nb) {
-        uint8_t *keep = pqt_calloc((size_t)p->nsel + 1, 1);
-        if (!keep) st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory");
-        for (int i = 0; keep && i < nread; i++) {
-            int rg = b[i].rg;
-            memset(keep + p->dst_row[rg], 1, (size_t)p->sel[rg].nsel);
+    if (st == PQT_OK && nread < nb) { /* the plan keeps the row groups read */
+        bool *want = pqt_calloc((size_t)p->nrg + 1, sizeof *want);
+        if (!want) st = pqt_err(PQT_NOMEM, "pqt_table_open: out of memory");
+        for (int i = 0; want && i < nread; i++)
+            want[b[i].rg] = true;
+        if (want) {
+            compact(p, want, data, es, valid);
+            st = pqt_plan_keep_groups(&t->plan, want);
         }
-        if (keep) {
-            pqt_plan np;
-            st = pqt_plan_refined(&t->plan, keep, &np);
-            if (st == PQT_OK) {
-                compact(&t->plan, &np, data, es, valid);
-                nrows = np.nsel;
-                pqt_plan_free(&t->plan);
-                t->plan = np;
-            }
-        }
-        pqt_mem_free(keep);
+        pqt_mem_free(want);
     }
+    int64_t nrows = p->nsel;
     if (st == PQT_OK) {
         *read_ret = nread;
         key_ret->elem_kind = kind;

@@ -62,32 +62,35 @@ pqt_status pqt_tbl_qc_bind(pqt_table *t, const pqt_qc *qc, bool soft)
         const pqt_qc_rule *r = &qc->rules[i];
         int ci = pqt_tbl_find(t, r->column);
         if (ci < 0 && strcmp(r->column, PQT_TBL_ROW_INDEX) == 0) {
-            st = pqt_err(PQT_NOT_FOUND, "pqt_table_open: %s: qc rule for column '%s': the row "
-                                        "index is generated, not read from the file, so qc "
-                                        "does not apply to it",
-                         t->f->path, r->column);
+            st = pqt_err(PQT_NOT_FOUND,
+                         "pqt_table_open: %s: qc rule for column '%s': the row "
+                         "index is generated, not read from the file, so qc "
+                         "does not apply to it",
+                         pqt_file_path(t->f), r->column);
             break;
         }
         if (ci < 0) {
             char hint[300];
-            st = pqt_err(PQT_NOT_FOUND, "pqt_table_open: %s: qc rule for column '%s': no column "
-                                        "'%s'%s",
-                         t->f->path, r->column, r->column,
+            st = pqt_err(PQT_NOT_FOUND,
+                         "pqt_table_open: %s: qc rule for column '%s': no column "
+                         "'%s'%s",
+                         pqt_file_path(t->f), r->column, r->column,
                          pqt_tbl_suggest(t, r->column, hint, sizeof hint));
             break;
         }
         const pqt_tcol *c = &t->cols[ci];
         if (c->kind == PQT_NONE) {
-            const pqt_col *fc = &t->f->schema.cols[c->file_col];
-            st = pqt_err(PQT_UNSUPPORTED_TYPE, "pqt_table_open: %s: qc rule for column '%s': "
-                                               "the column cannot be read (%s)",
-                         t->f->path, r->column,
+            const pqt_col *fc = pqt_file_col(t->f, c->file_col);
+            st = pqt_err(PQT_UNSUPPORTED_TYPE,
+                         "pqt_table_open: %s: qc rule for column '%s': "
+                         "the column cannot be read (%s)",
+                         pqt_file_path(t->f), r->column,
                          fc->why_unsupported ? fc->why_unsupported : "unsupported type");
             break;
         }
         st = pqt_scan_qc_fit(r, PQT_KIND_ELEMENT(c->kind));
         if (st != PQT_OK) {
-            pqt_err_prefix("pqt_table_open: %s: ", t->f->path);
+            pqt_err_prefix("pqt_table_open: %s: ", pqt_file_path(t->f));
             break;
         }
         q->file_col[i] = c->file_col;

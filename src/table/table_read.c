@@ -26,7 +26,7 @@ static pqt_status detached_err(const pqt_table *t, const char *call, const char 
 {
     return pqt_err(PQT_DETACHED, "%s: column '%s' was never read and the table has detached "
                                  "from %s (%s changed its rows): it can no longer be read",
-                   call, name, t->f ? t->f->path : "its file",
+                   call, name, t->f ? pqt_file_path(t->f) : "its file",
                    t->detached_by ? t->detached_by : "a row change");
 }
 
@@ -34,7 +34,7 @@ static pqt_status detached_err(const pqt_table *t, const char *call, const char 
 static pqt_status check_readable(const pqt_table *t, const pqt_tcol *c, const char *call)
 {
     if (c->kind == PQT_NONE) {
-        const pqt_col *fc = c->file_col >= 0 ? &t->f->schema.cols[c->file_col] : NULL;
+        const pqt_col *fc = c->file_col >= 0 ? pqt_file_col(t->f, c->file_col) : NULL;
         return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' has a type this library cannot "
                                              "read (%s)",
                        call, c->name, fc && fc->why_unsupported ? fc->why_unsupported : "unsupported");
@@ -154,7 +154,7 @@ static pqt_status read_plan(pqt_table *t, const pqt_col *fc, int threads, pqt_re
 static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf *out,
                               int *kind_ret, int *width_ret)
 {
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     const pqt_plan *p = &t->plan;
     pqt_colbuf b;
     pqt_read_counters rc = {0};
@@ -302,7 +302,7 @@ int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind)
     const pqt_tcol *c = &t->cols[ci];
     if (c->residency == PQT_RES_FULL || !c->kind_known || c->file_col < 0 || t->detached ||
         c->kind == PQT_NONE || (c->kind & (PQT_VECTOR | PQT_LIST)) || c->decode_kind ||
-        (t->plan.perm && !t->plan.perm_inv) || t->f->schema.cols[c->file_col].is_list)
+        (t->plan.perm && !t->plan.perm_inv) || pqt_file_col(t->f, c->file_col)->is_list)
         return -1;
     int ek = PQT_KIND_ELEMENT(c->kind);
     if (PQT_KIND_IS_BYTES(ek) || ek == PQT_UINT64 || (to_kind != 0 && to_kind != ek)) return -1;
@@ -314,7 +314,7 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     /* held like a first touch: the same refusal inside a shared parallel region */
     PQT_TBL_HOLD(t, call, "a first read of a column");
     pqt_tcol *c = &t->cols[ci];
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     const pqt_plan *p = &t->plan;
     pqt_read_counters rc = {0};
     /* a sorted plan scatters straight into the caller's memory, in sorted order */
@@ -362,9 +362,9 @@ pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call)
     if (t->detached) return detached_err(t, call, c->name);
     PQT_TBL_HOLD(t, call, "measuring the width of a LIST column");
     if (c->kind_known) return PQT_OK; /* measured by the thread that held t before us */
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     int w;
-    if (t->plan.lo == 0 && t->plan.hi == t->f->meta.num_rows && t->plan.nsel == t->plan.hi) {
+    if (t->plan.lo == 0 && t->plan.hi == pqt_file_nrows(t->f) && t->plan.nsel == t->plan.hi) {
         /* the whole file: the file caches the answer for every table on it */
         w = pqt_file_list_width_discover(t->f, c->file_col);
         if (w == -2) {
@@ -413,7 +413,7 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
             if (t->detached)
                 st = pqt_err(PQT_DETACHED, "%s: the row index cannot be built: the table has "
                                            "detached from %s",
-                             call, t->f->path);
+                             call, pqt_file_path(t->f));
             want_ri = true;
             continue;
         }
@@ -472,7 +472,7 @@ static pqt_status check_rereadable(pqt_table *t, const char *call, const char *n
     if (t->detached)
         return pqt_err(PQT_DETACHED, "%s: column '%s': the table has detached from %s (%s "
                                      "changed its rows)",
-                       call, name, t->f->path, t->detached_by ? t->detached_by : "a row change");
+                       call, name, pqt_file_path(t->f), t->detached_by ? t->detached_by : "a row change");
     if (c->user_written && !force)
         return pqt_err(PQT_MISUSE, "%s: column '%s' holds values written by the caller; pass "
                                    "force to discard them",

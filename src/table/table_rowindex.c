@@ -34,10 +34,11 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
                                       "permanent (reopen the file to get it back)",
                        call, pqt_tbl_where(t), PQT_TBL_ROW_INDEX);
     if (t->detached)
-        return pqt_err(PQT_DETACHED, "%s: '%s' cannot be built: the table has detached from %s "
-                                     "(%s changed its rows), so its rows no longer name file "
-                                     "rows; request it before changing the row set",
-                       call, PQT_TBL_ROW_INDEX, t->f->path,
+        return pqt_err(PQT_DETACHED,
+                       "%s: '%s' cannot be built: the table has detached from %s "
+                       "(%s changed its rows), so its rows no longer name file "
+                       "rows; request it before changing the row set",
+                       call, PQT_TBL_ROW_INDEX, pqt_file_path(t->f),
                        t->detached_by ? t->detached_by : "a row change");
     PQT_TBL_HOLD(t, call, "the first request for the row index");
     ci = pqt_tbl_find(t, PQT_TBL_ROW_INDEX); /* built by the thread that held t before us? */

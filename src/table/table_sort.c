@@ -9,7 +9,6 @@
  * and built. Rows that move or go change the row set: resident columns are gathered and the
  * table detaches; an order already right changes nothing (no detach, no new generation).
  */
-#include <omp.h>
 #include <string.h>
 
 #include "scan/sort_spec.h"
@@ -17,14 +16,7 @@
 #include "table/sort_engine.h"
 #include "table/table_int.h"
 #include "util/mem.h"
-
-/* Threads a sort may use: the table's setting, one inside a parallel region. */
-static int sort_threads(const pqt_table *t)
-{
-    if (omp_in_parallel()) return 1;
-    int n = t->threads > 0 ? t->threads : omp_get_max_threads();
-    return n < 1 ? 1 : n;
-}
+#include "util/par.h"
 
 /* One sort call on a table: its resolved keys and what a failure must restore. */
 typedef struct sort_call {
@@ -83,7 +75,7 @@ static pqt_status keys_begin(sort_call *sc, pqt_table *t, const char *call,
     for (int i = 0; i < nkeys; i++) {
         const pqt_tcol *c = &t->cols[kci[i]];
         bool d = desc && desc[i], nf = nulls_first && nulls_first[i];
-        PQT_TRY(pqt_sort_exact_read(t, kci[i], sort_threads(t), &sc->ex[i]));
+        PQT_TRY(pqt_sort_exact_read(t, kci[i], pqt_par_threads(t->threads), &sc->ex[i]));
         if (sc->ex[i].nparts) pqt_sort_exact_keys(&sc->ex[i], d, nf, sc->sk, &n);
         else sc->sk[n++] = (pqt_sort_key){&c->buf, PQT_KIND_ELEMENT(c->kind), d, nf};
         sc->upto[i + 1] = n;
@@ -150,10 +142,10 @@ static pqt_status sort_rows(pqt_table *t, const char *call, const char *const *n
     if (st == PQT_OK && !idx) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
     if (st == PQT_OK && keep < n) {
         int64_t got = 0;
-        st = pqt_sort_top(sc.sk, sc.nkeys, n, keep, idx, &got, sort_threads(t), call);
+        st = pqt_sort_top(sc.sk, sc.nkeys, n, keep, idx, &got, pqt_par_threads(t->threads), call);
     } else if (st == PQT_OK) {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sc.sk, sc.nkeys, idx, n, sort_threads(t), call);
+        st = pqt_sort_rows(sc.sk, sc.nkeys, idx, n, pqt_par_threads(t->threads), call);
     }
     bool moved = keep < n;
     for (int64_t i = 0; st == PQT_OK && i < keep && !moved; i++) moved = idx[i] != i;
@@ -221,7 +213,7 @@ static pqt_status order_of(pqt_table *t, const char *call, const char *const *na
     if (st == PQT_OK && !idx) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
     if (st == PQT_OK) {
         for (int64_t i = 0; i < n; i++) idx[i] = i;
-        st = pqt_sort_rows(sc.sk, sc.nkeys, idx, n, sort_threads(t), call);
+        st = pqt_sort_rows(sc.sk, sc.nkeys, idx, n, pqt_par_threads(t->threads), call);
     }
     if (st == PQT_OK) {
         for (int64_t i = 0; i < n; i++) perm[i] = idx[i] + 1;

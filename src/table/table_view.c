@@ -19,7 +19,7 @@ int pqt_tview_ncols(const pqt_table *t)
 void pqt_tview_describe(const pqt_table *t, int slot, pqt_tview_col *out)
 {
     const pqt_tcol *c = &t->cols[slot];
-    const pqt_col *fc = c->file_col >= 0 && t->f ? &t->f->schema.cols[c->file_col] : NULL;
+    const pqt_col *fc = c->file_col >= 0 && t->f ? pqt_file_col(t->f, c->file_col) : NULL;
     /* residency and kind_known are published last (table_int.h): one load each */
     bool resident = c->residency == PQT_RES_FULL;
     bool known = c->kind_known;
@@ -44,7 +44,7 @@ void pqt_tview_describe(const pqt_table *t, int slot, pqt_tview_col *out)
     out->as_read = !c->added && !c->user_written && !c->decode_kind;
     out->buf = b;
     out->fcol = fc;
-    out->leaf = fc ? &t->f->meta.schema[fc->leaf_schema_idx] : NULL;
+    out->leaf = fc ? &pqt_file_footer(t->f)->schema[fc->leaf_schema_idx] : NULL;
     out->in_struct = fc && !fc->is_list && pqt_file_node_depth(t->f, fc->leaf_schema_idx) > 1;
 }
 
@@ -60,7 +60,7 @@ const char *pqt_tview_where(const pqt_table *t)
 
 const char *pqt_tview_file_path(const pqt_table *t)
 {
-    return t->f ? t->f->path : NULL;
+    return t->f ? pqt_file_path(t->f) : NULL;
 }
 
 bool pqt_tview_detached(const pqt_table *t)
@@ -80,8 +80,8 @@ bool pqt_tview_permuted(const pqt_table *t)
 
 int pqt_tview_kv(const pqt_table *t, const pqt_kv **kv_ret)
 {
-    *kv_ret = t->f ? t->f->meta.kv : NULL;
-    return t->f ? t->f->meta.nkv : 0;
+    *kv_ret = t->f ? pqt_file_footer(t->f)->kv : NULL;
+    return t->f ? pqt_file_footer(t->f)->nkv : 0;
 }
 
 int pqt_tview_nrg(const pqt_table *t)
@@ -100,7 +100,7 @@ pqt_status pqt_tview_read_rg(pqt_table *t, int slot, int rg, bool unscaled, pqt_
 {
     const pqt_tcol *c = &t->cols[slot];
     const pqt_plan *p = &t->plan;
-    const pqt_col *fc = &t->f->schema.cols[c->file_col];
+    const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     pqt_col dc;
     if (!*cxp) PQT_TRY(pqt_chunk_ctx_new(cxp));
     if (unscaled) {
@@ -157,12 +157,12 @@ static int struct_column_node(const pqt_table *t, int slot)
 {
     const pqt_tcol *c = &t->cols[slot];
     if (c->file_col < 0 || !t->f) return -1;
-    const pqt_file *f = t->f;
-    const pqt_col *fc = &f->schema.cols[c->file_col];
+    const pqt_schema *sc = pqt_file_schema(t->f);
+    const pqt_col *fc = &sc->cols[c->file_col];
     if (fc->top_level || strcmp(c->name, fc->path) != 0) return -1;
     int node = fc->leaf_schema_idx;
-    while (node >= 0 && f->schema.node_col[node] != c->file_col)
-        node = f->schema.node_parent[node];
+    while (node >= 0 && sc->node_col[node] != c->file_col)
+        node = sc->node_parent[node];
     return node;
 }
 
@@ -171,22 +171,22 @@ int pqt_tview_struct_depth(const pqt_table *t, int slot)
     int node = struct_column_node(t, slot);
     if (node < 0) return 0;
     int ng = 0;
-    for (int p = t->f->schema.node_parent[node]; p > 0; p = t->f->schema.node_parent[p])
-        ng++;
+    const pqt_schema *sc = pqt_file_schema(t->f);
+    for (int p = sc->node_parent[node]; p > 0; p = sc->node_parent[p]) ng++;
     return ng;
 }
 
 void pqt_tview_struct_node(const pqt_table *t, int slot, int g, const char **name_ret,
                            bool *optional_ret)
 {
-    const pqt_file *f = t->f;
+    const pqt_schema *sc = pqt_file_schema(t->f);
     int node = struct_column_node(t, slot);
     for (int up = pqt_tview_struct_depth(t, slot) - g; up > 0; up--)
-        node = f->schema.node_parent[node];
-    const pqt_schema_elem *e = &f->meta.schema[node];
+        node = sc->node_parent[node];
+    const pqt_schema_elem *e = &pqt_file_footer(t->f)->schema[node];
     /* a renamed top-level field (a second one of its name) keeps its read name; the
      * column's own node is never one (it has groups above it) */
-    const char **renamed = f->schema.field_name;
+    const char **renamed = sc->field_name;
     *name_ret = renamed && renamed[node] ? renamed[node] : e->name;
     *optional_ret = e->repetition == PQT_REP_OPTIONAL;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "api/file_int.h" /* the writer still reads pqt_file fields */
 #include "maml/maml.h"
 #include "table/table_view.h"
 #include "util/error.h"

@@ -19,6 +19,7 @@
 #include "column/page_levels.h"
 #include "format/meta.h"
 #include "read/plan.h"
+#include "api/file_access.h"
 #include "table/table_int.h"
 #include "util/error.h"
 #include "util/io.h"
@@ -28,7 +29,7 @@
 
 static bool descends(const pqt_file *f, int node, int anc)
 {
-    for (int p = node; p >= 0; p = f->schema.node_parent[p])
+    for (int p = node; p >= 0; p = pqt_file_schema(f)->node_parent[p])
         if (p == anc) return true;
     return false;
 }
@@ -41,11 +42,12 @@ static bool descends(const pqt_file *f, int node, int anc)
 static pqt_status chunk_row_defs(const pqt_file *f, int rg, const pqt_col *leaf, pqt_chunk_ctx *cx,
                                  pqt_buf *reps, pqt_buf *defs, uint8_t *row_def, bool *ok)
 {
-    int64_t nrows = f->meta.row_groups[rg].num_rows;
+    int64_t nrows = pqt_file_footer(f)->row_groups[rg].num_rows;
     pqt_sel all = {0};
     pqt_sel_init_all(&all, nrows);
     pqt_colbuf none = {0}; /* levels only: nothing is written */
-    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, f->verify_crc, true, NULL};
+    pqt_chunk_src src = pqt_file_chunk_src(f);
+    src.serial = true;
     reps->len = defs->len = 0;
     pqt_chunk_ctx_set_level_sink(cx, reps, defs);
     pqt_chunk_ctx_set_levels_only(cx, true);
@@ -77,8 +79,8 @@ static pqt_status chunk_row_defs(const pqt_file *f, int rg, const pqt_col *leaf,
  * of its own with the leaf's levels and place, read for its levels only. */
 static pqt_col leaf_col(const pqt_file *f, int leaf, int lnode, int max_def, int max_rep)
 {
-    int c = f->schema.node_col[lnode];
-    pqt_col col = {.path = c >= 0 ? f->schema.cols[c].path : f->meta.schema[lnode].name,
+    int c = pqt_file_schema(f)->node_col[lnode];
+    pqt_col col = {.path = c >= 0 ? pqt_file_schema(f)->cols[c].path : pqt_file_footer(f)->schema[lnode].name,
                    .leaf_schema_idx = lnode,
                    .chunk_col = leaf,
                    .nchunk_cols = 1,
@@ -92,16 +94,16 @@ static pqt_col leaf_col(const pqt_file *f, int leaf, int lnode, int max_def, int
 static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bool *ok)
 {
     const pqt_file *f = t->f;
-    const pqt_schema_elem *s = f->meta.schema;
+    const pqt_schema_elem *s = pqt_file_footer(f)->schema;
     /* the group's level, and a leaf under it: the first without a repeated node below */
     int gdef = 0;
-    for (int p = gnode; p > 0; p = f->schema.node_parent[p]) gdef += s[p].repetition != PQT_REP_REQUIRED;
+    for (int p = gnode; p > 0; p = pqt_file_schema(f)->node_parent[p]) gdef += s[p].repetition != PQT_REP_REQUIRED;
     int leaf = -1, lnode = -1, nleaf = 0, first = -1, first_node = -1;
-    for (int k = 1; k < f->meta.nschema && leaf < 0; k++) {
+    for (int k = 1; k < pqt_file_footer(f)->nschema && leaf < 0; k++) {
         if (s[k].num_children > 0) continue;
         if (descends(f, k, gnode)) {
             bool rep = false;
-            for (int p = k; p != gnode; p = f->schema.node_parent[p]) rep = rep || s[p].repetition == PQT_REP_REPEATED;
+            for (int p = k; p != gnode; p = pqt_file_schema(f)->node_parent[p]) rep = rep || s[p].repetition == PQT_REP_REPEATED;
             if (first < 0) first = nleaf, first_node = k;
             if (!rep) leaf = nleaf, lnode = k;
         }
@@ -113,7 +115,7 @@ static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bo
         return PQT_OK;
     }
     int max_def = 0, max_rep = 0;
-    for (int p = lnode; p > 0; p = f->schema.node_parent[p]) {
+    for (int p = lnode; p > 0; p = pqt_file_schema(f)->node_parent[p]) {
         max_def += s[p].repetition != PQT_REP_REQUIRED;
         max_rep += s[p].repetition == PQT_REP_REPEATED;
     }
@@ -135,7 +137,7 @@ static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bo
     if (st == PQT_OK && *ok) st = pqt_plan_file_rows(pl, rows);
     for (int64_t r = 0; st == PQT_OK && *ok && r < t->nrows; r++)
         present[r] = fdef[rows[r] - 1] >= gdef;
-    if (st != PQT_OK) pqt_err_prefix("%s, struct '%s': reading its levels: ", f->path, s[gnode].name);
+    if (st != PQT_OK) pqt_err_prefix("%s, struct '%s': reading its levels: ", pqt_file_path(f), s[gnode].name);
     pqt_mem_free(fdef);
     pqt_mem_free(rows);
     return st;
@@ -148,16 +150,16 @@ static int source_group(const pqt_table *t, int slot, int d)
     const pqt_tcol *c = &t->cols[slot];
     if (c->file_col < 0) return -1;
     const pqt_file *f = t->f;
-    const pqt_col *fc = &f->schema.cols[c->file_col];
+    const pqt_col *fc = &pqt_file_schema(f)->cols[c->file_col];
     if (fc->top_level || strcmp(c->name, fc->path) != 0) return -1;
     int node = fc->leaf_schema_idx;
-    while (node >= 0 && f->schema.node_col[node] != c->file_col) node = f->schema.node_parent[node];
+    while (node >= 0 && pqt_file_schema(f)->node_col[node] != c->file_col) node = pqt_file_schema(f)->node_parent[node];
     int depth = node >= 0 ? pqt_file_node_depth(f, node) : -1;
     while (node >= 0 && depth > d + 1) {
-        node = f->schema.node_parent[node];
+        node = pqt_file_schema(f)->node_parent[node];
         depth--;
     }
-    return depth == d + 1 && node > 0 && f->meta.schema[node].num_children > 0 ? node : -1;
+    return depth == d + 1 && node > 0 && pqt_file_footer(f)->schema[node].num_children > 0 ? node : -1;
 }
 
 void pqt_wstruct_source_free(pqt_writer *w)

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * file_access.h - what the layers above the api (the table, the writer) may know of a
+ * pqt_file: accessors to its footer, schema and source, and the api's internal calls they
+ * use, without the handle's layout (api/file_int.h stays the api's own). With the public
+ * pqt_file_path, pqt_file_nrows, pqt_file_nrow_groups and pqt_file_ncols (pqt.h) this is the
+ * whole of the file a table reaches (layer: api, private).
+ */
+#ifndef PQT_API_FILE_ACCESS_H
+#define PQT_API_FILE_ACCESS_H
+
+#include "api/opts_int.h"
+#include "column/column.h"
+#include "format/meta.h"
+#include "format/schema.h"
+#include "pqt.h"
+#include "read/reader.h"
+#include "util/io.h"
+
+/* The decoded footer (row groups, their chunks and statistics) and the leaf columns. */
+const pqt_file_meta *pqt_file_footer(const pqt_file *f);
+const pqt_schema *pqt_file_schema(const pqt_file *f);
+/* Leaf column col (0 <= col < pqt_file_ncols(f): the caller checks). */
+const pqt_col *pqt_file_col(const pqt_file *f, int col);
+/* What the reader (read/reader.h) needs of f; borrowed from f. */
+pqt_read_src pqt_file_read_src(const pqt_file *f);
+/* Where a chunk reader finds f's bytes (no counters, not serial). */
+pqt_chunk_src pqt_file_chunk_src(const pqt_file *f);
+/* Carry the LIST widths f has settled over to g, another handle on the same source (a
+ * clone's), so g does not measure them again. */
+void pqt_file_list_widths_share(pqt_file *g, const pqt_file *f);
+
+/* Settle the width of LIST column col (footer check, then a row-group scan); returns the
+ * width, or -1 when rows disagree (a list kind), or -2 when the scan failed. */
+int pqt_file_list_width_discover(pqt_file *f, int col);
+/* The same with the scan's status: *w_ret > 0 a width, -1 rows disagree; with measure = 0
+ * nothing is read and *w_ret is 0 when only a scan could settle it. */
+pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret);
+
+/* Open the footer of the source io (a reference is taken over, also on failure). */
+pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret);
+/* Another handle on the same source as f (a clone's): the footer is decoded again, nothing
+ * is reopened by path. */
+pqt_status pqt_file_reopen(const pqt_file *f, const pqt_opts *opts, pqt_file **ret);
+/* A copy of DECIMAL column col that reads the unscaled integers exactly (int64 kind up to
+ * precision 18, int128 up to 38). PQT_KIND for a column that is not a decimal,
+ * PQT_UNSUPPORTED_TYPE above precision 38. */
+pqt_status pqt_file_decimal_col(const pqt_file *f, int col, pqt_col *out);
+
+#endif
