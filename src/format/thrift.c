@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/le.h"
+
 void pqt_thrift_init(pqt_thrift_reader *r, const uint8_t *buf, size_t n, int64_t base_offset,
                      const char *what)
 {
@@ -127,9 +129,7 @@ pqt_status pqt_thrift_read_double(pqt_thrift_reader *r, double *v)
     if (PQT_UNLIKELY(pqt_thrift_remaining(r) < 8))
         return pqt_thrift_corrupt_at(r, r->p, "double runs past the end (%zu bytes left)",
                                      pqt_thrift_remaining(r));
-    uint64_t u = 0;
-    for (int i = 7; i >= 0; i--)
-        u = (u << 8) | r->p[i]; /* little-endian on any host */
+    uint64_t u = pqt_load_le64(r->p);
     memcpy(v, &u, sizeof *v);
     r->p += 8;
     return PQT_OK;

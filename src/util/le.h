@@ -38,12 +38,22 @@ static inline uint64_t pqt_load_le64(const void *p)
     memcpy(&v, p, sizeof v);
     return PQT_LE64(v);
 }
+/* An unsigned little-endian number of n <= 8 bytes (Variant's and statistics' short ints). */
+static inline uint64_t pqt_load_le_n(const void *p, unsigned n)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
 static inline void pqt_store_le32(void *p, uint32_t v)
 {
+    v = PQT_LE32(v);
     memcpy(p, &v, sizeof v);
 }
 static inline void pqt_store_le64(void *p, uint64_t v)
 {
+    v = PQT_LE64(v);
     memcpy(p, &v, sizeof v);
 }
 

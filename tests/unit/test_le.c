@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_le.c - util/le.h against hand-computed bytes: loads at odd offsets, stores read back
- * byte by byte, and ULEB128 varints (0, 127, 128, 300, 2^63, 2^64-1) against their encodings.
+ * test_le.c - util/le.h against hand-computed bytes: loads at odd offsets (fixed widths and
+ * 0 to 8 bytes), stores read back byte by byte, and ULEB128 varints (0, 127, 128, 300, 2^63, 2^64-1) against their encodings.
  */
 #include <string.h>
 
@@ -19,6 +19,12 @@ static void loads_and_stores(void)
     CHECK(o[1] == 0xd4 && o[2] == 0xc3 && o[3] == 0xb2 && o[4] == 0xa1 && o[0] == 0);
     pqt_store_le64(o + 1, 0x0102030405060708ull);
     CHECK(o[1] == 8 && o[8] == 1);
+    /* short numbers of 0..8 bytes: the bytes past n are not read */
+    CHECK(pqt_load_le_n(b + 1, 0) == 0);
+    CHECK(pqt_load_le_n(b + 1, 1) == 0x01);
+    CHECK(pqt_load_le_n(b + 1, 3) == 0x030201u);
+    CHECK(pqt_load_le_n(b, 5) == 0x04030201ffull);
+    CHECK(pqt_load_le_n(b + 1, 8) == 0x0807060504030201ull);
 }
 
 static void varints(void)
