@@ -76,12 +76,12 @@ void pqt_thrift_write_i8(pqt_thrift_writer *w, int8_t v)
 
 void pqt_thrift_write_i32(pqt_thrift_writer *w, int32_t v)
 {
-    if (room(w, 5)) put_uvarint(w, pqt_thrift_zigzag(v));
+    if (room(w, 5)) put_uvarint(w, pqt_zigzag(v));
 }
 
 void pqt_thrift_write_i64(pqt_thrift_writer *w, int64_t v)
 {
-    if (room(w, UVARINT_MAX)) put_uvarint(w, pqt_thrift_zigzag(v));
+    if (room(w, UVARINT_MAX)) put_uvarint(w, pqt_zigzag(v));
 }
 
 void pqt_thrift_write_double(pqt_thrift_writer *w, double v)
@@ -163,7 +163,7 @@ void pqt_thrift_write_field(pqt_thrift_writer *w, int16_t id, uint8_t type)
         put_byte(w, (uint8_t)(delta << 4 | type));
     } else {
         put_byte(w, type);
-        put_uvarint(w, pqt_thrift_zigzag(id));
+        put_uvarint(w, pqt_zigzag(id));
     }
     w->last_id[w->depth] = id;
 }
