@@ -15,6 +15,7 @@
 #include "codec_int.h"
 #include "format/meta.h"
 #include "util/error.h"
+#include "util/le.h"
 
 #define BLOCK ((size_t)1 << 16) /* what the encoders compress independently */
 
@@ -57,13 +58,12 @@ static inline pqt_status read_tag(const uint8_t *p, const uint8_t *end, tag *t)
         return PQT_OK;
     case 2:
         if (PQT_UNLIKELY(left < 3)) return PQT_CORRUPT;
-        *t = (tag){.len = (b >> 2) + 1, .nbytes = 3, .offset = (size_t)p[1] | (size_t)p[2] << 8};
+        *t = (tag){.len = (b >> 2) + 1, .nbytes = 3, .offset = pqt_load_le16(p + 1)};
         return PQT_OK;
     default:
         if (PQT_UNLIKELY(left < 5)) return PQT_CORRUPT;
         *t = (tag){.len = (b >> 2) + 1, .nbytes = 5,
-                   .offset = (size_t)p[1] | (size_t)p[2] << 8 | (size_t)p[3] << 16 |
-                             (size_t)p[4] << 24};
+                   .offset = pqt_load_le32(p + 1)};
         return PQT_OK;
     }
 }

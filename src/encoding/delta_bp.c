@@ -16,6 +16,7 @@
 
 #include "encoding_int.h"
 #include "util/error.h"
+#include "util/le.h"
 
 /* Geometry sanity limits. The spec only requires multiples (128 / 32); real writers use
  * 128..2048-value blocks. The cap keeps one block header from claiming absurd counts. */
@@ -25,26 +26,7 @@
 /* ULEB128 into *v; false when truncated or longer than 64 bits. */
 static inline bool read_uleb(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {
-    const uint8_t *p = *pp;
-    uint64_t r = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (PQT_UNLIKELY(p >= end)) return false;
-        uint8_t b = *p++;
-        /* the 10th byte may only carry the single remaining bit */
-        if (PQT_UNLIKELY(shift == 63 && b > 1)) return false;
-        r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *pp = p;
-            *v = r;
-            return true;
-        }
-    }
-    return false;
-}
-
-static inline uint64_t unzigzag(uint64_t v)
-{
-    return (v >> 1) ^ (0 - (v & 1));
+    return pqt_get_uvarint(pp, end, v) == PQT_UVARINT_OK;
 }
 
 pqt_status pqt_dbp_init(pqt_dbp_dec *d, const uint8_t *p, size_t n)
@@ -82,7 +64,7 @@ pqt_status pqt_dbp_init(pqt_dbp_dec *d, const uint8_t *p, size_t n)
     d->values_per_miniblock = bs / mbs;
     d->total_values = total;
     d->values_left = total;
-    d->last_value = (int64_t)unzigzag(first);
+    d->last_value = pqt_unzigzag(first);
     d->first_pending = total > 0;
     d->miniblock_idx = mbs; /* forces a block header read on first need */
     d->miniblock_left = 0;
@@ -100,7 +82,7 @@ static pqt_status next_miniblock(pqt_dbp_dec *d, uint64_t packed_left)
         uint64_t zz;
         if (PQT_UNLIKELY(!read_uleb(&d->p, d->end, &zz)))
             return pqt_err(PQT_CORRUPT, "DELTA_BINARY_PACKED: block header truncated");
-        d->min_delta = (int64_t)unzigzag(zz);
+        d->min_delta = pqt_unzigzag(zz);
         if (PQT_UNLIKELY((uint64_t)(d->end - d->p) < d->miniblocks_per_block))
             return pqt_err(PQT_CORRUPT, "DELTA_BINARY_PACKED: miniblock bit widths truncated");
         /* Widths of miniblocks past the last value may be arbitrary (spec), so they are

@@ -16,17 +16,13 @@
 #include "encoding/encoding_int.h"
 #include "format/meta.h"
 #include "util/error.h"
+#include "util/le.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define PQT_HOST_BIG_ENDIAN 1
 #else
 #define PQT_HOST_BIG_ENDIAN 0
 #endif
-
-static inline uint32_t ld32le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 size_t pqt_ptype_nbytes(int ptype, int type_len)
 {
@@ -133,7 +129,7 @@ static pqt_status scan_ba(const uint8_t *p, const uint8_t *end, int64_t n,
             return pqt_err(PQT_CORRUPT, "PLAIN BYTE_ARRAY data: length prefix of value %lld "
                                         "runs past the end (%lld values asked)",
                            (long long)i, (long long)n);
-        const uint32_t len = ld32le(p);
+        const uint32_t len = pqt_load_le32(p);
         p += 4;
         if (PQT_UNLIKELY((size_t)(end - p) < len))
             return pqt_err(PQT_CORRUPT, "PLAIN BYTE_ARRAY data: value %lld of length %u runs "
@@ -165,7 +161,7 @@ pqt_status pqt_plain_decode_ba(pqt_plain_dec *d, int64_t n, pqt_ba_out *out)
             return pqt_err(PQT_CORRUPT, "PLAIN BYTE_ARRAY data: length prefix of value %lld "
                                         "runs past the end (%lld values asked)",
                            (long long)i, (long long)n);
-        const uint32_t l = ld32le(p);
+        const uint32_t l = pqt_load_le32(p);
         p += 4;
         if (PQT_UNLIKELY((size_t)(end - p) < l))
             return pqt_err(PQT_CORRUPT, "PLAIN BYTE_ARRAY data: value %lld of length %u runs "

@@ -18,12 +18,7 @@
 
 #include "encoding/encoding_int.h"
 #include "util/error.h"
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_LITTLE_ENDIAN 0
-#else
-#define HOST_LITTLE_ENDIAN 1
-#endif
+#include "util/le.h"
 
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -155,7 +150,7 @@ static inline pqt_status rle_get(pqt_rle_dec *d, int64_t n, void *outv, const in
             d->rle_left -= k;
             n -= k;
         } else if (d->lit_left > 0) {
-            if (u8 && HOST_LITTLE_ENDIAN && d->bit_width == 1 && n >= 8 && d->lit_left >= 8) {
+            if (u8 && d->bit_width == 1 && n >= 8 && d->lit_left >= 8) {
                 /* Levels of at most 1 (a flat optional column's, a list's repetition):
                  * each packed byte spreads into 8 output bytes by one multiply. lit_left
                  * never counts more values than the run's bytes hold. */
@@ -164,7 +159,7 @@ static inline pqt_status rle_get(pqt_rle_dec *d, int64_t n, void *outv, const in
                 for (int64_t j = 0; j < g; j++) {
                     uint64_t x = ((uint64_t)ip[j] * 0x0101010101010101ULL) & 0x8040201008040201ULL;
                     x = ((x | (x + 0x7F7F7F7F7F7F7F7FULL)) >> 7) & 0x0101010101010101ULL;
-                    memcpy(o8 + 8 * j, &x, 8);
+                    pqt_store_le64(o8 + 8 * j, x);
                 }
                 d->lit_p = ip + g;
                 d->lit_left -= 8 * g;

@@ -17,6 +17,7 @@
 #include "encoding/encoding_int.h"
 #include "format/meta.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 
 enum vkind { VK_NONE, VK_PLAIN, VK_DICT, VK_RLE_BOOL, VK_DBP, VK_DLBA, VK_DBA, VK_BSS };
@@ -115,8 +116,7 @@ static pqt_status init_state(pqt_vdec *d, const uint8_t *p, size_t n, const pqt_
         if (PQT_UNLIKELY(n < 4))
             return pqt_err(PQT_CORRUPT, "RLE BOOLEAN data: %zu bytes, no room for the 4-byte "
                                         "length prefix", n);
-        const uint32_t len = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                             (uint32_t)p[3] << 24;
+        const uint32_t len = pqt_load_le32(p);
         if (PQT_UNLIKELY(len > n - 4))
             return pqt_err(PQT_CORRUPT, "RLE BOOLEAN data: length prefix %u exceeds the %zu "
                                         "bytes that follow", len, n - 4);

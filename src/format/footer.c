@@ -15,6 +15,7 @@
 
 #include "util/error.h"
 #include "util/io.h"
+#include "util/le.h"
 #include "util/mem.h"
 
 /* Most footers are a few KiB; one read of this size usually gets footer, length and magic. */
@@ -103,8 +104,7 @@ pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta 
     if (st != PQT_OK) goto done;
 
     const uint8_t *lp = end - 8;
-    uint32_t len =
-        (uint32_t)lp[0] | (uint32_t)lp[1] << 8 | (uint32_t)lp[2] << 16 | (uint32_t)lp[3] << 24;
+    uint32_t len = pqt_load_le32(lp);
     if ((int64_t)len > file_size - FRAME_NBYTES) {
         st = pqt_err(PQT_CORRUPT,
                      "%s: footer length %u (at byte %lld) does not fit in the file of %lld bytes",

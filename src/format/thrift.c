@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/le.h"
+
 void pqt_thrift_init(pqt_thrift_reader *r, const uint8_t *buf, size_t n, int64_t base_offset,
                      const char *what)
 {
@@ -50,26 +52,17 @@ const char *pqt_thrift_type_name(uint8_t type)
 
 pqt_status pqt_thrift_read_uvarint_slow(pqt_thrift_reader *r, uint64_t *v)
 {
-    const uint8_t *p = r->p;
-    uint64_t x = 0;
-    for (int i = 0; i < 10; i++) {
-        if (PQT_UNLIKELY(p >= r->end))
-            return pqt_thrift_corrupt_at(r, r->p, "varint runs past the end (%zu bytes left)",
-                                         pqt_thrift_remaining(r));
-        uint8_t b = *p++;
-        if (i == 9 && b > 1) {
-            /* The 10th byte holds only bit 63; anything else is an overlong encoding. */
-            return pqt_thrift_corrupt_at(
-                r, r->p, (b & 0x80) ? "varint longer than 10 bytes" : "varint overflows 64 bits");
-        }
-        x |= (uint64_t)(b & 0x7f) << (7 * i);
-        if (!(b & 0x80)) {
-            *v = x;
-            r->p = p;
-            return PQT_OK;
-        }
+    switch (pqt_get_uvarint(&r->p, r->end, v)) {
+    case PQT_UVARINT_OK:
+        return PQT_OK;
+    case PQT_UVARINT_TRUNCATED:
+        return pqt_thrift_corrupt_at(r, r->p, "varint runs past the end (%zu bytes left)",
+                                     pqt_thrift_remaining(r));
+    case PQT_UVARINT_OVERFLOW:
+        return pqt_thrift_corrupt_at(r, r->p, "varint overflows 64 bits");
+    default:
+        return pqt_thrift_corrupt_at(r, r->p, "varint longer than 10 bytes");
     }
-    return pqt_thrift_corrupt_at(r, r->p, "varint longer than 10 bytes"); /* not reached */
 }
 
 pqt_status pqt_thrift_read_i32(pqt_thrift_reader *r, int32_t *v)
@@ -80,7 +73,7 @@ pqt_status pqt_thrift_read_i32(pqt_thrift_reader *r, int32_t *v)
     if (PQT_UNLIKELY(u > UINT32_MAX))
         return pqt_thrift_corrupt_at(r, at, "varint %llu does not fit an i32",
                                      (unsigned long long)u);
-    *v = (int32_t)pqt_thrift_unzigzag(u);
+    *v = (int32_t)pqt_unzigzag(u);
     return PQT_OK;
 }
 
@@ -92,7 +85,7 @@ pqt_status pqt_thrift_read_i16(pqt_thrift_reader *r, int16_t *v)
     if (PQT_UNLIKELY(u > UINT16_MAX))
         return pqt_thrift_corrupt_at(r, at, "varint %llu does not fit an i16",
                                      (unsigned long long)u);
-    *v = (int16_t)pqt_thrift_unzigzag(u);
+    *v = (int16_t)pqt_unzigzag(u);
     return PQT_OK;
 }
 
@@ -127,9 +120,7 @@ pqt_status pqt_thrift_read_double(pqt_thrift_reader *r, double *v)
     if (PQT_UNLIKELY(pqt_thrift_remaining(r) < 8))
         return pqt_thrift_corrupt_at(r, r->p, "double runs past the end (%zu bytes left)",
                                      pqt_thrift_remaining(r));
-    uint64_t u = 0;
-    for (int i = 7; i >= 0; i--)
-        u = (u << 8) | r->p[i]; /* little-endian on any host */
+    uint64_t u = pqt_load_le64(r->p);
     memcpy(v, &u, sizeof *v);
     r->p += 8;
     return PQT_OK;

@@ -21,6 +21,7 @@
 
 #include "pqt.h"
 #include "util/error.h"
+#include "util/le.h"
 
 /* Compact-protocol wire types. In a struct field header TRUE/FALSE carry the bool value
  * itself; as a list element type either one means "bool, one byte per element". */
@@ -89,17 +90,12 @@ static inline pqt_status pqt_thrift_read_uvarint(pqt_thrift_reader *r, uint64_t 
     return pqt_thrift_read_uvarint_slow(r, v);
 }
 
-static inline int64_t pqt_thrift_unzigzag(uint64_t u)
-{
-    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-}
-
 /* Zigzag varint as i64 (any width of varint the file wrote). */
 static inline pqt_status pqt_thrift_read_i64(pqt_thrift_reader *r, int64_t *v)
 {
     uint64_t u;
     PQT_TRY(pqt_thrift_read_uvarint(r, &u));
-    *v = pqt_thrift_unzigzag(u);
+    *v = pqt_unzigzag(u);
     return PQT_OK;
 }
 

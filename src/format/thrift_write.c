@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/le.h"
 
 /* Longest varint of a 64-bit value. */
 enum { UVARINT_MAX = 10 };
@@ -52,13 +53,8 @@ static inline void put_byte(pqt_thrift_writer *w, uint8_t b)
 
 static inline void put_uvarint(pqt_thrift_writer *w, uint64_t v)
 {
-    uint8_t *p = w->out->data + w->out->len;
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    w->out->len = (size_t)(p - w->out->data);
+    uint8_t *end = pqt_put_uvarint(w->out->data + w->out->len, v);
+    w->out->len = (size_t)(end - w->out->data);
 }
 
 static void limit(pqt_thrift_writer *w, const char *what, size_t n)
@@ -80,12 +76,12 @@ void pqt_thrift_write_i8(pqt_thrift_writer *w, int8_t v)
 
 void pqt_thrift_write_i32(pqt_thrift_writer *w, int32_t v)
 {
-    if (room(w, 5)) put_uvarint(w, pqt_thrift_zigzag(v));
+    if (room(w, 5)) put_uvarint(w, pqt_zigzag(v));
 }
 
 void pqt_thrift_write_i64(pqt_thrift_writer *w, int64_t v)
 {
-    if (room(w, UVARINT_MAX)) put_uvarint(w, pqt_thrift_zigzag(v));
+    if (room(w, UVARINT_MAX)) put_uvarint(w, pqt_zigzag(v));
 }
 
 void pqt_thrift_write_double(pqt_thrift_writer *w, double v)
@@ -93,8 +89,8 @@ void pqt_thrift_write_double(pqt_thrift_writer *w, double v)
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     if (!room(w, 8)) return;
-    for (int i = 0; i < 8; i++)
-        put_byte(w, (uint8_t)(bits >> (8 * i)));
+    pqt_store_le64(w->out->data + w->out->len, bits);
+    w->out->len += 8;
 }
 
 void pqt_thrift_write_binary(pqt_thrift_writer *w, const void *data, size_t n)
@@ -167,7 +163,7 @@ void pqt_thrift_write_field(pqt_thrift_writer *w, int16_t id, uint8_t type)
         put_byte(w, (uint8_t)(delta << 4 | type));
     } else {
         put_byte(w, type);
-        put_uvarint(w, pqt_thrift_zigzag(id));
+        put_uvarint(w, pqt_zigzag(id));
     }
     w->last_id[w->depth] = id;
 }

@@ -76,9 +76,4 @@ void pqt_thrift_write_binary(pqt_thrift_writer *w, const void *data, size_t n);
 /* Unsigned LEB128 varint, as is (no zigzag). */
 void pqt_thrift_write_uvarint(pqt_thrift_writer *w, uint64_t v);
 
-static inline uint64_t pqt_thrift_zigzag(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
 #endif

@@ -17,6 +17,7 @@
 #include "util/buf.h"
 #include "util/civil.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 
 #define VARIANT_MAX_DEPTH 128
@@ -37,14 +38,6 @@ typedef struct vctx {
     pqt_buf *out;
     size_t budget; /* text bytes still allowed */
 } vctx;
-
-static uint64_t le(const uint8_t *p, unsigned n)
-{
-    uint64_t x = 0;
-    for (unsigned i = 0; i < n; i++)
-        x |= (uint64_t)p[i] << (8 * i);
-    return x;
-}
 
 static pqt_status bad(const char *what, size_t at)
 {
@@ -209,23 +202,23 @@ static pqt_status primitive(vctx *c, int t, size_t at)
         snprintf(b, sizeof b, "%d", (int)(int8_t)p[0]);
         return puts_(c, b);
     case 4:
-        snprintf(b, sizeof b, "%d", (int)(int16_t)le(p, 2));
+        snprintf(b, sizeof b, "%d", (int)(int16_t)pqt_load_le16(p));
         return puts_(c, b);
     case 5:
-        snprintf(b, sizeof b, "%ld", (long)(int32_t)le(p, 4));
+        snprintf(b, sizeof b, "%ld", (long)(int32_t)pqt_load_le32(p));
         return puts_(c, b);
     case 6:
-        snprintf(b, sizeof b, "%lld", (long long)(int64_t)le(p, 8));
+        snprintf(b, sizeof b, "%lld", (long long)(int64_t)pqt_load_le64(p));
         return puts_(c, b);
     case 7: {
-        uint64_t x = le(p, 8);
+        uint64_t x = pqt_load_le64(p);
         double d;
         memcpy(&d, &x, 8);
         pqt_format_float64(d, b, sizeof b);
         return number_text(c, b);
     }
     case 14: {
-        uint32_t x = (uint32_t)le(p, 4);
+        uint32_t x = (uint32_t)pqt_load_le32(p);
         float f;
         memcpy(&f, &x, 4);
         pqt_format_float32(f, b, sizeof b);
@@ -237,10 +230,10 @@ static pqt_status primitive(vctx *c, int t, size_t at)
         int scale = p[0];
         if (scale > 38) return bad("decimal scale above 38", at);
         unsigned w = (unsigned)size[t] - 1;
-        uint64_t lo = le(p + 1, w < 8 ? w : 8);
+        uint64_t lo = pqt_load_le_n(p + 1, w < 8 ? w : 8);
         int64_t hi;
         if (w == 16) {
-            hi = (int64_t)le(p + 9, 8);
+            hi = (int64_t)pqt_load_le64(p + 9);
         } else {
             if (w < 8 && (lo >> (8 * w - 1) & 1)) lo |= ~0ull << (8 * w); /* sign-extend */
             hi = (int64_t)lo < 0 ? -1 : 0;
@@ -250,19 +243,19 @@ static pqt_status primitive(vctx *c, int t, size_t at)
     }
     case 11:
         PQT_TRY(put(c, "\"", 1));
-        date_text(b, sizeof b, (int32_t)le(p, 4));
+        date_text(b, sizeof b, (int32_t)pqt_load_le32(p));
         PQT_TRY(puts_(c, b));
         return put(c, "\"", 1);
     case 12:
-        return timestamp(c, (int64_t)le(p, 8), 1000000, 6, 1);
+        return timestamp(c, (int64_t)pqt_load_le64(p), 1000000, 6, 1);
     case 13:
-        return timestamp(c, (int64_t)le(p, 8), 1000000, 6, 0);
+        return timestamp(c, (int64_t)pqt_load_le64(p), 1000000, 6, 0);
     case 18:
-        return timestamp(c, (int64_t)le(p, 8), 1000000000, 9, 1);
+        return timestamp(c, (int64_t)pqt_load_le64(p), 1000000000, 9, 1);
     case 19:
-        return timestamp(c, (int64_t)le(p, 8), 1000000000, 9, 0);
+        return timestamp(c, (int64_t)pqt_load_le64(p), 1000000000, 9, 0);
     case 17: {
-        int64_t t64 = (int64_t)le(p, 8);
+        int64_t t64 = (int64_t)pqt_load_le64(p);
         if (t64 < 0 || t64 >= 86400000000ll)
             snprintf(b, sizeof b, "\"%lld\"", (long long)t64);
         else
@@ -272,7 +265,7 @@ static pqt_status primitive(vctx *c, int t, size_t at)
     case 15:
     case 16: {
         if (avail < 4) return bad("length of a binary or string cut short", at - 1);
-        uint64_t n = le(p, 4);
+        uint64_t n = pqt_load_le32(p);
         if (n > avail - 4) return bad("binary or string runs past the value", at - 1);
         return t == 15 ? base64(c, p + 4, (size_t)n) : json_string(c, p + 4, (size_t)n);
     }
@@ -296,8 +289,8 @@ static pqt_status key(vctx *c, uint64_t id, size_t at)
 {
     const vmeta *m = &c->m;
     if (id >= m->nkeys) return bad("object field id past the metadata dictionary", at);
-    uint64_t a = le(m->p + m->offs_at + id * m->osz, m->osz);
-    uint64_t z = le(m->p + m->offs_at + (id + 1) * m->osz, m->osz);
+    uint64_t a = pqt_load_le_n(m->p + m->offs_at + id * m->osz, m->osz);
+    uint64_t z = pqt_load_le_n(m->p + m->offs_at + (id + 1) * m->osz, m->osz);
     if (a > z || z > m->n - m->bytes_at)
         return pqt_err(PQT_CORRUPT,
                        "corrupt VARIANT metadata: key %llu runs past the "
@@ -317,23 +310,23 @@ static pqt_status container(vctx *c, size_t at, size_t end, int hdr, bool is_obj
     size_t pos = at + 1;
     unsigned nsz = large ? 4 : 1;
     if (end - pos < nsz) return bad("element count cut short", at);
-    uint64_t n = le(c->v + pos, nsz);
+    uint64_t n = pqt_load_le_n(c->v + pos, nsz);
     pos += nsz;
     /* ids, then n + 1 offsets: all inside the value */
     if (n > (end - pos) / (isz + osz)) return bad("more elements than the value holds", at);
     size_t ids = pos, offs = ids + (size_t)n * isz;
     if (end - offs < (size_t)(n + 1) * osz) return bad("offsets cut short", at);
     size_t base = offs + (size_t)(n + 1) * osz; /* the first element's byte */
-    uint64_t total = le(c->v + offs + n * osz, osz);
+    uint64_t total = pqt_load_le_n(c->v + offs + n * osz, osz);
     if (total > end - base) return bad("elements run past the value", at);
     PQT_TRY(put(c, is_obj ? "{" : "[", 1));
     for (uint64_t i = 0; i < n; i++) {
         if (i) PQT_TRY(put(c, ",", 1));
         if (is_obj) {
-            PQT_TRY(key(c, le(c->v + ids + i * isz, isz), ids + (size_t)i * isz));
+            PQT_TRY(key(c, pqt_load_le_n(c->v + ids + i * isz, isz), ids + (size_t)i * isz));
             PQT_TRY(put(c, ":", 1));
         }
-        uint64_t o = le(c->v + offs + i * osz, osz);
+        uint64_t o = pqt_load_le_n(c->v + offs + i * osz, osz);
         if (o >= total) return bad("element offset past the elements", offs + (size_t)i * osz);
         PQT_TRY(value(c, base + (size_t)o, base + (size_t)total, depth + 1));
     }
@@ -369,7 +362,7 @@ static pqt_status read_meta(vmeta *m, const uint8_t *p, size_t n)
     m->osz = (unsigned)(p[0] >> 6) + 1;
     if (n < 1 + (size_t)m->osz)
         return pqt_err(PQT_CORRUPT, "corrupt VARIANT metadata: dictionary size cut short");
-    m->nkeys = le(p + 1, m->osz);
+    m->nkeys = pqt_load_le_n(p + 1, m->osz);
     m->offs_at = 1 + m->osz;
     if (m->nkeys >= (n - m->offs_at) / m->osz)
         return pqt_err(PQT_CORRUPT, "corrupt VARIANT metadata: %llu keys, %zu bytes",

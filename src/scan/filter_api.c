@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "scan/filter_lex.h"
+#include "util/bits.h"
 #include "util/mem.h"
 
 static pqt_status oom(void) { return pqt_err(PQT_NOMEM, "out of memory growing a filter"); }
@@ -95,8 +96,6 @@ pqt_status pqt_filter_add(pqt_filter *f, const char *rule)
     return PQT_OK;
 }
 
-static int bit(const uint8_t *valid, int64_t i) { return !valid || (valid[i >> 3] >> (i & 7)) & 1; }
-
 /* Copy values into a new set (sorted, distinct). The kind code may carry a time unit. */
 static pqt_status set_copy(const char *what, int kind, const void *values, int64_t n,
                            const uint8_t *valid, fset *s)
@@ -122,7 +121,7 @@ static pqt_status set_copy(const char *what, int kind, const void *values, int64
     if (ek == PQT_FLOAT32 || ek == PQT_FLOAT64) {
         if (!(s->dv = pqt_malloc_array(cnt, sizeof *s->dv))) return oom();
         for (int64_t i = 0; i < n; i++) {
-            if (!bit(valid, i)) continue;
+            if (!pqt_bit_get(valid, i)) continue;
             double d = ek == PQT_FLOAT32 ? ((const float *)values)[i] : ((const double *)values)[i];
             if (isnan(d))
                 return pqt_err(PQT_BAD_FILTER,
@@ -136,7 +135,7 @@ static pqt_status set_copy(const char *what, int kind, const void *values, int64
         const char *const *sv = values;
         size_t total = 0;
         for (int64_t i = 0; i < n; i++)
-            if (bit(valid, i) && sv[i]) total += strlen(sv[i]);
+            if (pqt_bit_get(valid, i) && sv[i]) total += strlen(sv[i]);
         int64_t *off = pqt_malloc_array(cnt + 1, sizeof *off);
         char *bytes = pqt_malloc(total ? total : 1);
         int64_t *perm = NULL, np = 0, m = 0;
@@ -144,7 +143,7 @@ static pqt_status set_copy(const char *what, int kind, const void *values, int64
         if (st == PQT_OK) {
             off[0] = 0;
             for (int64_t i = 0; i < n; i++) {
-                if (!bit(valid, i) || !sv[i]) continue;
+                if (!pqt_bit_get(valid, i) || !sv[i]) continue;
                 size_t l = strlen(sv[i]);
                 memcpy(bytes + off[m], sv[i], l);
                 off[m + 1] = off[m] + (int64_t)l;
@@ -175,7 +174,7 @@ static pqt_status set_copy(const char *what, int kind, const void *values, int64
         if (!(s->iv = pqt_malloc_array(cnt, sizeof *s->iv))) return oom();
         int narrow = ek == PQT_INT32 || ek == PQT_DATE;
         for (int64_t i = 0; i < n; i++)
-            if (bit(valid, i))
+            if (pqt_bit_get(valid, i))
                 s->iv[s->n++] = narrow ? ((const int32_t *)values)[i] : ((const int64_t *)values)[i];
         s->n = pqt_scan_sort_ints(s->iv, s->n);
     }

@@ -102,7 +102,6 @@ void pqt_scan_cb_free(fcb *cb)
 }
 
 static bool bit(const uint64_t *w, int64_t i) { return w[i >> 6] >> (i & 63) & 1; }
-static bool bit8(const uint8_t *b, int64_t i) { return b[i >> 3] >> (i & 7) & 1; }
 
 /* The m alive rows of one column (rows[] lists them) gathered into owned buffers. */
 typedef struct packed {
@@ -124,7 +123,7 @@ static pqt_status pack(int kind, const pqt_scan_vec *v, const int64_t *rows, int
     if (v->validity) {
         if (!(p->validity = pqt_calloc((size_t)(m + 7) / 8 + 1, 1))) goto oom;
         for (int64_t j = 0; j < m; j++)
-            if (bit8(v->validity, rows[j])) p->validity[j >> 3] |= (uint8_t)(1u << (j & 7));
+            pqt_bit_or(p->validity, j, pqt_bit_get(v->validity, rows[j]));
     }
     if (kind == PQT_STRING) {
         const int64_t *off = v->data;
@@ -194,7 +193,7 @@ pqt_status pqt_scan_cb_eval(const pqt_fprog *p, const fcb *cb, const pqt_scan_ve
     }
     if (st == PQT_OK) {
         for (int64_t j = 0; j < m; j++) {
-            if (!bit8(keep, j)) continue;
+            if (!pqt_bit_get(keep, j)) continue;
             int64_t i = compact ? rows[j] : j;
             out[i >> 6] |= 1ULL << (i & 63);
         }

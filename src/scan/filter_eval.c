@@ -16,6 +16,7 @@
 #include "scan/filter_int.h"
 #include "util/bits.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 
 typedef void (*kernel_fn)(const fleaf *lf, const pqt_scan_vec *v, int64_t n, const uint64_t *sel,
@@ -221,12 +222,7 @@ static inline uint64_t load_bits(const uint8_t *b, int64_t w, int64_t nbytes)
 {
     int64_t at = w << 3;
     uint64_t x = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (at + 8 <= nbytes) {
-        memcpy(&x, b + at, 8);
-        return x;
-    }
-#endif
+    if (at + 8 <= nbytes) return pqt_load_le64(b + at);
     for (int k = 0; k < 8 && at + k < nbytes; k++) x |= (uint64_t)b[at + k] << (8 * k);
     return x;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "scan/filter_int.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -141,7 +142,7 @@ pqt_status pqt_scan_cset_ints(cset *s, const int64_t *v, int64_t n)
         if (!s->bits) return oom();
         for (int64_t i = 0; i < s->n; i++) {
             uint64_t o = (uint64_t)s->sorted_i[i] - (uint64_t)s->imin;
-            s->bits[o >> 3] |= (uint8_t)(1u << (o & 7));
+            pqt_bit_or(s->bits, (int64_t)o, 1);
         }
     }
     return PQT_OK;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scan/qc.h"
+#include "util/bits.h"
 
 /* a vs d exactly (d not NaN): -1, 0, 1. */
 static int cmp_i64_f64(int64_t a, double d)
@@ -77,17 +78,12 @@ static int cmp_str_pair(const char *a, int64_t na, const char *b, int64_t nb)
     ((min->set && ((c = CMP(v, min)) < 0 || (c == 0 && min->strict))) ||                          \
      (max->set && ((c = CMP(v, max)) > 0 || (c == 0 && max->strict))))
 
-static inline bool present(const uint8_t *bm, int64_t i)
-{
-    return !bm || (bm[i >> 3] >> (i & 7) & 1);
-}
-
 static void eval_ints(const pqt_qc_rule *r, const pqt_colbuf *b, bool enforce, pqt_qc_eval *e)
 {
     const pqt_qc_bound *min = &r->min, *max = &r->max;
     int c;
     for (int64_t i = 0; i < b->nelem; i++) {
-        if (!present(b->validity, i)) continue;
+        if (!pqt_bit_get(b->validity, i)) continue;
         int64_t v = b->elem_kind == PQT_INT32 || b->elem_kind == PQT_DATE
                         ? ((const int32_t *)b->data)[i]
                         : ((const int64_t *)b->data)[i];
@@ -103,7 +99,7 @@ static void eval_u64(const pqt_qc_rule *r, const pqt_colbuf *b, bool enforce, pq
     const pqt_qc_bound *min = &r->min, *max = &r->max;
     int c;
     for (int64_t i = 0; i < b->nelem; i++) {
-        if (!present(b->validity, i)) continue;
+        if (!pqt_bit_get(b->validity, i)) continue;
         uint64_t v = ((const uint64_t *)b->data)[i];
         if (!e->any || v < e->ulo) e->ulo = v;
         if (!e->any || v > e->uhi) e->uhi = v;
@@ -117,7 +113,7 @@ static void eval_floats(const pqt_qc_rule *r, const pqt_colbuf *b, bool enforce,
     const pqt_qc_bound *min = &r->min, *max = &r->max;
     int c;
     for (int64_t i = 0; i < b->nelem; i++) {
-        if (!present(b->validity, i)) continue;
+        if (!pqt_bit_get(b->validity, i)) continue;
         double v = b->elem_kind == PQT_FLOAT32 ? (double)((const float *)b->data)[i]
                                                : ((const double *)b->data)[i];
         if (isnan(v)) continue;
@@ -136,7 +132,7 @@ static void eval_strings(const pqt_qc_rule *r, const pqt_colbuf *b, bool enforce
     const char *bytes = (const char *)b->str_bytes.data;
     int c;
     for (int64_t i = 0; i < b->nelem; i++) {
-        if (!present(b->validity, i)) continue;
+        if (!pqt_bit_get(b->validity, i)) continue;
         const char *s = bytes + b->str_offsets[i];
         int64_t n = b->str_offsets[i + 1] - b->str_offsets[i];
         if (!e->any || cmp_str_pair(s, n, e->slo, e->nslo) < 0) e->slo = s, e->nslo = n;
@@ -152,10 +148,12 @@ void pqt_scan_qc_eval(const pqt_qc_rule *r, const pqt_colbuf *b, pqt_qc_eval *e)
     e->kind = b->elem_kind;
     int64_t null_rows = 0;
     if (b->is_list && b->row_validity)
-        for (int64_t i = 0; i < b->nrows; i++) null_rows += !present(b->row_validity, i);
+        for (int64_t i = 0; i < b->nrows; i++)
+            null_rows += !pqt_bit_get(b->row_validity, i);
     int64_t null_elems = 0;
     if (b->validity)
-        for (int64_t i = 0; i < b->nelem; i++) null_elems += !present(b->validity, i);
+        for (int64_t i = 0; i < b->nelem; i++)
+            null_elems += !pqt_bit_get(b->validity, i);
     e->nelem = b->nelem + null_rows;
     e->nnull = null_elems + null_rows;
     e->nvalid = b->nelem - null_elems;

@@ -17,8 +17,10 @@
 #endif
 
 #include "scan/sample.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/par.h"
 
 #ifdef PQT_SAMPLE_SSE2
 /* One round on a pair of rows: each 64-bit lane holds one row's 32-bit words in its low
@@ -73,14 +75,14 @@ int64_t pqt_sample_keep_bits(int64_t seed, double thr, uint64_t row, int64_t n, 
     __m128i k1 = _mm_set1_epi64x((int64_t)((uint64_t)seed >> 32));
     for (; j + 2 <= n; j += 2, k += 2) {
         unsigned v = keep_pair(k0, k1, row + (uint64_t)j, thr);
-        keep[k >> 3] |= (uint8_t)((v & 1) << (k & 7));
-        keep[(k + 1) >> 3] |= (uint8_t)((v >> 1) << ((k + 1) & 7));
+        pqt_bit_or(keep, k, v & 1);
+        pqt_bit_or(keep, k + 1, v >> 1);
         kept += (v & 1) + (v >> 1);
     }
 #endif
     for (; j < n; j++, k++) {
         unsigned v = pqt_sample_keep_thr(seed, row + (uint64_t)j, thr);
-        keep[k >> 3] |= (uint8_t)(v << (k & 7));
+        pqt_bit_or(keep, k, v);
         kept += v;
     }
     return kept;
@@ -114,8 +116,7 @@ pqt_status pqt_scan_sample(pqt_sel *sel, int nrg, const int64_t *rg_start, doubl
     for (int rg = 0; rg < nrg; rg++)
         if (sel[rg].nsel > most) most = sel[rg].nsel;
     if (most == 0) return PQT_OK;
-    int nthreads = threads < 1 ? 1 : threads;
-    if (nthreads > nrg) nthreads = nrg;
+    int nthreads = pqt_par_threads_for(threads, nrg);
     pqt_status st = PQT_OK;
 #pragma omp parallel num_threads(nthreads) if (nthreads > 1)
     {

@@ -56,9 +56,9 @@ int64_t pqt_sample_keep_bits(int64_t seed, double thr, uint64_t row, int64_t n, 
 
 /* Narrow sel[0..nrg) (row group rg starts at file row rg_start[rg]) to the selected rows the
  * rule keeps for (seed, fraction), 0 < fraction < 1, seed > 0; row groups with nothing
- * selected are not visited. Row groups run in parallel on up to `threads` threads; the
- * result does not depend on how many. PQT_NOMEM (the selections may then be partly
- * narrowed: the caller is still opening and discards them). */
+ * selected are not visited. Row groups run in parallel on up to `threads` threads (0:
+ * OpenMP's default; util/par.h); the result does not depend on how many. PQT_NOMEM (the
+ * selections may then be partly narrowed: the caller is still opening and discards them). */
 pqt_status pqt_scan_sample(pqt_sel *sel, int nrg, const int64_t *rg_start, double fraction,
                            int64_t seed, int threads);
 

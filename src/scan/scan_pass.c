@@ -7,14 +7,14 @@
  * decodes a row an earlier one dropped; a column two conjuncts name is decoded twice, each time
  * only for the rows alive then.
  */
-#include <omp.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scan/scan.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/par.h"
 
 void pqt_scan_conj_order(const pqt_fprog *p, int *order)
 {
@@ -265,8 +265,7 @@ static void apply_conj_refuted(const pqt_scan_pass *ps, worker *w, int rg, int k
             const uint32_t *codes = b->data;
             bool all = true;
             for (int64_t i = 0; i < n && all; i++)
-                all = codes[i] == PQT_CODE_REFUTED ||
-                      (b->validity && !(b->validity[i >> 3] >> (i & 7) & 1));
+                all = codes[i] == PQT_CODE_REFUTED || !pqt_bit_get(b->validity, i);
             if (all) {
                 pqt_sel_init_none(sel, sel->nrows);
                 *done = true;
@@ -334,11 +333,10 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
     if (st == PQT_OK && de && de->nentries == dn) {
         /* the dictionary was evaluated already (proof or refutation): its verdicts, then null's */
         memcpy(dkeep, de->keep, (size_t)(dn + 7) / 8);
-        dkeep[dn >> 3] = (uint8_t)((dkeep[dn >> 3] & ((1u << (dn & 7)) - 1)) |
-                                   (unsigned)de->null_passes << (dn & 7));
+        pqt_bit_set(dkeep, dn, de->null_passes);
     } else if (st == PQT_OK) {
         memset(dvalid, 0xff, (size_t)(dn + 1) / 8 + 9);
-        dvalid[dn >> 3] &= (uint8_t)~(1u << (dn & 7));
+        pqt_bit_set(dvalid, dn, false);
         memcpy(doff, d->offsets, (size_t)(dn + 1) * sizeof *doff);
         doff[dn + 1] = doff[dn];
         w->vecs[s] = (pqt_scan_vec){doff, (const char *)d->values.data, dvalid};
@@ -351,10 +349,10 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
         memset(keep, 0, (size_t)(n + 7) / 8);
         int64_t nkeep = 0;
         for (int64_t i = 0; i < n; i++) {
-            uint32_t c = valid && !(valid[i >> 3] >> (i & 7) & 1) ? (uint32_t)dn : codes[i];
+            uint32_t c = !pqt_bit_get(valid, i) ? (uint32_t)dn : codes[i];
             /* PQT_CODE_REFUTED: a page the dictionary refuted whole */
             uint8_t bit = c <= (uint32_t)dn ? dkeep[c >> 3] >> (c & 7) & 1 : 0;
-            keep[i >> 3] |= (uint8_t)(bit << (i & 7));
+            pqt_bit_or(keep, i, bit);
             nkeep += bit;
         }
         *nkeep_ret = nkeep;
@@ -586,16 +584,14 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
     pqt_scan_conj_order(ps->prog, order);
     int nwork = 0;
     for (int rg = 0; rg < ps->nrg; rg++) nwork += sels[rg].nsel > 0;
-    int threads = ps->threads < nwork ? ps->threads : nwork;
-    if (threads < 1) threads = 1;
-    pqt_status st = PQT_OK;
-    int failed_rg = ps->nrg; /* the first row group that failed reports */
-    char msg[512] = "";
+    int threads = pqt_par_threads_for(ps->threads, nwork);
+    pqt_par_fail fail; /* the first row group that failed reports (a worker's start: -1) */
+    pqt_par_fail_init(&fail);
 #pragma omp parallel num_threads(threads)
     {
         worker w;
-        char mine[512] = "";
-        pqt_err_target prev = pqt_err_redirect(mine, sizeof mine);
+        pqt_par_thread th;
+        pqt_par_enter(&th);
         bool *alive = pqt_calloc((size_t)nconj, sizeof *alive);
         int *my_order = alive ? pqt_calloc((size_t)nconj, sizeof *my_order) : NULL;
         if (!my_order) {
@@ -613,21 +609,13 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
                                      &verdicts[rg]);
             if (my_st != PQT_OK) my_failed = rg;
         }
-        pqt_err_restore(prev);
-        if (my_failed != ps->nrg) {
-#pragma omp critical(pqt_scan_filter_err)
-            if (my_failed < failed_rg) {
-                failed_rg = my_failed;
-                st = my_st;
-                snprintf(msg, sizeof msg, "%s", mine);
-            }
-        }
+        pqt_par_leave(&th);
+        if (my_failed != ps->nrg) pqt_par_fail_note(&fail, my_failed, my_st, &th);
         if (ready) worker_free(&w, nslots);
         pqt_mem_free(alive);
         pqt_mem_free(my_order);
     }
     pqt_mem_free(order);
     pqt_mem_free(seen);
-    if (st != PQT_OK) return pqt_err(st, "%s", msg);
-    return PQT_OK;
+    return pqt_par_fail_raise(&fail);
 }

@@ -13,20 +13,7 @@
 #include <string.h>
 
 #include "scan/scan.h"
-
-static int32_t le32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return (int32_t)v;
-}
-
-static int64_t le64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return (int64_t)v;
-}
+#include "util/le.h"
 
 /* One bound from its bytes in the column's domain; false when the bytes cannot be one. */
 static bool decode_bound(const pqt_col *c, int ptype, const uint8_t *p, uint32_t len,
@@ -41,25 +28,28 @@ static bool decode_bound(const pqt_col *c, int ptype, const uint8_t *p, uint32_t
     case PQT_PT_INT32:
         if (len != 4) return false;
         if (c->conv == PQT_CONV_I32_TO_I64 || c->conv == PQT_CONV_U32_WIDEN)
-            b->i = (int64_t)(uint32_t)le32(p);
+            b->i = (int64_t)pqt_load_le32(p);
         else
-            b->i = le32(p);
+            b->i = (int32_t)pqt_load_le32(p);
         return true;
     case PQT_PT_INT64:
         if (len != 8) return false;
-        b->i = le64(p);
+        b->i = (int64_t)pqt_load_le64(p);
         return true;
     case PQT_PT_FLOAT: {
         if (len != 4) return false;
+        uint32_t u = pqt_load_le32(p);
         float f;
-        memcpy(&f, p, 4);
+        memcpy(&f, &u, 4);
         b->d = f;
         return true;
     }
-    case PQT_PT_DOUBLE:
+    case PQT_PT_DOUBLE: {
         if (len != 8) return false;
-        memcpy(&b->d, p, 8);
+        uint64_t u = pqt_load_le64(p);
+        memcpy(&b->d, &u, 8);
         return true;
+    }
     case PQT_PT_BYTE_ARRAY:
         b->s = (const char *)p;
         b->len = len;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "table/sort_engine.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -27,11 +28,6 @@ typedef struct code_row {
     uint64_t code;
     int64_t row;
 } code_row;
-
-static inline bool valid_at(const pqt_colbuf *b, int64_t r)
-{
-    return !b->validity || (b->validity[r >> 3] >> (r & 7) & 1);
-}
 
 static inline uint64_t string_code(const pqt_colbuf *b, int64_t r)
 {
@@ -48,7 +44,7 @@ static inline __attribute__((always_inline)) int key_at(const pqt_sort_key *k, i
                                                        uint64_t *code)
 {
     const pqt_colbuf *b = k->b;
-    if (!valid_at(b, r)) return CLS_NULL;
+    if (!pqt_bit_get(b->validity, r)) return CLS_NULL;
     uint64_t c;
     switch (k->ek) {
     case PQT_INT32:

@@ -506,9 +506,9 @@ pqt_status pqt_table_has_nulls(const pqt_table *t, const char *name, int *ret)
         r = 0; /* file rows are never null */
     } else if (t->cols[ci].residency == PQT_RES_FULL) {
         const pqt_colbuf *b = &t->cols[ci].buf;
-        for (int64_t e = 0; b->validity && !r && e < b->nelem; e++) r = !pqt_tbl_bit(b->validity, e);
+        for (int64_t e = 0; b->validity && !r && e < b->nelem; e++) r = !pqt_bit_get(b->validity, e);
         for (int64_t i = 0; b->is_list && b->row_validity && !r && i < b->nrows; i++)
-            r = !pqt_tbl_bit(b->row_validity, i);
+            r = !pqt_bit_get(b->row_validity, i);
     } else if (t->cols[ci].file_col >= 0) {
         /* from the footer: 0 only when every covering chunk says it holds no null */
         const pqt_col *fc = pqt_file_col(t->f, t->cols[ci].file_col);

@@ -19,7 +19,7 @@ static int64_t str_total(const pqt_colbuf *b)
 {
     int64_t n = 0;
     for (int64_t e = 0; e < b->nelem; e++)
-        if (pqt_tbl_bit(b->validity, e)) n += b->str_offsets[e + 1] - b->str_offsets[e];
+        if (pqt_bit_get(b->validity, e)) n += b->str_offsets[e + 1] - b->str_offsets[e];
     return n;
 }
 
@@ -83,14 +83,14 @@ static void fill_strings(const pqt_colbuf *b, int64_t first, int64_t n, int64_t 
     offs[0] = 0;
     for (int64_t i = 0; i < n; i++) {
         int64_t e = first + i;
-        bool ok = pqt_tbl_bit(b->validity, e);
+        bool ok = pqt_bit_get(b->validity, e);
         if (ok) {
             int64_t o0 = b->str_offsets[e], len = b->str_offsets[e + 1] - o0;
             if (len > 0) memcpy(bytes + at, b->str_bytes.data + o0, (size_t)len);
             at += len;
         }
         offs[i + 1] = at;
-        if (validity) pqt_tbl_bit_set(validity, i, ok);
+        if (validity) pqt_bit_set(validity, i, ok);
     }
 }
 
@@ -133,7 +133,7 @@ pqt_status pqt_table_get_strings_alloc(pqt_table *t, const char *name, int64_t *
     int64_t n = list_nelem(b), first = list_first(b), nb = str_total(b);
     bool any_null = false;
     for (int64_t i = 0; b->validity && !any_null && i < n; i++)
-        any_null = !pqt_tbl_bit(b->validity, first + i);
+        any_null = !pqt_bit_get(b->validity, first + i);
     int64_t *o = pqt_malloc_array((size_t)n + 1, sizeof *o);
     char *by = pqt_malloc((size_t)nb + 1);
     uint8_t *v = validity_ret && any_null ? pqt_calloc((size_t)(n + 7) / 8 + 1, 1) : NULL;
@@ -180,7 +180,7 @@ static pqt_status list_col(pqt_table *t, const char *call, const char *name, int
 static void fill_row_validity(const pqt_colbuf *b, uint8_t *rv)
 {
     for (int64_t i = 0; i < b->nrows; i++)
-        pqt_tbl_bit_set(rv, i, !b->row_validity || pqt_tbl_bit(b->row_validity, i));
+        pqt_bit_set(rv, i, !b->row_validity || pqt_bit_get(b->row_validity, i));
 }
 
 pqt_status pqt_table_get_list(pqt_table *t, const char *name, int to_kind, int64_t *offsets,
@@ -242,9 +242,9 @@ pqt_status pqt_table_get_list_alloc(pqt_table *t, const char *name, int to_kind,
     if (data_ret) PQT_TRY(pqt_tbl_check_fit(b, first, n, k, call, name));
     bool any_null = false, any_null_row = false;
     for (int64_t i = 0; b->validity && !any_null && i < n; i++)
-        any_null = !pqt_tbl_bit(b->validity, first + i);
+        any_null = !pqt_bit_get(b->validity, first + i);
     for (int64_t i = 0; b->row_validity && !any_null_row && i < nrows; i++)
-        any_null_row = !pqt_tbl_bit(b->row_validity, i);
+        any_null_row = !pqt_bit_get(b->row_validity, i);
     bool want_v = validity_ret && any_null, want_rv = row_validity_ret && any_null_row;
     int64_t *o = pqt_malloc_array((size_t)nrows + 1, sizeof *o);
     void *d = data_ret ? pqt_malloc_array((size_t)n + 1, pqt_kind_elem_nbytes(k)) : NULL;

@@ -92,7 +92,7 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
     pqt_status st = PQT_OK;
     bool any_null = false;
     for (int64_t i = 0; b.validity && !any_null && i < b.nelem; i++)
-        any_null = !pqt_tbl_bit(b.validity, i);
+        any_null = !pqt_bit_get(b.validity, i);
     size_t es = pqt_kind_elem_nbytes(kind);
     void *d = pqt_malloc_array((size_t)b.nelem + 1, es);
     uint8_t *v = validity_ret && any_null ? pqt_calloc((size_t)(b.nelem + 7) / 8 + 1, 1) : NULL;
@@ -105,7 +105,7 @@ pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **da
     if (b.nelem > 0) memcpy(d, b.data, (size_t)b.nelem * es);
     /* null slots hold 0 whatever the gather left there */
     for (int64_t i = 0; b.validity && i < b.nelem; i++)
-        if (!pqt_tbl_bit(b.validity, i)) memset((char *)d + (size_t)i * es, 0, es);
+        if (!pqt_bit_get(b.validity, i)) memset((char *)d + (size_t)i * es, 0, es);
     if (v) pqt_tbl_copy_validity(&b, 0, b.nelem, v, 0);
     *data_ret = d;
     if (validity_ret) *validity_ret = v;

@@ -63,7 +63,7 @@ pqt_status pqt_tbl_check_fit(const pqt_colbuf *b, int64_t first, int64_t n, int 
     for (int64_t i = 0; i < n; i++) any |= v[i]; /* one pass; the search runs only on a hit */
     if (!(any >> 63)) return PQT_OK;
     for (int64_t i = 0; i < n; i++)
-        if ((v[i] >> 63) && pqt_tbl_bit(b->validity, first + i))
+        if ((v[i] >> 63) && pqt_bit_get(b->validity, first + i))
             return pqt_err(PQT_OVERFLOW, "%s: column '%s', row %lld: uint64 value %llu does not "
                                          "fit int64; nothing was copied (get it as PQT_UINT64)",
                            call, name, (long long)row_of_elem(b, first + i) + 1,
@@ -129,7 +129,7 @@ void pqt_tbl_copy_validity(const pqt_colbuf *b, int64_t first, int64_t n, uint8_
         else memset(v + (at >> 3), 0xff, nbytes);
         i = (int64_t)nbytes * 8;
     }
-    for (; i < n; i++) pqt_tbl_bit_set(v, at + i, pqt_tbl_bit(b->validity, first + i));
+    for (; i < n; i++) pqt_bit_set(v, at + i, pqt_bit_get(b->validity, first + i));
 }
 
 pqt_status pqt_table_get_nbytes(pqt_table *t, const char *name, int to_kind, size_t *nbytes_ret)
@@ -361,12 +361,12 @@ pqt_status pqt_table_is_null(pqt_table *t, const char *name, int64_t row, int el
         /* a list row's elements: any null element makes the row "null" too */
         if (!r && c->buf.is_list && c->buf.validity) {
             int64_t f = pqt_tbl_row_first(&c->buf, row - 1), n = pqt_tbl_row_nelem(&c->buf, row - 1);
-            for (int64_t e = 0; e < n && !r; e++) r = !pqt_tbl_bit(c->buf.validity, f + e);
+            for (int64_t e = 0; e < n && !r; e++) r = !pqt_bit_get(c->buf.validity, f + e);
         }
     } else {
         int64_t e;
         PQT_TRY(element_at(t, c, call, row, elem, &e));
-        r = !pqt_tbl_bit(c->buf.validity, e);
+        r = !pqt_bit_get(c->buf.validity, e);
     }
     if (is_null_ret) *is_null_ret = r;
     return PQT_OK;
@@ -394,7 +394,7 @@ pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t row, int 
                        call, name, dst_nbytes, pqt_kind_name(k), pqt_kind_elem_nbytes(k));
     PQT_TRY(pqt_tbl_check_fit(&c->buf, e, 1, k, call, name));
     pqt_tbl_copy_elems(&c->buf, e, 1, dst, k);
-    if (is_null_ret) *is_null_ret = !pqt_tbl_bit(c->buf.validity, e);
+    if (is_null_ret) *is_null_ret = !pqt_bit_get(c->buf.validity, e);
     return PQT_OK;
 }
 
@@ -410,7 +410,7 @@ pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t row, int
                        pqt_kind_name(c->kind));
     int64_t e;
     PQT_TRY(element_at(t, c, call, row, elem, &e));
-    bool null = !pqt_tbl_bit(c->buf.validity, e);
+    bool null = !pqt_bit_get(c->buf.validity, e);
     int64_t o0 = c->buf.str_offsets[e], o1 = c->buf.str_offsets[e + 1];
     if (ptr_ret)
         *ptr_ret = null || o1 == o0 ? "" : (const char *)c->buf.str_bytes.data + o0;

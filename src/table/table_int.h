@@ -27,6 +27,7 @@
 #include "read/plan.h"
 #include "scan/filter.h"
 #include "scan/qc.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/sel.h"
 
@@ -200,16 +201,6 @@ pqt_status pqt_tbl_buf_copy(const pqt_colbuf *src, int vec_width, pqt_colbuf *ds
 /* Convert the elements of a fixed-width buffer to element kind `to` (numeric kinds). exact:
  * PQT_OVERFLOW when a value does not survive the round trip. name is for messages. */
 pqt_status pqt_tbl_buf_convert(pqt_colbuf *b, int to, bool exact, const char *name);
-/* Bit helpers (LSB-first, 1 = present). */
-static inline bool pqt_tbl_bit(const uint8_t *bm, int64_t i)
-{
-    return !bm || (bm[i >> 3] >> (i & 7) & 1);
-}
-static inline void pqt_tbl_bit_set(uint8_t *bm, int64_t i, bool v)
-{
-    if (v) bm[i >> 3] = (uint8_t)(bm[i >> 3] | (1u << (i & 7)));
-    else bm[i >> 3] = (uint8_t)(bm[i >> 3] & ~(1u << (i & 7)));
-}
 /* Elements in row i of a resident column. */
 static inline int64_t pqt_tbl_row_nelem(const pqt_colbuf *b, int64_t i)
 {

@@ -316,7 +316,7 @@ static pqt_status build_from(const pqt_colbuf *src, int vec_width, int64_t nrows
     if (!idx) return pqt_err(PQT_NOMEM, "out of memory copying a column");
     bool varlist = src->is_list && vec_width <= 0;
     for (int64_t i = 0; i < nrows; i++)
-        idx[i] = varlist && src->row_validity && !pqt_tbl_bit(src->row_validity, i) ? -1 : i;
+        idx[i] = varlist && src->row_validity && !pqt_bit_get(src->row_validity, i) ? -1 : i;
     pqt_status st = pqt_tbl_buf_gather(src, NULL, idx, nrows, vec_width, out);
     pqt_mem_free(idx);
     return st;
@@ -517,13 +517,13 @@ static pqt_status change_null(pqt_table *t, const char *call, const char *name, 
         t->generation++;
     }
     if (varlist && elem == 0) {
-        if (b->row_validity) pqt_tbl_bit_set(b->row_validity, i, !make_null);
+        if (b->row_validity) pqt_bit_set(b->row_validity, i, !make_null);
         /* clearing: every element too, so is_null(row) answers 0 afterwards */
         if (make_null) e0 = e1;
     }
     for (int64_t e = e0; e < e1 && b->validity; e++) {
-        bool was_null = !pqt_tbl_bit(b->validity, e);
-        pqt_tbl_bit_set(b->validity, e, !make_null);
+        bool was_null = !pqt_bit_get(b->validity, e);
+        pqt_bit_set(b->validity, e, !make_null);
         /* an element that becomes present shows 0, not whatever the null slot held */
         if (!make_null && was_null && b->data && b->elem_nbytes)
             memset((char *)b->data + (size_t)e * b->elem_nbytes, 0, b->elem_nbytes);

@@ -75,7 +75,7 @@ static void scatter(const pqt_colbuf *b, const int64_t *to, int64_t m, pqt_colbu
     }
     if (vbytes)
         for (int64_t j = 0; j < m; j++)
-            vbytes[to[j]] = pqt_tbl_bit(b->validity, j);
+            vbytes[to[j]] = pqt_bit_get(b->validity, j);
 }
 
 /* A fixed-width scalar column of a sorted plan, straight into sorted position: each row

@@ -39,7 +39,7 @@ pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *row
     PQT_TBL_HOLD(t, call, "setting rows");
     bool any_null = false;
     for (int64_t e = 0; validity && !any_null && e < nelem; e++)
-        any_null = !pqt_tbl_bit(validity, e);
+        any_null = !pqt_bit_get(validity, e);
     if (any_null && !b->validity) {
         /* a new bitmap changes what views see: a structural change */
         size_t nb = (size_t)(b->nelem + 7) / 8 + 1;
@@ -54,8 +54,8 @@ pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *row
         int64_t first = pqt_tbl_row_first(b, rows[k] - 1);
         memcpy((char *)b->data + (size_t)first * esz, src + (size_t)(k * w) * esz, (size_t)w * esz);
         for (int64_t e = 0; e < w && b->validity; e++) {
-            bool present = pqt_tbl_bit(validity, k * w + e);
-            if (!present || modify_nulls) pqt_tbl_bit_set(b->validity, first + e, present);
+            bool present = pqt_bit_get(validity, k * w + e);
+            if (!present || modify_nulls) pqt_bit_set(b->validity, first + e, present);
         }
     }
     c->user_written = true;

@@ -109,13 +109,13 @@ oom:
 bool pqt_tbl_row_is_null(const pqt_tcol *c, int64_t i)
 {
     const pqt_colbuf *b = &c->buf;
-    if (b->is_list && b->row_validity && !pqt_tbl_bit(b->row_validity, i)) return true;
+    if (b->is_list && b->row_validity && !pqt_bit_get(b->row_validity, i)) return true;
     if (!b->validity) return false;
     int64_t first = pqt_tbl_row_first(b, i), n = pqt_tbl_row_nelem(b, i);
     /* a variable-length list row with null elements is not itself null */
     if (b->is_list && !(c->kind & PQT_VECTOR)) return false;
     for (int64_t e = 0; e < n; e++)
-        if (!pqt_tbl_bit(b->validity, first + e)) return true;
+        if (!pqt_bit_get(b->validity, first + e)) return true;
     return false;
 }
 
@@ -149,7 +149,7 @@ static bool gather_scalar(const pqt_colbuf *a, const int64_t *idx, int64_t n, pq
     if (dst->validity) {
         memset(dst->validity, 0, (size_t)(n + 7) / 8);
         for (int64_t i = 0; i < n; i++)
-            dst->validity[i >> 3] |= (uint8_t)(pqt_tbl_bit(a->validity, idx[i]) << (i & 7));
+            dst->validity[i >> 3] |= (uint8_t)(pqt_bit_get(a->validity, idx[i]) << (i & 7));
     }
     return true;
 }
@@ -178,10 +178,10 @@ pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const in
             continue;
         }
         int64_t f = pqt_tbl_row_first(s, r), k = pqt_tbl_row_nelem(s, r);
-        if (is_list && s->row_validity && !pqt_tbl_bit(s->row_validity, r)) has_null_rows = true;
+        if (is_list && s->row_validity && !pqt_bit_get(s->row_validity, r)) has_null_rows = true;
         nelem += k;
         for (int64_t e = 0; s->str_offsets && e < k; e++) /* a null string holds no bytes */
-            if (pqt_tbl_bit(s->validity, f + e))
+            if (pqt_bit_get(s->validity, f + e))
                 nbytes += s->str_offsets[f + e + 1] - s->str_offsets[f + e];
     }
     /* null rows of a scalar or vector column are null elements; of a list, null rows */
@@ -208,19 +208,19 @@ pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const in
         if (!s) {
             k = vec_width > 0 ? vec_width : is_list ? 0 : 1;
             for (int64_t e = 0; e < k; e++) {
-                if (dst->validity) pqt_tbl_bit_set(dst->validity, out + e, false);
+                if (dst->validity) pqt_bit_set(dst->validity, out + e, false);
                 if (dst->str_offsets) dst->str_offsets[out + e + 1] = (int64_t)dst->str_bytes.len;
             }
-            if (dst->row_validity) pqt_tbl_bit_set(dst->row_validity, i, false);
+            if (dst->row_validity) pqt_bit_set(dst->row_validity, i, false);
         } else {
             int64_t f = pqt_tbl_row_first(s, r);
             k = pqt_tbl_row_nelem(s, r);
-            if (dst->row_validity && s->row_validity && !pqt_tbl_bit(s->row_validity, r))
-                pqt_tbl_bit_set(dst->row_validity, i, false);
+            if (dst->row_validity && s->row_validity && !pqt_bit_get(s->row_validity, r))
+                pqt_bit_set(dst->row_validity, i, false);
             if (s->str_offsets) {
                 for (int64_t e = 0; e < k; e++) {
                     int64_t o0 = s->str_offsets[f + e], o1 = s->str_offsets[f + e + 1];
-                    if (!pqt_tbl_bit(s->validity, f + e)) o1 = o0;
+                    if (!pqt_bit_get(s->validity, f + e)) o1 = o0;
                     if (o1 == o0) { /* all-empty strings may have no byte buffer at all */
                         dst->str_offsets[out + e + 1] = (int64_t)dst->str_bytes.len;
                         continue;
@@ -239,7 +239,7 @@ pqt_status pqt_tbl_buf_gather(const pqt_colbuf *a, const pqt_colbuf *b, const in
             }
             if (dst->validity)
                 for (int64_t e = 0; e < k; e++)
-                    pqt_tbl_bit_set(dst->validity, out + e, pqt_tbl_bit(s->validity, f + e));
+                    pqt_bit_set(dst->validity, out + e, pqt_bit_get(s->validity, f + e));
         }
         out += k;
         if (is_list) dst->list_offsets[i + 1] = out;
@@ -339,7 +339,7 @@ pqt_status pqt_tbl_buf_convert(pqt_colbuf *b, int to, bool exact, const char *na
         conv_one((const char *)b->data + (size_t)i * b->elem_nbytes, from, (char *)nd + (size_t)i * es,
                  to, &ok);
         /* a null element has no value to lose */
-        if (!ok && exact && pqt_tbl_bit(b->validity, i)) {
+        if (!ok && exact && pqt_bit_get(b->validity, i)) {
             pqt_mem_free(nd);
             return pqt_err(PQT_OVERFLOW, "column '%s': element %lld does not survive the "
                                          "conversion from %s to %s exactly",

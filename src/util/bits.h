@@ -45,7 +45,7 @@ static inline bool pqt_bits_all_set(const uint8_t *bm, int64_t start, int64_t n)
 {
     int64_t i = start, end = start + n;
     for (; i < end && (i & 7); i++)
-        if (!(bm[i >> 3] >> (i & 7) & 1)) return false;
+        if (!pqt_bit_get(bm, i)) return false;
     const uint8_t *p = bm + (i >> 3);
     int64_t nbytes = (end - i) >> 3, k = 0;
     for (; k + 8 <= nbytes; k += 8) {
@@ -56,13 +56,16 @@ static inline bool pqt_bits_all_set(const uint8_t *bm, int64_t start, int64_t n)
     for (; k < nbytes; k++)
         if (p[k] != 0xFF) return false;
     for (i += nbytes * 8; i < end; i++)
-        if (!(bm[i >> 3] >> (i & 7) & 1)) return false;
+        if (!pqt_bit_get(bm, i)) return false;
     return true;
 }
 
 /* Copy bits [src_at, src_at + n) of src to [dst_at, dst_at + n) of dst, a byte at a time
  * (validity bitmaps of a million rows: a per-bit loop costs milliseconds). The ranges may
  * overlap when the copy moves bits left (dst_at <= src_at in one bitmap). */
+/* Set bits [start, start + n) of bm, whole bytes by memset (runs of a selection). */
+void pqt_bits_set_range(uint8_t *bm, int64_t start, int64_t n);
+
 void pqt_bits_copy(uint8_t *dst, int64_t dst_at, const uint8_t *src, int64_t src_at, int64_t n);
 
 #endif

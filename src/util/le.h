@@ -38,6 +38,14 @@ static inline uint64_t pqt_load_le64(const void *p)
     memcpy(&v, p, sizeof v);
     return PQT_LE64(v);
 }
+/* An unsigned little-endian number of n <= 8 bytes (Variant's and statistics' short ints). */
+static inline uint64_t pqt_load_le_n(const void *p, unsigned n)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
 static inline void pqt_store_le32(void *p, uint32_t v)
 {
     v = PQT_LE32(v);
@@ -59,6 +67,37 @@ static inline uint8_t *pqt_put_uvarint(uint8_t *p, uint64_t v)
     }
     *p++ = (uint8_t)v;
     return p;
+}
+
+/* Reading a ULEB128 of at most 64 bits from [*pp, end): PQT_UVARINT_OK with *v set and *pp
+ * past it, or why not (the input ends inside it; an 11th byte; a 10th byte above bit 63). */
+enum { PQT_UVARINT_OK, PQT_UVARINT_TRUNCATED, PQT_UVARINT_TOO_LONG, PQT_UVARINT_OVERFLOW };
+static inline int pqt_get_uvarint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *p = *pp;
+    uint64_t x = 0;
+    for (int i = 0; i < 10; i++) {
+        if (p >= end) return PQT_UVARINT_TRUNCATED;
+        uint8_t b = *p++;
+        if (i == 9 && b > 1) return (b & 0x80) ? PQT_UVARINT_TOO_LONG : PQT_UVARINT_OVERFLOW;
+        x |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            *v = x;
+            *pp = p;
+            return PQT_UVARINT_OK;
+        }
+    }
+    return PQT_UVARINT_TOO_LONG; /* not reached: the 10th byte returns */
+}
+
+/* Zigzag, as Thrift's compact protocol and DELTA_BINARY_PACKED map signed to unsigned. */
+static inline uint64_t pqt_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t pqt_unzigzag(uint64_t u)
+{
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
 #endif

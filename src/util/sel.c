@@ -14,6 +14,7 @@
 
 #include "util/bits.h"
 #include "util/error.h"
+#include "util/le.h"
 #include "util/mem.h"
 
 static int64_t nwords(int64_t nrows) { return (nrows + 63) / 64; }
@@ -313,19 +314,12 @@ pqt_status pqt_sel_intersect_runs(pqt_sel *sel, const pqt_run *runs, int64_t nru
     return PQT_OK;
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define PACK_VERDICTS 0
-#else
-#define PACK_VERDICTS 1
-#endif
-
 /* Eight verdict bytes (nonzero: keep) as eight bits, first byte lowest: a byte's high bit
  * says nonzero, and one multiply gathers the eight (no two partial products overlap). */
 static inline uint64_t pack8_verdicts(const uint8_t *v)
 {
     const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
-    uint64_t x;
-    memcpy(&x, v, 8);
+    uint64_t x = pqt_load_le64(v);
     uint64_t nonzero = (((x & low7) + low7) | x) & ~low7;
     return ((nonzero >> 7) * 0x0102040810204080ULL) >> 56;
 }
@@ -339,7 +333,7 @@ pqt_status pqt_sel_refine(pqt_sel *sel, const uint8_t *keep)
     int64_t nw = nwords(sel->nrows);
     for (int64_t w = 0; w < nw; w++) {
         uint64_t word = sel->words[w], out = word;
-        if (word == UINT64_MAX && PACK_VERDICTS) { /* 64 selected rows: their verdicts packed */
+        if (word == UINT64_MAX) { /* 64 selected rows: their verdicts packed */
             out = 0;
             for (int b = 0; b < 8; b++) out |= pack8_verdicts(keep + k + 8 * b) << (8 * b);
             k += 64;
@@ -613,13 +607,7 @@ void pqt_sel_to_bitmap(const pqt_sel *sel, uint8_t *bits)
     pqt_sel_cursor cur = {0};
     int64_t s, l;
     while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &s, &l)) {
-        int64_t e = s + l;
-        for (; s < e && (s & 7); s++) bits[s >> 3] |= (uint8_t)(1u << (s & 7));
-        if (e - s >= 8) {
-            memset(bits + (s >> 3), 0xff, (size_t)((e - s) >> 3));
-            s += (e - s) & ~(int64_t)7;
-        }
-        for (; s < e; s++) bits[s >> 3] |= (uint8_t)(1u << (s & 7));
+        pqt_bits_set_range(bits, s, l);
     }
 }
 

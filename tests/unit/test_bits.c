@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_bits.c - pqt_bits_all_set and pqt_bits_copy against bit-by-bit models over random
- * bitmaps and ranges (copies between bitmaps and left moves within one), and the writer paths it chooses: a column with a bitmap whose nulls sit in a few places
- * (ranges without nulls take the no-bitmap path, the rest the per-value one) written with
- * small pages and read back value by value, nulls exactly where they were.
+ * test_bits.c - pqt_bit_get/set/or, pqt_bits_set_range, pqt_bits_all_set and pqt_bits_copy
+ * against bit-by-bit models over random bitmaps and ranges (copies between bitmaps and left
+ * moves within one), and the writer paths it chooses: a column with a bitmap whose nulls sit
+ * in a few places (ranges without nulls take the no-bitmap path, the rest the per-value one)
+ * written with small pages and read back value by value, nulls exactly where they were.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -134,8 +135,66 @@ static void copy_property(void)
     CHECK(bad == 0);
 }
 
+/* Pack a model (one bool per bit) as a bitmap: bit i is bit i % 8 of byte i / 8. */
+static void pack_model(const bool *m, int64_t n, uint8_t *out)
+{
+    memset(out, 0, (size_t)(n + 7) / 8);
+    for (int64_t i = 0; i < n; i++)
+        if (m[i]) out[i / 8] = (uint8_t)(out[i / 8] + (1 << (i % 8)));
+}
+
+/* pqt_bit_get/set/or and pqt_bits_set_range: hand-computed bytes, then random operations
+ * against a bool-per-bit model; no other bit may change. */
+static void single_bits(void)
+{
+    uint8_t b[2] = {0, 0};
+    pqt_bit_set(b, 3, true);
+    pqt_bit_or(b, 9, 1);
+    pqt_bit_or(b, 10, 0);
+    CHECK(b[0] == 0x08 && b[1] == 0x02);
+    pqt_bit_set(b, 3, false);
+    CHECK(b[0] == 0x00 && b[1] == 0x02);
+    CHECK(pqt_bit_get(b, 9) && !pqt_bit_get(b, 8) && !pqt_bit_get(b, 3));
+    CHECK(pqt_bit_get(NULL, 12345)); /* no bitmap: every value present */
+    memset(b, 0, sizeof b);
+    pqt_bits_set_range(b, 5, 6); /* bits 5..10 */
+    CHECK(b[0] == 0xE0 && b[1] == 0x07);
+
+    enum { NB = 300 };
+    bool m[NB];
+    uint8_t bm[NB / 8 + 1], want[NB / 8 + 1];
+    int bad = 0;
+    for (int round = 0; round < 5000; round++) {
+        for (int i = 0; i < NB; i++) m[i] = rnd(2);
+        pack_model(m, NB, bm);
+        int op = (int)rnd(4);
+        int64_t i = rnd(NB), n = rnd(NB - i + 1);
+        bool v = rnd(2);
+        if (op == 0) { /* get: every bit */
+            for (int64_t k = 0; k < NB; k++) bad += pqt_bit_get(bm, k) != m[k];
+            continue;
+        }
+        if (op == 1) {
+            pqt_bit_set(bm, i, v);
+            m[i] = v;
+        } else if (op == 2) {
+            pqt_bit_or(bm, i, v);
+            m[i] = m[i] || v;
+        } else {
+            pqt_bits_set_range(bm, i, n);
+            for (int64_t k = i; k < i + n; k++) m[k] = true;
+        }
+        pack_model(m, NB, want);
+        if (memcmp(bm, want, (NB + 7) / 8) != 0 && bad++ < 5)
+            fprintf(stderr, "round %d: op %d at %lld (n %lld, v %d) differs\n", round, op,
+                    (long long)i, (long long)n, v);
+    }
+    CHECK(bad == 0);
+}
+
 int main(void)
 {
+    single_bits();
     property();
     copy_property();
     write_read_back();
