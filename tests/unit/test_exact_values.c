@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "format/schema_int.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define EXACT "tests/data/exact_values.parquet"

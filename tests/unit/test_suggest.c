@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 #include "util/suggest.h"
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 enum { NROWS = 12000, RG = 4000, W = 3 };
