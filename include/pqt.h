@@ -738,22 +738,17 @@ PQT_API const uint8_t *pqt_nested_list_validity(const pqt_nested_list *n);
 PQT_API pqt_status pqt_table_add_column(pqt_table *t, const char *name, int kind, int width,
                                         const void *data, const uint8_t *validity, int64_t nrows,
                                         const char *unit);
-/* Add a string column (copied): offsets[nrows + 1] non-decreasing byte offsets into bytes
- * (need not start at 0); validity as above. Errors as for pqt_table_add_column, and
- * PQT_MISUSE for offsets that decrease (naming the row). */
-PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name,
+/* Add a string column (copied): width 1 is a string column, width > 1 a vector of strings
+ * (kind PQT_STRING | PQT_VECTOR, written as a LIST and read back as a vector). It holds
+ * nrows * width strings: string k (row k / width, element k % width) is bytes
+ * offsets[k] .. offsets[k + 1] - 1, from nrows * width + 1 non-decreasing byte offsets
+ * (need not start at 0); validity as above, one bit per string. Errors as for
+ * pqt_table_add_column, and PQT_MISUSE for width < 1 or an offset that decreases (naming
+ * its string). */
+PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name, int width,
                                                const int64_t *offsets, const char *bytes,
                                                const uint8_t *validity, int64_t nrows,
                                                const char *unit);
-/* pqt_table_add_string_column with a width: width 1 is a string column, width > 1 a vector
- * of strings (kind PQT_STRING | PQT_VECTOR, written as a LIST and read back as a vector):
- * nrows * width strings, row i's element e (0-based) at offsets[i * width + e] ..
- * offsets[i * width + e + 1]; validity one bit per string. PQT_MISUSE for width < 1, and
- * otherwise as pqt_table_add_string_column (an offset that decreases names its string). */
-PQT_API pqt_status pqt_table_add_string_column_v2(pqt_table *t, const char *name, int width,
-                                                  const int64_t *offsets, const char *bytes,
-                                                  const uint8_t *validity, int64_t nrows,
-                                                  const char *unit);
 /* Add a variable-length list column (copied; kind PQT_LIST | kind): row i holds elements
  * list_offsets[i] .. list_offsets[i + 1] - 1 of data (nrows + 1 non-decreasing offsets from
  * >= 0; data holds at least list_offsets[nrows] elements of the fixed-width element kind
@@ -796,13 +791,11 @@ PQT_API pqt_status pqt_table_keep_columns(pqt_table *t, const char *const *names
 PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
                                            const char *new_name);
 /* Add a copy of column src named dst (reads src first), converted to element kind to_kind
- * (0 = same) with the rules of pqt_table_cast (exact). The copy is an in-memory column. */
+ * (0 = same) with the rules of pqt_table_cast, whose exact it takes: exact != 0 fails with
+ * PQT_OVERFLOW for a value the kind cannot hold, exact == 0 converts with C rules (NaN and
+ * out-of-range to 0). The copy is an in-memory column. */
 PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
-                                         int to_kind);
-/* The same with the conversion's exactness chosen as for pqt_table_cast: exact == 0
- * converts with C rules (NaN and out-of-range to 0) instead of failing with PQT_OVERFLOW. */
-PQT_API pqt_status pqt_table_copy_column_v2(pqt_table *t, const char *src, const char *dst,
-                                            int to_kind, int exact);
+                                         int to_kind, int exact);
 /* Convert a numeric column (int32, int64, uint64, float32, float64; scalar or vector) to
  * another numeric element kind, in place. No-op when already that kind. On an unread column
  * it only records the kind to decode into (no read now; the conversion happens as the values
@@ -877,7 +870,7 @@ PQT_API pqt_status pqt_table_delete_rows(pqt_table *t, const int64_t *rows, int6
 PQT_API pqt_status pqt_table_truncate(pqt_table *t, int64_t n);
 
 /* Keep the rows whose keep[i] is nonzero (keep: pqt_table_nrows bytes), as
- * pqt_table_filter_rows keeps a filter's rows: a table still attached to its file in file
+ * pqt_table_filter_rows keeps a rule's rows: a table still attached to its file in file
  * order narrows its read plan (never-read columns stay readable), any other gathers its
  * resident columns and detaches. A mask keeping every row changes nothing. */
 PQT_API pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep);
@@ -894,24 +887,14 @@ PQT_API pqt_status pqt_table_dropna(pqt_table *t, const char *const *names, int 
 /* ------------------------------------------------------------------------------------------
  * Tables: sorting (docs/sort.md).
  * ------------------------------------------------------------------------------------------ */
-/* Stable sort of the rows by nkeys scalar columns, first key most significant.
- * descending/nulls_first: nkeys flags each, or NULL for all 0. Ascending order: values,
- * then NaN (floats), then nulls; descending reverses the values only (NaN and nulls stay
- * after them); nulls_first moves that key's nulls to the front. Keys are read if needed;
- * other columns are not read. Rows that move detach the table (unread columns become
- * unreadable: prefetch or request the row index first); an order that is already right
- * changes nothing. PQT_KIND for a vector/list key, PQT_MISUSE for nkeys < 1. */
-PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
-                                     const int *descending, const int *nulls_first);
-
 /*
- * The text form of sort keys, shared by pqt_opts_set_sort, PQT_OPT_SORT and the *_text
- * table calls: keys separated by ',' or ';', each
+ * The text form of sort keys, shared by pqt_opts_set_sort, PQT_OPT_SORT and the table calls
+ * below: keys separated by ',' or ';', each
  *     [-]COLUMN [asc|ascending|desc|descending] [nulls_first|nulls_last]
  * (words case-insensitive, blanks around keys ignored). "-mass" is "mass desc"; writing both
  * ("-mass desc") is refused. COLUMN is a table column name, dotted struct leaves included
  * ("main.inner.age"); a name with ',', ';', blanks or a leading '-' is only reachable
- * through the array form (pqt_table_sort_by's names, taken literally). At most
+ * through the _names calls (their names are taken literally). At most
  * PQT_SORT_MAX_KEYS keys, each at most PQT_SORT_MAX_KEY_NBYTES bytes, with a column name of
  * at most PQT_SORT_MAX_NAME_NBYTES bytes. Errors (PQT_BAD_SORT): "empty sort key", "sort
  * key '-' names no column", "sort key 'ra up' has an unrecognized direction 'up' (expected
@@ -929,18 +912,19 @@ PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int 
 #define PQT_SORT_MAX_KEY_NBYTES 320
 #define PQT_SORT_MAX_NAME_NBYTES 64
 
-/* pqt_table_sort_by with the keys in text form; nulls_first (NULL, or one flag per key) is
- * ORed with the keys' own nulls_first words. PQT_BAD_SORT for the text; otherwise as
- * pqt_table_sort_by. */
-PQT_API pqt_status pqt_table_sort_by_text(pqt_table *t, const char *keys, const int *nulls_first);
+/* Stable sort of the rows by keys, in the text form above ("survey, -mass"), first key most
+ * significant. nulls_first (NULL, or one flag per key) is ORed with the keys' own
+ * nulls_first words. Keys are read if needed; other columns are not read. Rows that move
+ * detach the table (unread columns become unreadable: prefetch or request the row index
+ * first); an order that is already right changes nothing. PQT_BAD_SORT for the text,
+ * PQT_KIND for a vector/list key, PQT_NOT_FOUND for a missing column. */
+PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *keys, const int *nulls_first);
 /* Keep the n first rows of the sorted order (a stable sort, then truncate; O(rows) with a
  * bounded selection, not a full sort). n >= nrows keeps every row (sorted). Keys as for
  * pqt_table_sort_by. Rows that move or go detach the table; keeping every row in place
  * changes nothing. PQT_MISUSE for n < 0. */
-PQT_API pqt_status pqt_table_top_n(pqt_table *t, const char *const *keys, int nkeys,
-                                   const int *descending, const int *nulls_first, int64_t n);
-PQT_API pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const int *nulls_first,
-                                        int64_t n);
+PQT_API pqt_status pqt_table_top_n(pqt_table *t, const char *keys, const int *nulls_first,
+                                   int64_t n);
 /* The order pqt_table_sort_by would give, without changing the table (no detach, no new
  * generation; key columns not resident are read, a first touch): perm[0..nrows) receives the
  * 1-based rows in sorted order. group_offsets (NULL, or room for nrows + 1 entries) receives
@@ -948,22 +932,31 @@ PQT_API pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const in
  * NaNs another): the 1-based position in perm of each group's first row, then nrows + 1;
  * *ngroups_ret (may be NULL) their number. An empty table gives group_offsets = {1}, 0
  * groups. PQT_MISUSE for group_nkeys outside 0..nkeys or > 0 without group_offsets. */
-PQT_API pqt_status pqt_table_argsort_by(pqt_table *t, const char *const *keys, int nkeys,
-                                        const int *descending, const int *nulls_first,
+PQT_API pqt_status pqt_table_argsort_by(pqt_table *t, const char *keys, const int *nulls_first,
                                         int64_t *perm, int64_t *group_offsets, int group_nkeys,
                                         int64_t *ngroups_ret);
-PQT_API pqt_status pqt_table_argsort_by_text(pqt_table *t, const char *keys,
-                                             const int *nulls_first, int64_t *perm,
-                                             int64_t *group_offsets, int group_nkeys,
-                                             int64_t *ngroups_ret);
 /* *sorted_ret = 1 when the rows are already in the order of the keys (pqt_table_sort_by
  * would move nothing), else 0. O(rows), stops at the first row out of order. Changes nothing
  * (key columns not resident are read). */
-PQT_API pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *const *keys, int nkeys,
-                                          const int *descending, const int *nulls_first,
+PQT_API pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *keys, const int *nulls_first,
                                           int *sorted_ret);
-PQT_API pqt_status pqt_table_is_sorted_by_text(pqt_table *t, const char *keys,
-                                               const int *nulls_first, int *sorted_ret);
+
+/* The same four with the keys as nkeys column names taken literally (for names the text form
+ * cannot spell: ',', ';', blanks, a leading '-'; the Fortran module's key lists), and
+ * descending / nulls_first as nkeys flags each, or NULL for all 0. Otherwise as the text
+ * calls; PQT_MISUSE for nkeys < 1. */
+PQT_API pqt_status pqt_table_sort_by_names(pqt_table *t, const char *const *keys, int nkeys,
+                                           const int *descending, const int *nulls_first);
+PQT_API pqt_status pqt_table_top_n_names(pqt_table *t, const char *const *keys, int nkeys,
+                                         const int *descending, const int *nulls_first,
+                                         int64_t n);
+PQT_API pqt_status pqt_table_argsort_by_names(pqt_table *t, const char *const *keys, int nkeys,
+                                              const int *descending, const int *nulls_first,
+                                              int64_t *perm, int64_t *group_offsets,
+                                              int group_nkeys, int64_t *ngroups_ret);
+PQT_API pqt_status pqt_table_is_sorted_by_names(pqt_table *t, const char *const *keys,
+                                                int nkeys, const int *descending,
+                                                const int *nulls_first, int *sorted_ret);
 
 /* ------------------------------------------------------------------------------------------
  * Filters: the filter language (docs/filters.md), on tables at open and in memory.
@@ -1075,18 +1068,20 @@ PQT_API pqt_status pqt_filter_add_callback(pqt_filter *f, const char *const *col
  * open, so a rule selects the same rows everywhere. Columns a rule names are read (first touch) if
  * they are not resident.
  *
+ * pqt_table_filter_rows: keep only the rows for which rule (one rule's text, as for
+ * pqt_filter_add) is TRUE. On a table still attached to its file (not sorted), the read
+ * plan is refined: columns not read yet stay readable and read only the survivors, the row
+ * index still maps to file rows. Otherwise resident columns are gathered and the table
+ * detaches (as pqt_table_delete_rows). A call that keeps every row changes nothing.
  * pqt_table_row_mask: keep[i] (one byte per table row, caller memory of pqt_table_nrows
  * bytes) = 1 when row i + 1 passes, else 0; the table's rows do not change.
- * pqt_table_filter_rows: keep only the rows that pass. On a table still attached to its file
- * (not sorted), the read plan is refined: columns not read yet stay readable and read only
- * the survivors, the row index still maps to file rows. Otherwise resident columns are
- * gathered and the table detaches (as pqt_table_delete_rows). A call that keeps every row
- * changes nothing. Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_NOMEM;
- * a failed call changes nothing. The _rule forms take one rule's text. */
-PQT_API pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter);
-PQT_API pqt_status pqt_table_filter_rows_rule(pqt_table *t, const char *rule);
-PQT_API pqt_status pqt_table_row_mask(pqt_table *t, const pqt_filter *filter, uint8_t *keep);
-PQT_API pqt_status pqt_table_row_mask_rule(pqt_table *t, const char *rule, uint8_t *keep);
+ * The _with forms take a whole pqt_filter instead (several rules, bound sets, callbacks).
+ * Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_NOMEM; a failed call
+ * changes nothing. */
+PQT_API pqt_status pqt_table_filter_rows(pqt_table *t, const char *rule);
+PQT_API pqt_status pqt_table_row_mask(pqt_table *t, const char *rule, uint8_t *keep);
+PQT_API pqt_status pqt_table_filter_rows_with(pqt_table *t, const pqt_filter *filter);
+PQT_API pqt_status pqt_table_row_mask_with(pqt_table *t, const pqt_filter *filter, uint8_t *keep);
 
 /* What reading a table cost so far: exact counters since open (a clone starts at zero).
  * row_groups: row groups the slice covers; row_groups_pruned_stats: of those, skipped because

@@ -170,8 +170,8 @@ static pqt_table *random_table(int64_t n, uint64_t seed)
         memcpy(bytes + off[i], p, l);
         off[i + 1] = off[i] + (int64_t)l;
     }
-    CHECK_OK(pqt_table_add_string_column(t, "str", off, bytes, valid, n, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "str_req", off, bytes, NULL, n, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "str", 1, off, bytes, valid, n, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "str_req", 1, off, bytes, NULL, n, NULL));
     free(valid);
     free(none);
     free(i32);
