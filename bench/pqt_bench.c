@@ -34,7 +34,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "pqt_bench.h"
 
 #define MAX_RUNS 100

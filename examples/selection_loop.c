@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 
 #define TRY(x)                                                                                     \
     do {                                                                                           \

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
     TRY(pqt_table_clone(slice, &copy));
     const char *key[1] = {"f64"};
     int desc[1] = {1};
-    TRY(pqt_table_sort_by(copy, key, 1, desc, NULL)); /* values, then NaN, then nulls */
+    TRY(pqt_table_sort_by_names(copy, key, 1, desc, NULL)); /* values, then NaN, then nulls */
     printf("sorted clone: detached %d, source detached %d\n", pqt_table_is_detached(copy),
            pqt_table_is_detached(slice));
     for (int64_t r = 1; r <= 3; r++) {
@@ -149,9 +149,9 @@ int main(int argc, char **argv)
     double speed[4] = {3.5, 1.25, 2.0, 1.25};
     int64_t offs[5] = {0, 3, 7, 11, 14};
     TRY(pqt_table_add_column(mem, "speed", PQT_FLOAT64, 1, speed, NULL, 4, "m/s"));
-    TRY(pqt_table_add_string_column(mem, "name", offs, "carbikewalkbus", NULL, 4, NULL));
+    TRY(pqt_table_add_string_column(mem, "name", 1, offs, "carbikewalkbus", NULL, 4, NULL));
     const char *by[2] = {"speed", "name"};
-    TRY(pqt_table_sort_by(mem, by, 2, NULL, NULL));
+    TRY(pqt_table_sort_by_names(mem, by, 2, NULL, NULL));
     int64_t *so;
     char *sb;
     TRY(pqt_table_get_strings_alloc(mem, "name", &so, &sb, NULL, &n));

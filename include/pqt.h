@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * pqt.h - the public C API of pqt, a reader for Apache Parquet files.
+ * pqt.h - the public C API of pqt, a reader and writer of Apache Parquet files: tables,
+ * options, filters, quality control and the writer, grouped by object below. The
+ * file-level tier (pqt_file, arrays, selections, footer inspection) is pqt_file.h, which
+ * includes this header. docs/stability.md says what stays fixed across releases.
  *
  * Conventions (they hold for every call below unless its contract says otherwise):
  *  - Every fallible call returns pqt_status; PQT_OK (0) is success. On failure the
@@ -39,6 +42,8 @@ extern "C" {
 PQT_API unsigned pqt_version_number(void);
 
 /* ------------------------------------------------------------------------------------------
+ * Status, errors, warnings and memory.
+ *
  * Status codes. The numbers are fixed forever; they are grouped by class:
  *   1..9 lookup, 10..19 I/O, 20..29 corrupt input, 30..39 unsupported input,
  *   40..49 memory, 50..69 misuse by the caller, 70..79 limits.
@@ -86,6 +91,20 @@ PQT_API const char *pqt_status_name(pqt_status st);
  * failed). Failures on other threads never change it. Never NULL. The pointer is to this
  * thread's storage and the text is valid until the next failing pqt call on this thread. */
 PQT_API const char *pqt_errmsg(void);
+
+/* Warnings the library raises while it works (a file column named parquet_row_index
+ * dropped at open; qc violations in soft mode, PQT_OPT_QC_SOFT). By default there is no callback and warnings are discarded -- the library
+ * never prints. fn NULL restores the default. Process-wide; set it before opening tables
+ * (not synchronized with concurrent opens). fn may be called from any thread that opens a
+ * table or reads a column; message lives for the duration of the call. */
+typedef void (*pqt_warning_fn)(void *user, const char *message);
+PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
+
+/* Free memory the library allocated for the caller. A block over 32 MiB may be kept (at most
+ * 16 blocks, 1 GiB) for the library's next large allocation instead of going back to the
+ * system, so that a loop of get_alloc / pqt_free does not zero fresh pages every time; the
+ * kernel may still reclaim kept pages under memory pressure. */
+PQT_API void pqt_free(void *p);
 
 /* ------------------------------------------------------------------------------------------
  * Kinds: what a column is read as. A scalar column has one of the element kinds; a
@@ -239,119 +258,7 @@ PQT_API pqt_status pqt_maml_check_alloc(const char *maml_path, const char *parqu
                                         char **report_ret, int *nproblems_ret);
 
 /* ------------------------------------------------------------------------------------------
- * Low-level file reader: footer-only open, metadata queries, leaf column reads.
- * ------------------------------------------------------------------------------------------ */
-typedef struct pqt_file pqt_file;
-
-/* Open `path` and read its footer (nothing else). opts may be NULL for defaults.
- * Errors: PQT_IO (cannot open/read, names path), PQT_CORRUPT (bad magic, footer length,
- * metadata; names the byte offset), PQT_UNSUPPORTED_ENCRYPTED. */
-PQT_API pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret);
-/* Open a Parquet file held in memory: nbytes at data, read in place (never copied). The
- * caller keeps the bytes alive and unchanged until the handle is closed -- and, for a table,
- * until it and every clone of it are closed (clones share the bytes). name (may be NULL:
- * "(memory)") stands for the path in messages and pqt_file_path. Files opened by path or
- * descriptor are read with pread (a file truncated while open gives PQT_IO); to read one
- * through a mapping instead, map it and open the memory (a truncation then raises SIGBUS).
- * Errors as for pqt_file_open (a truncated buffer is PQT_CORRUPT naming the offset);
- * PQT_MISUSE for NULL data with nbytes > 0. */
-PQT_API pqt_status pqt_file_open_mem(const void *data, size_t nbytes, const char *name,
-                                     const pqt_opts *opts, pqt_file **ret);
-/* Open the Parquet file behind the caller's open descriptor fd (a regular file, readable).
- * The descriptor is duplicated: the caller still owns fd and may close it right after this
- * call; the handle closes only its own copy. Reads are positional (pread), so fd's offset is
- * neither used nor moved. name (may be NULL: "fd N") stands for the path in messages.
- * Errors as for pqt_file_open; PQT_IO when fd is not open or not a regular file. */
-PQT_API pqt_status pqt_file_open_fd(int fd, const char *name, const pqt_opts *opts,
-                                    pqt_file **ret);
-PQT_API void pqt_file_close(pqt_file *f);
-
-/* The path given at open (or the name given to pqt_file_open_mem/_fd). Lives as long as f. */
-PQT_API const char *pqt_file_path(const pqt_file *f);
-PQT_API int64_t pqt_file_nrows(const pqt_file *f);
-PQT_API int pqt_file_nrow_groups(const pqt_file *f);
-/* Rows of row group rg (0-based index). -1 if rg is out of range. */
-PQT_API int64_t pqt_file_row_group_nrows(const pqt_file *f, int rg);
-/* Number of leaf columns (struct leaves, list columns counted once, unreadable ones too). */
-PQT_API int pqt_file_ncols(const pqt_file *f);
-/* Column index of a dotted path. PQT_NOT_FOUND with the message "PATH: no column 'mas'; did
- * you mean 'mass'?" (the closest name, when one is close; nothing is read to find it). */
-PQT_API pqt_status pqt_file_find_column(const pqt_file *f, const char *path, int *col_ret);
-
-/* Per-column metadata. col is 0-based; out-of-range col gives NULL / PQT_NONE / -1. */
-PQT_API const char *pqt_file_column_path(const pqt_file *f, int col);
-/* Kind including the PQT_VECTOR/PQT_LIST flag, and width (1 for scalars, w for vectors, 0 for
- * variable-length lists). For a LIST column these two may READ DATA the first time: the
- * footer settles most ragged columns; otherwise row groups are scanned one at a time until a
- * row disagrees. The answer is cached. Not thread-safe for LIST columns before it is cached. */
-PQT_API int pqt_file_column_kind(const pqt_file *f, int col);
-PQT_API int pqt_file_column_width(const pqt_file *f, int col);
-/* Kind and width of column col, reading data only when asked to. With measure = 0 nothing is
- * read: a LIST column whose width neither the footer nor an earlier read settles (its value
- * counts fit a fixed width) gives *kind_ret = element kind | PQT_LIST and *width_ret = -1,
- * "unknown until measured". With measure = 1 it is settled as pqt_file_column_kind does
- * (scanning row groups until one disagrees), and a failed scan returns its status and
- * message (naming column, row group, page) instead of a guess. Every other column answers
- * as pqt_file_column_kind/_width do. Answers are cached like theirs (the same thread rule).
- * Errors: PQT_MISUSE (NULL f, col out of range); with measure = 1 the read statuses.
- * Outputs are untouched on failure. */
-PQT_API pqt_status pqt_file_column_shape(pqt_file *f, int col, int measure, int *kind_ret,
-                                         int *width_ret);
-PQT_API int pqt_file_column_nullable(const pqt_file *f, int col);
-PQT_API int pqt_file_column_time_unit(const pqt_file *f, int col); /* pqt_time_unit or -1 */
-PQT_API int pqt_file_column_utc(const pqt_file *f, int col);       /* 1 if UTC-adjusted */
-/* Parquet's own description: physical type name ("INT64"), logical type ("TIMESTAMP(MICROS,true)",
- * "" if none). */
-PQT_API const char *pqt_file_column_physical(const pqt_file *f, int col);
-PQT_API const char *pqt_file_column_logical(const pqt_file *f, int col);
-/* Why a PQT_NONE column cannot be read ("MAP", "list of lists", ...; never empty); NULL for a
- * readable column or col out of range. */
-PQT_API const char *pqt_file_column_unsupported_reason(const pqt_file *f, int col);
-
-/* Key-value metadata of the file. pqt_file_meta_value: PQT_NOT_FOUND if key is absent. */
-PQT_API int pqt_file_nkv(const pqt_file *f);
-PQT_API const char *pqt_file_kv_key(const pqt_file *f, int i);
-PQT_API pqt_status pqt_file_meta_value(const pqt_file *f, const char *key, const char **value_ret);
-
-/* First and last row (1-based, inclusive) of every row group, from the footer alone.
- * *bounds_ret holds 2 * n entries (lo, hi per row group); free with pqt_free. */
-PQT_API pqt_status pqt_row_group_bounds(const char *path, int64_t **bounds_ret, int *n_ret);
-
-/* A column's values as read: library-owned arrays, freed with pqt_array_free. */
-typedef struct pqt_array pqt_array;
-
-/* Read column col over rows lo..hi (1-based, inclusive). Only covering row groups are read,
- * each decoded straight into its place. Errors: PQT_RANGE (names range and file rows),
- * PQT_UNSUPPORTED_TYPE (unreadable column), corrupt/codec statuses naming column, row group
- * and page. */
-PQT_API pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret);
-
-/* Read a fixed-width column into caller memory: data must hold (hi-lo+1)*width values of the
- * column's element kind; validity (may be NULL) receives (hi-lo+1+7)/8 bytes, bit i = row i
- * present. Null rows hold 0 in data, so a sum needs no validity test. PQT_KIND for string
- * and list columns (use pqt_file_read). */
-PQT_API pqt_status pqt_file_read_into(pqt_file *f, int col, int64_t lo, int64_t hi, void *data,
-                                      size_t data_nbytes, uint8_t *validity);
-
-PQT_API void pqt_array_free(pqt_array *a);
-PQT_API int pqt_array_kind(const pqt_array *a);
-PQT_API int pqt_array_width(const pqt_array *a);
-PQT_API int64_t pqt_array_nrows(const pqt_array *a);
-/* Values: nrows*width elements (vector), or offsets[nrows] elements (list). Null elements
- * of fixed-width kinds hold 0. */
-PQT_API const void *pqt_array_data(const pqt_array *a);
-/* Validity bitmap, bit i (LSB first) = element i present; NULL when nothing can be null. For
- * vectors and lists it covers elements; pqt_array_row_validity covers list rows. */
-PQT_API const uint8_t *pqt_array_validity(const pqt_array *a);
-PQT_API const uint8_t *pqt_array_row_validity(const pqt_array *a);
-/* Strings: nelem + 1 byte offsets into pqt_array_bytes. NULL for other kinds. */
-PQT_API const int64_t *pqt_array_str_offsets(const pqt_array *a);
-PQT_API const char *pqt_array_bytes(const pqt_array *a);
-/* Lists: nrows + 1 element offsets. NULL for other kinds. */
-PQT_API const int64_t *pqt_array_list_offsets(const pqt_array *a);
-
-/* ------------------------------------------------------------------------------------------
- * The lazy table.
+ * Tables: open, close, copy. The lazy table.
  *
  * pqt_table_open reads the footer and schema only; every column's values are read the
  * first time something needs them (residency PQT_RES_EMPTY -> PQT_RES_FULL), each column
@@ -405,14 +312,6 @@ typedef struct pqt_table pqt_table;
 
 /* Residency of a column (PQT_RES_PARTIAL is reserved and never returned). */
 typedef enum pqt_residency { PQT_RES_EMPTY = 0, PQT_RES_PARTIAL = 1, PQT_RES_FULL = 2 } pqt_residency;
-
-/* Warnings the library raises while it works (a file column named parquet_row_index
- * dropped at open; qc violations in soft mode, PQT_OPT_QC_SOFT). By default there is no callback and warnings are discarded -- the library
- * never prints. fn NULL restores the default. Process-wide; set it before opening tables
- * (not synchronized with concurrent opens). fn may be called from any thread that opens a
- * table or reads a column; message lives for the duration of the call. */
-typedef void (*pqt_warning_fn)(void *user, const char *message);
-PQT_API void pqt_set_warning_callback(pqt_warning_fn fn, void *user);
 
 /* Open path as a lazy table; reads the footer and schema only. opts may be NULL. Options
  * used: PQT_OPT_THREADS (threads for decoding several row groups or columns at once: 0 =
@@ -475,6 +374,9 @@ PQT_API pqt_status pqt_table_clone(const pqt_table *t, pqt_table **ret);
 PQT_API pqt_status pqt_table_copy_rows(pqt_table *t, const char *const *names, int n,
                                        int64_t row_lo, int64_t row_hi, pqt_table **ret);
 
+/* ------------------------------------------------------------------------------------------
+ * Tables: shape, columns, metadata and residency (none of the queries reads values).
+ * ------------------------------------------------------------------------------------------ */
 /* -- Queries that read nothing (NULL t gives 0 / NULL). -- */
 /* Rows every column holds. */
 PQT_API int64_t pqt_table_nrows(const pqt_table *t);
@@ -579,6 +481,10 @@ PQT_API uint64_t pqt_table_generation(const pqt_table *t);
 PQT_API pqt_status pqt_table_row_group_bounds(const pqt_table *t, int physical,
                                               int64_t **bounds_ret, int *n_ret);
 
+/* First and last row (1-based, inclusive) of every row group, from the footer alone.
+ * *bounds_ret holds 2 * n entries (lo, hi per row group); free with pqt_free. */
+PQT_API pqt_status pqt_row_group_bounds(const char *path, int64_t **bounds_ret, int *n_ret);
+
 /* -- Residency control. -- */
 /* Read the named columns now, in one pass, decoding them in parallel across columns (and
  * across row groups for a single column) as PQT_OPT_THREADS allows. Resident columns are
@@ -598,6 +504,9 @@ PQT_API pqt_status pqt_table_reload(pqt_table *t, const char *name, int force);
  * A no-op for a column not resident. Refused like reload (force for caller-written values). */
 PQT_API pqt_status pqt_table_evict(pqt_table *t, const char *name, int force);
 
+/* ------------------------------------------------------------------------------------------
+ * Tables: reading values (copies, views, elements, exact decimals, lists of lists).
+ * ------------------------------------------------------------------------------------------ */
 /* -- Reaching values. Every call here reads the column first if it is not resident (a first
  * touch), with PQT_UNSUPPORTED_TYPE for unreadable columns and PQT_DETACHED for a never-read
  * column of a detached table. -- */
@@ -739,6 +648,83 @@ PQT_API pqt_status pqt_table_get_value(pqt_table *t, const char *name, int64_t r
 PQT_API pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t row, int elem,
                                         const char **ptr_ret, int64_t *len_ret, int *is_null_ret);
 
+/*
+ * Exact decimals. A DECIMAL column (logical or converted type DECIMAL on INT32, INT64,
+ * FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY) reads as float64 -- the double nearest each value --
+ * everywhere else in this API. These calls give its exact values: the unscaled integers u,
+ * value = u / 10^scale (pqt_format_decimal prints them). pqt_file.h has the same for a
+ * pqt_file (pqt_file_column_decimal, pqt_file_read_decimal).
+ *
+ * pqt_table_decimal: *precision_ret and *scale_ret (either may be NULL) of a DECIMAL
+ * column. PQT_KIND (with a message) for a column that is not a decimal -- a cheap test;
+ * PQT_NOT_FOUND for a missing column. A table column keeps answering after a rename; a
+ * cast, copy or caller-written column is no longer a decimal (PQT_KIND).
+ *
+ * pqt_table_get_decimal_alloc: every unscaled value of a table's DECIMAL column, in the
+ * table's rows (slice and read-time order included), into memory the library allocates:
+ * *data_ret (pqt_free; nelem elements of *kind_ret, PQT_INT64 (precision <= 18) or
+ * PQT_INT128 (19..38), row-major like pqt_table_get), *validity_ret (may be NULL; NULL when
+ * nothing is null, else pqt_free), *nelem_ret and *kind_ret (may be NULL). List columns give
+ * their elements (use pqt_table_get_list for the offsets). The values are read from the file
+ * each call (the resident float64s are not used: they are rounded). Errors: PQT_KIND (not a
+ * decimal, or no longer one), PQT_DETACHED (the table has detached from its file),
+ * PQT_UNSUPPORTED_TYPE (precision > 38), read errors, PQT_NOMEM.
+ */
+PQT_API pqt_status pqt_table_decimal(pqt_table *t, const char *name, int *precision_ret,
+                                     int *scale_ret);
+PQT_API pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **data_ret,
+                                               uint8_t **validity_ret, int64_t *nelem_ret,
+                                               int *kind_ret);
+
+/*
+ * A list of lists of a primitive type (list<list<T>>, list<list<list<T>>>, ... written as
+ * standard 3-level LISTs: DuckDB's INTEGER[][], Arrow's list<list<int32>>, Spark's
+ * array<array<int>>) is listed with kind PQT_NONE ("list of lists") and read with the calls
+ * below, one offsets array per level. Levels count from the outside: level 0 is each row's
+ * own list, level nlevels - 1 the innermost lists, which hold the values. For level k,
+ * pqt_nested_list_count(n, k) lists (level 0: the rows read) have count + 1 offsets:
+ * list i of level k holds items offsets[i] .. offsets[i + 1] - 1 of level k + 1 (lists), or
+ * of the values for the innermost level. Nulls: a null list has no item and its bit in
+ * pqt_nested_list_list_validity(n, k) is 0 (an empty list's is 1); a null value holds 0
+ * and its bit in pqt_nested_list_validity is 0. Bitmaps are LSB first (bit i of byte i / 8)
+ * and NULL when nothing at that level is null. Example, INTEGER[][] rows
+ * [[1, 2], [3]], NULL, [], [[], NULL, [4, NULL]]:
+ *     level 0: count 4, offsets 0 2 2 2 5, validity 1 0 1 1
+ *     level 1: count 5, offsets 0 2 3 3 3 5, validity 1 1 1 0 1
+ *     values 1 2 3 4 0 (nvalues 5), validity 1 1 1 1 0
+ */
+typedef struct pqt_nested_list pqt_nested_list;
+
+/* The same for list-of-lists column `name` of a table opened from a file, over the table's
+ * rows (never made resident: every call reads the file). Errors: PQT_MISUSE (NULL
+ * argument), PQT_NOT_FOUND (no such column, naming the closest), PQT_KIND (not a list of
+ * lists), PQT_DETACHED (the table's rows changed after open), PQT_UNSUPPORTED (a table
+ * filtered, sampled or sorted at open: its rows are not a slice of the file's; read them
+ * with pqt_file_read_nested_list), and pqt_file_read_nested_list's errors. */
+PQT_API pqt_status pqt_table_get_nested_list(pqt_table *t, const char *name,
+                                             pqt_nested_list **ret);
+/* Free n; NULL is a no-op. */
+PQT_API void pqt_nested_list_free(pqt_nested_list *n);
+/* Levels of n (0 for NULL) and the element kind of its values (PQT_INT32, PQT_FLOAT64, ...). */
+PQT_API int pqt_nested_list_nlevels(const pqt_nested_list *n);
+PQT_API int pqt_nested_list_kind(const pqt_nested_list *n);
+/* Lists at level (0 .. nlevels - 1; level 0: rows), -1 for a level out of range. */
+PQT_API int64_t pqt_nested_list_count(const pqt_nested_list *n, int level);
+/* count + 1 offsets of the lists at level (see above); NULL for a level out of range. Owned
+ * by n. */
+PQT_API const int64_t *pqt_nested_list_offsets(const pqt_nested_list *n, int level);
+/* Bitmap of the lists at level, 1 = present (not null); NULL when none is null or level is
+ * out of range. Owned by n. */
+PQT_API const uint8_t *pqt_nested_list_list_validity(const pqt_nested_list *n, int level);
+/* Values of the innermost lists: nvalues of the element kind (null values hold 0), and their
+ * bitmap (1 = present; NULL when none is null). Owned by n. */
+PQT_API int64_t pqt_nested_list_nvalues(const pqt_nested_list *n);
+PQT_API const void *pqt_nested_list_values(const pqt_nested_list *n);
+PQT_API const uint8_t *pqt_nested_list_validity(const pqt_nested_list *n);
+
+/* ------------------------------------------------------------------------------------------
+ * Tables: changing columns and rows.
+ * ------------------------------------------------------------------------------------------ */
 /* -- Changing a table. All of these are structural changes (see above) and are refused
  * with PQT_PARALLEL inside a region on a shared table. -- */
 
@@ -752,22 +738,17 @@ PQT_API pqt_status pqt_table_get_string(pqt_table *t, const char *name, int64_t 
 PQT_API pqt_status pqt_table_add_column(pqt_table *t, const char *name, int kind, int width,
                                         const void *data, const uint8_t *validity, int64_t nrows,
                                         const char *unit);
-/* Add a string column (copied): offsets[nrows + 1] non-decreasing byte offsets into bytes
- * (need not start at 0); validity as above. Errors as for pqt_table_add_column, and
- * PQT_MISUSE for offsets that decrease (naming the row). */
-PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name,
+/* Add a string column (copied): width 1 is a string column, width > 1 a vector of strings
+ * (kind PQT_STRING | PQT_VECTOR, written as a LIST and read back as a vector). It holds
+ * nrows * width strings: string k (row k / width, element k % width) is bytes
+ * offsets[k] .. offsets[k + 1] - 1, from nrows * width + 1 non-decreasing byte offsets
+ * (need not start at 0); validity as above, one bit per string. Errors as for
+ * pqt_table_add_column, and PQT_MISUSE for width < 1 or an offset that decreases (naming
+ * its string). */
+PQT_API pqt_status pqt_table_add_string_column(pqt_table *t, const char *name, int width,
                                                const int64_t *offsets, const char *bytes,
                                                const uint8_t *validity, int64_t nrows,
                                                const char *unit);
-/* pqt_table_add_string_column with a width: width 1 is a string column, width > 1 a vector
- * of strings (kind PQT_STRING | PQT_VECTOR, written as a LIST and read back as a vector):
- * nrows * width strings, row i's element e (0-based) at offsets[i * width + e] ..
- * offsets[i * width + e + 1]; validity one bit per string. PQT_MISUSE for width < 1, and
- * otherwise as pqt_table_add_string_column (an offset that decreases names its string). */
-PQT_API pqt_status pqt_table_add_string_column_v2(pqt_table *t, const char *name, int width,
-                                                  const int64_t *offsets, const char *bytes,
-                                                  const uint8_t *validity, int64_t nrows,
-                                                  const char *unit);
 /* Add a variable-length list column (copied; kind PQT_LIST | kind): row i holds elements
  * list_offsets[i] .. list_offsets[i + 1] - 1 of data (nrows + 1 non-decreasing offsets from
  * >= 0; data holds at least list_offsets[nrows] elements of the fixed-width element kind
@@ -810,13 +791,11 @@ PQT_API pqt_status pqt_table_keep_columns(pqt_table *t, const char *const *names
 PQT_API pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name,
                                            const char *new_name);
 /* Add a copy of column src named dst (reads src first), converted to element kind to_kind
- * (0 = same) with the rules of pqt_table_cast (exact). The copy is an in-memory column. */
+ * (0 = same) with the rules of pqt_table_cast, whose exact it takes: exact != 0 fails with
+ * PQT_OVERFLOW for a value the kind cannot hold, exact == 0 converts with C rules (NaN and
+ * out-of-range to 0). The copy is an in-memory column. */
 PQT_API pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst,
-                                         int to_kind);
-/* The same with the conversion's exactness chosen as for pqt_table_cast: exact == 0
- * converts with C rules (NaN and out-of-range to 0) instead of failing with PQT_OVERFLOW. */
-PQT_API pqt_status pqt_table_copy_column_v2(pqt_table *t, const char *src, const char *dst,
-                                            int to_kind, int exact);
+                                         int to_kind, int exact);
 /* Convert a numeric column (int32, int64, uint64, float32, float64; scalar or vector) to
  * another numeric element kind, in place. No-op when already that kind. On an unread column
  * it only records the kind to decode into (no read now; the conversion happens as the values
@@ -889,25 +868,33 @@ PQT_API pqt_status pqt_table_delete_rows(pqt_table *t, const int64_t *rows, int6
 /* Keep the first n rows. n >= nrows changes nothing (no detach); fewer rows detach the
  * table. PQT_MISUSE for n < 0. */
 PQT_API pqt_status pqt_table_truncate(pqt_table *t, int64_t n);
-/* Stable sort of the rows by nkeys scalar columns, first key most significant.
- * descending/nulls_first: nkeys flags each, or NULL for all 0. Ascending order: values,
- * then NaN (floats), then nulls; descending reverses the values only (NaN and nulls stay
- * after them); nulls_first moves that key's nulls to the front. Keys are read if needed;
- * other columns are not read. Rows that move detach the table (unread columns become
- * unreadable: prefetch or request the row index first); an order that is already right
- * changes nothing. PQT_KIND for a vector/list key, PQT_MISUSE for nkeys < 1. */
-PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
-                                     const int *descending, const int *nulls_first);
 
-/* ---- sort keys (docs/sort.md) ---- */
+/* Keep the rows whose keep[i] is nonzero (keep: pqt_table_nrows bytes), as
+ * pqt_table_filter_rows keeps a rule's rows: a table still attached to its file in file
+ * order narrows its read plan (never-read columns stay readable), any other gathers its
+ * resident columns and detaches. A mask keeping every row changes nothing. */
+PQT_API pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep);
+/* Remove the rows with fewer than min_valid present values among the columns names[0..n)
+ * (each counted once; a row of a column is present when pqt_table_is_null with elem 0
+ * answers 0), keeping the rest as pqt_table_filter_rows_mask keeps them. min_valid -1: every
+ * column must be present (drop a row with any null); 1: at least one (drop a row null in
+ * all). names NULL (n 0): the columns resident now, none read; named columns are read, and
+ * every name is checked first (PQT_NOT_FOUND naming every missing one, nothing removed).
+ * No column to judge by, or min_valid 0, removes nothing. PQT_MISUSE for min_valid < -1. */
+PQT_API pqt_status pqt_table_dropna(pqt_table *t, const char *const *names, int n,
+                                    int64_t min_valid);
+
+/* ------------------------------------------------------------------------------------------
+ * Tables: sorting (docs/sort.md).
+ * ------------------------------------------------------------------------------------------ */
 /*
- * The text form of sort keys, shared by pqt_opts_set_sort, PQT_OPT_SORT and the *_text
- * table calls: keys separated by ',' or ';', each
+ * The text form of sort keys, shared by pqt_opts_set_sort, PQT_OPT_SORT and the table calls
+ * below: keys separated by ',' or ';', each
  *     [-]COLUMN [asc|ascending|desc|descending] [nulls_first|nulls_last]
  * (words case-insensitive, blanks around keys ignored). "-mass" is "mass desc"; writing both
  * ("-mass desc") is refused. COLUMN is a table column name, dotted struct leaves included
  * ("main.inner.age"); a name with ',', ';', blanks or a leading '-' is only reachable
- * through the array form (pqt_table_sort_by's names, taken literally). At most
+ * through the _names calls (their names are taken literally). At most
  * PQT_SORT_MAX_KEYS keys, each at most PQT_SORT_MAX_KEY_NBYTES bytes, with a column name of
  * at most PQT_SORT_MAX_NAME_NBYTES bytes. Errors (PQT_BAD_SORT): "empty sort key", "sort
  * key '-' names no column", "sort key 'ra up' has an unrecognized direction 'up' (expected
@@ -925,18 +912,19 @@ PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int 
 #define PQT_SORT_MAX_KEY_NBYTES 320
 #define PQT_SORT_MAX_NAME_NBYTES 64
 
-/* pqt_table_sort_by with the keys in text form; nulls_first (NULL, or one flag per key) is
- * ORed with the keys' own nulls_first words. PQT_BAD_SORT for the text; otherwise as
- * pqt_table_sort_by. */
-PQT_API pqt_status pqt_table_sort_by_text(pqt_table *t, const char *keys, const int *nulls_first);
+/* Stable sort of the rows by keys, in the text form above ("survey, -mass"), first key most
+ * significant. nulls_first (NULL, or one flag per key) is ORed with the keys' own
+ * nulls_first words. Keys are read if needed; other columns are not read. Rows that move
+ * detach the table (unread columns become unreadable: prefetch or request the row index
+ * first); an order that is already right changes nothing. PQT_BAD_SORT for the text,
+ * PQT_KIND for a vector/list key, PQT_NOT_FOUND for a missing column. */
+PQT_API pqt_status pqt_table_sort_by(pqt_table *t, const char *keys, const int *nulls_first);
 /* Keep the n first rows of the sorted order (a stable sort, then truncate; O(rows) with a
  * bounded selection, not a full sort). n >= nrows keeps every row (sorted). Keys as for
  * pqt_table_sort_by. Rows that move or go detach the table; keeping every row in place
  * changes nothing. PQT_MISUSE for n < 0. */
-PQT_API pqt_status pqt_table_top_n(pqt_table *t, const char *const *keys, int nkeys,
-                                   const int *descending, const int *nulls_first, int64_t n);
-PQT_API pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const int *nulls_first,
-                                        int64_t n);
+PQT_API pqt_status pqt_table_top_n(pqt_table *t, const char *keys, const int *nulls_first,
+                                   int64_t n);
 /* The order pqt_table_sort_by would give, without changing the table (no detach, no new
  * generation; key columns not resident are read, a first touch): perm[0..nrows) receives the
  * 1-based rows in sorted order. group_offsets (NULL, or room for nrows + 1 entries) receives
@@ -944,144 +932,35 @@ PQT_API pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const in
  * NaNs another): the 1-based position in perm of each group's first row, then nrows + 1;
  * *ngroups_ret (may be NULL) their number. An empty table gives group_offsets = {1}, 0
  * groups. PQT_MISUSE for group_nkeys outside 0..nkeys or > 0 without group_offsets. */
-PQT_API pqt_status pqt_table_argsort_by(pqt_table *t, const char *const *keys, int nkeys,
-                                        const int *descending, const int *nulls_first,
+PQT_API pqt_status pqt_table_argsort_by(pqt_table *t, const char *keys, const int *nulls_first,
                                         int64_t *perm, int64_t *group_offsets, int group_nkeys,
                                         int64_t *ngroups_ret);
-PQT_API pqt_status pqt_table_argsort_by_text(pqt_table *t, const char *keys,
-                                             const int *nulls_first, int64_t *perm,
-                                             int64_t *group_offsets, int group_nkeys,
-                                             int64_t *ngroups_ret);
 /* *sorted_ret = 1 when the rows are already in the order of the keys (pqt_table_sort_by
  * would move nothing), else 0. O(rows), stops at the first row out of order. Changes nothing
  * (key columns not resident are read). */
-PQT_API pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *const *keys, int nkeys,
-                                          const int *descending, const int *nulls_first,
+PQT_API pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *keys, const int *nulls_first,
                                           int *sorted_ret);
-PQT_API pqt_status pqt_table_is_sorted_by_text(pqt_table *t, const char *keys,
-                                               const int *nulls_first, int *sorted_ret);
-/* ---- end of sort keys ---- */
 
-/* Free memory the library allocated for the caller. A block over 32 MiB may be kept (at most
- * 16 blocks, 1 GiB) for the library's next large allocation instead of going back to the
- * system, so that a loop of get_alloc / pqt_free does not zero fresh pages every time; the
- * kernel may still reclaim kept pages under memory pressure. */
-PQT_API void pqt_free(void *p);
+/* The same four with the keys as nkeys column names taken literally (for names the text form
+ * cannot spell: ',', ';', blanks, a leading '-'; the Fortran module's key lists), and
+ * descending / nulls_first as nkeys flags each, or NULL for all 0. Otherwise as the text
+ * calls; PQT_MISUSE for nkeys < 1. */
+PQT_API pqt_status pqt_table_sort_by_names(pqt_table *t, const char *const *keys, int nkeys,
+                                           const int *descending, const int *nulls_first);
+PQT_API pqt_status pqt_table_top_n_names(pqt_table *t, const char *const *keys, int nkeys,
+                                         const int *descending, const int *nulls_first,
+                                         int64_t n);
+PQT_API pqt_status pqt_table_argsort_by_names(pqt_table *t, const char *const *keys, int nkeys,
+                                              const int *descending, const int *nulls_first,
+                                              int64_t *perm, int64_t *group_offsets,
+                                              int group_nkeys, int64_t *ngroups_ret);
+PQT_API pqt_status pqt_table_is_sorted_by_names(pqt_table *t, const char *const *keys,
+                                                int nkeys, const int *descending,
+                                                const int *nulls_first, int *sorted_ret);
 
-/* ---- file inspection (pqt meta / pqt schema) ---- */
-/*
- * Read-only views of the footer of an open pqt_file, for tools that describe a file. None
- * of these reads the file. Unless a contract says otherwise: f must be an open handle; an
- * index out of range gives NULL (strings), -1 (numbers) or PQT_MISUSE (status calls); the
- * returned strings are owned by the handle (or static) and live until pqt_file_close.
- * Calls that format text write it into a caller buffer with snprintf semantics: buf
- * receives at most cap - 1 bytes and a NUL (nothing when cap is 0), *len_ret (may be NULL)
- * the full length, so a call with cap 0 asks for the size. Truncation is not an error.
- */
-
-/* Which statistic of a column chunk (pqt_file_chunk_stat_*). */
-typedef enum pqt_stat {
-    PQT_STAT_MIN = 0,
-    PQT_STAT_MAX = 1,
-    PQT_STAT_NULL_COUNT = 2,
-    PQT_STAT_DISTINCT_COUNT = 3,
-    PQT_STAT_NAN_COUNT = 4
-} pqt_stat;
-
-/* The writer named in the footer ("parquet-cpp-arrow version 15.0.0"); "" when absent. */
-PQT_API const char *pqt_file_created_by(const pqt_file *f);
-
-/* Bytes of row group rg (0-based) as the footer records them: total_byte_size (uncompressed
- * data) and the compressed total (the sum of its chunks when the footer omits it). */
-PQT_API int64_t pqt_file_row_group_nbytes(const pqt_file *f, int rg);
-PQT_API int64_t pqt_file_row_group_compressed_nbytes(const pqt_file *f, int rg);
-
-/*
- * Schema tree: the footer's schema elements in pre-order. Node 0 is the root (the message);
- * a group node has children, a primitive node has none. Nodes are 0-based.
- */
-PQT_API int pqt_file_nnodes(const pqt_file *f); /* including the root */
-PQT_API const char *pqt_file_node_name(const pqt_file *f, int node);
-/* The name the table columns use for a node: its own name, except for a top-level field
- * whose name an earlier top-level field already has. Such a field is read as NAME_k, the
- * smallest k >= 1 that no top-level field has ("a", "a", "a_1" are read as "a", "a_2",
- * "a_1"), so every column has a distinct path that pqt_file_find_column and the table reach;
- * index access is unchanged. Lives as long as f; NULL when node is out of range. */
-PQT_API const char *pqt_file_node_read_name(const pqt_file *f, int node);
-/* Depth below the root (root 0, top-level fields 1); parent node (-1 for the root). Both walk
- * the tree from the root: O(node). -1 also when out of memory. */
-PQT_API int pqt_file_node_depth(const pqt_file *f, int node);
-PQT_API int pqt_file_node_parent(const pqt_file *f, int node);
-PQT_API int pqt_file_node_nchildren(const pqt_file *f, int node);
-/* "required", "optional", "repeated"; "" when the element has no repetition (the root).
- * Static storage. */
-PQT_API const char *pqt_file_node_repetition(const pqt_file *f, int node);
-/* Physical type name ("INT64", "FIXED_LEN_BYTE_ARRAY", "UNKNOWN" for a number this library
- * does not know); "" for a group. Static storage. The width of a FIXED_LEN_BYTE_ARRAY is
- * pqt_file_node_type_length (0 for other types). */
-PQT_API const char *pqt_file_node_physical(const pqt_file *f, int node);
-PQT_API int32_t pqt_file_node_type_length(const pqt_file *f, int node);
-/* Logical type as text: "TIMESTAMP(MICROS,true)", "DECIMAL(9,2)", "LIST", "STRING"; the
- * converted type ("UTF8", "MAP_KEY_VALUE") when the element has no logical type; "" when it
- * has neither. Into buf (see above). Errors: PQT_MISUSE (node out of range, NULL buf with
- * cap > 0), PQT_NOMEM. */
-PQT_API pqt_status pqt_file_node_logical(const pqt_file *f, int node, char *buf, size_t cap,
-                                         size_t *len_ret);
-/* The table column (pqt_file_column_*) this node is read as: a primitive leaf, a LIST field
- * read as one vector/list column, or the outermost field of an unreadable nested column.
- * -1 for nodes inside such a column and for plain groups (structs, the root). */
-PQT_API int pqt_file_node_column(const pqt_file *f, int node);
-
-/*
- * Column chunks. Each row group holds one chunk per primitive leaf ("leaf" below, 0-based,
- * in schema order; a nested unreadable column spans several leaves). rg is 0-based. For a
- * chunk whose metadata is absent (encrypted column) the chunk calls give NULL / -1.
- */
-PQT_API int pqt_file_nleaves(const pqt_file *f);
-/* Schema node of a leaf (a primitive node), -1 if out of range. */
-PQT_API int pqt_file_leaf_node(const pqt_file *f, int leaf);
-/* Codec name ("ZSTD", "SNAPPY", "UNCOMPRESSED", "UNKNOWN" for a number not in the format).
- * Static storage. */
-PQT_API const char *pqt_file_chunk_codec(const pqt_file *f, int rg, int leaf);
-/* The encodings the chunk lists (ColumnMetaData.encodings, in file order), each by name
- * ("PLAIN", "RLE_DICTIONARY", "UNKNOWN"). Static storage. */
-PQT_API int pqt_file_chunk_nencodings(const pqt_file *f, int rg, int leaf);
-PQT_API const char *pqt_file_chunk_encoding(const pqt_file *f, int rg, int leaf, int i);
-/* num_values (values incl. nulls, counting list elements), and total sizes in bytes. */
-PQT_API int64_t pqt_file_chunk_nvals(const pqt_file *f, int rg, int leaf);
-PQT_API int64_t pqt_file_chunk_compressed_nbytes(const pqt_file *f, int rg, int leaf);
-PQT_API int64_t pqt_file_chunk_uncompressed_nbytes(const pqt_file *f, int rg, int leaf);
-/* 1 if the chunk has an offset index / a column index (together: the page index) / a bloom
- * filter, 0 if not, -1 if out of range. */
-PQT_API int pqt_file_chunk_has_offset_index(const pqt_file *f, int rg, int leaf);
-PQT_API int pqt_file_chunk_has_column_index(const pqt_file *f, int rg, int leaf);
-PQT_API int pqt_file_chunk_has_bloom_filter(const pqt_file *f, int rg, int leaf);
-/* Chunk statistics. which = PQT_STAT_MIN or PQT_STAT_MAX for the text and exactness calls;
- * PQT_STAT_NULL_COUNT, PQT_STAT_DISTINCT_COUNT or PQT_STAT_NAN_COUNT for the count call.
- *
- * pqt_file_chunk_stat_text renders min or max for the leaf's physical and logical type:
- * integers in decimal (unsigned ones unsigned), floats as pqt_format_float64/32 print them
- * (FLOAT and FLOAT16 as float32) including NaN / Infinity / -Infinity, booleans true/false,
- * dates YYYY-MM-DD, times HH:MM:SS.fff[fff[fff]] (a negative time wrapped modulo 24 hours),
- * timestamps YYYY-MM-DDTHH:MM:SS.ffffff (digits of the unit, "Z" if UTC-adjusted, INT96 as
- * nanoseconds), decimals exactly with their scale (pqt_format_decimal; hex when wider than
- * 128 bits), strings "quoted" with JSON escapes
- * (\xNN for bytes that are not UTF-8) and cut after 40 characters with "…", UUIDs in the
- * 8-4-4-4-12 form, other bytes as 0x-hex cut after 32 bytes. It uses min_value/max_value,
- * or the deprecated min/max where their signed order is the type's order (not for byte
- * arrays or unsigned integers). Errors: PQT_NOT_FOUND when the chunk has no such statistic
- * (no message set); PQT_MISUSE for rg/leaf out of range, a bad `which` or a NULL buf with
- * cap > 0. Into buf (see above).
- * pqt_file_chunk_stat_exact: 1 if that min/max is the exact value, 0 if the writer says it
- * is not (a truncated string, say), -1 if unknown or absent.
- * pqt_file_chunk_stat_count: the count, -1 if the chunk does not record it. */
-PQT_API pqt_status pqt_file_chunk_stat_text(const pqt_file *f, int rg, int leaf, int which,
-                                            char *buf, size_t cap, size_t *len_ret);
-PQT_API int pqt_file_chunk_stat_exact(const pqt_file *f, int rg, int leaf, int which);
-PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, int which);
-/* ---- end of file inspection ---- */
-
-/* ---- filters (the filter language: docs/filters.md) ---- */
+/* ------------------------------------------------------------------------------------------
+ * Filters: the filter language (docs/filters.md), on tables at open and in memory.
+ * ------------------------------------------------------------------------------------------ */
 /*
  * A pqt_filter collects rules; every rule is a boolean expression over a table's columns and
  * the rules combine with AND. A row is kept only when the whole filter is TRUE (nulls make a
@@ -1189,18 +1068,20 @@ PQT_API pqt_status pqt_filter_add_callback(pqt_filter *f, const char *const *col
  * open, so a rule selects the same rows everywhere. Columns a rule names are read (first touch) if
  * they are not resident.
  *
+ * pqt_table_filter_rows: keep only the rows for which rule (one rule's text, as for
+ * pqt_filter_add) is TRUE. On a table still attached to its file (not sorted), the read
+ * plan is refined: columns not read yet stay readable and read only the survivors, the row
+ * index still maps to file rows. Otherwise resident columns are gathered and the table
+ * detaches (as pqt_table_delete_rows). A call that keeps every row changes nothing.
  * pqt_table_row_mask: keep[i] (one byte per table row, caller memory of pqt_table_nrows
  * bytes) = 1 when row i + 1 passes, else 0; the table's rows do not change.
- * pqt_table_filter_rows: keep only the rows that pass. On a table still attached to its file
- * (not sorted), the read plan is refined: columns not read yet stay readable and read only
- * the survivors, the row index still maps to file rows. Otherwise resident columns are
- * gathered and the table detaches (as pqt_table_delete_rows). A call that keeps every row
- * changes nothing. Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_NOMEM;
- * a failed call changes nothing. The _rule forms take one rule's text. */
-PQT_API pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter);
-PQT_API pqt_status pqt_table_filter_rows_rule(pqt_table *t, const char *rule);
-PQT_API pqt_status pqt_table_row_mask(pqt_table *t, const pqt_filter *filter, uint8_t *keep);
-PQT_API pqt_status pqt_table_row_mask_rule(pqt_table *t, const char *rule, uint8_t *keep);
+ * The _with forms take a whole pqt_filter instead (several rules, bound sets, callbacks).
+ * Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_NOMEM; a failed call
+ * changes nothing. */
+PQT_API pqt_status pqt_table_filter_rows(pqt_table *t, const char *rule);
+PQT_API pqt_status pqt_table_row_mask(pqt_table *t, const char *rule, uint8_t *keep);
+PQT_API pqt_status pqt_table_filter_rows_with(pqt_table *t, const pqt_filter *filter);
+PQT_API pqt_status pqt_table_row_mask_with(pqt_table *t, const pqt_filter *filter, uint8_t *keep);
 
 /* What reading a table cost so far: exact counters since open (a clone starts at zero).
  * row_groups: row groups the slice covers; row_groups_pruned_stats: of those, skipped because
@@ -1243,176 +1124,10 @@ PQT_API int64_t pqt_table_scan_values(const pqt_table *t, const char *name);
  * counters are pqt_table_scan_stats (`pqt --explain` prints them after this text). snprintf
  * semantics: returns the full length. */
 PQT_API int64_t pqt_table_explain(const pqt_table *t, char *buf, size_t cap);
-/* ---- selections: your own predicates, row group by row group (docs/reading.md) -- */
-/*
- * A pqt_selection is a set of rows of ONE row group: the rows pqt_file_read_selected returns.
- * With it a program runs predicates the filter language cannot say, the way a filter at open
- * runs its own: read a column for the rows still selected, evaluate anything, refine the
- * selection by the verdicts, and read the next column only for the rows that survive (pages
- * holding no selected row are not decompressed):
- *
- *     pqt_selection *sel;
- *     pqt_selection_new(pqt_file_row_group_nrows(f, rg), 1, &sel);     all rows
- *     pqt_file_read_selected(f, col_a, rg, sel, &a);                    every row of a
- *     ... keep[k] = verdict on row k of a ...
- *     pqt_selection_refine(sel, keep, pqt_array_nrows(a));              the survivors
- *     pqt_file_read_selected(f, col_b, rg, sel, &b);                    b, survivors only
- *
- * Rows are 1-based within the row group (row 1 is its first row) and nrows is the row
- * group's row count (pqt_file_row_group_nrows). A selection knows no file. It is used by one
- * thread at a time; several threads may read with one selection that none of them changes.
- * Every failed call changes nothing: a selection keeps its rows, out-parameters are untouched.
- * Errors every call can give besides its own: PQT_MISUSE for a NULL selection, array or
- * out-parameter (an array may be NULL when it would hold no entry), PQT_NOMEM.
- */
-typedef struct pqt_selection pqt_selection;
 
-/* A new selection of nrows (>= 0) rows: all of them (all != 0) or none. *ret belongs to the
- * caller (pqt_selection_free). PQT_MISUSE for nrows < 0. */
-PQT_API pqt_status pqt_selection_new(int64_t nrows, int all, pqt_selection **ret);
-/* The rows whose bit is set in bits, (nrows + 7) / 8 bytes, LSB first: row r is bit
- * (r - 1) % 8 of bits[(r - 1) / 8], the layout of pqt_array_validity; the bits past nrows in
- * the last byte are ignored. PQT_MISUSE for nrows < 0. */
-PQT_API pqt_status pqt_selection_from_bitmap(const uint8_t *bits, int64_t nrows,
-                                             pqt_selection **ret);
-/* The rows whose byte keep[r - 1] is not 0 (nrows bytes, one per row). PQT_MISUSE for
- * nrows < 0. */
-PQT_API pqt_status pqt_selection_from_bools(const uint8_t *keep, int64_t nrows,
-                                            pqt_selection **ret);
-/* The union of nranges row ranges lo..hi (1-based, inclusive): lo_hi holds 2 * nranges
- * entries lo1, hi1, lo2, hi2, ... The ranges may come in any order, overlap or touch. A range
- * with hi = lo - 1 is empty and allowed for lo in 1..nrows + 1 (pqt_table_row_group_bounds
- * writes such ranges). PQT_RANGE for any other range not inside 1..nrows, naming its index
- * (1-based), lo..hi and nrows; PQT_MISUSE for nranges < 0 or nrows < 0. */
-PQT_API pqt_status pqt_selection_from_ranges(const int64_t *lo_hi, int64_t nranges,
-                                             int64_t nrows, pqt_selection **ret);
-/* An independent copy of sel (pqt_selection_free). */
-PQT_API pqt_status pqt_selection_copy(const pqt_selection *sel, pqt_selection **ret);
-/* Free a selection; NULL is a no-op. */
-PQT_API void pqt_selection_free(pqt_selection *sel);
-
-/* Rows the selection is over, and rows selected. -1 for NULL. */
-PQT_API int64_t pqt_selection_nrows(const pqt_selection *sel);
-PQT_API int64_t pqt_selection_count(const pqt_selection *sel);
-
-/* a becomes a AND b (rows in both) or a OR b (rows in either); b is not changed and may be a.
- * PQT_MISUSE when their row counts differ, naming both. */
-PQT_API pqt_status pqt_selection_and(pqt_selection *a, const pqt_selection *b);
-PQT_API pqt_status pqt_selection_or(pqt_selection *a, const pqt_selection *b);
-/* sel becomes its complement: the rows it did not select. */
-PQT_API pqt_status pqt_selection_not(pqt_selection *sel);
-/* Keep only the selected rows whose verdict is not 0: keep holds n bytes, keep[k] the verdict
- * for the (k + 1)-th selected row in row order -- row k + 1 of what pqt_file_read_selected
- * returned for this selection. PQT_MISUSE when n differs from pqt_selection_count, naming
- * both. */
-PQT_API pqt_status pqt_selection_refine(pqt_selection *sel, const uint8_t *keep, int64_t n);
-/* The selected rows (1-based, ascending) into rows[0 .. count); cap is how many entries rows
- * holds. PQT_MISUSE when cap < pqt_selection_count, naming the count; nothing is written. */
-PQT_API pqt_status pqt_selection_to_rows(const pqt_selection *sel, int64_t *rows, int64_t cap);
-/* The selection as a bitmap (the layout pqt_selection_from_bitmap reads) into
- * bits[0 .. (nrows + 7) / 8); the bits past nrows in the last byte are written 0. PQT_MISUSE
- * when nbytes is smaller, naming the size needed; nothing is written. */
-PQT_API pqt_status pqt_selection_to_bitmap(const pqt_selection *sel, uint8_t *bits,
-                                           size_t nbytes);
-
-/* Read column col (0-based, as in pqt_file_read) of row group rg (0-based, as in
- * pqt_file_row_group_nrows) for the rows sel selects only, in row order: *ret has
- * pqt_selection_count rows and is shaped exactly as pqt_file_read's array over the same rows
- * would be (kind, width, values, validity -- a selected null row is returned as null --
- * string offsets and bytes, list offsets and row validity). Like pqt_file_read, a LIST
- * column is PQT_VECTOR when every returned row holds the same number (>= 1) of elements and
- * none is null, else PQT_LIST. Pages holding no selected row are skipped before they are
- * decompressed (a list column's pages are found by the offset index when the chunk has
- * one), and unselected rows inside a page are skipped, not converted; an empty selection
- * reads nothing and gives an array of 0 rows. *ret belongs to the caller (pqt_array_free). The call only reads f and
- * sel. Errors: PQT_NOT_FOUND (no column col), PQT_MISUSE (rg out of range; sel's nrows is not
- * the row group's row count, naming both), PQT_UNSUPPORTED_TYPE (unreadable column), and
- * pqt_file_read's read errors naming column, row group and page. */
-PQT_API pqt_status pqt_file_read_selected(pqt_file *f, int col, int rg, const pqt_selection *sel,
-                                          pqt_array **ret);
-/* The same for a fixed-width scalar column, into caller memory as pqt_file_read_into does:
- * data holds pqt_selection_count values of the column's element kind (data_nbytes bytes;
- * null rows hold 0), validity (may be NULL) receives (count + 7) / 8 bytes, bit k = selected
- * row k + 1 present. PQT_KIND for string and list columns (use pqt_file_read_selected);
- * PQT_MISUSE when data_nbytes is too small, naming the size needed. Errors otherwise as
- * pqt_file_read_selected. */
-PQT_API pqt_status pqt_file_read_selected_into(pqt_file *f, int col, int rg,
-                                               const pqt_selection *sel, void *data,
-                                               size_t data_nbytes, uint8_t *validity);
-/* ---- end of selections ---- */
-/* ---- end of filters ---- */
-
-/* ---- exact values: number text ---- */
-/*
- * Text of numbers, the same in every output of the pqt tool and in the statistics text.
- * Each call writes into buf with snprintf semantics (at most cap - 1 bytes and a NUL; nothing
- * when cap is 0) and returns the full length. PQT_NUMBER_TEXT_MAX bytes always suffice for
- * the float calls. Never fails; thread-safe; no allocation.
- *
- * pqt_format_float64 / pqt_format_float32: the shortest decimal that reads back (strtod /
- * strtof, round to nearest) to exactly v; among several of that length the one nearest v.
- * A float32 is judged as a float: 0.1f gives "0.1", not the digits of the double it
- * widens to. Layout (ECMAScript Number::toString, which JSON readers accept):
- *   - plain notation when 1e-6 <= |v| < 1e21: "0.1", "123.25", "0.000001";
- *   - an integral value in plain notation ends in ".0" ("3.0", "100000000000000000000.0")
- *     so it stays a float when read back;
- *   - otherwise exponent notation: "1e+21", "1.5e-7", "4.9406564584124654e-324" (one digit
- *     before the point, no exponent zero-padding, the sign always written);
- *   - "-0.0" for negative zero, "0.0" for zero;
- *   - the words "NaN", "Infinity", "-Infinity" (not JSON numbers: a JSON writer quotes them).
- *
- * pqt_format_decimal: the exact decimal text of the unscaled integer hi * 2^64 + lo (a
- * 128-bit two's-complement value: hi signed, lo unsigned; an int64 x is hi = x < 0 ? -1 : 0,
- * lo = (uint64_t)x) divided by 10^scale, with exactly `scale` fraction digits: "12.345",
- * "-0.05", "0.00012", "7" for scale 0. A negative scale multiplies: 12 with scale -2 is "1200".
- */
-#define PQT_NUMBER_TEXT_MAX 32
-PQT_API size_t pqt_format_float64(double v, char *buf, size_t cap);
-PQT_API size_t pqt_format_float32(float v, char *buf, size_t cap);
-PQT_API size_t pqt_format_decimal(int64_t hi, uint64_t lo, int32_t scale, char *buf, size_t cap);
-
-/*
- * Decimals. A DECIMAL column (logical or converted type DECIMAL on INT32, INT64,
- * FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY) reads as float64 -- the double nearest each value --
- * everywhere else in this API. These calls give its exact values: the unscaled integers u,
- * value = u / 10^scale (pqt_format_decimal prints them).
- *
- * pqt_file_column_decimal / pqt_table_decimal: *precision_ret and *scale_ret (either may be
- * NULL) of a DECIMAL column. PQT_KIND (with a message) for a column that is not a decimal --
- * a cheap test; PQT_MISUSE for col out of range; the table call PQT_NOT_FOUND. A table
- * column keeps answering after a rename; a cast, copy or caller-written column is no
- * longer a decimal (PQT_KIND).
- *
- * pqt_file_read_decimal: rows lo..hi (1-based, inclusive) of a DECIMAL column, shaped like
- * pqt_file_read (the same vector/list flags, width, offsets, validity; null elements hold 0)
- * but with element kind PQT_INT64 (precision <= 18: one int64_t per element) or PQT_INT128
- * (19..38: two int64_t per element, the low 64 bits first, see PQT_INT128). Errors: those of
- * pqt_file_read; PQT_KIND (not a decimal); PQT_UNSUPPORTED_TYPE for precision > 38;
- * PQT_OVERFLOW naming the column, row group and page for a stored value wider than its
- * precision allows (a BYTE_ARRAY decimal of more than 16 significant bytes, say).
- *
- * pqt_table_get_decimal_alloc: every unscaled value of a table's DECIMAL column, in the
- * table's rows (slice and read-time order included), into memory the library allocates:
- * *data_ret (pqt_free; nelem elements of *kind_ret, PQT_INT64 or PQT_INT128, row-major like
- * pqt_table_get), *validity_ret (may be NULL; NULL when nothing is null, else pqt_free),
- * *nelem_ret and *kind_ret (may be NULL). List columns give their elements (use
- * pqt_table_get_list for the offsets). The values are read from the file each call (the
- * resident float64s are not used: they are rounded). Errors: PQT_KIND (not a decimal, or no
- * longer one), PQT_DETACHED (the table has detached from its file), PQT_UNSUPPORTED_TYPE
- * (precision > 38), read errors, PQT_NOMEM.
- */
-PQT_API pqt_status pqt_file_column_decimal(const pqt_file *f, int col, int *precision_ret,
-                                           int *scale_ret);
-PQT_API pqt_status pqt_file_read_decimal(pqt_file *f, int col, int64_t lo, int64_t hi,
-                                         pqt_array **ret);
-PQT_API pqt_status pqt_table_decimal(pqt_table *t, const char *name, int *precision_ret,
-                                     int *scale_ret);
-PQT_API pqt_status pqt_table_get_decimal_alloc(pqt_table *t, const char *name, void **data_ret,
-                                               uint8_t **validity_ret, int64_t *nelem_ret,
-                                               int *kind_ret);
-/* ---- end of exact values ---- */
-
-/* ---- quality control (docs/qc.md) ---- */
+/* ------------------------------------------------------------------------------------------
+ * Quality control (docs/qc.md).
+ * ------------------------------------------------------------------------------------------ */
 /*
  * A pqt_qc holds read-time quality-control rules, one per column, each in the code form
  *     "column[, min[, max[, miss]]]"        e.g. "ra, >=0, <=360, Null"
@@ -1483,9 +1198,10 @@ PQT_API pqt_status pqt_table_validate_qc(pqt_table *t);
  * or without rules: *nwarnings_ret = 0. PQT_MISUSE for NULL t or nwarnings_ret. */
 PQT_API pqt_status pqt_table_check_qc(pqt_table *t, const pqt_qc *qc, const uint8_t *keep,
                                       int64_t *nwarnings_ret);
-/* ---- end of quality control ---- */
 
-/* ---- writing (docs/writing.md) ---- */
+/* ------------------------------------------------------------------------------------------
+ * Writing (docs/writing.md): whole tables and a streaming writer.
+ * ------------------------------------------------------------------------------------------ */
 /*
  * Tables go to Parquet files every other tool reads: one column chunk per table column (a
  * vector or list column as a 3-level LIST, read back as a vector or list), data pages v1 or v2,
@@ -1605,23 +1321,7 @@ PQT_API void pqt_writer_set_progress(pqt_writer *w, pqt_write_progress_fn fn, vo
 PQT_API pqt_status pqt_writer_close(pqt_writer *w);
 /* Drop the writer and its temporary file; path is untouched. NULL is a no-op. */
 PQT_API void pqt_writer_abort(pqt_writer *w);
-/* ---- end of writing ---- */
 
-/* ---- rows a caller selects; row groups cut on request ---- */
-/* Keep the rows whose keep[i] is nonzero (keep: pqt_table_nrows bytes), as
- * pqt_table_filter_rows keeps a filter's rows: a table still attached to its file in file
- * order narrows its read plan (never-read columns stay readable), any other gathers its
- * resident columns and detaches. A mask keeping every row changes nothing. */
-PQT_API pqt_status pqt_table_filter_rows_mask(pqt_table *t, const uint8_t *keep);
-/* Remove the rows with fewer than min_valid present values among the columns names[0..n)
- * (each counted once; a row of a column is present when pqt_table_is_null with elem 0
- * answers 0), keeping the rest as pqt_table_filter_rows_mask keeps them. min_valid -1: every
- * column must be present (drop a row with any null); 1: at least one (drop a row null in
- * all). names NULL (n 0): the columns resident now, none read; named columns are read, and
- * every name is checked first (PQT_NOT_FOUND naming every missing one, nothing removed).
- * No column to judge by, or min_valid 0, removes nothing. PQT_MISUSE for min_valid < -1. */
-PQT_API pqt_status pqt_table_dropna(pqt_table *t, const char *const *names, int n,
-                                    int64_t min_valid);
 /* pqt_write_table of only the rows whose keep[i] is nonzero (keep NULL: every row). t does
  * not change: the rows are written from a clone of t narrowed by the mask (resident columns
  * are copied while it writes; never-read columns read only the kept rows; the row index
@@ -1640,85 +1340,43 @@ PQT_API pqt_status pqt_writer_flush(pqt_writer *w);
  * pqt_writer_write. */
 PQT_API pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *keep);
 
-/* ---- lists of lists (issue 28) ---- */
-/*
- * A list of lists of a primitive type (list<list<T>>, list<list<list<T>>>, ... written as
- * standard 3-level LISTs: DuckDB's INTEGER[][], Arrow's list<list<int32>>, Spark's
- * array<array<int>>) is listed with kind PQT_NONE ("list of lists") and read with the calls
- * below, one offsets array per level. Levels count from the outside: level 0 is each row's
- * own list, level nlevels - 1 the innermost lists, which hold the values. For level k,
- * pqt_nested_list_count(n, k) lists (level 0: the rows read) have count + 1 offsets:
- * list i of level k holds items offsets[i] .. offsets[i + 1] - 1 of level k + 1 (lists), or
- * of the values for the innermost level. Nulls: a null list has no item and its bit in
- * pqt_nested_list_list_validity(n, k) is 0 (an empty list's is 1); a null value holds 0
- * and its bit in pqt_nested_list_validity is 0. Bitmaps are LSB first (bit i of byte i / 8)
- * and NULL when nothing at that level is null. Example, INTEGER[][] rows
- * [[1, 2], [3]], NULL, [], [[], NULL, [4, NULL]]:
- *     level 0: count 4, offsets 0 2 2 2 5, validity 1 0 1 1
- *     level 1: count 5, offsets 0 2 3 3 3 5, validity 1 1 1 0 1
- *     values 1 2 3 4 0 (nvalues 5), validity 1 1 1 1 0
- */
-typedef struct pqt_nested_list pqt_nested_list;
-
-/* List levels of column col when it is a list of lists pqt_file_read_nested_list reads (2
- * for list<list<T>>, at most 8); 0 for any other column or col out of range. */
-PQT_API int pqt_file_column_nested_levels(const pqt_file *f, int col);
-/* Read rows lo..hi (1-based, inclusive; hi = lo - 1 reads no row) of list-of-lists column
- * col. The row groups holding them are read whole (every level entry places the rows), by
- * the calling thread. *ret belongs to the caller (pqt_nested_list_free); on failure it is
- * untouched. Errors: PQT_MISUSE (NULL f or ret), PQT_NOT_FOUND (no column col), PQT_KIND
- * (not a list of lists: use pqt_file_read; or one pqt_file_column_nested_levels says 0 for,
- * naming why), PQT_UNSUPPORTED_TYPE (lists of lists of strings), PQT_RANGE (names the range
- * and the file's rows), and pqt_file_read's read errors naming column, row group and page. */
-PQT_API pqt_status pqt_file_read_nested_list(pqt_file *f, int col, int64_t lo, int64_t hi,
-                                             pqt_nested_list **ret);
-/* The same for list-of-lists column `name` of a table opened from a file, over the table's
- * rows (never made resident: every call reads the file). Errors: PQT_MISUSE (NULL
- * argument), PQT_NOT_FOUND (no such column, naming the closest), PQT_KIND (not a list of
- * lists), PQT_DETACHED (the table's rows changed after open), PQT_UNSUPPORTED (a table
- * filtered, sampled or sorted at open: its rows are not a slice of the file's; read them
- * with pqt_file_read_nested_list), and pqt_file_read_nested_list's errors. */
-PQT_API pqt_status pqt_table_get_nested_list(pqt_table *t, const char *name,
-                                             pqt_nested_list **ret);
-/* Free n; NULL is a no-op. */
-PQT_API void pqt_nested_list_free(pqt_nested_list *n);
-/* Levels of n (0 for NULL) and the element kind of its values (PQT_INT32, PQT_FLOAT64, ...). */
-PQT_API int pqt_nested_list_nlevels(const pqt_nested_list *n);
-PQT_API int pqt_nested_list_kind(const pqt_nested_list *n);
-/* Lists at level (0 .. nlevels - 1; level 0: rows), -1 for a level out of range. */
-PQT_API int64_t pqt_nested_list_count(const pqt_nested_list *n, int level);
-/* count + 1 offsets of the lists at level (see above); NULL for a level out of range. Owned
- * by n. */
-PQT_API const int64_t *pqt_nested_list_offsets(const pqt_nested_list *n, int level);
-/* Bitmap of the lists at level, 1 = present (not null); NULL when none is null or level is
- * out of range. Owned by n. */
-PQT_API const uint8_t *pqt_nested_list_list_validity(const pqt_nested_list *n, int level);
-/* Values of the innermost lists: nvalues of the element kind (null values hold 0), and their
- * bitmap (1 = present; NULL when none is null). Owned by n. */
-PQT_API int64_t pqt_nested_list_nvalues(const pqt_nested_list *n);
-PQT_API const void *pqt_nested_list_values(const pqt_nested_list *n);
-PQT_API const uint8_t *pqt_nested_list_validity(const pqt_nested_list *n);
 /* ------------------------------------------------------------------------------------------
- * VARIANT (docs/variant.md). A group annotated VARIANT is listed as its two binary leaves,
- * "<v>.metadata" and "<v>.value" (PQT_BINARY); a shredded one (with a typed_value field) is
- * unreadable. pqt_file_column_variant tells which leaf a column is.
+ * Number text: the exact text of floats and decimals.
  * ------------------------------------------------------------------------------------------ */
-/* 1 when column col is the metadata leaf of an unshredded VARIANT group, 2 when it is the
- * value leaf, 0 otherwise (also for col out of range). */
-PQT_API int pqt_file_column_variant(const pqt_file *f, int col);
-/* One variant value as JSON text: metadata/value are the bytes of one row of the two leaves.
- * Objects print their fields in stored order with the metadata's keys; numbers exactly
- * (decimals with their scale, floats as pqt_format_float64/32, NaN and infinities as
- * strings); dates, times, timestamps, UUIDs as strings, binary as base64 strings (the rules:
- * docs/variant.md). *json_ret (NUL-terminated; free with pqt_free) and *len_ret (may be NULL)
- * are set only on success. Errors: PQT_MISUSE (json_ret NULL, a NULL buffer with a nonzero
- * size); PQT_CORRUPT for bytes that break the encoding (the message names the byte), nesting
- * deeper than 128, or text growing past 1024 bytes per input byte; PQT_NOMEM. */
-PQT_API pqt_status pqt_variant_to_json(const void *metadata, size_t metadata_nbytes,
-                                       const void *value, size_t value_nbytes, char **json_ret,
-                                       size_t *len_ret);
+/*
+ * Text of numbers, the same in every output of the pqt tool and in the statistics text.
+ * Each call writes into buf with snprintf semantics (at most cap - 1 bytes and a NUL; nothing
+ * when cap is 0) and returns the full length. PQT_NUMBER_TEXT_MAX bytes always suffice for
+ * the float calls. Never fails; thread-safe; no allocation.
+ *
+ * pqt_format_float64 / pqt_format_float32: the shortest decimal that reads back (strtod /
+ * strtof, round to nearest) to exactly v; among several of that length the one nearest v.
+ * A float32 is judged as a float: 0.1f gives "0.1", not the digits of the double it
+ * widens to. Layout (ECMAScript Number::toString, which JSON readers accept):
+ *   - plain notation when 1e-6 <= |v| < 1e21: "0.1", "123.25", "0.000001";
+ *   - an integral value in plain notation ends in ".0" ("3.0", "100000000000000000000.0")
+ *     so it stays a float when read back;
+ *   - otherwise exponent notation: "1e+21", "1.5e-7", "4.9406564584124654e-324" (one digit
+ *     before the point, no exponent zero-padding, the sign always written);
+ *   - "-0.0" for negative zero, "0.0" for zero;
+ *   - the words "NaN", "Infinity", "-Infinity" (not JSON numbers: a JSON writer quotes them).
+ *
+ * pqt_format_decimal: the exact decimal text of the unscaled integer hi * 2^64 + lo (a
+ * 128-bit two's-complement value: hi signed, lo unsigned; an int64 x is hi = x < 0 ? -1 : 0,
+ * lo = (uint64_t)x) divided by 10^scale, with exactly `scale` fraction digits: "12.345",
+ * "-0.05", "0.00012", "7" for scale 0. A negative scale multiplies: 12 with scale -2 is "1200".
+ */
+#define PQT_NUMBER_TEXT_MAX 32
+PQT_API size_t pqt_format_float64(double v, char *buf, size_t cap);
+PQT_API size_t pqt_format_float32(float v, char *buf, size_t cap);
+PQT_API size_t pqt_format_decimal(int64_t hi, uint64_t lo, int32_t scale, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }
+#endif
+
+/* The library's own sources see both tiers, so that every PQT_API definition is exported. */
+#if defined(PQT_BUILDING)
+#include "pqt_file.h"
 #endif
 #endif

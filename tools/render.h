@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 
 /* Growable output text. Allocation failure is fatal (the tool prints and exits). */
 typedef struct rbuf {

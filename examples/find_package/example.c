@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <pqt.h>
+#include <pqt_file.h>
 
 int main(int argc, char **argv)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-// example.cpp - pqt from C++: pqt.h is a C header with extern "C" guards, so it is included
-// as is (without the guards this program would not link: the names would be mangled).
+// example.cpp - pqt from C++: pqt_file.h and the pqt.h it includes are C headers with extern "C"
+// guards, so they are included as is (without the guards this program would not link).
 // Prints the library's version and the size of a file, as ../find_package/example.c does.
-#include <pqt.h>
+#include <pqt_file.h>
 
 #include <cstdio>
 #include <memory>

@@ -400,21 +400,21 @@ module parquet_c
             character(kind=c_char), intent(in) :: old(*), new(*)
             integer(c_int) :: pqt_table_rename_column
         end function
-        function pqt_table_sort_by(t, keys, nkeys, descending, nulls_first) &
-            bind(c, name='pqt_table_sort_by')
+        function pqt_table_sort_by_names(t, keys, nkeys, descending, nulls_first) &
+            bind(c, name='pqt_table_sort_by_names')
             import :: c_ptr, c_int
             type(c_ptr), value :: t
             type(c_ptr), intent(in) :: keys(*)
             integer(c_int), value :: nkeys
             integer(c_int), intent(in) :: descending(*), nulls_first(*)
-            integer(c_int) :: pqt_table_sort_by
+            integer(c_int) :: pqt_table_sort_by_names
         end function
-        function pqt_table_sort_by_text(t, keys, nulls_first) bind(c, name='pqt_table_sort_by_text')
+        function pqt_table_sort_by(t, keys, nulls_first) bind(c, name='pqt_table_sort_by')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: keys(*)
             type(c_ptr), value :: nulls_first
-            integer(c_int) :: pqt_table_sort_by_text
+            integer(c_int) :: pqt_table_sort_by
         end function
 
         ! lists of lists (pqt_table_get_nested_list and the pqt_nested_list accessors)

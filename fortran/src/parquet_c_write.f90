@@ -117,9 +117,9 @@ module parquet_c_write
             character(kind=c_char), intent(in) :: unit(*)
             integer(c_int) :: pqt_table_add_string_list_column
         end function
-        function pqt_table_add_string_column_v2(t, name, width, offsets, bytes, validity, &
+        function pqt_table_add_string_column(t, name, width, offsets, bytes, validity, &
                                                 nrows, unit) &
-            bind(c, name='pqt_table_add_string_column_v2')
+            bind(c, name='pqt_table_add_string_column')
             import :: c_ptr, c_int, c_char, c_int64_t
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: name(*)
@@ -128,7 +128,7 @@ module parquet_c_write
             type(c_ptr), value :: bytes, validity
             integer(c_int64_t), value :: nrows
             character(kind=c_char), intent(in) :: unit(*)
-            integer(c_int) :: pqt_table_add_string_column_v2
+            integer(c_int) :: pqt_table_add_string_column
         end function
         function pqt_table_set(t, name, data, data_nbytes, validity) bind(c, name='pqt_table_set')
             import :: c_ptr, c_int, c_char, c_size_t
@@ -166,38 +166,38 @@ module parquet_c_write
             type(c_ptr), value :: t, other
             integer(c_int) :: pqt_table_append
         end function
-        function pqt_table_filter_rows(t, f) bind(c, name='pqt_table_filter_rows')
+        function pqt_table_filter_rows_with(t, f) bind(c, name='pqt_table_filter_rows_with')
             import :: c_ptr, c_int
             type(c_ptr), value :: t, f
-            integer(c_int) :: pqt_table_filter_rows
+            integer(c_int) :: pqt_table_filter_rows_with
         end function
-        function pqt_table_filter_rows_rule(t, rule) bind(c, name='pqt_table_filter_rows_rule')
+        function pqt_table_filter_rows(t, rule) bind(c, name='pqt_table_filter_rows')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: rule(*)
-            integer(c_int) :: pqt_table_filter_rows_rule
+            integer(c_int) :: pqt_table_filter_rows
         end function
-        function pqt_table_top_n(t, keys, nkeys, descending, nulls_first, n) &
-            bind(c, name='pqt_table_top_n')
+        function pqt_table_top_n_names(t, keys, nkeys, descending, nulls_first, n) &
+            bind(c, name='pqt_table_top_n_names')
             import :: c_ptr, c_int, c_int64_t
             type(c_ptr), value :: t
             type(c_ptr), intent(in) :: keys(*)
             integer(c_int), value :: nkeys
             integer(c_int), intent(in) :: descending(*), nulls_first(*)
             integer(c_int64_t), value :: n
-            integer(c_int) :: pqt_table_top_n
+            integer(c_int) :: pqt_table_top_n_names
         end function
-        function pqt_table_top_n_text(t, keys, nulls_first, n) bind(c, name='pqt_table_top_n_text')
+        function pqt_table_top_n(t, keys, nulls_first, n) bind(c, name='pqt_table_top_n')
             import :: c_ptr, c_int, c_char, c_int64_t
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: keys(*)
             type(c_ptr), value :: nulls_first
             integer(c_int64_t), value :: n
-            integer(c_int) :: pqt_table_top_n_text
+            integer(c_int) :: pqt_table_top_n
         end function
-        function pqt_table_argsort_by(t, keys, nkeys, descending, nulls_first, perm, &
+        function pqt_table_argsort_by_names(t, keys, nkeys, descending, nulls_first, perm, &
                                       group_offsets, group_nkeys, ngroups) &
-            bind(c, name='pqt_table_argsort_by')
+            bind(c, name='pqt_table_argsort_by_names')
             import :: c_ptr, c_int, c_int64_t
             type(c_ptr), value :: t
             type(c_ptr), intent(in) :: keys(*)
@@ -206,18 +206,18 @@ module parquet_c_write
             type(c_ptr), value :: perm, group_offsets
             integer(c_int), value :: group_nkeys
             type(c_ptr), value :: ngroups
-            integer(c_int) :: pqt_table_argsort_by
+            integer(c_int) :: pqt_table_argsort_by_names
         end function
-        function pqt_table_argsort_by_text(t, keys, nulls_first, perm, group_offsets, &
+        function pqt_table_argsort_by(t, keys, nulls_first, perm, group_offsets, &
                                            group_nkeys, ngroups) &
-            bind(c, name='pqt_table_argsort_by_text')
+            bind(c, name='pqt_table_argsort_by')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: keys(*)
             type(c_ptr), value :: nulls_first, perm, group_offsets
             integer(c_int), value :: group_nkeys
             type(c_ptr), value :: ngroups
-            integer(c_int) :: pqt_table_argsort_by_text
+            integer(c_int) :: pqt_table_argsort_by
         end function
         function pqt_table_reload(t, name, force) bind(c, name='pqt_table_reload')
             import :: c_ptr, c_int, c_char
@@ -277,13 +277,13 @@ module parquet_c_write
             integer(c_int), value :: n
             integer(c_int) :: pqt_table_keep_columns
         end function
-        function pqt_table_copy_column_v2(t, src, dst, to_kind, exact) &
-            bind(c, name='pqt_table_copy_column_v2')
+        function pqt_table_copy_column(t, src, dst, to_kind, exact) &
+            bind(c, name='pqt_table_copy_column')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: src(*), dst(*)
             integer(c_int), value :: to_kind, exact
-            integer(c_int) :: pqt_table_copy_column_v2
+            integer(c_int) :: pqt_table_copy_column
         end function
         function pqt_table_cast(t, name, to_kind, exact) bind(c, name='pqt_table_cast')
             import :: c_ptr, c_int, c_char
@@ -305,17 +305,17 @@ module parquet_c_write
             integer(c_int64_t), value :: n
             integer(c_int) :: pqt_table_truncate
         end function
-        function pqt_table_row_mask(t, f, keep) bind(c, name='pqt_table_row_mask')
+        function pqt_table_row_mask_with(t, f, keep) bind(c, name='pqt_table_row_mask_with')
             import :: c_ptr, c_int
             type(c_ptr), value :: t, f, keep
-            integer(c_int) :: pqt_table_row_mask
+            integer(c_int) :: pqt_table_row_mask_with
         end function
-        function pqt_table_row_mask_rule(t, rule, keep) bind(c, name='pqt_table_row_mask_rule')
+        function pqt_table_row_mask(t, rule, keep) bind(c, name='pqt_table_row_mask')
             import :: c_ptr, c_int, c_char
             type(c_ptr), value :: t
             character(kind=c_char), intent(in) :: rule(*)
             type(c_ptr), value :: keep
-            integer(c_int) :: pqt_table_row_mask_rule
+            integer(c_int) :: pqt_table_row_mask
         end function
 
         ! ---- rows a caller selects; row groups cut on request (table_keep.c, write_rows.c) ----

@@ -365,7 +365,7 @@ contains
                                            nrows, c_string(opt_text(unit)))
         else if (k == PQT_STRING) then
             ! width > 1: a vector of strings, element e of row i at (e, i) as for numbers
-            st = pqt_table_add_string_column_v2(t%h, c_string(as_name), int(width, c_int), &
+            st = pqt_table_add_string_column(t%h, c_string(as_name), int(width, c_int), &
                                                 r%offsets, c_loc(r%bytes), vp, nrows, &
                                                 c_string(opt_text(unit)))
         else
@@ -551,7 +551,7 @@ contains
 
     module procedure filter_rows_rule
         if (.not. opened(t, 'filter_rows', stat, errmsg)) return
-        if (checked(pqt_table_filter_rows_rule(t%h, c_string(rule)), &
+        if (checked(pqt_table_filter_rows(t%h, c_string(rule)), &
                     'parquet_table: filter_rows', stat, errmsg)) continue
     end procedure filter_rows_rule
 
@@ -559,7 +559,7 @@ contains
     module procedure filter_rows_filter
         if (.not. opened(t, 'filter_rows', stat, errmsg)) return
         if (.not. c_associated(filter%h)) return
-        if (checked(pqt_table_filter_rows(t%h, filter%h), 'parquet_table: filter_rows', stat, &
+        if (checked(pqt_table_filter_rows_with(t%h, filter%h), 'parquet_table: filter_rows', stat, &
                     errmsg)) continue
     end procedure filter_rows_filter
 
@@ -577,7 +577,7 @@ contains
             nf = merge(1, 0, nulls_first)
             if (size(nf) > 0) p = c_loc(nf)
         end if
-        if (checked(pqt_table_top_n_text(t%h, c_string(keys), p, n), 'parquet_table: top_n', &
+        if (checked(pqt_table_top_n(t%h, c_string(keys), p, n), 'parquet_table: top_n', &
                     stat, errmsg)) continue
     end procedure top_n_text_8
 
@@ -593,7 +593,7 @@ contains
         if (.not. key_flags('top_n', size(keys), descending, nulls_first, desc, nf, stat, &
                             errmsg)) return
         call c_string_array(keys, buf, ptrs)
-        if (checked(pqt_table_top_n(t%h, ptrs, size(keys, kind=c_int), desc, nf, n), &
+        if (checked(pqt_table_top_n_names(t%h, ptrs, size(keys, kind=c_int), desc, nf, n), &
                     'parquet_table: top_n', stat, errmsg)) continue
     end procedure top_n_list_8
 
@@ -610,7 +610,7 @@ contains
             if (size(nf) > 0) p = c_loc(nf)
         end if
         allocate (p8(max(1_int64, pqt_table_nrows(t%h))))
-        if (checked(pqt_table_argsort_by_text(t%h, c_string(keys), p, c_loc(p8), c_null_ptr, &
+        if (checked(pqt_table_argsort_by(t%h, c_string(keys), p, c_loc(p8), c_null_ptr, &
                                               0_c_int, c_null_ptr), 'parquet_table: argsort_by', &
                     stat, errmsg)) perm = p8(1:pqt_table_nrows(t%h))
     end procedure argsort_text
@@ -626,7 +626,7 @@ contains
                             errmsg)) return
         call c_string_array(keys, buf, ptrs)
         allocate (p8(max(1_int64, pqt_table_nrows(t%h))))
-        if (checked(pqt_table_argsort_by(t%h, ptrs, size(keys, kind=c_int), desc, nf, c_loc(p8), &
+        if (checked(pqt_table_argsort_by_names(t%h, ptrs, size(keys, kind=c_int), desc, nf, c_loc(p8), &
                                          c_null_ptr, 0_c_int, c_null_ptr), &
                     'parquet_table: argsort_by', stat, errmsg)) perm = p8(1:pqt_table_nrows(t%h))
     end procedure argsort_list
@@ -691,7 +691,7 @@ contains
             nf = merge(1, 0, nulls_first)
             if (size(nf) > 0) p = c_loc(nf)
         end if
-        if (checked(pqt_table_sort_by_text(t%h, c_string(keys), p), 'parquet_table: sort_by', &
+        if (checked(pqt_table_sort_by(t%h, c_string(keys), p), 'parquet_table: sort_by', &
                     stat, errmsg)) continue
     end procedure sort_by_text
 
@@ -720,7 +720,7 @@ contains
             nf = merge(1, 0, nulls_first)
         end if
         call c_string_array(keys, buf, ptrs)
-        if (checked(pqt_table_sort_by(t%h, ptrs, size(keys, kind=c_int), desc, nf), &
+        if (checked(pqt_table_sort_by_names(t%h, ptrs, size(keys, kind=c_int), desc, nf), &
                     'parquet_table: sort_by', stat, errmsg)) continue
     end procedure sort_by_list
 end submodule parquet_change

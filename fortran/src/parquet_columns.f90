@@ -50,7 +50,7 @@ contains
         if (k > 10 .and. k < 20) k = k - 10
         ex = 1
         if (present(exact)) ex = merge(1, 0, exact)
-        if (checked(pqt_table_copy_column_v2(t%h, c_string(src), c_string(dst), k, ex), &
+        if (checked(pqt_table_copy_column(t%h, c_string(src), c_string(dst), k, ex), &
                     'parquet_table: copy_column', stat, errmsg, found)) continue
     end procedure table_copy_column
 

@@ -148,7 +148,7 @@ contains
         allocate (keep(0))
         if (.not. opened(t, 'row_mask', stat, errmsg)) return
         allocate (bytes(max(1_int64, pqt_table_nrows(t%h))))
-        if (checked(pqt_table_row_mask_rule(t%h, c_string(rule), c_loc(bytes)), &
+        if (checked(pqt_table_row_mask(t%h, c_string(rule), c_loc(bytes)), &
                     'parquet_table: row_mask', stat, errmsg)) &
             keep = bytes(1:pqt_table_nrows(t%h)) /= 0
     end procedure row_mask_rule
@@ -221,7 +221,7 @@ contains
             return
         end if
         allocate (bytes(max(1_int64, pqt_table_nrows(t%h))))
-        if (checked(pqt_table_row_mask(t%h, filter%h, c_loc(bytes)), 'parquet_table: row_mask', &
+        if (checked(pqt_table_row_mask_with(t%h, filter%h, c_loc(bytes)), 'parquet_table: row_mask', &
                     stat, errmsg)) keep = bytes(1:pqt_table_nrows(t%h)) /= 0
     end procedure row_mask_filter
 end submodule parquet_rows

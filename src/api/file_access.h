@@ -13,7 +13,7 @@
 #include "column/column.h"
 #include "format/meta.h"
 #include "format/schema.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "read/reader.h"
 #include "util/io.h"
 

@@ -215,9 +215,9 @@ static pqt_status mask_rows(pqt_table *t, const char *call, const pqt_filter *f,
     return st;
 }
 
-pqt_status pqt_table_row_mask(pqt_table *t, const pqt_filter *filter, uint8_t *keep)
+pqt_status pqt_table_row_mask_with(pqt_table *t, const pqt_filter *filter, uint8_t *keep)
 {
-    const char *call = "pqt_table_row_mask";
+    const char *call = "pqt_table_row_mask_with";
     if (!t || !filter || (!keep && t->nrows > 0))
         return pqt_err(PQT_MISUSE, "%s: table, filter and keep must not be NULL", call);
     bool *read = pqt_calloc((size_t)t->ncols + 1, sizeof *read);
@@ -305,9 +305,9 @@ void pqt_tbl_commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t
     t->generation++;
 }
 
-pqt_status pqt_table_filter_rows(pqt_table *t, const pqt_filter *filter)
+pqt_status pqt_table_filter_rows_with(pqt_table *t, const pqt_filter *filter)
 {
-    const char *call = "pqt_table_filter_rows";
+    const char *call = "pqt_table_filter_rows_with";
     if (!t || !filter) return pqt_err(PQT_MISUSE, "%s: table and filter must not be NULL", call);
     PQT_TBL_HOLD(t, call, "filtering rows");
     int64_t n = t->nrows, nkeep = 0;
@@ -372,17 +372,17 @@ static pqt_status with_rule(pqt_table *t, const char *call, const char *rule, ui
     if (st != PQT_OK)
         pqt_err_prefix("%s: %s: ", call, pqt_tbl_where(t));
     else
-        st = mask ? pqt_table_row_mask(t, f, keep) : pqt_table_filter_rows(t, f);
+        st = mask ? pqt_table_row_mask_with(t, f, keep) : pqt_table_filter_rows_with(t, f);
     pqt_filter_free(f);
     return st;
 }
 
-pqt_status pqt_table_filter_rows_rule(pqt_table *t, const char *rule)
+pqt_status pqt_table_filter_rows(pqt_table *t, const char *rule)
 {
-    return with_rule(t, "pqt_table_filter_rows_rule", rule, NULL, false);
+    return with_rule(t, "pqt_table_filter_rows", rule, NULL, false);
 }
 
-pqt_status pqt_table_row_mask_rule(pqt_table *t, const char *rule, uint8_t *keep)
+pqt_status pqt_table_row_mask(pqt_table *t, const char *rule, uint8_t *keep)
 {
-    return with_rule(t, "pqt_table_row_mask_rule", rule, keep, true);
+    return with_rule(t, "pqt_table_row_mask", rule, keep, true);
 }

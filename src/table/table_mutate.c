@@ -119,17 +119,9 @@ pqt_status pqt_table_add_column(pqt_table *t, const char *name, int kind, int wi
     return st;
 }
 
-pqt_status pqt_table_add_string_column(pqt_table *t, const char *name, const int64_t *offsets,
-                                       const char *bytes, const uint8_t *validity, int64_t nrows,
-                                       const char *unit)
-{
-    return pqt_table_add_string_column_v2(t, name, 1, offsets, bytes, validity, nrows, unit);
-}
-
-pqt_status pqt_table_add_string_column_v2(pqt_table *t, const char *name, int width,
-                                          const int64_t *offsets, const char *bytes,
-                                          const uint8_t *validity, int64_t nrows,
-                                          const char *unit)
+pqt_status pqt_table_add_string_column(pqt_table *t, const char *name, int width,
+                                       const int64_t *offsets, const char *bytes,
+                                       const uint8_t *validity, int64_t nrows, const char *unit)
 {
     const char *call = "pqt_table_add_string_column";
     PQT_TRY(check_add(t, call, name, nrows));
@@ -193,13 +185,8 @@ pqt_status pqt_table_rename_column(pqt_table *t, const char *old_name, const cha
     return PQT_OK;
 }
 
-pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst, int to_kind)
-{
-    return pqt_table_copy_column_v2(t, src, dst, to_kind, 1);
-}
-
-pqt_status pqt_table_copy_column_v2(pqt_table *t, const char *src, const char *dst, int to_kind,
-                                    int exact)
+pqt_status pqt_table_copy_column(pqt_table *t, const char *src, const char *dst, int to_kind,
+                                 int exact)
 {
     const char *call = "pqt_table_copy_column";
     int ci = -1;

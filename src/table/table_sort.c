@@ -162,10 +162,10 @@ static pqt_status check_args(pqt_table *t, const char *const *keys, int nkeys, c
     return PQT_OK;
 }
 
-pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
-                             const int *descending, const int *nulls_first)
+pqt_status pqt_table_sort_by_names(pqt_table *t, const char *const *keys, int nkeys,
+                                   const int *descending, const int *nulls_first)
 {
-    const char *call = "pqt_table_sort_by";
+    const char *call = "pqt_table_sort_by_names";
     PQT_TRY(check_args(t, keys, nkeys, call));
     bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
     if (nkeys <= PQT_SORT_MAX_KEYS) {
@@ -175,10 +175,10 @@ pqt_status pqt_table_sort_by(pqt_table *t, const char *const *keys, int nkeys,
     return sort_rows(t, call, keys, nkeys, d, nf, -1);
 }
 
-pqt_status pqt_table_top_n(pqt_table *t, const char *const *keys, int nkeys,
-                           const int *descending, const int *nulls_first, int64_t n)
+pqt_status pqt_table_top_n_names(pqt_table *t, const char *const *keys, int nkeys,
+                                 const int *descending, const int *nulls_first, int64_t n)
 {
-    const char *call = "pqt_table_top_n";
+    const char *call = "pqt_table_top_n_names";
     PQT_TRY(check_args(t, keys, nkeys, call));
     if (n < 0) return pqt_err(PQT_MISUSE, "%s: n = %lld: the row count must be >= 0", call, (long long)n);
     bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
@@ -228,11 +228,11 @@ static pqt_status order_of(pqt_table *t, const char *call, const char *const *na
     return keys_end(&sc, st);
 }
 
-pqt_status pqt_table_argsort_by(pqt_table *t, const char *const *keys, int nkeys,
-                                const int *descending, const int *nulls_first, int64_t *perm,
-                                int64_t *group_offsets, int group_nkeys, int64_t *ngroups_ret)
+pqt_status pqt_table_argsort_by_names(pqt_table *t, const char *const *keys, int nkeys,
+                                      const int *descending, const int *nulls_first, int64_t *perm,
+                                      int64_t *group_offsets, int group_nkeys, int64_t *ngroups_ret)
 {
-    const char *call = "pqt_table_argsort_by";
+    const char *call = "pqt_table_argsort_by_names";
     PQT_TRY(check_args(t, keys, nkeys, call));
     if (!perm && t->nrows > 0) return pqt_err(PQT_MISUSE, "%s: perm is NULL", call);
     bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
@@ -244,10 +244,11 @@ pqt_status pqt_table_argsort_by(pqt_table *t, const char *const *keys, int nkeys
                     NULL);
 }
 
-pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *const *keys, int nkeys,
-                                  const int *descending, const int *nulls_first, int *sorted_ret)
+pqt_status pqt_table_is_sorted_by_names(pqt_table *t, const char *const *keys, int nkeys,
+                                        const int *descending, const int *nulls_first,
+                                        int *sorted_ret)
 {
-    const char *call = "pqt_table_is_sorted_by";
+    const char *call = "pqt_table_is_sorted_by_names";
     PQT_TRY(check_args(t, keys, nkeys, call));
     if (!sorted_ret) return pqt_err(PQT_MISUSE, "%s: sorted_ret is NULL", call);
     bool d[PQT_SORT_MAX_KEYS], nf[PQT_SORT_MAX_KEYS];
@@ -271,10 +272,10 @@ static pqt_status parse_text(pqt_table *t, const char *keys, const int *nulls_fi
     return PQT_OK;
 }
 
-pqt_status pqt_table_sort_by_text(pqt_table *t, const char *keys, const int *nulls_first)
+pqt_status pqt_table_sort_by(pqt_table *t, const char *keys, const int *nulls_first)
 {
     pqt_sort_spec s;
-    const char *call = "pqt_table_sort_by_text";
+    const char *call = "pqt_table_sort_by";
     PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
     pqt_status st = sort_rows(t, call, (const char *const *)s.names, s.nkeys, s.desc,
                               s.nulls_first, -1);
@@ -282,10 +283,10 @@ pqt_status pqt_table_sort_by_text(pqt_table *t, const char *keys, const int *nul
     return st;
 }
 
-pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const int *nulls_first, int64_t n)
+pqt_status pqt_table_top_n(pqt_table *t, const char *keys, const int *nulls_first, int64_t n)
 {
     pqt_sort_spec s;
-    const char *call = "pqt_table_top_n_text";
+    const char *call = "pqt_table_top_n";
     if (n < 0) return pqt_err(PQT_MISUSE, "%s: n = %lld: the row count must be >= 0", call, (long long)n);
     PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
     pqt_status st = sort_rows(t, call, (const char *const *)s.names, s.nkeys, s.desc,
@@ -294,12 +295,12 @@ pqt_status pqt_table_top_n_text(pqt_table *t, const char *keys, const int *nulls
     return st;
 }
 
-pqt_status pqt_table_argsort_by_text(pqt_table *t, const char *keys, const int *nulls_first,
-                                     int64_t *perm, int64_t *group_offsets, int group_nkeys,
-                                     int64_t *ngroups_ret)
+pqt_status pqt_table_argsort_by(pqt_table *t, const char *keys, const int *nulls_first,
+                                int64_t *perm, int64_t *group_offsets, int group_nkeys,
+                                int64_t *ngroups_ret)
 {
     pqt_sort_spec s;
-    const char *call = "pqt_table_argsort_by_text";
+    const char *call = "pqt_table_argsort_by";
     PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
     pqt_status st = !perm && t->nrows > 0 ? pqt_err(PQT_MISUSE, "%s: perm is NULL", call)
                                           : order_of(t, call, (const char *const *)s.names,
@@ -310,11 +311,11 @@ pqt_status pqt_table_argsort_by_text(pqt_table *t, const char *keys, const int *
     return st;
 }
 
-pqt_status pqt_table_is_sorted_by_text(pqt_table *t, const char *keys, const int *nulls_first,
-                                       int *sorted_ret)
+pqt_status pqt_table_is_sorted_by(pqt_table *t, const char *keys, const int *nulls_first,
+                                  int *sorted_ret)
 {
     pqt_sort_spec s;
-    const char *call = "pqt_table_is_sorted_by_text";
+    const char *call = "pqt_table_is_sorted_by";
     PQT_TRY(parse_text(t, keys, nulls_first, call, &s));
     pqt_status st = !sorted_ret ? pqt_err(PQT_MISUSE, "%s: sorted_ret is NULL", call)
                                 : order_of(t, call, (const char *const *)s.names, s.nkeys,

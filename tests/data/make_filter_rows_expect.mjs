@@ -1,5 +1,5 @@
 // make_filter_rows_expect.mjs - the rows DuckDB keeps for the filter rules of
-// tests/unit/test_table_filter_rows.c (pqt_table_row_mask / pqt_table_filter_rows), written
+// tests/unit/test_table_filter_rows.c (pqt_table_row_mask_with / pqt_table_filter_rows_with), written
 // to tests/data/filter_rows_expect.tsv, which is committed (independent truth: DuckDB
 // evaluates an SQL predicate of the same meaning over the same file).
 // Run from the repository root with @duckdb/node-api installed somewhere, e.g.

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "pqt.h"
+#include "pqt_file.h"
 
 #define MAX_INTO_ROWS (1 << 16) /* the harness's own read_into block */
 

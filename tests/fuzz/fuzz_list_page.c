@@ -19,7 +19,7 @@
 #include "../unit/pqbuild.h"
 #include "format/meta.h"
 #include "fuzz.h"
-#include "pqt.h"
+#include "pqt_file.h"
 
 static volatile size_t sink;
 

@@ -65,7 +65,7 @@ quiet cmake --build "$BUILD" -j 2
 quiet cmake --install "$BUILD" --prefix "$TMP/staged"
 mv "$TMP/staged" "$TMP/prefix" # nothing installed may remember where it was installed
 P=$TMP/prefix
-for f in include/pqt.h $LIBDIR/libpqt.so $LIBDIR/libpqt.a $LIBDIR/pkgconfig/pqt.pc \
+for f in include/pqt.h include/pqt_file.h $LIBDIR/libpqt.so $LIBDIR/libpqt.a $LIBDIR/pkgconfig/pqt.pc \
     $LIBDIR/cmake/pqt/pqtConfig.cmake bin/pqt; do
     if [ -e "$P/$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
 done
@@ -116,13 +116,15 @@ for lib in -lzstd -lsnappy -lz -llz4 -lbrotlidec -lxxhash -lyaml -lgomp -lm -lpt
     grep -qw -- "$lib" <<<"$PC_STATIC" || fail "pkg-config --static --libs pqt lacks $lib: $PC_STATIC"
 done
 
-# pqt.h declares everything extern "C" and compiles as strict C++.
-if grep -q 'extern "C"' include/pqt.h &&
-    quiet c++ -std=c++11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c++ $(pkg-config --cflags pqt) - <<<'#include <pqt.h>'; then
-    pass "pqt.h is C++-clean with extern \"C\" guards"
-else
-    fail "pqt.h in C++"
-fi
+# Both headers declare everything extern "C" and compile as strict C++.
+for h in pqt.h pqt_file.h; do
+    if grep -q 'extern "C"' include/$h &&
+        quiet c++ -std=c++11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c++ $(pkg-config --cflags pqt) - <<<"#include <$h>"; then
+        pass "$h is C++-clean with extern \"C\" guards"
+    else
+        fail "$h in C++"
+    fi
+done
 
 # pqt.pc's Libs carry -Wl,-rpath,${libdir}: a program built with `pkg-config --libs pqt` finds
 # libpqt.so.0 where pkg-config found the package, with no LD_LIBRARY_PATH (unset above). The

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define KINDS "tests/data/kinds_binary_map.parquet"

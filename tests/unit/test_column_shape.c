@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define CAT "examples/catalogue.parquet"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 #include "write/enc.h"
 

@@ -4,7 +4,7 @@
  * struct paths (tests/data/dotted_names.parquet, written by DuckDB: struct a {b = 10,20,30;
  * c} first, then a top-level "a.b" = 1,2,3).
  */
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 int main(void)

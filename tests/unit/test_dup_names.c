@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 int main(void)

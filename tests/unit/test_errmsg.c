@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 #include "util/error.h"
 

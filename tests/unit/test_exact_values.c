@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "format/schema_int.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define EXACT "tests/data/exact_values.parquet"
@@ -138,8 +138,8 @@ static void table_uint64(void)
     /* sort: unsigned order, 2^64-1 first when descending */
     const char *key = "u64";
     const int desc = 1;
-    CHECK_OK(pqt_table_copy_column(t, "u64", "u64c", 0));
-    CHECK_OK(pqt_table_sort_by(t, &key, 1, &desc, NULL));
+    CHECK_OK(pqt_table_copy_column(t, "u64", "u64c", 0, 1));
+    CHECK_OK(pqt_table_sort_by_names(t, &key, 1, &desc, NULL));
     CHECK_OK(pqt_table_get(t, "u64", 0, u, sizeof u, NULL, 0));
     for (int i = 0; i < 5; i++)
         CHECK(u[i] == U64[4 - i]);

@@ -24,7 +24,7 @@
 #include "api/file_int.h"
 #include "format/meta.h"
 #include "oi_read.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define NRG 4

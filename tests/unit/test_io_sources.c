@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static uint8_t *slurp(const char *path, size_t *n_ret)

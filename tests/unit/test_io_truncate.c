@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define RG "tests/data/table_rg.parquet"

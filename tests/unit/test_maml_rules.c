@@ -369,7 +369,7 @@ static void test_row_index_names(void)
     CHECK_OK(pqt_table_rename_column(t, "n", "m")); /* a rename keeps the file column */
     CHECK_OK(pqt_table_file_column(t, "m", &path));
     CHECK(path && !strcmp(path, "id"));
-    CHECK_OK(pqt_table_copy_column(t, "m", "m2", 0));
+    CHECK_OK(pqt_table_copy_column(t, "m", "m2", 0, 1));
     CHECK(pqt_table_file_column(t, "m2", &path) == PQT_NOT_FOUND); /* a copy reads no file */
     CHECK(pqt_table_file_column(t, "parquet_row_index", &path) == PQT_NOT_FOUND);
     pqt_table_close(t);

@@ -30,7 +30,7 @@
 #include "format/meta.h"
 #include "memcount.h"
 #include "pqbuild.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define MiB ((int64_t)1 << 20)

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define FILE_NL "tests/data/nested_lists.parquet"

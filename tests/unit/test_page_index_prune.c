@@ -16,7 +16,7 @@
 
 #include "api/file_int.h"
 #include "format/meta.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "oi_read.h"
 #include "testutil.h"
 

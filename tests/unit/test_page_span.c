@@ -24,7 +24,7 @@
 
 #include "format/meta.h"
 #include "pqbuild.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static char path[256];

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static uint64_t rng = 7;

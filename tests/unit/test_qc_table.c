@@ -550,15 +550,15 @@ static void test_slice_and_table_ops(void)
 
     t = open1("ra, >=0, <=360", 0);
     const char *key = "ra";
-    CHECK_EQ_I64(pqt_table_sort_by(t, &key, 1, NULL, NULL), PQT_QC);
-    CHECK(strstr(pqt_errmsg(), "pqt_table_sort_by") != NULL);
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "ra > 0"), PQT_QC);
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, &key, 1, NULL, NULL), PQT_QC);
+    CHECK(strstr(pqt_errmsg(), "pqt_table_sort_by_names") != NULL);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "ra > 0"), PQT_QC);
     uint8_t keep[6];
-    CHECK_EQ_I64(pqt_table_row_mask_rule(t, "ra > 0", keep), PQT_QC);
+    CHECK_EQ_I64(pqt_table_row_mask(t, "ra > 0", keep), PQT_QC);
     CHECK_EQ_I64(pqt_table_nrows(t), 6);
     CHECK(!pqt_table_is_detached(t));
     CHECK_EQ_I64(residency(t, "ra"), PQT_RES_EMPTY);
-    CHECK_OK(pqt_table_filter_rows_rule(t, "id > 3")); /* id has no rule */
+    CHECK_OK(pqt_table_filter_rows(t, "id > 3")); /* id has no rule */
     CHECK_EQ_I64(pqt_table_nrows(t), 3);
     /* rows 4..6 now: null, 20, NaN -> nothing out of range */
     CHECK_OK(pqt_table_get(t, "ra", 0, v, sizeof v, NULL, 0));

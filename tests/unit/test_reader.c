@@ -110,7 +110,7 @@ static void write_file(const char *path)
     REQUIRE_OK(pqt_table_new(&t));
     REQUIRE_OK(pqt_table_add_column(t, "i", PQT_INT64, 1, ival, ivalid, NROWS, NULL));
     REQUIRE_OK(pqt_table_add_column(t, "d", PQT_FLOAT64, 1, dval, NULL, NROWS, NULL));
-    REQUIRE_OK(pqt_table_add_string_column(t, "s", soff, sbytes, svalid, NROWS, NULL));
+    REQUIRE_OK(pqt_table_add_string_column(t, "s", 1, soff, sbytes, svalid, NROWS, NULL));
     REQUIRE_OK(pqt_table_add_list_column(t, "v", PQT_INT32, voff, NULL, velem, NULL, NROWS, NULL));
     REQUIRE_OK(
         pqt_table_add_list_column(t, "l", PQT_INT32, loff, lrow, lelem, lvalid, NROWS, NULL));

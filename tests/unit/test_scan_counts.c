@@ -17,7 +17,7 @@
 #include "api/file_int.h"
 #include "format/meta.h"
 #include "pqbuild.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "oi_read.h"
 #include "testutil.h"
 #include "util/mem.h"

@@ -19,7 +19,7 @@
 
 #include "format/meta.h"
 #include "pqbuild.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 #include "util/mem.h"
 

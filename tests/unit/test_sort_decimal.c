@@ -115,7 +115,7 @@ static void test_at_open(void)
             }
             pqt_free(ex);
             int sorted = -1;
-            CHECK_OK(pqt_table_is_sorted_by_text(t, cases[c].keys, NULL, &sorted));
+            CHECK_OK(pqt_table_is_sorted_by(t, cases[c].keys, NULL, &sorted));
             CHECK_EQ_I64(sorted, 1);
             pqt_table_close(t);
         }
@@ -129,23 +129,23 @@ static void test_table_calls(void)
         pqt_table *t = NULL;
         REQUIRE_OK(pqt_table_open(FILE_DEC, NULL, &t));
         int64_t perm[N], offs[N + 1], ng = 0;
-        CHECK_OK(pqt_table_argsort_by_text(t, cases[c].keys, NULL, perm, offs, 0, &ng));
+        CHECK_OK(pqt_table_argsort_by(t, cases[c].keys, NULL, perm, offs, 0, &ng));
         check_ids(perm, want, N, "argsort_by");
         /* every value distinct: 11 groups of one and the null row */
         CHECK_EQ_I64(ng, N);
         int sorted = -1;
-        CHECK_OK(pqt_table_is_sorted_by_text(t, cases[c].keys, NULL, &sorted));
+        CHECK_OK(pqt_table_is_sorted_by(t, cases[c].keys, NULL, &sorted));
         CHECK_EQ_I64(sorted, 0);
         const char *idn = "id";
         CHECK_OK(pqt_table_prefetch(t, &idn, 1));
         pqt_table *u = NULL;
         CHECK_OK(pqt_table_clone(t, &u));
-        CHECK_OK(pqt_table_top_n_text(u, cases[c].keys, NULL, 3));
+        CHECK_OK(pqt_table_top_n(u, cases[c].keys, NULL, 3));
         int64_t ids[N] = {0};
         CHECK_OK(pqt_table_get(u, "id", 0, ids, 3 * sizeof *ids, NULL, 0));
         check_ids(ids, want, 3, "top_n");
         pqt_table_close(u);
-        CHECK_OK(pqt_table_sort_by_text(t, cases[c].keys, NULL));
+        CHECK_OK(pqt_table_sort_by(t, cases[c].keys, NULL));
         CHECK_OK(pqt_table_get(t, "id", 0, ids, sizeof ids, NULL, 0));
         check_ids(ids, want, N, "sort_by");
         pqt_table_close(t);
@@ -154,7 +154,7 @@ static void test_table_calls(void)
     pqt_table *t = NULL;
     REQUIRE_OK(pqt_table_open(FILE_DEC, NULL, &t));
     int64_t perm[N], offs[N + 1], ng = 0;
-    CHECK_OK(pqt_table_argsort_by_text(t, "d18, d38", NULL, perm, offs, 1, &ng));
+    CHECK_OK(pqt_table_argsort_by(t, "d18, d38", NULL, perm, offs, 1, &ng));
     int64_t want[N];
     model(18, 0, 0, want);
     check_ids(perm, want, N, "argsort d18, d38");
@@ -171,7 +171,7 @@ static void test_failures(void)
         REQUIRE_OK(pqt_table_open(FILE_DEC, NULL, &t));
         uint64_t g = pqt_table_generation(t);
         pqt_mem_fail_after(n);
-        pqt_status st = pqt_table_sort_by_text(t, "d38 desc, d18", NULL);
+        pqt_status st = pqt_table_sort_by(t, "d38 desc, d18", NULL);
         pqt_mem_fail_after(-1);
         int r38 = -1, r18 = -1;
         CHECK_OK(pqt_table_residency(t, "d38", &r38));

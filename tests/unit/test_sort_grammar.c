@@ -42,7 +42,7 @@ static void order_is(const char *keys, const char *want)
     pqt_table *t = small_table();
     int64_t perm[5];
     char got[8] = "";
-    pqt_status st = pqt_table_argsort_by_text(t, keys, NULL, perm, NULL, 0, NULL);
+    pqt_status st = pqt_table_argsort_by(t, keys, NULL, perm, NULL, 0, NULL);
     if (st != PQT_OK) {
         fprintf(stderr, "'%s': %s\n", keys, pqt_errmsg());
         pqt_test_failures++;
@@ -94,11 +94,11 @@ static void bad(const char *keys, const char *msg)
     uint64_t g = pqt_table_generation(t);
     int64_t perm[5] = {9, 9, 9, 9, 9}, offs[6] = {9, 9, 9, 9, 9, 9}, ng = 9;
     int sorted = 9;
-    CHECK_EQ_I64(pqt_table_sort_by_text(t, keys, NULL), PQT_BAD_SORT);
+    CHECK_EQ_I64(pqt_table_sort_by(t, keys, NULL), PQT_BAD_SORT);
     CHECK_MSG(msg);
-    CHECK_EQ_I64(pqt_table_top_n_text(t, keys, NULL, 2), PQT_BAD_SORT);
-    CHECK_EQ_I64(pqt_table_argsort_by_text(t, keys, NULL, perm, offs, 0, &ng), PQT_BAD_SORT);
-    CHECK_EQ_I64(pqt_table_is_sorted_by_text(t, keys, NULL, &sorted), PQT_BAD_SORT);
+    CHECK_EQ_I64(pqt_table_top_n(t, keys, NULL, 2), PQT_BAD_SORT);
+    CHECK_EQ_I64(pqt_table_argsort_by(t, keys, NULL, perm, offs, 0, &ng), PQT_BAD_SORT);
+    CHECK_EQ_I64(pqt_table_is_sorted_by(t, keys, NULL, &sorted), PQT_BAD_SORT);
     CHECK_MSG(msg);
     CHECK_EQ_I64(perm[0], 9);
     CHECK_EQ_I64(offs[0], 9);
@@ -131,7 +131,7 @@ static void test_errors(void)
     memset(name, 'y', 64); /* 64 is allowed: fails later, as a missing column */
     name[64] = 0;
     pqt_table *t = small_table();
-    CHECK_EQ_I64(pqt_table_sort_by_text(t, name, NULL), PQT_NOT_FOUND);
+    CHECK_EQ_I64(pqt_table_sort_by(t, name, NULL), PQT_NOT_FOUND);
     pqt_table_close(t);
     char many[200] = "";
     for (int i = 0; i < 17; i++) strcat(many, i ? ",a" : "a");
@@ -144,7 +144,7 @@ static void test_errors(void)
     /* 16 keys are fine */
     many[strlen(many) - 2] = 0;
     t = small_table();
-    CHECK_OK(pqt_table_sort_by_text(t, many, NULL));
+    CHECK_OK(pqt_table_sort_by(t, many, NULL));
     pqt_table_close(t);
 }
 
@@ -201,27 +201,27 @@ static void test_array_form(void)
     REQUIRE_OK(pqt_table_add_column(t, "y", PQT_INT32, 1, y, NULL, 3, NULL));
     const char *k[] = {"-odd, name"};
     int64_t perm[3];
-    CHECK_OK(pqt_table_argsort_by(t, k, 1, NULL, NULL, perm, NULL, 0, NULL));
+    CHECK_OK(pqt_table_argsort_by_names(t, k, 1, NULL, NULL, perm, NULL, 0, NULL));
     CHECK_EQ_I64(perm[0], 2);
     CHECK_EQ_I64(perm[1], 3);
     CHECK_EQ_I64(perm[2], 1);
-    CHECK_EQ_I64(pqt_table_sort_by_text(t, "-odd, name", NULL), PQT_NOT_FOUND); /* 'odd' */
+    CHECK_EQ_I64(pqt_table_sort_by(t, "-odd, name", NULL), PQT_NOT_FOUND); /* 'odd' */
     const char *seventeen[17];
     for (int i = 0; i < 17; i++) seventeen[i] = "y";
     uint64_t g = pqt_table_generation(t);
-    CHECK_EQ_I64(pqt_table_sort_by(t, seventeen, 17, NULL, NULL), PQT_BAD_SORT);
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, seventeen, 17, NULL, NULL), PQT_BAD_SORT);
     CHECK_MSG("too many sort keys (maximum 16)");
-    CHECK_EQ_I64(pqt_table_sort_by(t, seventeen, 0, NULL, NULL), PQT_MISUSE);
-    CHECK_EQ_I64(pqt_table_top_n(t, k, 1, NULL, NULL, -1), PQT_MISUSE);
-    CHECK_EQ_I64(pqt_table_top_n_text(t, "y", NULL, -1), PQT_MISUSE);
-    CHECK_EQ_I64(pqt_table_argsort_by(t, k, 1, NULL, NULL, perm, NULL, 1, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, seventeen, 0, NULL, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_top_n_names(t, k, 1, NULL, NULL, -1), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_top_n(t, "y", NULL, -1), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_argsort_by_names(t, k, 1, NULL, NULL, perm, NULL, 1, NULL), PQT_MISUSE);
     int64_t offs[4];
-    CHECK_EQ_I64(pqt_table_argsort_by(t, k, 1, NULL, NULL, perm, offs, 2, NULL), PQT_MISUSE);
-    CHECK_EQ_I64(pqt_table_argsort_by(t, k, 1, NULL, NULL, NULL, NULL, 0, NULL), PQT_MISUSE);
-    CHECK_EQ_I64(pqt_table_is_sorted_by(t, k, 1, NULL, NULL, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_argsort_by_names(t, k, 1, NULL, NULL, perm, offs, 2, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_argsort_by_names(t, k, 1, NULL, NULL, NULL, NULL, 0, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_is_sorted_by_names(t, k, 1, NULL, NULL, NULL), PQT_MISUSE);
     /* a missing key among good ones: nothing moves */
     const char *mixed[] = {"y", "nope"};
-    CHECK_EQ_I64(pqt_table_sort_by(t, mixed, 2, NULL, NULL), PQT_NOT_FOUND);
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, mixed, 2, NULL, NULL), PQT_NOT_FOUND);
     CHECK_MSG("no column 'nope'");
     CHECK_EQ_I64(pqt_table_generation(t), g);
     int32_t got[3];
@@ -238,15 +238,15 @@ static void test_kinds(void)
     pqt_table *t = NULL;
     REQUIRE_OK(pqt_table_open("tests/data/table_rg.parquet", NULL, &t));
     const char *k[] = {"f64", "lst"};
-    CHECK_EQ_I64(pqt_table_sort_by(t, k, 2, NULL, NULL), PQT_KIND);
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, k, 2, NULL, NULL), PQT_KIND);
     CHECK_MSG("sort key 'lst' is a variable-length list column; sorting only supports scalar "
               "columns");
     int res = -1;
     CHECK_OK(pqt_table_residency(t, "f64", &res));
     CHECK_EQ_I64(res, PQT_RES_EMPTY);
-    CHECK_EQ_I64(pqt_table_is_sorted_by_text(t, "f64, vec", NULL, &res), PQT_KIND);
+    CHECK_EQ_I64(pqt_table_is_sorted_by(t, "f64, vec", NULL, &res), PQT_KIND);
     CHECK_MSG("sort key 'vec' is");
-    CHECK_EQ_I64(pqt_table_top_n_text(t, "f64, nope", NULL, 3), PQT_NOT_FOUND);
+    CHECK_EQ_I64(pqt_table_top_n(t, "f64, nope", NULL, 3), PQT_NOT_FOUND);
     CHECK_OK(pqt_table_residency(t, "f64", &res));
     CHECK_EQ_I64(res, PQT_RES_EMPTY);
     pqt_table_close(t);

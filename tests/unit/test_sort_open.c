@@ -203,30 +203,30 @@ static void run_case(const sort_case *c, const char *rule, bool (*keep)(int64_t)
     pqt_table *t = open_with(c->text, rule, limit, threads);
     check_ids(t, want, n, what);
     int sorted = -1;
-    CHECK_OK(pqt_table_is_sorted_by_text(t, c->text, NULL, &sorted));
+    CHECK_OK(pqt_table_is_sorted_by(t, c->text, NULL, &sorted));
     CHECK_EQ_I64(sorted, 1);
     uint64_t g = pqt_table_generation(t);
-    CHECK_OK(pqt_table_sort_by_text(t, c->text, NULL)); /* a no-op: nothing moves */
+    CHECK_OK(pqt_table_sort_by(t, c->text, NULL)); /* a no-op: nothing moves */
     CHECK_EQ_I64(pqt_table_is_detached(t), 0);
     CHECK_EQ_I64(pqt_table_generation(t), g);
     pqt_table_close(t);
     /* on a table opened unsorted: argsort, is_sorted, top_n, sort_by */
     t = open_with(NULL, rule, -1, threads);
     int64_t *perm = malloc(sizeof(int64_t) * (size_t)(nall + 1));
-    CHECK_OK(pqt_table_argsort_by_text(t, c->text, NULL, perm, NULL, 0, NULL));
+    CHECK_OK(pqt_table_argsort_by(t, c->text, NULL, perm, NULL, 0, NULL));
     int64_t *ids = NULL, got = 0, bad = 0;
     CHECK_OK(pqt_table_get_alloc(t, "id", PQT_INT64, (void **)&ids, NULL, &got));
     for (int64_t i = 0; ids && i < nall; i++) bad += ids[perm[i] - 1] != all[i];
     CHECK_EQ_I64(bad, 0);
-    CHECK_OK(pqt_table_is_sorted_by_text(t, c->text, NULL, &sorted));
+    CHECK_OK(pqt_table_is_sorted_by(t, c->text, NULL, &sorted));
     CHECK_EQ_I64(sorted, nall < 2 ? 1 : 0);
     /* columns not resident become unreadable when rows move: read id first */
     const char *idn = "id";
     CHECK_OK(pqt_table_prefetch(t, &idn, 1));
     pqt_table *u = NULL;
     CHECK_OK(pqt_table_clone(t, &u));
-    if (limit >= 0) CHECK_OK(pqt_table_top_n_text(t, c->text, NULL, limit));
-    else CHECK_OK(pqt_table_sort_by_text(t, c->text, NULL));
+    if (limit >= 0) CHECK_OK(pqt_table_top_n(t, c->text, NULL, limit));
+    else CHECK_OK(pqt_table_sort_by(t, c->text, NULL));
     pqt_free(ids);
     ids = NULL;
     CHECK_OK(pqt_table_get_alloc(t, "id", PQT_INT64, (void **)&ids, NULL, &got));
@@ -236,7 +236,7 @@ static void run_case(const sort_case *c, const char *rule, bool (*keep)(int64_t)
     CHECK_EQ_I64(bad, 0);
     /* the full sort's prefix is the top-n */
     if (u) {
-        CHECK_OK(pqt_table_sort_by_text(u, c->text, NULL));
+        CHECK_OK(pqt_table_sort_by(u, c->text, NULL));
         int64_t *uid = NULL;
         CHECK_OK(pqt_table_get_alloc(u, "id", PQT_INT64, (void **)&uid, NULL, &got));
         bad = 0;
@@ -402,7 +402,7 @@ static void test_filter_rows_after_sort(void)
     pqt_table *t = open_with("-id", NULL, -1, 1);
     const char *idn = "id";
     CHECK_OK(pqt_table_prefetch(t, &idn, 1));
-    CHECK_OK(pqt_table_filter_rows_rule(t, "id > 9990"));
+    CHECK_OK(pqt_table_filter_rows(t, "id > 9990"));
     CHECK_EQ_I64(pqt_table_nrows(t), 10);
     int64_t ids[10] = {0};
     CHECK_OK(pqt_table_get(t, "id", 0, ids, sizeof ids, NULL, 0));

@@ -281,7 +281,7 @@ static void run_session(dfile *F)
         dcol_free(&got);
     }
     int sorted = -1;
-    CHECK_OK(pqt_table_is_sorted_by_text(t, keys, NULL, &sorted));
+    CHECK_OK(pqt_table_is_sorted_by(t, keys, NULL, &sorted));
     bad += sorted != 1;
     pqt_table_close(t);
     tot.rows += nw;

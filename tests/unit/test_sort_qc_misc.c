@@ -179,19 +179,19 @@ static pqt_status op_top_n(pqt_table *t, void *arg)
     (void)arg;
     const char *k[2] = {"i32", "s"};
     int desc[2] = {1, 0}, nf[2] = {1, 0};
-    return pqt_table_top_n(t, k, 2, desc, nf, 30);
+    return pqt_table_top_n_names(t, k, 2, desc, nf, 30);
 }
 
 static pqt_status op_top_n_text(pqt_table *t, void *arg)
 {
     (void)arg;
-    return pqt_table_top_n_text(t, "-f64 nulls_first; s", NULL, 7);
+    return pqt_table_top_n(t, "-f64 nulls_first; s", NULL, 7);
 }
 
 static pqt_status op_sort_text(pqt_table *t, void *arg)
 {
     (void)arg;
-    return pqt_table_sort_by_text(t, "s desc, id", NULL);
+    return pqt_table_sort_by(t, "s desc, id", NULL);
 }
 
 static int64_t perm[NROWS], offs[NROWS + 1];
@@ -202,7 +202,7 @@ static pqt_status op_argsort(pqt_table *t, void *arg)
     (void)arg;
     perm[0] = offs[0] = -7;
     int64_t ng = -7;
-    pqt_status st = pqt_table_argsort_by_text(t, "i32 nulls_first, -f64", NULL, perm, offs, 1,
+    pqt_status st = pqt_table_argsort_by(t, "i32 nulls_first, -f64", NULL, perm, offs, 1,
                                               &ng);
     if (st != PQT_OK && (perm[0] != -7 || offs[0] != -7 || ng != -7)) {
         fprintf(stderr, "argsort_by: a failed call wrote its outputs\n");
@@ -216,7 +216,7 @@ static pqt_status op_is_sorted(pqt_table *t, void *arg)
     (void)arg;
     sorted_flag = -7;
     const char *k[2] = {"s", "f64"};
-    pqt_status st = pqt_table_is_sorted_by(t, k, 2, NULL, NULL, &sorted_flag);
+    pqt_status st = pqt_table_is_sorted_by_names(t, k, 2, NULL, NULL, &sorted_flag);
     if (st != PQT_OK && sorted_flag != -7) {
         fprintf(stderr, "is_sorted_by: a failed call wrote its output\n");
         pqt_test_failures++;
@@ -537,7 +537,7 @@ static void order_at_open(const char *keys, const char *want)
     pqt_table *u = NULL;
     REQUIRE_OK(pqt_table_open(tpath, NULL, &u));
     int64_t p[6] = {0};
-    CHECK_OK(pqt_table_argsort_by_text(u, keys, NULL, p, NULL, 0, NULL));
+    CHECK_OK(pqt_table_argsort_by(u, keys, NULL, p, NULL, 0, NULL));
     for (int i = 0; i < 6; i++) got[i] = (char)('0' + p[i]);
     if (strcmp(got, want) != 0) {
         fprintf(stderr, "argsort '%s' gave %s, want %s\n", keys, got, want);
@@ -629,7 +629,7 @@ static void test_struct_and_map_keys(void)
         pqt_opts_free(o);
         REQUIRE_OK(pqt_table_open(cases[i].file, NULL, &t));
         uint64_t g = pqt_table_generation(t);
-        CHECK_EQ_I64(pqt_table_sort_by_text(t, cases[i].key, NULL), cases[i].st_table);
+        CHECK_EQ_I64(pqt_table_sort_by(t, cases[i].key, NULL), cases[i].st_table);
         if (cases[i].st_table != PQT_OK) CHECK_HAS(pqt_errmsg(), cases[i].msg);
         CHECK(pqt_table_generation(t) == g); /* one row: nothing moves either way */
         pqt_table_close(t);
@@ -647,7 +647,7 @@ static void test_detach_and_views(void)
     CHECK(v.generation == g0);
     /* argsort and is_sorted read their key (a first touch) and are not structural */
     int64_t p[NROWS];
-    CHECK_OK(pqt_table_argsort_by_text(t, "-i32", NULL, p, NULL, 0, NULL));
+    CHECK_OK(pqt_table_argsort_by(t, "-i32", NULL, p, NULL, 0, NULL));
     CHECK_EQ_I64(p[0], 10000); /* 10000 % 7 = 4: the largest i32, 30000 */
     int res = -1;
     CHECK_OK(pqt_table_residency(t, "i32", &res));
@@ -655,10 +655,10 @@ static void test_detach_and_views(void)
     CHECK(pqt_table_generation(t) == g0);
     CHECK_EQ_I64(pqt_table_is_detached(t), 0);
     /* a no-op sort: the view stays current */
-    CHECK_OK(pqt_table_sort_by_text(t, "id", NULL));
+    CHECK_OK(pqt_table_sort_by(t, "id", NULL));
     CHECK(pqt_table_generation(t) == v.generation);
     /* a moving sort: the view is stale, never-read columns unreadable */
-    CHECK_OK(pqt_table_sort_by_text(t, "-i32", NULL));
+    CHECK_OK(pqt_table_sort_by(t, "-i32", NULL));
     CHECK(pqt_table_generation(t) != v.generation);
     CHECK_EQ_I64(pqt_table_is_detached(t), 1);
     double d[NROWS];
@@ -666,8 +666,8 @@ static void test_detach_and_views(void)
     CHECK_HAS(pqt_errmsg(), "column 'f64' was never read and the table has detached");
     /* a sort on a never-read key fails before anything moves */
     snap before = take(t);
-    CHECK_EQ_I64(pqt_table_sort_by_text(t, "id, s", NULL), PQT_DETACHED);
-    CHECK_EQ_I64(pqt_table_top_n_text(t, "f64", NULL, 3), PQT_DETACHED);
+    CHECK_EQ_I64(pqt_table_sort_by(t, "id, s", NULL), PQT_DETACHED);
+    CHECK_EQ_I64(pqt_table_top_n(t, "f64", NULL, 3), PQT_DETACHED);
     snap after = take(t);
     CHECK(same(&before, &after));
     /* the resident columns moved together */

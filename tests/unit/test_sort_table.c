@@ -163,7 +163,7 @@ static pqt_table *table_of_data(void)
                 memcpy(bytes + off[i], strs[D.str[i]], (size_t)str_lens[D.str[i]]);
                 off[i + 1] = off[i] + str_lens[D.str[i]];
             }
-            REQUIRE_OK(pqt_table_add_string_column(t, "str", off, bytes, v, n, NULL));
+            REQUIRE_OK(pqt_table_add_string_column(t, "str", 1, off, bytes, v, n, NULL));
             free(off);
             free(bytes);
         } else if (kinds[c] == PQT_UINT64) {
@@ -219,7 +219,7 @@ static void test_property(void)
         int64_t *perm = malloc(sizeof(int64_t) * (size_t)(n + 1));
         int64_t *offs = malloc(sizeof(int64_t) * (size_t)(n + 2)), ng = -1;
         uint64_t g0 = pqt_table_generation(t);
-        CHECK_OK(pqt_table_argsort_by(t, names, model_nkeys, desc, nf, perm, offs, gk, &ng));
+        CHECK_OK(pqt_table_argsort_by_names(t, names, model_nkeys, desc, nf, perm, offs, gk, &ng));
         CHECK_EQ_I64(pqt_table_generation(t), g0);
         int bad = 0;
         for (int i = 0; i < n; i++) bad += perm[i] != order[i] + 1;
@@ -233,7 +233,7 @@ static void test_property(void)
         CHECK_EQ_I64(ng, want_ng);
         bad += offs[want_ng] != n + 1;
         int sorted = -1;
-        CHECK_OK(pqt_table_is_sorted_by(t, names, model_nkeys, desc, nf, &sorted));
+        CHECK_OK(pqt_table_is_sorted_by_names(t, names, model_nkeys, desc, nf, &sorted));
         int identity = 1;
         for (int i = 0; i < n; i++) identity &= order[i] == i;
         CHECK_EQ_I64(sorted, identity);
@@ -241,7 +241,7 @@ static void test_property(void)
         pqt_table *c = NULL;
         CHECK_OK(pqt_table_clone(t, &c));
         int64_t k = (int64_t)rnd(&s, (uint64_t)n + 3);
-        CHECK_OK(pqt_table_top_n(c, names, model_nkeys, desc, nf, k));
+        CHECK_OK(pqt_table_top_n_names(c, names, model_nkeys, desc, nf, k));
         int64_t kk = k < n ? k : n;
         CHECK_EQ_I64(pqt_table_nrows(c), kk);
         int32_t *tags = malloc(sizeof(int32_t) * (size_t)(n + 1));
@@ -249,14 +249,14 @@ static void test_property(void)
         for (int64_t i = 0; i < kk; i++) bad += tags[i] != order[i];
         pqt_table_close(c);
         /* sort_by equals the model; then it is sorted, and sorting again is a no-op */
-        CHECK_OK(pqt_table_sort_by(t, names, model_nkeys, desc, nf));
+        CHECK_OK(pqt_table_sort_by_names(t, names, model_nkeys, desc, nf));
         CHECK_EQ_I64(pqt_table_generation(t) != g0, !identity);
         CHECK_OK(pqt_table_get(t, "tag", 0, tags, sizeof(int32_t) * (size_t)(n + 1), NULL, 0));
         for (int i = 0; i < n; i++) bad += tags[i] != order[i];
-        CHECK_OK(pqt_table_is_sorted_by(t, names, model_nkeys, desc, nf, &sorted));
+        CHECK_OK(pqt_table_is_sorted_by_names(t, names, model_nkeys, desc, nf, &sorted));
         CHECK_EQ_I64(sorted, 1);
         uint64_t g1 = pqt_table_generation(t);
-        CHECK_OK(pqt_table_sort_by(t, names, model_nkeys, desc, nf));
+        CHECK_OK(pqt_table_sort_by_names(t, names, model_nkeys, desc, nf));
         CHECK_EQ_I64(pqt_table_generation(t), g1);
         if (bad) {
             fprintf(stderr, "iteration %d (n %d, keys", iter, n);
@@ -298,7 +298,7 @@ static void test_top_n_large(void)
         qsort(order, 100000, sizeof *order, model_cmp);
         const char *names[2] = {col_names[cases[c].col], "date"};
         int desc[2] = {cases[c].desc, 1};
-        CHECK_OK(pqt_table_top_n(t, names, 2, desc, NULL, cases[c].k));
+        CHECK_OK(pqt_table_top_n_names(t, names, 2, desc, NULL, cases[c].k));
         int32_t *tags = malloc(sizeof(int32_t) * (size_t)cases[c].k);
         CHECK_OK(pqt_table_get(t, "tag", 0, tags, sizeof(int32_t) * (size_t)cases[c].k, NULL, 0));
         int64_t bad = 0;
@@ -334,7 +334,7 @@ static void test_top_n_ordered(void)
         const char *names[1] = {"v"};
         int d[1] = {desc};
         enum { K = 8 };
-        CHECK_OK(pqt_table_top_n(t, names, 1, d, NULL, K));
+        CHECK_OK(pqt_table_top_n_names(t, names, 1, d, NULL, K));
         int32_t got[K];
         CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
         /* ascending: 0 on rows 1..9 (row 0 is null); descending: 19999 on rows 199990..199999
@@ -377,7 +377,7 @@ static void test_placement(void)
             REQUIRE_OK(pqt_table_add_column(t, "v", dbl ? PQT_FLOAT64 : PQT_FLOAT32, 1,
                                             dbl ? (const void *)v : (const void *)f, vv, 10, NULL));
             REQUIRE_OK(pqt_table_add_column(t, "tag", PQT_INT32, 1, tag, NULL, 10, NULL));
-            CHECK_OK(pqt_table_sort_by_text(t, cases[c].keys, NULL));
+            CHECK_OK(pqt_table_sort_by(t, cases[c].keys, NULL));
             int32_t got[10];
             CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
             for (int i = 0; i < 10; i++) {
@@ -396,7 +396,7 @@ static void test_placement(void)
     REQUIRE_OK(pqt_table_add_column(t, "v", PQT_FLOAT64, 1, v, vv, 10, NULL));
     int64_t perm[10], offs[11], ng = 0;
     const char *k[] = {"v"};
-    CHECK_OK(pqt_table_argsort_by(t, k, 1, NULL, NULL, perm, offs, 0, &ng));
+    CHECK_OK(pqt_table_argsort_by_names(t, k, 1, NULL, NULL, perm, offs, 0, &ng));
     /* -inf | -0.0 0.0 | 1 | 3 | inf | NaN NaN | null null */
     int64_t want_offs[] = {1, 2, 4, 5, 6, 7, 9, 11};
     CHECK_EQ_I64(ng, 7);
@@ -407,7 +407,7 @@ static void test_placement(void)
     REQUIRE_OK(pqt_table_add_column(t, "v", PQT_FLOAT64, 1, v, NULL, 0, NULL));
     offs[0] = 99;
     ng = 99;
-    CHECK_OK(pqt_table_argsort_by(t, k, 1, NULL, NULL, NULL, offs, 1, &ng));
+    CHECK_OK(pqt_table_argsort_by_names(t, k, 1, NULL, NULL, NULL, offs, 1, &ng));
     CHECK_EQ_I64(offs[0], 1);
     CHECK_EQ_I64(ng, 0);
     pqt_table_close(t);
@@ -418,18 +418,18 @@ static void test_detach(void)
 {
     pqt_table *t = NULL;
     REQUIRE_OK(pqt_table_open("tests/data/table_rg.parquet", NULL, &t));
-    CHECK_OK(pqt_table_sort_by_text(t, "id", NULL)); /* already in order */
+    CHECK_OK(pqt_table_sort_by(t, "id", NULL)); /* already in order */
     CHECK_EQ_I64(pqt_table_is_detached(t), 0);
     int sorted = 0;
-    CHECK_OK(pqt_table_is_sorted_by_text(t, "id asc", NULL, &sorted));
+    CHECK_OK(pqt_table_is_sorted_by(t, "id asc", NULL, &sorted));
     CHECK_EQ_I64(sorted, 1);
-    CHECK_OK(pqt_table_top_n_text(t, "id", NULL, 20000)); /* keeps every row in place */
+    CHECK_OK(pqt_table_top_n(t, "id", NULL, 20000)); /* keeps every row in place */
     CHECK_EQ_I64(pqt_table_is_detached(t), 0);
     int64_t perm[10000];
-    CHECK_OK(pqt_table_argsort_by_text(t, "-id", NULL, perm, NULL, 0, NULL));
+    CHECK_OK(pqt_table_argsort_by(t, "-id", NULL, perm, NULL, 0, NULL));
     CHECK_EQ_I64(pqt_table_is_detached(t), 0);
     CHECK_EQ_I64(perm[0], 10000);
-    CHECK_OK(pqt_table_top_n_text(t, "-f32", NULL, 3));
+    CHECK_OK(pqt_table_top_n(t, "-f32", NULL, 3));
     CHECK_EQ_I64(pqt_table_is_detached(t), 1);
     CHECK_EQ_I64(pqt_table_nrows(t), 3);
     int64_t ids[3];

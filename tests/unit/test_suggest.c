@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 #include "util/suggest.h"
 
@@ -103,8 +103,8 @@ static void test_table(void)
     CHECK_MSG("pqt_table_keep_columns: " CAT ": no column 'mas'; did you mean 'mass'?");
     CHECK_EQ_I64(pqt_table_ncols(t), 11); /* nothing was dropped */
     const char *keys[] = {"qualty"};
-    CHECK_EQ_I64(pqt_table_sort_by(t, keys, 1, NULL, NULL), PQT_NOT_FOUND);
-    CHECK_MSG("pqt_table_sort_by: " CAT ": no column 'qualty'; did you mean 'quality'?");
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, keys, 1, NULL, NULL), PQT_NOT_FOUND);
+    CHECK_MSG("pqt_table_sort_by_names: " CAT ": no column 'qualty'; did you mean 'quality'?");
     CHECK_OK(pqt_table_drop_column(t, "mass"));
     CHECK_EQ_I64(pqt_table_drop_column(t, "mass"), PQT_NOT_FOUND);
     CHECK_MSG("pqt_table_drop_column: " CAT ": no column 'mass'");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_table_cells.c - copies with a chosen exactness (pqt_table_copy_column_v2) and values
+ * test_table_cells.c - copies with a chosen exactness (pqt_table_copy_column) and values
  * written into chosen rows (pqt_table_set_rows: order, repeats, nulls, refusals, vectors).
  * Expected values are computed by hand in the comments.
  */
@@ -18,11 +18,11 @@ static void test_copy_v2(void)
     CHECK_OK(pqt_table_add_column(t, "x", PQT_FLOAT64, 1, x, &xv, 3, "m"));
     /* exact: 1.5 does not survive int32; nothing is added */
     uint64_t g = pqt_table_generation(t);
-    CHECK_EQ_I64(pqt_table_copy_column_v2(t, "x", "xi", PQT_INT32, 1), PQT_OVERFLOW);
+    CHECK_EQ_I64(pqt_table_copy_column(t, "x", "xi", PQT_INT32, 1), PQT_OVERFLOW);
     CHECK(!pqt_table_has_column(t, "xi"));
     CHECK_EQ_I64(pqt_table_generation(t), g);
     /* not exact: C's rules, 1.5 -> 1, 1e10 out of int32's range -> 0; the null stays */
-    CHECK_OK(pqt_table_copy_column_v2(t, "x", "xi", PQT_INT32, 0));
+    CHECK_OK(pqt_table_copy_column(t, "x", "xi", PQT_INT32, 0));
     int32_t got[3] = {9, 9, 9};
     uint8_t v = 0;
     CHECK_OK(pqt_table_get(t, "xi", 0, got, sizeof got, &v, 1));
@@ -34,9 +34,9 @@ static void test_copy_v2(void)
     CHECK_OK(pqt_table_unit(t, "xi", &u));
     CHECK(u && strcmp(u, "m") == 0);
     /* the old call is the exact one */
-    CHECK_EQ_I64(pqt_table_copy_column(t, "x", "xj", PQT_INT64), PQT_OVERFLOW);
-    CHECK_EQ_I64(pqt_table_copy_column_v2(t, "nope", "y", 0, 0), PQT_NOT_FOUND);
-    CHECK_EQ_I64(pqt_table_copy_column_v2(t, "x", "xi", 0, 0), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_copy_column(t, "x", "xj", PQT_INT64, 1), PQT_OVERFLOW);
+    CHECK_EQ_I64(pqt_table_copy_column(t, "nope", "y", 0, 0), PQT_NOT_FOUND);
+    CHECK_EQ_I64(pqt_table_copy_column(t, "x", "xi", 0, 0), PQT_MISUSE);
     pqt_table_close(t);
 }
 
@@ -110,7 +110,7 @@ static void test_set_rows(void)
     CHECK_OK(pqt_table_get(s, "v", 0, gv, sizeof gv, NULL, 0));
     CHECK(gv[3] == 4 && gv[4] == -5 && gv[5] == -6);
     int64_t offs[4] = {0, 1, 2, 3};
-    CHECK_OK(pqt_table_add_string_column(s, "s", offs, "abc", NULL, 3, NULL));
+    CHECK_OK(pqt_table_add_string_column(s, "s", 1, offs, "abc", NULL, 3, NULL));
     CHECK_EQ_I64(pqt_table_set_rows(s, "s", &r4, 1, "x", 1, NULL, 1), PQT_KIND);
     pqt_table_close(s);
     pqt_table_close(t);

@@ -553,14 +553,14 @@ static void test_not_found_everywhere(void)
     st[k++] = pqt_table_drop_columns(t, xs, 1, 0);
     st[k++] = pqt_table_keep_columns(t, xs, 1);
     st[k++] = pqt_table_rename_column(t, x, "y");
-    st[k++] = pqt_table_copy_column(t, x, "y", 0);
+    st[k++] = pqt_table_copy_column(t, x, "y", 0, 1);
     st[k++] = pqt_table_cast(t, x, PQT_FLOAT64, 1);
     st[k++] = pqt_table_set(t, x, &dd, 8, NULL);
     st[k++] = pqt_table_set_strings(t, x, off, by, NULL, NULL, NULL);
     st[k++] = pqt_table_set_list(t, x, off, NULL, &dd, 8, NULL);
     st[k++] = pqt_table_set_null(t, x, 1, 0);
     st[k++] = pqt_table_clear_null(t, x, 1, 0);
-    st[k++] = pqt_table_sort_by(t, xs, 1, NULL, NULL);
+    st[k++] = pqt_table_sort_by_names(t, xs, 1, NULL, NULL);
     double one = 1;
     CHECK_OK(pqt_table_add_column(o, "nope", PQT_FLOAT64, 1, &one, NULL, 1, NULL));
     st[k++] = pqt_table_append(t, o); /* other has a column t lacks */
@@ -629,7 +629,7 @@ static pqt_table *mem_table(void)
     int64_t so[7] = {0, 1, 2, 3, 4, 5, 6};
     pqt_table_add_column(t, "x", PQT_FLOAT64, 1, x, NULL, 6, "m");
     pqt_table_add_column(t, "y", PQT_INT64, 1, y, NULL, 6, NULL);
-    pqt_table_add_string_column(t, "s", so, "abcdef", NULL, 6, NULL);
+    pqt_table_add_string_column(t, "s", 1, so, "abcdef", NULL, 6, NULL);
     return t;
 }
 
@@ -681,7 +681,7 @@ static pqt_status op_sort(pqt_table *t, void *arg)
 {
     const char **keys = arg;
     int desc[2] = {1, 0};
-    return pqt_table_sort_by(t, keys, 2, desc, NULL);
+    return pqt_table_sort_by_names(t, keys, 2, desc, NULL);
 }
 
 static pqt_status op_set_null_list(pqt_table *t, void *arg)

@@ -3,7 +3,7 @@
  * test_table_copy_rows.c - the table calls the Fortran writer uses: pqt_table_copy_rows
  * (rows of chosen columns as a new in-memory table: values, nulls, units, vectors of
  * strings; range and missing-name errors; columns read once and kept),
- * pqt_table_add_string_column_v2 (a vector of strings; width and offset errors) and
+ * pqt_table_add_string_column (a vector of strings; width and offset errors) and
  * pqt_table_check_qc (write-side qc: warnings counted, the mask honoured, residency as found,
  * bad rules refused before anything is read).
  *
@@ -31,7 +31,7 @@ static pqt_table *make(void)
     REQUIRE_OK(pqt_table_new(&t));
     REQUIRE_OK(pqt_table_add_column(t, "id", PQT_INT64, 1, id, NULL, 4, "n"));
     REQUIRE_OK(pqt_table_add_column(t, "x", PQT_FLOAT64, 1, x, xv, 4, NULL));
-    REQUIRE_OK(pqt_table_add_string_column_v2(t, "s", 2, off, bytes, sv, 4, NULL));
+    REQUIRE_OK(pqt_table_add_string_column(t, "s", 2, off, bytes, sv, 4, NULL));
     return t;
 }
 
@@ -65,9 +65,9 @@ static void test_string_vector(void)
     const int64_t bad[3] = {0, 2, 1};
     pqt_table *e = NULL;
     REQUIRE_OK(pqt_table_new(&e));
-    CHECK_EQ_I64(pqt_table_add_string_column_v2(e, "w", 0, bad, "ab", NULL, 1, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_add_string_column(e, "w", 0, bad, "ab", NULL, 1, NULL), PQT_MISUSE);
     CHECK(strstr(pqt_errmsg(), "width 0 < 1") != NULL);
-    CHECK_EQ_I64(pqt_table_add_string_column_v2(e, "w", 2, bad, "ab", NULL, 1, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_add_string_column(e, "w", 2, bad, "ab", NULL, 1, NULL), PQT_MISUSE);
     CHECK(strstr(pqt_errmsg(), "offsets decrease at string 2") != NULL);
     CHECK_EQ_I64(pqt_table_ncols(e), 0);
     pqt_table_close(e);

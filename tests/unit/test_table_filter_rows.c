@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_table_filter_rows.c - the filter language on rows in memory: pqt_table_row_mask and
- * pqt_table_filter_rows (and their _rule forms).
+ * test_table_filter_rows.c - the filter language on rows in memory: pqt_table_row_mask_with and
+ * pqt_table_filter_rows_with (and their _rule forms).
  *
  * Truth: tests/data/filter_rows_expect.tsv holds, for 36 rules over corpus files and a
  * DuckDB-written file, the rows DuckDB keeps for an SQL predicate of the same meaning
@@ -178,27 +178,27 @@ static void test_fixture(void)
         uint64_t g1 = pqt_table_generation(t1);
         int nc1 = pqt_table_ncols(t1);
         memset(mask, 7, (size_t)n);
-        CHECK_OK(pqt_table_row_mask(t1, f, mask));
+        CHECK_OK(pqt_table_row_mask_with(t1, f, mask));
         CHECK(memcmp(mask, want, (size_t)n) == 0);
         CHECK_EQ_I64(pqt_table_nrows(t1), n);
         CHECK_EQ_I64(pqt_table_generation(t1), g1);
         CHECK_EQ_I64(pqt_table_ncols(t1), nc1); /* the row index stayed virtual */
         if (*rule && !*fld[2] && !*fld[3]) {
             memset(mask2, 7, (size_t)n);
-            CHECK_OK(pqt_table_row_mask_rule(t1, rule, mask2));
+            CHECK_OK(pqt_table_row_mask(t1, rule, mask2));
             CHECK(memcmp(mask2, want, (size_t)n) == 0);
         }
 
         /* filter_rows keeps those rows and stays attached */
         uint64_t g2 = pqt_table_generation(t2);
-        CHECK_OK(pqt_table_filter_rows(t2, f));
+        CHECK_OK(pqt_table_filter_rows_with(t2, f));
         CHECK_EQ_I64(pqt_table_nrows(t2), count);
         CHECK_EQ_I64(pqt_table_nrows_unfiltered(t2), n);
         CHECK_EQ_I64(pqt_table_is_detached(t2), 0);
         CHECK(count == n ? pqt_table_generation(t2) == g2 : pqt_table_generation(t2) != g2);
         /* the same rule through row_mask on the filtered table keeps every row */
         uint8_t *all = malloc((size_t)count + 1);
-        CHECK_OK(pqt_table_row_mask(t2, f, all));
+        CHECK_OK(pqt_table_row_mask_with(t2, f, all));
         int64_t nall = 0;
         for (int64_t i = 0; i < count; i++)
             nall += all[i] == 1;
@@ -295,7 +295,7 @@ static void test_attached_plan(void)
     REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     uint64_t g = pqt_table_generation(t);
     int ncols = pqt_table_ncols(t);
-    CHECK_OK(pqt_table_filter_rows_rule(t, "id <= 100 or id > 9000"));
+    CHECK_OK(pqt_table_filter_rows(t, "id <= 100 or id > 9000"));
     CHECK_EQ_I64(pqt_table_nrows(t), 1100);
     CHECK_EQ_I64(pqt_table_nrows_unfiltered(t), 10000);
     CHECK_EQ_I64(pqt_table_is_detached(t), 0);
@@ -331,7 +331,7 @@ static void test_attached_plan(void)
     }
 
     /* a second filter refines again; the row index (now built) is gathered with the rest */
-    CHECK_OK(pqt_table_filter_rows_rule(t, "f64 is_not_null and i32 > 27000 and f64 is_not_nan"));
+    CHECK_OK(pqt_table_filter_rows(t, "f64 is_not_null and i32 > 27000 and f64 is_not_nan"));
     n = 0;
     for (int64_t id = 9001; id <= 10000; id++)
         if (id % 7 != 0 && id % 11 != 0 && id % 13 != 0) ids[n++] = id;
@@ -343,15 +343,15 @@ static void test_attached_plan(void)
 
     /* a filter keeping every row changes nothing */
     g = pqt_table_generation(t);
-    CHECK_OK(pqt_table_filter_rows_rule(t, "id > 9000"));
+    CHECK_OK(pqt_table_filter_rows(t, "id > 9000"));
     CHECK_EQ_I64(pqt_table_nrows(t), n);
     CHECK_EQ_I64(pqt_table_generation(t), g);
     /* one keeping nothing */
-    CHECK_OK(pqt_table_filter_rows_rule(t, "id < 0"));
+    CHECK_OK(pqt_table_filter_rows(t, "id < 0"));
     CHECK_EQ_I64(pqt_table_nrows(t), 0);
     const int64_t sb3[10] = {1, 0, 1, 0, 1, 0, 1, 0, 1, 0};
     check_bounds(t, 0, sb3, 5);
-    CHECK_OK(pqt_table_row_mask_rule(t, "id > 0", NULL));
+    CHECK_OK(pqt_table_row_mask(t, "id > 0", NULL));
     free(ids);
     pqt_table_close(t);
 }
@@ -363,18 +363,18 @@ static void test_errors(void)
     REQUIRE_OK(pqt_table_open(RG, NULL, &t));
     uint64_t g = pqt_table_generation(t);
     static uint8_t keep[10000];
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "idd > 3"), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "idd > 3"), PQT_BAD_FILTER);
     CHECK(strstr(pqt_errmsg(), "did you mean 'id'") != NULL);
-    CHECK(strstr(pqt_errmsg(), "pqt_table_filter_rows") && strstr(pqt_errmsg(), RG));
-    CHECK_EQ_I64(pqt_table_row_mask_rule(t, "f32 > 1 and s == 3", keep), PQT_BAD_FILTER);
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "f32 > 1 and vec > 1"), PQT_BAD_FILTER);
+    CHECK(strstr(pqt_errmsg(), "pqt_table_filter_rows_with") && strstr(pqt_errmsg(), RG));
+    CHECK_EQ_I64(pqt_table_row_mask(t, "f32 > 1 and s == 3", keep), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "f32 > 1 and vec > 1"), PQT_BAD_FILTER);
     CHECK(strstr(pqt_errmsg(), "vec") && strstr(pqt_errmsg(), "scalar columns"));
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "lst is_null"), PQT_BAD_FILTER);
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "id in @nothing"), PQT_BAD_FILTER);
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "id >"), PQT_BAD_FILTER);
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, ""), PQT_BAD_FILTER);
-    CHECK_EQ_I64(pqt_table_filter_rows(t, NULL), PQT_MISUSE);
-    CHECK_EQ_I64(pqt_table_row_mask_rule(t, "id > 1", NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "lst is_null"), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "id in @nothing"), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "id >"), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, ""), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows_with(t, NULL), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_row_mask(t, "id > 1", NULL), PQT_MISUSE);
     CHECK_EQ_I64(pqt_table_nrows(t), 10000);
     CHECK_EQ_I64(pqt_table_generation(t), g);
     const char *names[] = {"id", "f32", "s"};
@@ -385,11 +385,11 @@ static void test_errors(void)
     }
     /* rules name columns by their names after a rename */
     CHECK_OK(pqt_table_rename_column(t, "id", "ident"));
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "id > 9995"), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "id > 9995"), PQT_BAD_FILTER);
     CHECK(strstr(pqt_errmsg(), "unknown column in filter: id ") != NULL);
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "idents > 9995"), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "idents > 9995"), PQT_BAD_FILTER);
     CHECK(strstr(pqt_errmsg(), "did you mean 'ident'") != NULL);
-    CHECK_OK(pqt_table_filter_rows_rule(t, "ident > 9995 or parquet_row_index <= 2"));
+    CHECK_OK(pqt_table_filter_rows(t, "ident > 9995 or parquet_row_index <= 2"));
     int64_t want[] = {1, 2, 9996, 9997, 9998, 9999, 10000};
     check_rg_values(t, want, 7);
     pqt_table_close(t);
@@ -405,8 +405,8 @@ static void test_failed_read(void)
     uint64_t g = pqt_table_generation(t);
     uint8_t keep[5];
     for (int k = 0; k < 2; k++) {
-        pqt_status st = k ? pqt_table_filter_rows_rule(t, "int32 > 0 and int64 > 0")
-                          : pqt_table_row_mask_rule(t, "int32 > 0 and int64 > 0", keep);
+        pqt_status st = k ? pqt_table_filter_rows(t, "int32 > 0 and int64 > 0")
+                          : pqt_table_row_mask(t, "int32 > 0 and int64 > 0", keep);
         CHECK_EQ_I64(st, PQT_CORRUPT);
         CHECK(strstr(pqt_errmsg(), "int64") && strstr(pqt_errmsg(), "row group 1"));
         int res = -1;
@@ -416,7 +416,7 @@ static void test_failed_read(void)
         CHECK_EQ_I64(pqt_table_generation(t), g);
     }
     /* the readable column alone filters (int32: -2e9, -1e9, null, 1e9, 2e9) */
-    CHECK_OK(pqt_table_row_mask_rule(t, "int32 > 0", keep));
+    CHECK_OK(pqt_table_row_mask(t, "int32 > 0", keep));
     CHECK(keep[0] == 0 && keep[1] == 0 && keep[2] == 0 && keep[3] == 1 && keep[4] == 1);
     pqt_table_close(t);
 }
@@ -430,14 +430,14 @@ static void test_gather_paths(void)
     CHECK_OK(pqt_table_prefetch(t, pre, 6));
     const char *key = "id";
     const int desc = 1;
-    CHECK_OK(pqt_table_sort_by(t, &key, 1, &desc, NULL)); /* moves rows: detaches */
+    CHECK_OK(pqt_table_sort_by_names(t, &key, 1, &desc, NULL)); /* moves rows: detaches */
     CHECK_EQ_I64(pqt_table_is_detached(t), 1);
-    CHECK_OK(pqt_table_filter_rows_rule(t, "id <= 5 or id == 7777"));
+    CHECK_OK(pqt_table_filter_rows(t, "id <= 5 or id == 7777"));
     int64_t want[] = {7777, 5, 4, 3, 2, 1};
     check_rg_values(t, want, 6);
     /* a never-read column of a detached table cannot be filtered on; nothing changes */
     uint64_t g = pqt_table_generation(t);
-    CHECK_EQ_I64(pqt_table_filter_rows_rule(t, "f64 > 1"), PQT_DETACHED);
+    CHECK_EQ_I64(pqt_table_filter_rows(t, "f64 > 1"), PQT_DETACHED);
     CHECK(strstr(pqt_errmsg(), "f64") != NULL);
     CHECK_EQ_I64(pqt_table_nrows(t), 6);
     CHECK_EQ_I64(pqt_table_generation(t), g);
@@ -448,7 +448,7 @@ static void test_gather_paths(void)
     CHECK_OK(pqt_table_prefetch(t, pre, 6));
     int64_t del = 1;
     CHECK_OK(pqt_table_delete_rows(t, &del, 1));
-    CHECK_OK(pqt_table_filter_rows_rule(t, "s starts_with \"s99\" and s ends_with \"1\""));
+    CHECK_OK(pqt_table_filter_rows(t, "s starts_with \"s99\" and s ends_with \"1\""));
     int64_t want2[] = {991, 9901, 9911, 9921, 9931, 9941, 9951, 9961, 9971, 9981, 9991};
     check_rg_values(t, want2, 11);
     pqt_table_close(t);
@@ -479,7 +479,7 @@ static void test_in_memory(void)
     REQUIRE_OK(pqt_table_new(&t));
     CHECK_OK(pqt_table_add_column(t, "x", PQT_INT64, 1, x, NULL, n, NULL));
     CHECK_OK(pqt_table_add_column(t, "y", PQT_FLOAT64, 1, y, yv, n, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "s", off, bytes, sv, n, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, off, bytes, sv, n, NULL));
     CHECK_OK(pqt_table_add_column(t, "b", PQT_BOOL, 1, b, NULL, n, NULL));
     const char *rule = "(x >= 65530 and x <= 65545) or y is_nan or (s starts_with \"1999\" "
                        "and b == true) or not y < 99990 or (y is_null and x >= 65536) or "
@@ -494,12 +494,12 @@ static void test_in_memory(void)
                   (i % 3 != 0 && i % 100 == 13);
         cnt += want[i];
     }
-    CHECK_OK(pqt_table_row_mask_rule(t, rule, mask));
+    CHECK_OK(pqt_table_row_mask(t, rule, mask));
     CHECK(memcmp(mask, want, (size_t)n) == 0);
     CHECK(!pqt_table_has_column(t, PQT_ROW_INDEX));
-    CHECK_EQ_I64(pqt_table_row_mask_rule(t, "parquet_row_index > 1", mask), PQT_BAD_FILTER);
+    CHECK_EQ_I64(pqt_table_row_mask(t, "parquet_row_index > 1", mask), PQT_BAD_FILTER);
     uint64_t g = pqt_table_generation(t);
-    CHECK_OK(pqt_table_filter_rows_rule(t, rule));
+    CHECK_OK(pqt_table_filter_rows(t, rule));
     CHECK_EQ_I64(pqt_table_nrows(t), cnt);
     CHECK_EQ_I64(pqt_table_is_detached(t), 0);
     CHECK(pqt_table_generation(t) != g);
@@ -549,7 +549,7 @@ static void test_big(void)
     int64_t set[] = {1, 65536, 65537, 102400, 102401, 1000000, 2499999};
     CHECK_OK(pqt_filter_bind(f, "s", PQT_INT64, set, 7, NULL));
     CHECK_OK(pqt_filter_add(f, "v in @s or v > 2499995"));
-    CHECK_OK(pqt_table_filter_rows(t, f));
+    CHECK_OK(pqt_table_filter_rows_with(t, f));
     int64_t want[] = {1,       65536,   65537,   102400,  102401, 1000000,
                       2499996, 2499997, 2499998, 2499999, 2500000};
     CHECK_EQ_I64(pqt_table_nrows(t), 11);

@@ -52,7 +52,7 @@ static void test_in_memory(void)
     uint8_t idv = 0x0b; /* row 3 null */
     CHECK_OK(pqt_table_add_column(t, "id", PQT_INT32, 1, id, &idv, 4, NULL));
     int64_t offs[5] = {0, 1, 3, 3, 6};
-    CHECK_OK(pqt_table_add_string_column(t, "name", offs, "abbccc", NULL, 4, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "name", 1, offs, "abbccc", NULL, 4, NULL));
     float vec[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     CHECK_OK(pqt_table_add_column(t, "v2", PQT_FLOAT32 | PQT_VECTOR, 2, vec, NULL, 4, NULL));
     int isnull = 0;
@@ -65,7 +65,7 @@ static void test_in_memory(void)
     CHECK_EQ_I64(pqt_table_reload(t, "id", 1), PQT_MISUSE);
     CHECK_EQ_I64(pqt_table_evict(t, "id", 1), PQT_MISUSE);
     /* copy with conversion; cast exact and not */
-    CHECK_OK(pqt_table_copy_column(t, "id", "id64", PQT_INT64));
+    CHECK_OK(pqt_table_copy_column(t, "id", "id64", PQT_INT64, 1));
     int k;
     CHECK_OK(pqt_table_kind(t, "id64", &k));
     CHECK_EQ_I64(k, PQT_INT64);
@@ -186,44 +186,44 @@ static void test_sort_small(void)
     const char *keys[] = {"x"};
     int32_t got[7];
     /* ascending: -inf(6) 1(4) 2(7) 3(1) 3(5) NaN(3) null(2) -- stable: 1 before 5 */
-    CHECK_OK(pqt_table_sort_by(t, keys, 1, NULL, NULL));
+    CHECK_OK(pqt_table_sort_by_names(t, keys, 1, NULL, NULL));
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
     int32_t asc[7] = {6, 4, 7, 1, 5, 3, 2};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], asc[i]);
     /* sorting again changes nothing: no new generation */
     uint64_t g = pqt_table_generation(t);
-    CHECK_OK(pqt_table_sort_by(t, keys, 1, NULL, NULL));
+    CHECK_OK(pqt_table_sort_by_names(t, keys, 1, NULL, NULL));
     CHECK_EQ_I64(pqt_table_generation(t), g);
     /* descending reverses the values only: 3(1) 3(5) 2 1 -inf, then NaN, then null */
     int desc = 1;
-    CHECK_OK(pqt_table_sort_by(t, keys, 1, &desc, NULL));
+    CHECK_OK(pqt_table_sort_by_names(t, keys, 1, &desc, NULL));
     CHECK(pqt_table_generation(t) > g);
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
     int32_t dsc[7] = {1, 5, 7, 4, 6, 3, 2};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], dsc[i]);
     /* nulls first on this key: nulls, then NaN, then the values (docs/sort.md) */
     int nf = 1;
-    CHECK_OK(pqt_table_sort_by(t, keys, 1, NULL, &nf));
+    CHECK_OK(pqt_table_sort_by_names(t, keys, 1, NULL, &nf));
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
     int32_t nfirst[7] = {2, 3, 6, 4, 7, 1, 5};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], nfirst[i]);
     /* two keys: a string key breaks ties of an int key */
     int64_t offs[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    CHECK_OK(pqt_table_add_string_column(t, "s", offs, "bababab", NULL, 7, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, offs, "bababab", NULL, 7, NULL));
     int32_t grp[7] = {1, 0, 1, 0, 1, 0, 1};
     CHECK_OK(pqt_table_add_column(t, "g", PQT_INT32, 1, grp, NULL, 7, NULL));
     const char *k2[] = {"g", "s"};
     int d2[2] = {1, 0};
-    CHECK_OK(pqt_table_sort_by(t, k2, 2, d2, NULL));
+    CHECK_OK(pqt_table_sort_by_names(t, k2, 2, d2, NULL));
     /* before: tags 2 3 6 4 7 1 5, g 1 0 1 0 1 0 1, s b a b a b a b
      * g desc: rows with g=1 (tags 2,6,7,5; s all b) then g=0 (3,4,1; s all a), stable */
     CHECK_OK(pqt_table_get(t, "tag", 0, got, sizeof got, NULL, 0));
     int32_t two[7] = {2, 6, 7, 5, 3, 4, 1};
     for (int i = 0; i < 7; i++) CHECK_EQ_I64(got[i], two[i]);
-    CHECK_EQ_I64(pqt_table_sort_by(t, (const char *const[]){"nope"}, 1, NULL, NULL), PQT_NOT_FOUND);
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, (const char *const[]){"nope"}, 1, NULL, NULL), PQT_NOT_FOUND);
     float vec[14] = {0};
     CHECK_OK(pqt_table_add_column(t, "vec", PQT_FLOAT32 | PQT_VECTOR, 2, vec, NULL, 7, NULL));
-    CHECK_EQ_I64(pqt_table_sort_by(t, (const char *const[]){"vec"}, 1, NULL, NULL), PQT_KIND);
+    CHECK_EQ_I64(pqt_table_sort_by_names(t, (const char *const[]){"vec"}, 1, NULL, NULL), PQT_KIND);
     pqt_table_close(t);
 }
 
@@ -263,7 +263,7 @@ static void test_sort_property(void)
         CHECK_OK(pqt_table_add_column(t, "a", PQT_INT32, 1, a, av, n, NULL));
         CHECK_OK(pqt_table_add_column(t, "tag", PQT_INT32, 1, tag, NULL, n, NULL));
         const char *keys[] = {"a"};
-        CHECK_OK(pqt_table_sort_by(t, keys, 1, &desc, &nf));
+        CHECK_OK(pqt_table_sort_by_names(t, keys, 1, &desc, &nf));
         int32_t *got = malloc((size_t)n * 4);
         CHECK_OK(pqt_table_get(t, "tag", 0, got, (size_t)n * 4, NULL, 0));
         int bad = 0;
@@ -316,7 +316,7 @@ static void test_detach_and_clone(void)
     /* sorting moves rows: the table detaches */
     const char *keys[] = {"f32"};
     int desc = 1;
-    CHECK_OK(pqt_table_sort_by(t, keys, 1, &desc, NULL));
+    CHECK_OK(pqt_table_sort_by_names(t, keys, 1, &desc, NULL));
     CHECK(pqt_table_is_detached(t));
     float f = 0;
     CHECK_OK(pqt_table_get_value(t, "f32", 1, 0, 0, &f, 4, NULL));
@@ -347,7 +347,7 @@ static void test_detach_and_clone(void)
     if (!t) return;
     const char *pre[] = {PQT_ROW_INDEX, "f32"};
     CHECK_OK(pqt_table_prefetch(t, pre, 2));
-    CHECK_OK(pqt_table_sort_by(t, keys, 1, &desc, NULL));
+    CHECK_OK(pqt_table_sort_by_names(t, keys, 1, &desc, NULL));
     CHECK_OK(pqt_table_get_value(t, PQT_ROW_INDEX, 1, 0, 0, &r, 8, NULL));
     CHECK_EQ_I64(r, 10000);
     pqt_table_close(t);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 #define RG "tests/data/table_rg.parquet"

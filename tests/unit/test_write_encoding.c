@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 enum { NROWS = 12000, RG = 4000, W = 3 };
@@ -70,7 +70,7 @@ static pqt_table *make_table(void)
     }
     CHECK_OK(pqt_table_add_column(t, "hi", PQT_INT64, 1, hi, NULL, NROWS, NULL));
     CHECK_OK(pqt_table_add_column(t, "lo", PQT_INT32, 1, lo, NULL, NROWS, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "s", off, bytes, sv, NROWS, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, off, bytes, sv, NROWS, NULL));
     CHECK_OK(pqt_table_add_column(t, "vec", PQT_INT64 | PQT_VECTOR, W, vec, NULL, NROWS, NULL));
     free(hi);
     free(vec);
@@ -268,7 +268,7 @@ static void dictionary_proofs(void)
     pqt_table *t = NULL;
     REQUIRE_OK(pqt_table_new(&t));
     CHECK_OK(pqt_table_add_column(t, "k", PQT_INT32, 1, k, NULL, N, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "t", off, bytes, NULL, N, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "t", 1, off, bytes, NULL, N, NULL));
     for (int dictionary = 1; dictionary >= 0; dictionary--) {
         char p[300];
         snprintf(p, sizeof p, "%s/proofs_%d.parquet", g_dir, dictionary);

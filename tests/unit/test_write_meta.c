@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static char g_dir[256];
@@ -35,7 +35,7 @@ static pqt_table *sample(void)
     float v[6] = {1, 2, 3, 4, 5, 6};
     CHECK_OK(pqt_table_add_column(t, "ra", PQT_FLOAT64, 1, ra, NULL, 2, "deg"));
     CHECK_OK(pqt_table_add_column(t, "n<&>\"'", PQT_INT32, 1, n, NULL, 2, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "s", so, "abcde", NULL, 2, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, so, "abcde", NULL, 2, NULL));
     CHECK_OK(pqt_table_add_column(t, "v", PQT_FLOAT32 | PQT_VECTOR, 3, v, NULL, 2, NULL));
     return t;
 }
@@ -137,8 +137,8 @@ static void with_maml(void)
     double ra[2] = {1.5, 2.5};
     int64_t so[3] = {0, 2, 5}, to[3] = {0, 1, 6};
     CHECK_OK(pqt_table_add_column(t, "ra", PQT_FLOAT64, 1, ra, NULL, 2, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "s", so, "abcde", NULL, 2, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "t", to, "ahello", NULL, 2, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, so, "abcde", NULL, 2, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "t", 1, to, "ahello", NULL, 2, NULL));
     pqt_write_opts *o = NULL;
     REQUIRE_OK(pqt_write_opts_new(&o));
     CHECK_OK(pqt_write_opts_set_str(o, PQT_WOPT_MAML_TEXT,

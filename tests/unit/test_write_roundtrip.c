@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static char g_dir[256];
@@ -170,8 +170,8 @@ static pqt_table *random_table(int64_t n, uint64_t seed)
         memcpy(bytes + off[i], p, l);
         off[i + 1] = off[i] + (int64_t)l;
     }
-    CHECK_OK(pqt_table_add_string_column(t, "str", off, bytes, valid, n, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "str_req", off, bytes, NULL, n, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "str", 1, off, bytes, valid, n, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "str_req", 1, off, bytes, NULL, n, NULL));
     free(valid);
     free(none);
     free(i32);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static char g_dir[256];
@@ -47,7 +47,7 @@ static pqt_table *sample(int64_t n)
     }
     CHECK_OK(pqt_table_add_column(t, "id", PQT_INT64, 1, id, NULL, n, NULL));
     CHECK_OK(pqt_table_add_column(t, "x", PQT_FLOAT64, 1, x, xv, n, "m"));
-    CHECK_OK(pqt_table_add_string_column(t, "s", so, bytes, NULL, n, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, so, bytes, NULL, n, NULL));
     CHECK_OK(pqt_table_add_column(t, "v", PQT_INT32 | PQT_VECTOR, 2, v, NULL, n, NULL));
     free(id);
     free(so);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static char g_dir[256];
@@ -59,7 +59,7 @@ static pqt_table *known_table(void)
         off[k + 1] = off[k] + (int64_t)strlen(s[k]);
     }
     uint8_t v_s = 0xf7; /* row 4 (index 3) null */
-    CHECK_OK(pqt_table_add_string_column(t, "s", off, bytes, &v_s, 8, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, off, bytes, &v_s, 8, NULL));
     return t;
 }
 

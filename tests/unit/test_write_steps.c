@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static char g_dir[256];
@@ -121,7 +121,7 @@ static pqt_table *memory_table(int64_t n)
     }
     CHECK_OK(pqt_table_add_column(t, "a", PQT_INT64, 1, a, valid, n, NULL));
     CHECK_OK(pqt_table_add_column(t, "v", PQT_FLOAT64 | PQT_VECTOR, 3, v, NULL, n, NULL));
-    CHECK_OK(pqt_table_add_string_column(t, "s", off, bytes, valid, n, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, off, bytes, valid, n, NULL));
     free(a);
     free(off);
     free(v);
@@ -144,7 +144,7 @@ static void byte_limit(void)
         for (int j = 0; j < LEN; j++) bytes[i * LEN + j] = (char)('a' + pqt_test_rand(&s) % 26);
         off[i + 1] = off[i] + LEN;
     }
-    CHECK_OK(pqt_table_add_string_column(t, "s", off, bytes, NULL, N, NULL));
+    CHECK_OK(pqt_table_add_string_column(t, "s", 1, off, bytes, NULL, N, NULL));
     char p[300];
     snprintf(p, sizeof p, "%s/bytes.parquet", g_dir);
     pqt_write_opts *o = NULL;

@@ -23,7 +23,7 @@
 #include "api/file_int.h"
 #include "encoding/encoding.h"
 #include "format/meta.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static const char *SRC = "tests/data/struct_nulls.parquet";

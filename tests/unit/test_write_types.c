@@ -18,7 +18,7 @@
 #include "api/file_int.h"
 #include "format/meta.h"
 #include "oi_read.h"
-#include "pqt.h"
+#include "pqt_file.h"
 #include "testutil.h"
 
 static const char *SRC = "tests/data/write_types.parquet";

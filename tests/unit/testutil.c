@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "pqt.h"
+#include "pqt_file.h"
 
 int pqt_test_failures = 0;
 
