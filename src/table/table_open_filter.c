@@ -201,7 +201,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
     }
     pqt_mem_free(hidden);
     pqt_chunk_src src = {t->f->io, t->f->path, t->f->file_size, &t->f->meta, t->f->verify_crc,
-                         false, NULL};
+                         false,    NULL,       t->f->oindex};
     pqt_scan_pass pass = {&src, prog, slot_col, t->plan.rg_start, t->plan.nrg,
                           effective_threads(t), t->opts.pushdown_off, counters};
     st = pqt_scan_filter(&pass, t->plan.sel, verdicts);

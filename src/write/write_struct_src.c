@@ -45,7 +45,8 @@ static pqt_status chunk_row_defs(const pqt_file *f, int rg, const pqt_col *leaf,
     pqt_sel all = {0};
     pqt_sel_init_all(&all, nrows);
     pqt_colbuf none = {0}; /* levels only: nothing is written */
-    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, f->verify_crc, true, NULL};
+    pqt_chunk_src src = {f->io,         f->path, f->file_size, &f->meta,
+                         f->verify_crc, true,    NULL,         f->oindex};
     reps->len = defs->len = 0;
     pqt_chunk_ctx_set_level_sink(cx, reps, defs);
     pqt_chunk_ctx_set_levels_only(cx, true);
