@@ -282,7 +282,8 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
      * (repeated_no_annotation.parquet), so their sum is the file's row count. */
     f->meta.num_rows = total;
     f->list_width = pqt_calloc((size_t)f->schema.ncols + 1, sizeof *f->list_width);
-    if (!f->list_width) {
+    f->oindex = pqt_oindex_cache_new(&f->meta);
+    if (!f->list_width || !f->oindex) {
         st = pqt_err(PQT_NOMEM, "out of memory opening %s", path);
         goto fail;
     }
@@ -329,6 +330,7 @@ void pqt_file_close(pqt_file *f)
     pqt_io_unref(f->io);
     pqt_arena_free(&f->arena);
     pqt_mem_free(f->list_width);
+    pqt_oindex_cache_free(f->oindex);
     pqt_mem_free(atomic_load(&f->paths));
     pqt_mem_free(f);
 }

@@ -35,6 +35,9 @@ struct pqt_file {
      * [1, B] bucket -> first column + 1 (0 = empty), then column -> next column + 1 of its
      * bucket, chains in column order. */
     _Atomic(int32_t *) paths;
+    /* each chunk's offset index decoded once for every read and filter of this open
+     * (column.h): a fact of the file, so every table and plan on it shares it */
+    pqt_oindex_cache *oindex;
 };
 
 /* A column's values as read (pqt_file_read, pqt_file_read_selected). */

@@ -303,6 +303,8 @@ void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from)
     atomic_fetch_add_explicit(&to->values_decoded, atomic_load_explicit(&from->values_decoded, r),
                               r);
     atomic_fetch_add_explicit(&to->bytes_read, atomic_load_explicit(&from->bytes_read, r), r);
+    atomic_fetch_add_explicit(&to->offset_index_reads,
+                              atomic_load_explicit(&from->offset_index_reads, r), r);
 }
 
 /* One read's counts into the shared block: seven atomic adds per chunk, none per page. */
@@ -378,6 +380,7 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
     pqt_offset_index oi;
     bool have_oi = false;
     if (sel->kind != PQT_SEL_ALL && cc->has_offset_index) {
+        /* borrowed from src->oindex when the file caches it, else decoded into a */
         st = pqt_chunk_offset_index(src, rg, col, &a, &oi, &have_oi);
         if (st == PQT_OK && have_oi) st = oi_page_rows(&oi, g->num_rows, &oi_rows);
         if (st != PQT_OK) {

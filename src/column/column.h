@@ -90,10 +90,12 @@ void pqt_chunk_ctx_free(pqt_chunk_ctx *cx);
  *     for rows not selected, and null slots;
  *   bytes_read: bytes of the column chunk fetched from the source (its whole range from
  *     the dictionary page on, total_compressed_size, by pread or by reference into
- *     memory); the offset index is not counted. */
+ *     memory); the offset index is not counted;
+ *   offset_index_reads: offset indexes read and decoded (pqt_chunk_offset_index), usable
+ *     or not; one taken from the file's cache (pqt_oindex_cache) is not counted. */
 typedef struct pqt_read_counters {
     _Atomic int64_t pages, pages_skipped, pages_decompressed, pages_sparse, dict_pages,
-        values_decoded, bytes_read;
+        values_decoded, bytes_read, offset_index_reads;
 } pqt_read_counters;
 
 /* Add the counters of `from` (a quiescent block) to `to` (which other threads may update). */
@@ -119,6 +121,15 @@ void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on);
  * NULL, NULL turns it off. */
 void pqt_chunk_ctx_set_level_sink(pqt_chunk_ctx *cx, pqt_buf *reps, pqt_buf *defs);
 
+/* The offset indexes of one open file's chunks, each decoded at most once (page_index.c):
+ * the first pqt_chunk_offset_index of a chunk decodes it, usable or not, and every later
+ * one, from any thread, shares the verdict. Memory: a pointer per chunk, allocated on
+ * first use, plus what the index bytes read decode to. Owned by the open file. */
+typedef struct pqt_oindex_cache pqt_oindex_cache;
+/* An empty cache for the chunks of meta (which must outlive it); NULL without memory. */
+pqt_oindex_cache *pqt_oindex_cache_new(const pqt_file_meta *meta);
+void pqt_oindex_cache_free(pqt_oindex_cache *c);
+
 /* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {
     pqt_io *io;         /* chunks are read in place (memory) or into its pooled buffers */
@@ -128,11 +139,14 @@ typedef struct pqt_chunk_src {
     bool verify_crc;
     bool serial;        /* row groups are read in order by one thread into this destination */
     pqt_read_counters *counters; /* what the reads cost is added here; NULL counts nothing */
+    pqt_oindex_cache *oindex;    /* the file's decoded offset indexes; NULL decodes each time */
 } pqt_chunk_src;
 
-/* The page index of column col's chunk in row group rg (page_index.c), decoded into arena a:
- * *ok false when the chunk has none or it does not fit the chunk (then it must not be
- * used). Fails only for I/O and memory. pqt_chunk_page_index needs both indexes. */
+/* The page index of column col's chunk in row group rg (page_index.c), decoded into arena a,
+ * or, with src->oindex, the offset index borrowed from the cache (it lives as long as the
+ * cache): *ok false when the chunk has none or it does not fit the chunk (then it must not
+ * be used). Fails only for I/O and memory (nothing is cached then). pqt_chunk_page_index
+ * needs both indexes; its column index is decoded into a each time. */
 pqt_status pqt_chunk_offset_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
                                   pqt_arena *a, pqt_offset_index *oi, bool *ok);
 pqt_status pqt_chunk_page_index(const pqt_chunk_src *src, int rg, const pqt_col *col,

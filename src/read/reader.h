@@ -29,6 +29,7 @@ typedef struct pqt_read_src {
     int64_t file_size;
     const pqt_file_meta *meta;
     bool verify_crc;
+    pqt_oindex_cache *oindex; /* the file's decoded offset indexes (NULL: none kept) */
 } pqt_read_src;
 
 /* How a read was carried out. Values are only for tests and counters. */

@@ -85,7 +85,11 @@ pqt_status pqt_scan_page_index_prune(const pqt_scan_pass *ps, int rg, int k, pqt
     pqt_column_index ci;
     pqt_offset_index oi;
     bool ok = false;
-    pqt_status st = pqt_chunk_page_index(ps->src, rg, c, &a, &ci, &oi, &ok);
+    /* the offset index comes from the file's cache when it has one: the reads of the
+     * column after the filter take the same decode; a decode here counts for the slot */
+    pqt_chunk_src src = *ps->src;
+    src.counters = ps->counters ? &ps->counters[slot] : NULL;
+    pqt_status st = pqt_chunk_page_index(&src, rg, c, &a, &ci, &oi, &ok);
     int64_t rg_rows = ps->rg_start[rg + 1] - ps->rg_start[rg];
     if (st == PQT_OK && ok && null_pages_credible(ps, c, rg, &ci, &oi, rg_rows))
         st = prune_pages(ps, rg, k, slot, &ci, &oi, sel, pruned_ret);
