@@ -14,7 +14,7 @@
 #include "format/meta.h"
 #include "format/schema.h"
 #include "pqt_file.h"
-#include "read/reader.h"
+#include "read/request.h"
 #include "util/buf.h"
 #include "util/io.h"
 

@@ -94,29 +94,6 @@ static pqt_status prepare(pqt_read_job *j, const pqt_read_req *rq, pqt_colbuf *s
     return PQT_OK;
 }
 
-pqt_status pqt_read_parallel(pqt_read_job *j, pqt_colbuf *b, pqt_read_rg_fn fn, void *arg)
-{
-    pqt_par_fail pf;
-    pqt_par_fail_init(&pf);
-    int first = j->first, last = j->last;
-    const pqt_sel *sels = j->rq->sels;
-#pragma omp parallel num_threads(pqt_par_threads_for(j->rq->threads, j->nused))
-    {
-        pqt_par_thread th; /* this thread's failure, handed over below */
-        pqt_par_enter(&th);
-        pqt_chunk_ctx *cx = NULL;
-        pqt_status tst = pqt_chunk_ctx_new(&cx);
-#pragma omp for schedule(dynamic, 1)
-        for (int rg = first; rg <= last; rg++) {
-            if (!pqt_read_used(&sels[rg])) continue;
-            pqt_par_fail_note(&pf, rg, tst != PQT_OK ? tst : fn(j, cx, rg, b, arg), &th);
-        }
-        pqt_chunk_ctx_free(cx);
-        pqt_par_leave(&th);
-    }
-    return pqt_par_fail_raise(&pf);
-}
-
 /* Fixed-width scalars: every row group decodes into its own rows of b. */
 static pqt_status fixed_rg(pqt_read_job *j, pqt_chunk_ctx *cx, int rg, pqt_colbuf *b, void *arg)
 {

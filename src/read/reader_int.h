@@ -5,7 +5,7 @@
 #ifndef PQT_READ_READER_INT_H
 #define PQT_READ_READER_INT_H
 
-#include "read/reader.h"
+#include "read/request.h"
 
 /* One read under way: the request, its row groups and what the sizing found. Arrays of
  * the windowed strategies are indexed like the request's (by rg, relative to rg0). */

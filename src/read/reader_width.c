@@ -4,7 +4,7 @@
  * shares over the rows a plan holds, from the footer when it can tell, else by reading
  * (layer: read). The file's cached width and a table's width both come from here.
  */
-#include "read/reader.h"
+#include "read/request.h"
 #include "util/error.h"
 
 /* Tier 1, the footer alone: a uniform non-null list has exactly w level entries a row. */

@@ -2,7 +2,7 @@
 /*
  * table_qc.c - read-time quality control on a table (docs/qc.md): the rules
  * bound to file columns at open, the one check every read from the file goes through, the
- * soft-mode warnings and pqt_table_validate_qc (layer: table).
+ * soft-mode warnings (layer: table); pqt_table_validate_qc, which reads, is in table_qc_write.c.
  *
  * A rule binds at open to the slot its column name finds (slot.qc_rule), which a rename or
  * a dropped neighbour does not change; two internal names of one file column (a MAML remap)
@@ -174,13 +174,4 @@ void pqt_tbl_qc_emit(pqt_table *t, const pqt_tbl_qc_note *note)
         t->qc->warned_null[note->rule] = true;
         pqt_tbl_warn("%s", note->null_msg);
     }
-}
-
-pqt_status pqt_table_validate_qc(pqt_table *t)
-{
-    const char *call = "pqt_table_validate_qc";
-    if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
-    if (!t->qc || !t->f || t->detached) return PQT_OK; /* nothing it could check */
-    for (int ci = 0; ci < t->ncols; ci++) PQT_TRY(pqt_tbl_qc_probe(t, ci, call));
-    return PQT_OK;
 }

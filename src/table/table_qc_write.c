@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * table_qc_write.c - pqt_table_check_qc: qc rules checked on the values a table is about
- * to write (layer: table; docs/qc.md, "Write-side qc": warnings only, the write goes on).
+ * table_qc_write.c - the qc checks a caller asks for (layer: table): pqt_table_check_qc, rules
+ * checked on the values a table is about to write (docs/qc.md, "Write-side qc": warnings only,
+ * the write goes on), and pqt_table_validate_qc, the read-time rules run over every column now.
  *
  * Read-time qc (table_qc.c) binds rules at open and checks values as they come from the
  * file. A write checks what the table holds now, whatever its origin (read, added, set),
@@ -108,4 +109,14 @@ pqt_status pqt_table_check_qc(pqt_table *t, const pqt_qc *qc, const uint8_t *kee
     pqt_mem_free(idx);
     *nwarnings_ret = nwarn;
     return st;
+}
+
+/* Every column with a rule read and checked now (the reads go through table_read.c). */
+pqt_status pqt_table_validate_qc(pqt_table *t)
+{
+    const char *call = "pqt_table_validate_qc";
+    if (!t) return pqt_err(PQT_MISUSE, "%s: table is NULL", call);
+    if (!t->qc || !t->f || t->detached) return PQT_OK; /* nothing it could check */
+    for (int ci = 0; ci < t->ncols; ci++) PQT_TRY(pqt_tbl_qc_probe(t, ci, call));
+    return PQT_OK;
 }

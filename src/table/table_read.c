@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "read/reader.h"
+#include "read/request.h"
 #include "table/table_int.h"
 #include "util/mem.h"
 #include "util/par.h"

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "api/file_int.h"
-#include "read/reader.h"
+#include "read/request.h"
 #include "testutil.h"
 #include "util/sel.h"
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * reader.h - the one reader: a plan's selections for one column into one destination
- * (layer: read).
+ * request.h - the one reader's interface: a plan's selections for one column into one
+ * destination (layer: read; reader.c executes it).
  *
  * Every column read of the library (range reads, selection reads, a table's first touch,
  * the writer's copies) is one pqt_read_req handed to pqt_read_column. The reader sizes the
  * destination once, picks one of four named strategies and runs it; a strategy whose
  * premise turns out false falls back to the serial one explicitly.
  */
-#ifndef PQT_READ_READER_H
-#define PQT_READ_READER_H
+#ifndef PQT_READ_REQUEST_H
+#define PQT_READ_REQUEST_H
 
 #include <stdbool.h>
 #include <stdint.h>
