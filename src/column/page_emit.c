@@ -20,7 +20,8 @@ static int64_t count_present(const uint8_t *present, int64_t lo, int64_t hi)
         memcpy(&w, present + i, 8);
         c += (int64_t)((w * 0x0101010101010101ULL) >> 56);
     }
-    for (; i < hi; i++) c += present[i];
+    for (; i < hi; i++)
+        c += present[i];
     return c;
 }
 
@@ -55,11 +56,20 @@ static pqt_status gather_selected(pqt_chunk_ctx *cx, const pqt_page_view *pv, co
             int64_t r = wi * 64 + __builtin_ctzll(word) - page_row0;
             word &= word - 1;
             switch (elem) { /* constant sizes: the copies compile to moves */
-            case 1: out[k] = page_vals[r]; break;
-            case 4: memcpy(out + k * 4, page_vals + r * 4, 4); break;
-            case 8: memcpy(out + k * 8, page_vals + r * 8, 8); break;
-            case 16: memcpy(out + k * 16, page_vals + r * 16, 16); break;
-            default: memcpy(out + (size_t)k * elem, page_vals + (size_t)r * elem, elem);
+            case 1:
+                out[k] = page_vals[r];
+                break;
+            case 4:
+                memcpy(out + k * 4, page_vals + r * 4, 4);
+                break;
+            case 8:
+                memcpy(out + k * 8, page_vals + r * 8, 8);
+                break;
+            case 16:
+                memcpy(out + k * 16, page_vals + r * 16, 16);
+                break;
+            default:
+                memcpy(out + (size_t)k * elem, page_vals + (size_t)r * elem, elem);
             }
             if (present) present[k] = pv->present[r];
             k++;
@@ -75,8 +85,10 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                               pqt_colbuf *dst, int64_t *out_row)
 {
     PQT_TRY(init_values(cx, col, ptype, type_len, pv, dst));
-    int64_t m = sel->kind == PQT_SEL_BITS && !PQT_KIND_IS_BYTES(dst->elem_kind) && dst->elem_nbytes > 0
-                    ? pqt_sel_count(sel, page_row0, page_row0 + pv->nrows) : 0;
+    int64_t m =
+        sel->kind == PQT_SEL_BITS && !PQT_KIND_IS_BYTES(dst->elem_kind) && dst->elem_nbytes > 0
+            ? pqt_sel_count(sel, page_row0, page_row0 + pv->nrows)
+            : 0;
     if (m > 0 && m < pv->nrows && pqt_page_plain_in_place(cx, col, ptype, type_len, pv, dst))
         return pqt_page_gather_plain(cx, pv, sel, page_row0, m, dst, out_row);
     if (m * 8 >= pv->nrows && m < pv->nrows) {
@@ -88,8 +100,8 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         whole.data = cx->gather.data;
         whole.validity = NULL;
         whole.nrows = pv->nrows;
-        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, pv->present, pv->nrows,
-                                     pv->nvalues, &whole, 0));
+        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, pv->present, pv->nrows, pv->nvalues,
+                                     &whole, 0));
         return gather_selected(cx, pv, sel, page_row0, cx->gather.data, elem, m, dst, out_row);
     }
     pqt_sel_cursor cur;
@@ -101,8 +113,8 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         int64_t k = (s == 0 && l == pv->nrows) ? pv->nvalues : count_present(pv->present, s, s + l);
         if (PQT_UNLIKELY(*out_row + l > dst->nrows))
             return pqt_err(PQT_CORRUPT, "more selected rows than the destination holds");
-        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len,
-                                     pv->present ? pv->present + s : NULL, l, k, dst, *out_row));
+        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, pv->present ? pv->present + s : NULL,
+                                     l, k, dst, *out_row));
         *out_row += l;
         pos = s + l;
     }
@@ -112,9 +124,8 @@ pqt_status pqt_page_emit_flat(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
 /* The first pv->ncont entries of a list page, which continue the row the page before began:
  * appended to dst's last row when that row is selected (it is then the last row this walk
  * wrote), else their values are stepped over. *used_ret: the values they held. */
-static pqt_status emit_continuation(pqt_chunk_ctx *cx, const pqt_col *col, int ptype,
-                                    int type_len, const pqt_page_view *pv, pqt_colbuf *dst,
-                                    int64_t *used_ret)
+static pqt_status emit_continuation(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
+                                    const pqt_page_view *pv, pqt_colbuf *dst, int64_t *used_ret)
 {
     const uint8_t *defs = pv->defs;
     int64_t c = pv->ncont, nslots = 0, k = 0;
@@ -173,7 +184,8 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
         for (int64_t i = 1; i < n; i++)
             if (reps[i] == 0) off[++rix] = base + i;
         off[++rix] = base + n;
-        if (dst->row_validity) pqt_bitmap_set_from_bytes(dst->row_validity, dst->nrows, NULL, pv->nrows);
+        if (dst->row_validity)
+            pqt_bitmap_set_from_bytes(dst->row_validity, dst->nrows, NULL, pv->nrows);
         dst->nrows = rix;
         dst->nelem += n;
         return PQT_OK;
@@ -219,8 +231,8 @@ pqt_status pqt_page_emit_list(pqt_chunk_ctx *cx, const pqt_col *col, int ptype, 
                                   __ATOMIC_RELAXED); /* neighbours may be another thread's */
         }
         PQT_TRY(pqt_colbuf_reserve_elems(dst, dst->nelem + nslots));
-        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, k < nslots ? slots : NULL, nslots,
-                                     k, dst, dst->nelem));
+        PQT_TRY(pqt_page_emit_values(cx, col, ptype, type_len, k < nslots ? slots : NULL, nslots, k,
+                                     dst, dst->nelem));
         dst->nelem += nslots;
     }
     return PQT_OK;

@@ -33,7 +33,6 @@ void pqt_tbl_warn(const char *fmt, ...)
     warn_fn(warn_user, msg);
 }
 
-
 const char *pqt_tbl_where(const pqt_table *t)
 {
     return t->f ? pqt_file_path(t->f) : "in-memory table";
@@ -55,11 +54,12 @@ pqt_status pqt_tbl_lookup(const pqt_table *t, const char *call, const char *name
     if (!t || !name) return pqt_err(PQT_MISUSE, "%s: table and column name must not be NULL", call);
     int ci = pqt_tbl_find(t, name);
     if (ci < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && !t->f)
-        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was not read from a file",
-                       call, pqt_tbl_where(t), name);
+        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was not read from a file", call,
+                       pqt_tbl_where(t), name);
     if (ci < 0 && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && !t->ri_possible)
-        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was dropped, which is "
-                                      "permanent (reopen the file to get it back)",
+        return pqt_err(PQT_NOT_FOUND,
+                       "%s: %s: no column '%s': it was dropped, which is "
+                       "permanent (reopen the file to get it back)",
                        call, pqt_tbl_where(t), name);
     if (ci < 0) {
         char hint[300];
@@ -146,9 +146,8 @@ pqt_status pqt_tbl_check_present(const pqt_table *t, const char *call, const cha
         if (names[k] && pqt_table_has_column(t, names[k])) continue;
         nmiss++;
         const char *nm = names[k] ? names[k] : "(NULL)";
-        int w = snprintf(miss + len, sizeof miss - len, "%sno column '%s'%s",
-                         nmiss > 1 ? "; " : "", nm,
-                         names[k] ? pqt_tbl_suggest(t, nm, hint, sizeof hint) : "");
+        int w = snprintf(miss + len, sizeof miss - len, "%sno column '%s'%s", nmiss > 1 ? "; " : "",
+                         nm, names[k] ? pqt_tbl_suggest(t, nm, hint, sizeof hint) : "");
         if (w > 0) len = len + (size_t)w < sizeof miss ? len + (size_t)w : sizeof miss - 1;
     }
     if (nmiss == 0) return PQT_OK;
