@@ -216,3 +216,7 @@ void pqt_tview_warn(const char *fmt, ...)
     va_end(ap);
     pqt_tbl_warn("%s", msg);
 }
+
+const pqt_file *pqt_tview_file(const pqt_table *t) { return t->f; }
+
+const pqt_plan *pqt_tview_plan(const pqt_table *t) { return &t->plan; }

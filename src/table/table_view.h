@@ -18,6 +18,7 @@
 #include "format/meta.h"
 #include "format/schema.h"
 #include "pqt.h"
+#include "read/plan.h"
 #include "util/error.h"
 
 /* One column (slot) of a table, as pqt_tview_describe sees it. Pointers point into the
@@ -60,6 +61,11 @@ bool pqt_tview_permuted(const pqt_table *t);
 /* The key-value metadata of t's file: the count (0 for an in-memory table), *kv_ret the
  * entries (owned by the file). */
 int pqt_tview_kv(const pqt_table *t, const pqt_kv **kv_ret);
+
+/* The file t reads (NULL for an in-memory table) and its plan, for a walk of the source's own
+ * pages (write_struct_src.c) through the file's accessors (api/file_access.h). */
+const pqt_file *pqt_tview_file(const pqt_table *t);
+const pqt_plan *pqt_tview_plan(const pqt_table *t);
 
 /* ---- rows through the plan (an attached table) ---- */
 /* Physical row groups of the plan. */

@@ -15,12 +15,12 @@
  */
 #include <string.h>
 
+#include "api/file_access.h"
 #include "column/column.h"
 #include "column/page_levels.h"
 #include "format/meta.h"
 #include "read/plan.h"
-#include "api/file_access.h"
-#include "table/table_int.h"
+#include "table/table_view.h"
 #include "util/error.h"
 #include "util/io.h"
 #include "util/mem.h"
@@ -80,7 +80,8 @@ static pqt_status chunk_row_defs(const pqt_file *f, int rg, const pqt_col *leaf,
 static pqt_col leaf_col(const pqt_file *f, int leaf, int lnode, int max_def, int max_rep)
 {
     int c = pqt_file_schema(f)->node_col[lnode];
-    pqt_col col = {.path = c >= 0 ? pqt_file_schema(f)->cols[c].path : pqt_file_footer(f)->schema[lnode].name,
+    pqt_col col = {.path = c >= 0 ? pqt_file_schema(f)->cols[c].path
+                                  : pqt_file_footer(f)->schema[lnode].name,
                    .leaf_schema_idx = lnode,
                    .chunk_col = leaf,
                    .nchunk_cols = 1,
@@ -93,17 +94,19 @@ static pqt_col leaf_col(const pqt_file *f, int leaf, int lnode, int max_def, int
 /* present[table row] for group node gnode of t's file: its definition level reached. */
 static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bool *ok)
 {
-    const pqt_file *f = t->f;
+    const pqt_file *f = pqt_tview_file(t);
     const pqt_schema_elem *s = pqt_file_footer(f)->schema;
     /* the group's level, and a leaf under it: the first without a repeated node below */
     int gdef = 0;
-    for (int p = gnode; p > 0; p = pqt_file_schema(f)->node_parent[p]) gdef += s[p].repetition != PQT_REP_REQUIRED;
+    for (int p = gnode; p > 0; p = pqt_file_schema(f)->node_parent[p])
+        gdef += s[p].repetition != PQT_REP_REQUIRED;
     int leaf = -1, lnode = -1, nleaf = 0, first = -1, first_node = -1;
     for (int k = 1; k < pqt_file_footer(f)->nschema && leaf < 0; k++) {
         if (s[k].num_children > 0) continue;
         if (descends(f, k, gnode)) {
             bool rep = false;
-            for (int p = k; p != gnode; p = pqt_file_schema(f)->node_parent[p]) rep = rep || s[p].repetition == PQT_REP_REPEATED;
+            for (int p = k; p != gnode; p = pqt_file_schema(f)->node_parent[p])
+                rep = rep || s[p].repetition == PQT_REP_REPEATED;
             if (first < 0) first = nleaf, first_node = k;
             if (!rep) leaf = nleaf, lnode = k;
         }
@@ -119,10 +122,11 @@ static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bo
         max_def += s[p].repetition != PQT_REP_REQUIRED;
         max_rep += s[p].repetition == PQT_REP_REPEATED;
     }
-    const pqt_plan *pl = &t->plan;
+    const pqt_plan *pl = pqt_tview_plan(t);
+    const int64_t nrows = pqt_table_nrows(t);
     int64_t nfile = pl->nrg > 0 ? pl->rg_start[pl->nrg] : 0;
     uint8_t *fdef = pqt_calloc((size_t)nfile + 1, 1);
-    int64_t *rows = pqt_malloc_array((size_t)t->nrows + 1, sizeof *rows);
+    int64_t *rows = pqt_malloc_array((size_t)nrows + 1, sizeof *rows);
     pqt_status st = fdef && rows ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
     pqt_col lc = leaf_col(f, leaf, lnode, max_def, max_rep);
     pqt_chunk_ctx *cx = NULL;
@@ -135,9 +139,10 @@ static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bo
     pqt_buf_free(&reps);
     pqt_buf_free(&defs);
     if (st == PQT_OK && *ok) st = pqt_plan_file_rows(pl, rows);
-    for (int64_t r = 0; st == PQT_OK && *ok && r < t->nrows; r++)
+    for (int64_t r = 0; st == PQT_OK && *ok && r < nrows; r++)
         present[r] = fdef[rows[r] - 1] >= gdef;
-    if (st != PQT_OK) pqt_err_prefix("%s, struct '%s': reading its levels: ", pqt_file_path(f), s[gnode].name);
+    if (st != PQT_OK)
+        pqt_err_prefix("%s, struct '%s': reading its levels: ", pqt_file_path(f), s[gnode].name);
     pqt_mem_free(fdef);
     pqt_mem_free(rows);
     return st;
@@ -147,24 +152,30 @@ static pqt_status group_rows(const pqt_table *t, int gnode, uint8_t *present, bo
  * column under its path; else -1. */
 static int source_group(const pqt_table *t, int slot, int d)
 {
-    const pqt_tcol *c = &t->cols[slot];
-    if (c->file_col < 0) return -1;
-    const pqt_file *f = t->f;
-    const pqt_col *fc = &pqt_file_schema(f)->cols[c->file_col];
-    if (fc->top_level || strcmp(c->name, fc->path) != 0) return -1;
+    pqt_tview_col c;
+    pqt_tview_describe(t, slot, &c);
+    if (!c.fcol) return -1;
+    const pqt_file *f = pqt_tview_file(t);
+    const pqt_schema *sc = pqt_file_schema(f);
+    const pqt_col *fc = c.fcol;
+    if (fc->top_level || strcmp(c.name, fc->path) != 0) return -1;
+    int file_col = (int)(fc - sc->cols);
     int node = fc->leaf_schema_idx;
-    while (node >= 0 && pqt_file_schema(f)->node_col[node] != c->file_col) node = pqt_file_schema(f)->node_parent[node];
+    while (node >= 0 && sc->node_col[node] != file_col)
+        node = sc->node_parent[node];
     int depth = node >= 0 ? pqt_file_node_depth(f, node) : -1;
     while (node >= 0 && depth > d + 1) {
         node = pqt_file_schema(f)->node_parent[node];
         depth--;
     }
-    return depth == d + 1 && node > 0 && pqt_file_footer(f)->schema[node].num_children > 0 ? node : -1;
+    return depth == d + 1 && node > 0 && pqt_file_footer(f)->schema[node].num_children > 0 ? node
+                                                                                           : -1;
 }
 
 void pqt_wstruct_source_free(pqt_writer *w)
 {
-    for (int i = 0; i < w->nwsrc; i++) pqt_mem_free(w->wsrc[i].present);
+    for (int i = 0; i < w->nwsrc; i++)
+        pqt_mem_free(w->wsrc[i].present);
     pqt_mem_free(w->wsrc);
     w->wsrc = NULL;
     w->nwsrc = 0;
@@ -175,7 +186,8 @@ pqt_status pqt_wstruct_source(pqt_writer *w, pqt_table *t, const int *slots)
     pqt_wstruct_source_free(w);
     const pqt_wcol *c = w->cols;
     int nc = w->ncols;
-    if (!t->f || t->detached || t->plan.nsel != t->nrows || t->nrows == 0) return PQT_OK;
+    const int64_t nrows = pqt_table_nrows(t);
+    if (!pqt_tview_attached(t) || pqt_tview_plan(t)->nsel != nrows || nrows == 0) return PQT_OK;
     for (int k = 0; k < nc; k++) {
         int com = k > 0 ? pqt_wstruct_common(&c[k - 1], &c[k]) : 0;
         for (int d = com; d < c[k].ngroups; d++) {
@@ -184,13 +196,14 @@ pqt_status pqt_wstruct_source(pqt_writer *w, pqt_table *t, const int *slots)
             for (int j = k; j < nc && gnode < 0 && pqt_wstruct_common(&c[k], &c[j]) > d; j++)
                 if (slots[j] >= 0) gnode = source_group(t, slots[j], d);
             if (gnode < 0) continue;
-            uint8_t *present = pqt_malloc((size_t)t->nrows + 1);
+            uint8_t *present = pqt_malloc((size_t)nrows + 1);
             if (!present) return pqt_err(PQT_NOMEM, "out of memory");
             bool ok = true;
             pqt_status st = group_rows(t, gnode, present, &ok);
             if (st == PQT_OK && ok) {
                 pqt_wstruct_src *s = pqt_realloc(w->wsrc, (size_t)(w->nwsrc + 1) * sizeof *s);
-                if (!s) st = pqt_err(PQT_NOMEM, "out of memory");
+                if (!s)
+                    st = pqt_err(PQT_NOMEM, "out of memory");
                 else {
                     w->wsrc = s;
                     s[w->nwsrc++] = (pqt_wstruct_src){k, d, present};
