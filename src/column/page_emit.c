@@ -9,20 +9,13 @@
 #include <string.h>
 
 #include "column/column_int.h"
+#include "column/page_levels.h"
 #include "util/error.h"
 
+/* Values among rows [lo, hi) of a page: all of them without a presence array. */
 static int64_t count_present(const uint8_t *present, int64_t lo, int64_t hi)
 {
-    if (!present) return hi - lo;
-    int64_t c = 0, i = lo;
-    for (; i + 8 <= hi; i += 8) { /* 8 presence bytes (0/1) per multiply */
-        uint64_t w;
-        memcpy(&w, present + i, 8);
-        c += (int64_t)((w * 0x0101010101010101ULL) >> 56);
-    }
-    for (; i < hi; i++)
-        c += present[i];
-    return c;
+    return present ? pqt_levels_count_present(present + lo, hi - lo) : hi - lo;
 }
 
 /* A page's value decoder, and its conversion into dst (page_convert.c), chosen once. */

@@ -70,19 +70,6 @@ bool pqt_levels_all_max(const uint8_t *lv, size_t lv_n, int max_level, int64_t n
            pqt_rle_refill(&d, n) == PQT_OK && d.rle_left >= n && d.rle_value == (uint32_t)max_level;
 }
 
-int64_t pqt_levels_count_present(const uint8_t *present, int64_t n)
-{
-    int64_t nn = 0, i = 0;
-    for (; i + 8 <= n; i += 8) { /* 8 presence bytes (each 0 or 1) per multiply */
-        uint64_t w;
-        memcpy(&w, present + i, 8);
-        nn += (int64_t)((w * 0x0101010101010101ULL) >> 56);
-    }
-    for (; i < n; i++)
-        nn += present[i];
-    return nn;
-}
-
 pqt_status pqt_levels_presence(pqt_chunk_ctx *cx, int max_def, const uint8_t *lv, size_t lv_n,
                                int64_t n, const uint8_t **present_ret, int64_t *npresent)
 {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "column/column_int.h"
+#include "column/page_levels.h"
 #include "util/error.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -42,18 +43,6 @@ static inline int64_t count_high_bits(uint64_t m)
     return (int64_t)(((m >> 7) * ONES) >> 56);
 }
 
-static int64_t presence_sum(const uint8_t *present, int64_t lo, int64_t hi)
-{
-    int64_t c = 0, i = lo;
-    for (; i + 8 <= hi; i += 8) { /* 8 presence bytes (0/1) per multiply */
-        uint64_t w;
-        memcpy(&w, present + i, 8);
-        c += (int64_t)((w * ONES) >> 56);
-    }
-    for (; i < hi; i++)
-        c += present[i];
-    return c;
-}
 
 bool pqt_page_plain_in_place(const pqt_chunk_ctx *cx, const pqt_col *col, int ptype, int type_len,
                              const pqt_page_view *pv, const pqt_colbuf *dst)
@@ -108,7 +97,7 @@ pqt_status pqt_page_gather_plain(pqt_chunk_ctx *cx, const pqt_page_view *pv, con
             if (!present) {
                 copy_value(out, k, vals, r, w);
             } else {
-                vi += presence_sum(present, counted_to, r);
+                vi += pqt_levels_count_present(present + counted_to, r - counted_to);
                 counted_to = r;
                 if (present[r])
                     copy_value(out, k, vals, vi, w);
@@ -119,7 +108,7 @@ pqt_status pqt_page_gather_plain(pqt_chunk_ctx *cx, const pqt_page_view *pv, con
             k++;
         }
     }
-    cx->nvalues_out += present ? presence_sum(kept_present, 0, m) : m;
+    cx->nvalues_out += present ? pqt_levels_count_present(kept_present, m) : m;
     if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, *out_row, kept_present, m);
     *out_row += m;
     return PQT_OK;

@@ -28,6 +28,21 @@ pqt_read_req pqt_read_req_plan(const pqt_read_src *src, const pqt_col *col, cons
                           .threads = 1};
 }
 
+static const int64_t first_row = 0; /* a row group read alone lands at row 0 */
+
+pqt_read_req pqt_read_req_group(const pqt_read_src *src, const pqt_col *col, const pqt_plan *p,
+                                int rg)
+{
+    return (pqt_read_req){.src = *src,
+                          .col = col,
+                          .rg0 = rg,
+                          .nrg = 1,
+                          .sels = &p->sel[rg],
+                          .dst_row = &first_row,
+                          .nrows = p->sel[rg].nsel,
+                          .threads = 1};
+}
+
 /* Uncompressed bytes a chunk can really hold: its total_uncompressed_size, unless its
  * compressed bytes (within the file) cannot expand that far with its codec. -1 if negative. */
 static int64_t chunk_bytes_justified(const pqt_column_meta *cm, int64_t file_size)

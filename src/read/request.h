@@ -63,6 +63,10 @@ typedef struct pqt_read_req {
 /* A request for the whole of plan p (its selections and destinations) of column col:
  * threads 1, no counters, nothing borrowed; the caller sets the rest. */
 pqt_read_req pqt_read_req_plan(const pqt_read_src *src, const pqt_col *col, const pqt_plan *p);
+/* A request for row group rg of plan p alone, into a buffer of its own (its rows from 0):
+ * threads 1, no counters, nothing borrowed; the caller sets the rest. */
+pqt_read_req pqt_read_req_group(const pqt_read_src *src, const pqt_col *col, const pqt_plan *p,
+                                int rg);
 
 /* Execute rq into b, which is allocated here at rq->nrows rows. On failure b is left
  * freed and the message names the file, column and row group; PQT_MISUSE for row groups

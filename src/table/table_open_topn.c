@@ -162,19 +162,14 @@ pqt_status pqt_tbl_top_n_row_groups(pqt_table *t, const char *key, bool desc, in
     pqt_status st = PQT_OK;
     while (nread < nb && st == PQT_OK) {
         int rg = b[nread].rg;
-        int64_t k = p->sel[rg].nsel, at = p->dst_row[rg], zero = 0;
+        int64_t k = p->sel[rg].nsel, at = p->dst_row[rg];
         pqt_colbuf kb;
         pqt_read_counters rc = {0};
-        pqt_read_req rq = {.src = pqt_file_read_src(t->f),
-                           .col = fc,
-                           .rg0 = rg,
-                           .nrg = 1,
-                           .sels = &p->sel[rg],
-                           .dst_row = &zero,
-                           .nrows = k,
-                           .threads = threads,
-                           .counters = &rc,
-                           .borrowed_data = data + (size_t)at * es};
+        pqt_read_src src = pqt_file_read_src(t->f);
+        pqt_read_req rq = pqt_read_req_group(&src, fc, p, rg);
+        rq.threads = threads;
+        rq.counters = &rc;
+        rq.borrowed_data = data + (size_t)at * es;
         st = pqt_read_column(&rq, &kb);
         pqt_tbl_scan_add(t, c, &rc);
         if (st != PQT_OK) break;

@@ -107,16 +107,8 @@ static pqt_status read_scattered(pqt_table *t, const pqt_col *fc, int threads,
             int64_t m = p->sel[rg].nsel;
             if (m == 0) continue;
             pqt_colbuf b;
-            const int64_t zero = 0;
-            pqt_read_req rq = {.src = src,
-                               .col = fc,
-                               .rg0 = rg,
-                               .nrg = 1,
-                               .sels = &p->sel[rg],
-                               .dst_row = &zero,
-                               .nrows = m,
-                               .threads = 1,
-                               .counters = rc};
+            pqt_read_req rq = pqt_read_req_group(&src, fc, p, rg);
+            rq.counters = rc;
             pqt_status rst = pqt_read_column(&rq, &b);
             pqt_par_fail_note(&pf, rg, rst, &th);
             if (rst != PQT_OK) continue;

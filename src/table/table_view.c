@@ -107,18 +107,11 @@ pqt_status pqt_tview_read_rg(pqt_table *t, int slot, int rg, bool unscaled, pqt_
         PQT_TRY(pqt_file_decimal_col(t->f, c->file_col, &dc));
         fc = &dc;
     }
-    const int64_t zero = 0;
-    pqt_read_req rq = {.src = pqt_file_read_src(t->f),
-                       .col = fc,
-                       .rg0 = rg,
-                       .nrg = 1,
-                       .sels = &p->sel[rg],
-                       .dst_row = &zero,
-                       .nrows = p->sel[rg].nsel,
-                       .threads = 1,
-                       .counters = rc,
-                       .spare = spare,
-                       .serial_cx = *cxp};
+    pqt_read_src src = pqt_file_read_src(t->f);
+    pqt_read_req rq = pqt_read_req_group(&src, fc, p, rg);
+    rq.counters = rc;
+    rq.spare = spare;
+    rq.serial_cx = *cxp;
     pqt_status st = pqt_read_column(&rq, b);
     if (st == PQT_OK && c->decode_kind) {
         st = pqt_tbl_buf_convert(b, c->decode_kind, c->cast_exact, c->name);
