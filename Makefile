@@ -64,7 +64,10 @@ check-packaging: test-deps
 # The thread tests under ThreadSanitizer, built by clang with OpenMP from LLVM's libomp
 # (Debian libomp-dev), whose Archer tool tells TSan about OpenMP's own synchronization
 # (libgomp is not instrumented and gives false reports). A report fails the test.
-TSAN_TESTS = test_table_pthreads test_table_threads test_parts test_stats_lie test_write_steps test_write_io
+empty :=
+space := $(empty) $(empty)
+TSAN_TESTS = test_table_pthreads test_table_threads test_parts test_stats_lie test_write_steps test_write_io \
+	test_par test_scan_fail_order
 # Archer is loaded through OMP_TOOL_LIBRARIES: without it every OpenMP barrier is a false
 # report. libomp-dev puts it beside clang's own lib directory (/usr/lib/llvm-14/lib).
 ARCHER ?= $(abspath $(firstword $(wildcard $(shell clang -print-resource-dir 2>/dev/null)/../../libarcher.so \
@@ -76,7 +79,7 @@ check-tsan: deps
 	@cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
 	cd build-tsan && OMP_TOOL_LIBRARIES="$(ARCHER)" \
 	  TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
-	  ctest --output-on-failure -j $(JOBS) -R '^(test_table_pthreads|test_table_threads|test_parts|test_stats_lie|test_write_steps|test_write_io)$$'
+	  ctest --output-on-failure -j $(JOBS) -R '^($(subst $(space),|,$(strip $(TSAN_TESTS))))$$'
 
 # libFuzzer on every tests/fuzz target, FUZZ_SECONDS each (not part of check): the library
 # built by clang with coverage + ASan + UBSan in build-fuzz; crashes land in

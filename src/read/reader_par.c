@@ -22,7 +22,7 @@ pqt_status pqt_read_parallel(pqt_read_job *j, pqt_colbuf *b, pqt_read_rg_fn fn, 
         pqt_status tst = pqt_chunk_ctx_new(&cx);
 #pragma omp for schedule(dynamic, 1)
         for (int rg = first; rg <= last; rg++) {
-            if (!pqt_read_used(&sels[rg])) continue;
+            if (!pqt_read_used(&sels[rg]) || pqt_par_skip(&pf, rg)) continue;
             pqt_par_fail_note(&pf, rg, tst != PQT_OK ? tst : fn(j, cx, rg, b, arg), &th);
         }
         pqt_chunk_ctx_free(cx);

@@ -585,7 +585,7 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
     int nwork = 0;
     for (int rg = 0; rg < ps->nrg; rg++) nwork += sels[rg].nsel > 0;
     int threads = pqt_par_threads_for(ps->threads, nwork);
-    pqt_par_fail fail; /* the first row group that failed reports (a worker's start: -1) */
+    pqt_par_fail fail; /* the lowest row group that failed reports (a worker's start: -1) */
     pqt_par_fail_init(&fail);
 #pragma omp parallel num_threads(threads)
     {
@@ -601,16 +601,16 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         pqt_status my_st = alive ? worker_init(&w, nslots, nconj)
                                  : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         bool ready = my_st == PQT_OK;
-        int my_failed = ready ? ps->nrg : -1;
+        pqt_par_fail_note(&fail, -1, my_st, &th); /* a worker that could not start */
 #pragma omp for schedule(dynamic, 1)
         for (int rg = 0; rg < ps->nrg; rg++) {
-            if (my_failed != ps->nrg || sels[rg].nsel == 0) continue;
-            my_st = filter_row_group(ps, &w, order, seen, alive, my_order, rg, &sels[rg],
-                                     &verdicts[rg]);
-            if (my_st != PQT_OK) my_failed = rg;
+            if (!ready || sels[rg].nsel == 0 || pqt_par_skip(&fail, rg)) continue;
+            pqt_par_fail_note(&fail, rg,
+                              filter_row_group(ps, &w, order, seen, alive, my_order, rg,
+                                               &sels[rg], &verdicts[rg]),
+                              &th);
         }
         pqt_par_leave(&th);
-        if (my_failed != ps->nrg) pqt_par_fail_note(&fail, my_failed, my_st, &th);
         if (ready) worker_free(&w, nslots);
         pqt_mem_free(alive);
         pqt_mem_free(my_order);

@@ -105,7 +105,7 @@ static pqt_status read_scattered(pqt_table *t, const pqt_col *fc, int threads,
 #pragma omp for schedule(dynamic, 1)
         for (int rg = 0; rg < p->nrg; rg++) {
             int64_t m = p->sel[rg].nsel;
-            if (m == 0) continue;
+            if (m == 0 || pqt_par_skip(&pf, rg)) continue;
             pqt_colbuf b;
             pqt_read_req rq = pqt_read_req_group(&src, fc, p, rg);
             rq.counters = rc;

@@ -35,7 +35,7 @@ void pqt_par_leave(pqt_par_thread *th)
 
 void pqt_par_fail_init(pqt_par_fail *pf)
 {
-    pf->task = INT64_MAX;
+    atomic_init(&pf->task, INT64_MAX);
     pf->st = PQT_OK;
     pf->msg[0] = '\0';
 }
@@ -44,8 +44,8 @@ void pqt_par_fail_note(pqt_par_fail *pf, int64_t task, pqt_status st, const pqt_
 {
     if (st == PQT_OK) return;
 #pragma omp critical(pqt_par_fail)
-    if (task < pf->task) {
-        pf->task = task;
+    if (task < atomic_load_explicit(&pf->task, memory_order_relaxed)) {
+        atomic_store_explicit(&pf->task, task, memory_order_relaxed);
         pf->st = st;
         snprintf(pf->msg, sizeof pf->msg, "%s", th ? th->msg : "");
     }

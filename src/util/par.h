@@ -8,6 +8,7 @@
 #ifndef PQT_UTIL_PAR_H
 #define PQT_UTIL_PAR_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "util/error.h"
@@ -32,19 +33,23 @@ void pqt_par_enter(pqt_par_thread *th);
 void pqt_par_leave(pqt_par_thread *th);
 
 /* The failure a region reports: the lowest-numbered failed task's, so the message does not
- * depend on the schedule. Initialise before the region, note from any thread, raise after. */
+ * depend on the schedule. Initialise before the region, note from any thread, raise after.
+ * A worker may skip the tasks above the lowest failure so far (pqt_par_skip) but never the
+ * ones below it: a dynamic schedule is nonmonotonic (OpenMP 5), so a thread may be handed
+ * task 1 after its own task 2 failed, and task 1 must still run to report first. */
 typedef struct pqt_par_fail {
-    int64_t task; /* INT64_MAX while nothing failed */
+    _Atomic int64_t task; /* INT64_MAX while nothing failed */
     pqt_status st;
     char msg[PQT_PAR_MSG];
 } pqt_par_fail;
 void pqt_par_fail_init(pqt_par_fail *pf);
 /* Record that task failed with st and th's message (thread-safe); a no-op for PQT_OK. */
 void pqt_par_fail_note(pqt_par_fail *pf, int64_t task, pqt_status st, const pqt_par_thread *th);
-/* Whether any task failed so far (a racy read, for skipping work only). */
-static inline int pqt_par_failed(const pqt_par_fail *pf)
+/* Whether task can be skipped: a lower-numbered task already failed, so its result could
+ * not be reported. The lowest failure only falls, so a stale read only skips less. */
+static inline int pqt_par_skip(pqt_par_fail *pf, int64_t task)
 {
-    return pf->st != PQT_OK;
+    return task > atomic_load_explicit(&pf->task, memory_order_relaxed);
 }
 /* On the calling thread, after the region: PQT_OK, or the failure recorded as this thread's. */
 pqt_status pqt_par_fail_raise(const pqt_par_fail *pf);

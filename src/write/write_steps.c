@@ -206,6 +206,7 @@ static pqt_status each_column(pqt_writer *w, column_fn fn, void *arg)
 #pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < nc; i++) {
             int k = order[i];
+            if (pqt_par_skip(&pf, k)) continue;
             pqt_par_fail_note(&pf, k, lent_call(w, fn, k, omp_get_thread_num(), arg), &th);
         }
         pqt_par_leave(&th);
