@@ -36,6 +36,8 @@ typedef enum fop {
     FOP_STARTS_WITH,
     FOP_ENDS_WITH,
     FOP_CONTAINS,
+    FOP_LIKE,  /* SQL LIKE: % any run, _ one character; case-sensitive */
+    FOP_ILIKE, /* LIKE ignoring ASCII case */
     /* compiled only: constant on every non-null row (e.g. int_col == 2.5 is FOP_FALSE) */
     FOP_TRUE,
     FOP_FALSE,

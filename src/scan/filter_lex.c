@@ -116,8 +116,8 @@ static const struct {
 static const char *const op_names[FOP_COUNT] = {
     "<",      "<=",         ">",         ">=",            "==",          "/=",
     "in",     "not_in",     "is_null",   "is_not_null",   "is_nan",      "is_not_nan",
-    "is_finite", "is_not_finite", "starts_with", "ends_with", "contains", "true",
-    "false"};
+    "is_finite", "is_not_finite", "starts_with", "ends_with", "contains", "like", "ilike",
+    "true",   "false"};
 
 const char *pqt_scan_fop_name(int op) { return op >= 0 && op < FOP_COUNT ? op_names[op] : "?"; }
 
@@ -145,6 +145,48 @@ int pqt_scan_match_wordop(const char *s, int32_t len)
     int op = -1;
     int32_t l = pqt_scan_match_symop(s, len, &op);
     return l == len ? op : -1;
+}
+
+/* n digits at t[at..]: 1 when all are digits and inside the rule. */
+static int digits_at(const char *t, int32_t nbytes, int32_t at, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (at + i >= nbytes || t[at + i] < '0' || t[at + i] > '9') return 0;
+    return 1;
+}
+
+/* hh:mm[:ss[.f...]] at t[at]: its length, or 0. */
+static int32_t time_len(const char *t, int32_t nbytes, int32_t at)
+{
+    if (!digits_at(t, nbytes, at, 2) || at + 2 >= nbytes || t[at + 2] != ':' ||
+        !digits_at(t, nbytes, at + 3, 2))
+        return 0;
+    int32_t e = at + 5;
+    if (e < nbytes && t[e] == ':' && digits_at(t, nbytes, e + 1, 2)) {
+        e += 3;
+        if (e + 1 < nbytes && t[e] == '.' && digits_at(t, nbytes, e + 1, 1))
+            for (e++; e < nbytes && t[e] >= '0' && t[e] <= '9';) e++;
+    }
+    return e - at;
+}
+
+int32_t pqt_scan_lex_iso(const char *t, int32_t nbytes, int32_t at)
+{
+    int32_t e;
+    if (digits_at(t, nbytes, at, 4) && at + 4 < nbytes && t[at + 4] == '-' &&
+        digits_at(t, nbytes, at + 5, 2) && at + 7 < nbytes && t[at + 7] == '-' &&
+        digits_at(t, nbytes, at + 8, 2)) {
+        e = at + 10;
+        int32_t tl = e < nbytes && t[e] == 'T' ? time_len(t, nbytes, e + 1) : 0;
+        if (tl) e += 1 + tl;
+        if (tl && e < nbytes && t[e] == 'Z') e++;
+    } else {
+        int32_t tl = time_len(t, nbytes, at);
+        if (!tl) return 0;
+        e = at + tl;
+    }
+    if (e < nbytes && pqt_scan_is_identchar((unsigned char)t[e])) return 0;
+    return e - at;
 }
 
 int pqt_scan_charpos(const char *text, int32_t off)

@@ -31,6 +31,10 @@ int pqt_scan_is_identchar(int c);
 int pqt_scan_match_symop(const char *s, int32_t len, int *op);
 /* The operator spelled exactly by s[0..len) (word or symbolic), or -1. */
 int pqt_scan_match_wordop(const char *s, int32_t len);
+/* Length of an unquoted ISO-8601 literal starting at text[at] (a date 2018-01-31, a timestamp
+ * 2018-01-31T12:30:00.25 with an optional final Z, or a time of day 12:30 / 12:30:00.5) that
+ * ends at a character no name could continue; 0 when there is none. */
+int32_t pqt_scan_lex_iso(const char *text, int32_t nbytes, int32_t at);
 /* PQT_BAD_FILTER with the formatted message and " at character N" (N from byte offset at of
  * text; no position when text is NULL). */
 pqt_status pqt_scan_fail(const char *text, int32_t at, const char *fmt, ...) PQT_PRINTF(3, 4);
