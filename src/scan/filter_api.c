@@ -84,7 +84,8 @@ pqt_status pqt_filter_add(pqt_filter *f, const char *rule)
     size_t len = strnlen(rule, PQT_FILTER_MAX_RULE_NBYTES + 1);
     fnode *root = NULL;
     int nn = 0, implicit_and = f->nrules > 0;
-    PQT_TRY(pqt_scan_parse(rule, (int32_t)len, f->nnodes + implicit_and, &root, &nn));
+    pqt_status st = pqt_scan_parse(rule, (int32_t)len, f->nnodes + implicit_and, &root, &nn);
+    if (st != PQT_OK) return pqt_scan_hint(rule, (int32_t)len, NULL, 0, st);
     char *text = pqt_strndup(rule, len);
     if (!text || reserve_rule(f) != PQT_OK) {
         pqt_mem_free(text);

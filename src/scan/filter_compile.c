@@ -271,7 +271,10 @@ pqt_status pqt_scan_compile(const pqt_filter *f, const pqt_scan_col *cols, int n
     for (int r = 0; r < f->nrules && st == PQT_OK; r++) {
         fexpr *e = NULL;
         st = compile_node(&C, &f->rules[r], f->rules[r].root, 0, &e);
-        if (st != PQT_OK) break;
+        if (st != PQT_OK) {
+            st = pqt_scan_hint(f->rules[r].text, f->rules[r].nbytes, cols, ncols, st);
+            break;
+        }
         if (e->type != FX_AND) {
             st = add_conj(p, e, &cap);
             if (st != PQT_OK) expr_free(e);

@@ -125,6 +125,12 @@ struct pqt_filter {
 pqt_status pqt_scan_parse(const char *text, int32_t nbytes, int base_nodes, fnode **root_ret,
                           int *nnodes_ret);
 void pqt_scan_node_free(fnode *n);
+/* A rule (text) failed with st and its message: when it seems to use a spelling of SQL or C
+ * that this language writes otherwise (x = null, &&, ~, in 1, 2, ...), the message gains the
+ * form that works (filter_hint.c). cols: the columns compiled against, or NULL at parse.
+ * Returns st. */
+pqt_status pqt_scan_hint(const char *text, int32_t nbytes, const pqt_scan_col *cols, int ncols,
+                         pqt_status st);
 /* 1-based character (UTF-8 code point) position of byte offset off. */
 int pqt_scan_charpos(const char *text, int32_t off);
 /* The rule as shown in messages: whole, or cut at a character boundary with "...". */
