@@ -381,7 +381,10 @@ static int run(pqt_file *f, const cat_args *args)
         if (args->where.qc) tool_warnings_to_stderr(); /* --qc-soft's warnings */
         if (rc == EXIT_OK && filtered) {
             /* from here on rows are the survivors' own numbers */
-            rc = cat_where_open(&rd, args->path, &oa, &args->where, lo, hi, nrows);
+            /* -n N with rules stops the filter once N rows are found; not with --qc, whose
+             * rules are checked over every survivor */
+            int64_t stop_at = args->where.nrules > 0 && !args->where.qc ? limit : -1;
+            rc = cat_where_open(&rd, args->path, &oa, &args->where, lo, hi, nrows, stop_at);
             /* the rows print from the file, not the table: check the ruled columns first */
             if (rc == EXIT_OK && args->where.qc && pqt_table_validate_qc(rd.t) != PQT_OK)
                 rc = tool_fail(args->path);
