@@ -31,8 +31,10 @@
     "                     objects ({\"s\":{\"a\":1}}, the default, a struct's members together)\n" \
     "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
     "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
-    "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
-    "                     usage error (status 2); a column the file lacks, status 1\n"            \
+    "                     --limit counts the rows that pass (without --sort, reading stops\n" \
+    "                     once they are found: later row groups are not read). A rule that\n" \
+    "                     does not parse is a usage error (status 2); a column the file\n"      \
+    "                     lacks, status 1\n"                                                    \
     "  --sample P[,SEED]  keep each row with probability P (0..1; 1 or more keeps all), drawn\n"  \
     "                     by docs/sampling.md's frozen rule: the same P and SEED keep the same\n" \
     "                     rows on every run; without SEED one is drawn (--explain shows it).\n" \

@@ -47,10 +47,10 @@ void pqt_scan_page_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
 
 /* What the pass decided for one row group. */
 enum {
-    PQT_RG_UNCOVERED = 0,   /* outside the slice: nothing to decide */
-    PQT_RG_PRUNED = 1,      /* statistics proved no row passes (conjunct by_conj) */
-    PQT_RG_ALL = 2,         /* statistics proved every row passes: no filter column decoded */
-    PQT_RG_FILTERED = 3,    /* filter columns decoded: rows_out of rows_in kept */
+    PQT_RG_UNCOVERED = 0,    /* outside the slice: nothing to decide */
+    PQT_RG_PRUNED = 1,       /* statistics proved no row passes (conjunct by_conj) */
+    PQT_RG_ALL = 2,          /* statistics proved every row passes: no filter column decoded */
+    PQT_RG_FILTERED = 3,     /* filter columns decoded: rows_out of rows_in kept */
     PQT_RG_PRUNED_INDEX = 4, /* the column index refuted every page (conjunct by_conj) */
     PQT_RG_PRUNED_DICT = 5,  /* no dictionary entry passes conjunct by_conj, no plain page */
     PQT_RG_PRUNED_BLOOM = 6, /* the bloom filter holds no value conjunct by_conj asks for */

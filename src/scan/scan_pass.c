@@ -573,12 +573,12 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
  * only once every row group before it is done. A worker does not start a row group after
  * stop; one started before stop was known is dropped afterwards. */
 typedef struct limit_state {
-    int64_t want;       /* rows to find */
-    int64_t found;      /* in the row groups before frontier */
-    int frontier;       /* the first row group not known done, in file order */
-    _Atomic int stop;   /* the row group the limit was reached in; nrg while not (-1: limit 0) */
-    uint8_t *done;      /* per row group: filtered (or nothing to filter) */
-    int64_t *count;     /* per row group: rows toward the limit */
+    int64_t want;     /* rows to find */
+    int64_t found;    /* in the row groups before frontier */
+    int frontier;     /* the first row group not known done, in file order */
+    _Atomic int stop; /* the row group the limit was reached in; nrg while not (-1: limit 0) */
+    uint8_t *done;    /* per row group: filtered (or nothing to filter) */
+    int64_t *count;   /* per row group: rows toward the limit */
 } limit_state;
 
 /* The rows of sel (row group rg) that count toward the limit: with a sample, those it keeps. */
@@ -634,7 +634,8 @@ static pqt_status limit_init(const pqt_scan_pass *ps, const pqt_sel *sels, limit
         pqt_mem_free(ls->count);
         return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
     }
-    for (int rg = 0; rg < ps->nrg; rg++) ls->done[rg] = sels[rg].nsel == 0;
+    for (int rg = 0; rg < ps->nrg; rg++)
+        ls->done[rg] = sels[rg].nsel == 0;
     limit_advance(ls, ps->nrg, -1, 0);
     return PQT_OK;
 }

@@ -87,8 +87,7 @@ static void limit_line(const pqt_table *t, int64_t limit, const pqt_rg_verdict *
         ahead += v[rg].read_ahead;
     }
     if (first < 0) {
-        snprintf(line, cap, "limit %lld: every row group was needed\n",
-                 (long long)limit);
+        snprintf(line, cap, "limit %lld: every row group was needed\n", (long long)limit);
         return;
     }
     int at = first == 0 ? snprintf(line, cap, "limit 0: no row group read")

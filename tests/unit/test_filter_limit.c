@@ -31,7 +31,10 @@ static int match(int64_t row)
     return (uint64_t)(row * INT64_C(2654435761)) % 53 == 0;
 }
 
-static int64_t y_at(int64_t row) { return match(row) ? 1 : MARK + row; }
+static int64_t y_at(int64_t row)
+{
+    return match(row) ? 1 : MARK + row;
+}
 
 static int64_t surv[NROWS]; /* 0-based rows of the survivors, in file order */
 static int64_t nsurv;
@@ -75,7 +78,8 @@ static void flip_y(const char *path, int64_t row)
     REQUIRE_OK(fread(b, 1, (size_t)n, fp) == (size_t)n ? PQT_OK : PQT_IO);
     uint64_t v = (uint64_t)y_at(row);
     uint8_t want[8];
-    for (int k = 0; k < 8; k++) want[k] = (uint8_t)(v >> (8 * k));
+    for (int k = 0; k < 8; k++)
+        want[k] = (uint8_t)(v >> (8 * k));
     long at = -1;
     for (long i = 0; i + 8 <= n && at < 0; i++)
         if (memcmp(b + i, want, 8) == 0) at = i;
@@ -143,11 +147,9 @@ static void check_limit(const char *path, int threads, int64_t limit, int64_t p_
         snprintf(line, sizeof line, "limit %lld reached in row group %d of %d: row group%s %d",
                  (long long)limit, stop + 1, NRG, stop + 2 < NRG ? "s" : "", stop + 2);
     else
-        snprintf(line, sizeof line, "limit %lld: every row group was needed\n",
-                 (long long)limit);
+        snprintf(line, sizeof line, "limit %lld: every row group was needed\n", (long long)limit);
     if (!strstr(text, line)) {
-        printf("threads %d, limit %lld: want \"%s\" in\n%s", threads, (long long)limit, line,
-               text);
+        printf("threads %d, limit %lld: want \"%s\" in\n%s", threads, (long long)limit, line, text);
         CHECK(0);
     }
     int64_t pruned = 0, visited_pruned = 0; /* row groups statistics prune: no match */
@@ -213,7 +215,8 @@ static void check_sampled(const char *path, int threads, int64_t limit)
     int64_t nf = read_rows(full, &fri, &fpv), n = read_rows(t, &ri, &pv);
     CHECK(nf > limit); /* the sample keeps about half of the survivors */
     CHECK_EQ_I64(n, limit);
-    for (int64_t k = 0; k < n && k < nf; k++) CHECK_EQ_I64(ri[k], fri[k]);
+    for (int64_t k = 0; k < n && k < nf; k++)
+        CHECK_EQ_I64(ri[k], fri[k]);
     CHECK_EQ_I64(pqt_table_sample_seed(t), 42);
     pqt_scan_counts c;
     CHECK_OK(pqt_table_scan_stats(t, &c));
@@ -242,12 +245,14 @@ int main(void)
     for (int ti = 0; ti < 3; ti++)
         for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++)
             check_limit(path, threads[ti], limits[li], p_rg);
-    for (int ti = 0; ti < 3; ti++) check_sampled(path, threads[ti], 40);
+    for (int ti = 0; ti < 3; ti++)
+        check_sampled(path, threads[ti], 40);
 
     /* a corrupt page in row group 30 (0-based 29): never seen by a limit found before it,
      * on any schedule; the open fails when the limit needs it, or without a limit */
     int64_t bad_row = 29 * RG_ROWS + 500; /* not a min or max: those are in the page header */
-    while (match(bad_row)) bad_row++;
+    while (match(bad_row))
+        bad_row++;
     flip_y(path, bad_row);
     for (int round = 0; round < 30; round++) {
         int th = threads[round % 3];
@@ -258,13 +263,15 @@ int main(void)
         CHECK_EQ_I64(pqt_table_nrows(t), 37);
         int64_t *ri = NULL, *pv = NULL;
         int64_t n = read_rows(t, &ri, &pv);
-        for (int64_t k = 0; k < n && k < 37; k++) CHECK_EQ_I64(ri[k], surv[k] + 1);
+        for (int64_t k = 0; k < n && k < 37; k++)
+            CHECK_EQ_I64(ri[k], surv[k] + 1);
         pqt_free(ri);
         pqt_free(pv);
         pqt_table_close(t);
     }
     int64_t need = 0; /* a limit reached only after row group 30 */
-    while (need < nsurv && surv[need] < 30 * RG_ROWS) need++;
+    while (need < nsurv && surv[need] < 30 * RG_ROWS)
+        need++;
     for (int ti = 0; ti < 3; ti++)
         for (int k = 0; k < 2; k++) {
             pqt_table *t = NULL;
