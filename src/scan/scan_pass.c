@@ -837,7 +837,9 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
                                  : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         bool ready = my_st == PQT_OK;
         pqt_par_fail_note(&fail, -1, my_st, &th); /* a worker that could not start */
-#pragma omp for schedule(dynamic, 1)
+        /* monotonic: row groups are handed out in file order, so a limit's row groups come
+         * first and little is read ahead of it (correctness does not depend on it) */
+#pragma omp for schedule(monotonic : dynamic, 1)
         for (int rg = 0; rg < ps->nrg; rg++) {
             if (!ready || sels[rg].nsel == 0 || pqt_par_skip(&fail, rg)) continue;
             if (lim && rg > atomic_load(&lim->stop)) continue; /* past the limit */
