@@ -300,8 +300,12 @@ p();
     for (const fk of w.files) {
       if (!present.has(key(id, fk))) continue;
       const st = cat?.files?.[fk]?.stats;
-      // A row group whose statistics lack a needed column proves nothing.
-      const empty = st ? st.filter((g) => { try { return PHOT[id].empty(g); } catch { return false; } }).length : null;
+      // No min/max: the column is all NULL in that row group (an empty interval), or has no
+      // statistics (any value). A row group without a needed column proves nothing.
+      const bounds = (g) => Object.fromEntries(Object.entries(g).map(([c, v]) => [c,
+        !v || typeof v !== 'object' || (v.min !== null && v.max !== null) ? v
+          : v.nulls === g.rows ? { min: Infinity, max: -Infinity } : { min: -Infinity, max: Infinity }]));
+      const empty = st ? st.filter((g) => { try { return PHOT[id].empty(bounds(g)); } catch { return false; } }).length : null;
       const at = (wid) => threads.map((t) => cell('pqt', wid, fk, t)).find((r) => ok(r) && r.scan)?.scan;
       const [e, c, n] = [at(id), at(`${id}c`), at(`${id}n`)];
       const pr = (x) => (x ? `${x.pruned_stats}` : '—');
