@@ -263,6 +263,19 @@ expect_same "$TMP/want" "$TMP/out" "cat --explain leaves stdout as it was"
 [ "$(grep -c '^row groups.*pruned by statistics' "$TMP/err")" = 2 ] || fail "cat --explain: the plan on stderr"
 grep -q '^counters: 10 row groups (9 pruned by statistics' "$TMP/err" || fail "cat --explain: the counters"
 
+# ---- SQL spellings: the counts DuckDB gave for the rules they stand for (expected.tsv) ----
+run count "$MIXED" -w "s like 'δέ%'"
+expect_rc 0 "count like"
+[ "$(cat "$TMP/out")" = 583 ] || fail "count s like 'δέ%': $(cat "$TMP/out"), DuckDB 583 (s starts_with \"δέ\")"
+run count "$MIXED" -w "s LIKE 'zeta,%'" --explain
+[ "$(head -n 1 "$TMP/out")" = 584 ] || fail "count s LIKE 'zeta,%': $(head -n 1 "$TMP/out"), DuckDB 584"
+expect_grep 's starts_with "zeta,"' out "--explain of a prefix LIKE"
+run count "$MIXED" -w "s = '東京-5'"
+[ "$(cat "$TMP/out")" = 45 ] || fail "count s = '東京-5': $(cat "$TMP/out"), DuckDB 45"
+run count "$MIXED" -w "s like 'a%' escape 'ab'"
+expect_rc 2 "a bad ESCAPE is a usage error"
+expect_grep "escape takes one character in quotes" err "a bad ESCAPE"
+
 # ---- a limit stops reading: -n N without --sort ----
 # s = 'r' || id, so 's ends_with "7"' keeps ids 7, 17, ... in every row group (statistics
 # settle none); the first 300 end at id 2997, in row group 2 (rows 2049..4096). One thread,
