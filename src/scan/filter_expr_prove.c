@@ -2,15 +2,662 @@
 /*
  * filter_expr_prove.c - what statistics prove about a computed predicate (layer: scan).
  *
- * A placeholder: proves nothing (every row group may hold a TRUE row), which is always sound.
- * Interval arithmetic over the bounds and cone's bounding box replace it.
+ * Interval arithmetic over the bounds of the columns (docs/pruning.md, "Expressions"): every
+ * node gets what its rows can be - null, NaN, or a number inside [lo, hi] (INT as int64,
+ * FLOAT as double) - and whether evaluating it can fail (INT overflow, a uint64 beyond
+ * int64). Literals are points. The comparison at the top then gets the set of truth values
+ * its rows can take, as filter_stats.c does for a leaf: NONE when TRUE is impossible, ALL
+ * when only TRUE is possible. A node that can fail proves nothing (SOME): pruning must not
+ * hide the error the evaluator would report.
+ *
+ * FLOAT + - * / are computed at the corners with the evaluator's own IEEE operations,
+ * unwidened: the exact results of a box lie between the exact results at its corners, and rounding
+ * to nearest is monotone, so the rounded results lie between the rounded corners (the evaluator
+ * runs each node in a loop of its own: no fused multiply-add). That keeps the colour cut
+ * exact: a row group whose max(g) - min(r) is 0.5 is pruned by g - r > 0.5. libm functions are
+ * widened by a relative 1e-12 (they are not promised to be correctly rounded, nor monotone to
+ * the last bit). An operation that can make NaN from its ranges (inf - inf, 0 * inf, sqrt or
+ * log of a negative) says so, which forbids ALL. cone(ra, dec, ra0, dec0, r) is TRUE only
+ * inside its bounding box, with a margin far above the rounding of the haversine.
  */
+#include <float.h>
+#include <math.h>
+
 #include "scan/filter_expr.h"
+
+enum { R_INT = 0, R_FLOAT, R_OTHER };
+enum { TV_T = 1, TV_F = 2, TV_U = 4 };
+
+#define PI 3.14159265358979323846
+#define DEG (PI / 180.0)
+#define RAD (180.0 / PI)
+
+/* What the rows of one node can be. Bounds are meaningful only when val is set. */
+typedef struct rng {
+    uint8_t t;   /* R_INT, R_FLOAT, R_OTHER (strings, lists: only null-ness is tracked) */
+    uint8_t nul; /* a row may be null */
+    uint8_t nan; /* a row may be NaN (FLOAT) */
+    uint8_t val; /* a row may be a number (not null, not NaN) */
+    uint8_t err; /* evaluating a row may fail */
+    int unit;    /* temporal: the time unit (else -1) */
+    int64_t lo, hi;
+    double dlo, dhi;
+} rng;
+
+static void full(rng *r)
+{
+    r->lo = INT64_MIN;
+    r->hi = INT64_MAX;
+    r->dlo = -INFINITY;
+    r->dhi = INFINITY;
+}
+
+static int is_int_kind(int k)
+{
+    return k == PQT_INT32 || k == PQT_INT64 || k == PQT_DATE || k == PQT_TIME ||
+           k == PQT_TIMESTAMP || k == PQT_BOOL || k == PQT_UINT64;
+}
+
+/* A column from its statistics, by the trust rules of filter_stats.c. */
+static void col_range(const xnode *x, const pqt_scan_stats *st, int64_t nrows, rng *r)
+{
+    int k = x->kind, fl = k == PQT_FLOAT32 || k == PQT_FLOAT64;
+    r->t = fl ? R_FLOAT : is_int_kind(k) ? R_INT : R_OTHER;
+    r->unit = x->type == XT_TIME || x->type == XT_TIMESTAMP ? x->unit : -1;
+    full(r);
+    r->nul = r->val = 1;
+    r->nan = (uint8_t)fl;
+    if (k == PQT_UINT64) r->lo = 0;
+    if (k & PQT_LIST) { /* a list column's chunk statistics describe its elements */
+        r->t = R_OTHER;
+        return;
+    }
+    int has_lo = 0, has_hi = 0;
+    if (st) {
+        int64_t nc = st->null_count;
+        int known = nc >= 0 && nc <= nrows;
+        int64_t nn = known ? nrows - nc : nrows;
+        int nan_known = fl && st->nan_count >= 0 && st->nan_count <= nn;
+        r->nul = (uint8_t)(!known || nc > 0);
+        int nonnull = !known || nc < nrows;
+        r->nan = (uint8_t)(fl && nonnull && (!nan_known || st->nan_count > 0));
+        r->val = (uint8_t)(nonnull && !(known && nan_known && st->nan_count == nn));
+        unsigned f = st->flags;
+        if (!(f & PQT_SST_NO_ORDER) && r->t != R_OTHER) {
+            has_lo = (f & PQT_SST_MIN) != 0;
+            has_hi = (f & PQT_SST_MAX) != 0;
+            int64_t ilo = st->min.i, ihi = st->max.i;
+            double dlo = st->min.d, dhi = st->max.d;
+            int both = has_lo && has_hi;
+            if ((f & PQT_SST_SIGNED_ORDER) && (k == PQT_UINT64 || (f & PQT_SST_UNSIGNED))) {
+                /* a wrong order still gets min == max right */
+                if (!(both && ilo == ihi)) has_lo = has_hi = 0;
+            } else if (f & PQT_SST_UNSIGNED && k != PQT_UINT64) {
+                /* signed values bounded in unsigned order: right only on one side of 0 */
+                if (fl || !(both && (ilo < 0) == (ihi < 0))) has_lo = has_hi = 0;
+            }
+            if (fl) {
+                if (has_lo && isnan(dlo)) has_lo = 0;
+                if (has_hi && isnan(dhi)) has_hi = 0;
+                if (has_lo && has_hi && dlo > dhi) has_lo = has_hi = 0;
+            } else if (k == PQT_UINT64) {
+                if (has_lo && has_hi && (uint64_t)ilo > (uint64_t)ihi) has_lo = has_hi = 0;
+                /* values above INT64_MAX fail in expressions */
+                if (has_hi && (uint64_t)ihi > (uint64_t)INT64_MAX) has_hi = 0;
+                if (has_lo && (uint64_t)ilo > (uint64_t)INT64_MAX) has_lo = has_hi = 0;
+            } else if (has_lo && has_hi && ilo > ihi) {
+                has_lo = has_hi = 0; /* a lie: believe neither */
+            }
+            if (has_lo) {
+                r->lo = ilo;
+                r->dlo = dlo == 0 ? -0.0 : dlo; /* +0 may hide -0 */
+            }
+            if (has_hi) {
+                r->hi = ihi;
+                r->dhi = dhi == 0 ? 0.0 : dhi;
+            }
+        }
+    }
+    if (k == PQT_UINT64 && !has_hi && r->val) r->err = 1;
+}
+
+static void to_float(rng *r)
+{
+    if (r->t != R_INT) return;
+    r->t = R_FLOAT;
+    r->dlo = (double)r->lo; /* rounding to nearest is monotone */
+    r->dhi = (double)r->hi;
+    r->nan = 0;
+}
+
+static double dn(double x, double rel)
+{
+    if (isinf(x)) return x;
+    return nextafter(x - fabs(x) * rel, -INFINITY);
+}
+
+static double up(double x, double rel)
+{
+    if (isinf(x)) return x;
+    return nextafter(x + fabs(x) * rel, INFINITY);
+}
+
+#define LIBM 1e-12
+
+static void set_f(rng *r, double lo, double hi, double rel)
+{
+    if (isnan(lo) || isnan(hi)) { /* a corner at 0 * inf or inf - inf: anything */
+        r->dlo = -INFINITY;
+        r->dhi = INFINITY;
+        r->nan = 1;
+        return;
+    }
+    r->dlo = rel < 0 ? lo : dn(lo, rel);
+    r->dhi = rel < 0 ? hi : up(hi, rel);
+}
+
+static int has_inf(const rng *r)
+{
+    return r->dlo == -INFINITY || r->dhi == INFINITY;
+}
+static int has_zero(const rng *r)
+{
+    return r->dlo <= 0 && r->dhi >= 0;
+}
+
+static void corners(rng *o, const rng *a, const rng *b, int op)
+{
+    double c[4] = {a->dlo, a->dlo, a->dhi, a->dhi}, e[4] = {b->dlo, b->dhi, b->dlo, b->dhi};
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double v = op == XO_MUL ? c[k] * e[k] : c[k] / e[k];
+        if (isnan(v)) lo = hi = NAN;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    set_f(o, lo, hi, -1);
+}
+
+/* FLOAT + - * / // %: o->nul and the validity flags are set by the caller. */
+static void float_op(rng *o, const rng *a, const rng *b, int op)
+{
+    o->t = R_FLOAT;
+    switch (op) {
+    case XO_ADD:
+        if ((a->dhi == INFINITY && b->dlo == -INFINITY) ||
+            (a->dlo == -INFINITY && b->dhi == INFINITY))
+            o->nan = 1;
+        set_f(o, a->dlo + b->dlo, a->dhi + b->dhi, -1);
+        break;
+    case XO_SUB:
+        if ((a->dhi == INFINITY && b->dhi == INFINITY) ||
+            (a->dlo == -INFINITY && b->dlo == -INFINITY))
+            o->nan = 1;
+        set_f(o, a->dlo - b->dhi, a->dhi - b->dlo, -1);
+        break;
+    case XO_MUL:
+        if ((has_zero(a) && has_inf(b)) || (has_inf(a) && has_zero(b))) o->nan = 1;
+        corners(o, a, b, XO_MUL);
+        break;
+    case XO_DIV:
+    case XO_IDIV:
+        if (has_inf(a) && has_inf(b)) o->nan = 1;
+        if (has_zero(b)) { /* a zero divisor is null; others near it are unbounded */
+            o->nul = 1;
+            o->dlo = -INFINITY;
+            o->dhi = INFINITY;
+            if (b->dlo == 0 && b->dhi == 0) o->val = 0; /* NaN divisors still make NaN */
+            break;
+        }
+        corners(o, a, b, XO_DIV);
+        if (op == XO_IDIV) {
+            o->dlo = trunc(o->dlo);
+            o->dhi = trunc(o->dhi);
+        }
+        break;
+    default: { /* fmod: |r| <= |a|, |r| < |b|, the sign of a; exact */
+        if (has_inf(a)) o->nan = 1;
+        if (has_zero(b)) o->nul = 1;
+        if (b->dlo == 0 && b->dhi == 0) {
+            o->val = 0;
+            break;
+        }
+        double m = fmax(fabs(b->dlo), fabs(b->dhi));
+        o->dlo = a->dlo >= 0 ? -0.0 : fmax(a->dlo, -m);
+        o->dhi = a->dhi <= 0 ? 0.0 : fmin(a->dhi, m);
+        break;
+    }
+    }
+}
+
+static int64_t div0(int64_t a, int64_t b)
+{
+    return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
+}
+
+/* INT + - * // % and unary minus; overflow possible -> err. */
+static void int_op(rng *o, const rng *a, const rng *b, int op)
+{
+    o->t = R_INT;
+    int64_t lo = 0, hi = 0;
+    int bad = 0;
+    switch (op) {
+    case XO_NEG:
+        bad = a->lo == INT64_MIN;
+        lo = bad ? 0 : -a->hi;
+        hi = bad ? 0 : -a->lo;
+        break;
+    case XO_ADD:
+        bad = __builtin_add_overflow(a->lo, b->lo, &lo) | __builtin_add_overflow(a->hi, b->hi, &hi);
+        break;
+    case XO_SUB:
+        bad = __builtin_sub_overflow(a->lo, b->hi, &lo) | __builtin_sub_overflow(a->hi, b->lo, &hi);
+        break;
+    case XO_MUL: {
+        int64_t c[4];
+        bad = __builtin_mul_overflow(a->lo, b->lo, &c[0]) |
+              __builtin_mul_overflow(a->lo, b->hi, &c[1]) |
+              __builtin_mul_overflow(a->hi, b->lo, &c[2]) |
+              __builtin_mul_overflow(a->hi, b->hi, &c[3]);
+        lo = hi = c[0];
+        for (int k = 1; k < 4; k++) {
+            if (c[k] < lo) lo = c[k];
+            if (c[k] > hi) hi = c[k];
+        }
+        break;
+    }
+    case XO_IDIV: {
+        if (b->lo <= 0 && b->hi >= 0) o->nul = 1;
+        /* the divisor's ranges on each side of 0: extremes sit at the corners */
+        int64_t part[2][2] = {{b->lo, b->hi < -1 ? b->hi : -1}, {b->lo > 1 ? b->lo : 1, b->hi}};
+        int any = 0;
+        for (int s = 0; s < 2; s++) {
+            int64_t p = part[s][0], q = part[s][1];
+            if (p > q || (s == 0 && b->lo > -1) || (s == 1 && b->hi < 1)) continue;
+            if (a->lo == INT64_MIN && p <= -1 && q >= -1) bad = 1;
+            int64_t c[4] = {div0(a->lo, p), div0(a->lo, q), div0(a->hi, p), div0(a->hi, q)};
+            for (int k = 0; k < 4; k++) {
+                if (!any || c[k] < lo) lo = c[k];
+                if (!any || c[k] > hi) hi = c[k];
+                any = 1;
+            }
+        }
+        if (!any) o->val = 0, bad = 0;
+        break;
+    }
+    default: { /* %: the sign of the dividend, |r| < |b|, |r| <= |a| */
+        if (b->lo <= 0 && b->hi >= 0) o->nul = 1;
+        if (b->lo == 0 && b->hi == 0) {
+            o->val = 0;
+            break;
+        }
+        uint64_t ml = b->lo < 0 ? 0 - (uint64_t)b->lo : (uint64_t)b->lo;
+        uint64_t mh = b->hi < 0 ? 0 - (uint64_t)b->hi : (uint64_t)b->hi;
+        int64_t m1 = (int64_t)((ml > mh ? ml : mh) - 1);
+        lo = a->lo >= 0 ? 0 : a->lo > -m1 ? a->lo : -m1;
+        hi = a->hi <= 0 ? 0 : a->hi < m1 ? a->hi : m1;
+        break;
+    }
+    }
+    if (bad) o->err = 1;
+    o->lo = lo;
+    o->hi = hi;
+}
+
+static int eval_node(const xnode *x, const pqt_scan_stats *stats, int64_t nrows, rng *o);
+
+/* cone: may any row be inside? Every argument as FLOAT, ra0/dec0/r points. */
+static int cone_may(const rng *ra, const rng *dec, const rng *a0, const rng *d0, const rng *rr)
+{
+    if (a0->dlo != a0->dhi || d0->dlo != d0->dhi || rr->dlo != rr->dhi) return 1;
+    double ra0 = a0->dlo, dec0 = d0->dlo, r = rr->dlo;
+    if (r < 0) return 0; /* the evaluator: r >= 0 && ... */
+    if (!isfinite(ra0) || !(fabs(dec0) <= 90) || !(r < 180)) return 1;
+    if (!(dec->dlo >= -90 && dec->dhi <= 90)) return 1; /* a dec off the sphere: no box */
+    r = r * (1 + 1e-9) + 1e-9;
+    if (dec->dhi < dec0 - r || dec->dlo > dec0 + r) return 0;
+    if (fabs(dec0) + r >= 90) return 1; /* holds a pole: every ra */
+    double w = asin(sin(r * DEG) / cos(dec0 * DEG)) * RAD;
+    w = w * (1 + 1e-9) + 1e-9;
+    if (!(fabs(ra->dlo) <= 1e6 && fabs(ra->dhi) <= 1e6 && fabs(ra0) <= 1e6)) return 1;
+    double a = ra->dlo - ra0, b = ra->dhi - ra0;
+    if (b - a >= 360) return 1;
+    /* the first window [360k - w, 360k + w] not wholly below a; does it start by b? */
+    double k = ceil((a - w) / 360);
+    return 360 * k - w <= b + 1e-9;
+}
+
+static void call(const xnode *x, rng *a, int n, rng *o)
+{
+    rng *b = n > 1 ? &a[1] : NULL;
+    int fn = x->fn;
+    if (fn == FF_LENGTH) {
+        o->t = R_INT;
+        o->lo = 0;
+        o->hi = INT64_MAX;
+        return;
+    }
+    if (fn == FF_CONE) {
+        for (int k = 0; k < 5; k++)
+            to_float(&a[k]);
+        int all = 1;
+        for (int k = 0; k < 5; k++)
+            all &= a[k].val;
+        o->t = R_INT;
+        o->nan = 0;
+        o->val = 1; /* NaN arguments make FALSE, not NaN */
+        o->lo = 0;
+        o->hi = all && cone_may(&a[0], &a[1], &a[2], &a[3], &a[4]);
+        return;
+    }
+    if (fn == FF_ISNAN || fn == FF_ISFINITE) {
+        int fin = a->val && !(a->t == R_FLOAT && a->dlo == a->dhi && isinf(a->dlo));
+        int inf = a->val && a->t == R_FLOAT && has_inf(a);
+        int can1 = fn == FF_ISNAN ? a->nan : fin;
+        int can0 = fn == FF_ISNAN ? a->val : a->nan || inf;
+        o->t = R_INT;
+        o->nan = 0;
+        o->val = a->val || a->nan;
+        o->lo = can0 ? 0 : 1;
+        o->hi = can1 ? 1 : 0;
+        return;
+    }
+    if (x->type == XT_INT) { /* abs, floor, ceil, round of an integer */
+        o->t = R_INT;
+        o->lo = a->lo;
+        o->hi = a->hi;
+        if (fn == FF_ABS) {
+            if (a->lo == INT64_MIN) o->err = 1;
+            o->lo = a->lo >= 0 ? a->lo : a->hi <= 0 ? -a->hi : 0;
+            o->hi = a->lo >= 0 ? a->hi : a->hi <= 0 ? -a->lo : (-a->lo > a->hi ? -a->lo : a->hi);
+        } else if (fn == FF_ROUND && n == 2) {
+            const xnode *d = x->args[1];
+            if (d->op != XO_LIT || d->type != XT_INT) {
+                o->err = 1;
+            } else if (d->i < -18) { /* 10^19 and up: the evaluator may overflow or give 0 */
+                o->err = 1;
+            } else if (d->i < 0) { /* a multiple of p = 10^-digits, within p of the value */
+                int64_t p = 1;
+                for (int64_t k = 0; k < -d->i && p <= INT64_MAX / 10; k++)
+                    p *= 10;
+                if (__builtin_sub_overflow(a->lo, p, &o->lo) |
+                    __builtin_add_overflow(a->hi, p, &o->hi))
+                    o->err = 1;
+            }
+        }
+        return;
+    }
+    for (int k = 0; k < n; k++)
+        to_float(&a[k]);
+    o->t = R_FLOAT;
+    double lo = a->dlo, hi = a->dhi;
+    switch (fn) {
+    case FF_ABS:
+        set_f(o, lo >= 0 ? lo : hi <= 0 ? -hi : 0, fmax(fabs(lo), fabs(hi)), -1);
+        break;
+    case FF_FLOOR:
+        set_f(o, floor(lo), floor(hi), -1);
+        break;
+    case FF_CEIL:
+        set_f(o, ceil(lo), ceil(hi), -1);
+        break;
+    case FF_SQRT:
+    case FF_LOG:
+    case FF_LOG10:
+        if (lo < 0) o->nan = 1;
+        if (hi < 0) {
+            o->val = 0;
+            break;
+        }
+        lo = fmax(lo, 0);
+        if (fn == FF_SQRT)
+            set_f(o, sqrt(lo), sqrt(hi), -1);
+        else if (fn == FF_LOG)
+            set_f(o, log(lo), log(hi), LIBM);
+        else
+            set_f(o, log10(lo), log10(hi), LIBM);
+        break;
+    case FF_EXP:
+        set_f(o, exp(lo), exp(hi), LIBM);
+        if (o->dlo < 0) o->dlo = 0;
+        break;
+    case FF_POW: {
+        /* only a point exponent over a base the power is monotone on; pow(x, 0) is 1 and
+         * pow(1, NaN) is 1, so a NaN argument does not always give NaN */
+        double y = b->dlo;
+        int point = b->val && !b->nan && b->dlo == b->dhi && isfinite(y);
+        o->val = 1;
+        if (point && y == 0) {
+            o->nan = 0;
+            set_f(o, 1, 1, -1);
+        } else if (point && a->val && (lo > 0 || (lo >= 0 && y > 0))) {
+            o->val = a->val;
+            if (y > 0)
+                set_f(o, pow(lo, y), pow(hi, y), LIBM);
+            else
+                set_f(o, pow(hi, y), pow(lo, y), LIBM);
+        } else {
+            o->nan = 1;
+            set_f(o, -INFINITY, INFINITY, -1);
+        }
+        break;
+    }
+    case FF_ROUND:
+        if (n == 1) {
+            set_f(o, round(lo), round(hi), -1);
+        } else if (b->dlo == b->dhi && fabs(b->dlo) <= 308) {
+            double t = trunc(b->dlo), h = 0.5 * pow(10.0, -t); /* half a unit of the digit */
+            set_f(o, lo - h, hi + h, LIBM);
+        } else {
+            o->nan = 1;
+            set_f(o, -INFINITY, INFINITY, -1);
+        }
+        break;
+    case FF_SIN:
+    case FF_COS:
+    case FF_SIND:
+    case FF_COSD:
+        if (has_inf(a)) o->nan = 1;
+        set_f(o, -1, 1, -1);
+        break;
+    case FF_ASIN:
+    case FF_ASIND:
+    case FF_ACOS:
+    case FF_ACOSD: {
+        if (lo < -1 || hi > 1) o->nan = 1;
+        if (hi < -1 || lo > 1) {
+            o->val = 0;
+            break;
+        }
+        lo = fmax(lo, -1);
+        hi = fmin(hi, 1);
+        double s = fn == FF_ASIND || fn == FF_ACOSD ? RAD : 1;
+        if (fn == FF_ASIN || fn == FF_ASIND)
+            set_f(o, asin(lo) * s, asin(hi) * s, LIBM);
+        else
+            set_f(o, acos(hi) * s, acos(lo) * s, LIBM);
+        break;
+    }
+    case FF_ATAN:
+    case FF_ATAND: {
+        double s = fn == FF_ATAND ? RAD : 1;
+        set_f(o, atan(lo) * s, atan(hi) * s, LIBM);
+        break;
+    }
+    case FF_ATAN2:
+        set_f(o, -PI, PI, LIBM);
+        break;
+    case FF_ATAN2D:
+        set_f(o, -180, 180, LIBM);
+        break;
+    default: /* tan, tand: anything, NaN from inf */
+        if (has_inf(a)) o->nan = 1;
+        set_f(o, -INFINITY, INFINITY, -1);
+        break;
+    }
+}
+
+/* Returns 0 when the node is beyond what the prover models (then: SOME). */
+static int eval_node(const xnode *x, const pqt_scan_stats *stats, int64_t nrows, rng *o)
+{
+    o->t = R_OTHER;
+    o->nul = o->nan = o->err = 0;
+    o->val = 1;
+    o->unit = x->type == XT_TIME || x->type == XT_TIMESTAMP ? x->unit : -1;
+    full(o);
+    if (x->op == XO_COL) {
+        col_range(x, stats ? &stats[x->slot] : NULL, nrows, o);
+        return 1;
+    }
+    if (x->op == XO_LIT) {
+        if (x->type == XT_FLOAT) {
+            o->t = R_FLOAT;
+            o->dlo = o->dhi = x->d;
+            if (isnan(x->d)) o->nan = 1, o->val = 0;
+        } else if (x->type == XT_STR || x->type == XT_LIST || x->type == XT_NONE) {
+            o->t = R_OTHER;
+        } else {
+            o->t = R_INT;
+            o->lo = o->hi = x->i;
+        }
+        return 1;
+    }
+    if (x->nargs < 1 || x->nargs > 5) return 0;
+    rng a[5];
+    int some = 1, nonnull = 1;
+    for (int32_t k = 0; k < x->nargs; k++) {
+        if (!eval_node(x->args[k], stats, nrows, &a[k])) return 0;
+        o->nul |= a[k].nul;
+        o->err |= a[k].err;
+        o->nan |= a[k].nan;
+        some &= a[k].val;
+        nonnull &= a[k].val || a[k].nan;
+        if (a[k].t == R_OTHER && !(x->op == XO_CALL && x->fn == FF_LENGTH)) return 0;
+    }
+    if (!nonnull) { /* every row has a null argument */
+        o->t = x->type == XT_FLOAT ? R_FLOAT : R_INT;
+        o->val = o->nan = 0;
+        o->nul = 1;
+        return 1;
+    }
+    o->val = (uint8_t)some;
+    if (x->op == XO_CALL) {
+        if (x->fn == FF_LENGTH) o->nan = 0;
+        call(x, a, x->nargs, o);
+    } else if (x->type == XT_INT) {
+        int_op(o, &a[0], x->nargs > 1 ? &a[1] : &a[0], x->op);
+    } else {
+        for (int32_t k = 0; k < x->nargs; k++)
+            to_float(&a[k]);
+        if (x->op == XO_NEG) {
+            o->t = R_FLOAT;
+            set_f(o, -a[0].dhi, -a[0].dlo, -1);
+        } else if (x->nargs == 2) {
+            float_op(o, &a[0], &a[1], x->op);
+        } else {
+            return 0;
+        }
+    }
+    if (!o->val && !o->nan) o->nul = 1;
+    return 1;
+}
+
+/* sign(i - d) exactly (d not NaN) */
+static int cmp_id(int64_t i, double d)
+{
+    if (d >= 9223372036854775808.0) return -1;
+    if (d < -9223372036854775808.0) return 1;
+    double t = trunc(d);
+    int64_t ti = (int64_t)t;
+    if (i != ti) return i < ti ? -1 : 1;
+    return t < d ? -1 : t > d ? 1 : 0;
+}
+
+/* sign(bound ia/da of a - bound ib/db of b), exactly, across INT, FLOAT and time units */
+static int cmp_b(const rng *a, int64_t ia, double da, const rng *b, int64_t ib, double db)
+{
+    if (a->t == R_FLOAT && b->t == R_FLOAT) return (da > db) - (da < db);
+    if (a->t == R_INT && b->t == R_FLOAT) return cmp_id(ia, db);
+    if (a->t == R_FLOAT) return -cmp_id(ib, da);
+    if (a->unit >= 0 && b->unit >= 0 && a->unit != b->unit) {
+        int64_t ua = pqt_scan_unit_per_sec(a->unit), ub = pqt_scan_unit_per_sec(b->unit);
+        __int128 p = (__int128)ia * (ua < ub ? ub / ua : 1);
+        __int128 q = (__int128)ib * (ub < ua ? ua / ub : 1);
+        return (p > q) - (p < q);
+    }
+    return (ia > ib) - (ia < ib);
+}
+
+/* Truth values that values inside the two ranges can give to a op b. */
+static int value_truths(int op, const rng *a, const rng *b)
+{
+    int c_hl = cmp_b(a, a->hi, a->dhi, b, b->lo, b->dlo); /* sign(a.hi - b.lo) */
+    int c_lh = cmp_b(a, a->lo, a->dlo, b, b->hi, b->dhi); /* sign(a.lo - b.hi) */
+    switch (op) {
+    case FOP_GT:
+        return (c_hl > 0 ? TV_T : 0) | (c_lh <= 0 ? TV_F : 0);
+    case FOP_GE:
+        return (c_hl >= 0 ? TV_T : 0) | (c_lh < 0 ? TV_F : 0);
+    case FOP_LT:
+        return (c_lh < 0 ? TV_T : 0) | (c_hl >= 0 ? TV_F : 0);
+    case FOP_LE:
+        return (c_lh <= 0 ? TV_T : 0) | (c_hl > 0 ? TV_F : 0);
+    default: { /* EQ: TRUE when they overlap; only TRUE when both are one and the same point */
+        int r = c_lh <= 0 && c_hl >= 0 ? TV_T : 0;
+        int one = c_lh == 0 && c_hl == 0 && cmp_b(a, a->lo, a->dlo, a, a->hi, a->dhi) == 0 &&
+                  cmp_b(b, b->lo, b->dlo, b, b->hi, b->dhi) == 0;
+        return r | (one ? 0 : TV_F);
+    }
+    }
+}
+
+static int truths(const fcmp *c, const rng *a, const rng *b)
+{
+    int r = 0;
+    switch (c->op) {
+    case FOP_IS_NULL:
+        return (a->nul ? TV_T : 0) | (a->val || a->nan ? TV_F : 0);
+    case FOP_IS_NAN:
+        return (a->nul ? TV_U : 0) | (a->nan ? TV_T : 0) | (a->val ? TV_F : 0);
+    case FOP_IS_FINITE: {
+        int inf = a->t == R_FLOAT && has_inf(a);
+        int fin = a->t != R_FLOAT || !(a->dlo == a->dhi && isinf(a->dlo));
+        return (a->nul ? TV_U : 0) | (a->nan ? TV_F : 0) |
+               (a->val ? (fin ? TV_T : 0) | (inf ? TV_F : 0) : 0);
+    }
+    case FOP_TRUE:
+        if (a->t != R_INT) return 0;
+        r = a->nul ? TV_U : 0;
+        if (a->val && !(a->lo == 0 && a->hi == 0)) r |= TV_T;
+        if (a->val && a->lo <= 0 && a->hi >= 0) r |= TV_F;
+        return r;
+    case FOP_LT:
+    case FOP_LE:
+    case FOP_GT:
+    case FOP_GE:
+    case FOP_EQ:
+        if (!b || a->t == R_OTHER || b->t == R_OTHER) return 0;
+        if (a->nul || b->nul) r |= TV_U;
+        if ((a->val || a->nan) && (b->val || b->nan)) {
+            if (a->nan || b->nan) r |= TV_F; /* NaN compares false */
+            if (a->val && b->val) r |= value_truths(c->op, a, b);
+        }
+        return r;
+    default:
+        return 0;
+    }
+}
 
 pqt_tri pqt_scan_cmp_prove(const fcmp *c, const pqt_scan_stats *stats, int64_t nrows)
 {
-    (void)c;
-    (void)stats;
-    (void)nrows;
-    return PQT_TRI_SOME;
+    if (nrows <= 0) return PQT_TRI_NONE;
+    rng a, b;
+    if (!c->lhs || !eval_node(c->lhs, stats, nrows, &a)) return PQT_TRI_SOME;
+    if (c->rhs && !eval_node(c->rhs, stats, nrows, &b)) return PQT_TRI_SOME;
+    if (a.err || (c->rhs && b.err)) return PQT_TRI_SOME;
+    int r = truths(c, &a, c->rhs ? &b : NULL);
+    if (!r) return PQT_TRI_SOME; /* contradictory statistics prove nothing */
+    if (c->negate) r = (r & TV_U) | (r & TV_T ? TV_F : 0) | (r & TV_F ? TV_T : 0);
+    if (!(r & TV_T)) return PQT_TRI_NONE;
+    return r == TV_T ? PQT_TRI_ALL : PQT_TRI_SOME;
 }
