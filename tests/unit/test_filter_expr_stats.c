@@ -133,6 +133,26 @@ static double fd(rv v)
 
 static rv ev(const xnode *x, const tcol *cols, int row);
 
+/* degrees as docs/filters.md defines them: exact at multiples of 90 (reduced to [-45, 45]) */
+static double sind(double x)
+{
+    if (!isfinite(x)) return NAN;
+    double r = fmod(x, 360.0), q = round(r / 90.0), y = (r - 90.0 * q) * DEG;
+    int k = (int)fmod(q, 4.0);
+    if (k < 0) k += 4;
+    double v = k == 0 ? sin(y) : k == 1 ? cos(y) : k == 2 ? -sin(y) : -cos(y);
+    return v == 0 ? 0.0 * x : v;
+}
+
+static double cosd(double x)
+{
+    if (!isfinite(x)) return NAN;
+    double r = fmod(fabs(x), 360.0), q = round(r / 90.0), y = (r - 90.0 * q) * DEG;
+    int k = (int)q % 4;
+    double v = k == 0 ? cos(y) : k == 1 ? -sin(y) : k == 2 ? -cos(y) : sin(y);
+    return v == 0 ? 0.0 : v;
+}
+
 static rv ev_call(const xnode *x, const rv *a)
 {
     rv o = {V_VAL, 1, 0, 0};
@@ -235,13 +255,13 @@ static rv ev_call(const xnode *x, const rv *a)
         o.d = atan2(p, q);
         break;
     case FF_SIND:
-        o.d = isfinite(p) ? sin(fmod(p, 360) * DEG) : NAN;
+        o.d = sind(p);
         break;
     case FF_COSD:
-        o.d = isfinite(p) ? cos(fmod(p, 360) * DEG) : NAN;
+        o.d = cosd(p);
         break;
     case FF_TAND:
-        o.d = isfinite(p) ? tan(fmod(p, 360) * DEG) : NAN;
+        o.d = sind(p) / cosd(p);
         break;
     case FF_ASIND:
         o.d = asin(p) * RAD;
