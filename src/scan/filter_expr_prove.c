@@ -2,47 +2,29 @@
 /*
  * filter_expr_prove.c - what statistics prove about a computed predicate (layer: scan).
  *
- * Interval arithmetic over the bounds of the columns (docs/pruning.md, "Expressions"): every
- * node gets what its rows can be - null, NaN, or a number inside [lo, hi] (INT as int64,
- * FLOAT as double) - and whether evaluating it can fail (INT overflow, a uint64 beyond
- * int64). Literals are points. The comparison at the top then gets the set of truth values
- * its rows can take, as filter_stats.c does for a leaf: NONE when TRUE is impossible, ALL
- * when only TRUE is possible. A node that can fail proves nothing (SOME): pruning must not
- * hide the error the evaluator would report.
+ * Interval arithmetic over the bounds of the columns (docs/pruning.md, "Expressions: what
+ * statistics can prove"): every node gets what its rows can be - null, NaN, or a number
+ * inside [lo, hi] (INT as int64, FLOAT as double) - and whether evaluating it can fail (INT
+ * overflow, a uint64 beyond int64). Literals are points. The comparison at the top then gets
+ * the set of truth values its rows can take, as filter_stats.c does for a leaf: NONE when
+ * TRUE is impossible, ALL when only TRUE is possible. A node that can fail proves nothing
+ * (SOME): pruning must not hide the error the evaluator would report.
  *
  * FLOAT + - * / are computed at the corners with the evaluator's own IEEE operations,
- * unwidened: the exact results of a box lie between the exact results at its corners, and rounding
- * to nearest is monotone, so the rounded results lie between the rounded corners (the evaluator
- * runs each node in a loop of its own: no fused multiply-add). That keeps the colour cut
- * exact: a row group whose max(g) - min(r) is 0.5 is pruned by g - r > 0.5. libm functions are
- * widened by a relative 1e-12 (they are not promised to be correctly rounded, nor monotone to
- * the last bit). An operation that can make NaN from its ranges (inf - inf, 0 * inf, sqrt or
- * log of a negative) says so, which forbids ALL. cone(ra, dec, ra0, dec0, r) is TRUE only
- * inside its bounding box, with a margin far above the rounding of the haversine.
+ * unwidened: the exact results of a box lie between the exact results at its corners, and
+ * rounding to nearest is monotone, so the rounded results lie between the rounded corners (the
+ * evaluator runs each node in a loop of its own: no fused multiply-add). That keeps the colour
+ * cut exact: a row group whose max(g) - min(r) is 0.5 is pruned by g - r > 0.5. libm functions
+ * are widened by a relative 1e-12 (they are not promised to be correctly rounded, nor monotone
+ * to the last bit). An operation that can make NaN from its ranges (inf - inf, 0 * inf, sqrt or
+ * log of a negative) says so, which forbids ALL. Functions and cone's bounding box are in
+ * filter_expr_prove_fn.c.
  */
-#include <float.h>
 #include <math.h>
 
-#include "scan/filter_expr.h"
+#include "scan/filter_expr_range.h"
 
-enum { R_INT = 0, R_FLOAT, R_OTHER };
 enum { TV_T = 1, TV_F = 2, TV_U = 4 };
-
-#define PI 3.14159265358979323846
-#define DEG (PI / 180.0)
-#define RAD (180.0 / PI)
-
-/* What the rows of one node can be. Bounds are meaningful only when val is set. */
-typedef struct rng {
-    uint8_t t;   /* R_INT, R_FLOAT, R_OTHER (strings, lists: only null-ness is tracked) */
-    uint8_t nul; /* a row may be null */
-    uint8_t nan; /* a row may be NaN (FLOAT) */
-    uint8_t val; /* a row may be a number (not null, not NaN) */
-    uint8_t err; /* evaluating a row may fail */
-    int unit;    /* temporal: the time unit (else -1) */
-    int64_t lo, hi;
-    double dlo, dhi;
-} rng;
 
 static void full(rng *r)
 {
@@ -119,50 +101,6 @@ static void col_range(const xnode *x, const pqt_scan_stats *st, int64_t nrows, r
         }
     }
     if (k == PQT_UINT64 && !has_hi && r->val) r->err = 1;
-}
-
-static void to_float(rng *r)
-{
-    if (r->t != R_INT) return;
-    r->t = R_FLOAT;
-    r->dlo = (double)r->lo; /* rounding to nearest is monotone */
-    r->dhi = (double)r->hi;
-    r->nan = 0;
-}
-
-static double dn(double x, double rel)
-{
-    if (isinf(x)) return x;
-    return nextafter(x - fabs(x) * rel, -INFINITY);
-}
-
-static double up(double x, double rel)
-{
-    if (isinf(x)) return x;
-    return nextafter(x + fabs(x) * rel, INFINITY);
-}
-
-#define LIBM 1e-12
-
-static void set_f(rng *r, double lo, double hi, double rel)
-{
-    if (isnan(lo) || isnan(hi)) { /* a corner at 0 * inf or inf - inf: anything */
-        r->dlo = -INFINITY;
-        r->dhi = INFINITY;
-        r->nan = 1;
-        return;
-    }
-    r->dlo = rel < 0 ? lo : dn(lo, rel);
-    r->dhi = rel < 0 ? hi : up(hi, rel);
-}
-
-static int has_inf(const rng *r)
-{
-    return r->dlo == -INFINITY || r->dhi == INFINITY;
-}
-static int has_zero(const rng *r)
-{
-    return r->dlo <= 0 && r->dhi >= 0;
 }
 
 static void corners(rng *o, const rng *a, const rng *b, int op)
@@ -248,17 +186,17 @@ static void int_op(rng *o, const rng *a, const rng *b, int op)
         hi = bad ? 0 : -a->lo;
         break;
     case XO_ADD:
-        bad = __builtin_add_overflow(a->lo, b->lo, &lo) | __builtin_add_overflow(a->hi, b->hi, &hi);
+        bad = __builtin_add_overflow(a->lo, b->lo, &lo);
+        bad |= __builtin_add_overflow(a->hi, b->hi, &hi);
         break;
     case XO_SUB:
-        bad = __builtin_sub_overflow(a->lo, b->hi, &lo) | __builtin_sub_overflow(a->hi, b->lo, &hi);
+        bad = __builtin_sub_overflow(a->lo, b->hi, &lo);
+        bad |= __builtin_sub_overflow(a->hi, b->lo, &hi);
         break;
     case XO_MUL: {
-        int64_t c[4];
-        bad = __builtin_mul_overflow(a->lo, b->lo, &c[0]) |
-              __builtin_mul_overflow(a->lo, b->hi, &c[1]) |
-              __builtin_mul_overflow(a->hi, b->lo, &c[2]) |
-              __builtin_mul_overflow(a->hi, b->hi, &c[3]);
+        int64_t c[4], p[4] = {a->lo, a->lo, a->hi, a->hi}, q[4] = {b->lo, b->hi, b->lo, b->hi};
+        for (int k = 0; k < 4; k++)
+            bad |= __builtin_mul_overflow(p[k], q[k], &c[k]);
         lo = hi = c[0];
         for (int k = 1; k < 4; k++) {
             if (c[k] < lo) lo = c[k];
@@ -302,199 +240,6 @@ static void int_op(rng *o, const rng *a, const rng *b, int op)
     if (bad) o->err = 1;
     o->lo = lo;
     o->hi = hi;
-}
-
-static int eval_node(const xnode *x, const pqt_scan_stats *stats, int64_t nrows, rng *o);
-
-/* cone: may any row be inside? Every argument as FLOAT, ra0/dec0/r points. */
-static int cone_may(const rng *ra, const rng *dec, const rng *a0, const rng *d0, const rng *rr)
-{
-    if (a0->dlo != a0->dhi || d0->dlo != d0->dhi || rr->dlo != rr->dhi) return 1;
-    double ra0 = a0->dlo, dec0 = d0->dlo, r = rr->dlo;
-    if (r < 0) return 0; /* the evaluator: r >= 0 && ... */
-    if (!isfinite(ra0) || !(fabs(dec0) <= 90) || !(r < 180)) return 1;
-    if (!(dec->dlo >= -90 && dec->dhi <= 90)) return 1; /* a dec off the sphere: no box */
-    r = r * (1 + 1e-9) + 1e-9;
-    if (dec->dhi < dec0 - r || dec->dlo > dec0 + r) return 0;
-    if (fabs(dec0) + r >= 90) return 1; /* holds a pole: every ra */
-    double w = asin(sin(r * DEG) / cos(dec0 * DEG)) * RAD;
-    w = w * (1 + 1e-9) + 1e-9;
-    if (!(fabs(ra->dlo) <= 1e6 && fabs(ra->dhi) <= 1e6 && fabs(ra0) <= 1e6)) return 1;
-    double a = ra->dlo - ra0, b = ra->dhi - ra0;
-    if (b - a >= 360) return 1;
-    /* the first window [360k - w, 360k + w] not wholly below a; does it start by b? */
-    double k = ceil((a - w) / 360);
-    return 360 * k - w <= b + 1e-9;
-}
-
-static void call(const xnode *x, rng *a, int n, rng *o)
-{
-    rng *b = n > 1 ? &a[1] : NULL;
-    int fn = x->fn;
-    if (fn == FF_LENGTH) {
-        o->t = R_INT;
-        o->lo = 0;
-        o->hi = INT64_MAX;
-        return;
-    }
-    if (fn == FF_CONE) {
-        for (int k = 0; k < 5; k++)
-            to_float(&a[k]);
-        int all = 1;
-        for (int k = 0; k < 5; k++)
-            all &= a[k].val;
-        o->t = R_INT;
-        o->nan = 0;
-        o->val = 1; /* NaN arguments make FALSE, not NaN */
-        o->lo = 0;
-        o->hi = all && cone_may(&a[0], &a[1], &a[2], &a[3], &a[4]);
-        return;
-    }
-    if (fn == FF_ISNAN || fn == FF_ISFINITE) {
-        int fin = a->val && !(a->t == R_FLOAT && a->dlo == a->dhi && isinf(a->dlo));
-        int inf = a->val && a->t == R_FLOAT && has_inf(a);
-        int can1 = fn == FF_ISNAN ? a->nan : fin;
-        int can0 = fn == FF_ISNAN ? a->val : a->nan || inf;
-        o->t = R_INT;
-        o->nan = 0;
-        o->val = a->val || a->nan;
-        o->lo = can0 ? 0 : 1;
-        o->hi = can1 ? 1 : 0;
-        return;
-    }
-    if (x->type == XT_INT) { /* abs, floor, ceil, round of an integer */
-        o->t = R_INT;
-        o->lo = a->lo;
-        o->hi = a->hi;
-        if (fn == FF_ABS) {
-            if (a->lo == INT64_MIN) o->err = 1;
-            o->lo = a->lo >= 0 ? a->lo : a->hi <= 0 ? -a->hi : 0;
-            o->hi = a->lo >= 0 ? a->hi : a->hi <= 0 ? -a->lo : (-a->lo > a->hi ? -a->lo : a->hi);
-        } else if (fn == FF_ROUND && n == 2) {
-            const xnode *d = x->args[1];
-            if (d->op != XO_LIT || d->type != XT_INT) {
-                o->err = 1;
-            } else if (d->i < -18) { /* 10^19 and up: the evaluator may overflow or give 0 */
-                o->err = 1;
-            } else if (d->i < 0) { /* a multiple of p = 10^-digits, within p of the value */
-                int64_t p = 1;
-                for (int64_t k = 0; k < -d->i && p <= INT64_MAX / 10; k++)
-                    p *= 10;
-                if (__builtin_sub_overflow(a->lo, p, &o->lo) |
-                    __builtin_add_overflow(a->hi, p, &o->hi))
-                    o->err = 1;
-            }
-        }
-        return;
-    }
-    for (int k = 0; k < n; k++)
-        to_float(&a[k]);
-    o->t = R_FLOAT;
-    double lo = a->dlo, hi = a->dhi;
-    switch (fn) {
-    case FF_ABS:
-        set_f(o, lo >= 0 ? lo : hi <= 0 ? -hi : 0, fmax(fabs(lo), fabs(hi)), -1);
-        break;
-    case FF_FLOOR:
-        set_f(o, floor(lo), floor(hi), -1);
-        break;
-    case FF_CEIL:
-        set_f(o, ceil(lo), ceil(hi), -1);
-        break;
-    case FF_SQRT:
-    case FF_LOG:
-    case FF_LOG10:
-        if (lo < 0) o->nan = 1;
-        if (hi < 0) {
-            o->val = 0;
-            break;
-        }
-        lo = fmax(lo, 0);
-        if (fn == FF_SQRT)
-            set_f(o, sqrt(lo), sqrt(hi), -1);
-        else if (fn == FF_LOG)
-            set_f(o, log(lo), log(hi), LIBM);
-        else
-            set_f(o, log10(lo), log10(hi), LIBM);
-        break;
-    case FF_EXP:
-        set_f(o, exp(lo), exp(hi), LIBM);
-        if (o->dlo < 0) o->dlo = 0;
-        break;
-    case FF_POW: {
-        /* only a point exponent over a base the power is monotone on; pow(x, 0) is 1 and
-         * pow(1, NaN) is 1, so a NaN argument does not always give NaN */
-        double y = b->dlo;
-        int point = b->val && !b->nan && b->dlo == b->dhi && isfinite(y);
-        o->val = 1;
-        if (point && y == 0) {
-            o->nan = 0;
-            set_f(o, 1, 1, -1);
-        } else if (point && a->val && (lo > 0 || (lo >= 0 && y > 0))) {
-            o->val = a->val;
-            if (y > 0)
-                set_f(o, pow(lo, y), pow(hi, y), LIBM);
-            else
-                set_f(o, pow(hi, y), pow(lo, y), LIBM);
-        } else {
-            o->nan = 1;
-            set_f(o, -INFINITY, INFINITY, -1);
-        }
-        break;
-    }
-    case FF_ROUND:
-        if (n == 1) {
-            set_f(o, round(lo), round(hi), -1);
-        } else if (b->dlo == b->dhi && fabs(b->dlo) <= 308) {
-            double t = trunc(b->dlo), h = 0.5 * pow(10.0, -t); /* half a unit of the digit */
-            set_f(o, lo - h, hi + h, LIBM);
-        } else {
-            o->nan = 1;
-            set_f(o, -INFINITY, INFINITY, -1);
-        }
-        break;
-    case FF_SIN:
-    case FF_COS:
-    case FF_SIND:
-    case FF_COSD:
-        if (has_inf(a)) o->nan = 1;
-        set_f(o, -1, 1, -1);
-        break;
-    case FF_ASIN:
-    case FF_ASIND:
-    case FF_ACOS:
-    case FF_ACOSD: {
-        if (lo < -1 || hi > 1) o->nan = 1;
-        if (hi < -1 || lo > 1) {
-            o->val = 0;
-            break;
-        }
-        lo = fmax(lo, -1);
-        hi = fmin(hi, 1);
-        double s = fn == FF_ASIND || fn == FF_ACOSD ? RAD : 1;
-        if (fn == FF_ASIN || fn == FF_ASIND)
-            set_f(o, asin(lo) * s, asin(hi) * s, LIBM);
-        else
-            set_f(o, acos(hi) * s, acos(lo) * s, LIBM);
-        break;
-    }
-    case FF_ATAN:
-    case FF_ATAND: {
-        double s = fn == FF_ATAND ? RAD : 1;
-        set_f(o, atan(lo) * s, atan(hi) * s, LIBM);
-        break;
-    }
-    case FF_ATAN2:
-        set_f(o, -PI, PI, LIBM);
-        break;
-    case FF_ATAN2D:
-        set_f(o, -180, 180, LIBM);
-        break;
-    default: /* tan, tand: anything, NaN from inf */
-        if (has_inf(a)) o->nan = 1;
-        set_f(o, -INFINITY, INFINITY, -1);
-        break;
-    }
 }
 
 /* Returns 0 when the node is beyond what the prover models (then: SOME). */
@@ -543,7 +288,7 @@ static int eval_node(const xnode *x, const pqt_scan_stats *stats, int64_t nrows,
     o->val = (uint8_t)some;
     if (x->op == XO_CALL) {
         if (x->fn == FF_LENGTH) o->nan = 0;
-        call(x, a, x->nargs, o);
+        pqt_scan_range_call(x, a, x->nargs, o);
     } else if (x->type == XT_INT) {
         int_op(o, &a[0], x->nargs > 1 ? &a[1] : &a[0], x->op);
     } else {
