@@ -39,6 +39,34 @@ static int cone_may(const rng *ra, const rng *dec, const rng *a0, const rng *d0,
     return 360 * k - w <= b + 1e-9;
 }
 
+/* Whether a point c + period k lies in [lo, hi] (widened by a margin far above rounding). */
+static int holds(double lo, double hi, double c, double period)
+{
+    double m = 1e-9 * (1 + fabs(lo) + fabs(hi));
+    double k = ceil((lo - m - c) / period);
+    return c + period * k <= hi + m;
+}
+
+/* sin, cos, sind, cosd over finite [lo, hi] shorter than a period: between the values at
+ * the ends, or 1 / -1 where a peak or trough lies inside. Widened by 1e-12 for the math
+ * library and the degrees' reduction; else [-1, 1]. */
+static void trig(rng *o, int fn, double lo, double hi)
+{
+    int deg = fn == FF_SIND || fn == FF_COSD, cosine = fn == FF_COS || fn == FF_COSD;
+    double period = deg ? 360 : 2 * PI, quarter = period / 4;
+    if (!(isfinite(lo) && isfinite(hi) && hi - lo < period && fabs(lo) < 1e6 && fabs(hi) < 1e6)) {
+        set_f(o, -1, 1, -1);
+        return;
+    }
+    double peak = cosine ? 0 : quarter; /* sin peaks at a quarter period, cos at 0 */
+    double vl = deg ? fmod(lo, 360) * DEG : lo, vh = deg ? fmod(hi, 360) * DEG : hi;
+    vl = cosine ? cos(vl) : sin(vl);
+    vh = cosine ? cos(vh) : sin(vh);
+    double mx = holds(lo, hi, peak, period) ? 1 : fmax(vl, vh) + 1e-12;
+    double mn = holds(lo, hi, peak + 2 * quarter, period) ? -1 : fmin(vl, vh) - 1e-12;
+    set_f(o, fmax(mn, -1), fmin(mx, 1), -1);
+}
+
 void pqt_scan_range_call(const xnode *x, rng *a, int n, rng *o)
 {
     rng *b = n > 1 ? &a[1] : NULL;
@@ -170,7 +198,7 @@ void pqt_scan_range_call(const xnode *x, rng *a, int n, rng *o)
     case FF_SIND:
     case FF_COSD:
         if (has_inf(a)) o->nan = 1;
-        set_f(o, -1, 1, -1);
+        trig(o, fn, lo, hi);
         break;
     case FF_ASIN:
     case FF_ASIND:

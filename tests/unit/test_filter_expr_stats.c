@@ -963,6 +963,29 @@ static void test_nan_makers(void)
                  PQT_TRI_NONE);
     CHECK_EQ_I64(prove2(FOP_LE, fn(FF_COS, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(1), st, 0),
                  PQT_TRI_ALL);
+    /* over less than a period, between the ends unless a peak or trough lies inside */
+    st[0] = fstat(0, 20); /* sind(20) = 0.342 */
+    CHECK_EQ_I64(prove2(FOP_GT, fn(FF_SIND, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(0.5), st, 0),
+                 PQT_TRI_NONE);
+    st[0] = fstat(-20, 20); /* cosd(20) = 0.940 */
+    CHECK_EQ_I64(prove2(FOP_GE, fn(FF_COSD, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(0.9), st, 0),
+                 PQT_TRI_ALL);
+    st[0] = fstat(350, 370); /* holds 360: cosd reaches 1 */
+    CHECK_EQ_I64(
+        prove2(FOP_LT, fn(FF_COSD, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(0.9999), st, 0),
+        PQT_TRI_SOME);
+    st[0] = fstat(1, 2); /* holds pi / 2 */
+    CHECK_EQ_I64(prove2(FOP_LT, fn(FF_SIN, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(0.99), st, 0),
+                 PQT_TRI_SOME);
+    st[0] = fstat(2, 3); /* sin(2) = 0.909 */
+    CHECK_EQ_I64(prove2(FOP_LT, fn(FF_SIN, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(0.99), st, 0),
+                 PQT_TRI_ALL);
+    st[0] = fstat(3, 6.5); /* holds 3 pi / 2: sin reaches -1 */
+    CHECK_EQ_I64(
+        prove2(FOP_GT, fn(FF_SIN, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(-0.99), st, 0),
+        PQT_TRI_SOME);
+    CHECK_EQ_I64(prove2(FOP_LT, fn(FF_COS, 1, col(0, PQT_FLOAT64), 0, 0, 0, 0), lit_d(-1), st, 0),
+                 PQT_TRI_NONE);
 }
 
 int main(void)
