@@ -98,6 +98,8 @@ typedef struct pqt_scan_vec {
 typedef struct pqt_scan_scratch {
     uint64_t *words;
     size_t cap;
+    void *xbuf; /* computed predicates' value buffers (filter_expr_eval.c) */
+    size_t xcap;
 } pqt_scan_scratch;
 void pqt_scan_scratch_free(pqt_scan_scratch *s);
 
