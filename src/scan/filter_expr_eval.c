@@ -208,6 +208,11 @@ static pqt_status check_ovf(const ectx *E, const xnode *x, uint64_t *ovf, const 
     if (!any) return PQT_OK;
     int64_t j = first_row(ovf, nw);
     const xv *a = VAL(E, x->args[0]);
+    if (x->op == XO_CALL && x->nargs == 1)
+        return range_err(E, x, j, "%s(%lld)", sym, (long long)a[j].i);
+    if (x->op == XO_CALL)
+        return range_err(E, x, j, "%s(%lld, %lld)", sym, (long long)a[j].i,
+                         (long long)x->args[1]->i);
     if (x->nargs == 1) return range_err(E, x, j, "%s%lld", sym, (long long)a[j].i);
     const xv *b = VAL(E, x->args[1]);
     return range_err(E, x, j, "%lld %s %lld", (long long)a[j].i, sym, (long long)b[j].i);
@@ -346,7 +351,7 @@ static pqt_status call(const ectx *E, const xnode *x)
                 }
                 ovf[w] = f;
             }
-            return check_ovf(E, x, ovf, "abs ");
+            return check_ovf(E, x, ovf, "abs");
         }
         int64_t digits = x->fn == FF_ROUND && x->nargs == 2 ? x->args[1]->i : 0;
         if (digits >= 0) {
@@ -378,7 +383,7 @@ static pqt_status call(const ectx *E, const xnode *x)
             }
             ovf[w] = f;
         }
-        return check_ovf(E, x, ovf, "round ");
+        return check_ovf(E, x, ovf, "round");
     }
     const xv *args[5];
     for (int32_t k = 0; k < x->nargs && k < 5; k++) {

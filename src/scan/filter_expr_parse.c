@@ -663,7 +663,7 @@ static pqt_status parse_between(xparser *X, pexpr *a, int negate, int32_t op_lo,
     if (st == PQT_OK && !word_is(t, &X->k, "and"))
         st = X->k.type == XK_COMMA || X->k.type == XK_END || X->k.type == XK_RP ||
                      X->k.type == XK_IDENT
-                 ? XFAIL(X, op_lo, X->k.hi,
+                 ? XFAIL(X, X->k.lo, X->k.hi,
                          ": between takes 'and' between its bounds (x between 1 and 2)%s", "")
                  : unexpected(X, "'and'");
     if (st == PQT_OK) {

@@ -408,7 +408,9 @@ static pqt_status clause_or_pred(parser *P, fnode **ret)
         return pqt_err(pst, "%s", pmsg);
     }
     int ppos = pst != PQT_OK ? err_pos(pmsg) : pqt_scan_charpos(P->t, P->tok.lo);
-    if ((pst == PQT_OK && at_boundary(P)) || ppos > cpos) {
+    /* a word glued to '(' is a function call, which only the expression grammar reads */
+    int call = start.tok.type == TK_WORD && start.tok.hi < P->n && P->t[start.tok.hi] == '(';
+    if ((pst == PQT_OK && at_boundary(P)) || ppos > cpos || (call && ppos >= cpos)) {
         pqt_scan_node_free(c);
         if (pst != PQT_OK) return pqt_err(pst, "%s", pmsg);
         P->prev = P_OTHER;

@@ -80,7 +80,7 @@ static void anchor_errors(const tk_table *t)
     CHECK_BAD(t, "v and x > 1", "filter rule 'v' is missing an operator", 1);
     CHECK_BAD(t, "v > 1 and w", "filter rule 'w' is missing an operator", 11);
     CHECK_BAD(t, "v ~ 3", "has an unknown operator '~'", 3);
-    CHECK_BAD(t, "v between 3", "filter rule 'v between' has an unknown operator 'between'", 3);
+    CHECK_BAD(t, "v between 3", "filter rule 'v between 3': between takes 'and' between its bounds", 12);
     CHECK_BAD(t, "x IS_NULL", "has an unknown operator 'IS_NULL'", 3); /* operators are lowercase */
     CHECK_BAD(t, "v =< 3", "has an unknown operator '=<'", 3);
     CHECK_BAD(t, "v=>3", "has an unknown operator '=>'", 2);
