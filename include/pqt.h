@@ -1076,8 +1076,9 @@ PQT_API pqt_status pqt_filter_add_callback(pqt_filter *f, const char *const *col
  * pqt_table_row_mask: keep[i] (one byte per table row, caller memory of pqt_table_nrows
  * bytes) = 1 when row i + 1 passes, else 0; the table's rows do not change.
  * The _with forms take a whole pqt_filter instead (several rules, bound sets, callbacks).
- * Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_NOMEM; a failed call
- * changes nothing. */
+ * Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_RANGE (integer
+ * arithmetic in a rule overflows int64 on a row: docs/filters.md, "Expressions"), PQT_NOMEM;
+ * a failed call changes nothing. */
 PQT_API pqt_status pqt_table_filter_rows(pqt_table *t, const char *rule);
 PQT_API pqt_status pqt_table_row_mask(pqt_table *t, const char *rule, uint8_t *keep);
 PQT_API pqt_status pqt_table_filter_rows_with(pqt_table *t, const pqt_filter *filter);
