@@ -18,94 +18,93 @@
 /* cat and head share options; their usage texts differ in the first lines only. */
 #define CAT_OPTIONS                                                                                \
     "  -c, --columns a,b  only these columns (dotted paths), in this order; blanks around\n"       \
-    "                     names are ignored (\"id, survey\"); repeatable (-c id -c ra: both).\n"   \
-    "                     parquet_row_index is each row's 1-based row in the file\n"               \
-    "  --rows LO:HI       rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"   \
+    "                     names are ignored (\"id, survey\"); repeatable (-c id -c ra: both).\n" \
+    "                     parquet_row_index is each row's 1-based row in the file\n"             \
+    "  --rows LO:HI       rows LO to HI, 1-based and inclusive (LO: or :HI leave a side open)\n"  \
     "  -n, --limit N      print at most N rows\n"                                                  \
-    "  --all              every row on a terminal too (there the table shows the first and\n"      \
-    "                     last 10 rows of a longer one; a pipe always gets every row)\n"           \
-    "  -f, --format F     table (default, for people), csv, tsv, jsonl (one JSON object a\n"       \
-    "                     row) or json (one array of row objects); any case (-f CSV). tsv\n"       \
-    "                     writes a tab, line break or backslash in a value as \\t \\n \\r \\\\\n"  \
-    "  --dotted-keys      jsonl: a struct's leaves as flat keys (\"s.a\":1) instead of nested\n"   \
+    "  --all              every row on a terminal too (there the table shows the first and\n"    \
+    "                     last 10 rows of a longer one; a pipe always gets every row)\n"         \
+    "  -f, --format F     table (default, for people), csv, tsv, jsonl (one JSON object a\n"   \
+    "                     row) or json (one array of row objects); any case (-f CSV). tsv\n"  \
+    "                     writes a tab, line break or backslash in a value as \\t \\n \\r \\\\\n" \
+    "  --dotted-keys      jsonl: a struct's leaves as flat keys (\"s.a\":1) instead of nested\n" \
     "                     objects ({\"s\":{\"a\":1}}, the default, a struct's members together)\n" \
-    "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"   \
-    "                     flag == 0`, `g - r > 0.5`, `abs(dec) < 10 and id % 2 == 0`,\n"           \
-    "                     `cone(ra, dec, 150.1, 2.2, 0.5)`, `x is not null`, `x between 1\n"       \
-    "                     and 9`); repeatable, the rules AND-combined; within --rows, and\n"       \
-    "                     --limit counts the rows that pass. A rule that does not parse is a\n"    \
-    "                     usage error (status 2); a column the file lacks, status 1\n"             \
-    "  --sample P[,SEED]  keep each row with probability P (0..1; 1 or more keeps all), drawn\n"   \
-    "                     by docs/sampling.md's frozen rule: the same P and SEED keep the same\n"  \
-    "                     rows on every run; without SEED one is drawn (--explain shows it).\n"    \
-    "                     Applied after --rows and --where; --limit counts the rows kept\n"        \
+    "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
+    "                     flag == 0`, `g - r > 0.5`, `abs(dec) < 10 and id % 2 == 0`,\n"       \
+    "                     `cone(ra, dec, 150.1, 2.2, 0.5)`, `x is not null`, `x between 1\n"   \
+    "                     and 9`); repeatable, the rules AND-combined; within --rows, and\n"   \
+    "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
+    "                     usage error (status 2); a column the file lacks, status 1\n"            \
+    "  --sample P[,SEED]  keep each row with probability P (0..1; 1 or more keeps all), drawn\n"  \
+    "                     by docs/sampling.md's frozen rule: the same P and SEED keep the same\n" \
+    "                     rows on every run; without SEED one is drawn (--explain shows it).\n" \
+    "                     Applied after --rows and --where; --limit counts the rows kept\n"    \
     "  -s, --sort KEYS    rows in the order of KEYS (docs/sort.md: `survey, -mass`, `mass desc\n"  \
-    "                     nulls_first`): stable, NaN after values, nulls last; after --where\n"    \
-    "                     and within --rows; with --limit N the first N of that order (a\n"        \
-    "                     top-n). The printed rows are held in memory. Repeatable: a second\n"     \
-    "                     --sort adds keys after the first's\n"                                    \
-    "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"    \
-    "                     each row group's verdict (a run of equal verdicts on one line,\n"        \
-    "                     \"row groups 3-9: ...\", counts summed), a \"counters:\" line of\n"      \
-    "                     choosing the rows (row groups pruned, pages, values, bytes read),\n"     \
-    "                     then the sample's fraction and seed, the sort keys as applied, the\n"    \
-    "                     limit and the qc rules\n"                                                \
-    "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"     \
-    "                     one rule per column. Every column a rule names is checked over the\n"    \
-    "                     rows to print before any is printed; a violation is an error\n"          \
-    "                     (status 1) naming the bounds, the data range and the count\n"            \
-    "  --qc-soft          a qc violation is a warning on stderr instead, and rows print\n"         \
-    "  --maml M           open the file with the read-in MAML M (docs/maml.md): its column\n"      \
-    "                     names (extra: remap:) in the header and in --columns, --where,\n"        \
-    "                     --sort and --qc; its units after the kinds in the table header;\n"       \
-    "                     its extra: filter:, extra: sort: and fields: qc: applied with\n"         \
-    "                     yours (--rows becomes a rule on the row index, as with --sort).\n"       \
-    "                     The printed rows are held in memory\n"                                   \
+    "                     nulls_first`): stable, NaN after values, nulls last; after --where\n"  \
+    "                     and within --rows; with --limit N the first N of that order (a\n"      \
+    "                     top-n). The printed rows are held in memory. Repeatable: a second\n" \
+    "                     --sort adds keys after the first's\n"                                  \
+    "  --explain          after the rows, the plan on stderr: the rules in evaluation order,\n"  \
+    "                     each row group's verdict (a run of equal verdicts on one line,\n"    \
+    "                     \"row groups 3-9: ...\", counts summed), a \"counters:\" line of\n"  \
+    "                     choosing the rows (row groups pruned, pages, values, bytes read),\n" \
+    "                     then the sample's fraction and seed, the sort keys as applied, the\n" \
+    "                     limit and the qc rules\n"                                              \
+    "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"  \
+    "                     one rule per column. Every column a rule names is checked over the\n" \
+    "                     rows to print before any is printed; a violation is an error\n"       \
+    "                     (status 1) naming the bounds, the data range and the count\n"         \
+    "  --qc-soft          a qc violation is a warning on stderr instead, and rows print\n"      \
+    "  --maml M           open the file with the read-in MAML M (docs/maml.md): its column\n"  \
+    "                     names (extra: remap:) in the header and in --columns, --where,\n"    \
+    "                     --sort and --qc; its units after the kinds in the table header;\n"   \
+    "                     its extra: filter:, extra: sort: and fields: qc: applied with\n"     \
+    "                     yours (--rows becomes a rule on the row index, as with --sort).\n"  \
+    "                     The printed rows are held in memory\n"                               \
     "  --no-crc           do not verify page checksums (CRC32)\n"                                  \
-    "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files);\n"     \
-    "                     without it they are binary: hex in table and csv (\"00ff\"), base64\n"   \
-    "                     in jsonl (\"AP8=\")\n"                                                   \
+    "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files);\n"    \
+    "                     without it they are binary: hex in table and csv (\"00ff\"), base64\n" \
+    "                     in jsonl (\"AP8=\")\n"                                                \
     "  -h, --help         this text\n"                                                             \
-    "A MAP column m prints as two arrays, m.key and m.value (jsonl: {\"m\":{\"key\":[..],\n"       \
-    "\"value\":[..]}}); a VARIANT's v.value as its JSON (next to v.metadata; docs/variant.md).\n"  \
-    "Columns pqt cannot read (lists of lists, shredded\n"                                          \
-    "variants, ...) are left out with a warning\n"                                                 \
+    "A MAP column m prints as two arrays, m.key and m.value (jsonl: {\"m\":{\"key\":[..],\n"    \
+    "\"value\":[..]}}); a VARIANT's v.value as its JSON (next to v.metadata; docs/variant.md).\n" \
+    "Columns pqt cannot read (lists of lists, shredded\n"   \
+    "variants, ...) are left out with a warning\n"                                               \
     "on stderr naming each and why; the rest prints and the exit status stays 0. Naming such\n"    \
     "a column in --columns is an error (exit status 1).\n"                                         \
     "Values print exactly: decimals with their scale, unsigned integers unsigned, floats as the\n" \
     "shortest text that reads back to the same value, INT96 timestamps in nanoseconds, or in\n"    \
-    "microseconds/milliseconds when a printed value lies outside the years 1677..2262.\n"          \
-    "Nulls: the table prints NULL (a string that reads NULL is shown as \"NULL\"; the string\n"    \
-    "null as it is), csv an empty field (an empty string is \"\"), jsonl null.\n"                  \
-    "The table never cuts a number; strings longer than 32 cells end in \"…\", and columns\n"    \
-    "that do not fit the terminal (or COLUMNS) are named after it. csv and jsonl print every\n"    \
-    "value in full. A reader that stops early (pqt cat F | head) ends pqt quietly, status 0;\n"    \
+    "microseconds/milliseconds when a printed value lies outside the years 1677..2262.\n" \
+    "Nulls: the table prints NULL (a string that reads NULL is shown as \"NULL\"; the string\n" \
+    "null as it is), csv an empty field (an empty string is \"\"), jsonl null.\n"               \
+    "The table never cuts a number; strings longer than 32 cells end in \"…\", and columns\n"  \
+    "that do not fit the terminal (or COLUMNS) are named after it. csv and jsonl print every\n"   \
+    "value in full. A reader that stops early (pqt cat F | head) ends pqt quietly, status 0;\n"  \
     "a failed write (disk full) is an error, status 1.\n"
 
 static const char usage_cat[] =
     "usage: pqt cat FILE [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]] [-s KEYS]\n"
-    "               [-n N] [--all] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... "
-    "[--qc-soft]\n"
+    "               [-n N] [--all] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... [--qc-soft]\n"
     "               [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the rows of a Parquet file, streaming them a batch at a time.\n" CAT_OPTIONS;
 
 static const char usage_head[] =
     "usage: pqt head FILE [-n N] [-c a,b] [--rows LO:HI] [-w RULE]... [--sample P[,SEED]]\n"
-    "                [-s KEYS] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... "
-    "[--qc-soft]\n"
+    "                [-s KEYS] [-f table|csv|tsv|jsonl|json] [--explain] [--qc RULE]... [--qc-soft]\n"
     "                [--maml M] [--no-crc] [--binary-as-string]\n"
     "\n"
     "Print the first 10 rows of a Parquet file (of --rows when given): pqt cat --limit 10,\n"
     "with the same options; -n N prints N rows instead.\n" CAT_OPTIONS;
 
-static const argopt opts[] = {
-    {"--columns", 'c', 1}, {"--rows", 0, 1},    {"--limit", 'n', 1},
-    {"--format", 'f', 1},  {"--no-crc", 0, 0},  {"--binary-as-string", 0, 0},
-    {"--all", 0, 0},       {"--where", 'w', 1}, {"--explain", 0, 0},
-    {"--qc", 0, 1},        {"--qc-soft", 0, 0}, {"--sample", 0, 1},
-    {"--sort", 's', 1},    {"--maml", 0, 1},    {"--dotted-keys", 0, 0},
-    {NULL, 0, 0}};
+static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
+                              {"--limit", 'n', 1},   {"--format", 'f', 1},
+                              {"--no-crc", 0, 0},    {"--binary-as-string", 0, 0},
+                              {"--all", 0, 0},       {"--where", 'w', 1},
+                              {"--explain", 0, 0},   {"--qc", 0, 1},
+                              {"--qc-soft", 0, 0},   {"--sample", 0, 1},
+                              {"--sort", 's', 1},    {"--maml", 0, 1},
+                              {"--dotted-keys", 0, 0}, {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format, *sort, *maml;
@@ -204,8 +203,8 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         if (pqt_file_column_unsupported_reason(f, col)) {
             const char *logical = pqt_file_column_logical(f, col);
             tool_msg("pqt: %s: column '%s' cannot be read: %s%s%s (%s)", path, name,
-                     pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
-                     logical ? logical : "", pqt_file_column_unsupported_reason(f, col));
+                    pqt_file_column_physical(f, col), logical && logical[0] ? " " : "",
+                    logical ? logical : "", pqt_file_column_unsupported_reason(f, col));
             free(name);
             return EXIT_FAIL;
         }
@@ -242,8 +241,8 @@ static int add_table_col(cat_out *o, const cat_reader *rd, const char *name, int
             cat_warn_unreadable(rd->f, rd->path, col);
             return EXIT_OK;
         }
-        tool_msg("pqt: %s: column '%s' (file column '%s') cannot be read (%s)", rd->path, name,
-                 fpath, pqt_file_column_unsupported_reason(rd->f, col));
+        tool_msg("pqt: %s: column '%s' (file column '%s') cannot be read (%s)",
+                rd->path, name, fpath, pqt_file_column_unsupported_reason(rd->f, col));
         return EXIT_FAIL;
     }
     add_col(o, rd->f, col);
@@ -296,8 +295,9 @@ static int pick_table_columns(const cat_reader *rd, const char *list, cat_out *o
             free(name);
             continue;
         }
-        rc = pqt_table_column_index(rd->t, name, &index) == PQT_OK ? add_table_col(o, rd, name, 0)
-                                                                   : tool_fail(rd->path);
+        rc = pqt_table_column_index(rd->t, name, &index) == PQT_OK
+                 ? add_table_col(o, rd, name, 0)
+                 : tool_fail(rd->path);
         free(name);
     }
     return rc;
@@ -327,8 +327,8 @@ static int run(pqt_file *f, const cat_args *args)
     if (rc == EXIT_OK && args->rows) {
         tool_parse_rows(args->rows, &lo, &hi); /* checked by the caller */
         if (lo < 1 || hi > nrows || lo > hi) {
-            tool_msg("pqt: %s: rows %s outside the table (%lld rows)", args->path, args->rows,
-                     (long long)nrows);
+            tool_msg("pqt: %s: rows %s outside the table (%lld rows)", args->path,
+                    args->rows, (long long)nrows);
             rc = EXIT_FAIL;
         }
     }
@@ -342,20 +342,14 @@ static int run(pqt_file *f, const cat_args *args)
         cat_open_args oa = {args->no_crc, args->binary_as_string};
         rc = cat_reader_open(&rd, args->path, &oa);
         /* with a MAML the columns are known only from the table: INT96 stays nanoseconds */
-        if (rc == EXIT_OK && !args->maml) rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, hi);
+        if (rc == EXIT_OK && !args->maml)
+            rc = cat_settle_int96(&rd.f, args->path, &oa, &o, lo, hi);
         int int96_unit = -1;
         for (int c = 0; c < o.ncols; c++)
             if (o.cols[c].is_int96) int96_unit = o.cols[c].unit;
-        tool_where_open_args wa = {&args->where,
-                                   args->no_crc,
-                                   args->binary_as_string,
-                                   int96_unit,
-                                   TOOL_ROW_OPEN,
-                                   TOOL_ROW_OPEN,
-                                   0,
-                                   args->sort,
-                                   limit_plus1(limit),
-                                   args->maml};
+        tool_where_open_args wa = {&args->where, args->no_crc, args->binary_as_string, int96_unit,
+                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort,
+                                   limit_plus1(limit), args->maml};
         if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
             rc = tool_fail(args->path);
         if (rc == EXIT_OK && args->maml) {
@@ -467,7 +461,8 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
     }
     if (!a->path) return tool_usage_error(cmd, usage, "missing FILE", NULL);
     if (!a->limit) a->limit = limit_default;
-    if (a->columns && (rc = tool_list_check(cmd, usage, "--columns", a->columns)) >= 0) return rc;
+    if (a->columns && (rc = tool_list_check(cmd, usage, "--columns", a->columns)) >= 0)
+        return rc;
     int64_t lo = 1, hi = INT64_MAX, limit;
     if (a->rows && !tool_parse_rows(a->rows, &lo, &hi))
         return tool_usage_error(cmd, usage, "bad --rows (want LO:HI)", a->rows);
@@ -491,8 +486,9 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             /* a slice cannot be sorted (nor take a MAML's sort): --rows becomes a rule on the
              * file's row numbers */
             char rule[128];
-            snprintf(rule, sizeof rule, "parquet_row_index >= %lld and parquet_row_index <= %lld",
-                     (long long)lo, (long long)(hi > 0 ? hi : INT64_MAX));
+            snprintf(rule, sizeof rule,
+                     "parquet_row_index >= %lld and parquet_row_index <= %lld", (long long)lo,
+                     (long long)(hi > 0 ? hi : INT64_MAX));
             if ((rc = tool_where_add(&a->where, cmd, usage, rule)) >= 0) return rc;
         }
     }
