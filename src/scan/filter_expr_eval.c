@@ -515,6 +515,36 @@ static void eval_cmp(const ectx *E, uint64_t *out)
     } else
         kind = 0;
     int op = c->op;
+    if (kind <= 1) { /* the common cases: one loop per operator, no branch per row */
+#define CMP_LOOP(F, OP)                                                                            \
+    for (int64_t w = 0; w < nw; w++) {                                                             \
+        uint64_t s = E->sel[w] & va[w] & vb[w], t = 0;                                             \
+        int64_t e = m - (w << 6) < 64 ? m - (w << 6) : 64;                                         \
+        const xv *pa = a + (w << 6), *pb = b + (w << 6);                                           \
+        for (int64_t jj = 0; jj < e; jj++)                                                         \
+            t |= (uint64_t)(pa[jj].F OP pb[jj].F) << jj;                                           \
+        out[w] = (t ^ flip) & s;                                                                   \
+    }
+#define CMP_OPS(F)                                                                                 \
+    switch (op) {                                                                                  \
+    case FOP_LT:                                                                                   \
+        CMP_LOOP(F, <) break;                                                                      \
+    case FOP_LE:                                                                                   \
+        CMP_LOOP(F, <=) break;                                                                     \
+    case FOP_GT:                                                                                   \
+        CMP_LOOP(F, >) break;                                                                      \
+    case FOP_GE:                                                                                   \
+        CMP_LOOP(F, >=) break;                                                                     \
+    default:                                                                                       \
+        CMP_LOOP(F, ==) break;                                                                     \
+    }
+        if (kind == 0) {
+            CMP_OPS(i)
+        } else {
+            CMP_OPS(d) /* IEEE: NaN compares false */
+        }
+        return;
+    }
     for (int64_t w = 0; w < nw; w++) {
         uint64_t s = E->sel[w] & va[w] & vb[w];
         if (!s) {
