@@ -6,7 +6,9 @@
 # printed line of a filtered cat must also be the unfiltered cat's line of that id (csv and
 # jsonl), so the values are gathered right. Then the options around it (--limit, head,
 # --rows, -c, one thread, stdin, no survivor, the table), the errors and their exit statuses,
-# and --explain in text and JSON, whose counters must show the statistics pruning.
+# and --explain in text and JSON, whose counters must show the statistics pruning. Then
+# expressions (issue 30) against Python's arithmetic over the unfiltered values, an int64
+# overflow's message, and a constant expression pruning like its literal.
 # Usage (ctest does this from the repository root): bash tests/test_cli_where.sh PATH_TO_PQT
 set -u
 PQT=${1:?usage: test_cli_where.sh PATH_TO_PQT}

@@ -514,6 +514,9 @@ static pqt_status parse_primary(parser *P, fnode **ret)
                                  P->show);
         return pqt_scan_fail(NULL, 0, "empty filter rule");
     default:
+        /* 'abc' == name: a single-quoted literal may start a predicate (a double-quoted one
+         * may not: it reads as a misplaced value) */
+        if (tok.type == TK_QUOTED && t[tok.lo] == '\'') return clause_or_pred(P, ret);
         return pqt_scan_fail(t, tok.lo,
                              "filter expression '%s': unexpected '%.*s'; a clause starts with a "
                              "column name",
