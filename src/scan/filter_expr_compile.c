@@ -267,6 +267,11 @@ static pqt_status build(xctx *C, const pexpr *p, xnode **ret)
         for (int32_t k = 0; k < x->nargs; k++)
             lits &= x->args[k]->op == XO_LIT;
         if (lits) st = pqt_scan_xnode_fold(x, C->rule->text + C->base);
+        if (st == PQT_BAD_FILTER) { /* a constant overflowed: say where */
+            char msg[700];
+            snprintf(msg, sizeof msg, "%s", pqt_errmsg());
+            st = pqt_scan_fail(C->rule->text, C->base + x->lo, "%s", msg);
+        }
     }
     if (st != PQT_OK) {
         pqt_scan_xnode_free(x);
