@@ -220,7 +220,9 @@ PQT_API pqt_status pqt_opts_set_double(pqt_opts *opts, pqt_opt opt, double value
 /* Filter the rows a table open keeps (pqt_table_open: only rows for which every rule is TRUE).
  * opts takes a copy of filter's rules and sets (the filter may change or go afterwards); it
  * replaces the rules set before, PQT_OPT_FILTER ones included. NULL removes the filter.
- * Names and types are checked at open (PQT_BAD_FILTER), before any data is read. */
+ * Names and types are checked at open (PQT_BAD_FILTER), before any data is read. A rule whose
+ * integer arithmetic overflows int64 on a row fails the open with PQT_RANGE, naming the
+ * operands and the row (docs/filters.md, "Expressions"). */
 typedef struct pqt_filter pqt_filter;
 PQT_API pqt_status pqt_opts_set_filter(pqt_opts *opts, const pqt_filter *filter);
 /* Quality-control rules a table open enforces (pqt_qc, below; docs/qc.md). opts takes a
