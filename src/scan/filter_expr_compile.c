@@ -450,11 +450,20 @@ pqt_status pqt_scan_cmp_build(const pqt_filter *f, const frule *rule, const fnod
         int found = 0;
         for (int i = 0; i < ncols && !found; i++)
             found = strcmp(cols[i].name, pr->name) == 0;
-        if (!found)
+        if (!found) {
+            /* the nearest column name, as an unknown column's message gives it */
+            char near[120] = "";
+            int ci = 0;
+            if (pqt_scan_col_find(rule, pr->name, pr->lo, cols, ncols, &ci) != PQT_OK) {
+                const char *m = strstr(pqt_errmsg(), " (did you mean '");
+                const char *e = m ? strstr(m, "'?)") : NULL;
+                if (e) snprintf(near, sizeof near, "%.*s", (int)(e + 3 - m), m);
+            }
             return xfail(&C, pr->lo,
                          ": '%s' is not a number, true or false (a string value is written in "
-                         "double quotes), nor a column of the table",
-                         pr->name);
+                         "double quotes), nor a column of the table%s",
+                         pr->name, near);
+        }
     }
     xnode *l = NULL, *r = NULL;
     PQT_TRY(build(&C, pl, &l));

@@ -299,6 +299,11 @@ static void errors(const tk_table *t)
     CHECK_BAD(t, "i", "filter rule 'i' is missing an operator", 1);
     CHECK_BAD(t, "length(lst) > 1", "length() of the list column 'lst' is not supported yet", 8);
     CHECK_BAD(t, "g + nope > 1", "unknown column in filter: nope", 5);
+    CHECK_BAD(t, "ra > decc",
+              "filter rule 'ra > decc': 'decc' is not a number, true or false (a "
+              "string value is written in double quotes), nor a column of the "
+              "table (did you mean 'dec'?)",
+              6);
     CHECK_BAD(t, "g > (1 + ",
               "filter rule 'g > (1 + ' ends where a value, a column or '(' is "
               "expected",
