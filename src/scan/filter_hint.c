@@ -352,9 +352,17 @@ pqt_status pqt_scan_hint(const char *text, int32_t nbytes, const pqt_scan_col *c
     for (size_t r = 0; r < sizeof table / sizeof table[0] && !found; r++)
         found = table[r](&H, hint, sizeof hint);
     if (!found) return st;
-    /* the hint goes before " at character N" */
+    /* the hint goes before " at character N", unless the message says it already */
     char msg[1400];
     snprintf(msg, sizeof msg, "%s", pqt_errmsg());
+    const char *q = strstr(hint, "write '");
+    if (q) {
+        char form[200];
+        snprintf(form, sizeof form, "%s", q + 7);
+        char *e = strchr(form, '\'');
+        if (e) *e = '\0';
+        if (strchr(form, ' ') && strstr(msg, form)) return st; /* a whole form, not a word */
+    }
     size_t ml = strlen(msg), cut = ml;
     const char *at = NULL;
     for (const char *p = strstr(msg, " at character "); p; p = strstr(p + 1, " at character "))
