@@ -358,6 +358,7 @@ pqt_status pqt_scan_xprimary(xparser *X, pexpr **ret)
         } else {
             l->s = pqt_strndup(t + k.lo, (size_t)(k.hi - k.lo));
             l->len = k.hi - k.lo;
+            l->is_iso = 1; /* temporal columns only (filter_resolve.c) */
         }
         if (!l->s) {
             pqt_scan_pexpr_free(*ret);

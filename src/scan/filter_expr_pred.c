@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scan/filter_expr_parse.h"
+#include "scan/filter_like.h"
 #include "util/mem.h"
 
 #define oom pqt_scan_p_oom
@@ -156,7 +157,7 @@ static pqt_status parse_between(xparser *X, pexpr *a, int negate, int32_t op_lo,
     return wrap(FN_NOT, &and, 1, X->lo, end, ret);
 }
 
-/* A LIKE / ILIKE pattern: a quoted string (ESCAPE is not taken yet). */
+/* A LIKE / ILIKE pattern: a quoted string, then an optional ESCAPE 'c' (filter_like.c). */
 static pqt_status parse_like(xparser *X, pexpr *a, int op, int negate, int32_t op_lo, fnode **ret)
 {
     const char *t = X->P->t;
@@ -170,16 +171,23 @@ static pqt_status parse_like(xparser *X, pexpr *a, int op, int negate, int32_t o
     }
     pexpr *p = NULL;
     pqt_status st = pqt_scan_xprimary(X, &p);
-    if (st == PQT_OK && pqt_scan_xword_is(t, &X->k, "escape")) {
-        st = XFAIL(X, X->k.lo, X->k.hi, ": ESCAPE is not supported yet%s", "");
-        pqt_scan_pexpr_free(p);
-    }
     if (st != PQT_OK) {
         pqt_scan_pexpr_free(a);
         return st;
     }
+    int32_t p_hi = p->hi;
     fnode *n = NULL;
-    PQT_TRY(make_pred(X, a, op, op_lo, p, p->hi, &n));
+    PQT_TRY(make_pred(X, a, op, op_lo, p, p_hi, &n));
+    if (n->type == FN_CLAUSE && pqt_scan_xword_is(t, &X->k, "escape")) {
+        int32_t end = p_hi;
+        if ((st = pqt_scan_like_escape(t, X->end, X->lo, p_hi, n, &end)) != PQT_OK) {
+            pqt_scan_node_free(n);
+            return st;
+        }
+        n->hi = end;
+        X->k.hi = end; /* go on after the escape character */
+        pqt_scan_xnext(X);
+    }
     if (!negate) {
         *ret = n;
         return PQT_OK;

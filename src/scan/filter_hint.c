@@ -290,6 +290,11 @@ static int hint_quoted_name(const hctx *H, char *buf, size_t cap)
             snprintf(buf, cap,
                      "double quotes make a string here, not a column name: write %.*s (or `%.*s`)",
                      l > 64 ? 64 : l, s, l > 64 ? 64 : l, s);
+        else if (!named) /* a value where a clause starts: no name meant */
+            snprintf(buf, cap,
+                     "double quotes make a string here: a column name goes in backquotes "
+                     "(`%.*s`), a value after the column or in single quotes ('%.*s')",
+                     l > 64 ? 64 : l, s, l > 64 ? 64 : l, s);
         else
             snprintf(buf, cap, "double quotes make a string here, not a column name: write `%.*s`",
                      l > 64 ? 64 : l, s);

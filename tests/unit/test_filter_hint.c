@@ -24,6 +24,7 @@ static tk_table table(void)
     tk_add(&t, "flag", PQT_BOOL, -1, flag, NULL, NULL);
     tk_add(&t, "s", PQT_STRING, -1, s_off, "abc", NULL);
     tk_add(&t, "d", PQT_DATE, -1, d, NULL, NULL);
+    tk_add(&t, "flux (Jy)", PQT_FLOAT64, -1, ra, NULL, NULL);
     return t;
 }
 
@@ -101,8 +102,17 @@ static void parse_hints(const tk_table *t)
               "filter expression '\"mass\" > 5': unexpected '\"mass\"'; a clause starts with a "
               "column name (double quotes make a string here, not a column name: write mass (or "
               "`mass`)) at character 1");
+    CHECK_BAD(t, "\"2018-01-01\" < d",
+              "(double quotes make a string here: a column name goes in backquotes "
+              "(`2018-01-01`), a value after the column or in single quotes ('2018-01-01'))",
+              1);
     CHECK_BAD(t, "x > 1 and (\"flux (Jy)\" > 5)",
-              "(double quotes make a string here, not a column name: write `flux (Jy)`)", 12);
+              "(double quotes make a string here: a column name goes in backquotes (`flux "
+              "(Jy)`), a value after the column or in single quotes ('flux (Jy)'))",
+              12);
+    /* at compile, a string that names a column is one */
+    CHECK_BAD(t, "mass > \"flux (Jy)\"",
+              "(double quotes make a string here, not a column name: write `flux (Jy)`)", 8);
 }
 
 static void compile_hints(const tk_table *t)

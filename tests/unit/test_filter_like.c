@@ -82,6 +82,12 @@ static void like_table(const tk_table *t)
     CHECK_ROWS(t, "not s like 'a%c'", "2 3 6 7 8 12 13 14");
     CHECK_ROWS(t, "not s like 'ab%'", "1 2 3 4 5 6 7 11 12 13 14");
     CHECK_ROWS(t, "s like 'a%c' or s is_null", "0 1 4 5 9 10 11");
+    /* the SQL grammar's forms: NOT LIKE, ESCAPE inside an expression */
+    CHECK_ROWS(t, "s not like 'a\\%c' escape '\\'", "0 1 2 3 5 6 7 8 9 11 12 13 14");
+    CHECK_ROWS(t, "s NOT ILIKE 'ABC'", "1 3 4 5 6 7 8 9 11 12 13 14");
+    CHECK_ROWS(t, "(s like 'a!%c' escape '!') or s is null", "4 10");
+    CHECK_ROWS(t, "s like 'a!%c' ESCAPE '!' and not s ilike 'A_C'", "");
+    CHECK_BAD(t, "s not like 'abc' escape 'ab'", "escape takes one character in quotes", 18);
     /* errors */
     CHECK_BAD(t, "x like 'a%'",
               "filter rule 'x like 'a%'': like applies only to string "
@@ -299,6 +305,8 @@ static void iso(const tk_table *t)
         {"tm_ns == 12:30:00.000000001", "tm_ns == \"12:30:00.000000001\"", "2"},
         {"tm_us in (12:30, 12:29:59.999999)", "tm_us in (\"12:30\", \"12:29:59.999999\")", "0 1"},
         {"not d == 2018-01-01", "not d == \"2018-01-01\"", "0 2"},
+        {"2018-01-01 < d", "'2018-01-01' < d", "2"},
+        {"d between 2017-12-31 and 2018-01-01", "d between '2017-12-31' and '2018-01-01'", "0 1"},
     };
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         CHECK_ROWS(t, same[i][0], same[i][2]);
@@ -321,6 +329,8 @@ static void iso(const tk_table *t)
               "compare a string: '2018-01-01'",
               9);
     CHECK_ROWS(t, "name == '2018-01-01'", "0");
+    CHECK_BAD(t, "2018-01-01 < name", "2018-01-01 unquoted is a date; quote it to compare a string",
+              1);
     CHECK_BAD(t, "n > 2018-01-01", "2018-01-01 unquoted is a date; column 'n' is int64", 5);
     CHECK_BAD(t, "n > 12:30", "12:30 unquoted is a time of day; column 'n' is int64", 5);
     CHECK_BAD(t, "flag == 2018-01-01T10:00",
