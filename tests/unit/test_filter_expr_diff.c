@@ -326,8 +326,100 @@ static void run_file(int fi, int nfilters)
         unlink(path);
 }
 
+/* ---- the reference itself, on hand-computed cases ---- */
+
+static xn *k2(int op, int sub, xn *a, xn *b)
+{
+    xn *e = xnew(op);
+    e->sub = sub, e->nk = b ? 2 : 1, e->k[0] = a, e->k[1] = b;
+    return e;
+}
+static xn *li(int64_t v)
+{
+    xn *e = xnew(X_INT);
+    e->i = v;
+    return e;
+}
+static xn *lf(double v)
+{
+    xn *e = xnew(X_FLT);
+    e->d = v;
+    return e;
+}
+static xn *like(int c, const char *pat, int ci)
+{
+    xn *e = k2(P_LIKE, 0, col_node(c), NULL);
+    e->s = pat, e->ci = ci;
+    return e;
+}
+
+static void ref_case(xn *p, int want, int want_ovf, const char *what)
+{
+    xr_ovf_any = xr_ovf_unc = 0;
+    int got = eval_p(p, 0, 1);
+    if (got != want || xr_ovf_unc != want_ovf) {
+        fprintf(stderr, "reference: %s: truth set %d (overflow %d), expected %d (%d)\n", what, got,
+                xr_ovf_unc, want, want_ovf);
+        pqt_test_failures++;
+    }
+}
+
+static void ref_selftest(void)
+{
+    xnrows = 1;
+    memset(xvalid, 0xff, sizeof xvalid);
+    set_valid(C_I32, 0, 0); /* i32 null */
+    xi[C_I64][0] = -7, xi[C_BIG][0] = INT64_MAX, xd[C_F64][0] = NAN, xd[C_G][0] = 30;
+    xi[C_B][0] = 1;
+    memcpy(xsb[0], "\xc3\xa9\xe6\x97\xa5", 5), xsoff[0][0] = 0, xsoff[0][1] = 5; /* s = "é日" */
+    nxpool = 0;
+    xn *i64 = col_node(C_I64), *big = col_node(C_BIG), *f64 = col_node(C_F64);
+    ref_case(k2(P_CMP, Q_EQ, k2(X_IDIV, 0, i64, li(2)), li(-3)), M_T, 0, "-7 // 2 = -3");
+    ref_case(k2(P_CMP, Q_EQ, k2(X_MOD, 0, i64, li(2)), li(-1)), M_T, 0, "-7 % 2 = -1");
+    ref_case(k2(P_CMP, Q_EQ, k2(X_DIV, 0, i64, li(2)), lf(-3.5)), M_T, 0, "-7 / 2 = -3.5");
+    ref_case(k2(P_ISNULL, 0, k2(X_DIV, 0, i64, li(0)), NULL), M_T, 0, "-7 / 0 is null");
+    ref_case(k2(P_ISNULL, 0, k2(X_MOD, 0, f64, lf(0)), NULL), M_T, 0, "NaN % 0.0 is null");
+    ref_case(k2(P_CMP, Q_GT, k2(X_ADD, 0, big, li(1)), li(0)), M_ALL, 1, "INT64_MAX + 1 overflows");
+    ref_case(k2(P_CMP, Q_GT, k2(X_ADD, 0, big, lf(1)), li(0)), M_T, 0, "INT64_MAX + 1.0 is FLOAT");
+    ref_case(k2(P_CMP, Q_EQ, k2(X_MUL, 0, big, li(-1)), k2(X_ADD, 0, li(INT64_MIN), li(1))), M_T, 0,
+             "-INT64_MAX");
+    ref_case(k2(P_CMP, Q_GT, li(9007199254740993LL), lf(9007199254740992.0)), M_T, 0,
+             "2^53 + 1 > 2^53 exactly");
+    ref_case(k2(P_CMP, Q_EQ, k2(X_ADD, 0, li(9007199254740993LL), lf(0)), lf(9007199254740992.0)),
+             M_T, 0, "2^53 + 1 + 0.0 rounds");
+    ref_case(k2(P_CMP, Q_NE, f64, lf(1)), M_T, 0, "NaN != 1");
+    ref_case(k2(P_CMP, Q_EQ, f64, f64), M_F, 0, "NaN == NaN is false");
+    ref_case(k2(P_NOT, 0, k2(P_CMP, Q_GT, col_node(C_I32), li(1)), NULL), M_U, 0, "not null > 1");
+    xn *o = k2(P_OR, 0, k2(P_CMP, Q_GT, col_node(C_I32), li(1)), k2(P_BOOL, 0, NULL, NULL));
+    o->k[1]->col = C_B, o->k[1]->nk = 0;
+    ref_case(o, M_T, 0, "unknown or true");
+    o = k2(P_AND, 0, k2(P_CMP, Q_GT, k2(X_ADD, 0, big, li(1)), li(0)), k2(P_BOOL, 0, NULL, NULL));
+    o->k[1]->col = C_B, o->k[1]->nk = 0;
+    ref_case(o, M_ALL, 0, "an overflow below and: not on every row's path");
+    ref_case(like(C_S, "__", 0), M_T, 0, "'\u00e9\u65e5' like '__' (characters, not bytes)");
+    ref_case(like(C_S, "\xc3\x89%", 1), M_F, 0, "ilike folds ASCII only");
+    ref_case(k2(P_CMP, Q_EQ, k2(X_FN, F_LENGTH, col_node(C_S), NULL), li(2)), M_T, 0, "length");
+    ref_case(k2(P_CMP, Q_GT, k2(X_FN, F_SIND, col_node(C_G), NULL), lf(0.5)), M_T | M_F, 0,
+             "sind(30) > 0.5 is not judged");
+    ref_case(k2(P_CMP, Q_GT, k2(X_FN, F_SIND, col_node(C_G), NULL), lf(0.49)), M_T, 0,
+             "sind(30) > 0.49");
+    ref_case(k2(P_CMP, Q_LT, k2(X_FN, F_LOG, lf(0), NULL), lf(-1e308)), M_T, 0, "log(0) = -inf");
+    ref_case(k2(P_CMP, Q_EQ, k2(X_FN, F_ABS, li(-5), NULL), li(5)), M_T, 0, "abs of INT");
+    ref_case(k2(P_CMP, Q_GT, k2(X_FN, F_ABS, k2(X_SUB, 0, li(INT64_MIN), li(0)), NULL), li(0)),
+             M_ALL, 1, "abs(INT64_MIN) overflows");
+    xn *c = xnew(P_FN);
+    c->sub = F_CONE, c->nk = 5;
+    double cv[5] = {10, 20, 10, 21, 0.999};
+    for (int k = 0; k < 5; k++)
+        c->k[k] = lf(cv[k]);
+    ref_case(c, M_F, 0, "cone: 1 degree apart, radius 0.999");
+    c->k[4] = lf(1.001);
+    ref_case(c, M_T, 0, "cone: 1 degree apart, radius 1.001");
+}
+
 int main(void)
 {
+    ref_selftest();
     const char *it = getenv("PQT_EXPR_DIFF_ITERS");
     int iters = it && atoi(it) > 0 ? atoi(it) : 1;
     for (int fi = 0; fi < 8 * iters; fi++)
