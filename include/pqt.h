@@ -1113,6 +1113,9 @@ typedef struct pqt_scan_counts {
     int64_t row_groups_sel_runs;
     int64_t row_groups_sel_bitmap;
     int64_t row_groups_decode_then_filter;
+    /* row groups a limit without a sort left unread: the first rows were found before them
+     * (docs/pruning.md, "A limit stops the pass") */
+    int64_t row_groups_not_read_limit;
 } pqt_scan_counts;
 PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
 /* Values decoded so far for one column (0 when never read). -1 when t has no such column. */

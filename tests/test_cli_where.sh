@@ -263,5 +263,48 @@ expect_same "$TMP/want" "$TMP/out" "cat --explain leaves stdout as it was"
 [ "$(grep -c '^row groups.*pruned by statistics' "$TMP/err")" = 2 ] || fail "cat --explain: the plan on stderr"
 grep -q '^counters: 10 row groups (9 pruned by statistics' "$TMP/err" || fail "cat --explain: the counters"
 
+# ---- SQL spellings: the counts DuckDB gave for the rules they stand for (expected.tsv) ----
+run count "$MIXED" -w "s like 'δέ%'"
+expect_rc 0 "count like"
+[ "$(cat "$TMP/out")" = 583 ] || fail "count s like 'δέ%': $(cat "$TMP/out"), DuckDB 583 (s starts_with \"δέ\")"
+run count "$MIXED" -w "s LIKE 'zeta,%'" --explain
+[ "$(head -n 1 "$TMP/out")" = 584 ] || fail "count s LIKE 'zeta,%': $(head -n 1 "$TMP/out"), DuckDB 584"
+expect_grep 's starts_with "zeta,"' out "--explain of a prefix LIKE"
+run count "$MIXED" -w "s = '東京-5'"
+[ "$(cat "$TMP/out")" = 45 ] || fail "count s = '東京-5': $(cat "$TMP/out"), DuckDB 45"
+run count "$MIXED" -w "s like 'a%' escape 'ab'"
+expect_rc 2 "a bad ESCAPE is a usage error"
+expect_grep "escape takes one character in quotes" err "a bad ESCAPE"
+
+# ---- a limit stops reading: -n N without --sort ----
+# s = 'r' || id, so 's ends_with "7"' keeps ids 7, 17, ... in every row group (statistics
+# settle none); the first 300 end at id 2997, in row group 2 (rows 2049..4096). One thread,
+# so no row group is read ahead and the plan is the same every run.
+OMP_NUM_THREADS=1 run cat "$SORTED" -w 's ends_with "7"' -c id -n 300 -f csv --explain
+expect_rc 0 "cat -n 300 --where"
+awk 'BEGIN { print "id"; for (i = 7; i <= 2997; i += 10) print i }' >"$TMP/want"
+expect_same "$TMP/want" "$TMP/out" "cat -n 300 --where: the first 300 survivors"
+grep -qx 'limit 300 reached in row group 2 of 10: row groups 3-10 not read' "$TMP/err" ||
+    fail "cat -n 300 --explain: the limit line: $(cat "$TMP/err")"
+grep -qx 'row groups 3-10: after the limit, not read' "$TMP/err" ||
+    fail "cat -n 300 --explain: row groups 3-10 not read: $(cat "$TMP/err")"
+grep -qx 'not read after the limit: 8 row groups' "$TMP/err" ||
+    fail "cat -n 300 --explain: the counter: $(cat "$TMP/err")"
+# choosing the rows decoded s in row groups 1 and 2 only
+grep -q '^counters: 10 row groups .*; 4096 values decoded, ' "$TMP/err" ||
+    fail "cat -n 300 --explain: values decoded: $(grep '^counters' "$TMP/err")"
+run head "$SORTED" -w 's ends_with "7"' -c id -f csv
+awk 'BEGIN { print "id"; for (i = 7; i <= 97; i += 10) print i }' >"$TMP/want"
+expect_same "$TMP/want" "$TMP/out" "head --where: the first 10 survivors"
+# a limit beyond the survivors reads every row group
+OMP_NUM_THREADS=1 run cat "$SORTED" -w 'id > 20470 or id < 3' -c id -n 100 -f csv --explain
+[ "$(sed 1d "$TMP/out" | tr '\n' ' ')" = "1 2 20471 20472 20473 20474 20475 20476 20477 20478 20479 20480 " ] ||
+    fail "cat -n 100 beyond the survivors: $(tr '\n' ' ' <"$TMP/out")"
+grep -qx 'limit 100: every row group was needed' "$TMP/err" ||
+    fail "cat -n 100 --explain: $(cat "$TMP/err")"
+run count "$SORTED" -w "$RANGE" --explain json
+python3 -c 'import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["row_groups_not_read_limit"] == 0 else 1)' "$TMP/out" ||
+    fail "count --explain json: row_groups_not_read_limit: $(head -c 300 "$TMP/out")"
+
 echo "test_cli_where: $checks runs, $ncases DuckDB cases, $failures failures"
 [ "$failures" -eq 0 ]

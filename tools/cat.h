@@ -240,10 +240,11 @@ void cat_batch_done(cat_batch *b, int ncols);
 
 /* --where (cat_where.c): open the table with the rules over file rows lo..hi (of nrows)
  * and take its row index as rd's map, unless no row or every row of lo..hi passes (map
- * NULL, nmap the survivors). EXIT_OK, or EXIT_FAIL after saying why (a column the file
- * lacks, a value of the wrong type, a read error). */
-int cat_where_open(cat_reader *rd, const char *path, const cat_open_args *a,
-                   const tool_where *w, int64_t lo, int64_t hi, int64_t nrows);
+ * NULL, nmap the survivors). limit >= 0: only the first limit survivors are wanted, and the
+ * filter stops once it has them (PQT_OPT_LIMIT). EXIT_OK, or EXIT_FAIL after saying why (a
+ * column the file lacks, a value of the wrong type, a read error). */
+int cat_where_open(cat_reader *rd, const char *path, const cat_open_args *a, const tool_where *w,
+                   int64_t lo, int64_t hi, int64_t nrows, int64_t limit);
 /* g = the rows rows[0..n) - base of s (increasing), in g's own buffers. */
 void cat_gather(cat_gathered *g, const colview *s, const int64_t *rows, int64_t n, int64_t base);
 void cat_gathered_free(cat_gathered *g);

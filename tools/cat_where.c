@@ -35,10 +35,11 @@ static void *xcalloc(size_t n)
 }
 
 int cat_where_open(cat_reader *rd, const char *path, const cat_open_args *a, const tool_where *w,
-                   int64_t lo, int64_t hi, int64_t nrows)
+                   int64_t lo, int64_t hi, int64_t nrows, int64_t limit)
 {
     tool_where_open_args oa = {w,    a->no_crc, a->binary_as_string, -1, TOOL_ROW_OPEN,
                                TOOL_ROW_OPEN, 0, NULL, 0, NULL};
+    if (limit >= 0) oa.limit_plus1 = limit < INT64_MAX ? limit + 1 : INT64_MAX;
     if (lo > 1 || hi < nrows) { /* --rows: the rules apply within the slice */
         oa.row_lo = lo;
         oa.row_hi = hi;

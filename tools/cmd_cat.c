@@ -31,8 +31,10 @@
     "                     objects ({\"s\":{\"a\":1}}, the default, a struct's members together)\n" \
     "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
     "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
-    "                     --limit counts the rows that pass. A rule that does not parse is a\n" \
-    "                     usage error (status 2); a column the file lacks, status 1\n"            \
+    "                     --limit counts the rows that pass (without --sort, reading stops\n" \
+    "                     once they are found: later row groups are not read). A rule that\n" \
+    "                     does not parse is a usage error (status 2); a column the file\n"      \
+    "                     lacks, status 1\n"                                                    \
     "  --sample P[,SEED]  keep each row with probability P (0..1; 1 or more keeps all), drawn\n"  \
     "                     by docs/sampling.md's frozen rule: the same P and SEED keep the same\n" \
     "                     rows on every run; without SEED one is drawn (--explain shows it).\n" \
@@ -381,7 +383,10 @@ static int run(pqt_file *f, const cat_args *args)
         if (args->where.qc) tool_warnings_to_stderr(); /* --qc-soft's warnings */
         if (rc == EXIT_OK && filtered) {
             /* from here on rows are the survivors' own numbers */
-            rc = cat_where_open(&rd, args->path, &oa, &args->where, lo, hi, nrows);
+            /* -n N with rules stops the filter once N rows are found; not with --qc, whose
+             * rules are checked over every survivor */
+            int64_t stop_at = args->where.nrules > 0 && !args->where.qc ? limit : -1;
+            rc = cat_where_open(&rd, args->path, &oa, &args->where, lo, hi, nrows, stop_at);
             /* the rows print from the file, not the table: check the ruled columns first */
             if (rc == EXIT_OK && args->where.qc && pqt_table_validate_qc(rd.t) != PQT_OK)
                 rc = tool_fail(args->path);

@@ -284,6 +284,9 @@ void tool_explain_text(const pqt_table *t, FILE *out)
             (long long)c.pages_skipped, (long long)c.pages_decompressed,
             (long long)c.dictionary_pages_read, (long long)c.values_decoded,
             (long long)c.bytes_read);
+    if (c.row_groups_not_read_limit > 0)
+        fprintf(out, "not read after the limit: %lld row groups\n",
+                (long long)c.row_groups_not_read_limit);
 }
 
 void tool_explain_qc(const tool_where *w, FILE *out)
@@ -345,6 +348,8 @@ int tool_explain_json(const pqt_table *t, FILE *out)
     jw_int(&w, sc.row_groups_sel_bitmap);
     jw_key(&w, "row_groups_decode_then_filter");
     jw_int(&w, sc.row_groups_decode_then_filter);
+    jw_key(&w, "row_groups_not_read_limit");
+    jw_int(&w, sc.row_groups_not_read_limit);
     /* the sample settled at open (docs/sampling.md): 1.0 and 0 when there is none */
     jw_key(&w, "sample_fraction");
     jw_double(&w, pqt_table_sample_fraction(t));

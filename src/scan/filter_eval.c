@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "scan/filter_int.h"
+#include "scan/filter_like.h"
 #include "util/bits.h"
 #include "util/error.h"
 #include "util/le.h"
@@ -169,6 +170,11 @@ KERNEL(ew_str, int64_t, STR_SETUP,
        S_LEN(j) >= llen && bytes_eq(S_AT(j) + S_LEN(j) - llen, lit, llen))
 KERNEL(ct_str, int64_t, STR_SETUP, bytes_contain(S_AT(j), S_LEN(j), lit, llen))
 KERNEL(in_str, int64_t, STR_SETUP; const cset *set = lf->set, set_has_str(set, S_AT(j), S_LEN(j)))
+/* LIKE / ILIKE patterns of no simpler shape (filter_like.h) */
+KERNEL(like_str, int64_t, STR_SETUP; const uint8_t *pk = lf->pat,
+       pqt_scan_like_match(S_AT(j), S_LEN(j), lit, pk, llen, 0))
+KERNEL(ilike_str, int64_t, STR_SETUP; const uint8_t *pk = lf->pat,
+       pqt_scan_like_match(S_AT(j), S_LEN(j), lit, pk, llen, 1))
 
 static const kernel_fn k_i32[FOP_COUNT] = {[FOP_LT] = lt_i32, [FOP_LE] = le_i32, [FOP_GT] = gt_i32,
                                            [FOP_GE] = ge_i32, [FOP_EQ] = eq_i32, [FOP_IN] = in_i32};
@@ -187,7 +193,7 @@ static const kernel_fn k_u8[FOP_COUNT] = {[FOP_LT] = lt_u8, [FOP_LE] = le_u8, [F
 static const kernel_fn k_str[FOP_COUNT] = {
     [FOP_LT] = lt_str, [FOP_LE] = le_str,    [FOP_GT] = gt_str,         [FOP_GE] = ge_str,
     [FOP_EQ] = eq_str, [FOP_IN] = in_str,    [FOP_STARTS_WITH] = sw_str, [FOP_ENDS_WITH] = ew_str,
-    [FOP_CONTAINS] = ct_str};
+    [FOP_CONTAINS] = ct_str, [FOP_LIKE] = like_str, [FOP_ILIKE] = ilike_str};
 
 static kernel_fn pick(const fleaf *lf)
 {

@@ -54,6 +54,8 @@ typedef struct flit {
     uint8_t is_int; /* FLIT_NUM: integral and inside int64, so i is exact */
     uint8_t is_u64; /* FLIT_NUM: a decimal integer above INT64_MAX that fits uint64: u is exact */
     uint8_t is_hex;
+    uint8_t is_iso; /* FLIT_STR written unquoted as an ISO date, time or timestamp
+                       (pqt_scan_iso_value): temporal columns only */
     int32_t lo, hi; /* byte span in the rule text */
     int64_t i;      /* FLIT_NUM when is_int; FLIT_BOOL: 0/1 */
     uint64_t u;     /* FLIT_NUM when is_u64 */
@@ -79,6 +81,10 @@ typedef struct fnode {
     char *set_name;  /* @name after in / not_in */
     int32_t set_lo;
     int32_t set_idx; /* pqt_filter_add_in: index of its own set; else -1 */
+    /* FOP_LIKE / FOP_ILIKE: the ESCAPE character (one UTF-8 character, NUL-terminated;
+     * empty: none, as DuckDB) and where it was written */
+    char like_esc[5];
+    int32_t like_esc_lo;
     /* FN_CALLBACK (pqt_filter_add_callback): the named columns, the function, its user */
     char **cb_cols;
     int32_t cb_ncols;
@@ -182,6 +188,11 @@ typedef struct fleaf {
     char *s;        /* strings (owned) */
     int64_t slen;
     cset *set;      /* IN (owned) */
+    /* LIKE / ILIKE (filter_like.c): s holds the pattern one byte per token, pat the token of
+     * each byte (PQT_LIKE_*), plen the literal bytes every match starts with (ILIKE: up to the
+     * first ASCII letter too), which is what statistics can use */
+    uint8_t *pat; /* owned */
+    int64_t plen;
     /* where it came from, for rendering */
     char *col;
     int unit;

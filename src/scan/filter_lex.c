@@ -3,10 +3,10 @@
  * filter_lex.c - tokens of the filter language (layer: scan).
  *
  * docs/filters.md, "Grammar": whitespace separates tokens, parentheses delimit themselves, a
- * double-quoted run is one token ("" inside one is a quote for
- * a literal quote), keywords and/or/not are case-insensitive whole words. Our extensions: a
- * backquoted run is one column name (`` inside it is a literal backquote); the symbolic
- * operators also take the spellings = != <>. Positions in messages are 1-based characters
+ * double- or single-quoted run is one token (a doubled quote inside one is a literal quote),
+ * keywords and/or/not (and the operators like/ilike) are case-insensitive whole words. Our
+ * extensions: a backquoted run is one column name (`` inside it is a literal backquote); the
+ * symbolic operators also take the spellings = != <>. Positions in messages are 1-based characters
  * (UTF-8 code points) of the rule, so a rule holding unicode is counted as a person reads it.
  */
 #include <stdarg.h>
@@ -21,7 +21,7 @@ static int is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 
 int pqt_scan_is_wordchar(int c)
 {
-    return !is_space(c) && c != '(' && c != ')' && c != '"' && c != '`' && c != '\0';
+    return !is_space(c) && c != '(' && c != ')' && c != '"' && c != '\'' && c != '`' && c != '\0';
 }
 
 int pqt_scan_is_opchar(int c) { return c == '<' || c == '>' || c == '=' || c == '!' || c == '/'; }
@@ -62,9 +62,9 @@ int pqt_scan_lex(const char *t, int32_t n, int32_t at, ftok *tok)
         tok->hi = at + 1;
         return 0;
     }
-    if (c == '"' || c == '`') {
+    if (c == '"' || c == '\'' || c == '`') {
         int32_t e = quoted_end(t, n, at, c);
-        tok->type = c == '"' ? TK_QUOTED : TK_BQUOTED;
+        tok->type = c == '`' ? TK_BQUOTED : TK_QUOTED; /* 'abc' is SQL's spelling of "abc" */
         tok->hi = e < 0 ? n : e;
         return e < 0 ? -1 : 0;
     }
@@ -135,7 +135,14 @@ int pqt_scan_match_symop(const char *s, int32_t len, int *op)
 
 int pqt_scan_match_wordop(const char *s, int32_t len)
 {
-    /* case-sensitive, whole word */
+    /* case-sensitive, whole word; like and ilike (SQL keywords) in any case */
+    for (int op = FOP_LIKE; op <= FOP_ILIKE; op++) {
+        const char *w = op_names[op];
+        int32_t i = 0;
+        while (i < len && w[i] && lower((unsigned char)s[i]) == w[i])
+            i++;
+        if (i == len && !w[i]) return op;
+    }
     for (int op = FOP_IN; op <= FOP_CONTAINS; op++) {
         if (op == FOP_IN || op == FOP_NOT_IN || op >= FOP_IS_NULL) {
             const char *w = op_names[op];
@@ -185,8 +192,22 @@ int32_t pqt_scan_lex_iso(const char *t, int32_t nbytes, int32_t at)
         if (!tl) return 0;
         e = at + tl;
     }
-    if (e < nbytes && pqt_scan_is_identchar((unsigned char)t[e])) return 0;
+    /* 12:30:5 is not 12:30 followed by something */
+    if (e < nbytes && (pqt_scan_is_identchar((unsigned char)t[e]) || t[e] == ':')) return 0;
     return e - at;
+}
+
+int pqt_scan_iso_value(const char *t, int32_t lo, int32_t hi, flit *lit)
+{
+    if (hi <= lo || pqt_scan_lex_iso(t, hi, lo) != hi - lo) return 0;
+    memset(lit, 0, sizeof *lit);
+    lit->cls = FLIT_STR;
+    lit->is_iso = 1;
+    lit->lo = lo;
+    lit->hi = hi;
+    lit->len = hi - lo;
+    lit->s = pqt_strndup(t + lo, (size_t)(hi - lo));
+    return lit->s ? 1 : -1;
 }
 
 int pqt_scan_charpos(const char *text, int32_t off)

@@ -35,6 +35,11 @@ int pqt_scan_match_wordop(const char *s, int32_t len);
  * 2018-01-31T12:30:00.25 with an optional final Z, or a time of day 12:30 / 12:30:00.5) that
  * ends at a character no name could continue; 0 when there is none. */
 int32_t pqt_scan_lex_iso(const char *text, int32_t nbytes, int32_t at);
+/* When text[lo, hi) is exactly an unquoted ISO literal (pqt_scan_lex_iso): lit becomes that
+ * string flagged is_iso (resolve takes it against date, time and timestamp columns as the
+ * quoted form, and refuses it elsewhere with a hint) and 1 is returned; -1 out of memory;
+ * 0 when it is not one (lit untouched). */
+int pqt_scan_iso_value(const char *text, int32_t lo, int32_t hi, flit *lit);
 /* PQT_BAD_FILTER with the formatted message and " at character N" (N from byte offset at of
  * text; no position when text is NULL). */
 pqt_status pqt_scan_fail(const char *text, int32_t at, const char *fmt, ...) PQT_PRINTF(3, 4);

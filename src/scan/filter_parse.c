@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "scan/filter_lex.h"
+#include "scan/filter_like.h"
 #include "util/mem.h"
 
 enum { P_START, P_LP, P_AND, P_OR, P_NOT, P_OTHER };
@@ -36,7 +37,7 @@ static pqt_status lex_at(parser *P, int32_t at, ftok *tok)
 {
     if (pqt_scan_lex(P->t, P->n, at, tok) == 0) return PQT_OK;
     return pqt_scan_fail(P->t, tok->lo, "filter expression '%s' has an unterminated %s", P->show,
-                         P->t[tok->lo] == '"' ? "quoted value" : "backquoted name");
+                         P->t[tok->lo] != '`' ? "quoted value" : "backquoted name");
 }
 
 static pqt_status advance(parser *P) { return lex_at(P, P->tok.hi, &P->tok); }
@@ -134,6 +135,8 @@ static pqt_status bare_value(parser *P, int32_t lo, int32_t vlo, int32_t vhi, in
                              flit *lit, int item)
 {
     const char *why;
+    int iso = pqt_scan_iso_value(P->t, vlo, vhi, lit); /* 2018-01-01 unquoted */
+    if (iso) return iso > 0 ? PQT_OK : oom();
     if (pqt_scan_lit_bare(P->t + vlo, vhi - vlo, allow_hex, lit, &why) != 0) {
         if (item)
             return CLAUSE_FAIL(P, lo, vhi, vlo, ": element %d of the list, '%.*s', %s", item,
@@ -205,7 +208,7 @@ static pqt_status parse_list(parser *P, fnode *c, int32_t lo, int32_t lp, int32_
         }
         flit *lit = &c->items[c->nitems];
         memset(lit, 0, sizeof *lit);
-        if (ch == '"' || ch == '`') {
+        if (ch == '"' || ch == '\'' || ch == '`') {
             ftok q;
             PQT_TRY(lex_at(P, p, &q));
             if (ch == '`')
@@ -217,7 +220,7 @@ static pqt_status parse_list(parser *P, fnode *c, int32_t lo, int32_t lp, int32_
         } else {
             int32_t e = p;
             while (e < P->n && !is_space_c(t[e]) && t[e] != ',' && t[e] != '(' && t[e] != ')' &&
-                   t[e] != '"' && t[e] != '`')
+                   t[e] != '"' && t[e] != '\'' && t[e] != '`')
                 e++;
             PQT_TRY(bare_value(P, lo, p, e, 0, lit, c->nitems + 1));
             p = e;
@@ -285,6 +288,8 @@ static pqt_status parse_value(parser *P, fnode *c, int32_t lo, int32_t op_lo, in
     if (rest_lo < 0 && nt.type == TK_QUOTED) PQT_TRY(quoted_value(P, &nt, &c->val));
     else PQT_TRY(bare_value(P, lo, vlo, vhi, 1, &c->val, 0));
     *end_ret = vhi;
+    if (c->op == FOP_LIKE || c->op == FOP_ILIKE) /* [ESCAPE 'c'] */
+        return pqt_scan_like_escape(t, P->n, lo, vhi, c, end_ret);
     return PQT_OK;
 }
 

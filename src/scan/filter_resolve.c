@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "scan/filter_lex.h"
+#include "scan/filter_like.h"
 #include "scan/filter_resolve.h"
 #include "util/mem.h"
 
@@ -243,10 +244,28 @@ static pqt_status temporal(const rctx *R, const flit *lit, int item, int64_t *v,
     return PQT_OK;
 }
 
+/* An unquoted ISO literal (2018-01-01) against a column that is not temporal: what it was
+ * taken for, and what to write instead. */
+static pqt_status iso_misuse(const rctx *R, const flit *lit, int item)
+{
+    const char *what = memchr(lit->s, 'T', (size_t)lit->len) ? "a timestamp"
+                       : memchr(lit->s, '-', (size_t)lit->len) ? "a date"
+                                                               : "a time of day";
+    char el[40] = "";
+    if (item) snprintf(el, sizeof el, "element %d of the list, ", item);
+    if (R->kind == PQT_STRING)
+        return rfail(R, lit->lo, "%s%.40s unquoted is %s; quote it to compare a string: '%.40s'",
+                     el, lit->s, what, lit->s);
+    return rfail(R, lit->lo, "%s%.40s unquoted is %s; column '%s' is %s", el, lit->s, what,
+                 R->col, kind_text(R->kind));
+}
+
 static pqt_status scalar_value(const rctx *R, fleaf *lf, int op)
 {
     const flit *lit = &R->n->val;
     int k = R->kind;
+    if (lit->is_iso && k != PQT_DATE && k != PQT_TIME && k != PQT_TIMESTAMP)
+        return iso_misuse(R, lit, 0);
     if (k == PQT_STRING) {
         if (lit->cls != FLIT_STR)
             return rfail(R, lit->lo, "column '%s' is string; its value must be double-quoted",
@@ -328,7 +347,9 @@ static pqt_status set_value(const rctx *R, const pqt_filter *f, fleaf *lf)
         if (off) off[0] = 0;
         for (int32_t i = 0; st == PQT_OK && i < n->nitems; i++) {
             const flit *it = &n->items[i];
-            if (it->cls != FLIT_STR)
+            if (it->is_iso)
+                st = iso_misuse(R, it, i + 1);
+            else if (it->cls != FLIT_STR)
                 st = rfail(R, it->lo, "element %d of the list must be double-quoted (column '%s' "
                            "is string)", i + 1, R->col);
             else {
@@ -350,6 +371,10 @@ static pqt_status set_value(const rctx *R, const pqt_filter *f, fleaf *lf)
     pqt_status st = PQT_OK;
     for (int64_t i = 0; i < cnt && st == PQT_OK; i++) {
         const flit *it = s ? NULL : &n->items[i];
+        if (it && it->is_iso && (fl || is_int_kind(k) || k == PQT_BOOL)) {
+            st = iso_misuse(R, it, (int)i + 1);
+            break;
+        }
         if (fl) {
             double d;
             if (it && it->cls != FLIT_NUM) {
@@ -438,7 +463,8 @@ pqt_status pqt_scan_leaf_build(const pqt_filter *f, const frule *rule, const fno
         [FOP_IS_NAN] = FOP_IS_NAN,  [FOP_IS_NOT_NAN] = FOP_IS_NAN,
         [FOP_IS_FINITE] = FOP_IS_FINITE, [FOP_IS_NOT_FINITE] = FOP_IS_FINITE,
         [FOP_STARTS_WITH] = FOP_STARTS_WITH, [FOP_ENDS_WITH] = FOP_ENDS_WITH,
-        [FOP_CONTAINS] = FOP_CONTAINS};
+        [FOP_CONTAINS] = FOP_CONTAINS,      [FOP_LIKE] = FOP_LIKE,
+        [FOP_ILIKE] = FOP_ILIKE};
     if (op == FOP_NE || op == FOP_NOT_IN || op == FOP_IS_NOT_NULL || op == FOP_IS_NOT_NAN ||
         op == FOP_IS_NOT_FINITE)
         lf->negate ^= 1;
@@ -463,6 +489,12 @@ pqt_status pqt_scan_leaf_build(const pqt_filter *f, const frule *rule, const fno
             return rfail(&R, at, "%s applies only to string columns; column '%s' is %s", opname,
                          R.col, kind_text(k));
         return scalar_value(&R, lf, bop);
+    case FOP_LIKE:
+    case FOP_ILIKE:
+        if (k != PQT_STRING)
+            return rfail(&R, at, "%s applies only to string columns; column '%s' is %s", opname,
+                         R.col, kind_text(k));
+        return pqt_scan_like_build(rule, n, lf);
     case FOP_IN:
         if (k == PQT_BOOL)
             return rfail(&R, at, "%s does not apply to the bool column '%s' (write %s == true)",
@@ -477,6 +509,7 @@ pqt_status pqt_scan_leaf_build(const pqt_filter *f, const frule *rule, const fno
 void pqt_scan_leaf_free(fleaf *lf)
 {
     pqt_mem_free(lf->s);
+    pqt_mem_free(lf->pat);
     pqt_mem_free(lf->col);
     if (lf->set) {
         pqt_scan_cset_free(lf->set);

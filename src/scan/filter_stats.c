@@ -132,6 +132,19 @@ static int64_t members_in(const fleaf *lf, const cinfo *ci)
     return b > a ? b - a : 0;
 }
 
+/* LIKE / ILIKE of no simpler shape: TRUE needs the literal prefix every match starts with (as
+ * starts_with does); FALSE is always possible. */
+static int like_truths(const fleaf *lf, const cinfo *ci)
+{
+    const char *p = lf->s;
+    int64_t pl = lf->plen;
+    int t = 1;
+    if (ci->has_hi && pqt_scan_strcmp(ci->hi.s, ci->hi.len, p, pl) < 0) t = 0;
+    if (ci->has_lo && pqt_scan_strcmp(ci->lo.s, ci->lo.len, p, pl) > 0 && !starts(&ci->lo, p, pl))
+        t = 0;
+    return (t ? TV_T : 0) | TV_F;
+}
+
 /* Truth values a non-null, non-NaN value inside the bounds can give (before negation). */
 static int value_truths(const fleaf *lf, const cinfo *ci)
 {
@@ -182,6 +195,9 @@ static int value_truths(const fleaf *lf, const cinfo *ci)
         if (!(lo && hi && starts(&ci->lo, lf->s, lf->slen) && starts(&ci->hi, lf->s, lf->slen)))
             r |= TV_F;
         break;
+    case FOP_LIKE:
+    case FOP_ILIKE:
+        return like_truths(lf, ci);
     default: /* ends_with, contains: the bounds say nothing */
         r = lf->slen == 0 ? TV_T : TV_T | TV_F;
         break;

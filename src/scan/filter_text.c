@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scan/filter_lex.h"
+#include "scan/filter_like.h"
 #include "util/civil.h"
 
 typedef struct sbuf {
@@ -110,6 +111,24 @@ static void put_col(sbuf *b, const char *c)
     else put_quoted(b, c, (int64_t)strlen(c), '`');
 }
 
+/* A LIKE pattern from its tokens: wildcards as written, literal % _ \ escaped by \ (then
+ * `escape "\"` follows). */
+static void put_pattern(sbuf *b, const fleaf *lf)
+{
+    int esc = 0;
+    puts_(b, "\"");
+    for (int64_t i = 0; i < lf->slen; i++) {
+        char c = lf->s[i];
+        if (lf->pat[i] == PQT_LIKE_BYTE && (c == '%' || c == '_' || c == '\\')) {
+            esc = 1;
+            puts_(b, "\\");
+        }
+        put(b, &c, 1);
+        if (c == '"') put(b, &c, 1);
+    }
+    puts_(b, esc ? "\" escape \"\\\"" : "\"");
+}
+
 static void put_leaf(sbuf *b, const fleaf *lf)
 {
     int neg = lf->negate, op = lf->op;
@@ -149,6 +168,9 @@ static void put_leaf(sbuf *b, const fleaf *lf)
         }
         if (s->n > shown) putf(b, ", ... %lld values", (long long)s->n);
         puts_(b, ")");
+    } else if (op == FOP_LIKE || op == FOP_ILIKE) {
+        puts_(b, " ");
+        put_pattern(b, lf);
     } else if (op != FOP_IS_NULL && op != FOP_IS_NAN && op != FOP_IS_FINITE) {
         puts_(b, " ");
         put_value(b, lf, lf->i, lf->d, lf->s, lf->slen);

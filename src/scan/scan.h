@@ -47,13 +47,14 @@ void pqt_scan_page_stats(const pqt_file_meta *meta, const pqt_col *c, int rg,
 
 /* What the pass decided for one row group. */
 enum {
-    PQT_RG_UNCOVERED = 0,   /* outside the slice: nothing to decide */
-    PQT_RG_PRUNED = 1,      /* statistics proved no row passes (conjunct by_conj) */
-    PQT_RG_ALL = 2,         /* statistics proved every row passes: no filter column decoded */
-    PQT_RG_FILTERED = 3,    /* filter columns decoded: rows_out of rows_in kept */
+    PQT_RG_UNCOVERED = 0,    /* outside the slice: nothing to decide */
+    PQT_RG_PRUNED = 1,       /* statistics proved no row passes (conjunct by_conj) */
+    PQT_RG_ALL = 2,          /* statistics proved every row passes: no filter column decoded */
+    PQT_RG_FILTERED = 3,     /* filter columns decoded: rows_out of rows_in kept */
     PQT_RG_PRUNED_INDEX = 4, /* the column index refuted every page (conjunct by_conj) */
     PQT_RG_PRUNED_DICT = 5,  /* no dictionary entry passes conjunct by_conj, no plain page */
-    PQT_RG_PRUNED_BLOOM = 6  /* the bloom filter holds no value conjunct by_conj asks for */
+    PQT_RG_PRUNED_BLOOM = 6, /* the bloom filter holds no value conjunct by_conj asks for */
+    PQT_RG_LIMIT = 7         /* after the row group the limit was reached in: keeps nothing */
 };
 /* How the surviving rows of a FILTERED row group were held (docs/pruning.md). */
 enum { PQT_SELK_NONE = 0, PQT_SELK_RUNS, PQT_SELK_BITMAP, PQT_SELK_DECODE_THEN_FILTER };
@@ -64,6 +65,7 @@ typedef struct pqt_rg_verdict {
     int nconj_read;  /* FILTERED: conjuncts evaluated on decoded values */
     int sel_kind;    /* FILTERED: PQT_SELK_* */
     bool dict_all;   /* ALL: the dictionary proved a conjunct (statistics the others) */
+    bool read_ahead; /* LIMIT: read by a parallel worker before the limit was known */
     int64_t rows_in, rows_out;
     int64_t pages_pruned; /* filter-column pages the column index refuted */
     int blooms_read;      /* bloom filters read */
@@ -79,6 +81,13 @@ typedef struct pqt_scan_pass {
     int threads;
     unsigned pushdown_off;       /* PQT_PD_* turned off */
     pqt_read_counters *counters; /* per slot: what decoding it cost (NULL: not counted) */
+    /* A limit (docs/pruning.md, "A limit stops the pass"): once limit_plus1 - 1 rows are found
+     * in row-group order, later row groups are not filtered (0: no limit). With a sample the
+     * rows counted are those the sample (fraction, seed > 0) keeps among the survivors. */
+    int64_t limit_plus1;
+    bool sampled;
+    double sample_fraction;
+    int64_t sample_seed;
 } pqt_scan_pass;
 
 /* ---- proofs from the file's auxiliary structures, each for one conjunct of one row group,
@@ -124,7 +133,9 @@ pqt_status pqt_scan_page_index_prune(const pqt_scan_pass *ps, int rg, int k, pqt
 void pqt_scan_conj_order(const pqt_fprog *p, int *order_ret);
 
 /* Refine sels[0..nrg) (row-group relative; the slice) to the rows passing the program;
- * verdicts[rg] says how each was decided. Row groups run in parallel when threads > 1. On
+ * verdicts[rg] says how each was decided. Row groups run in parallel when threads > 1. With
+ * a limit, the row groups after the one the limit was reached in keep nothing (PQT_RG_LIMIT)
+ * and a failure there is not reported: the result is the same on any thread count. On
  * failure sels are partly refined (the caller works on a copy) and the message names the
  * column and row group. */
 pqt_status pqt_scan_filter(const pqt_scan_pass *pass, pqt_sel *sels, pqt_rg_verdict *verdicts);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scan/sample.h"
 #include "scan/scan.h"
 #include "util/bits.h"
 #include "util/error.h"
@@ -566,6 +567,100 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
     return PQT_OK;
 }
 
+/* ---- a limit stops the pass (docs/pruning.md, "A limit stops the pass") ----
+ * Row groups finish in any order; the frontier walks them in file order as they finish and
+ * sums the rows each contributes, so the row group the limit is reached in (stop) is known
+ * only once every row group before it is done. A worker does not start a row group after
+ * stop; one started before stop was known is dropped afterwards. */
+typedef struct limit_state {
+    int64_t want;     /* rows to find */
+    int64_t found;    /* in the row groups before frontier */
+    int frontier;     /* the first row group not known done, in file order */
+    _Atomic int stop; /* the row group the limit was reached in; nrg while not (-1: limit 0) */
+    uint8_t *done;    /* per row group: filtered (or nothing to filter) */
+    int64_t *count;   /* per row group: rows toward the limit */
+} limit_state;
+
+/* The rows of sel (row group rg) that count toward the limit: with a sample, those it keeps. */
+static pqt_status limit_count(const pqt_scan_pass *ps, int rg, const pqt_sel *sel, int64_t *ret)
+{
+    *ret = sel->nsel;
+    if (!ps->sampled || sel->nsel == 0 || ps->sample_fraction >= 1) return PQT_OK;
+    if (ps->sample_fraction <= 0 || ps->sample_seed <= 0) {
+        *ret = 0; /* a fraction of 0 keeps nothing */
+        return PQT_OK;
+    }
+    /* the sample pass on a copy: the same rule the open applies after the filter */
+    pqt_sel copy;
+    memset(&copy, 0, sizeof copy);
+    pqt_status st = pqt_sel_copy(&copy, sel);
+    if (st == PQT_OK)
+        st = pqt_scan_sample(&copy, 1, &ps->rg_start[rg], ps->sample_fraction, ps->sample_seed, 1);
+    if (st == PQT_OK) *ret = copy.nsel;
+    pqt_sel_free(&copy);
+    return st;
+}
+
+/* Row group rg done with count rows toward the limit; walk the frontier. Caller holds the
+ * lock (or is alone). */
+static void limit_advance(limit_state *ls, int nrg, int rg, int64_t count)
+{
+    if (rg >= 0) {
+        ls->done[rg] = 1;
+        ls->count[rg] = count;
+    }
+    while (ls->frontier < nrg && ls->done[ls->frontier] && atomic_load(&ls->stop) == nrg) {
+        ls->found += ls->count[ls->frontier];
+        if (ls->found >= ls->want) atomic_store(&ls->stop, ls->frontier);
+        ls->frontier++;
+    }
+}
+
+static void limit_note(const pqt_scan_pass *ps, limit_state *ls, int rg, int64_t count)
+{
+#pragma omp critical(pqt_scan_limit)
+    limit_advance(ls, ps->nrg, rg, count);
+}
+
+static pqt_status limit_init(const pqt_scan_pass *ps, const pqt_sel *sels, limit_state *ls)
+{
+    memset(ls, 0, sizeof *ls);
+    ls->want = ps->limit_plus1 - 1;
+    atomic_init(&ls->stop, ls->want <= 0 ? -1 : ps->nrg);
+    ls->done = pqt_calloc((size_t)ps->nrg + 1, 1);
+    ls->count = pqt_calloc((size_t)ps->nrg + 1, sizeof *ls->count);
+    if (!ls->done || !ls->count) {
+        pqt_mem_free(ls->done);
+        pqt_mem_free(ls->count);
+        return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
+    }
+    for (int rg = 0; rg < ps->nrg; rg++)
+        ls->done[rg] = sels[rg].nsel == 0;
+    limit_advance(ls, ps->nrg, -1, 0);
+    return PQT_OK;
+}
+
+/* After the pass: the row groups after stop keep nothing, whatever a worker read ahead. */
+static void limit_finish(const pqt_scan_pass *ps, limit_state *ls, pqt_sel *sels,
+                         pqt_rg_verdict *verdicts)
+{
+    for (int rg = atomic_load(&ls->stop) + 1; rg < ps->nrg; rg++) {
+        pqt_rg_verdict *v = &verdicts[rg];
+        int64_t in = v->rows_in; /* set before the pass: 0 outside the slice */
+        if (in == 0) continue;
+        /* statistics alone read nothing; anything else read the file */
+        bool ahead = v->what != PQT_RG_UNCOVERED && v->what != PQT_RG_PRUNED &&
+                     !(v->what == PQT_RG_ALL && !v->dict_all);
+        memset(v, 0, sizeof *v);
+        v->what = PQT_RG_LIMIT;
+        v->rows_in = in;
+        v->read_ahead = ahead;
+        pqt_sel_init_none(&sels[rg], sels[rg].nrows);
+    }
+    pqt_mem_free(ls->done);
+    pqt_mem_free(ls->count);
+}
+
 pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdict *verdicts)
 {
     int nconj = pqt_scan_prog_nconj(ps->prog), nslots = pqt_scan_prog_ncols(ps->prog);
@@ -573,12 +668,18 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         memset(&verdicts[rg], 0, sizeof verdicts[rg]);
         verdicts[rg].rows_in = verdicts[rg].rows_out = sels[rg].nsel;
     }
-    if (nconj == 0) return PQT_OK;
-    int *order = pqt_malloc_array((size_t)nconj, sizeof *order);
-    conj_seen *seen = pqt_calloc((size_t)nconj, sizeof *seen);
+    if (nconj == 0 && ps->limit_plus1 <= 0) return PQT_OK;
+    limit_state lim_store, *lim = NULL;
+    if (ps->limit_plus1 > 0) {
+        PQT_TRY(limit_init(ps, sels, &lim_store));
+        lim = &lim_store;
+    }
+    int *order = pqt_malloc_array((size_t)nconj + 1, sizeof *order);
+    conj_seen *seen = pqt_calloc((size_t)nconj + 1, sizeof *seen);
     if (!order || !seen) {
         pqt_mem_free(order);
         pqt_mem_free(seen);
+        if (lim) limit_finish(ps, lim, sels, verdicts);
         return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
     }
     pqt_scan_conj_order(ps->prog, order);
@@ -592,8 +693,8 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         worker w;
         pqt_par_thread th;
         pqt_par_enter(&th);
-        bool *alive = pqt_calloc((size_t)nconj, sizeof *alive);
-        int *my_order = alive ? pqt_calloc((size_t)nconj, sizeof *my_order) : NULL;
+        bool *alive = pqt_calloc((size_t)nconj + 1, sizeof *alive);
+        int *my_order = alive ? pqt_calloc((size_t)nconj + 1, sizeof *my_order) : NULL;
         if (!my_order) {
             pqt_mem_free(alive);
             alive = NULL;
@@ -605,10 +706,13 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
 #pragma omp for schedule(dynamic, 1)
         for (int rg = 0; rg < ps->nrg; rg++) {
             if (!ready || sels[rg].nsel == 0 || pqt_par_skip(&fail, rg)) continue;
-            pqt_par_fail_note(&fail, rg,
-                              filter_row_group(ps, &w, order, seen, alive, my_order, rg,
-                                               &sels[rg], &verdicts[rg]),
-                              &th);
+            if (lim && rg > atomic_load(&lim->stop)) continue; /* past the limit */
+            pqt_status st = filter_row_group(ps, &w, order, seen, alive, my_order, rg, &sels[rg],
+                                             &verdicts[rg]);
+            int64_t count = 0;
+            if (st == PQT_OK && lim) st = limit_count(ps, rg, &sels[rg], &count);
+            if (st == PQT_OK && lim) limit_note(ps, lim, rg, count);
+            pqt_par_fail_note(&fail, rg, st, &th);
         }
         pqt_par_leave(&th);
         if (ready) worker_free(&w, nslots);
@@ -617,5 +721,9 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
     }
     pqt_mem_free(order);
     pqt_mem_free(seen);
-    return pqt_par_fail_raise(&fail);
+    /* a failure after the row group the limit was reached in was never needed: it is not one */
+    bool failed = lim ? atomic_load(&fail.task) <= atomic_load(&lim->stop)
+                      : atomic_load(&fail.task) != INT64_MAX;
+    if (lim) limit_finish(ps, lim, sels, verdicts);
+    return failed ? pqt_par_fail_raise(&fail) : PQT_OK;
 }

@@ -94,11 +94,13 @@ static pqt_status add_file_slots(pqt_table *t, const pqt_maml *m)
 /* The operations an open applies to the slice's plan, in order (read/plan.h): the filter
  * restricts it, the sample restricts what the filter kept (it draws for survivors only), and
  * a sort orders it (a top-n first keeps the row groups that can hold its rows) or a limit
- * alone cuts it. Each step settles nrows and the extent. */
+ * alone cuts it. Each step settles nrows and the extent. A limit without a sort also stops
+ * the filter pass once it has found the rows (docs/pruning.md, "A limit stops the pass"). */
 static pqt_status plan_at_open(pqt_table *t, const pqt_filter *filter, const pqt_sort_spec *sort,
                                int64_t limit)
 {
-    if (pqt_scan_filter_nrules(filter) > 0) PQT_TRY(pqt_tbl_filter_at_open(t, filter));
+    if (pqt_scan_filter_nrules(filter) > 0)
+        PQT_TRY(pqt_tbl_filter_at_open(t, filter, sort && sort->nkeys > 0 ? -1 : limit));
     PQT_TRY(pqt_tbl_sample_at_open(t));
     if (sort || limit >= 0) PQT_TRY(pqt_tbl_sort_at_open(t, sort, limit));
     return PQT_OK;

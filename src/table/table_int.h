@@ -266,8 +266,11 @@ pqt_status pqt_tbl_scan_cols(const pqt_table *t, pqt_scan_col **cols_ret, int *n
 pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret, int *n_ret);
 #define PQT_TBL_HIDDEN_FMT "%s (file column)"
 /* Narrow t's plan to the rows passing filter; sets nrows, the extent and the explain text.
- * On failure the table is to be closed (it is still being opened). */
-pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter);
+ * limit >= 0 (a limit without a sort): the row groups after the one where the first limit
+ * rows (after the sample, if any) are found keep nothing and are not read; the caller still
+ * cuts the plan to the limit. On failure the table is to be closed (it is still being
+ * opened). */
+pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_t limit);
 
 /* ---- table_qc.c: read-time quality control ---- */
 /* Bind the rules of qc to t's columns (at open, before any read). PQT_NOT_FOUND for an

@@ -16,6 +16,7 @@
 #include "table/table_int.h"
 #include "util/mem.h"
 #include "util/par.h"
+#include "util/philox.h"
 
 /* With a MAML: the file columns no slot reads (its remap shadows them), in file order, into
  * hidden (may be NULL); their count, -1 when out of memory. */
@@ -72,9 +73,47 @@ pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret
     return PQT_OK;
 }
 
+/* The line saying where a limit stopped the pass, into line (cap bytes): "limit N reached in
+ * row group R of G: row groups A-B not read", or that it was not reached. */
+static void limit_line(const pqt_table *t, int64_t limit, const pqt_rg_verdict *v, char *line,
+                       size_t cap)
+{
+    int first = -1, last = -1, nrg = t->plan.nrg;
+    int64_t ahead = 0;
+    for (int rg = 0; rg < nrg; rg++) {
+        if (v[rg].what != PQT_RG_LIMIT) continue;
+        if (first < 0) first = rg;
+        last = rg;
+        ahead += v[rg].read_ahead;
+    }
+    if (first < 0) {
+        snprintf(line, cap, "limit %lld: every row group was needed\n", (long long)limit);
+        return;
+    }
+    int at = first == 0 ? snprintf(line, cap, "limit 0: no row group read")
+                        : snprintf(line, cap, "limit %lld reached in row group %d of %d",
+                                   (long long)limit, first, nrg);
+    if (at < 0 || (size_t)at >= cap) return;
+    if (first == 0) {
+        snprintf(line + at, cap - (size_t)at, "\n");
+    } else if (first == last) {
+        snprintf(line + at, cap - (size_t)at, ": row group %d not read%s\n", first + 1,
+                 ahead ? " (read ahead by a parallel worker, its rows dropped)" : "");
+    } else {
+        snprintf(line + at, cap - (size_t)at, ": row groups %d-%d not read", first + 1, last + 1);
+        at += (int)strlen(line + at);
+        if (ahead && (size_t)at < cap)
+            snprintf(line + at, cap - (size_t)at,
+                     " (%lld read ahead by parallel workers, their rows dropped)",
+                     (long long)ahead);
+        at += (int)strlen(line + at);
+        if ((size_t)at < cap) snprintf(line + at, cap - (size_t)at, "\n");
+    }
+}
+
 /* The plan part of pqt_table_explain, fixed at open. */
 static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *order,
-                          const pqt_rg_verdict *v)
+                          const pqt_rg_verdict *v, int64_t limit)
 {
     pqt_buf b = {0};
     char line[640], conj[512];
@@ -118,6 +157,10 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
                 "read\n",
                 rg + 1, r->dict_all ? "the dictionary" : "statistics", (long long)r->rows_in);
             break;
+        case PQT_RG_LIMIT:
+            PUT("row group %d: after the limit, %s\n", rg + 1,
+                r->read_ahead ? "read ahead by a parallel worker, its rows dropped" : "not read");
+            break;
         default: {
             char ord[64] = "";
             size_t at = 0;
@@ -132,6 +175,11 @@ static char *explain_text(const pqt_table *t, const pqt_fprog *prog, const int *
                 kinds[r->sel_kind & 3]);
         }
         }
+    }
+    if (limit >= 0) {
+        char lim[256];
+        limit_line(t, limit, v, lim, sizeof lim);
+        PUT("%s", lim);
     }
 #undef PUT
     if (!ok || pqt_buf_append(&b, "", 1) != PQT_OK) {
@@ -150,6 +198,7 @@ static void tally_verdicts(pqt_scan_counts *c, const pqt_rg_verdict *v, int nrg)
         c->row_groups_pruned_index += v[rg].what == PQT_RG_PRUNED_INDEX;
         c->row_groups_pruned_dictionary += v[rg].what == PQT_RG_PRUNED_DICT;
         c->row_groups_pruned_bloom += v[rg].what == PQT_RG_PRUNED_BLOOM;
+        c->row_groups_not_read_limit += v[rg].what == PQT_RG_LIMIT && !v[rg].read_ahead;
         c->pages_pruned_index += v[rg].pages_pruned;
         c->bloom_filters_read += v[rg].blooms_read;
         if (v[rg].what != PQT_RG_FILTERED) continue;
@@ -159,7 +208,7 @@ static void tally_verdicts(pqt_scan_counts *c, const pqt_rg_verdict *v, int nrg)
     }
 }
 
-pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
+pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_t limit)
 {
     pqt_scan_col *cols = NULL;
     int ncols = 0;
@@ -204,7 +253,16 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
                           t->plan.nrg,
                           pqt_par_threads(t->threads),
                           t->opts.pushdown_off,
-                          counters};
+                          counters,
+                          limit >= 0 ? limit + 1 : 0,
+                          t->opts.sample_set,
+                          t->opts.sample_fraction,
+                          t->opts.sample_seed};
+    /* the rows a limit counts are the sample's: its seed is settled now, and the sample
+     * step after the filter draws with it (docs/sampling.md) */
+    if (limit >= 0 && pass.sampled && pass.sample_fraction > 0 && pass.sample_fraction < 1 &&
+        pass.sample_seed <= 0)
+        pass.sample_seed = t->opts.sample_seed = pqt_philox_fresh_seed();
     pqt_sel *sels = NULL;
     st = pqt_plan_sels_copy(&t->plan, &sels);
     if (st == PQT_OK) st = pqt_scan_filter(&pass, sels, verdicts);
@@ -223,7 +281,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter)
     }
     pqt_tbl_plan_settled(t);
     pqt_scan_conj_order(prog, order);
-    t->explain = explain_text(t, prog, order, verdicts);
+    t->explain = explain_text(t, prog, order, verdicts, limit);
     if (!t->explain) {
         st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", pqt_file_path(t->f));
         goto done;
