@@ -275,6 +275,40 @@ static xn *temp_lit(int t)
     return e;
 }
 
+/* T_INT or T_FLT: the type an arithmetic expression has (COMMON rules: / is FLOAT; abs,
+ * floor, ceil, round keep an INT; length is INT; other functions FLOAT) */
+static int num_type(const xn *e)
+{
+    switch (e->op) {
+    case X_COL:
+        return xcls[e->col];
+    case X_INT:
+        return T_INT;
+    case X_FLT:
+        return T_FLT;
+    case X_NEG:
+        return num_type(e->k[0]);
+    case X_DIV:
+        return T_FLT;
+    case X_FN:
+        if (e->sub == F_LENGTH) return T_INT;
+        if (e->sub == F_ABS || (e->sub >= F_FLOOR && e->sub <= F_ROUND)) return num_type(e->k[0]);
+        return T_FLT;
+    default:
+        return num_type(e->k[0]) == T_INT && num_type(e->k[1]) == T_INT ? T_INT : T_FLT;
+    }
+}
+
+/* an INT literal (a list of an INT expression holds integers only: a real there is refused) */
+static xn *int_lit(void)
+{
+    xn *e;
+    do
+        e = num_lit(0);
+    while (num_type(e) != T_INT);
+    return e;
+}
+
 static int is_bare_f32(const xn *e)
 {
     return e->op == X_COL && e->col == C_F32;
@@ -356,7 +390,9 @@ static xn *gen_leafpred(int depth)
                              : gen_numc(depth);
         e->nk = 2 + (int)rnd(4);
         for (int k = 1; k < e->nk; k++)
-            e->k[k] = str ? str_lit() : num_lit(is_bare_f32(e->k[0]));
+            e->k[k] = str                          ? str_lit()
+                      : num_type(e->k[0]) == T_INT ? int_lit()
+                                                   : num_lit(is_bare_f32(e->k[0]));
         return e;
     }
     if (pick < 84) {

@@ -44,7 +44,7 @@ static int coin(int pct)
 
 static struct {
     int64_t rules, filters, opens, masks, kept, dropped, unsure_rows, ovf_filters, ovf_errors;
-    int64_t strict_ovf, empty, full, printed;
+    int64_t strict_ovf, refused, printed;
 } tot;
 
 /* ---- writing the table ---- */
@@ -183,6 +183,16 @@ static int check_status(const xfilter *X, pqt_status st, int strict, const char 
         tot.ovf_errors++;
         return 0;
     }
+    if (st == PQT_BAD_FILTER) { /* a rule of the language refused when applied */
+        if (tot.refused++ < 12) {
+            fprintf(stderr, "REFUSED at open (%s):\n", how);
+            for (int k = 0; k < X->nr; k++)
+                fprintf(stderr, "    rule: %s\n", X->texts[k].s);
+            fprintf(stderr, "    %s\n", pqt_errmsg());
+        }
+        pqt_test_failures++;
+        return 0;
+    }
     if (tot.printed < 12) {
         fail_head(X, path, how);
         if (st == PQT_OK)
@@ -260,7 +270,7 @@ static int make_xfilter(xfilter *X, const char *path)
         render(&X->texts[k], X->roots[k], 0);
         tot.rules++;
         if (pqt_filter_add(X->f, X->texts[k].s) != PQT_OK) {
-            if (tot.printed++ < 12)
+            if (tot.refused++ < 12)
                 fprintf(stderr, "REFUSED rule: %s\n    %s\n", X->texts[k].s, pqt_errmsg());
             pqt_test_failures++;
             (void)path;
