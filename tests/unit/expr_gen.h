@@ -385,9 +385,8 @@ static xn *gen_leafpred(int depth)
         e = xnew(P_IN);
         e->neg = coin(40);
         int str = coin(35);
-        e->k[0] = str        ? col_node(coin(50) ? C_S : C_S2)
-                  : coin(60) ? col_node(num_col())
-                             : gen_numc(depth);
+        /* IN takes a column: an expression on the left is refused with a hint to compare it */
+        e->k[0] = str ? col_node(coin(50) ? C_S : C_S2) : col_node(num_col());
         e->nk = 2 + (int)rnd(4);
         for (int k = 1; k < e->nk; k++)
             e->k[k] = str                          ? str_lit()

@@ -45,6 +45,7 @@ static int coin(int pct)
 static struct {
     int64_t rules, filters, opens, masks, kept, dropped, unsure_rows, ovf_filters, ovf_errors;
     int64_t strict_ovf, refused, printed;
+    int64_t print_max; /* PQT_EXPR_DIFF_PRINT: failures printed in full (12) */
 } tot;
 
 /* ---- writing the table ---- */
@@ -161,7 +162,7 @@ static int compare_rows(const xfilter *X, const uint8_t *got, const char *path, 
         int m = X->want[r];
         int ok = got[r] ? (m & M_T) != 0 : (m & (M_F | M_U)) != 0;
         if (ok) continue;
-        if (tot.printed < 12) {
+        if (tot.printed < tot.print_max) {
             fail_head(X, path, how);
             fprintf(stderr, "    first differing row %lld: expected %s, got %s\n", (long long)r + 1,
                     m == M_T ? "kept" : "dropped", got[r] ? "kept" : "dropped");
@@ -184,7 +185,7 @@ static int check_status(const xfilter *X, pqt_status st, int strict, const char 
         return 0;
     }
     if (st == PQT_BAD_FILTER) { /* a rule of the language refused when applied */
-        if (tot.refused++ < 12) {
+        if (tot.refused++ < tot.print_max) {
             fprintf(stderr, "REFUSED at open (%s):\n", how);
             for (int k = 0; k < X->nr; k++)
                 fprintf(stderr, "    rule: %s\n", X->texts[k].s);
@@ -193,7 +194,7 @@ static int check_status(const xfilter *X, pqt_status st, int strict, const char 
         pqt_test_failures++;
         return 0;
     }
-    if (tot.printed < 12) {
+    if (tot.printed < tot.print_max) {
         fail_head(X, path, how);
         if (st == PQT_OK)
             fprintf(stderr, "    succeeded, but every row is evaluated and some overflows int64\n");
@@ -270,7 +271,7 @@ static int make_xfilter(xfilter *X, const char *path)
         render(&X->texts[k], X->roots[k], 0);
         tot.rules++;
         if (pqt_filter_add(X->f, X->texts[k].s) != PQT_OK) {
-            if (tot.refused++ < 12)
+            if (tot.refused++ < tot.print_max)
                 fprintf(stderr, "REFUSED rule: %s\n    %s\n", X->texts[k].s, pqt_errmsg());
             pqt_test_failures++;
             (void)path;
@@ -304,7 +305,7 @@ static void run_file(int fi, int nfilters)
     char path[512];
     snprintf(path, sizeof path, "%s/pqt_xdiff_%d_%d.parquet", tmp && *tmp ? tmp : "/tmp",
              (int)getpid(), fi);
-    make_xtable(fi % 3 == 0 ? 40 + rnd(200) : 600 + rnd(XN_MAX - 600));
+    make_xtable(fi % 3 == 0 ? 40 + rnd(200) : 400 + rnd(700));
     if (!write_xtable(path)) {
         fprintf(stderr, "cannot write %s\n", path);
         pqt_test_failures++;
@@ -432,6 +433,8 @@ int main(void)
     ref_selftest();
     const char *it = getenv("PQT_EXPR_DIFF_ITERS");
     int iters = it && atoi(it) > 0 ? atoi(it) : 1;
+    const char *pm = getenv("PQT_EXPR_DIFF_PRINT");
+    tot.print_max = pm && atoi(pm) > 0 ? atoi(pm) : 12;
     for (int fi = 0; fi < 8 * iters; fi++)
         run_file(fi, 300);
     fprintf(stderr,
