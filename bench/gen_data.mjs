@@ -6,6 +6,9 @@
 //   n<N>/catalogue_snappy.parquet   DuckDB, SNAPPY, ROW_GROUP_SIZE 1,000,000
 //   n<N>/catalogue_zstd.parquet     DuckDB, ZSTD, same rows
 //   n<N>/catalogue_polars.parquet   the snappy file re-written by Polars with its sink defaults
+//   n<N>/catalogue_rsorted.parquet  the same rows ordered by r (NULLs last), DuckDB, SNAPPY,
+//                                   ten row groups (ROW_GROUP_SIZE ceil(N / 10)): r, g and flux
+//                                   statistics then prune (W14..W16)
 //   n<N>/MANIFEST.json              sizes, sha256, row groups, sanity statistics (written last)
 //   wide.parquet                    2000 DOUBLE columns c1..c2000 x 10,000 rows, one row group
 //   wide.MANIFEST.json
@@ -27,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { loadPeer, peerVersion, parseArgs, dataDir, catalogueDir } from './lib.mjs';
 import { SEED, duck, catalogueSelect } from './catalogue_sql.mjs';
 
-const GEN_VERSION = 1;
+const GEN_VERSION = 2; // 2: the photometry columns g, r, flux and catalogue_rsorted
 const ROW_GROUP_SIZE = 1000000;
 const WIDE_COLS = 2000;
 const WIDE_ROWS = 10000;
@@ -68,6 +71,24 @@ async function fileInfo(run, f) {
   };
 }
 
+// Per row group, the min and max of some DOUBLE columns as the file's statistics say them:
+// the report works out from these which row groups an expression can prune.
+async function rowGroupStats(run, f, cols) {
+  const rows = await run(`SELECT row_group_id AS g, path_in_schema AS c, stats_min_value AS lo,
+                                 stats_max_value AS hi, stats_null_count AS nulls, row_group_num_rows AS n
+                          FROM parquet_metadata('${f}')
+                          WHERE path_in_schema IN (${cols.map((c) => `'${c}'`).join(', ')})
+                          ORDER BY row_group_id, path_in_schema`);
+  const out = [];
+  for (const r of rows) {
+    const g = Number(r.g);
+    out[g] ??= { rows: Number(r.n) };
+    out[g][r.c] = { min: r.lo === null ? null : Number(r.lo), max: r.hi === null ? null : Number(r.hi),
+                    nulls: Number(r.nulls) };
+  }
+  return out;
+}
+
 async function genCatalogue(dir, n) {
   fs.mkdirSync(dir, { recursive: true });
   const { run } = await duck();
@@ -75,11 +96,12 @@ async function genCatalogue(dir, n) {
     snappy: path.join(dir, 'catalogue_snappy.parquet'),
     zstd: path.join(dir, 'catalogue_zstd.parquet'),
     polars: path.join(dir, 'catalogue_polars.parquet'),
+    rsorted: path.join(dir, 'catalogue_rsorted.parquet'),
   };
   for (const codec of ['snappy', 'zstd']) {
     const t0 = Date.now();
     const tmp = files[codec] + '.tmp';
-    await run(`COPY (${catalogueSelect(n)}) TO '${tmp}'
+    await run(`COPY (${catalogueSelect(n, { photometry: true })}) TO '${tmp}'
                (FORMAT parquet, COMPRESSION ${codec}, ROW_GROUP_SIZE ${ROW_GROUP_SIZE})`);
     fs.renameSync(tmp, files[codec]);
     log(`${files[codec]} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
@@ -94,6 +116,15 @@ async function genCatalogue(dir, n) {
     fs.renameSync(tmp, files.polars);
     log(`${files.polars} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   }
+  {
+    // Ordered by r, ties (and the NULLs, last) by id: deterministic with one thread.
+    const t0 = Date.now();
+    const tmp = files.rsorted + '.tmp';
+    await run(`COPY (SELECT * FROM read_parquet('${files.snappy}') ORDER BY r ASC NULLS LAST, id)
+               TO '${tmp}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${Math.ceil(n / 10)})`);
+    fs.renameSync(tmp, files.rsorted);
+    log(`${files.rsorted} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  }
   // Sanity statistics: the columns must be independent and the distributions as specified.
   const s = (await run(`SELECT count(*) AS n, corr(ra, dec) AS corr_ra_dec, corr(ra, z) AS corr_ra_z,
         corr(dec, log10(mass)) AS corr_dec_logmass, corr(ra, quality) AS corr_ra_quality,
@@ -101,14 +132,21 @@ async function genCatalogue(dir, n) {
         min(dec) AS dec_min, max(dec) AS dec_max, min(mass) AS mass_min, max(mass) AS mass_max,
         min(z) AS z_min, max(z) AS z_max, avg((quality IS NULL)::INT) AS quality_null_frac,
         avg((survey = 'rare')::INT) AS rare_frac, count(DISTINCT survey) AS surveys,
-        avg(flag::INT) AS flag_frac
+        avg(flag::INT) AS flag_frac,
+        corr(ra, r) AS corr_ra_r, corr(g - r, r) AS corr_colour_r, corr(mass, flux) AS corr_mass_flux,
+        avg(r) AS r_mean, stddev_pop(r) AS r_sd, avg(g - r) AS colour_mean, stddev_pop(g - r) AS colour_sd,
+        avg((g IS NULL)::INT) AS g_null_frac, avg((r IS NULL)::INT) AS r_null_frac,
+        avg((flux IS NULL)::INT) AS flux_null_frac, min(flux) AS flux_min,
+        avg(abs(-2.5 * log10(flux) + 22.5 - r)) AS mag_minus_r_abs_mean
       FROM '${files.snappy}'`))[0];
   const sanity = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, Number(v)]));
   for (const k of Object.keys(sanity).filter((x) => x.startsWith('corr_'))) {
     if (Math.abs(sanity[k]) > 5 / Math.sqrt(n)) throw new Error(`columns correlated: ${k} = ${sanity[k]}`);
   }
+  if (!(sanity.flux_min > 0)) throw new Error(`flux must be positive (min ${sanity.flux_min})`);
   const manifest = { ...versions(), n, row_group_size: ROW_GROUP_SIZE, files: {}, sanity };
   for (const [k, f] of Object.entries(files)) manifest.files[k] = { name: path.basename(f), ...(await fileInfo(run, f)) };
+  for (const [k, f] of Object.entries(files)) manifest.files[k].stats = await rowGroupStats(run, f, ['g', 'r', 'flux']);
   fs.writeFileSync(path.join(dir, 'MANIFEST.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }

@@ -6,8 +6,8 @@
  *   pqt_bench --workload W1 --file catalogue.parquet [--threads 1] [--runs 5] [--crc 1]
  *
  * Output: {"engine":"pqt","workload":"W1","threads":1,"crc":1,"rss_start_kb":..,
- *          "maxrss_kb":..,"values":[...],"times_ms":[...],"cpu_ms_median":..,"cpu_ms_min":..,
- *          "median":..,"min":..,"max":..}  or  {..., "error":"..."}
+ *          "maxrss_kb":..,["scan":{...},]"values":[...],"times_ms":[...],"cpu_ms_median":..,
+ *          "cpu_ms_min":..,"median":..,"min":..,"max":..}  or  {..., "error":"..."}
  * (exit status 0 either way; bench.mjs also copes with a crash or a hang).
  *
  * Every timed run opens the file afresh (pqt_file_open ... pqt_file_close), reads only the
@@ -15,7 +15,9 @@
  * pqt_file_read_into into buffers allocated once per process (the warm-up run grows them),
  * so the timed runs do not measure malloc and first-touch page faults.
  *
- * Table workloads (the README's path, filters at open, W13) live in pqt_bench_table.c.
+ * Table workloads (the README's path, filters at open, W13) live in pqt_bench_table.c; W14..W16's
+ * cuts in C (callback, no pushdown) in pqt_bench_phot.c. FSUM, PCB and PNONE put the last run's
+ * pqt_table_scan_stats (row groups, pruned by statistics, values decoded) in "scan".
  * Memory: the record carries rss_start_kb (VmRSS before the warm-up) and maxrss_kb (VmHWM,
  * the process's peak resident set, read after the last run): one process per cell, so this is
  * the cell's peak.
@@ -399,11 +401,11 @@ static const struct {
     const char *id;
     workload_fn fn;
 } WORKLOADS[] = {
-    {"W1", wl_w1},   {"W1ra", wl_w1ra}, {"S1", wl_s1},   {"W5", wl_w5},   {"W6", wl_w6},
-    {"W8", wl_w8},   {"W9", wl_w9},     {"T2", wl_t2},   {"P1", wl_p1},   {"W1t", wl_w1t},
-    {"W5t", wl_w5t}, {"W9t", wl_w9t},   {"FSUM", wl_fsum}, {"W2n", wl_w2n}, {"W3n", wl_w3n},
-    {"W4n", wl_w4n}, {"W13", wl_w13},   {"W13h", wl_w13h}, {"W13n", wl_w13n},
-    {"W7", wl_w7},   {"W10", wl_w10},
+    {"W1", wl_w1},   {"W1ra", wl_w1ra}, {"S1", wl_s1},       {"W5", wl_w5},     {"W6", wl_w6},
+    {"W8", wl_w8},   {"W9", wl_w9},     {"T2", wl_t2},       {"P1", wl_p1},     {"W1t", wl_w1t},
+    {"W5t", wl_w5t}, {"W9t", wl_w9t},   {"FSUM", wl_fsum},   {"W2n", wl_w2n},   {"W3n", wl_w3n},
+    {"W4n", wl_w4n}, {"W13", wl_w13},   {"W13h", wl_w13h},   {"W13n", wl_w13n}, {"W7", wl_w7},
+    {"W10", wl_w10}, {"PCB", wl_pcb},   {"PNONE", wl_pnone},
 };
 
 /* ---- driver ----------------------------------------------------------------------------- */
@@ -450,10 +452,12 @@ static long proc_status_kb(const char *field)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: pqt_bench --workload ID --file PATH [--threads T] [--runs R] [--crc 0|1]\n"
-                    "                 [--filter RULE]... [--sum COL,COL..] [--lo ID --hi ID]\n"
-                    "                 [--cone RA0,DEC0,R --cone-k SIN_DEC0,COS_DEC0,COS_R]\n"
-                    "workloads:");
+    fprintf(stderr,
+            "usage: pqt_bench --workload ID --file PATH [--threads T] [--runs R] [--crc 0|1]\n"
+            "                 [--filter RULE]... [--sum COL,COL..] [--lo ID --hi ID]\n"
+            "                 [--cone RA0,DEC0,R --cone-k SIN_DEC0,COS_DEC0,COS_R]\n"
+            "                 [--phot colour,A,B | --phot mag,M]\n"
+            "workloads:");
     for (size_t i = 0; i < sizeof WORKLOADS / sizeof WORKLOADS[0]; i++)
         fprintf(stderr, " %s", WORKLOADS[i].id);
     fputc('\n', stderr);
@@ -482,6 +486,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--cone") && sscanf(val, "%lf,%lf,%lf", &b.ra0, &b.dec0, &b.r) == 3) {
         } else if (!strcmp(a, "--cone-k") &&
                    sscanf(val, "%lf,%lf,%lf", &b.cone_s0, &b.cone_c0, &b.cone_cr) == 3) {
+        } else if (!strcmp(a, "--phot") && bench_parse_phot(&b, val) == 0) {
         } else {
             usage();
             return 2;
@@ -513,6 +518,12 @@ int main(int argc, char **argv)
     json_str(wid);
     printf(",\"threads\":%d,\"crc\":%d", b.threads, b.crc);
     printf(",\"rss_start_kb\":%ld,\"maxrss_kb\":%ld", rss_start, proc_status_kb("VmHWM"));
+    if (ok && b.have_scan) /* what the table read (the last run's counters) */
+        printf(",\"scan\":{\"row_groups\":%lld,\"pruned_stats\":%lld,\"kept_whole\":%lld,"
+               "\"pages_decompressed\":%lld,\"values_decoded\":%lld}",
+               (long long)b.scan.row_groups, (long long)b.scan.row_groups_pruned_stats,
+               (long long)b.scan.row_groups_all, (long long)b.scan.pages_decompressed,
+               (long long)b.scan.values_decoded);
     if (ok) {
         printf(",\"values\":[");
         for (int i = 0; i < nfirst; i++) printf("%s%.17g", i ? "," : "", first[i]);

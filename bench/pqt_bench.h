@@ -28,6 +28,11 @@ typedef struct bench {
     int64_t lo, hi;       /* --lo, --hi: W2n's id range */
     double ra0, dec0, r;  /* --cone RA0,DEC0,R (degrees): W13 */
     double cone_s0, cone_c0, cone_cr; /* --cone-k: sin(dec0), cos(dec0), cos(r) as the peers have them */
+    int phot;                         /* --phot colour,A,B | mag,M: W14..W16's cut in C (PHOT_*) */
+    double phot_a, phot_b;
+    /* what the last run's filtered open cost (pqt_table_scan_stats), for the record */
+    pqt_scan_counts scan;
+    int have_scan;
     /* buffers that live across runs (grown, never shrunk) */
     void *buf[4];
     size_t cap[4];
@@ -68,6 +73,18 @@ int wl_w4n(bench *b, double *v, int *nv);
 int wl_w13(bench *b, double *v, int *nv);
 int wl_w13h(bench *b, double *v, int *nv);
 int wl_w13n(bench *b, double *v, int *nv);
+
+/* pqt_bench_table.c, shared with pqt_bench_phot.c */
+pqt_status bench_open_table_with(bench *b, int filtered, const pqt_filter *filter, pqt_table **t);
+int bench_count_and_sums(bench *b, pqt_table *t, const uint8_t *keep, int64_t kept, double *v,
+                         int *nv);
+
+/* pqt_bench_phot.c: W14..W16's cuts (PHOT_COLOUR: g - r > a and r < b; PHOT_MAG:
+ * -2.5 * log10(flux) + 22.5 < a) as a callback at open (PCB) and without pushdown (PNONE) */
+enum { PHOT_NONE, PHOT_COLOUR, PHOT_MAG };
+int bench_parse_phot(bench *b, const char *arg);
+int wl_pcb(bench *b, double *v, int *nv);
+int wl_pnone(bench *b, double *v, int *nv);
 
 /* pqt_bench_sort.c */
 int wl_w7(bench *b, double *v, int *nv);

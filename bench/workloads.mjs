@@ -21,6 +21,8 @@
 //                 the number of rows it prints; DuckDB runs the COPY of its SQL
 //   ref           [workload, col, ...]: pqt-only entries are checked against these values of
 //                 another workload on the same file (from whichever engines ran it)
+//   crossFiles    the files hold the same rows in other orders: every file's answer must agree
+//                 too (the report's check says "N files")
 // ctx = { n } (rows of the catalogue).
 
 export const CAT_FILES = ['snappy', 'zstd', 'polars'];
@@ -29,7 +31,11 @@ export const FILES = {
   zstd: { catalogue: true, name: 'catalogue_zstd.parquet', label: 'DuckDB zstd' },
   polars: { catalogue: true, name: 'catalogue_polars.parquet', label: 'Polars defaults' },
   wide: { catalogue: false, name: 'wide.parquet', label: 'wide 2000 cols' },
+  // The catalogue's rows ordered by r (ten row groups): for the photometric workloads only.
+  rsorted: { catalogue: true, name: 'catalogue_rsorted.parquet', label: 'sorted by r (DuckDB snappy)' },
 };
+// The photometric workloads (W14..W16) run on the three catalogue files and the r-sorted one.
+export const PHOT_FILES = [...CAT_FILES, 'rsorted'];
 
 // pqt's filtered workloads open the table with the filter rules (PQT_OPT_FILTER), then read
 // the --sum columns with pqt_table_get_alloc; the rule text says what the SQL's WHERE says.
@@ -72,6 +78,58 @@ function idDigest(ids) {
 // W10's digest modulus: every partial sum of (id mod P)(rank mod P) mod P over 10^7 rows
 // stays below 2^53.
 const W10_P = 1000003;
+
+// W14..W16, the photometric cuts (issue 30): ONE expression, spelled for each engine. pqt gets
+// the text as one filter rule (the expression grammar); until pqt parses it the cell says
+// "unsupported" and the W14c..W16c rows (the same test as a C callback) stand in.
+// pqt_bench --phot names the C form of the same predicate for the callback and no-pushdown rows;
+// `helper` are the plain rules a user would add by hand so that statistics can prune (looser
+// than the cut: mag < 21 is flux > 10^0.6 = 3.98107..., mag < 17 is flux > 158.489...).
+export const PHOT = {
+  W14: { rule: 'g - r > 0.5 and r < 20', sql: 'g - r > 0.5 AND r < 20', phot: 'colour,0.5,20',
+         polars: (pl) => pl.col('g').minus(pl.col('r')).gt(0.5).and(pl.col('r').lt(20)),
+         sums: ['r', 'mass'], helper: ['r < 20'],
+         // a row group no row of which can pass, from its statistics (interval arithmetic):
+         // the report's "provably empty" count, which pqt's pruning must reach
+         empty: (s) => !(s.r.min < 20) || !(s.g.max - s.r.min > 0.5) },
+  W15: { rule: '-2.5 * log10(flux) + 22.5 < 21', sql: '-2.5 * log10(flux) + 22.5 < 21', phot: 'mag,21',
+         polars: (pl) => pl.col('flux').log(10).mul(-2.5).plus(22.5).lt(21),
+         sums: ['flux', 'ra'], helper: ['flux > 3.98'],
+         empty: (s) => !(-2.5 * Math.log10(s.flux.max) + 22.5 < 21) },
+  W16: { rule: '-2.5 * log10(flux) + 22.5 < 17', sql: '-2.5 * log10(flux) + 22.5 < 17', phot: 'mag,17',
+         polars: (pl) => pl.col('flux').log(10).mul(-2.5).plus(22.5).lt(17),
+         sums: ['flux', 'mass'], helper: ['flux > 158'],
+         empty: (s) => !(-2.5 * Math.log10(s.flux.max) + 22.5 < 17) },
+};
+// The main row of a photometric cut: count, then the sums, the same in every engine.
+function photWorkload(id, title, files) {
+  const c = PHOT[id];
+  return {
+    id, title: `${title}: count, sums ${c.sums.join(', ')}`, files, crossFiles: true,
+    cols: ['count:i', ...c.sums.map((x) => `sum_${x}:f`)],
+    duckdb: (src) => `SELECT count(*), ${c.sums.map((x) => `sum(${x})`).join(', ')} FROM ${src} WHERE ${c.sql}`,
+    polars: (pl, lf) => sel(lf.filter(c.polars(pl)), pl.col(c.sums[0]).count().cast(pl.Int64),
+                            ...c.sums.map((x) => pl.col(x).sum())),
+    pqt: true,
+    pqtArgs: fsum([c.rule], c.sums),
+  };
+}
+// Its pqt-only rows: the predicate as a C callback (c: with the helper rules, which statistics
+// can use) and without pushdown (n: every needed column read whole, the mask in C).
+function photBaselines(id, files) {
+  const c = PHOT[id];
+  const cols = ['count:i', ...c.sums.map((x) => `sum_${x}:f`)];
+  const ref = [id, 'count', ...c.sums.map((x) => `sum_${x}`)];
+  const common = { files, cols, pqt: true, pqtOnly: true, baselineOf: id, ref };
+  return [
+    { ...common, id: `${id}c`,
+      title: `the same test as a C callback (pqt_filter_add_callback)${c.helper.length ? ` beside the rule \`${c.helper.join(' and ')}\`` : ''}`,
+      pqtArgs: ['--workload', 'PCB', '--phot', c.phot, ...c.helper.flatMap((r) => ['--filter', r]),
+                '--sum', c.sums.join(',')] },
+    { ...common, id: `${id}n`, title: 'no pushdown: the needed columns read whole, mask in C, sums under it',
+      pqtArgs: ['--workload', 'PNONE', '--phot', c.phot, '--sum', c.sums.join(',')] },
+  ];
+}
 
 const f64 = (pl, c) => pl.col(c).cast(pl.Float64);
 // select() with the outputs named v0, v1, ... (Polars refuses two outputs with one name).
@@ -201,6 +259,9 @@ export const WORKLOADS = [
     pqt: true,
     pqtArgs: coneArgs('W13'),
   },
+  photWorkload('W14', 'colour cut `g - r > 0.5 and r < 20`', PHOT_FILES),
+  photWorkload('W15', 'magnitude from flux `-2.5 * log10(flux) + 22.5 < 21`', PHOT_FILES),
+  photWorkload('W16', 'bright, pruned by statistics `-2.5 * log10(flux) + 22.5 < 17`', ['rsorted']),
   // ---- exports: every column of every row as text, to /dev/null ----
   {
     id: 'X1', title: 'export all columns to csv (/dev/null)', files: ['snappy'],
@@ -283,6 +344,9 @@ export const WORKLOADS = [
     pqt: true, pqtOnly: true, baselineOf: 'W13',
     ref: ['W13', 'count', 'sum_id', 'sum_mass', 'sum_z', 'sum_quality'], pqtArgs: coneArgs('W13n'),
   },
+  ...photBaselines('W14', PHOT_FILES),
+  ...photBaselines('W15', PHOT_FILES),
+  ...photBaselines('W16', ['rsorted']),
   {
     id: 'T2', title: 'per-thread pattern: one open + read of mass per row group', files: CAT_FILES,
     cols: ['sum_mass:f'], pqt: true, pqtOnly: true, ref: ['W1', 'sum_mass'],

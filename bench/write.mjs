@@ -51,6 +51,7 @@ const CHECK_SQL = (from) => `SELECT count(*)::VARCHAR,
   sum(hash(id))::VARCHAR, sum(hash(ra))::VARCHAR, sum(hash(dec))::VARCHAR, sum(hash(mass))::VARCHAR,
   sum(hash(z))::VARCHAR, sum(hash(quality))::VARCHAR, sum(hash(flag))::VARCHAR,
   sum(hash(survey))::VARCHAR, sum(hash(name))::VARCHAR, sum(hash(mag::FLOAT[]))::VARCHAR,
+  sum(hash(g))::VARCHAR, sum(hash(r))::VARCHAR, sum(hash(flux))::VARCHAR,
   (SELECT string_agg(column_name || ':' || column_type, ',') FROM (DESCRIBE SELECT * FROM ${from}))
   FROM ${from}`;
 async function checksum(file, where) {
@@ -99,7 +100,7 @@ function runFloor(threads) {
   const bin = path.join(build, 'bench', 'pqt_floor');
   if (!fs.existsSync(bin)) return { error: `${bin} not built` };
   const p = spawnSync(bin, ['--file', src, '--threads', String(threads), '--runs', String(runs),
-    '--columns', 'id,ra,dec,mass,z,quality,flag,survey,name,mag'], {
+    '--columns', 'id,ra,dec,mass,z,quality,flag,survey,name,mag,g,r,flux'], {
     env: { ...process.env, OMP_NUM_THREADS: String(threads) }, encoding: 'utf8',
   });
   let j = null;

@@ -1122,7 +1122,9 @@ PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret
 PQT_API int64_t pqt_table_scan_values(const pqt_table *t, const char *name);
 /* The read plan as text for people (`pqt --explain`): the filter's conjuncts in evaluation
  * order, each row group's verdict (pruned by statistics and by which conjunct, kept whole,
- * filtered: rows kept of rows read), one line a row group; with a sample at open, a last
+ * filtered: rows kept of rows read, after a limit: not read), one line a row group; with a
+ * limit and no sort, "limit N reached in row group R of G: row groups ... not read" (or
+ * "limit N: every row group was needed"); with a sample at open, a last
  * line "sample: fraction P, seed S, rule NAME: K of N rows kept" (docs/sampling.md). The
  * counters are pqt_table_scan_stats (`pqt --explain` prints them after this text). snprintf
  * semantics: returns the full length. */

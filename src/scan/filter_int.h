@@ -198,7 +198,7 @@ typedef struct fleaf {
     int unit;
 } fleaf;
 
-enum { FX_AND = 0, FX_OR, FX_LEAF, FX_CALLBACK };
+enum { FX_AND = 0, FX_OR, FX_LEAF, FX_CALLBACK, FX_CMP /* a computed predicate (filter_expr.h) */ };
 
 /* A compiled callback: its columns as slots in the order named, with names and kinds for the
  * batch it is handed. Always a conjunct of its own (rules are AND-combined). */
@@ -216,6 +216,7 @@ typedef struct fexpr {
     struct fexpr **kids;
     fleaf leaf;
     fcb *cb; /* FX_CALLBACK */
+    struct fcmp *cmp; /* FX_CMP (filter_expr.h) */
 } fexpr;
 
 typedef struct fconj {

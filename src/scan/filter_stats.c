@@ -19,7 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "scan/filter_int.h"
+#include "scan/filter_expr.h"
 #include "util/mem.h"
 
 enum { TV_T = 1, TV_F = 2, TV_U = 4 };
@@ -234,14 +234,23 @@ static int or3(int a, int b)
     return r;
 }
 
-static int expr_truths(const fexpr *e, const cinfo *ci)
+/* A computed predicate's verdict as the truth values its rows can take. */
+static int cmp_truths(const fcmp *c, const pqt_scan_stats *stats, int64_t nrows)
+{
+    pqt_tri v = pqt_scan_cmp_prove(c, stats, nrows);
+    return v == PQT_TRI_ALL ? TV_T : v == PQT_TRI_NONE ? TV_F | TV_U : TV_T | TV_F | TV_U;
+}
+
+static int expr_truths(const fexpr *e, const cinfo *ci, const pqt_scan_stats *stats,
+                       int64_t nrows)
 {
     if (e->type == FX_LEAF) return leaf_truths(&e->leaf, &ci[e->leaf.slot]);
     if (e->type == FX_CALLBACK) return TV_T | TV_F; /* statistics say nothing of C code */
-    int r = expr_truths(e->kids[0], ci);
+    if (e->type == FX_CMP) return cmp_truths(e->cmp, stats, nrows);
+    int r = expr_truths(e->kids[0], ci, stats, nrows);
     for (int32_t k = 1; k < e->nkids; k++)
-        r = e->type == FX_AND ? and3(r, expr_truths(e->kids[k], ci))
-                              : or3(r, expr_truths(e->kids[k], ci));
+        r = e->type == FX_AND ? and3(r, expr_truths(e->kids[k], ci, stats, nrows))
+                              : or3(r, expr_truths(e->kids[k], ci, stats, nrows));
     return r;
 }
 
@@ -264,7 +273,7 @@ static pqt_tri prove(const pqt_fprog *p, int k0, int k1, const pqt_scan_stats *s
     for (int s = 0; s < p->ncols; s++) prepare(p->kinds[s], stats ? &stats[s] : NULL, nrows, &ci[s]);
     pqt_tri v = PQT_TRI_ALL;
     for (int k = k0; k < k1 && v != PQT_TRI_NONE; k++) {
-        pqt_tri c = verdict(expr_truths(p->conj[k].root, ci));
+        pqt_tri c = verdict(expr_truths(p->conj[k].root, ci, stats, nrows));
         if (c < v) v = c;
     }
     if (ci != stack) pqt_mem_free(ci);

@@ -10,8 +10,9 @@
  *   3. what remains is the selection every other column is later read through, so payload
  *      columns decode survivors only (the chunk reader skips pages without one).
  *
- * Filter columns are decoded one row group at a time and dropped after evaluation: memory is
- * one row group of filter columns per thread, not the file.
+ * Filter columns are decoded one row group at a time, once each (a column a later conjunct
+ * also names is kept until then), and dropped by the end of the row group: memory is one row
+ * group of filter columns per thread, not the file.
  */
 #ifndef PQT_SCAN_SCAN_H
 #define PQT_SCAN_SCAN_H

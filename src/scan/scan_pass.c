@@ -4,8 +4,10 @@
  * row group, refining each row group's selection (layer: scan; docs/pruning.md,
  * "Per row group", steps 1 and 5). Every conjunct decodes its own columns under the selection as it
  * stands when its turn comes, so all of its vectors hold the same rows and a later conjunct never
- * decodes a row an earlier one dropped; a column two conjuncts name is decoded twice, each time
- * only for the rows alive then.
+ * decodes a row an earlier one dropped. A column a later conjunct of the same row group also
+ * names is kept after it is decoded, and the later conjunct compacts it to the rows still
+ * selected (the selection only narrows) instead of decoding it again: each filter column is
+ * decoded once per row group (docs/pruning.md, "Each column decoded once").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,9 @@ typedef struct worker {
     pqt_dict_eval *evals; /* per conjunct: its dictionary's evaluation in row group eval_rg[k] */
     int *eval_rg;
     int nconj;
+    bool *kept;          /* per slot: bufs[s] holds the rows of kept_sel[s], for a later conjunct */
+    pqt_sel *kept_sel;   /* per slot: the selection bufs[s] was decoded under, or compacted to */
+    uint8_t *keep_after; /* per slot: a conjunct after the current one needs it */
 } worker;
 
 static void worker_free(worker *w, int nslots)
@@ -74,6 +79,12 @@ static void worker_free(worker *w, int nslots)
         for (int k = 0; k < w->nconj; k++) pqt_scan_dict_eval_free(&w->evals[k]);
     pqt_mem_free(w->evals);
     pqt_mem_free(w->eval_rg);
+    if (w->kept_sel)
+        for (int s = 0; s < nslots; s++)
+            pqt_sel_free(&w->kept_sel[s]);
+    pqt_mem_free(w->kept_sel);
+    pqt_mem_free(w->kept);
+    pqt_mem_free(w->keep_after);
     memset(w, 0, sizeof *w);
 }
 
@@ -92,8 +103,11 @@ static pqt_status worker_init(worker *w, int nslots, int nconj)
     w->stats = pqt_calloc(n, sizeof *w->stats);
     w->values = pqt_calloc(n, sizeof *w->values);
     w->values_cap = pqt_calloc(n, sizeof *w->values_cap);
+    w->kept = pqt_calloc(n, sizeof *w->kept);
+    w->kept_sel = pqt_calloc(n, sizeof *w->kept_sel);
+    w->keep_after = pqt_calloc(n, sizeof *w->keep_after);
     if (!w->bufs || !w->rowidx || !w->vecs || !w->stats || !w->values || !w->values_cap ||
-        !w->evals || !w->eval_rg) {
+        !w->evals || !w->eval_rg || !w->kept || !w->kept_sel || !w->keep_after) {
         worker_free(w, nslots);
         return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
     }
@@ -141,7 +155,77 @@ static pqt_status slot_values(worker *w, int s, size_t nbytes, const char *path,
     return PQT_OK;
 }
 
-/* Decode the slots of conjunct k for the rows sel holds into w's vectors. */
+/* ---- each column decoded once per row group (docs/pruning.md, "Each column decoded once") */
+
+/* A slot whose decoded values can be kept and compacted: flat, fixed width or strings. */
+static bool keepable(const pqt_col *c)
+{
+    return c && !c->is_list && c->max_rep == 0 &&
+           (PQT_KIND_IS_BYTES(c->elem_kind) || pqt_kind_elem_nbytes(c->elem_kind) > 0);
+}
+
+static void kept_drop(worker *w, int s)
+{
+    if (!w->kept[s]) return;
+    w->kept[s] = false;
+    pqt_colbuf_free(&w->bufs[s]);
+}
+
+/* Move n rows of b from row src to row dst <= src (in place: every later move reads beyond
+ * what this one writes); *dbyte: where the strings' bytes so far end. */
+static void kept_move(pqt_colbuf *b, bool str, size_t width, int64_t dst, int64_t src, int64_t n,
+                      int64_t *dbyte)
+{
+    if (str) {
+        int64_t *off = b->str_offsets, lo = off[src], hi = off[src + n];
+        memmove(b->str_bytes.data + *dbyte, b->str_bytes.data + lo, (size_t)(hi - lo));
+        for (int64_t j = 0; j < n; j++)
+            off[dst + j] = *dbyte + (off[src + j] - lo);
+        *dbyte += hi - lo;
+    } else {
+        memmove((char *)b->data + dst * (int64_t)width, (char *)b->data + src * (int64_t)width,
+                (size_t)n * width);
+    }
+    if (b->validity)
+        for (int64_t j = 0; j < n; j++)
+            pqt_bit_set(b->validity, dst + j, pqt_bit_get(b->validity, src + j));
+}
+
+/* Slot s was kept holding the rows of kept_sel[s]: compact it in place to the rows of want,
+ * which are a subset (the selection only narrows within a row group). */
+static pqt_status kept_compact(worker *w, int s, const pqt_sel *want)
+{
+    pqt_sel *have = &w->kept_sel[s];
+    if (want->nsel == have->nsel) return PQT_OK; /* the same rows */
+    pqt_colbuf *b = &w->bufs[s];
+    bool str = PQT_KIND_IS_BYTES(b->elem_kind);
+    size_t width = pqt_kind_elem_nbytes(b->elem_kind);
+    pqt_sel_cursor hc = {0}, wc = {0};
+    int64_t hs = 0, hl = 0, hbase = 0, ws, wl, d = 0, dbyte = 0;
+    bool hok = pqt_sel_next_run(have, &hc, 0, have->nrows, &hs, &hl);
+    while (pqt_sel_next_run(want, &wc, 0, want->nrows, &ws, &wl)) {
+        while (wl > 0 && hok) {
+            if (ws >= hs + hl) { /* want's rows lie in a later run of have */
+                hbase += hl;
+                hok = pqt_sel_next_run(have, &hc, 0, have->nrows, &hs, &hl);
+                continue;
+            }
+            int64_t n = hs + hl - ws < wl ? hs + hl - ws : wl;
+            kept_move(b, str, width, d, hbase + (ws - hs), n, &dbyte);
+            d += n;
+            ws += n;
+            wl -= n;
+        }
+    }
+    if (str) b->str_offsets[d] = dbyte;
+    if (b->nelem == b->nrows) b->nelem = d;
+    b->nrows = d;
+    return pqt_sel_copy(have, want);
+}
+
+/* Decode the slots of conjunct k for the rows sel holds into w's vectors: a slot kept from an
+ * earlier conjunct is compacted to them instead; one a later conjunct needs (keep_after) is
+ * kept. */
 static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
                               const pqt_sel *sel)
 {
@@ -156,6 +240,14 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
             continue;
         }
         pqt_colbuf *b = &w->bufs[s];
+        if (w->kept[s] && sel->nsel <= w->kept_sel[s].nsel) {
+            PQT_TRY(kept_compact(w, s, sel));
+            bool str = PQT_KIND_IS_BYTES(b->elem_kind);
+            w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
+                                        (const char *)b->str_bytes.data, b->validity};
+            continue;
+        }
+        kept_drop(w, s); /* decoded under fewer rows than asked (decode then filter) */
         void *into = NULL;
         size_t width = pqt_kind_elem_nbytes(c->elem_kind);
         if (!PQT_KIND_IS_BYTES(c->elem_kind) && !c->is_list && width > 0)
@@ -167,15 +259,22 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         bool str = PQT_KIND_IS_BYTES(b->elem_kind);
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
                                     (const char *)b->str_bytes.data, b->validity};
+        if (w->keep_after[s] && keepable(c)) {
+            PQT_TRY(pqt_sel_copy(&w->kept_sel[s], sel));
+            w->kept[s] = true;
+        }
     }
     return PQT_OK;
 }
 
+/* After conjunct k: its slots are freed, but for those a later conjunct needs. */
 static void release_conj(const pqt_scan_pass *ps, worker *w, int k)
 {
     int nc = pqt_scan_conj_ncols(ps->prog, k);
     const int *slots = pqt_scan_conj_cols(ps->prog, k);
     for (int j = 0; j < nc; j++) {
+        if (w->kept[slots[j]] && w->keep_after[slots[j]]) continue;
+        w->kept[slots[j]] = false;
         pqt_colbuf_free(&w->bufs[slots[j]]);
         pqt_mem_free(w->rowidx[slots[j]]);
         w->rowidx[slots[j]] = NULL;
@@ -370,8 +469,11 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
 {
     int64_t n = sel->nsel;
     pqt_status st = keep_room(w, n);
-    if (st == PQT_OK && pqt_scan_conj_ncols(ps->prog, k) == 1 &&
-        !pqt_scan_conj_is_callback(ps->prog, k) &&
+    /* a column kept from an earlier conjunct is served from its values: the codes and the
+     * refutation below would read it again, into the same buffer */
+    bool one =
+        pqt_scan_conj_ncols(ps->prog, k) == 1 && !w->kept[pqt_scan_conj_cols(ps->prog, k)[0]];
+    if (st == PQT_OK && one && !pqt_scan_conj_is_callback(ps->prog, k) &&
         dict_encoded_string(ps, ps->slot_col[pqt_scan_conj_cols(ps->prog, k)[0]], rg)) {
         int64_t nkeep = 0;
         pqt_err_mute();
@@ -380,8 +482,7 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
         if (st == PQT_OK) return nkeep < n ? pqt_sel_refine_bits(sel, w->keep_bits) : PQT_OK;
         if (st != PQT_UNSUPPORTED_ENCODING) return apply_conj_codes(ps, w, rg, k, sel, &nkeep);
         st = PQT_OK; /* a page fell back to plain values: evaluate on values */
-    } else if (st == PQT_OK && pqt_scan_conj_ncols(ps->prog, k) == 1 &&
-               !pqt_scan_conj_is_callback(ps->prog, k)) {
+    } else if (st == PQT_OK && one && !pqt_scan_conj_is_callback(ps->prog, k)) {
         bool done = false;
         apply_conj_refuted(ps, w, rg, k, sel, &done);
         if (done) return PQT_OK;
@@ -498,9 +599,27 @@ static pqt_status prove_aux(const pqt_scan_pass *ps, worker *w, int rg, const in
     return PQT_OK;
 }
 
-static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *base,
-                                   conj_seen *seen, bool *alive, int *order, int rg,
-                                   pqt_sel *sel, pqt_rg_verdict *v)
+/* keep_after for the conjunct at position i of order: the slots an alive conjunct after it
+ * names. */
+static void set_keep_after(const pqt_scan_pass *ps, worker *w, const int *order, const bool *alive,
+                           int i)
+{
+    int nslots = pqt_scan_prog_ncols(ps->prog), nconj = pqt_scan_prog_nconj(ps->prog);
+    for (int s = 0; s < nslots; s++)
+        w->keep_after[s] = 0;
+    for (int j = i + 1; j < nconj; j++) {
+        int k = order[j];
+        if (!alive[k]) continue;
+        int nc = pqt_scan_conj_ncols(ps->prog, k);
+        const int *slots = pqt_scan_conj_cols(ps->prog, k);
+        for (int c = 0; c < nc; c++)
+            w->keep_after[slots[c]] = 1;
+    }
+}
+
+static pqt_status filter_row_group_in(const pqt_scan_pass *ps, worker *w, const int *base,
+                                      conj_seen *seen, bool *alive, int *order, int rg,
+                                      pqt_sel *sel, pqt_rg_verdict *v)
 {
     memset(v, 0, sizeof *v);
     if (sel->nsel == 0) return PQT_OK;
@@ -545,6 +664,7 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
         int64_t before = sel->nsel;
         bool dense = adaptive && !pqt_scan_conj_is_callback(ps->prog, k) && is_dense(sel, &w->base);
         dense_used |= dense;
+        set_keep_after(ps, w, order, alive, i);
         st = dense ? apply_conj_dense(ps, w, rg, k, sel) : apply_conj(ps, w, rg, k, sel);
         if (st != PQT_OK) {
             pqt_err_prefix("row group %d: ", rg + 1);
@@ -661,6 +781,20 @@ static void limit_finish(const pqt_scan_pass *ps, limit_state *ls, pqt_sel *sels
     pqt_mem_free(ls->count);
 }
 
+/* One row group; the columns kept for later conjuncts go at its end, whatever happened. */
+static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *base,
+                                   conj_seen *seen, bool *alive, int *order, int rg, pqt_sel *sel,
+                                   pqt_rg_verdict *v)
+{
+    pqt_status st = filter_row_group_in(ps, w, base, seen, alive, order, rg, sel, v);
+    int nslots = pqt_scan_prog_ncols(ps->prog);
+    for (int s = 0; s < nslots; s++) {
+        kept_drop(w, s);
+        w->keep_after[s] = 0;
+    }
+    return st;
+}
+
 pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdict *verdicts)
 {
     int nconj = pqt_scan_prog_nconj(ps->prog), nslots = pqt_scan_prog_ncols(ps->prog);
@@ -703,7 +837,9 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
                                  : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         bool ready = my_st == PQT_OK;
         pqt_par_fail_note(&fail, -1, my_st, &th); /* a worker that could not start */
-#pragma omp for schedule(dynamic, 1)
+        /* monotonic: row groups are handed out in file order, so a limit's row groups come
+         * first and little is read ahead of it (correctness does not depend on it) */
+#pragma omp for schedule(monotonic : dynamic, 1)
         for (int rg = 0; rg < ps->nrg; rg++) {
             if (!ready || sels[rg].nsel == 0 || pqt_par_skip(&fail, rg)) continue;
             if (lim && rg > atomic_load(&lim->stop)) continue; /* past the limit */
