@@ -220,7 +220,9 @@ PQT_API pqt_status pqt_opts_set_double(pqt_opts *opts, pqt_opt opt, double value
 /* Filter the rows a table open keeps (pqt_table_open: only rows for which every rule is TRUE).
  * opts takes a copy of filter's rules and sets (the filter may change or go afterwards); it
  * replaces the rules set before, PQT_OPT_FILTER ones included. NULL removes the filter.
- * Names and types are checked at open (PQT_BAD_FILTER), before any data is read. */
+ * Names and types are checked at open (PQT_BAD_FILTER), before any data is read. A rule whose
+ * integer arithmetic overflows int64 on a row fails the open with PQT_RANGE, naming the
+ * operands and the row (docs/filters.md, "Expressions"). */
 typedef struct pqt_filter pqt_filter;
 PQT_API pqt_status pqt_opts_set_filter(pqt_opts *opts, const pqt_filter *filter);
 /* Quality-control rules a table open enforces (pqt_qc, below; docs/qc.md). opts takes a
@@ -1076,8 +1078,9 @@ PQT_API pqt_status pqt_filter_add_callback(pqt_filter *f, const char *const *col
  * pqt_table_row_mask: keep[i] (one byte per table row, caller memory of pqt_table_nrows
  * bytes) = 1 when row i + 1 passes, else 0; the table's rows do not change.
  * The _with forms take a whole pqt_filter instead (several rules, bound sets, callbacks).
- * Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_NOMEM; a failed call
- * changes nothing. */
+ * Errors: PQT_BAD_FILTER (syntax, names, types), reading errors, PQT_RANGE (integer
+ * arithmetic in a rule overflows int64 on a row: docs/filters.md, "Expressions"), PQT_NOMEM;
+ * a failed call changes nothing. */
 PQT_API pqt_status pqt_table_filter_rows(pqt_table *t, const char *rule);
 PQT_API pqt_status pqt_table_row_mask(pqt_table *t, const char *rule, uint8_t *keep);
 PQT_API pqt_status pqt_table_filter_rows_with(pqt_table *t, const pqt_filter *filter);

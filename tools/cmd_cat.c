@@ -30,11 +30,13 @@
     "  --dotted-keys      jsonl: a struct's leaves as flat keys (\"s.a\":1) instead of nested\n" \
     "                     objects ({\"s\":{\"a\":1}}, the default, a struct's members together)\n" \
     "  -w, --where RULE   only rows for which RULE is true (docs/filters.md: `mass > 1e12 and\n"  \
-    "                     flag == 0`); repeatable, the rules AND-combined; within --rows, and\n" \
-    "                     --limit counts the rows that pass (without --sort, reading stops\n" \
+    "                     flag == 0`, `g - r > 0.5`, `abs(dec) < 10 and id % 2 == 0`,\n"       \
+    "                     `cone(ra, dec, 150.1, 2.2, 0.5)`, `x is not null`, `x between 1\n"   \
+    "                     and 9`); repeatable, the rules AND-combined; within --rows, and\n"   \
+    "                     --limit counts the rows that pass (without --sort, reading stops\n"  \
     "                     once they are found: later row groups are not read). A rule that\n" \
-    "                     does not parse is a usage error (status 2); a column the file\n"      \
-    "                     lacks, status 1\n"                                                    \
+    "                     does not parse is a usage error (status 2); a column the file\n"     \
+    "                     lacks, status 1\n"                                                   \
     "  --sample P[,SEED]  keep each row with probability P (0..1; 1 or more keeps all), drawn\n"  \
     "                     by docs/sampling.md's frozen rule: the same P and SEED keep the same\n" \
     "                     rows on every run; without SEED one is drawn (--explain shows it).\n" \

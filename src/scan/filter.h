@@ -98,6 +98,8 @@ typedef struct pqt_scan_vec {
 typedef struct pqt_scan_scratch {
     uint64_t *words;
     size_t cap;
+    void *xbuf; /* computed predicates' value buffers (filter_expr_eval.c) */
+    size_t xcap;
 } pqt_scan_scratch;
 void pqt_scan_scratch_free(pqt_scan_scratch *s);
 
@@ -105,7 +107,10 @@ void pqt_scan_scratch_free(pqt_scan_scratch *s);
  * NULL = all rows). vecs is indexed by slot; only the conjunct's slots are read. keep
  * ((n+7)/8 bytes) receives 1 for rows that are selected and for which the conjunct is TRUE
  * (Kleene logic: unknown drops the row); bits past n are 0. keep may be sel itself.
- * *nkeep_ret (may be NULL) = rows kept. PQT_NOMEM only. */
+ * *nkeep_ret (may be NULL) = rows kept. Errors: PQT_NOMEM; PQT_RANGE when a computed
+ * predicate's integer arithmetic overflows on a selected row (the message names the rule,
+ * the operands and the row's position in the batch); PQT_CALLBACK from a callback. keep is
+ * then undefined. */
 pqt_status pqt_scan_conj_eval(const pqt_fprog *p, int k, const pqt_scan_vec *vecs, int64_t n,
                               const uint8_t *sel, uint8_t *keep, int64_t *nkeep_ret,
                               pqt_scan_scratch *s);

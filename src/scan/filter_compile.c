@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "scan/filter_expr.h"
+#include "scan/filter_lex.h"
 #include "scan/filter_resolve.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -29,6 +31,7 @@ static void expr_free(fexpr *e)
 {
     if (!e) return;
     pqt_scan_cb_free(e->cb);
+    pqt_scan_cmp_free(e->cmp);
     for (int32_t k = 0; k < e->nkids; k++) expr_free(e->kids[k]);
     pqt_mem_free(e->kids);
     if (e->type == FX_LEAF) pqt_scan_leaf_free(&e->leaf);
@@ -68,6 +71,78 @@ static pqt_status push_kid(fexpr *e, fexpr *k, int32_t *cap)
     return PQT_OK;
 }
 
+static pqt_status slot_cb(void *ctx, int ci, int *slot_ret) { return slot_for(ctx, ci, slot_ret); }
+
+/* A clause column word that names no column but reads as arithmetic (g-r > 0.5, written in
+ * the spaced form that lets a name hold any character) is the expression. */
+static int word_is_expr(const cctx *C, const frule *rule, const fnode *n)
+{
+    if (!rule->text || !n->col || n->op > FOP_NE || rule->text[n->col_lo] == '`') return 0;
+    int arith = 0;
+    for (const char *p = n->col; *p; p++)
+        arith |= *p == '+' || *p == '-' || *p == '*' || *p == '/' || *p == '%' || *p == '(';
+    if (!arith) return 0;
+    for (int i = 0; i < C->ncols; i++)
+        if (strcmp(C->cols[i].name, n->col) == 0) return 0;
+    return 1;
+}
+
+/* A predicate over expressions: a plain leaf when it reduces to one, else FX_CMP. */
+static pqt_status compile_pred(cctx *C, const frule *rule, const fnode *n, int negate, fexpr *e)
+{
+    fnode tmp;
+    const fnode *pn = n;
+    pqt_status st = PQT_OK;
+    e->type = FX_LEAF; /* so a failure frees what a leaf build left */
+    if (n->type == FN_CLAUSE) {
+        memset(&tmp, 0, sizeof tmp);
+        tmp = *n;
+        tmp.type = FN_PRED;
+        tmp.nkids = 0;
+        tmp.kids = NULL;
+        tmp.xl = tmp.xr = NULL;
+        int32_t hi = n->col_lo + (int32_t)strlen(n->col);
+        st = pqt_scan_pexpr_span(rule->text, rule->nbytes, n->col_lo, hi, &tmp.xl);
+        if (st != PQT_OK) {
+            /* not an expression either: the unknown column it names */
+            return pqt_scan_leaf_build(C->f, rule, n, negate, C->cols, C->ncols, &(int){0},
+                                       &e->leaf);
+        }
+        tmp.xr = pqt_calloc(1, sizeof *tmp.xr);
+        if (!tmp.xr) {
+            pqt_scan_pexpr_free(tmp.xl);
+            return oom();
+        }
+        tmp.xr->op = XO_LIT;
+        tmp.xr->lit = n->val;
+        tmp.xr->lit.s = NULL;
+        tmp.xr->lo = n->val.lo;
+        tmp.xr->hi = n->val.hi;
+        if (n->val.s && !(tmp.xr->lit.s = pqt_strndup(n->val.s, (size_t)n->val.len))) st = oom();
+        pn = &tmp;
+    }
+    int leaf_ok = 0, ci = 0;
+    fcmp *cmp = NULL;
+    if (st == PQT_OK)
+        st = pqt_scan_cmp_build(C->f, rule, pn, negate, C->cols, C->ncols, slot_cb, C, &e->leaf,
+                                &leaf_ok, &ci, &cmp);
+    if (pn == &tmp) {
+        pqt_scan_pexpr_free(tmp.xl);
+        pqt_scan_pexpr_free(tmp.xr);
+    }
+    if (st != PQT_OK) return st;
+    if (cmp) {
+        e->type = FX_CMP;
+        e->cmp = cmp;
+        return PQT_OK;
+    }
+    e->type = FX_LEAF;
+    int slot = 0;
+    PQT_TRY(slot_for(C, ci, &slot));
+    e->leaf.slot = slot;
+    return PQT_OK;
+}
+
 static pqt_status compile_node(cctx *C, const frule *rule, const fnode *n, int negate,
                                fexpr **ret)
 {
@@ -92,6 +167,8 @@ static pqt_status compile_node(cctx *C, const frule *rule, const fnode *n, int n
             if (st == PQT_OK && !(cb->names[k] = pqt_strdup(C->cols[ci].name))) st = oom();
             if (st == PQT_OK) cb->n++;
         }
+    } else if (n->type == FN_PRED || (n->type == FN_CLAUSE && word_is_expr(C, rule, n))) {
+        st = compile_pred(C, rule, n, negate, e);
     } else if (n->type == FN_CLAUSE) {
         int ci = 0, slot = 0;
         e->type = FX_LEAF;
@@ -133,12 +210,13 @@ static int expr_depth(const fexpr *e)
         int x = expr_depth(e->kids[k]);
         if (x > d) d = x;
     }
-    return e->type == FX_LEAF || e->type == FX_CALLBACK ? 0 : d + 1;
+    return e->type == FX_LEAF || e->type == FX_CALLBACK || e->type == FX_CMP ? 0 : d + 1;
 }
 
 static int expr_cost(const fexpr *e)
 {
     if (e->type == FX_CALLBACK) return 8 + 2 * e->cb->n; /* a call, then its columns */
+    if (e->type == FX_CMP) return 4 + 2 * e->cmp->nres; /* every node a pass over the rows */
     if (e->type != FX_LEAF) {
         int c = 0;
         for (int32_t k = 0; k < e->nkids; k++) c += expr_cost(e->kids[k]);
@@ -155,6 +233,8 @@ static void mark_slots(const fexpr *e, uint8_t *used)
     if (e->type == FX_LEAF) used[e->leaf.slot] = 1;
     if (e->type == FX_CALLBACK)
         for (int k = 0; k < e->cb->n; k++) used[e->cb->slots[k]] = 1;
+    if (e->type == FX_CMP)
+        for (int k = 0; k < e->cmp->nslots; k++) used[e->cmp->slots[k]] = 1;
     for (int32_t k = 0; k < e->nkids; k++) mark_slots(e->kids[k], used);
 }
 

@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "scan/filter_int.h"
+#include "scan/filter_expr.h"
 #include "scan/filter_like.h"
 #include "util/bits.h"
 #include "util/error.h"
@@ -270,32 +270,36 @@ static int any_bits(const uint64_t *x, int64_t nw)
     return a != 0;
 }
 
-/* out = rows of sel where e is TRUE; buf holds 2 * nw words per level below e. */
-static void eval_expr(const fexpr *e, const pqt_scan_vec *vecs, int64_t n, const uint64_t *sel,
-                      uint64_t *out, uint64_t *buf)
+/* out = rows of sel where e is TRUE; buf holds 2 * nw words per level below e. Fails only
+ * in a computed predicate (INT overflow, memory). */
+static pqt_status eval_expr(const fexpr *e, const pqt_scan_vec *vecs, int64_t n,
+                            const uint64_t *sel, uint64_t *out, uint64_t *buf,
+                            pqt_scan_scratch *s, int muted)
 {
     if (e->type == FX_LEAF) {
         eval_leaf(&e->leaf, vecs, n, sel, out);
-        return;
+        return PQT_OK;
     }
+    if (e->type == FX_CMP) return pqt_scan_cmp_eval(e->cmp, vecs, n, sel, out, s, muted);
     int64_t nw = (n + 63) >> 6;
     uint64_t *ks = buf, *kt = buf + nw, *next = buf + 2 * nw;
     if (e->type == FX_AND) {
         memcpy(out, sel, (size_t)nw * sizeof *out);
         for (int32_t k = 0; k < e->nkids && any_bits(out, nw); k++) {
-            eval_expr(e->kids[k], vecs, n, out, kt, next);
+            PQT_TRY(eval_expr(e->kids[k], vecs, n, out, kt, next, s, muted));
             memcpy(out, kt, (size_t)nw * sizeof *out);
         }
-        return;
+        return PQT_OK;
     }
     memset(out, 0, (size_t)nw * sizeof *out);
     for (int32_t k = 0; k < e->nkids; k++) {
         uint64_t live = 0;
         for (int64_t w = 0; w < nw; w++) live |= ks[w] = sel[w] & ~out[w];
         if (!live) break;
-        eval_expr(e->kids[k], vecs, n, ks, kt, next);
+        PQT_TRY(eval_expr(e->kids[k], vecs, n, ks, kt, next, s, muted));
         for (int64_t w = 0; w < nw; w++) out[w] |= kt[w];
     }
+    return PQT_OK;
 }
 
 void pqt_scan_scratch_free(pqt_scan_scratch *s)
@@ -304,6 +308,9 @@ void pqt_scan_scratch_free(pqt_scan_scratch *s)
     pqt_mem_free(s->words);
     s->words = NULL;
     s->cap = 0;
+    pqt_mem_free(s->xbuf);
+    s->xbuf = NULL;
+    s->xcap = 0;
 }
 
 /* Scratch for a tree of the given depth: sel, out, and 2 words per row-word per level. */
@@ -339,7 +346,7 @@ static pqt_status run(const pqt_fprog *p, int k0, int k1, const pqt_scan_vec *ve
     for (int k = k0; k < k1 && any_bits(cur, nw); k++) {
         const fexpr *root = p->conj[k].root;
         if (root->type == FX_CALLBACK) PQT_TRY(pqt_scan_cb_eval(p, root->cb, vecs, n, cur, out));
-        else eval_expr(root, vecs, n, cur, out, buf);
+        else PQT_TRY(eval_expr(root, vecs, n, cur, out, buf, s, 0));
         memcpy(cur, out, (size_t)nw * sizeof *cur);
     }
     int64_t cnt = 0;

@@ -104,7 +104,7 @@ typedef struct xnode {
     int64_t slen;
     /* evaluator: index of this node's result buffer in the scratch (-1: none needed) */
     int32_t res;
-    int32_t lo, hi; /* byte span in the rule text (messages) */
+    int32_t lo, hi; /* byte span in fcmp.text (messages) */
 } xnode;
 
 /* A computed predicate: the comparison node FX_CMP of fexpr (filter_int.h).
@@ -125,6 +125,24 @@ typedef struct fcmp {
     char *text; /* the predicate as written (owned), for messages */
 } fcmp;
 
+/* An expression as parsed (fnode FN_PRED): no schema known yet. */
+typedef struct pexpr {
+    uint8_t op;     /* XO_COL (name), XO_LIT (lit), XO_NEG, the binary ops, XO_CALL (fn) */
+    uint8_t quoted; /* XO_COL: written backquoted */
+    int16_t fn;     /* XO_CALL: FF_* */
+    int32_t nargs;
+    struct pexpr **args; /* owned */
+    char *name;          /* XO_COL: the column name (owned) */
+    flit lit;            /* XO_LIT (lit.s owned); an unquoted ISO literal is a string */
+    int32_t lo, hi;      /* byte span in the rule */
+} pexpr;
+
+void pqt_scan_pexpr_free(pexpr *x);
+/* Parse the expression that is exactly text[lo, hi) (a clause's column word that names no
+ * column: `g-r > 0.5`). PQT_BAD_FILTER when it is not one; PQT_NOMEM. */
+pqt_status pqt_scan_pexpr_span(const char *text, int32_t nbytes, int32_t lo, int32_t hi,
+                               pexpr **ret);
+
 /* Column slot of list index ci, allocating one on first use (filter_compile.c). */
 typedef pqt_status (*pqt_scan_slot_fn)(void *ctx, int ci, int *slot_ret);
 
@@ -139,6 +157,11 @@ pqt_status pqt_scan_cmp_build(const pqt_filter *f, const frule *rule, const fnod
                               void *slot_ctx, fleaf *lf, int *leaf_ok, int *col_ret,
                               fcmp **cmp_ret);
 void pqt_scan_cmp_free(fcmp *c);
+void pqt_scan_xnode_free(xnode *x);
+/* Replace x, whose arguments are all literals, by the literal it evaluates to (text: the
+ * predicate's text, for messages). A null result (a zero divisor) leaves x as it is; INT
+ * overflow is PQT_BAD_FILTER. */
+pqt_status pqt_scan_xnode_fold(xnode *x, const char *text);
 
 /* out = the rows of sel (nw = (n + 63) / 64 words) where c is TRUE. vecs is indexed by slot.
  * Errors: PQT_RANGE when INT arithmetic overflows on a selected row (the message names the
@@ -157,10 +180,21 @@ pqt_tri pqt_scan_cmp_prove(const fcmp *c, const pqt_scan_stats *stats, int64_t n
 /* The predicate as normalized rule text (snprintf semantics: returns the full length). */
 int64_t pqt_scan_cmp_text(const fcmp *c, char *buf, size_t cap);
 
+/* One value of an evaluator buffer: INT and BOOL in i, FLOAT in d. */
+typedef union xv {
+    int64_t i;
+    double d;
+} xv;
+
+/* Function fn over n rows of FLOAT arguments (BOOL functions write out[j].i = 0/1). */
+void pqt_scan_func_float(int fn, const xv *const *args, int nargs, xv *out, int64_t n);
+
 /* Function table (filter_func.c): the id of a name (case-insensitive) or -1; its name;
  * the argument counts it takes. */
 int pqt_scan_func_find(const char *name, int64_t len);
 const char *pqt_scan_func_name(int fn);
 void pqt_scan_func_arity(int fn, int *min_ret, int *max_ret);
+/* Edit distance between s[0, len) and the name of fn (for "did you mean"). */
+int pqt_scan_func_distance(const char *s, int64_t len, int fn);
 
 #endif

@@ -64,7 +64,7 @@ typedef struct flit {
     int64_t len;
 } flit;
 
-enum { FN_AND = 0, FN_OR, FN_NOT, FN_CLAUSE, FN_CALLBACK };
+enum { FN_AND = 0, FN_OR, FN_NOT, FN_CLAUSE, FN_CALLBACK, FN_PRED /* computed: filter_expr.h */ };
 
 typedef struct fnode {
     uint8_t type;
@@ -90,6 +90,8 @@ typedef struct fnode {
     int32_t cb_ncols;
     pqt_filter_fn cb_fn;
     void *cb_user;
+    /* FN_PRED: xl op xr (xr NULL for the one-sided ops), as parsed (filter_expr.h) */
+    struct pexpr *xl, *xr;
 } fnode;
 
 /* A set bound with pqt_filter_bind or given to pqt_filter_add_in: copied, sorted, distinct. */

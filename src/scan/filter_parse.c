@@ -13,39 +13,33 @@
  * Values are classified here (numbers, booleans, strings, lists, @sets); their types are
  * settled against the column in filter_compile.c.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "scan/filter_lex.h"
+#include "scan/filter_expr.h"
 #include "scan/filter_like.h"
+#include "scan/filter_parse.h"
 #include "util/mem.h"
 
-enum { P_START, P_LP, P_AND, P_OR, P_NOT, P_OTHER };
+pqt_status pqt_scan_p_oom(void) { return pqt_err(PQT_NOMEM, "out of memory parsing a filter rule"); }
+#define oom pqt_scan_p_oom
 
-typedef struct parser {
-    const char *t;
-    int32_t n;
-    ftok tok;
-    int prev;
-    int32_t prev_lo, prev_hi;
-    int depth, nodes, base;
-    char show[200];
-} parser;
-
-static pqt_status oom(void) { return pqt_err(PQT_NOMEM, "out of memory parsing a filter rule"); }
-
-static pqt_status lex_at(parser *P, int32_t at, ftok *tok)
+pqt_status pqt_scan_p_lex(parser *P, int32_t at, ftok *tok)
 {
     if (pqt_scan_lex(P->t, P->n, at, tok) == 0) return PQT_OK;
     return pqt_scan_fail(P->t, tok->lo, "filter expression '%s' has an unterminated %s", P->show,
                          P->t[tok->lo] != '`' ? "quoted value" : "backquoted name");
 }
 
+#define lex_at pqt_scan_p_lex
+
 static pqt_status advance(parser *P) { return lex_at(P, P->tok.hi, &P->tok); }
 
 /* Token text for a message, cut at 40 bytes. */
 static int show_len(int32_t lo, int32_t hi) { return hi - lo > 40 ? 40 : (int)(hi - lo); }
 
-static pqt_status count_node(parser *P, int32_t at)
+pqt_status pqt_scan_p_count(parser *P, int32_t at)
 {
     if (P->base + ++P->nodes <= PQT_FILTER_MAX_NODES) return PQT_OK;
     return pqt_scan_fail(P->t, at,
@@ -54,7 +48,7 @@ static pqt_status count_node(parser *P, int32_t at)
                          PQT_FILTER_MAX_NODES, P->show);
 }
 
-static pqt_status push_level(parser *P, int32_t at)
+pqt_status pqt_scan_p_level(parser *P, int32_t at)
 {
     if (++P->depth <= PQT_FILTER_MAX_DEPTH) return PQT_OK;
     return pqt_scan_fail(P->t, at,
@@ -75,6 +69,8 @@ void pqt_scan_node_free(fnode *n)
     pqt_mem_free(n->set_name);
     for (int32_t k = 0; k < n->cb_ncols; k++) pqt_mem_free(n->cb_cols[k]);
     pqt_mem_free(n->cb_cols);
+    pqt_scan_pexpr_free(n->xl);
+    pqt_scan_pexpr_free(n->xr);
     pqt_mem_free(n);
 }
 
@@ -148,7 +144,7 @@ static pqt_status bare_value(parser *P, int32_t lo, int32_t vlo, int32_t vhi, in
     return PQT_OK;
 }
 
-static pqt_status quoted_value(parser *P, const ftok *tok, flit *lit)
+pqt_status pqt_scan_p_quoted(parser *P, const ftok *tok, flit *lit)
 {
     memset(lit, 0, sizeof *lit);
     lit->cls = FLIT_STR;
@@ -215,7 +211,7 @@ static pqt_status parse_list(parser *P, fnode *c, int32_t lo, int32_t lp, int32_
                 return CLAUSE_FAIL(P, lo, q.hi, p,
                                    ": element %d of the list is a backquoted name, not a value",
                                    c->nitems + 1);
-            PQT_TRY(quoted_value(P, &q, lit));
+            PQT_TRY(pqt_scan_p_quoted(P, &q, lit));
             p = q.hi;
         } else {
             int32_t e = p;
@@ -285,12 +281,18 @@ static pqt_status parse_value(parser *P, fnode *c, int32_t lo, int32_t op_lo, in
                            ": comparing two columns is not supported; a value is a number, true, "
                            "false or a double-quoted string%s",
                            "");
-    if (rest_lo < 0 && nt.type == TK_QUOTED) PQT_TRY(quoted_value(P, &nt, &c->val));
+    if (rest_lo < 0 && nt.type == TK_QUOTED) PQT_TRY(pqt_scan_p_quoted(P, &nt, &c->val));
     else PQT_TRY(bare_value(P, lo, vlo, vhi, 1, &c->val, 0));
     *end_ret = vhi;
     if (c->op == FOP_LIKE || c->op == FOP_ILIKE) /* [ESCAPE 'c'] */
         return pqt_scan_like_escape(t, P->n, lo, vhi, c, end_ret);
     return PQT_OK;
+}
+
+pqt_status pqt_scan_p_value(parser *P, fnode *c, int32_t lo, int32_t op_lo, int32_t op_hi,
+                            int32_t *end_ret)
+{
+    return parse_value(P, c, lo, op_lo, op_hi, -1, -1, end_ret);
 }
 
 static int plain_ident(const char *s, int32_t len)
@@ -301,7 +303,7 @@ static int plain_ident(const char *s, int32_t len)
     return 1;
 }
 
-static pqt_status parse_clause(parser *P, fnode **ret)
+pqt_status pqt_scan_p_clause(parser *P, fnode **ret)
 {
     const char *t = P->t;
     ftok ct = P->tok;
@@ -350,7 +352,7 @@ static pqt_status parse_clause(parser *P, fnode **ret)
     c->op_lo = op_lo;
     if ((st = parse_value(P, c, lo, op_lo, op_hi, rest_lo, rest_hi, &end)) != PQT_OK) goto fail;
     c->hi = end;
-    if ((st = count_node(P, lo)) != PQT_OK) goto fail;
+    if ((st = pqt_scan_p_count(P, lo)) != PQT_OK) goto fail;
     if ((st = lex_at(P, end, &P->tok)) != PQT_OK) goto fail;
     P->prev = P_OTHER;
     *ret = c;
@@ -365,6 +367,70 @@ fail:
     return st;
 }
 
+/* Where a failed attempt stopped: the character of "at character N" in its message. */
+static int err_pos(const char *m)
+{
+    const char *at = NULL;
+    for (const char *p = strstr(m, " at character "); p; p = strstr(p + 1, " at character "))
+        at = p;
+    return at ? atoi(at + 14) : 0;
+}
+
+static int arith_char(char c) { return c == '+' || c == '-' || c == '*' || c == '/' || c == '%'; }
+
+static int at_boundary(const parser *P)
+{
+    return P->tok.type == TK_END || P->tok.type == TK_RP ||
+           pqt_scan_keyword(P->t, &P->tok) == KW_AND || pqt_scan_keyword(P->t, &P->tok) == KW_OR;
+}
+
+/* One predicate. parquet-fortran's clause (COLUMN OP VALUE, where a column name may hold any
+ * character) is read first, so every rule it reads keeps its meaning; when it fails, or an
+ * arithmetic operator follows it, the expression grammar reads the predicate instead. Of two
+ * failures the one that read further is reported, the clause's on a tie. The attempts' messages
+ * are caught (a rule that parses leaves no message behind). */
+static pqt_status clause_or_pred(parser *P, fnode **ret)
+{
+    parser start = *P;
+    fnode *c = NULL, *e = NULL;
+    char cmsg[1024] = "", pmsg[1024] = "";
+    pqt_err_target prev = pqt_err_redirect(cmsg, sizeof cmsg);
+    pqt_status st = pqt_scan_p_clause(P, &c);
+    pqt_err_restore(prev);
+    if (st == PQT_OK && !(P->tok.type == TK_WORD && arith_char(P->t[P->tok.lo]))) {
+        *ret = c;
+        return PQT_OK;
+    }
+    if (st != PQT_OK && st != PQT_BAD_FILTER) return pqt_err(st, "%s", cmsg);
+    parser after_clause = *P;
+    int cpos = st == PQT_OK ? pqt_scan_charpos(P->t, P->tok.lo) : err_pos(cmsg);
+    *P = start;
+    prev = pqt_err_redirect(pmsg, sizeof pmsg);
+    pqt_status pst = pqt_scan_p_pred(P, &e);
+    pqt_err_restore(prev);
+    if (pst != PQT_OK && pst != PQT_BAD_FILTER) {
+        pqt_scan_node_free(c);
+        return pqt_err(pst, "%s", pmsg);
+    }
+    int ppos = pst != PQT_OK ? err_pos(pmsg) : pqt_scan_charpos(P->t, P->tok.lo);
+    /* a word glued to '(' is a function call, which only the expression grammar reads */
+    int call = start.tok.type == TK_WORD && start.tok.hi < P->n && P->t[start.tok.hi] == '(';
+    if ((pst == PQT_OK && at_boundary(P)) || ppos > cpos || (call && ppos >= cpos)) {
+        pqt_scan_node_free(c);
+        if (pst != PQT_OK) return pqt_err(pst, "%s", pmsg);
+        P->prev = P_OTHER;
+        *ret = e;
+        return PQT_OK;
+    }
+    pqt_scan_node_free(e);
+    if (c) {
+        *P = after_clause;
+        *ret = c;
+        return PQT_OK;
+    }
+    return pqt_err(PQT_BAD_FILTER, "%s", cmsg);
+}
+
 static pqt_status parse_chain(parser *P, int type, fnode **ret);
 
 static pqt_status parse_primary(parser *P, fnode **ret)
@@ -373,14 +439,29 @@ static pqt_status parse_primary(parser *P, fnode **ret)
     ftok tok = P->tok;
     switch (tok.type) {
     case TK_LP: {
-        PQT_TRY(push_level(P, tok.lo));
+        /* (g - r) > 0.5: a parenthesised expression starting a predicate */
+        parser start = *P;
+        fnode *e = NULL;
+        char pmsg[256];
+        pqt_err_target prev = pqt_err_redirect(pmsg, sizeof pmsg);
+        pqt_status pst = pqt_scan_p_pred(P, &e);
+        pqt_err_restore(prev);
+        if (pst == PQT_OK && at_boundary(P)) {
+            P->prev = P_OTHER;
+            *ret = e;
+            return PQT_OK;
+        }
+        pqt_scan_node_free(e);
+        if (pst == PQT_NOMEM) return pqt_err(pst, "%s", pmsg);
+        *P = start;
+        PQT_TRY(pqt_scan_p_level(P, tok.lo));
         P->prev = P_LP;
         P->prev_lo = tok.lo;
         PQT_TRY(advance(P));
         if (P->tok.type == TK_RP)
             return pqt_scan_fail(t, tok.lo, "filter expression '%s' has an empty '()' group",
                                  P->show);
-        fnode *e = NULL;
+        e = NULL;
         PQT_TRY(parse_chain(P, FN_OR, &e));
         ftok cl = P->tok;
         pqt_status st = PQT_OK;
@@ -409,10 +490,10 @@ static pqt_status parse_primary(parser *P, fnode **ret)
                                  "filter expression '%s' has a dangling '%.*s' with no clause on "
                                  "one side of it",
                                  P->show, (int)(tok.hi - tok.lo), t + tok.lo);
-        return parse_clause(P, ret);
+        return clause_or_pred(P, ret);
     }
     case TK_BQUOTED:
-        return parse_clause(P, ret);
+        return clause_or_pred(P, ret);
     case TK_END:
     case TK_RP:
         if ((P->prev == P_AND || P->prev == P_OR) && tok.type == TK_RP)
@@ -438,6 +519,9 @@ static pqt_status parse_primary(parser *P, fnode **ret)
                                  P->show);
         return pqt_scan_fail(NULL, 0, "empty filter rule");
     default:
+        /* 'abc' == name: a single-quoted literal may start a predicate (a double-quoted one
+         * may not: it reads as a misplaced value) */
+        if (tok.type == TK_QUOTED && t[tok.lo] == '\'') return clause_or_pred(P, ret);
         return pqt_scan_fail(t, tok.lo,
                              "filter expression '%s': unexpected '%.*s'; a clause starts with a "
                              "column name",
@@ -449,8 +533,8 @@ static pqt_status parse_not(parser *P, fnode **ret)
 {
     if (pqt_scan_keyword(P->t, &P->tok) != KW_NOT) return parse_primary(P, ret);
     int32_t lo = P->tok.lo;
-    PQT_TRY(push_level(P, lo));
-    PQT_TRY(count_node(P, lo));
+    PQT_TRY(pqt_scan_p_level(P, lo));
+    PQT_TRY(pqt_scan_p_count(P, lo));
     P->prev = P_NOT;
     P->prev_lo = lo;
     P->prev_hi = P->tok.hi;
@@ -499,7 +583,7 @@ static pqt_status parse_chain(parser *P, int type, fnode **ret)
         }
         kids[nk++] = k;
         if (pqt_scan_keyword(P->t, &P->tok) != kw) break;
-        if ((st = count_node(P, P->tok.lo)) != PQT_OK) goto fail;
+        if ((st = pqt_scan_p_count(P, P->tok.lo)) != PQT_OK) goto fail;
         P->prev = type == FN_OR ? P_OR : P_AND;
         P->prev_lo = P->tok.lo;
         P->prev_hi = P->tok.hi;

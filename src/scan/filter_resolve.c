@@ -517,3 +517,15 @@ void pqt_scan_leaf_free(fleaf *lf)
     }
     memset(lf, 0, sizeof *lf);
 }
+
+pqt_status pqt_scan_col_find(const frule *rule, const char *name, int32_t at,
+                             const pqt_scan_col *cols, int ncols, int *ci_ret)
+{
+    fnode n;
+    memset(&n, 0, sizeof n);
+    n.col = (char *)(uintptr_t)name; /* read only */
+    n.col_lo = at;
+    return resolve(rule, &n, cols, ncols, ci_ret);
+}
+
+const char *pqt_scan_kind_text(int kind) { return kind_text(kind); }

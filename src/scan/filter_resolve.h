@@ -15,4 +15,11 @@ pqt_status pqt_scan_leaf_build(const pqt_filter *f, const frule *rule, const fno
                                const pqt_scan_col *cols, int ncols, int *col_ret, fleaf *lf);
 void pqt_scan_leaf_free(fleaf *lf);
 
+/* The column named name (written at byte at of the rule) as an index into cols, with the
+ * messages of a clause's column (nearest name, vectors, lists, unsupported kinds). */
+pqt_status pqt_scan_col_find(const frule *rule, const char *name, int32_t at,
+                             const pqt_scan_col *cols, int ncols, int *ci_ret);
+/* "int64", "string", ... for messages. */
+const char *pqt_scan_kind_text(int kind);
+
 #endif

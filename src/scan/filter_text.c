@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "scan/filter_expr.h"
 #include "scan/filter_lex.h"
 #include "scan/filter_like.h"
 #include "util/civil.h"
@@ -182,6 +183,12 @@ static void put_expr(sbuf *b, const fexpr *e, int nested)
 {
     if (e->type == FX_LEAF) {
         put_leaf(b, &e->leaf);
+        return;
+    }
+    if (e->type == FX_CMP) {
+        char tmp[2048];
+        int64_t l = pqt_scan_cmp_text(e->cmp, tmp, sizeof tmp);
+        put(b, tmp, (size_t)(l < (int64_t)sizeof tmp ? l : (int64_t)sizeof tmp - 1));
         return;
     }
     if (e->type == FX_CALLBACK) {

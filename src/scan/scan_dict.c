@@ -81,10 +81,19 @@ pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg
         bool str = PQT_KIND_IS_BYTES(d.elem_kind);
         vecs[s] = (pqt_scan_vec){str ? (const void *)d.str_offsets : d.data,
                                  (const char *)d.str_bytes.data, NULL};
+        /* muted: a computed conjunct may overflow on an entry no row uses (docs/filters.md,
+         * "Expressions"); the rows are then evaluated instead */
+        pqt_err_mute();
         st = pqt_scan_conj_eval(p, k, vecs, n, NULL, keep, &ret->npass, &scratch);
+        if (st == PQT_OK) st = null_passes(ps, k, s, vecs, &scratch, &ret->null_passes);
+        pqt_err_unmute();
+        if (st == PQT_NOMEM)
+            st = pqt_err(PQT_NOMEM, "out of memory evaluating the dictionary of column '%s'",
+                         c->path);
     }
-    if (st == PQT_OK) st = null_passes(ps, k, s, vecs, &scratch, &ret->null_passes);
-    if (st == PQT_OK) {
+    bool skip = st == PQT_RANGE;
+    if (skip) st = PQT_OK;
+    if (st == PQT_OK && !skip) {
         ret->ok = true;
         ret->nentries = n;
         ret->keep = keep;

@@ -480,8 +480,11 @@ static pqt_status apply_conj(const pqt_scan_pass *ps, worker *w, int rg, int k, 
         st = apply_conj_codes(ps, w, rg, k, sel, &nkeep);
         pqt_err_unmute();
         if (st == PQT_OK) return nkeep < n ? pqt_sel_refine_bits(sel, w->keep_bits) : PQT_OK;
-        if (st != PQT_UNSUPPORTED_ENCODING) return apply_conj_codes(ps, w, rg, k, sel, &nkeep);
-        st = PQT_OK; /* a page fell back to plain values: evaluate on values */
+        if (st != PQT_UNSUPPORTED_ENCODING && st != PQT_RANGE)
+            return apply_conj_codes(ps, w, rg, k, sel, &nkeep);
+        /* a page fell back to plain values, or a computed conjunct overflowed on an entry no
+         * row may use: evaluate on values */
+        st = PQT_OK;
     } else if (st == PQT_OK && one && !pqt_scan_conj_is_callback(ps->prog, k)) {
         bool done = false;
         apply_conj_refuted(ps, w, rg, k, sel, &done);

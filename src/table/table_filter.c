@@ -221,9 +221,18 @@ pqt_status pqt_table_row_mask_with(pqt_table *t, const pqt_filter *filter, uint8
     if (!t || !filter || (!keep && t->nrows > 0))
         return pqt_err(PQT_MISUSE, "%s: table, filter and keep must not be NULL", call);
     bool *read = pqt_calloc((size_t)t->ncols + 1, sizeof *read);
-    if (!read) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    /* the mask is built aside: a computed rule can fail on a later batch (INT overflow,
+     * PQT_RANGE) and a failed call leaves keep as it was */
+    uint8_t *mask = pqt_malloc((size_t)t->nrows + 1);
+    if (!read || !mask) {
+        pqt_mem_free(read);
+        pqt_mem_free(mask);
+        return pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    }
     int64_t nkeep = 0;
-    pqt_status st = mask_rows(t, call, filter, keep, &nkeep, read);
+    pqt_status st = mask_rows(t, call, filter, mask, &nkeep, read);
+    if (st == PQT_OK && t->nrows > 0) memcpy(keep, mask, (size_t)t->nrows);
+    pqt_mem_free(mask);
     pqt_mem_free(read);
     return st;
 }
