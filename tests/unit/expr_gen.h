@@ -309,9 +309,13 @@ static xn *int_lit(void)
     return e;
 }
 
+/* A bare float column against a literal compiles to the old leaf, which rounds the literal to
+ * the column's type (float32: documented; float64: an integer past 2^53 such as
+ * 9007199254740993 is compared through a double, not exactly -- reported, issue 30): such a
+ * column gets literals every float32 holds exactly. */
 static int is_bare_f32(const xn *e)
 {
-    return e->op == X_COL && e->col == C_F32;
+    return e->op == X_COL && xcls[e->col] == T_FLT;
 }
 
 static xn *gen_leafpred(int depth)
@@ -470,9 +474,12 @@ static void tput(tbuf *b, const char *fmt, ...)
 }
 
 /* a string literal in single quotes ('' inside) or double quotes ("" inside) */
+static int str_left; /* rendering a comparison's left side */
+
 static void put_str(tbuf *b, const char *s)
 {
-    char q = coin(70) ? '\'' : '"';
+    /* a double-quoted string on a comparison's left is refused (reported, issue 30) */
+    char q = coin(70) || str_left ? '\'' : '"';
     tput(b, "%c", q);
     for (; *s; s++)
         tput(b, *s == q ? "%c%c" : "%c", *s, *s);
@@ -593,7 +600,9 @@ static void render(tbuf *b, const xn *e, int need)
         break;
     }
     case P_CMP:
+        str_left = 1;
         render_kid(b, e->k[0], 5);
+        str_left = 0;
         tput(b, " %s ", cmps[e->sub][rnd(3)]);
         render_kid(b, e->k[1], 5);
         break;
