@@ -152,6 +152,9 @@ const cases = [
   ['big * 2 > id', null],
   ['big - 1 > 0', null],
   ['abs(big - 3000) < 10', null],
+  // a real literal makes the arithmetic FLOAT even when its value is integral: no overflow
+  ['big * 1e10 > 0', null],
+  ['big + 1e10 > 9.2233720368e18', null],
 ];
 
 const md5 = (ids) => createHash('md5').update(ids.map((i) => `${i}\n`).join('')).digest('hex');
