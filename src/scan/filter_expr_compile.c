@@ -147,6 +147,16 @@ static pqt_status build_col(xctx *C, const pexpr *p, xnode *x)
     return PQT_OK;
 }
 
+/* A number written with '.', an exponent or in hex is FLOAT in arithmetic even when its value
+ * is integral (flit.is_int also marks 1e10 and 16777216.0, for exact comparisons with integer
+ * columns). */
+static int spelled_real(const char *s, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        if (s[i] == '.' || s[i] == 'e' || s[i] == 'E' || s[i] == 'x' || s[i] == 'X') return 1;
+    return 0;
+}
+
 static pqt_status build_lit(const flit *l, xnode *x)
 {
     switch (l->cls) {
@@ -240,6 +250,9 @@ static pqt_status build(xctx *C, const pexpr *p, xnode **ret)
             break;
         case XO_LIT:
             st = build_lit(&p->lit, x);
+            if (x->type == XT_INT && C->rule->text &&
+                spelled_real(C->rule->text + p->lo, p->hi - p->lo))
+                x->type = XT_FLOAT;
             break;
         case XO_CALL:
             st = check_call(C, p, x);
