@@ -200,6 +200,42 @@ static void norm_float32(fleaf *lf, int op, double d)
     else lf->op = op == FOP_GT || op == FOP_GE ? FOP_GT : FOP_EQ;
 }
 
+/* Sign of the double d minus the integer a literal spells exactly (int64 i, or uint64 u). */
+static int double_vs_exact(double d, const flit *lit)
+{
+    if (lit->is_u64) {
+        if (d >= 18446744073709551616.0) return 1;
+        uint64_t v = (uint64_t)d;
+        return (v > lit->u) - (v < lit->u);
+    }
+    if (d >= 9223372036854775808.0) return 1;
+    if (d < -9223372036854775808.0) return -1;
+    int64_t v = (int64_t)d;
+    return (v > lit->i) - (v < lit->i);
+}
+
+/* A float64 comparison with an integer literal: exact, as an expression compares, also past
+ * 2^53 where the literal has no double. Such a literal lies strictly between two neighbouring
+ * doubles, so < and <= become <= the lower one, > and >= become >= the upper, == never holds. */
+static void norm_float64(fleaf *lf, int op, const flit *lit)
+{
+    lf->op = (uint8_t)op;
+    lf->d = lit->d;
+    if (!(lit->is_int || lit->is_u64) || !isfinite(lit->d)) return;
+    int c = double_vs_exact(lit->d, lit);
+    if (c == 0) return;
+    double below = c > 0 ? nextafter(lit->d, -INFINITY) : lit->d;
+    double above = c > 0 ? lit->d : nextafter(lit->d, INFINITY);
+    if (op == FOP_EQ) lf->op = FOP_FALSE;
+    else if (op == FOP_LT || op == FOP_LE) {
+        lf->op = FOP_LE;
+        lf->d = below;
+    } else {
+        lf->op = FOP_GE;
+        lf->d = above;
+    }
+}
+
 /* A quoted temporal literal in the column's unit: *range 0 (value in *v), +1 / -1 beyond
  * every value the column can hold. */
 static pqt_status temporal(const rctx *R, const flit *lit, int item, int64_t *v, int *range)
@@ -294,8 +330,7 @@ static pqt_status scalar_value(const rctx *R, fleaf *lf, int op)
         return rfail(R, lit->lo, "column '%s' is %s; its value is a number%s", R->col,
                      kind_text(k), lit->cls == FLIT_STR ? ", written without quotes" : "");
     if (k == PQT_FLOAT64) {
-        lf->op = (uint8_t)op;
-        lf->d = lit->d;
+        norm_float64(lf, op, lit);
     } else if (k == PQT_FLOAT32) {
         norm_float32(lf, op, lit->d);
     } else if (k == PQT_UINT64) {
@@ -383,6 +418,9 @@ static pqt_status set_value(const rctx *R, const pqt_filter *f, fleaf *lf)
                 break;
             }
             d = s ? s->dv[i] : it->d;
+            /* an integer no double holds equals no float value */
+            if (it && (it->is_int || it->is_u64) && isfinite(d) && double_vs_exact(d, it) != 0)
+                continue;
             if (k == PQT_FLOAT32) {
                 float x = (float)d;
                 if (isinf(x) && !isinf(d)) continue; /* no float32 equals it */

@@ -309,13 +309,12 @@ static xn *int_lit(void)
     return e;
 }
 
-/* A bare float column against a literal compiles to the old leaf, which rounds the literal to
- * the column's type (float32: documented; float64: an integer past 2^53 such as
- * 9007199254740993 is compared through a double, not exactly -- reported, issue 30): such a
- * column gets literals every float32 holds exactly. */
+/* A bare float32 column against a literal compiles to the old leaf, which rounds the literal
+ * to float32 (documented): such a column gets literals every float32 holds exactly. A float64
+ * column compares integer literals exactly, past 2^53 too, so it takes any literal. */
 static int is_bare_f32(const xn *e)
 {
-    return e->op == X_COL && xcls[e->col] == T_FLT;
+    return e->op == X_COL && e->col == C_F32;
 }
 
 static xn *gen_leafpred(int depth)

@@ -191,6 +191,18 @@ static void comparisons(const tk_table *t)
     CHECK_ROWS(t, "big == bf", "2");
     CHECK_ROWS(t, "big != bf", "0 1 3 4 5"); /* NaN compares false except != */
     CHECK_ROWS(t, "big + 0 >= bf", "0 2 3");
+    /* a float64 column against an integer literal no double holds: exact, like the above
+     * (2^53 + 1 lies between the doubles 2^53 and 2^53 + 2) */
+    CHECK_ROWS(t, "bf < 9007199254740993", "0 1 2 3");
+    CHECK_ROWS(t, "bf <= 9007199254740993", "0 1 2 3");
+    CHECK_ROWS(t, "bf > 9007199254740993", "4");
+    CHECK_ROWS(t, "9007199254740993 <= bf", "4");
+    CHECK_ROWS(t, "bf == 9007199254740993", "");
+    CHECK_ROWS(t, "bf != 9007199254740993", "0 1 2 3 4 5");
+    CHECK_ROWS(t, "bf between 9007199254740993 and 9007199254740993", "");
+    CHECK_ROWS(t, "bf in (9007199254740993, 2)", "2");
+    CHECK_ROWS(t, "bf not in (9007199254740993)", "0 1 2 3 4 5");
+    CHECK_ROWS(t, "bf >= 9007199254740992", "0 4");
     /* two columns */
     CHECK_ROWS(t, "g > r", "0 1 2 5");
     CHECK_ROWS(t, "g>r", "0 1 2 5");
