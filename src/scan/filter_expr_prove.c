@@ -181,7 +181,7 @@ static void int_op(rng *o, const rng *a, const rng *b, int op)
     int bad = 0;
     switch (op) {
     case XO_NEG:
-        bad = a->lo == INT64_MIN;
+        bad = a->lo == INT64_MIN || a->hi == INT64_MIN; /* either bound may be the smallest */
         lo = bad ? 0 : -a->hi;
         hi = bad ? 0 : -a->lo;
         break;

@@ -107,7 +107,10 @@ void pqt_scan_range_call(const xnode *x, rng *a, int n, rng *o)
         o->lo = a->lo;
         o->hi = a->hi;
         if (fn == FF_ABS) {
-            if (a->lo == INT64_MIN) o->err = 1;
+            if (a->lo == INT64_MIN || a->hi == INT64_MIN) { /* abs overflows: no bounds */
+                o->err = 1;
+                return;
+            }
             o->lo = a->lo >= 0 ? a->lo : a->hi <= 0 ? -a->hi : 0;
             o->hi = a->lo >= 0 ? a->hi : a->hi <= 0 ? -a->lo : (-a->lo > a->hi ? -a->lo : a->hi);
         } else if (fn == FF_ROUND && n == 2) {

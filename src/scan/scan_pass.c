@@ -178,7 +178,8 @@ static void kept_move(pqt_colbuf *b, bool str, size_t width, int64_t dst, int64_
 {
     if (str) {
         int64_t *off = b->str_offsets, lo = off[src], hi = off[src + n];
-        memmove(b->str_bytes.data + *dbyte, b->str_bytes.data + lo, (size_t)(hi - lo));
+        if (hi > lo) /* no bytes at all: the buffer may be NULL */
+            memmove(b->str_bytes.data + *dbyte, b->str_bytes.data + lo, (size_t)(hi - lo));
         for (int64_t j = 0; j < n; j++)
             off[dst + j] = *dbyte + (off[src + j] - lo);
         *dbyte += hi - lo;
