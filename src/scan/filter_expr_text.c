@@ -13,45 +13,7 @@
 
 #include "scan/filter_expr.h"
 #include "scan/filter_lex.h"
-
-typedef struct tbuf {
-    char *buf;
-    size_t cap;
-    int64_t len;
-} tbuf;
-
-static void put(tbuf *b, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++, b->len++)
-        if ((size_t)b->len + 1 < b->cap) b->buf[b->len] = s[i];
-    if (b->cap) b->buf[(size_t)b->len < b->cap ? (size_t)b->len : b->cap - 1] = '\0';
-}
-
-static void puts_(tbuf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
-
-static void putf(tbuf *b, const char *fmt, ...) PQT_PRINTF(2, 3);
-static void putf(tbuf *b, const char *fmt, ...)
-{
-    char tmp[64];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    put(b, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static void put_quoted(tbuf *b, const char *s, int64_t len, char q)
-{
-    put(b, &q, 1);
-    for (int64_t i = 0; i < len; i++) {
-        put(b, s + i, 1);
-        if (s[i] == q) put(b, &q, 1);
-    }
-    put(b, &q, 1);
-}
+#include "scan/filter_textbuf.h"
 
 /* binding strength: sums 1, products 2, unary minus 3, the rest 4 */
 static int prec(const xnode *x)

@@ -14,47 +14,11 @@
 
 #include "scan/filter_expr.h"
 #include "scan/filter_lex.h"
+#include "scan/filter_textbuf.h"
 #include "scan/filter_like.h"
 #include "util/civil.h"
 
-typedef struct sbuf {
-    char *buf;
-    size_t cap;
-    int64_t len;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++, b->len++)
-        if ((size_t)b->len + 1 < b->cap) b->buf[b->len] = s[i];
-    if (b->cap) b->buf[(size_t)b->len < b->cap ? (size_t)b->len : b->cap - 1] = '\0';
-}
-
-static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
-
-static void putf(sbuf *b, const char *fmt, ...) PQT_PRINTF(2, 3);
-static void putf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[96];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    put(b, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static void put_quoted(sbuf *b, const char *s, int64_t len, char q)
-{
-    put(b, &q, 1);
-    for (int64_t i = 0; i < len; i++) {
-        put(b, s + i, 1);
-        if (s[i] == q) put(b, &q, 1);
-    }
-    put(b, &q, 1);
-}
-
-
-static void put_clock(sbuf *b, int64_t v, int unit)
+static void put_clock(tbuf *b, int64_t v, int unit)
 {
     int64_t ups = pqt_scan_unit_per_sec(unit), sec = v / ups, frac = v % ups;
     int digits = unit == PQT_UNIT_MILLIS ? 3 : unit == PQT_UNIT_MICROS ? 6 : 9;
@@ -62,7 +26,7 @@ static void put_clock(sbuf *b, int64_t v, int unit)
     if (frac) putf(b, ".%0*lld", digits, (long long)frac);
 }
 
-static void put_value(sbuf *b, const fleaf *lf, int64_t i, double d, const char *s, int64_t len)
+static void put_value(tbuf *b, const fleaf *lf, int64_t i, double d, const char *s, int64_t len)
 {
     switch (lf->kind) {
     case PQT_BOOL:
@@ -104,7 +68,7 @@ static void put_value(sbuf *b, const fleaf *lf, int64_t i, double d, const char 
     }
 }
 
-static void put_col(sbuf *b, const char *c)
+static void put_col(tbuf *b, const char *c)
 {
     int plain = *c != '\0';
     for (const char *p = c; *p && plain; p++) plain = pqt_scan_is_identchar((unsigned char)*p);
@@ -114,7 +78,7 @@ static void put_col(sbuf *b, const char *c)
 
 /* A LIKE pattern from its tokens: wildcards as written, literal % _ \ escaped by \ (then
  * `escape "\"` follows). */
-static void put_pattern(sbuf *b, const fleaf *lf)
+static void put_pattern(tbuf *b, const fleaf *lf)
 {
     int esc = 0;
     puts_(b, "\"");
@@ -130,7 +94,7 @@ static void put_pattern(sbuf *b, const fleaf *lf)
     puts_(b, esc ? "\" escape \"\\\"" : "\"");
 }
 
-static void put_leaf(sbuf *b, const fleaf *lf)
+static void put_leaf(tbuf *b, const fleaf *lf)
 {
     int neg = lf->negate, op = lf->op;
     if (op == FOP_TRUE || op == FOP_FALSE) {
@@ -179,7 +143,7 @@ static void put_leaf(sbuf *b, const fleaf *lf)
     if (neg && !named) puts_(b, ")");
 }
 
-static void put_expr(sbuf *b, const fexpr *e, int nested)
+static void put_expr(tbuf *b, const fexpr *e, int nested)
 {
     if (e->type == FX_LEAF) {
         put_leaf(b, &e->leaf);
@@ -210,7 +174,7 @@ static void put_expr(sbuf *b, const fexpr *e, int nested)
 
 int64_t pqt_scan_conj_text(const pqt_fprog *p, int k, char *buf, size_t cap)
 {
-    sbuf b = {buf, buf ? cap : 0, 0};
+    tbuf b = {buf, buf ? cap : 0, 0};
     if (b.cap) buf[0] = '\0';
     if (k < 0 || k >= p->nconj) return 0;
     put_expr(&b, p->conj[k].root, 0);
