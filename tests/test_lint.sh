@@ -18,11 +18,12 @@ declare -A allowed=(
     [encoding]="util format"
     [column]="util format codec encoding"
     [read]="util format codec encoding column scan"
-    [api]="util format codec encoding column scan read maml"
-    [table]="util format codec encoding column scan read api maml"
+    [dataset]="util format codec encoding column scan read"
+    [api]="util format codec encoding column scan read maml dataset"
+    [table]="util format codec encoding column scan read api maml dataset"
     [maml]="util"
     [scan]="util format codec encoding column"
-    [write]="util format codec encoding column scan read api maml table"
+    [write]="util format codec encoding column scan read api maml table dataset"
 )
 for dir in src/*/; do
     layer=$(basename "$dir")
