@@ -20,6 +20,7 @@
 #include "dataset/listing.h"
 #include "pqt.h"
 #include "testutil.h"
+#include "util/mem.h"
 
 static char top[] = "/tmp/pqt_test_ds_hats_XXXXXX";
 
@@ -217,12 +218,40 @@ static void errors(void)
     pqt_ds_list_free(&l);
 }
 
+/* Every allocation failing in turn: PQT_NOMEM with the list zeroed, until the listing fits
+ * (valgrind and ASan builds see that nothing leaks on the way). */
+static void out_of_memory(void)
+{
+    char spec[1024];
+    snprintf(spec, sizeof spec, "%s/c", top);
+    pqt_status st = PQT_NOMEM;
+    long k = 0;
+    for (; k < 10000 && st != PQT_OK; k++) {
+        pqt_ds_list l;
+        memset(&l, 0x5A, sizeof l);
+        pqt_mem_fail_after(k);
+        st = pqt_ds_list_open(spec, true, &l);
+        pqt_mem_fail_after(-1);
+        if (st == PQT_OK) {
+            CHECK(l.n > 0);
+            pqt_ds_list_free(&l);
+        } else {
+            CHECK_EQ_I64(st, PQT_NOMEM);
+            CHECK(l.n == 0 && l.rel == NULL && l.root == NULL && l.values == NULL);
+        }
+    }
+    CHECK_EQ_I64(st, PQT_OK);
+    printf("%s: a HATS catalogue listed with each of its %ld allocations failing\n", __FILE__,
+           k - 1);
+}
+
 int main(void)
 {
     REQUIRE_OK(mkdtemp(top) ? PQT_OK : PQT_IO);
     catalogue();
     older();
     errors();
+    out_of_memory();
     nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     return pqt_test_done("test_ds_hats");
 }
