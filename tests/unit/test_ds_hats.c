@@ -241,7 +241,7 @@ static void out_of_memory(void)
         }
     }
     CHECK_EQ_I64(st, PQT_OK);
-    printf("%s: a HATS catalogue listed with each of its %ld allocations failing\n", __FILE__,
+    printf("test_ds_hats: a HATS catalogue listed with each of its %ld allocations failing\n",
            k - 1);
 }
 
