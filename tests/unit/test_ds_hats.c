@@ -8,7 +8,9 @@
  * errors: a missing partition file, an empty partition folder, a header without Npix, a pixel
  * HEALPix does not have, a non-integer, a partition listed twice.
  */
-#define _DEFAULT_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* nftw, symlink, mkdtemp */
+#endif
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>

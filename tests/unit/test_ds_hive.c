@@ -6,7 +6,9 @@
  * percent-decoding of keys and values, int64 typing at its edges, and a key twice in one path
  * refused with the path named. Expected values are written out by hand.
  */
-#define _DEFAULT_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* nftw, symlink, mkdtemp */
+#endif
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>

@@ -7,7 +7,9 @@
  * loop, the caller's own list kept in its order, and 10,000 files listed (the time printed).
  * The expected lists are written out by hand from the trees.
  */
-#define _DEFAULT_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* nftw, symlink, mkdtemp */
+#endif
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
