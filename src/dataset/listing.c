@@ -244,10 +244,9 @@ static bool match_class(const char *p, unsigned char c, const char **next, bool 
     return true;
 }
 
-/* Does name match the one-component pattern p? `*` any bytes, `?` one character (a whole
- * UTF-8 sequence), [...] one byte of a set, `\x` the byte x. Backtracks to the last `*` only,
- * which is enough for a pattern with no `/` (linear in practice, quadratic at worst). */
-static bool match_component(const char *p, const char *s)
+/* Backtracking to the last `*` only is enough for a pattern with no `/` (linear in practice,
+ * quadratic at worst, never exponential). */
+bool pqt_ds_glob_match(const char *p, const char *s)
 {
     const char *star_p = NULL, *star_s = NULL;
     while (*s) {
@@ -386,7 +385,7 @@ static pqt_status glob_at(walk *w, size_t len, const pattern *pt, int k)
         }
         /* like a shell, a wildcard leaves hidden and summary names alone unless asked */
         if ((e->d_name[0] == '.' || e->d_name[0] == '_') && p[0] != e->d_name[0]) continue;
-        if (!match_component(p, e->d_name)) continue;
+        if (!pqt_ds_glob_match(p, e->d_name)) continue;
         size_t nlen = path_push(w, len, e->d_name);
         if (nlen == 0) {
             st = PQT_IO;

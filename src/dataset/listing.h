@@ -92,6 +92,11 @@ bool pqt_ds_hats_detect(const char *dir);
  * dir/dataset when that is a directory, else dir. */
 pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l);
 
+/* Does name s match the one-component glob p? `*` any run of bytes, `?` one character (a
+ * whole UTF-8 sequence), [...] one byte of a set (ranges, `!`/`^` negation), `\x` the byte x.
+ * (Leading '.' and '_' are the walk's business, not the matcher's.) */
+bool pqt_ds_glob_match(const char *p, const char *s);
+
 /* A file name's byte-wise comparison for qsort over char * elements. */
 int pqt_ds_cmp_str(const void *a, const void *b);
 

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE /* nftw, symlink, mkdtemp */
 #endif
 #include <errno.h>
+#include <fnmatch.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +314,42 @@ static void many(void)
     pqt_ds_list_free(&l);
 }
 
+/* The component matcher against the C library's fnmatch(3) on random ASCII patterns and names
+ * (no '.', ':' or '=' that would start fnmatch's collating classes; ASCII, so `?` is a byte). */
+static void matcher_vs_fnmatch(void)
+{
+    static const char pal[] = "aabbcc*?*?-!^][\\";
+    static const char sal[] = "abc-!^][*?\\";
+    uint64_t rng = 31;
+    int agree = 0, matched = 0;
+    enum { ROUNDS = 200000 };
+    for (int r = 0; r < ROUNDS; r++) {
+        char pat[12], name[10];
+        int np = 1 + (int)(pqt_test_rand(&rng) % 10), ns = (int)(pqt_test_rand(&rng) % 9);
+        for (int i = 0; i < np; i++)
+            pat[i] = pal[pqt_test_rand(&rng) % (sizeof pal - 1)];
+        if (pat[np - 1] == '\\') pat[np - 1] = '*'; /* fnmatch: no match; ours: a '\\' */
+        pat[np] = '\0';
+        for (int i = 0; i < ns; i++)
+            name[i] = sal[pqt_test_rand(&rng) % 4]; /* mostly letters */
+        if (ns > 0 && pqt_test_rand(&rng) % 4 == 0)
+            name[pqt_test_rand(&rng) % (uint64_t)ns] = sal[pqt_test_rand(&rng) % (sizeof sal - 1)];
+        name[ns] = '\0';
+        bool want = fnmatch(pat, name, 0) == 0, got = pqt_ds_glob_match(pat, name);
+        if (got != want && agree + 20 > r)
+            fprintf(stderr, "  pattern '%s' name '%s': fnmatch %d, ours %d\n", pat, name, want,
+                    got);
+        agree += got == want;
+        matched += want;
+    }
+    CHECK_EQ_I64(agree, ROUNDS);
+    CHECK(matched > ROUNDS / 40); /* both answers were asked for */
+    printf("test_ds_listing: %d of %d random names matched\n", matched, ROUNDS);
+    /* `?` is a whole UTF-8 character, fnmatch's C locale a byte */
+    CHECK(pqt_ds_glob_match("?.parquet", "\xc3\xa9.parquet"));
+    CHECK(!pqt_ds_glob_match("??.parquet", "\xc3\xa9.parquet"));
+}
+
 int main(void)
 {
     REQUIRE_OK(mkdtemp(top) ? PQT_OK : PQT_IO);
@@ -324,6 +361,7 @@ int main(void)
     paths();
     unreadable();
     many();
+    matcher_vs_fnmatch();
     nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     return pqt_test_done("test_ds_listing");
 }
