@@ -56,11 +56,25 @@ static bool props_path(const char *dir, char *buf, size_t cap)
            (join(buf, cap, dir, "properties") && is_regular(buf));
 }
 
-bool pqt_ds_hats_detect(const char *dir)
+/* A catalogue itself: its properties and partition_info.csv. */
+static bool is_catalogue(const char *dir)
 {
     char p[PATH_MAX];
     return props_path(dir, p, sizeof p) && join(p, sizeof p, dir, "partition_info.csv") &&
            is_regular(p);
+}
+
+/* A collection: a folder of catalogues (the primary one, its margins and indexes) described by
+ * collection.properties. */
+static bool is_collection(const char *dir, char *buf, size_t cap)
+{
+    return join(buf, cap, dir, "collection.properties") && is_regular(buf);
+}
+
+bool pqt_ds_hats_detect(const char *dir)
+{
+    char p[PATH_MAX];
+    return is_catalogue(dir) || is_collection(dir, p, sizeof p);
 }
 
 /* The whole text file at path (at most max bytes), NUL-terminated. */
@@ -124,12 +138,10 @@ static char *trim(char *s, bool quotes)
     return s;
 }
 
-/* key=value lines; '#' and '!' start comments; blanks around key and value do not count. */
-static pqt_status read_props(const char *dir, pqt_ds_list *l)
+/* The values of keys in the properties file at path (vals[k] allocated, NULL when absent):
+ * key=value lines; '#' and '!' start comments; blanks around key and value do not count. */
+static pqt_status props_get(const char *path, const char *const *keys, int nkeys, char **vals)
 {
-    char path[PATH_MAX];
-    if (!props_path(dir, path, sizeof path))
-        return pqt_err(PQT_NOT_FOUND, "'%s': no hats.properties", dir);
     char *text;
     size_t len;
     PQT_TRY(read_text(path, PROPS_MAX_NBYTES, &text, &len));
@@ -142,15 +154,60 @@ static pqt_status read_props(const char *dir, pqt_ds_list *l)
         if (!eq) continue; /* not a key=value line: nothing we use */
         *eq = '\0';
         const char *key = trim(line, false), *val = trim(eq + 1, false);
-        char **dst = strcmp(key, "hats_col_ra") == 0    ? &l->hats_ra
-                     : strcmp(key, "hats_col_dec") == 0 ? &l->hats_dec
-                                                        : NULL;
-        if (!dst || !*val) continue;
-        pqt_mem_free(*dst);
-        *dst = pqt_strdup(val);
-        if (!*dst) st = pqt_err(PQT_NOMEM, "reading '%s': out of memory", path);
+        for (int k = 0; k < nkeys && st == PQT_OK; k++) {
+            if (strcmp(key, keys[k]) != 0 || !*val) continue;
+            pqt_mem_free(vals[k]);
+            vals[k] = pqt_strdup(val);
+            if (!vals[k]) st = pqt_err(PQT_NOMEM, "reading '%s': out of memory", path);
+        }
     }
     pqt_mem_free(text);
+    if (st != PQT_OK)
+        for (int k = 0; k < nkeys; k++) {
+            pqt_mem_free(vals[k]);
+            vals[k] = NULL;
+        }
+    return st;
+}
+
+static pqt_status read_props(const char *dir, pqt_ds_list *l)
+{
+    char path[PATH_MAX];
+    if (!props_path(dir, path, sizeof path))
+        return pqt_err(PQT_NOT_FOUND, "'%s': no hats.properties", dir);
+    static const char *const keys[] = {"hats_col_ra", "hats_col_dec"};
+    char *vals[2] = {NULL, NULL};
+    PQT_TRY(props_get(path, keys, 2, vals));
+    l->hats_ra = vals[0];
+    l->hats_dec = vals[1];
+    return PQT_OK;
+}
+
+/* The catalogue a collection at dir names as its primary table (hats_primary_table_url, a path
+ * relative to dir or absolute), into base. */
+static pqt_status collection_primary(const char *dir, char *base, size_t cap)
+{
+    char path[PATH_MAX];
+    if (!is_collection(dir, path, sizeof path))
+        return pqt_err(PQT_NOT_FOUND, "'%s': no hats.properties and partition_info.csv", dir);
+    static const char *const keys[] = {"hats_primary_table_url"};
+    char *url = NULL;
+    PQT_TRY(props_get(path, keys, 1, &url));
+    pqt_status st = PQT_OK;
+    if (!url)
+        st = pqt_err(PQT_NOT_FOUND, "'%s': no hats_primary_table_url", path);
+    else if (strstr(url, "://"))
+        st =
+            pqt_err(PQT_UNSUPPORTED, "'%s': the primary table '%s' is not a local path", path, url);
+    else if (url[0] == '/' ? snprintf(base, cap, "%s", url) >= (int)cap
+                           : !join(base, cap, dir, url))
+        st = pqt_err(PQT_IO, "'%s': path too long", path);
+    else if (!is_catalogue(base))
+        st = pqt_err(PQT_NOT_FOUND,
+                     "'%s': the primary table '%s' holds no hats.properties and "
+                     "partition_info.csv",
+                     path, base);
+    pqt_mem_free(url);
     return st;
 }
 
@@ -368,6 +425,11 @@ pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l)
     if (dlen + 1 > sizeof base) return pqt_err(PQT_IO, "'%.64s...': path too long", dir);
     memcpy(base, dir, dlen);
     base[dlen] = '\0';
+    if (!is_catalogue(base)) {
+        char coll[PATH_MAX];
+        memcpy(coll, base, dlen + 1);
+        PQT_TRY(collection_primary(coll, base, sizeof base));
+    }
     if (!join(data, sizeof data, base, "dataset"))
         return pqt_err(PQT_IO, "'%s': path too long", base);
     /* older catalogues (hipscat) keep the partitions beside the properties */

@@ -44,7 +44,8 @@ bool pqt_ds_is_pattern(const char *spec);
  * - a directory: every regular file named *.parquet below it, recursively; entries whose name
  *   starts with '.' or '_' are skipped, files and directories alike (_SUCCESS, _temporary,
  *   .crc, _metadata). A directory holding hats.properties and partition_info.csv is a HATS
- *   catalogue: its partitions are listed instead (is_hats, hats_*; nkeys = 0).
+ *   catalogue: its partitions are listed instead (is_hats, hats_*; nkeys = 0); one holding
+ *   collection.properties is a HATS collection, listed as its primary catalogue.
  * - a glob: `*` and `?` within one component, `[...]` with ranges and `!`/`^` negation, `\`
  *   quotes the next character, `**` = zero or more directories (a final `**` = every file
  *   below). root = the longest directory prefix without a glob character ("." when none).
@@ -85,11 +86,13 @@ pqt_status pqt_ds_hive_parse(pqt_ds_list *l);
  * string; NULL when out of memory. */
 char *pqt_ds_hive_decode(const char *s, size_t n);
 
-/* True when dir holds hats.properties and partition_info.csv (regular files). */
+/* True when dir is a HATS catalogue (hats.properties and partition_info.csv, regular files) or
+ * a HATS collection (collection.properties). */
 bool pqt_ds_hats_detect(const char *dir);
 
-/* List the HATS catalogue at dir (pqt_ds_hats_detect(dir) is true) into l (zeroed): root is
- * dir/dataset when that is a directory, else dir. */
+/* List the HATS catalogue at dir, or a collection's primary catalogue (pqt_ds_hats_detect(dir)
+ * is true), into l (zeroed): root is the catalogue's dataset/ when that is a directory, else
+ * the catalogue. */
 pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l);
 
 /* Does name s match the one-component glob p? `*` any run of bytes, `?` one character (a

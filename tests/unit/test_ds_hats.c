@@ -6,7 +6,8 @@
  * folders of files, members in (Norder, Npix) order numerically (not bytewise), Dir = Npix /
  * 10000 * 10000, the data root dataset/ or (older catalogues) the catalogue itself, and the
  * errors: a missing partition file, an empty partition folder, a header without Npix, a pixel
- * HEALPix does not have, a non-integer, a partition listed twice.
+ * HEALPix does not have, a non-integer, a partition listed twice; a collection listed as its
+ * primary catalogue.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* nftw, symlink, mkdtemp */
@@ -165,6 +166,53 @@ static void older(void)
     pqt_ds_list_free(&l);
 }
 
+/* A collection: collection.properties naming the primary catalogue (here the folder g/, beside a
+ * margin cache that must not be listed); and its errors. */
+static void collection(void)
+{
+    mkfile_text("k/collection.properties", "#HATS Collection\n"
+                                           "obs_collection=gaia\n"
+                                           "hats_primary_table_url=g\n"
+                                           "all_margins=g_10arcs\n");
+    mkfile_text("k/g/hats.properties", "hats_col_ra=ra\nhats_col_dec=dec\n");
+    mkfile_text("k/g/partition_info.csv", "Norder,Npix\n0,7\n");
+    mkfile("k/g/dataset/Norder=0/Dir=0/Npix=7.parquet");
+    mkfile_text("k/g_10arcs/hats.properties", "hats_col_ra=ra\n");
+    mkfile_text("k/g_10arcs/partition_info.csv", "Norder,Npix\n0,7\n");
+    mkfile("k/g_10arcs/dataset/Norder=0/Dir=0/Npix=7.parquet");
+    char spec[1024], root[1024];
+    snprintf(spec, sizeof spec, "%s/k", top);
+    snprintf(root, sizeof root, "%s/k/g/dataset", top);
+    pqt_ds_list l;
+    CHECK_OK(pqt_ds_list_open(spec, true, &l));
+    expect(&l, (const member[]){{"Norder=0/Dir=0/Npix=7.parquet", 0, 7}}, 1);
+    CHECK(l.root && strcmp(l.root, root) == 0);
+    CHECK(l.hats_dec && strcmp(l.hats_dec, "dec") == 0);
+    pqt_ds_list_free(&l);
+
+    static const struct {
+        const char *props;
+        pqt_status st;
+        const char *needle;
+    } bad[] = {
+        {"obs_collection=x\n", PQT_NOT_FOUND, "no hats_primary_table_url"},
+        {"hats_primary_table_url=s3://bucket/g\n", PQT_UNSUPPORTED, "not a local path"},
+        {"hats_primary_table_url=nothere\n", PQT_NOT_FOUND, "nothere' holds no hats.properties"},
+    };
+    for (int i = 0; i < 3; i++) {
+        char rel[64];
+        snprintf(rel, sizeof rel, "k%d/collection.properties", i);
+        mkfile_text(rel, bad[i].props);
+        snprintf(spec, sizeof spec, "%s/k%d", top, i);
+        memset(&l, 0x5A, sizeof l);
+        CHECK_EQ_I64(pqt_ds_list_open(spec, false, &l), bad[i].st);
+        if (!strstr(pqt_errmsg(), bad[i].needle))
+            fprintf(stderr, "  k%d: message '%s' lacks '%s'\n", i, pqt_errmsg(), bad[i].needle);
+        CHECK(strstr(pqt_errmsg(), bad[i].needle) != NULL);
+        CHECK(l.n == 0 && l.root == NULL && !l.is_hats);
+    }
+}
+
 /* e<k>/: a catalogue whose csv is text and whose data holds only Norder=0/Dir=0/Npix=1; the
  * listing fails with st and a message holding needle. */
 static void fails(int k, const char *csv, pqt_status st, const char *needle)
@@ -252,6 +300,7 @@ int main(void)
     REQUIRE_OK(mkdtemp(top) ? PQT_OK : PQT_IO);
     catalogue();
     older();
+    collection();
     errors();
     out_of_memory();
     nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
