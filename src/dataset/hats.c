@@ -138,6 +138,36 @@ static char *trim(char *s, bool quotes)
     return s;
 }
 
+/* A non-negative decimal integer field (blanks and quotes around it allowed). */
+static bool parse_count(char *field, int64_t *v)
+{
+    const char *s = trim(field, true);
+    if (!*s) return false;
+    int64_t x = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || x > (INT64_MAX - 9) / 10) return false;
+        x = x * 10 + (*s - '0');
+    }
+    *v = x;
+    return true;
+}
+
+/* A value's backslash escapes undone in place (the writers' Java properties escape ':' and '='
+ * as "\\:" and "\\="); \\t, \\n, \\r and \\f are those characters, \\u is left as it is. */
+static void unescape(char *s)
+{
+    char *o = s;
+    for (; *s; s++) {
+        if (*s != '\\' || !s[1] || s[1] == 'u') {
+            *o++ = *s;
+            continue;
+        }
+        s++;
+        *o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s == 'f' ? '\f' : *s;
+    }
+    *o = '\0';
+}
+
 /* The values of keys in the properties file at path (vals[k] allocated, NULL when absent):
  * key=value lines; '#' and '!' start comments; blanks around key and value do not count. */
 static pqt_status props_get(const char *path, const char *const *keys, int nkeys, char **vals)
@@ -153,7 +183,9 @@ static pqt_status props_get(const char *path, const char *const *keys, int nkeys
         char *eq = strchr(line, '=');
         if (!eq) continue; /* not a key=value line: nothing we use */
         *eq = '\0';
-        const char *key = trim(line, false), *val = trim(eq + 1, false);
+        const char *key = trim(line, false);
+        char *val = trim(eq + 1, false);
+        unescape(val);
         for (int k = 0; k < nkeys && st == PQT_OK; k++) {
             if (strcmp(key, keys[k]) != 0 || !*val) continue;
             pqt_mem_free(vals[k]);
@@ -170,16 +202,35 @@ static pqt_status props_get(const char *path, const char *const *keys, int nkeys
     return st;
 }
 
-static pqt_status read_props(const char *dir, pqt_ds_list *l)
+/* The catalogue's properties into l; *suffix (allocated, NULL for ".parquet") is how a
+ * partition's name ends: a file suffix, or "/" for folders of files. */
+static pqt_status read_props(const char *dir, pqt_ds_list *l, char **suffix)
 {
     char path[PATH_MAX];
     if (!props_path(dir, path, sizeof path))
         return pqt_err(PQT_NOT_FOUND, "'%s': no hats.properties", dir);
-    static const char *const keys[] = {"hats_col_ra", "hats_col_dec"};
-    char *vals[2] = {NULL, NULL};
-    PQT_TRY(props_get(path, keys, 2, vals));
+    static const char *const keys[] = {"hats_col_ra", "hats_col_dec", "hats_col_healpix",
+                                       "hats_col_healpix_order", "hats_npix_suffix"};
+    char *vals[5] = {NULL, NULL, NULL, NULL, NULL};
+    PQT_TRY(props_get(path, keys, 5, vals));
+    const char *sfx = vals[4];
+    if (sfx && (strlen(sfx) > 64 || (strcmp(sfx, "/") != 0 && strchr(sfx, '/')))) {
+        pqt_status st = pqt_err(PQT_CORRUPT,
+                                "'%s': hats_npix_suffix '%s' is neither a file "
+                                "suffix nor \"/\"",
+                                path, sfx);
+        for (int k = 0; k < 5; k++)
+            pqt_mem_free(vals[k]);
+        return st;
+    }
     l->hats_ra = vals[0];
     l->hats_dec = vals[1];
+    l->hats_healpix = vals[2];
+    int64_t order = -1;
+    if (vals[3] && (!parse_count(vals[3], &order) || order > HATS_MAX_ORDER)) order = -1;
+    l->hats_healpix_order = (int)order;
+    pqt_mem_free(vals[3]);
+    *suffix = vals[4];
     return PQT_OK;
 }
 
@@ -221,20 +272,6 @@ static int cmp_part(const void *a, const void *b)
     const part *x = a, *y = b;
     if (x->order != y->order) return x->order < y->order ? -1 : 1;
     return x->pix < y->pix ? -1 : x->pix > y->pix;
-}
-
-/* A non-negative decimal integer field (blanks and quotes around it allowed). */
-static bool parse_count(char *field, int64_t *v)
-{
-    const char *s = trim(field, true);
-    if (!*s) return false;
-    int64_t x = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9' || x > (INT64_MAX - 9) / 10) return false;
-        x = x * 10 + (*s - '0');
-    }
-    *v = x;
-    return true;
 }
 
 /* Split line at commas in place into at most max fields; the count. */
@@ -358,8 +395,15 @@ static pqt_status add(members *m, const char *rel, part pt)
     return PQT_OK;
 }
 
-/* The *.parquet files of the partition folder root/rel (rel without its trailing '/'), sorted. */
-static pqt_status add_folder(members *m, const char *root, const char *rel, part pt)
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return k > 0 && n > k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* The *.parquet files (and *<suffix> files) of the partition folder root/rel, sorted. */
+static pqt_status add_folder(members *m, const char *root, const char *rel, part pt,
+                             const char *suffix)
 {
     char dir[PATH_MAX];
     if (!join(dir, sizeof dir, root, rel)) return pqt_err(PQT_IO, "'%s': path too long", rel);
@@ -376,8 +420,8 @@ static pqt_status add_folder(members *m, const char *root, const char *rel, part
             break;
         }
         size_t nlen = strlen(e->d_name);
-        if (e->d_name[0] == '.' || e->d_name[0] == '_' || nlen <= 8 ||
-            strcmp(e->d_name + nlen - 8, ".parquet") != 0)
+        if (e->d_name[0] == '.' || e->d_name[0] == '_' ||
+            !(ends_with(e->d_name, nlen, ".parquet") || ends_with(e->d_name, nlen, suffix)))
             continue;
         char r[PATH_MAX], full[PATH_MAX];
         if (!join(r, sizeof r, rel, e->d_name) || !join(full, sizeof full, root, r)) {
@@ -395,24 +439,28 @@ static pqt_status add_folder(members *m, const char *root, const char *rel, part
     return st;
 }
 
-/* One partition: its file Norder=k/Dir=d/Npix=n.parquet, else its folder Npix=n/. */
-static pqt_status add_partition(members *m, const char *root, part pt)
+/* One partition: its file Norder=k/Dir=d/Npix=n<suffix>, else its folder Npix=n/ (only the
+ * folder when suffix is "/"). */
+static pqt_status add_partition(members *m, const char *root, part pt, const char *suffix)
 {
-    char rel[128], full[PATH_MAX];
+    char rel[160], full[PATH_MAX], folder[PATH_MAX];
     long long d = (long long)(pt.pix / 10000 * 10000);
-    snprintf(rel, sizeof rel, "Norder=%d/Dir=%lld/Npix=%lld.parquet", pt.order, d,
-             (long long)pt.pix);
-    if (!join(full, sizeof full, root, rel)) return pqt_err(PQT_IO, "'%s': path too long", root);
-    if (is_regular(full)) return add(m, rel, pt);
-    size_t flen = strlen(full), rlen = strlen(rel);
-    full[flen - 8] = '\0'; /* the folder: without ".parquet" */
-    if (!is_dir(full)) {
-        full[flen - 8] = '.';
-        return pqt_err(PQT_NOT_FOUND, "HATS partition Norder=%d Npix=%lld: no file '%s'", pt.order,
-                       (long long)pt.pix, full);
+    bool as_dir = strcmp(suffix, "/") == 0;
+    snprintf(rel, sizeof rel, "Norder=%d/Dir=%lld/Npix=%lld", pt.order, d, (long long)pt.pix);
+    if (!join(folder, sizeof folder, root, rel))
+        return pqt_err(PQT_IO, "'%s': path too long", root);
+    size_t rlen = strlen(rel);
+    if (!as_dir) {
+        snprintf(rel + rlen, sizeof rel - rlen, "%s", suffix);
+        if (snprintf(full, sizeof full, "%s%s", folder, suffix) >= (int)sizeof full)
+            return pqt_err(PQT_IO, "'%s': path too long", root);
+        if (is_regular(full)) return add(m, rel, pt);
+        rel[rlen] = '\0';
     }
-    rel[rlen - 8] = '\0';
-    return add_folder(m, root, rel, pt);
+    if (!is_dir(folder))
+        return pqt_err(PQT_NOT_FOUND, "HATS partition Norder=%d Npix=%lld: no %s '%s'", pt.order,
+                       (long long)pt.pix, as_dir ? "folder" : "file", as_dir ? folder : full);
+    return add_folder(m, root, rel, pt, as_dir ? "" : suffix);
 }
 
 pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l)
@@ -437,11 +485,13 @@ pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l)
     part *parts = NULL;
     int64_t nparts = 0;
     members m = {0};
-    pqt_status st = read_props(base, l);
+    char *suffix = NULL;
+    pqt_status st = read_props(base, l, &suffix);
     if (st == PQT_OK) st = read_partitions(base, &parts, &nparts);
     for (int64_t i = 0; i < nparts && st == PQT_OK; i++)
-        st = add_partition(&m, root, parts[i]);
+        st = add_partition(&m, root, parts[i], suffix ? suffix : ".parquet");
     pqt_mem_free(parts);
+    pqt_mem_free(suffix);
     if (st == PQT_OK) {
         l->root = pqt_strdup(root);
         if (!l->root) st = pqt_err(PQT_NOMEM, "listing '%s': out of memory", root);

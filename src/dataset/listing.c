@@ -67,6 +67,7 @@ void pqt_ds_list_free(pqt_ds_list *l)
     pqt_mem_free(l->hats_dec);
     pqt_mem_free(l->hats_order);
     pqt_mem_free(l->hats_pix);
+    pqt_mem_free(l->hats_healpix);
     memset(l, 0, sizeof *l);
 }
 

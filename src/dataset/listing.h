@@ -35,6 +35,10 @@ typedef struct pqt_ds_list {
     char *hats_ra, *hats_dec; /* hats_col_ra / hats_col_dec (NULL when absent) */
     int *hats_order;          /* n: Norder of each member */
     int64_t *hats_pix;        /* n: Npix of each member */
+    char *hats_healpix;       /* hats_col_healpix, the pixel-index column (e.g. "_healpix_29");
+                                 NULL when absent */
+    int hats_healpix_order;   /* hats_col_healpix_order (its HEALPix order, 29 typically); -1
+                                 when a HATS list has none or not an order (0..29) */
 } pqt_ds_list;
 
 /* True when spec contains a glob character (* ? [): then it is a pattern, not a path. */

@@ -7,7 +7,7 @@
  * 10000 * 10000, the data root dataset/ or (older catalogues) the catalogue itself, and the
  * errors: a missing partition file, an empty partition folder, a header without Npix, a pixel
  * HEALPix does not have, a non-integer, a partition listed twice; a collection listed as its
- * primary catalogue.
+ * primary catalogue; hats_npix_suffix (another suffix, or folders only).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* nftw, symlink, mkdtemp */
@@ -82,7 +82,10 @@ static void catalogue(void)
                                      "hats_col_ra=ra_deg\r\n"
                                      "  hats_col_dec = dec_deg  \n"
                                      "! another comment\n"
-                                     "hats_max_rows=1000\n");
+                                     "hats_max_rows=1000\n"
+                                     "hats_col_healpix=_healpix_29\n"
+                                     "hats_col_healpix_order=29\n"
+                                     "hats_creation_date=2025-03-12T12\\:44UTC\n");
     /* any order; bytewise "Norder=10" < "Norder=2" and "Npix=10" < "Npix=9": the order must be
      * numeric */
     mkfile_text("c/partition_info.csv", "Norder,Npix\n"
@@ -127,6 +130,8 @@ static void catalogue(void)
     CHECK(l.hats_ra && strcmp(l.hats_ra, "ra_deg") == 0);
     CHECK(l.hats_dec && strcmp(l.hats_dec, "dec_deg") == 0);
     CHECK(l.has_metadata && l.has_common_metadata);
+    CHECK(l.hats_healpix && strcmp(l.hats_healpix, "_healpix_29") == 0);
+    CHECK_EQ_I64(l.hats_healpix_order, 29);
     char buf[1024], path[1024];
     snprintf(path, sizeof path, "%s/c/dataset/Norder=1/Dir=0/Npix=3/part1.parquet", top);
     CHECK(pqt_ds_member_path(&l, 2, buf, sizeof buf) > 0 && strcmp(buf, path) == 0);
@@ -144,7 +149,8 @@ static void catalogue(void)
  * another order, no ra/dec keys. */
 static void older(void)
 {
-    mkfile_text("o/hats.properties", "dataproduct_type=object\n");
+    mkfile_text("o/properties", "dataproduct_type=object\nhats_col_ra=r\\:a\\=b\\\\\n"
+                                "hats_col_healpix_order=30\n");
     mkfile_text("o/partition_info.csv", "Dir, Npix ,num_rows,\"Norder\"\r\n"
                                         "0,44,100,1\r\n"
                                         "0,4,7,1\r\n");
@@ -161,7 +167,8 @@ static void older(void)
                             {"Norder=1/Dir=0/Npix=44.parquet", 1, 44}},
            2);
     CHECK(l.root && strcmp(l.root, root) == 0);
-    CHECK(l.hats_ra == NULL && l.hats_dec == NULL);
+    CHECK(l.hats_ra && strcmp(l.hats_ra, "r:a=b\\") == 0); /* escapes undone */
+    CHECK(l.hats_dec == NULL && l.hats_healpix == NULL && l.hats_healpix_order == -1);
     CHECK(!l.has_metadata && l.has_common_metadata);
     pqt_ds_list_free(&l);
 }
@@ -211,6 +218,45 @@ static void collection(void)
         CHECK(strstr(pqt_errmsg(), bad[i].needle) != NULL);
         CHECK(l.n == 0 && l.root == NULL && !l.is_hats);
     }
+}
+
+/* hats_npix_suffix: another file suffix, or "/" for partitions that are folders of files. */
+static void suffixes(void)
+{
+    mkfile_text("x/hats.properties", "hats_npix_suffix=.parq\n");
+    mkfile_text("x/partition_info.csv", "Norder,Npix\n0,11\n0,4\n");
+    mkfile("x/dataset/Norder=0/Dir=0/Npix=11.parq");
+    mkfile("x/dataset/Norder=0/Dir=0/Npix=11.parquet"); /* not this one */
+    mkfile("x/dataset/Norder=0/Dir=0/Npix=4/b.parq");
+    mkfile("x/dataset/Norder=0/Dir=0/Npix=4/a.parquet");
+    mkfile("x/dataset/Norder=0/Dir=0/Npix=4/notes.txt");
+    char spec[1024];
+    snprintf(spec, sizeof spec, "%s/x", top);
+    pqt_ds_list l;
+    CHECK_OK(pqt_ds_list_open(spec, false, &l));
+    expect(&l,
+           (const member[]){{"Norder=0/Dir=0/Npix=4/a.parquet", 0, 4},
+                            {"Norder=0/Dir=0/Npix=4/b.parq", 0, 4},
+                            {"Norder=0/Dir=0/Npix=11.parq", 0, 11}},
+           3);
+    pqt_ds_list_free(&l);
+
+    mkfile_text("y/hats.properties", "hats_npix_suffix = /\n");
+    mkfile_text("y/partition_info.csv", "Norder,Npix\n0,11\n");
+    mkfile("y/dataset/Norder=0/Dir=0/Npix=11/part0.parquet");
+    mkfile("y/dataset/Norder=0/Dir=0/Npix=11.parquet"); /* folders only */
+    snprintf(spec, sizeof spec, "%s/y", top);
+    CHECK_OK(pqt_ds_list_open(spec, false, &l));
+    expect(&l, (const member[]){{"Norder=0/Dir=0/Npix=11/part0.parquet", 0, 11}}, 1);
+    pqt_ds_list_free(&l);
+    mkfile_text("y/partition_info.csv", "Norder,Npix\n0,11\n0,10\n");
+    CHECK_EQ_I64(pqt_ds_list_open(spec, false, &l), PQT_NOT_FOUND);
+    CHECK(strstr(pqt_errmsg(), "no folder '") && strstr(pqt_errmsg(), "Dir=0/Npix=10'"));
+
+    mkfile_text("y/hats.properties", "hats_npix_suffix=a/b\n");
+    CHECK_EQ_I64(pqt_ds_list_open(spec, false, &l), PQT_CORRUPT);
+    CHECK(strstr(pqt_errmsg(), "hats_npix_suffix 'a/b'") != NULL);
+    CHECK(l.n == 0 && l.hats_ra == NULL && l.root == NULL);
 }
 
 /* e<k>/: a catalogue whose csv is text and whose data holds only Norder=0/Dir=0/Npix=1; the
@@ -301,6 +347,7 @@ int main(void)
     catalogue();
     older();
     collection();
+    suffixes();
     errors();
     out_of_memory();
     nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
