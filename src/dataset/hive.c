@@ -45,12 +45,14 @@ char *pqt_ds_hive_decode(const char *s, size_t n)
     return out;
 }
 
-/* A decimal int64: optional '-', at least one digit, nothing else, in range. */
+/* A decimal int64: optional '-', at least one digit, nothing else, in range, and no leading
+ * zero (as DuckDB types them: month=01 stays the string "01", which an integer could not give
+ * back). */
 static bool is_int64(const char *s)
 {
     bool neg = *s == '-';
     if (neg) s++;
-    if (!*s) return false;
+    if (!*s || (s[0] == '0' && s[1])) return false;
     uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
     for (; *s; s++) {
         if (*s < '0' || *s > '9') return false;

@@ -27,8 +27,8 @@ typedef struct pqt_ds_list {
     char **keys;
     char **values;    /* n * nkeys: values[i * nkeys + k], percent-decoded; NULL = absent or
                          __HIVE_DEFAULT_PARTITION__ (a null) */
-    bool *key_is_int; /* nkeys: every non-null value is a decimal int64 (optional '-', digits,
-                         fits) and there is at least one */
+    bool *key_is_int; /* nkeys: every non-null value is a decimal int64 (optional '-', digits
+                         without a leading zero, fits) and there is at least one */
     bool has_metadata, has_common_metadata; /* root/_metadata, root/_common_metadata exist */
     /* HATS (hats_ prefix; set when root holds hats.properties and partition_info.csv) */
     bool is_hats;

@@ -4,7 +4,8 @@
  * directory components only (never the file name), keys outermost first in order of first
  * appearance, a key missing from some paths (null there), __HIVE_DEFAULT_PARTITION__ as null,
  * percent-decoding of keys and values, int64 typing at its edges, and a key twice in one path
- * refused with the path named. Expected values are written out by hand.
+ * refused with the path named. Expected values are written out by hand, or are what DuckDB
+ * wrote and read back (duckdb_names).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* nftw, symlink, mkdtemp */
@@ -93,7 +94,8 @@ static void directory(void)
     CHECK_EQ_I64(l.n, 7);
     for (int i = 0; i < 7 && i < l.n; i++)
         CHECK(strcmp(l.rel[i], rel[i]) == 0);
-    keys_are(&l, (const char *const[]){"year", "survey", "month"}, (const bool[]){1, 0, 1}, 3);
+    /* month=01 keeps its zero: a string (as DuckDB reads it) */
+    keys_are(&l, (const char *const[]){"year", "survey", "month"}, (const bool[]){1, 0, 0}, 3);
     if (l.nkeys == 3 && l.n == 7) {
         static const char *const want[7][3] = {{"2024", NULL, NULL}, {"2023", "a/b=c% d", NULL},
                                                {"2020", NULL, "01"}, {"2020", NULL, "02"},
@@ -115,7 +117,7 @@ static void directory(void)
     snprintf(spec, sizeof spec, "%s/d/year=2020/*/*.parquet", top);
     CHECK_OK(pqt_ds_list_open(spec, true, &l));
     CHECK_EQ_I64(l.n, 2);
-    keys_are(&l, (const char *const[]){"month"}, (const bool[]){1}, 1);
+    keys_are(&l, (const char *const[]){"month"}, (const bool[]){0}, 1);
     if (l.nkeys == 1 && l.n == 2) {
         value_is(&l, 0, 0, "01");
         value_is(&l, 1, 0, "02");
@@ -132,7 +134,11 @@ static void typing(void)
     } cases[] = {
         {"0", 1},
         {"-5", 1},
-        {"007", 1},
+        {"-0", 1},
+        {"10", 1},
+        {"007", 0},
+        {"00", 0},
+        {"-01", 0},
         {"9223372036854775807", 1},
         {"-9223372036854775808", 1},
         {"9223372036854775808", 0},
@@ -201,6 +207,39 @@ static void decoding(void)
     pqt_mem_free(s);
 }
 
+/* Folder names DuckDB 1.5 wrote for these values (COPY ... PARTITION_BY (k)) and the values its
+ * read_parquet(..., hive_partitioning = true) gave back: the same values here. */
+static void duckdb_names(void)
+{
+    static const char *const paths[] = {"k=a%2Fb/data_0.parquet",
+                                        "k=x%3Dy/data_0.parquet",
+                                        "k=50%25/data_0.parquet",
+                                        "k=sp%20ace/data_0.parquet",
+                                        "k=__HIVE_DEFAULT_PARTITION__/data_0.parquet",
+                                        "k=/data_0.parquet",
+                                        "k=%C3%A9%23%3F/data_0.parquet",
+                                        "k=-12/data_0.parquet"};
+    static const char *const want[] = {"a/b", "x=y", "50%",        "sp ace",
+                                       NULL,  "",    "\xc3\xa9#?", "-12"};
+    pqt_ds_list l;
+    CHECK_OK(pqt_ds_list_paths(paths, 8, true, &l));
+    keys_are(&l, (const char *const[]){"k"}, (const bool[]){0}, 1);
+    if (l.nkeys == 1)
+        for (int i = 0; i < 8; i++)
+            value_is(&l, i, 0, want[i]);
+    pqt_ds_list_free(&l);
+    /* and how it typed keys: BIGINT for 1, -12, null; VARCHAR once 007 or +5 joins */
+    const char *ints[] = {"k=1/a.parquet", "k=-12/b.parquet",
+                          "k=__HIVE_DEFAULT_PARTITION__/c.parquet"};
+    CHECK_OK(pqt_ds_list_paths(ints, 3, true, &l));
+    CHECK(l.nkeys == 1 && l.key_is_int[0]);
+    pqt_ds_list_free(&l);
+    const char *zero[] = {"k=1/a.parquet", "k=007/b.parquet"};
+    CHECK_OK(pqt_ds_list_paths(zero, 2, true, &l));
+    CHECK(l.nkeys == 1 && !l.key_is_int[0]);
+    pqt_ds_list_free(&l);
+}
+
 static void twice(void)
 {
     const char *paths[] = {"k=1/a.parquet", "k=1/j=2/k=3/b.parquet"};
@@ -254,6 +293,7 @@ int main(void)
     directory();
     typing();
     decoding();
+    duckdb_names();
     twice();
     out_of_memory();
     nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
