@@ -31,12 +31,13 @@ static const double RAD2DEG = 180.0 / 3.141592653589793238462643383279502884197;
 static const int JRLL[12] = {2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4};
 static const int JPLL[12] = {1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7};
 
-/* Safety added to max_pixrad: the bound is attained at a corner, and the distance from the centre
- * to a point of an edge stays below it; the factor and the absolute term cover rounding in the
- * centre, the cone vector and the chord (each a few 1e-16), and healpy's own rounding near
- * the poles (its inclusive disc query keeps pixels up to ~1e-10 rad beyond its bound there). */
-#define PIXRAD_FACTOR 1.0001
-#define SLACK_RAD 1e-9
+/* Safety on max_pixrad: the bound is attained at a corner, and no point of a pixel lies farther
+ * from its centre (measured, tests/unit/test_healpix.c), but ang2pix may put a point within about
+ * 1e-5 of a pixel's width of an edge into the neighbour (rounding in nside * tt near 2^31), and
+ * the centre, the cone vector and the chord each carry a few 1e-16 of rounding: 0.1% and 1e-14
+ * rad cover all of it many times over and cost nothing measurable in pruning. */
+#define PIXRAD_FACTOR 1.001
+#define SLACK_RAD 1e-14
 
 /* Bits 0..31 of v to the even bits 0..62, and back. */
 static inline uint64_t spread_bits(uint64_t v)

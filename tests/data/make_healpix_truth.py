@@ -89,7 +89,7 @@ max_count = 4000 * S
 
 def cone_centre(i):
     """Centres anywhere, at the poles, near them and on ra = 0/360."""
-    kind = i % 5
+    kind = i % 6
     if kind == 0:
         return (rng.choice([0.0, 90.0, 359.999999]), rng.choice([90.0, -90.0]))
     if kind == 1:
@@ -105,13 +105,20 @@ for i in range(ncones):
     radius = float(10.0 ** rng.uniform(-4, math.log10(120)))
     if i % 11 == 0:
         radius = float(rng.choice([1e-4, 0.5, 30.0, 90.0, 120.0]))
+    if i % 6 == 5:  # tiny cones at the finest orders, where rounding matters most
+        radius = float(10.0 ** rng.uniform(-7, -4))
+        if i % 12 == 5:
+            ra0, dec0 = rng.uniform(0, 360), rng.choice([1, -1]) * (90 - 10.0 ** rng.uniform(-9, -3))
     vec = hp.ang2vec(ra0, dec0, lonlat=True)
     r = math.radians(radius)
     # the orders whose inclusive answer stays small enough to list
     pixel = math.sqrt(math.pi / 3)
     ks = [k for k in range(30) if math.pi * ((r + 2 * pixel / (1 << k)) / (pixel / (1 << k))) ** 2
           <= max_count]
-    for k in rng.choice(ks, size=min(2, len(ks)), replace=False):
+    pick = rng.choice(ks, size=min(2, len(ks)), replace=False)
+    if i % 6 == 5:
+        pick = ks[-2:]
+    for k in pick:
         k = int(k)
         facts = [x for x in (1, 2, 4, 8) if (1 << (29 - k)) >= x]
         fact = int(rng.choice(facts))

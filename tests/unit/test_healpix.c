@@ -95,10 +95,23 @@ static void point_at(double ra0, double dec0, double d, double b, double *ra, do
     *dec = atan2(x[2], hypot(x[0], x[1])) / D2R;
 }
 
+/* Angle in radians between two (ra, dec) in degrees: atan2 of |cross| and dot. */
+static double sep(double ra1, double dec1, double ra2, double dec2)
+{
+    double a[3] = {cos(dec1 * D2R) * cos(ra1 * D2R), cos(dec1 * D2R) * sin(ra1 * D2R),
+                   sin(dec1 * D2R)};
+    double b[3] = {cos(dec2 * D2R) * cos(ra2 * D2R), cos(dec2 * D2R) * sin(ra2 * D2R),
+                   sin(dec2 * D2R)};
+    double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2],
+           cz = a[0] * b[1] - a[1] * b[0];
+    return atan2(sqrt(cx * cx + cy * cy + cz * cz), a[0] * b[0] + a[1] * b[1] + a[2] * b[2]);
+}
+
 static struct {
-    long a, p, r, c, points;
-    double worst_ratio; /* ours / healpy's kept pixels, over queries with >= 100 pixels */
-    double worst_small; /* ours - 2 x healpy's, over the others */
+    long a, p, r, c, points, imprecise, seam;
+    double worst_pixrad; /* distance of a point to its pixel's centre / max_pixrad */
+    double worst_ratio;  /* ours / healpy's kept pixels, over queries with >= 100 pixels */
+    double worst_small;  /* ours - 2 x healpy's, over the others */
     double worst_pix2ang;
 } st;
 
@@ -120,6 +133,24 @@ static void check_a(char *s)
         if (got != want[k])
             REPORT("ang2pix(%d, %.17g, %.17g) = %lld, healpy %lld\n", k, ra, dec, (long long)got,
                    (long long)want[k]);
+        /* many of these points are pixel corners: none lies beyond max_pixrad of its centre,
+         * but for healpy's seam quirk (docs/pruning.md, "HEALPix"): an ra within 1e-13 deg
+         * below 360 that rounds to 360 in one step and not in the next lands a point near the
+         * cap boundary in a pixel on the far side of base pixel 4; and an ra far outside
+         * [-720, 720] moves by |ra| x 1e-19 rad or so, healpy reducing it modulo a rounded 2 pi */
+        double cra, cdec, wrapped = fmod(ra, 360.0);
+        if (wrapped < 0) wrapped += 360.0;
+        if (wrapped > 360.0 - 1e-9 || fabs(ra) > 720) {
+            st.seam++;
+            continue;
+        }
+        pqt_hpx_pix2ang(k, want[k], &cra, &cdec);
+        double q = sep(ra, dec, cra, cdec) / pqt_hpx_max_pixrad(k);
+        if (q > st.worst_pixrad) st.worst_pixrad = q;
+        if (!(q <= 1.0))
+            REPORT("(%.17g, %.17g) is %.17g max_pixrad from the centre of its pixel %lld at "
+                   "order %d\n",
+                   ra, dec, q, (long long)want[k], k);
     }
     st.a++;
 }
@@ -145,7 +176,7 @@ static void check_r(char *s)
 {
     int k = (int)strtol(s, &s, 10);
     double want = strtod(s, &s), got = pqt_hpx_max_pixrad(k);
-    if (!(got >= want && got <= want * 1.001))
+    if (!(got >= want && got <= want * 1.002))
         REPORT("max_pixrad(%d) = %.17g, healpy %.17g\n", k, got, want);
     st.r++;
 }
@@ -179,12 +210,28 @@ static void check_c(char *s)
     int k = (int)strtol(s, &s, 10);
     strtol(s, &s, 10); /* fact: healpy's oversampling, only part of the truth */
     long long count = strtoll(s, &s, 10);
-    int64_t *r = NULL, n = 0, *r2 = NULL, n2 = 0;
+    /* healpy decides with cosines, cos(distance) against cos(radius + max_pixrad), from z =
+     * cos(theta) of the cone's centre and the pixels' centres. A cosine holds an angle a only
+     * to about 1e-15 / sin(a) rad, and z near a pole holds theta only to about
+     * 1e-16 / sin(theta) (1.5e-8 rad at the pole itself, where z rounds to 1); so for a tiny
+     * cone at a fine order, or near a pole, healpy's answer is itself off by that much, either
+     * way (it may even be empty). Where that error passes 2e-4 of max_pixrad, its pixels are
+     * checked against the cone widened by four times it and our count is not compared with
+     * healpy's; the random points below check such cones. */
+    double dr = pqt_hpx_max_pixrad(k), a = radius * D2R + dr;
+    double pole = (90 - fabs(dec0)) * D2R - a; /* the closest any pixel may come to a pole */
+    double eps = 1e-15 / sin(a < 1.5 ? a : 1.5) + 2e-16 / fmax(sin(fmax(pole, 0)), 1e-8);
+    bool precise = eps <= 2e-4 * dr;
+    double rcheck = precise ? radius : radius + 4 * eps / D2R;
+    st.imprecise += !precise;
+    int64_t *r = NULL, n = 0, *r2 = NULL, n2 = 0, *rc = NULL, nc = 0;
     int k2 = pqt_hpx_cone_order(radius);
     if (pqt_hpx_cone_ranges(ra0, dec0, radius, k, &r, &n) != PQT_OK ||
-        pqt_hpx_cone_ranges(ra0, dec0, radius, k2, &r2, &n2) != PQT_OK) {
+        pqt_hpx_cone_ranges(ra0, dec0, radius, k2, &r2, &n2) != PQT_OK ||
+        pqt_hpx_cone_ranges(ra0, dec0, rcheck, k, &rc, &nc) != PQT_OK) {
         REPORT("cone (%.17g, %.17g, %.17g): %s\n", ra0, dec0, radius, pqt_errmsg());
         pqt_mem_free(r);
+        pqt_mem_free(r2);
         return;
     }
     if (!ranges_well_formed(r, n) || !ranges_well_formed(r2, n2))
@@ -199,13 +246,13 @@ static void check_c(char *s)
         long long len = strtoll(e + 1, &s, 10);
         seen += len;
         for (long long p = lo; p < lo + len; p++)
-            if (!pqt_hpx_pixel_may_meet_cone(k, p, ra0, dec0, radius))
+            if (!pqt_hpx_pixel_may_meet_cone(k, p, ra0, dec0, rcheck))
                 REPORT("cone (%.17g, %.17g, %.17g): healpy keeps pixel %lld of order %d, "
                        "may_meet drops it\n",
                        ra0, dec0, radius, p, k);
         /* a run of pixels is one stretch of order-29 numbers: inside one merged range */
-        int64_t at = find_range(r, n, (int64_t)lo << shift);
-        if (at < 0 || r[2 * at + 1] < (int64_t)(lo + len) << shift)
+        int64_t at = find_range(rc, nc, (int64_t)lo << shift);
+        if (at < 0 || rc[2 * at + 1] < (int64_t)(lo + len) << shift)
             REPORT("cone (%.17g, %.17g, %.17g): healpy's pixels %lld..%lld of order %d are not "
                    "all inside the ranges\n",
                    ra0, dec0, radius, lo, lo + len - 1, k);
@@ -213,12 +260,12 @@ static void check_c(char *s)
     CHECK_EQ_I64(seen, count);
     /* not too loose: what we keep at order k against healpy's inclusive answer */
     int64_t ours = covered_at(r, n, k);
-    if (ours > 2 * count + 16)
+    if (precise && ours > 2 * count + 16)
         REPORT("cone (%.17g, %.17g, %.17g) at order %d: %lld pixels kept, healpy %lld\n", ra0, dec0,
                radius, k, (long long)ours, count);
-    if (count >= 100 && (double)ours / (double)count > st.worst_ratio)
+    if (precise && count >= 100 && (double)ours / (double)count > st.worst_ratio)
         st.worst_ratio = (double)ours / (double)count;
-    if (count < 100 && (double)(ours - 2 * count) > st.worst_small)
+    if (precise && count < 100 && (double)(ours - 2 * count) > st.worst_small)
         st.worst_small = (double)(ours - 2 * count);
     /* at coarse orders, everything the ranges keep is what may_meet keeps */
     if (k <= 3)
@@ -231,6 +278,7 @@ static void check_c(char *s)
     check_points(ra0, dec0, radius, k, r, n, r2, n2, k2);
     pqt_mem_free(r);
     pqt_mem_free(r2);
+    pqt_mem_free(rc);
     st.c++;
 }
 
@@ -267,8 +315,10 @@ static void run_truth(const char *path)
            "%ld disc queries, %ld points in cones\n",
            path, st.a, st.p, st.worst_pix2ang, st.r, st.c, st.points);
     printf("kept / healpy inclusive: worst %.3f (queries of >= 100 pixels); worst excess over 2x "
-           "in smaller ones %+.0f\n",
-           st.worst_ratio, st.worst_small);
+           "in smaller ones %+.0f; %ld queries below healpy's precision; farthest point from its "
+           "pixel centre %.6f max_pixrad (%ld points at the seam or far outside [-720, 720] not "
+           "measured)\n",
+           st.worst_ratio, st.worst_small, st.imprecise, st.worst_pixrad, st.seam / 30);
     CHECK(st.a > 0 && st.p > 0 && st.r == 30 && st.c > 0);
 }
 
@@ -363,7 +413,7 @@ static void hand_cones(void)
     CHECK(n == 1 && r[0] == 0 && r[1] == (int64_t)4 << 58);
     pqt_mem_free(r);
     /* a tiny cone at order 29: a handful of pixels around the centre's (the kept disc is
-     * radius + max_pixrad + 1e-9 rad, some 20 pixels of 1.9e-9 rad) */
+     * radius + max_pixrad, some 10 pixels of 1.9e-9 rad) */
     CHECK_OK(pqt_hpx_cone_ranges(12.5, -33.25, 1e-7, 29, &r, &n));
     int64_t own = pqt_hpx_ang2pix(29, 12.5, -33.25);
     CHECK(find_range(r, n, own) >= 0 && covered_at(r, n, 29) <= 32);
