@@ -15,6 +15,12 @@
 
 #include <math.h>
 
+/* ang2pix must round exactly as healpy does: no fused multiply-adds (clang contracts a * b + c
+ * by default where the target has FMA; gcc does not in ISO C mode) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 #include "util/error.h"
 #include "util/mem.h"
 
