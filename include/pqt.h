@@ -74,7 +74,8 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_QC, 60, "quality-control rule violated")                                                 \
     X(PQT_PROTECTED, 61, "protected column holds nulls")                                           \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
-    X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
+    X(PQT_OVERFLOW, 71, "value does not fit the destination kind")                              \
+    X(PQT_SCHEMA_MISMATCH, 72, "files of a dataset disagree on a column")
 
 typedef enum pqt_status {
 #define PQT_STATUS_ENUM_(name, num, text) name = num,
@@ -198,7 +199,13 @@ typedef enum pqt_opt {
     /* text (pqt_opts_set_str): sort keys for table open (docs/sort.md), appended after the
      * keys set before; "survey, -mass", "group asc; mass desc nulls_first". Parsed when set
      * (PQT_BAD_SORT). */
-    PQT_OPT_SORT = 17
+    PQT_OPT_SORT = 17,
+    /* int, datasets (a directory or glob opened as one table; docs/datasets.md): 1 (the
+     * default) turns key=value folders into columns, 0 reads the files' columns only */
+    PQT_OPT_HIVE = 18,
+    /* int, datasets: 0 (the default) every file must have the dataset's columns; 1 unions
+     * them by name: a column a file lacks reads as nulls there */
+    PQT_OPT_UNION_BY_NAME = 19
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -333,6 +340,18 @@ typedef enum pqt_residency { PQT_RES_EMPTY = 0, PQT_RES_PARTIAL = 1, PQT_RES_FUL
  * PQT_UNSUPPORTED_TYPE for a rule that does not fit the file, and PQT_QC when a column the
  * filter reads at open breaks its rule (hard mode). */
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
+/* Datasets (docs/datasets.md): pqt_table_open also takes a directory (every *.parquet file
+ * below it, in sorted path order; names starting with '.' or '_' skipped), a glob ('*', '?',
+ * '[...]', '**'), a hive folder (key=value directories become columns, PQT_OPT_HIVE) or a
+ * HATS catalogue, read as one table: rows numbered 1..N across the files in that order,
+ * parquet_row_index the row within its own file, the virtual column parquet_file (the path
+ * relative to the dataset's root). A filter prunes files by their partition values before
+ * any of their footers is read. Errors besides pqt_table_open's name the file:
+ * PQT_NOT_FOUND (nothing matched), PQT_SCHEMA_MISMATCH (two files disagree on a column;
+ * PQT_OPT_UNION_BY_NAME reads a column a file lacks as nulls there).
+ * pqt_table_open_files opens the n files of paths (n >= 1) in that order as one dataset. */
+PQT_API pqt_status pqt_table_open_files(const char *const *paths, int64_t n,
+                                        const pqt_opts *opts, pqt_table **ret);
 /* pqt_table_open over a file in memory or behind a descriptor, with the contracts of
  * pqt_file_open_mem and pqt_file_open_fd (the memory must outlive the table and every clone
  * of it; the descriptor is duplicated). Clones share the bytes or the descriptor. */
@@ -1119,6 +1138,13 @@ typedef struct pqt_scan_counts {
     /* row groups a limit without a sort left unread: the first rows were found before them
      * (docs/pruning.md, "A limit stops the pass") */
     int64_t row_groups_not_read_limit;
+    /* datasets (docs/datasets.md; 1, 0, 0, 0 for one file): files listed, pruned by their
+     * partition values (or a cone's HEALPix pixels) before any read, pruned whole by the
+     * statistics of their row groups, and footers read (a _metadata summary counts one) */
+    int64_t files;
+    int64_t files_pruned_partition;
+    int64_t files_pruned_stats;
+    int64_t footers_read;
 } pqt_scan_counts;
 PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
 /* Values decoded so far for one column (0 when never read). -1 when t has no such column. */
