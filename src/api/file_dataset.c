@@ -89,9 +89,12 @@ static pqt_status make_set(pqt_file_ds *ds)
     pqt_status st = paths ? PQT_OK : PQT_NOMEM;
     for (int64_t i = 0; st == PQT_OK && i < n; i++)
         if (!(paths[i] = join(ds->list.root, ds->list.rel[i]))) st = PQT_NOMEM;
-    if (st == PQT_OK) st = pqt_ioset_new((const char *const *)paths, n, &ds->set);
-    else pqt_err(PQT_NOMEM, "out of memory listing %s", ds->spec);
-    for (int64_t i = 0; paths && i < n; i++) pqt_mem_free(paths[i]);
+    if (st == PQT_OK)
+        st = pqt_ioset_new((const char *const *)paths, n, &ds->set);
+    else
+        pqt_err(PQT_NOMEM, "out of memory listing %s", ds->spec);
+    for (int64_t i = 0; paths && i < n; i++)
+        pqt_mem_free(paths[i]);
     pqt_mem_free(paths);
     return st;
 }
@@ -104,7 +107,8 @@ static bool has_top_field(const pqt_file_meta *m, const char *name)
         if (strcmp(m->schema[i].name ? m->schema[i].name : "", name) == 0) return true;
         /* skip the field's subtree */
         int todo = 1;
-        while (todo > 0 && i < m->nschema) todo += m->schema[i++].num_children - 1;
+        while (todo > 0 && i < m->nschema)
+            todo += m->schema[i++].num_children - 1;
     }
     return false;
 }
@@ -112,7 +116,8 @@ static bool has_top_field(const pqt_file_meta *m, const char *name)
 static int count_leaves(const pqt_file_meta *m)
 {
     int n = 0;
-    for (int i = 1; i < m->nschema; i++) n += m->schema[i].num_children == 0;
+    for (int i = 1; i < m->nschema; i++)
+        n += m->schema[i].num_children == 0;
     return n;
 }
 
@@ -216,7 +221,8 @@ static pqt_status prune_hive(pqt_file_ds *ds, const pqt_filter *filter)
         int *key_of = pqt_malloc_array((size_t)nslots + 1, sizeof *key_of);
         pqt_scan_stats *stats = pqt_malloc_array((size_t)nslots + 1, sizeof *stats);
         if (key_of && stats) {
-            for (int s = 0; s < nslots; s++) key_of[s] = pqt_scan_prog_col(prog, s);
+            for (int s = 0; s < nslots; s++)
+                key_of[s] = pqt_scan_prog_col(prog, s);
             for (int64_t i = 0; i < l->n; i++) {
                 hive_stats(l, key_of, nslots, i, stats);
                 if (pqt_scan_prog_prove(prog, stats, 1) == PQT_TRI_NONE) ds->member_kept[i] = false;
@@ -281,7 +287,8 @@ static pqt_status learn_schema(pqt_file_ds *ds, bool binary_as_string)
         if (l->n == 0)
             return pqt_err(PQT_NOT_FOUND, "%s: no Parquet files (*.parquet) found", ds->spec);
         int64_t first = 0;
-        while (first < l->n - 1 && !ds->member_kept[first]) first++;
+        while (first < l->n - 1 && !ds->member_kept[first])
+            first++;
         st = read_footer_path(pqt_ioset_path(ds->set, first), &ds->member_arena[first],
                               &ds->member_meta[first], &ds->member_size[first]);
         if (st != PQT_OK) return st;
@@ -324,8 +331,8 @@ pqt_status pqt_file_open_dataset(const char *spec, const char *const *paths, int
         ds->member_kept = pqt_calloc((size_t)n + 1, sizeof *ds->member_kept);
         if (!ds->member_arena || !ds->member_meta || !ds->member_size || !ds->member_rows ||
             !ds->member_row0 || !ds->member_kept)
-            st = pqt_err(PQT_NOMEM, "out of memory opening %s (%lld files)", ds->spec,
-                         (long long)n);
+            st =
+                pqt_err(PQT_NOMEM, "out of memory opening %s (%lld files)", ds->spec, (long long)n);
         for (int64_t i = 0; st == PQT_OK && i < n; i++) {
             ds->member_size[i] = -1;
             ds->member_kept[i] = true;
@@ -342,15 +349,24 @@ pqt_status pqt_file_open_dataset(const char *spec, const char *const *paths, int
     }
     f->meta = ds->meta;
     f->schema = ds->schema;
-    pqt_schema_set_int96_unit(&f->schema, opts && opts->int96_unit_plus1
-                                              ? opts->int96_unit_plus1 - 1 : PQT_UNIT_NANOS);
+    pqt_schema_set_int96_unit(
+        &f->schema, opts && opts->int96_unit_plus1 ? opts->int96_unit_plus1 - 1 : PQT_UNIT_NANOS);
     *ret = f;
     return PQT_OK;
 }
 
-bool pqt_file_is_dataset(const pqt_file *f) { return f && f->ds; }
-int64_t pqt_file_ds_nmembers(const pqt_file *f) { return f->ds ? f->ds->list.n : 0; }
-const char *pqt_file_ds_member(const pqt_file *f, int64_t i) { return f->ds->list.rel[i]; }
+bool pqt_file_is_dataset(const pqt_file *f)
+{
+    return f && f->ds;
+}
+int64_t pqt_file_ds_nmembers(const pqt_file *f)
+{
+    return f->ds ? f->ds->list.n : 0;
+}
+const char *pqt_file_ds_member(const pqt_file *f, int64_t i)
+{
+    return f->ds->list.rel[i];
+}
 
 bool pqt_file_ds_hive_value(const pqt_file *f, int col, int64_t i, const char **value)
 {

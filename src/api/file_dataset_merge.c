@@ -40,7 +40,8 @@ static pqt_status summary_members(pqt_file_ds *ds, int64_t *sum_rg, bool *covere
     const pqt_ds_list *l = &ds->list;
     rel_ix *order = pqt_malloc_array((size_t)l->n + 1, sizeof *order);
     if (!order) return pqt_err(PQT_NOMEM, "out of memory reading %s/_metadata", l->root);
-    for (int64_t i = 0; i < l->n; i++) order[i] = (rel_ix){l->rel[i], i};
+    for (int64_t i = 0; i < l->n; i++)
+        order[i] = (rel_ix){l->rel[i], i};
     qsort(order, (size_t)l->n, sizeof *order, cmp_rel);
     for (int g = 0; g < ds->summary.n_row_groups; g++) {
         const pqt_row_group *rg = &ds->summary.row_groups[g];
@@ -54,8 +55,10 @@ static pqt_status summary_members(pqt_file_ds *ds, int64_t *sum_rg, bool *covere
                 sum_rg[g] = order[mid].i;
                 break;
             }
-            if (c < 0) lo = mid + 1;
-            else hi = mid;
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
         if (sum_rg[g] >= 0) covered[sum_rg[g]] = true;
     }
@@ -79,7 +82,8 @@ static pqt_status read_member(pqt_file_ds *ds, int64_t i)
 static pqt_status read_footers(pqt_file_ds *ds, const bool *need, int threads)
 {
     int64_t n = ds->list.n, todo = 0;
-    for (int64_t i = 0; i < n; i++) todo += need[i];
+    for (int64_t i = 0; i < n; i++)
+        todo += need[i];
     pqt_par_fail pf;
     pqt_par_fail_init(&pf);
 #pragma omp parallel num_threads(pqt_par_threads_for(threads, todo))
@@ -142,7 +146,8 @@ static pqt_status map_leaves(pqt_file_ds *ds, int64_t i, const pqt_file_meta *mm
 {
     const pqt_file_meta *dm = &ds->meta;
     const char *member = pqt_ioset_path(ds->set, i);
-    for (int k = 0; k < ds->nfile_leaves; k++) map[k] = ds->union_by_name ? -1 : k;
+    for (int k = 0; k < ds->nfile_leaves; k++)
+        map[k] = ds->union_by_name ? -1 : k;
     if (mm->n_row_groups == 0) return PQT_OK;
     pqt_schema ms;
     pqt_status st = pqt_schema_build(mm, binary_as_string, &ds->member_arena[i], &ms);
@@ -164,9 +169,10 @@ static pqt_status map_leaves(pqt_file_ds *ds, int64_t i, const pqt_file_meta *mm
         }
         if (!same_leaf(dm, dc, mm, mc))
             return pqt_err(PQT_SCHEMA_MISMATCH, "%s: column '%s' differs between %s and %s: %s%s",
-                           ds->spec, dc->path, ds->schema_from, member,
-                           leaf_diff(dm, dc, mm, mc), hint);
-        for (int k = 0; k < dc->nchunk_cols; k++) map[dc->chunk_col + k] = mc->chunk_col + k;
+                           ds->spec, dc->path, ds->schema_from, member, leaf_diff(dm, dc, mm, mc),
+                           hint);
+        for (int k = 0; k < dc->nchunk_cols; k++)
+            map[dc->chunk_col + k] = mc->chunk_col + k;
     }
     if (!ds->union_by_name)
         for (int c = 0; c < ms.ncols; c++)
@@ -216,7 +222,8 @@ static pqt_status hive_values(pqt_file_ds *ds, int64_t i, hive_val *out)
     for (int e = ds->meta.nschema - ds->nhive; e < ds->meta.nschema; e++, h++) {
         const pqt_schema_elem *el = &ds->meta.schema[e];
         int k = 0;
-        while (k < l->nkeys && strcmp(l->keys[k], el->name) != 0) k++;
+        while (k < l->nkeys && strcmp(l->keys[k], el->name) != 0)
+            k++;
         const char *v = k < l->nkeys ? l->values[i * l->nkeys + k] : NULL;
         out[h] = (hive_val){NULL, 0};
         if (!v) continue;
@@ -240,9 +247,11 @@ static pqt_status add_member(pqt_file_ds *ds, int64_t i, const pqt_file_meta *mm
     pqt_file_meta *m = &ds->meta;
     int ncols = ds->nfile_leaves + ds->nhive;
     bool from_summary = mm == &ds->summary;
-    if (!from_summary) PQT_TRY(map_leaves(ds, i, mm, map, binary_as_string));
+    if (!from_summary)
+        PQT_TRY(map_leaves(ds, i, mm, map, binary_as_string));
     else
-        for (int k = 0; k < ds->nfile_leaves; k++) map[k] = k;
+        for (int k = 0; k < ds->nfile_leaves; k++)
+            map[k] = k;
     PQT_TRY(hive_values(ds, i, hv));
     int local = 0;
     ds->member_row0[i] = m->num_rows;
@@ -299,8 +308,7 @@ static void check_orders(pqt_file_ds *ds)
     }
 }
 
-pqt_status pqt_file_ds_merge(pqt_file_ds *ds, const bool *keep, int threads,
-                             bool binary_as_string)
+pqt_status pqt_file_ds_merge(pqt_file_ds *ds, const bool *keep, int threads, bool binary_as_string)
 {
     int64_t n = ds->list.n;
     int64_t ng = ds->has_summary ? ds->summary.n_row_groups : 0;
@@ -345,6 +353,14 @@ pqt_status pqt_file_ds_merge(pqt_file_ds *ds, const bool *keep, int threads,
         st = add_member(ds, i, covered[i] ? &ds->summary : &ds->member_meta[i], sum_rg, map, hv,
                         &at, binary_as_string);
     }
+    if (st == PQT_OK && ds->union_by_name) /* a column some file lacks holds nulls there */
+        for (int c = 0; c < ds->schema.ncols; c++) {
+            pqt_col *col = &ds->schema.cols[c];
+            for (int g = 0; g < at && !col->nullable; g++)
+                if (col->chunk_col < ds->meta.row_groups[g].ncolumns &&
+                    ds->meta.row_groups[g].columns[col->chunk_col].is_constant)
+                    col->nullable = true;
+        }
     if (st == PQT_OK) {
         ds->meta.n_row_groups = at;
         check_orders(ds);

@@ -49,8 +49,9 @@ pqt_status pqt_chunk_read_constant(const pqt_chunk_src *src, int rg, const pqt_c
     int64_t n = sel->nsel;
     bool null = !st->has_min_value || (st->has_null_count && st->null_count >= g->num_rows);
     if (col->is_list || dst->is_list)
-        return pqt_err(PQT_UNSUPPORTED, "%s: column '%s', row group %d: a list column missing "
-                                        "from this file cannot be read as nulls",
+        return pqt_err(PQT_UNSUPPORTED,
+                       "%s: column '%s', row group %d: a list column missing "
+                       "from this file cannot be read as nulls",
                        src->path, col->path, pqt_chunk_src_rg_no(src, rg));
     if (dst->str_offsets) {
         int64_t *off = dst->str_offsets;
@@ -62,13 +63,16 @@ pqt_status pqt_chunk_read_constant(const pqt_chunk_src *src, int rg, const pqt_c
                 dst->str_bytes.len += len;
             }
         }
-        for (int64_t i = 0; i < n; i++) off[dst_row + i + 1] = off[dst_row + i] + (int64_t)len;
+        for (int64_t i = 0; i < n; i++)
+            off[dst_row + i + 1] = off[dst_row + i] + (int64_t)len;
     } else {
         uint8_t *base = (uint8_t *)dst->data + (size_t)dst_row * dst->elem_nbytes;
         size_t w = dst->elem_nbytes;
-        if (null || st->min_value_len != w) memset(base, 0, (size_t)n * w);
+        if (null || st->min_value_len != w)
+            memset(base, 0, (size_t)n * w);
         else
-            for (int64_t i = 0; i < n; i++) memcpy(base + (size_t)i * w, st->min_value, w);
+            for (int64_t i = 0; i < n; i++)
+                memcpy(base + (size_t)i * w, st->min_value, w);
     }
     if (dst->validity && !null) pqt_bits_set_range(dst->validity, dst_row, n);
     if (src->counters && !null)

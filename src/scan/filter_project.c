@@ -49,12 +49,12 @@ static bool node_only(const fnode *n, const char *const *names, int nn)
 
 /* Detach from the tree at *slot every top-level conjunct that names only names, appending
  * it to keep (room for every node); the rest stays to be freed with the tree. */
-static void take_conjuncts(fnode **slot, const char *const *names, int nn, fnode **keep,
-                           int *nkeep)
+static void take_conjuncts(fnode **slot, const char *const *names, int nn, fnode **keep, int *nkeep)
 {
     fnode *n = *slot;
     if (n->type == FN_AND) {
-        for (int32_t k = 0; k < n->nkids; k++) take_conjuncts(&n->kids[k], names, nn, keep, nkeep);
+        for (int32_t k = 0; k < n->nkids; k++)
+            take_conjuncts(&n->kids[k], names, nn, keep, nkeep);
         return;
     }
     if (!node_only(n, names, nn)) return;
@@ -65,7 +65,8 @@ static void take_conjuncts(fnode **slot, const char *const *names, int nn, fnode
 static int count_nodes(const fnode *n)
 {
     int c = 1;
-    for (int32_t k = 0; k < n->nkids; k++) c += n->kids[k] ? count_nodes(n->kids[k]) : 0;
+    for (int32_t k = 0; k < n->nkids; k++)
+        c += n->kids[k] ? count_nodes(n->kids[k]) : 0;
     return c;
 }
 
@@ -92,7 +93,8 @@ pqt_status pqt_scan_filter_project(const pqt_filter *f, const char *const *names
         } else if (nkeep > 1) {
             fnode *and = pqt_calloc(1, sizeof *and);
             if (!and) {
-                for (int k = 0; k < nkeep; k++) pqt_scan_node_free(keep[k]);
+                for (int k = 0; k < nkeep; k++)
+                    pqt_scan_node_free(keep[k]);
                 pqt_mem_free(keep);
                 pqt_filter_free(d);
                 return pqt_err(PQT_NOMEM, "out of memory projecting a filter");
@@ -144,15 +146,16 @@ static bool cone_of(const fnode *n, const char *ra, const char *dec, pqt_scan_co
                               n->xr->lit.i == 1;
     pexpr *const *a = n->xl->args;
     return truth && a[0]->op == XO_COL && a[1]->op == XO_COL && named(a[0]->name, &ra, 1) &&
-           named(a[1]->name, &dec, 1) && lit_number(a[2], &c->ra0) &&
-           lit_number(a[3], &c->dec0) && lit_number(a[4], &c->radius);
+           named(a[1]->name, &dec, 1) && lit_number(a[2], &c->ra0) && lit_number(a[3], &c->dec0) &&
+           lit_number(a[4], &c->radius);
 }
 
-static void find_cones(const fnode *n, const char *ra, const char *dec, pqt_scan_cone *out,
-                       int max, int *k)
+static void find_cones(const fnode *n, const char *ra, const char *dec, pqt_scan_cone *out, int max,
+                       int *k)
 {
     if (n->type == FN_AND) {
-        for (int32_t i = 0; i < n->nkids; i++) find_cones(n->kids[i], ra, dec, out, max, k);
+        for (int32_t i = 0; i < n->nkids; i++)
+            find_cones(n->kids[i], ra, dec, out, max, k);
         return;
     }
     pqt_scan_cone c;
@@ -162,8 +165,8 @@ static void find_cones(const fnode *n, const char *ra, const char *dec, pqt_scan
     }
 }
 
-int pqt_scan_filter_cones(const pqt_filter *f, const char *ra, const char *dec,
-                          pqt_scan_cone *out, int max)
+int pqt_scan_filter_cones(const pqt_filter *f, const char *ra, const char *dec, pqt_scan_cone *out,
+                          int max)
 {
     int k = 0;
     for (int i = 0; f && ra && dec && i < f->nrules; i++)

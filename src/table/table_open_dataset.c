@@ -88,7 +88,8 @@ pqt_status pqt_tbl_dataset_at_open(pqt_table *t, const pqt_filter *filter)
     int64_t n = pqt_file_ds_nmembers(t->f);
     bool *keep = pqt_malloc_array((size_t)n + 1, sizeof *keep);
     if (!keep) return pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", pqt_file_path(t->f));
-    for (int64_t i = 0; i < n; i++) keep[i] = true;
+    for (int64_t i = 0; i < n; i++)
+        keep[i] = true;
     pqt_status st = PQT_OK;
     if (pqt_scan_filter_nrules(filter) > 0 && !(t->opts.pushdown_off & PQT_PD_STATS))
         st = prune_by_partition(t, filter, keep);
@@ -138,8 +139,10 @@ static bool meets_ranges(const int64_t *r, int64_t n, int64_t lo, int64_t hi)
     int64_t a = 0, b = n; /* the first range ending after lo */
     while (a < b) {
         int64_t m = a + (b - a) / 2;
-        if (r[2 * m + 1] <= lo) a = m + 1;
-        else b = m;
+        if (r[2 * m + 1] <= lo)
+            a = m + 1;
+        else
+            b = m;
     }
     return a < n && r[2 * a] <= hi;
 }
@@ -149,8 +152,7 @@ static pqt_status keep_by_cone(const pqt_table *t, const pqt_col *col, int order
                                const pqt_scan_cone *c, bool *keep_rg)
 {
     int64_t *r = NULL, n = 0;
-    PQT_TRY(pqt_hpx_cone_ranges(c->ra0, c->dec0, c->radius, pqt_hpx_cone_order(c->radius), &r,
-                                &n));
+    PQT_TRY(pqt_hpx_cone_ranges(c->ra0, c->dec0, c->radius, pqt_hpx_cone_order(c->radius), &r, &n));
     int shift = 2 * (PQT_HPX_MAX_ORDER - order);
     for (int64_t k = 0; k < n && shift > 0; k++) { /* to the column's order, still covering */
         r[2 * k] >>= shift;
@@ -177,21 +179,24 @@ pqt_status pqt_tbl_dataset_healpix(pqt_table *t, const pqt_filter *filter)
     enum { MAX_CONES = 16 };
     pqt_scan_cone cones[MAX_CONES];
     if ((t->opts.pushdown_off & PQT_PD_STATS) || !pqt_file_ds_hats(t->f, &ra, &dec) ||
-        !pqt_file_ds_healpix_col(t->f, &pixcol, &order) || order < 0 ||
-        order > PQT_HPX_MAX_ORDER || pqt_file_find_column(t->f, pixcol, &ci) != PQT_OK)
+        !pqt_file_ds_healpix_col(t->f, &pixcol, &order) || order < 0 || order > PQT_HPX_MAX_ORDER ||
+        pqt_file_find_column(t->f, pixcol, &ci) != PQT_OK)
         return PQT_OK;
     const pqt_col *col = pqt_file_col(t->f, ci);
     if (col->kind != PQT_INT64 && col->kind != PQT_INT32 && col->kind != PQT_UINT64) return PQT_OK;
     int n = pqt_scan_filter_cones(filter, ra, dec, cones, MAX_CONES);
     if (n == 0) return PQT_OK;
     bool *keep_rg = pqt_malloc_array((size_t)t->plan.nrg + 1, sizeof *keep_rg);
-    if (!keep_rg) return pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", pqt_file_path(t->f));
-    for (int rg = 0; rg < t->plan.nrg; rg++) keep_rg[rg] = t->plan.sel[rg].nsel > 0;
+    if (!keep_rg)
+        return pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory", pqt_file_path(t->f));
+    for (int rg = 0; rg < t->plan.nrg; rg++)
+        keep_rg[rg] = t->plan.sel[rg].nsel > 0;
     pqt_status st = PQT_OK;
     for (int c = 0; c < n && c < MAX_CONES && st == PQT_OK; c++)
         st = keep_by_cone(t, col, order, &cones[c], keep_rg);
     int64_t pruned = 0;
-    for (int rg = 0; rg < t->plan.nrg; rg++) pruned += !keep_rg[rg] && t->plan.sel[rg].nsel > 0;
+    for (int rg = 0; rg < t->plan.nrg; rg++)
+        pruned += !keep_rg[rg] && t->plan.sel[rg].nsel > 0;
     if (st == PQT_OK && pruned > 0) st = pqt_plan_keep_groups(&t->plan, keep_rg);
     if (st == PQT_OK) {
         t->healpix_pruned = pruned;

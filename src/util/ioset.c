@@ -17,10 +17,10 @@ struct pqt_ioset {
     atomic_flag lock;
     int64_t n;
     char **paths;
-    pqt_io **open;   /* n: the set's reference to each open member, or NULL */
-    int64_t nopen;   /* members open */
-    int64_t hand;    /* where the search for an idle member to close resumes */
-    pqt_io *pool;    /* the buffer pool every member shares (a memory-less source) */
+    pqt_io **open; /* n: the set's reference to each open member, or NULL */
+    int64_t nopen; /* members open */
+    int64_t hand;  /* where the search for an idle member to close resumes */
+    pqt_io *pool;  /* the buffer pool every member shares (a memory-less source) */
     size_t reads, pages;
 };
 
@@ -29,7 +29,10 @@ static void lock(pqt_ioset *s)
     while (atomic_flag_test_and_set_explicit(&s->lock, memory_order_acquire)) {
     }
 }
-static void unlock(pqt_ioset *s) { atomic_flag_clear_explicit(&s->lock, memory_order_release); }
+static void unlock(pqt_ioset *s)
+{
+    atomic_flag_clear_explicit(&s->lock, memory_order_release);
+}
 
 pqt_status pqt_ioset_new(const char *const *paths, int64_t n, pqt_ioset **ret)
 {
@@ -64,8 +67,14 @@ void pqt_ioset_free(pqt_ioset *s)
     pqt_mem_free(s);
 }
 
-int64_t pqt_ioset_n(const pqt_ioset *s) { return s ? s->n : 0; }
-const char *pqt_ioset_path(const pqt_ioset *s, int64_t i) { return s->paths[i]; }
+int64_t pqt_ioset_n(const pqt_ioset *s)
+{
+    return s ? s->n : 0;
+}
+const char *pqt_ioset_path(const pqt_ioset *s, int64_t i)
+{
+    return s->paths[i];
+}
 
 void pqt_ioset_expect(pqt_ioset *s, size_t reads, size_t pages)
 {
@@ -107,8 +116,9 @@ pqt_status pqt_ioset_get(pqt_ioset *s, int64_t i, int64_t expect, pqt_io **ret)
     close_idle(s);
     pqt_status st = pqt_io_open_path(s->paths[i], &io);
     if (st == PQT_OK && expect >= 0 && io->size != expect) {
-        st = pqt_err(PQT_IO, "%s: the file is %lld bytes, %lld when the dataset was opened: it "
-                             "changed since (reopen the dataset)",
+        st = pqt_err(PQT_IO,
+                     "%s: the file is %lld bytes, %lld when the dataset was opened: it "
+                     "changed since (reopen the dataset)",
                      s->paths[i], (long long)io->size, (long long)expect);
         pqt_io_unref(io);
     }
