@@ -331,9 +331,17 @@ static pqt_status write_all(pqt_table *c, const char *const *keys, int nkeys, co
     return st;
 }
 
-/* rename root to dir (an empty dir is replaced), then flush the parent. */
+/* Flush root's files to disk (one syncfs for all: an fsync per file cost more than the
+ * writing), rename root to dir (an empty dir is replaced), then flush the parent. */
 static pqt_status commit(const char *root, const char *dir)
 {
+    int rfd = open(root, O_RDONLY | O_DIRECTORY);
+    if (rfd < 0 || syncfs(rfd) != 0) {
+        pqt_status st = pqt_err(PQT_IO, "%s: flushing %s to disk: %s", CALL, root, strerror(errno));
+        if (rfd >= 0) close(rfd);
+        return st;
+    }
+    close(rfd);
     if (rename(root, dir) != 0) {
         if (errno == ENOTEMPTY || errno == EEXIST)
             return pqt_err(PQT_EXISTS,
@@ -371,6 +379,11 @@ pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *const *p
                      "(its rows are regrouped)",
                      CALL);
     wo.overwrite = false; /* the files are new, in a new folder */
+    /* one syncfs before the rename instead of an fsync per file, and no I/O thread with its
+     * 16 MiB of staging buffers per file: with many small files both cost more than the
+     * encoding (10M rows into 1,000 partitions: 17.6 s, then 6.0 s, then 4.1 s) */
+    wo.defer_sync = true;
+    wo.background_io = false;
     pqt_table *c = NULL;
     char *root = NULL;
     if (st == PQT_OK) st = pqt_table_clone(t, &c);
