@@ -6,7 +6,8 @@
 # count, sum(id), sum(mag) and count(mag), and without the key columns; the survey and year
 # DuckDB decoded from each folder name select exactly that many rows of the input (so the
 # names' percent-encoding and nulls decode back to the values); _metadata holds every row
-# group and row; --where and --columns work with it; a non-empty OUT, a float key and too
+# group and row; --where and --columns work with it; struct leaves stay in their group with
+# each partition's values; a non-empty OUT, a float key and too
 # many partitions fail (exit 1) leaving nothing, --force and a lone --max-partitions are usage
 # errors (exit 2). No node at run time.
 # Usage (ctest does this from the repository root): bash tests/test_cli_copy_partition.sh PQT
@@ -71,6 +72,20 @@ want=$("$PQT" count "$IN" --where "year = 2020 and survey = 'gaia'")
 got=$("$PQT" count "$TMP/w/survey=gaia/part-0.parquet")
 [ "$got" = "$want" ] || fail "--where: gaia has $got rows, want $want"
 [ -e "$TMP/w/survey=x%3Dy/part-0.parquet" ] || fail "--where: no survey=x%3Dy folder"
+
+# struct leaves stay in their struct, and each partition holds its rows' values
+S=tests/data/struct_nulls.parquet
+"$PQT" copy "$S" "$TMP/st" --partition-by z || fail "struct copy --partition-by exited $?"
+n=0
+for z in z1 z2 z4 z5 z6 NULL; do
+    if [ $z = NULL ]; then f="$TMP/st/z=__HIVE_DEFAULT_PARTITION__/part-0.parquet" w="z is null"
+    else f="$TMP/st/z=$z/part-0.parquet" w="z = '$z'"; fi
+    "$PQT" cat "$S" --format csv -c id,s.a,s.b,s.t.x,s.l --where "$w" >"$TMP/want.csv"
+    "$PQT" cat "$f" --format csv >"$TMP/got.csv" || fail "struct: $f unreadable"
+    cmp -s "$TMP/want.csv" "$TMP/got.csv" || fail "struct $z: $(diff "$TMP/want.csv" "$TMP/got.csv" | head -3)"
+    n=$((n + 1))
+done
+"$PQT" schema "$TMP/st/z=z5/part-0.parquet" | grep -Eq '^  s +optional' || fail "struct: no group s"
 
 # failures leave nothing
 mkdir "$TMP/full" && touch "$TMP/full/keep"

@@ -6,7 +6,8 @@
  * _metadata summary (a footer-only file pqt_file_open opens: row groups, rows, every chunk's
  * file_path, statistics equal to the files' own and to hand-computed bounds), the
  * _common_metadata schema, a file-backed table (sorted by the write, and already in
- * partition order), and failures that leave nothing behind (a float key, too many
+ * partition order), struct leaves (the definition levels of s.a in each partition: the
+ * struct's nulls are each row's own), and failures that leave nothing behind (a float key, too many
  * partitions, a non-empty directory, a missing key, schemas that differ). Truth: the
  * folder names and row sets worked out by hand below.
  */
@@ -18,6 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api/file_access.h"
+#include "column/column.h"
+#include "column/page_levels.h"
 #include "format/footer.h"
 #include "pqt_file.h"
 #include "testutil.h"
@@ -330,6 +334,58 @@ static void from_file(void)
     pqt_table_close(t);
 }
 
+/* The definition level of s.a in the one row of f (0: s null, 1: s present, a null; 2: a). */
+static int struct_def(const char *path)
+{
+    pqt_file *f = NULL;
+    CHECK_OK(pqt_file_open(path, NULL, &f));
+    if (!f) return -1;
+    int col = -1, def = -1;
+    CHECK_OK(pqt_file_find_column(f, "s.a", &col));
+    pqt_chunk_ctx *cx = NULL;
+    REQUIRE_OK(pqt_chunk_ctx_new(&cx));
+    pqt_buf reps = {0}, defs = {0};
+    pqt_sel all = {0};
+    pqt_sel_init_all(&all, pqt_file_row_group_nrows(f, 0));
+    pqt_colbuf none = {0};
+    pqt_chunk_src src = pqt_file_chunk_src(f);
+    src.serial = true;
+    pqt_chunk_ctx_set_level_sink(cx, &reps, &defs);
+    pqt_chunk_ctx_set_levels_only(cx, true);
+    if (col >= 0)
+        CHECK_OK(pqt_chunk_read(cx, &src, 0, &pqt_file_schema(f)->cols[col], &all, &none, 0));
+    if (defs.len == 1) def = defs.data[0];
+    pqt_sel_free(&all);
+    pqt_buf_free(&reps);
+    pqt_buf_free(&defs);
+    pqt_chunk_ctx_free(cx);
+    pqt_file_close(f);
+    return def;
+}
+
+/* struct_nulls.parquet (DuckDB; make_struct_nulls.mjs) by z: the rows move (z null sorts
+ * last), so each struct is present where a written leaf under it is not null (docs/writing.md,
+ * "Structs", a detached table): id 1 a = 1; 2 s null; 3 s present, a null (b = 'y'); 4 s
+ * present (l = []); 5 a = 5; 6 every leaf null: s null. */
+static void structs(void)
+{
+    char dir[300], p[400];
+    snprintf(dir, sizeof dir, "%s/structs", g_dir);
+    pqt_table *t = NULL;
+    REQUIRE_OK(pqt_table_open("tests/data/struct_nulls.parquet", NULL, &t));
+    const char *z = "z";
+    CHECK_OK(pqt_write_dataset(t, dir, &z, 1, NULL));
+    pqt_table_close(t);
+    const char *folder[6] = {"z1", "z2", "__HIVE_DEFAULT_PARTITION__", "z4", "z5", "z6"};
+    const int want[6] = {2, 0, 1, 1, 2, 0};
+    for (int i = 0; i < 6; i++) {
+        snprintf(p, sizeof p, "%s/z=%s/part-0.parquet", dir, folder[i]);
+        int d = struct_def(p);
+        if (d != want[i]) fprintf(stderr, "%s: definition level %d, want %d\n", p, d, want[i]);
+        CHECK_EQ_I64(d, want[i]);
+    }
+}
+
 static void failures(void)
 {
     char dir[300], p[400];
@@ -413,6 +469,7 @@ int main(void)
     REQUIRE_OK(mkdtemp(g_dir) == NULL);
     layout();
     from_file();
+    structs();
     failures();
     summary_calls();
     char cmd[300];
