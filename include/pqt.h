@@ -1357,9 +1357,9 @@ PQT_API pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uin
  * relative to dir) and dir/_common_metadata (the schema, no row groups). partition_by:
  * nkeys (1..PQT_SORT_MAX_KEYS) distinct column names of integer (int32, int64, uint64), bool,
  * date or string kind. Folder values: integers in decimal, true/false, YYYY-MM-DD, strings
- * as they are; a null is k=__HIVE_DEFAULT_PARTITION__; keys and values percent-encoded as
- * Spark and DuckDB do (%XX for control bytes, '"' '#' '%' '\'' '*' '/' ':' '=' '?' '\\' '{'
- * '[' ']' '^' '<' '>' '|'). o as for pqt_write_table, per file (row groups, codec, ...;
+ * as they are (an empty string: "k="); a null is k=__HIVE_DEFAULT_PARTITION__; keys and
+ * values percent-encoded as Spark does, which DuckDB and Polars decode (%XX for control
+ * bytes, '"' '#' '%' '\'' '*' '/' ':' '=' '?' '\\' '{' '[' ']' '^' '<' '>' '|'). o as for pqt_write_table, per file (row groups, codec, ...;
  * PQT_WOPT_OVERWRITE is ignored), plus PQT_WOPT_MAX_PARTITIONS (default 10,000). The table
  * is read whole into a clone (t keeps its residency) and stably sorted by the partition
  * columns; a DECIMAL column is then written as DOUBLE unless t was already in partition order.

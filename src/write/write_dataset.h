@@ -23,7 +23,8 @@
  * are; key and value percent-encoded (pqt_wds_escape); a null is PQT_HIVE_NULL. */
 pqt_status pqt_wds_segment(pqt_buf *out, const char *key, const pqt_colbuf *b, int kind,
                            int64_t row);
-/* Append n bytes of s to out percent-encoded as Spark and DuckDB encode hive folder names:
+/* Append n bytes of s to out percent-encoded as Spark encodes hive folder names (DuckDB
+ * encodes more, blanks and non-ASCII bytes too; both decode any %XX):
  * %XX (upper-case hex) for bytes 0x00-0x1F and 0x7F, the characters '"' '#' '%' '\'' '*'
  * '/' ':' '=' '?' '\\' '{' '[' ']' '^', and those Windows forbids in names ('<' '>' '|');
  * every other byte (UTF-8 included) as it is. */

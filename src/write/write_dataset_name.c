@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * write_dataset_name.c - the folder names of a hive dataset's partitions: "key=value",
- * percent-encoded as Spark and DuckDB write them (layer: write; docs/writing.md
+ * percent-encoded as Spark writes them (layer: write; docs/writing.md
  * "Datasets").
  */
 #include <inttypes.h>
