@@ -323,7 +323,8 @@ static pqt_status write_all(pqt_table *c, const char *const *keys, int nkeys, co
             files[g] = f;
         }
     }
-    if (st == PQT_OK) st = pqt_wsummary_write(root, (const char *const *)files, (int)ng, CALL);
+    if (st == PQT_OK)
+        st = pqt_wsummary_write(root, (const char *const *)files, (int)ng, false, CALL);
     for (int64_t g = 0; files && g < ng; g++)
         pqt_mem_free(files[g]);
     pqt_mem_free(files);

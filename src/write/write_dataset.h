@@ -7,6 +7,7 @@
 #ifndef PQT_WRITE_DATASET_H
 #define PQT_WRITE_DATASET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "column/column.h"
@@ -31,7 +32,9 @@ pqt_status pqt_wds_segment(pqt_buf *out, const char *key, const pqt_colbuf *b, i
 pqt_status pqt_wds_escape(pqt_buf *out, const char *s, size_t n);
 
 /* Write dir/_metadata and dir/_common_metadata for files[0..n) (paths relative to dir),
- * each through a temporary file renamed into place; `call` starts the messages. */
-pqt_status pqt_wsummary_write(const char *dir, const char *const *files, int n, const char *call);
+ * each through a temporary file renamed into place (each flushed to disk first when sync is
+ * set; pqt_write_dataset flushes its whole folder at once); `call` starts the messages. */
+pqt_status pqt_wsummary_write(const char *dir, const char *const *files, int n, bool sync,
+                              const char *call);
 
 #endif

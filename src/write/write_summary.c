@@ -121,8 +121,10 @@ static pqt_status read_footer(const char *dir, const char *file, pqt_arena *a, p
     return st;
 }
 
-/* Write "PAR1", m, its length, "PAR1" to dir/name through a temporary file renamed. */
-static pqt_status write_summary_file(const char *dir, const char *name, const pqt_file_meta *m)
+/* Write "PAR1", m, its length, "PAR1" to dir/name through a temporary file renamed (flushed
+ * to disk first when sync is set). */
+static pqt_status write_summary_file(const char *dir, const char *name, const pqt_file_meta *m,
+                                     bool sync)
 {
     pqt_buf b = {0};
     pqt_status st = pqt_buf_append(&b, "PAR1", 4);
@@ -161,7 +163,7 @@ static pqt_status write_summary_file(const char *dir, const char *name, const pq
         else
             off += (size_t)k;
     }
-    if (st == PQT_OK && (fsync(fd) != 0 || fchmod(fd, 0644) != 0))
+    if (st == PQT_OK && ((sync && fsync(fd) != 0) || fchmod(fd, 0644) != 0))
         st = pqt_err(PQT_IO, "%s: flushing: %s", tmp, strerror(errno));
     if (fd >= 0 && close(fd) != 0 && st == PQT_OK)
         st = pqt_err(PQT_IO, "%s: closing: %s", tmp, strerror(errno));
@@ -174,7 +176,8 @@ static pqt_status write_summary_file(const char *dir, const char *name, const pq
     return st;
 }
 
-static pqt_status summarise(const char *dir, const char *const *files, int n, pqt_arena *a)
+static pqt_status summarise(const char *dir, const char *const *files, int n, bool sync,
+                            pqt_arena *a)
 {
     pqt_file_meta *ms = pqt_arena_alloc_array(a, (size_t)n, sizeof *ms);
     if (!ms) return pqt_err(PQT_NOMEM, "out of memory");
@@ -226,17 +229,18 @@ static pqt_status summarise(const char *dir, const char *const *files, int n, pq
     out.n_row_groups = (int)nrg;
     out.num_rows = nrows;
     out.created_by = "pqt version " PQT_VERSION_STRING;
-    PQT_TRY(write_summary_file(dir, "_metadata", &out));
+    PQT_TRY(write_summary_file(dir, "_metadata", &out, sync));
     out.row_groups = NULL;
     out.n_row_groups = 0;
     out.num_rows = 0;
-    return write_summary_file(dir, "_common_metadata", &out);
+    return write_summary_file(dir, "_common_metadata", &out, sync);
 }
 
-pqt_status pqt_wsummary_write(const char *dir, const char *const *files, int n, const char *call)
+pqt_status pqt_wsummary_write(const char *dir, const char *const *files, int n, bool sync,
+                              const char *call)
 {
     pqt_arena a = {0};
-    pqt_status st = summarise(dir, files, n, &a);
+    pqt_status st = summarise(dir, files, n, sync, &a);
     pqt_arena_free(&a);
     if (st != PQT_OK) pqt_err_prefix("%s: %s: summary: ", call, dir);
     return st;
@@ -251,5 +255,5 @@ pqt_status pqt_write_metadata_summary(const char *dir, const char *const *files,
         if (!files[f] || !*files[f] || files[f][0] == '/')
             return pqt_err(PQT_MISUSE, "%s: file %d is %s: the files are named relative to %s",
                            call, f + 1, !files[f] || !*files[f] ? "empty" : files[f], dir);
-    return pqt_wsummary_write(dir, files, nfiles, call);
+    return pqt_wsummary_write(dir, files, nfiles, true, call);
 }

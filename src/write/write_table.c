@@ -130,7 +130,7 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int64_t lo, int64_t nw
     if (st == PQT_OK) st = map_columns(w, t, slots);
     if (st == PQT_OK) st = pqt_wstruct_source(w, t, slots); /* struct groups (write_struct_src.c) */
     bool want_ri = false;
-    for (int k = 0; k < n; k++) want_ri = want_ri || slots[k] == -2;
+    for (int k = 0; slots && k < n; k++) want_ri = want_ri || slots[k] == -2;
     if (st == PQT_OK && want_ri) {
         if (!pqt_tview_attached(t))
             st = pqt_err(PQT_DETACHED, "the row index '%s' needs a table still attached to its "

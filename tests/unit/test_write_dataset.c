@@ -27,6 +27,7 @@
 #include "testutil.h"
 #include "util/buf.h"
 #include "util/io.h"
+#include "util/mem.h"
 
 static char g_dir[256];
 
@@ -413,6 +414,33 @@ static void empty_string(void)
     pqt_table_close(t);
 }
 
+/* Every allocation failing in turn: PQT_NOMEM (or success once past the last), and a
+ * failure leaves no directory, no temporary sibling and the table as it was. */
+static void out_of_memory(void)
+{
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/oom", g_dir);
+    pqt_table *t = sample();
+    int done = 0;
+    for (long k = 0; k < 100000 && !done; k++) {
+        pqt_mem_fail_after(k);
+        pqt_status st = pqt_write_dataset(t, dir, KEYS, 2, NULL);
+        pqt_mem_fail_after(-1);
+        if (st == PQT_OK) {
+            done = 1;
+            break;
+        }
+        if (st != PQT_NOMEM) fprintf(stderr, "allocation %ld: %s\n", k, pqt_errmsg());
+        CHECK_EQ_I64(st, PQT_NOMEM);
+        CHECK(!exists(dir));
+        CHECK_EQ_I64(entries(g_dir, ".tmp-"), 0);
+        CHECK_EQ_I64(pqt_table_nrows(t), 12);
+    }
+    CHECK(done);
+    CHECK_EQ_I64(count_parquet(dir), NPARTS);
+    pqt_table_close(t);
+}
+
 static void failures(void)
 {
     char dir[300], p[400];
@@ -498,6 +526,7 @@ int main(void)
     from_file();
     structs();
     empty_string();
+    out_of_memory();
     failures();
     summary_calls();
     char cmd[300];
