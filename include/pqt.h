@@ -1297,10 +1297,12 @@ typedef enum pqt_wopt {
     PQT_WOPT_BACKGROUND_IO = 25,   /* int 1 (default) / 0: one extra thread writes the bytes to
                                       the file while the columns are encoded (0: the
                                       encoding thread writes them) */
-    PQT_WOPT_LEAVE_OUT = 26        /* int 1 (default) / 0: a column the writer cannot write (a
+    PQT_WOPT_LEAVE_OUT = 26,       /* int 1 (default) / 0: a column the writer cannot write (a
                                       kind pqt cannot read, a MAP's key or value) is left out
                                       with a warning; 0: it is PQT_UNSUPPORTED_TYPE naming
                                       the column, before the file is created */
+    PQT_WOPT_MAX_PARTITIONS = 27   /* int64 >= 1: pqt_write_dataset refuses more partitions
+                                      than this (PQT_LIMIT, default 10,000) */
 } pqt_wopt;
 
 /* Write options with the defaults above; free with pqt_write_opts_free (NULL is a no-op). */
@@ -1373,6 +1375,36 @@ PQT_API pqt_status pqt_writer_flush(pqt_writer *w);
  * mask keeping none) is PQT_MISUSE and leaves the writer usable; other failures as
  * pqt_writer_write. */
 PQT_API pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *keep);
+
+/* Write t's rows as a hive-partitioned dataset under dir (docs/writing.md "Datasets"): one
+ * folder level per partition column, dir/k1=v1/k2=v2/part-0.parquet, the partition columns
+ * not stored in the files (the folder names hold their values), the rows of each partition in
+ * table order, plus dir/_metadata (every file's row groups, each column chunk's file_path
+ * relative to dir) and dir/_common_metadata (the schema, no row groups). partition_by:
+ * nkeys (1..PQT_SORT_MAX_KEYS) distinct column names of integer (int32, int64, uint64), bool,
+ * date or string kind. Folder values: integers in decimal, true/false, YYYY-MM-DD, strings
+ * as they are (an empty string: "k="); a null is k=__HIVE_DEFAULT_PARTITION__; keys and
+ * values percent-encoded as Spark does, which DuckDB and Polars decode (%XX for control
+ * bytes, '"' '#' '%' '\'' '*' '/' ':' '=' '?' '\\' '{' '[' ']' '^' '<' '>' '|'). o as for pqt_write_table, per file (row groups, codec, ...;
+ * PQT_WOPT_OVERWRITE is ignored), plus PQT_WOPT_MAX_PARTITIONS (default 10,000). The table
+ * is read whole into a clone (t keeps its residency) and stably sorted by the partition
+ * columns; a DECIMAL column is then written as DOUBLE unless t was already in partition order.
+ * Everything is written to a hidden temporary sibling of dir and renamed into place, so a
+ * failure leaves nothing. Errors: PQT_MISUSE (NULL arguments, a key named twice or of
+ * another kind, naming the column and kind; every column a key; a table without rows;
+ * PQT_WOPT_ROW_INDEX_NAME set), PQT_NOT_FOUND (a missing key), PQT_EXISTS (dir exists and is
+ * not an empty directory, naming it), PQT_LIMIT (more partitions than the cap, naming both),
+ * PQT_IO naming the path, write errors as pqt_write_table, prefixed by the partition. */
+PQT_API pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *const *partition_by,
+                                     int nkeys, const pqt_write_opts *o);
+/* Write dir/_metadata and dir/_common_metadata summarising the Parquet files files[0..nfiles)
+ * (paths relative to dir, in that order): each footer read once, the row groups concatenated
+ * with each column chunk's file_path set to its file, the key-value metadata and schema the
+ * first file's; existing summary files are replaced (each through a temporary file renamed
+ * into place). Errors: PQT_MISUSE (no file, an empty or absolute path), PQT_KIND when a file's
+ * schema differs from the first's (naming both files and the first differing column), the
+ * footer's errors (PQT_IO, PQT_CORRUPT, ...) naming the file, PQT_IO naming the summary. */
+PQT_API pqt_status pqt_write_metadata_summary(const char *dir, const char *const *files, int nfiles);
 
 /* ------------------------------------------------------------------------------------------
  * Number text: the exact text of floats and decimals.
