@@ -502,6 +502,17 @@ PQT_API uint64_t pqt_table_generation(const pqt_table *t);
 PQT_API pqt_status pqt_table_row_group_bounds(const pqt_table *t, int physical,
                                               int64_t **bounds_ret, int *n_ret);
 
+/* Datasets (docs/datasets.md): the files a table reads (1 for a table over one file, 0 in
+ * memory), file i's path relative to the dataset's root (1-based; the path itself for one
+ * file; NULL out of range), and where physical row group rg (1-based, as the bounds number
+ * them) lives: *file_ret its file (1-based) and *rg_in_file_ret its row group within that
+ * file (1-based). Files pruned at open read no row group. Errors: PQT_MISUSE (in-memory
+ * table, NULL), PQT_RANGE for rg outside 1..the row groups. */
+PQT_API int64_t pqt_table_nfiles(const pqt_table *t);
+PQT_API const char *pqt_table_file_name(const pqt_table *t, int64_t i);
+PQT_API pqt_status pqt_table_row_group_file(const pqt_table *t, int rg, int64_t *file_ret,
+                                            int *rg_in_file_ret);
+
 /* First and last row (1-based, inclusive) of every row group, from the footer alone.
  * *bounds_ret holds 2 * n entries (lo, hi per row group); free with pqt_free. */
 PQT_API pqt_status pqt_row_group_bounds(const char *path, int64_t **bounds_ret, int *n_ret);
