@@ -1412,7 +1412,7 @@ PQT_API pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *
  * (paths relative to dir, in that order): each footer read once, the row groups concatenated
  * with each column chunk's file_path set to its file, the key-value metadata and schema the
  * first file's; existing summary files are replaced (each through a temporary file renamed
- * into place). Errors: PQT_MISUSE (no file, an empty or absolute path), PQT_KIND when a file's
+ * into place). Errors: PQT_MISUSE (no file, an empty or absolute path), PQT_SCHEMA_MISMATCH when a file's
  * schema differs from the first's (naming both files and the first differing column), the
  * footer's errors (PQT_IO, PQT_CORRUPT, ...) naming the file, PQT_IO naming the summary. */
 PQT_API pqt_status pqt_write_metadata_summary(const char *dir, const char *const *files, int nfiles);
