@@ -74,7 +74,8 @@ pqt_status pqt_chunk_read_constant(const pqt_chunk_src *src, int rg, const pqt_c
             for (int64_t i = 0; i < n; i++)
                 memcpy(base + (size_t)i * w, st->min_value, w);
     }
-    if (dst->validity && !null) pqt_bits_set_range(dst->validity, dst_row, n);
+    /* neighbours in the same byte may be written by other threads: the atomic form */
+    if (dst->validity && !null) pqt_bitmap_set_from_bytes(dst->validity, dst_row, NULL, n);
     if (src->counters && !null)
         atomic_fetch_add_explicit(&src->counters->values_decoded, n, memory_order_relaxed);
     return PQT_OK;

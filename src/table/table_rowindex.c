@@ -19,6 +19,33 @@
 #include "table/table_int.h"
 #include "util/mem.h"
 
+/* A virtual column built: the slot named name of kind holding b (taken on success), listed
+ * last and published. */
+static pqt_status add_virtual_slot(pqt_table *t, const char *name, int kind, pqt_colbuf *b,
+                                   int *ci_ret)
+{
+    char *nm = pqt_strdup(name), *unit = nm ? pqt_strdup("") : NULL;
+    pqt_tcol *c = NULL;
+    pqt_status st = nm && unit ? pqt_tbl_slot_next(t, &c) : pqt_err(PQT_NOMEM, "out of memory");
+    if (st != PQT_OK) {
+        pqt_mem_free(nm);
+        pqt_mem_free(unit);
+        return st;
+    }
+    c->name = nm;
+    c->unit = unit;
+    c->kind = kind;
+    c->width = 1;
+    c->kind_known = true;
+    c->residency = PQT_RES_FULL;
+    c->buf = *b;
+    memset(b, 0, sizeof *b);
+    *ci_ret = t->ncols;
+    t->ncols++; /* publishes the whole slot */
+    t->generation++;
+    return PQT_OK;
+}
+
 pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
 {
     int ci = pqt_tbl_find(t, PQT_TBL_ROW_INDEX);
@@ -27,11 +54,12 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
         return PQT_OK;
     }
     if (!t->f)
-        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was not read from a file",
-                       call, pqt_tbl_where(t), PQT_TBL_ROW_INDEX);
+        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was not read from a file", call,
+                       pqt_tbl_where(t), PQT_TBL_ROW_INDEX);
     if (!t->ri_possible)
-        return pqt_err(PQT_NOT_FOUND, "%s: %s: no column '%s': it was dropped, which is "
-                                      "permanent (reopen the file to get it back)",
+        return pqt_err(PQT_NOT_FOUND,
+                       "%s: %s: no column '%s': it was dropped, which is "
+                       "permanent (reopen the file to get it back)",
                        call, pqt_tbl_where(t), PQT_TBL_ROW_INDEX);
     if (t->detached)
         return pqt_err(PQT_DETACHED,
@@ -49,30 +77,13 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
     pqt_colbuf b;
     PQT_TRY(pqt_tbl_buf_new(&b, PQT_INT64, false, 0, false, t->nrows, t->nrows));
     pqt_status st = pqt_plan_file_rows(&t->plan, (int64_t *)b.data);
-    char *name = st == PQT_OK ? pqt_strdup(PQT_TBL_ROW_INDEX) : NULL;
-    char *unit = name ? pqt_strdup("") : NULL;
-    pqt_tcol *c = NULL;
-    if (st == PQT_OK && (!name || !unit)) st = pqt_err(PQT_NOMEM, "out of memory");
-    if (st == PQT_OK) st = pqt_tbl_slot_next(t, &c);
+    if (st == PQT_OK) st = add_virtual_slot(t, PQT_TBL_ROW_INDEX, PQT_INT64, &b, ci_ret);
     if (st != PQT_OK) {
         pqt_colbuf_free(&b);
-        pqt_mem_free(name);
-        pqt_mem_free(unit);
         return st;
     }
-    c->name = name;
-    c->unit = unit;
-    c->kind = PQT_INT64;
-    c->width = 1;
-    c->kind_known = true;
-    c->residency = PQT_RES_FULL;
-    c->is_row_index = true;
-    c->buf = b;
-    int ci_new = t->ncols;
-    t->ncols++;             /* publishes the whole slot */
+    t->cols[*ci_ret].is_row_index = true;
     t->ri_possible = false; /* built once: from now on it is an ordinary slot */
-    t->generation++;
-    *ci_ret = ci_new;
     return PQT_OK;
 }
 
@@ -93,12 +104,14 @@ static pqt_status row_members(const pqt_table *t, int64_t *out)
     const pqt_plan *p = &t->plan;
     for (int rg = 0; rg < p->nrg; rg++) {
         int64_t m = pqt_file_ds_rg_member(t->f, rg);
-        for (int64_t k = 0; k < p->sel[rg].nsel; k++) out[p->dst_row[rg] + k] = m;
+        for (int64_t k = 0; k < p->sel[rg].nsel; k++)
+            out[p->dst_row[rg] + k] = m;
     }
     if (!p->perm) return PQT_OK;
     int64_t *tmp = pqt_malloc_array((size_t)p->nsel + 1, sizeof *tmp);
     if (!tmp) return pqt_err(PQT_NOMEM, "out of memory building %s", PQT_TBL_FILE_COL);
-    for (int64_t i = 0; i < p->nsel; i++) tmp[i] = out[p->perm[i]];
+    for (int64_t i = 0; i < p->nsel; i++)
+        tmp[i] = out[p->perm[i]];
     memcpy(out, tmp, (size_t)p->nsel * sizeof *out);
     pqt_mem_free(tmp);
     return PQT_OK;
@@ -134,28 +147,11 @@ pqt_status pqt_tbl_file_col(pqt_table *t, const char *call, int *ci_ret)
         b.str_offsets[i + 1] = (int64_t)b.str_bytes.len;
     }
     pqt_mem_free(mem);
-    char *name = st == PQT_OK ? pqt_strdup(PQT_TBL_FILE_COL) : NULL;
-    char *unit = name ? pqt_strdup("") : NULL;
-    pqt_tcol *c = NULL;
-    if (st == PQT_OK && (!name || !unit)) st = pqt_err(PQT_NOMEM, "out of memory");
-    if (st == PQT_OK) st = pqt_tbl_slot_next(t, &c);
+    if (st == PQT_OK) st = add_virtual_slot(t, PQT_TBL_FILE_COL, PQT_STRING, &b, ci_ret);
     if (st != PQT_OK) {
         pqt_colbuf_free(&b);
-        pqt_mem_free(name);
-        pqt_mem_free(unit);
         return st;
     }
-    c->name = name;
-    c->unit = unit;
-    c->kind = PQT_STRING;
-    c->width = 1;
-    c->kind_known = true;
-    c->residency = PQT_RES_FULL;
-    c->buf = b;
-    int ci_new = t->ncols;
-    t->ncols++;
     t->pf_possible = false;
-    t->generation++;
-    *ci_ret = ci_new;
     return PQT_OK;
 }

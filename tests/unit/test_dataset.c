@@ -127,8 +127,12 @@ static void test_hive(void)
         int64_t want_part = i < 100 ? 1 : i < 250 ? 2 : -1;
         int64_t want_ri = i < 100 ? i + 1 : i < 250 ? i - 99 : i - 249;
         int valid = pv ? (pv[i / 8] >> (i % 8)) & 1 : 1;
-        bad += id[i] != i + 1 || ri[i] != want_ri ||
-               (want_part < 0 ? valid : !valid || part[i] != want_part);
+        int b1 = id[i] != i + 1 || ri[i] != want_ri ||
+                 (want_part < 0 ? valid : !valid || part[i] != want_part);
+        if (b1 && bad < 3)
+            fprintf(stderr, "row %lld: id %lld ri %lld part %lld valid %d\n", (long long)i,
+                    (long long)id[i], (long long)ri[i], (long long)part[i], valid);
+        bad += b1;
     }
     CHECK(bad == 0);
     pqt_free(id);
