@@ -338,9 +338,11 @@ pqt_status pqt_file_open_dataset(const char *spec, const char *const *paths, int
             ds->member_kept[i] = true;
         }
     }
-    if (st == PQT_OK && opts && !(opts->pushdown_off & 1u)) /* PQT_OPT_PUSHDOWN_STATS */
-        st = prune_hive(ds, opts->filter);
-    if (st == PQT_OK && opts && !(opts->pushdown_off & 1u)) prune_cones(ds, opts->filter);
+    /* A slice numbers the rows of every file, so it needs every footer: files are pruned
+     * only without one. PQT_OPT_PUSHDOWN_STATS 0 turns the pruning off too. */
+    bool prune = opts && !(opts->pushdown_off & 1u) && opts->row_lo == 0 && opts->row_hi == 0;
+    if (st == PQT_OK && prune) st = prune_hive(ds, opts->filter);
+    if (st == PQT_OK && prune) prune_cones(ds, opts->filter);
     if (st == PQT_OK) st = learn_schema(ds, f->binary_as_string);
     if (st == PQT_OK) st = pqt_io_open_mem("", 0, ds->spec, &f->io);
     if (st != PQT_OK) {

@@ -92,7 +92,8 @@ pqt_status pqt_tbl_dataset_at_open(pqt_table *t, const pqt_filter *filter)
     for (int64_t i = 0; i < n; i++)
         keep[i] = true;
     pqt_status st = PQT_OK;
-    if (pqt_scan_filter_nrules(filter) > 0 && !(t->opts.pushdown_off & PQT_PD_STATS))
+    if (pqt_scan_filter_nrules(filter) > 0 && !(t->opts.pushdown_off & PQT_PD_STATS) &&
+        t->opts.row_lo == 0 && t->opts.row_hi == 0) /* a slice numbers every file's rows */
         st = prune_by_partition(t, filter, keep);
     if (st == PQT_OK) st = pqt_file_ds_finish(t->f, keep);
     pqt_mem_free(keep);

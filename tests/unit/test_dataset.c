@@ -247,6 +247,13 @@ static void test_pruning(void)
     CHECK(n == 3 && id[0] == 1 && id[1] == 101 && id[2] == 251);
     pqt_free(id);
     pqt_table_close(t);
+    /* a slice numbers the rows of every file, the filter applying within it */
+    t = open_with(dir, "part = 2", 91, 110, 0);
+    REQUIRE(t);
+    id = get_i64(t, "id", NULL, &n);
+    CHECK(n == 10 && id[0] == 101 && id[9] == 110);
+    pqt_free(id);
+    pqt_table_close(t);
     /* nothing kept: no footer but the schema's */
     t = open_with(dir, "part = 9", 0, 0, 0);
     REQUIRE(t);
