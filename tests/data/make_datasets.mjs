@@ -1,5 +1,5 @@
 // make_datasets.mjs - datasets over many files (issue 31) and DuckDB's answers on them.
-// Writes tests/data/datasets/ (docs/datasets-testdata.md describes every set):
+// Writes tests/data/datasets/ (its README.md describes every set):
 //   duckdb_hive/   the 20,000-row catalogue by DuckDB's COPY ... (PARTITION_BY (survey, year))
 //   polars_hive/   the same rows, one Polars sinkParquet per partition (nodejs-polars has no
 //                  partitioned writer), into the same hive layout, row groups of 500 rows
@@ -42,7 +42,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'make_datasets-'));
 const log = (...a) => console.error('make_datasets:', ...a);
 
 fs.mkdirSync(OUT, { recursive: true });
-for (const d of fs.readdirSync(OUT)) fs.rmSync(path.join(OUT, d), { recursive: true });
+for (const d of fs.readdirSync(OUT)) if (d !== 'README.md') fs.rmSync(path.join(OUT, d), { recursive: true });
 
 const db = await DuckDBInstance.create(':memory:');
 const c = await db.connect();
