@@ -12,7 +12,7 @@
 // Run from the repository root with @duckdb/node-api and nodejs-polars installed somewhere
 // and python3 with healpy (the outputs are committed; no test needs node or healpy):
 //   NODE_PATH=bench/peers/node_modules node tests/data/make_datasets.mjs
-//   (PYTHON=/usr/bin/python3 when the first python3 on PATH lacks healpy)
+//   (PYTHON=... names a python3 with healpy; by default python3, else /usr/bin/python3)
 //
 // expected.tsv columns (tab-separated; "-" for an empty field):
 //   dataset query count sum_id sumcol sum md5 ids rule sql
@@ -35,7 +35,13 @@ const pl = require('nodejs-polars');
 
 const OUT = 'tests/data/datasets';
 const N = 20000;
-const PY = process.env.PYTHON ?? 'python3';
+// python3 with healpy: $PYTHON, else python3 when it has healpy, else Debian's /usr/bin/python3
+const pythonWithHealpy = () => {
+  if (process.env.PYTHON) return process.env.PYTHON;
+  const ok = (py) => spawnSync(py, ['-c', 'import healpy'], { stdio: 'ignore' }).status === 0;
+  return ok('python3') || !fs.existsSync('/usr/bin/python3') ? 'python3' : '/usr/bin/python3';
+};
+const PY = pythonWithHealpy();
 const HATS_SPLIT = 900; // a HATS partition with more rows than this splits into its 4 children
 const HATS_MAX_ORDER = 3;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'make_datasets-'));
