@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * listing.h - which files make a dataset (layer: dataset): a directory walked recursively, a
+ * glob, or the caller's list of paths; the hive key=value folders of their paths; and the
+ * HATS layout of a HEALPix-partitioned catalogue. docs/datasets.md ("Which files", "Hive
+ * partitions", "HATS catalogues") states the rules; listing.c walks and matches, hive.c parses
+ * and types the keys, hats.c reads hats.properties and partition_info.csv.
+ * Nothing here opens a Parquet file: a listing only names files (and stats directories).
+ */
+#ifndef PQT_DATASET_LISTING_H
+#define PQT_DATASET_LISTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pqt.h"
+
+typedef struct pqt_ds_list {
+    char *root; /* the directory relative paths start from, as given (no trailing '/'; "." for
+                   the working directory; "" for pqt_ds_list_paths) */
+    int64_t n;  /* member files */
+    char **rel; /* n paths relative to root, '/'-separated, sorted bytewise (strcmp) */
+    /* hive keys (directory components key=value of rel; outermost first, in order of first
+     * appearance) */
+    int nkeys;
+    char **keys;
+    char **values;    /* n * nkeys: values[i * nkeys + k], percent-decoded; NULL = absent or
+                         __HIVE_DEFAULT_PARTITION__ (a null) */
+    bool *key_is_int; /* nkeys: every non-null value is a decimal int64 (optional '-', digits
+                         without a leading zero, fits) and there is at least one */
+    bool has_metadata, has_common_metadata; /* root/_metadata, root/_common_metadata exist */
+    /* HATS (hats_ prefix; set when root holds hats.properties and partition_info.csv) */
+    bool is_hats;
+    char *hats_ra, *hats_dec; /* hats_col_ra / hats_col_dec (NULL when absent) */
+    int *hats_order;          /* n: Norder of each member */
+    int64_t *hats_pix;        /* n: Npix of each member */
+    char *hats_healpix;       /* hats_col_healpix, the pixel-index column (e.g. "_healpix_29");
+                                 NULL when absent */
+    int hats_healpix_order;   /* hats_col_healpix_order (its HEALPix order, 29 typically); -1
+                                 when a HATS list has none or not an order (0..29) */
+} pqt_ds_list;
+
+/* True when spec contains a glob character (* ? [): then it is a pattern, not a path. */
+bool pqt_ds_is_pattern(const char *spec);
+
+/* List spec:
+ * - a directory: every regular file named *.parquet below it, recursively; entries whose name
+ *   starts with '.' or '_' are skipped, files and directories alike (_SUCCESS, _temporary,
+ *   .crc, _metadata). A directory holding hats.properties and partition_info.csv is a HATS
+ *   catalogue: its partitions are listed instead (is_hats, hats_*; nkeys = 0); one holding
+ *   collection.properties is a HATS collection, listed as its primary catalogue.
+ * - a glob: `*` and `?` within one component, `[...]` with ranges and `!`/`^` negation, `\`
+ *   quotes the next character, `**` = zero or more directories (a final `**` = every file
+ *   below). root = the longest directory prefix without a glob character ("." when none).
+ *   Matches regular files only; a wildcard never matches a name starting with '.' or '_'
+ *   unless the pattern's component starts with that character itself. A pattern matching
+ *   nothing is PQT_NOT_FOUND naming the pattern.
+ * - a regular file: as pqt_ds_list_paths with that one path.
+ * hive: parse key=value directory components (false: nkeys = 0).
+ * Symlinked directories are followed, never in a loop (a directory whose device and inode are
+ * already on the way down is skipped).
+ * Errors name the path: PQT_NOT_FOUND (nothing there, an empty pattern match, a HATS
+ * partition whose file is missing), PQT_IO (a directory cannot be read), PQT_CORRUPT (a hive
+ * key twice in one path, a malformed partition_info.csv), PQT_NOMEM.
+ * On failure *out is zeroed; on success free it with pqt_ds_list_free. */
+pqt_status pqt_ds_list_open(const char *spec, bool hive, pqt_ds_list *out);
+
+/* Build a list from the caller's explicit paths: root "", rel = paths as given, in the given
+ * order (NOT sorted), hive parsed from their directory components when hive is true.
+ * has_metadata and has_common_metadata are false. n = 0 is PQT_MISUSE; errors as
+ * pqt_ds_list_open's hive errors. On failure *out is zeroed. */
+pqt_status pqt_ds_list_paths(const char *const *paths, int64_t n, bool hive, pqt_ds_list *out);
+
+/* root + "/" + rel[i] (rel[i] alone when root is ""), NUL-terminated into buf; the length
+ * without the NUL, or -1 if it does not fit in cap bytes (or i is out of range). */
+int pqt_ds_member_path(const pqt_ds_list *l, int64_t i, char *buf, size_t cap);
+
+/* Free everything the list owns and zero it (a zeroed list is fine). */
+void pqt_ds_list_free(pqt_ds_list *l);
+
+/* ---- between listing.c, hive.c and hats.c ---- */
+
+/* Fill l->nkeys, keys, values, key_is_int from l->rel (l->n paths; the last component of each
+ * is the file name and never a key). PQT_CORRUPT naming the path when a key appears twice in
+ * one path; on failure l's hive fields stay empty. */
+pqt_status pqt_ds_hive_parse(pqt_ds_list *l);
+
+/* Percent-decode s[0..n) (%XX with two hex digits; anything else is kept as it is) into a new
+ * string; NULL when out of memory. */
+char *pqt_ds_hive_decode(const char *s, size_t n);
+
+/* True when dir is a HATS catalogue (hats.properties and partition_info.csv, regular files) or
+ * a HATS collection (collection.properties). */
+bool pqt_ds_hats_detect(const char *dir);
+
+/* List the HATS catalogue at dir, or a collection's primary catalogue (pqt_ds_hats_detect(dir)
+ * is true), into l (zeroed): root is the catalogue's dataset/ when that is a directory, else
+ * the catalogue. */
+pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l);
+
+/* Does name s match the one-component glob p? `*` any run of bytes, `?` one character (a
+ * whole UTF-8 sequence), [...] one byte of a set (ranges, `!`/`^` negation), `\x` the byte x.
+ * (Leading '.' and '_' are the walk's business, not the matcher's.) */
+bool pqt_ds_glob_match(const char *p, const char *s);
+
+/* A file name's byte-wise comparison for qsort over char * elements. */
+int pqt_ds_cmp_str(const void *a, const void *b);
+
+/* Set l->has_metadata and has_common_metadata from l->root. */
+void pqt_ds_list_find_summaries(pqt_ds_list *l);
+
+#endif
