@@ -8,7 +8,8 @@
 //                  1..3 (one partition a folder of two files), each sorted by _healpix_29
 //                  (healpy, tests/data/make_datasets_healpix.py)
 //   edge_empty/, edge_mismatch/, edge_union/, edge_widen/   the corner cases
-//   expected.tsv   one query a line (below); hats_cones.tsv: partitions each cone must keep
+//   expected.tsv   one query a line (below); hats_cones.tsv: partitions each cone must keep;
+//                  expected_files.tsv: files a partition rule or cone must keep
 // Run from the repository root with @duckdb/node-api and nodejs-polars installed somewhere
 // and python3 with healpy (the outputs are committed; no test needs node or healpy):
 //   NODE_PATH=bench/peers/node_modules node tests/data/make_datasets.mjs
@@ -280,6 +281,23 @@ for (const [ds, from, qs, sumcol] of sets) {
       sqlIn === 'true' ? '-' : sql].join('\t'));
   }
 }
+// expected_files.tsv: files a rule must leave for footers. For a rule on partition columns only
+// (hive sets) exactly the files whose partition values pass are kept and only their footers
+// read ("exact"); for a cone on the HATS set, at least the files holding a row in the cone
+// ("min": a pruning by HEALPix pixel is conservative).
+const fileLines = ['# dataset\tquery\tfiles\tkept\tbound (exact: kept = files - files_pruned_partition = footers_read; min: kept <= files - files_pruned_partition)\trule'];
+for (const [ds, from, qs] of sets.slice(0, 3)) {
+  const src = from.replace(/\)$/, ', filename = true)');
+  const [[files]] = await rows(`SELECT count(DISTINCT filename) FROM ${src}`);
+  for (const [name, rule, sqlIn] of qs) {
+    const partOnly = ds !== 'hats_small' && rule !== '-' && !/\b(mag|id|ra|dec|cone)\b/.test(rule);
+    const cone = ds === 'hats_small' && rule.startsWith('cone(');
+    if (!partOnly && !cone) continue;
+    const [[kept]] = await rows(`SELECT count(DISTINCT filename) FROM ${src} WHERE ${sqlIn ?? rule}`);
+    fileLines.push([ds, name, files, kept, partOnly ? 'exact' : 'min', rule].join('\t'));
+  }
+}
+fs.writeFileSync(`${OUT}/expected_files.tsv`, fileLines.join('\n') + '\n');
 // mismatching schemas: DuckDB refuses to combine int32 and string without union_by_name
 {
   let ok = false;
