@@ -32,7 +32,7 @@ const pythonWithHealpy = () => {
   return ok('python3') || !fs.existsSync('/usr/bin/python3') ? 'python3' : '/usr/bin/python3';
 };
 
-const GEN_VERSION = 1;
+const GEN_VERSION = 2; // 2: hats_col_healpix, hats_col_healpix_order in hats.properties
 const PARTS = 1000;
 const MAX_ORDER = 7;
 const args = parseArgs(process.argv.slice(2));
@@ -136,7 +136,8 @@ fs.writeFileSync(path.join(H, 'partition_info.csv'),
   'Norder,Npix\n' + parts.map((p) => `${p.k},${p.n}`).join('\n') + '\n');
 fs.writeFileSync(path.join(H, 'hats.properties'), [
   '#HATS catalog', 'obs_collection=bench_catalogue', 'dataproduct_type=object', `hats_nrows=${N}`,
-  'hats_col_ra=ra', 'hats_col_dec=dec', `hats_max_rows=${limit}`,
+  'hats_col_ra=ra', 'hats_col_dec=dec', 'hats_col_healpix=_healpix_29', 'hats_col_healpix_order=29',
+  `hats_max_rows=${limit}`,
   `hats_order=${Math.max(...parts.map((p) => p.k))}`, 'hats_builder=pqt bench/gen_datasets.mjs',
   'hats_version=v0.1', ''].join('\n'));
 fs.rmSync(tmp, { recursive: true });

@@ -21,8 +21,8 @@
 // ("error" when the set must not open, e.g. mismatching schemas); sum_id: sum(id); sum:
 // sum(sumcol) with six decimals (every mag is a multiple of 1/64, so any summation order gives
 // these digits exactly); md5: of the kept ids sorted ascending, each followed by a newline,
-// except for a query named "order", where the ids are in path order (sorted relative paths,
-// then row order within the file); ids: the kept ids, sorted, comma-separated, when at most 50;
+// except for a query named "order", where the ids are in the table's order (hive: sorted
+// relative paths, then row order within the file; HATS: by Norder, Npix, path, row); ids: the kept ids, sorted, comma-separated, when at most 50;
 // rule: the same condition in pqt's filter language (docs/filters.md), "-" for none.
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
@@ -163,6 +163,8 @@ fs.writeFileSync(`${H}/hats.properties`, [
   `hats_nrows=${N}`,
   'hats_col_ra=ra',
   'hats_col_dec=dec',
+  'hats_col_healpix=_healpix_29',
+  'hats_col_healpix_order=29',
   `hats_max_rows=${HATS_SPLIT}`,
   `hats_order=${Math.max(...parts.map((p) => p.k))}`,
   `moc_sky_fraction=${area.toFixed(5)}`,
@@ -229,6 +231,7 @@ const hiveQueries = [
 ];
 const hatsQueries = [
   ['all', '-', 'true'],
+  ['order', '-', 'true'],
   ['mag_lt', 'mag < 18'],
   ['survey_null', 'survey is null'],
   ['norder3', 'Norder = 3'],
@@ -270,8 +273,10 @@ for (const [ds, from, qs, sumcol] of sets) {
       const [[m]] = await rows(`SELECT min(${margin}) FROM ${from}`);
       if (m !== null && m < 1e-9) throw new Error(`${ds} ${name}: a row within ${m} of the boundary`);
     }
-    const order = name === 'order'
-      ? `ORDER BY replace(filename, '${OUT}/${ds}/', ''), file_row_number` : 'ORDER BY id';
+    // path order; a HATS catalogue's members go by order, then pixel (as numbers), then path
+    const order = name !== 'order' ? 'ORDER BY id'
+      : ds === 'hats_small' ? 'ORDER BY Norder, Npix, filename, file_row_number'
+        : `ORDER BY replace(filename, '${OUT}/${ds}/', ''), file_row_number`;
     const src = from.replace(/\)$/, ', filename = true, file_row_number = true)');
     const ids = (await rows(`SELECT id FROM ${src} WHERE ${sql} ${order}`)).map((r) => r[0]);
     const [[cnt, sid, sv]] = await rows(`SELECT count(*), coalesce(sum(id), 0),
