@@ -7,7 +7,8 @@
 //                  dataset/_common_metadata, dataset/Norder=k/Dir=d/Npix=n.parquet at orders
 //                  1..3 (one partition a folder of two files), each sorted by _healpix_29
 //                  (healpy, tests/data/make_datasets_healpix.py)
-//   edge_empty/, edge_mismatch/, edge_union/, edge_widen/   the corner cases
+//   edge_empty/, edge_mismatch/, edge_union/, edge_widen/   the corner cases (needs cc:
+//                  edge_empty's empty row group comes from tests/data/make_empty_row_group.c)
 //   expected.tsv   one query a line (below); hats_cones.tsv: partitions each cone must keep;
 //                  expected_files.tsv: files a partition rule or cone must keep
 // Run from the repository root with @duckdb/node-api and nodejs-polars installed somewhere
@@ -178,14 +179,25 @@ log(`hats_small: ${parts.length} partitions, orders ${[...new Set(parts.map((p) 
 // ---- edge sets ----
 const E = (d) => { fs.mkdirSync(`${OUT}/${d}`, { recursive: true }); return `${OUT}/${d}`; };
 const edgeRows = (lo, hi, cols) => `SELECT id::BIGINT AS id, ${cols} FROM range(${lo}, ${hi + 1}) t(id)`;
-// edge_empty: rows, a zero-row file with one empty row group (Polars), a file with no row group
-// (DuckDB writes none for zero rows)
+// edge_empty: rows, zero-row files without a row group (Polars, DuckDB: neither writes an empty
+// one), a zero-row file with one empty row group (make_empty_row_group.c)
 let d = E('edge_empty');
 await c.run(`COPY (${edgeRows(1, 100, '(id * 3)::INTEGER AS x')}) TO '${d}/a.parquet' (FORMAT parquet)`);
 await c.run(`COPY (${edgeRows(1, 100, '(id * 3)::INTEGER AS x')} LIMIT 0) TO '${d}/c_no_row_groups.parquet' (FORMAT parquet)`);
 pl.scanParquet(`${d}/a.parquet`).filter(pl.col('id').lt(0))
   .sinkParquet(`${d}/b_zero_rows.parquet`).collectSync();
 await c.run(`COPY (${edgeRows(101, 150, '(id * 3)::INTEGER AS x')}) TO '${d}/d.parquet' (FORMAT parquet)`);
+// one row group of zero rows: neither writer makes one, the tests' Parquet builder does
+{
+  const cc = spawnSync('cc', ['-std=c11', '-Iinclude', '-Isrc', '-Itests/unit', 'tests/data/make_empty_row_group.c',
+    'tests/unit/pqbuild.c', '-o', `${tmp}/make_empty_row_group`], { stdio: 'inherit' });
+  if (cc.status !== 0) throw new Error('cc make_empty_row_group.c failed');
+  if (spawnSync(`${tmp}/make_empty_row_group`, [`${d}/b2_empty_row_group.parquet`], { stdio: 'inherit' }).status !== 0)
+    throw new Error('make_empty_row_group failed');
+  const [[n, rgs]] = await rows(`SELECT (SELECT count(*) FROM read_parquet('${d}/b2_empty_row_group.parquet')),
+    (SELECT count(*) FROM parquet_metadata('${d}/b2_empty_row_group.parquet'))`);
+  if (n !== 0n || rgs !== 2n) throw new Error(`b2_empty_row_group.parquet: DuckDB reads ${n} rows, ${rgs} chunks`);
+}
 // edge_mismatch: x is int32 in one file, string in the other
 d = E('edge_mismatch');
 await c.run(`COPY (${edgeRows(1, 50, 'id::INTEGER AS x')}) TO '${d}/a.parquet' (FORMAT parquet)`);
