@@ -176,6 +176,37 @@ fs.writeFileSync(`${H}/hats.properties`, [
 log(`hats_small: ${parts.length} partitions, orders ${[...new Set(parts.map((p) => p.k))]},` +
   ` folder partition ${biggest.k}/${biggest.n} (${biggest.cnt} rows)`);
 
+// ---- hats_small_meta: hats_small with a dataset/_metadata summary, written by pqt's
+// pqt_write_metadata_summary (make_hats_meta.c, built against the shared library in
+// $PQT_BUILD, default build/); skipped when that build lacks the call ----
+const HM = `${OUT}/hats_small_meta`;
+{
+  const lib = path.resolve(process.env.PQT_BUILD ?? 'build');
+  const so = fs.existsSync(lib) ? fs.readdirSync(lib).find((f) => /^libpqt\.so\.\d+\.\d+\.\d+$/.test(f)) : null;
+  const inc = path.resolve(lib, '..', 'include');
+  const cc = so && spawnSync('cc', ['-std=c11', `-I${fs.existsSync(inc) ? inc : 'include'}`, 'tests/data/make_hats_meta.c',
+    `${lib}/${so}`, `-Wl,-rpath,${lib}`, '-o', `${tmp}/make_hats_meta`], { stdio: 'ignore' });
+  if (cc && cc.status === 0) {
+    fs.cpSync(H, HM, { recursive: true });
+    const members = [];
+    const walk = (d, rel) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name), rel ? `${rel}/${e.name}` : e.name);
+        else if (e.name.endsWith('.parquet')) members.push(rel ? `${rel}/${e.name}` : e.name);
+      }
+    };
+    walk(`${HM}/dataset`, '');
+    members.sort();
+    const r = spawnSync(`${tmp}/make_hats_meta`, [`${HM}/dataset`, ...members], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('make_hats_meta failed');
+    fs.writeFileSync(`${HM}/hats.properties`, fs.readFileSync(`${H}/hats.properties`, 'utf8')
+      .replace('obs_collection=hats_small', 'obs_collection=hats_small_meta'));
+    log(`hats_small_meta: _metadata over ${members.length} files (${lib}/${so})`);
+  } else {
+    log(`hats_small_meta skipped: no pqt build with pqt_write_metadata_summary in ${lib} (set PQT_BUILD)`);
+  }
+}
+
 // ---- edge sets ----
 const E = (d) => { fs.mkdirSync(`${OUT}/${d}`, { recursive: true }); return `${OUT}/${d}`; };
 const edgeRows = (lo, hi, cols) => `SELECT id::BIGINT AS id, ${cols} FROM range(${lo}, ${hi + 1}) t(id)`;
@@ -269,6 +300,7 @@ const sets = [
   ['duckdb_hive', `read_parquet('${OUT}/duckdb_hive/**/*.parquet', hive_partitioning = true)`, hiveQueries, 'mag'],
   ['polars_hive', `read_parquet('${OUT}/polars_hive/**/*.parquet', hive_partitioning = true)`, hiveQueries, 'mag'],
   ['hats_small', `read_parquet('${OUT}/hats_small/dataset/**/*.parquet', hive_partitioning = false)`, hatsQueries, 'mag'],
+  ...(fs.existsSync(HM) ? [['hats_small_meta', `read_parquet('${HM}/dataset/**/*.parquet', hive_partitioning = false)`, hatsQueries, 'mag']] : []),
   ['edge_empty', `read_parquet('${OUT}/edge_empty/*.parquet')`, edgeQueries.edge_empty, 'x'],
   ['edge_union', `read_parquet('${OUT}/edge_union/*.parquet', union_by_name = true)`, edgeQueries.edge_union, 'y'],
   ['edge_widen', `read_parquet('${OUT}/edge_widen/*.parquet', union_by_name = true)`, edgeQueries.edge_widen, 'w'],
@@ -287,7 +319,7 @@ for (const [ds, from, qs, sumcol] of sets) {
     }
     // path order; a HATS catalogue's members go by order, then pixel (as numbers), then path
     const order = name !== 'order' ? 'ORDER BY id'
-      : ds === 'hats_small' ? 'ORDER BY Norder, Npix, filename, file_row_number'
+      : ds.startsWith('hats_') ? 'ORDER BY Norder, Npix, filename, file_row_number'
         : `ORDER BY replace(filename, '${OUT}/${ds}/', ''), file_row_number`;
     const src = from.replace(/\)$/, ', filename = true, file_row_number = true)');
     const ids = (await rows(`SELECT id FROM ${src} WHERE ${sql} ${order}`)).map((r) => r[0]);
@@ -302,13 +334,19 @@ for (const [ds, from, qs, sumcol] of sets) {
 // (hive sets) exactly the files whose partition values pass are kept and only their footers
 // read ("exact"); for a cone on the HATS set, at least the files holding a row in the cone
 // ("min": a pruning by HEALPix pixel is conservative).
-const fileLines = ['# dataset\tquery\tfiles\tkept\tbound (exact: kept = files - files_pruned_partition = footers_read; min: kept <= files - files_pruned_partition)\trule'];
-for (const [ds, from, qs] of sets.slice(0, 3)) {
+const fileLines = ['# dataset\tquery\tfiles\tkept\tbound (exact: kept = files - files_pruned_partition = footers_read; min: kept <= files - files_pruned_partition; summary: footers_read = 1)\trule'];
+for (const [ds, from, qs] of sets.filter((x) => !x[0].startsWith('edge_'))) {
   const src = from.replace(/\)$/, ', filename = true)');
   const [[files]] = await rows(`SELECT count(DISTINCT filename) FROM ${src}`);
   for (const [name, rule, sqlIn] of qs) {
-    const partOnly = ds !== 'hats_small' && rule !== '-' && !/\b(mag|id|ra|dec|cone)\b/.test(rule);
-    const cone = ds === 'hats_small' && rule.startsWith('cone(');
+    const hats = ds.startsWith('hats_');
+    const partOnly = !hats && rule !== '-' && !/\b(mag|id|ra|dec|cone)\b/.test(rule);
+    const cone = hats && rule.startsWith('cone(');
+    if (ds === 'hats_small_meta' && name === 'mag_lt') {
+      // a _metadata summary: the one footer read, whatever the rule
+      fileLines.push([ds, name, files, 0, 'summary', rule].join('\t'));
+      continue;
+    }
     if (!partOnly && !cone) continue;
     const [[kept]] = await rows(`SELECT count(DISTINCT filename) FROM ${src} WHERE ${sqlIn ?? rule}`);
     fileLines.push([ds, name, files, kept, partOnly ? 'exact' : 'min', rule].join('\t'));
