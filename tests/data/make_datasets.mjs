@@ -7,6 +7,7 @@
 //                  dataset/_common_metadata, dataset/Norder=k/Dir=d/Npix=n.parquet at orders
 //                  1..3 (one partition a folder of two files), each sorted by _healpix_29
 //                  (healpy, tests/data/make_datasets_healpix.py)
+//   hats_small_meta/  hats_small plus dataset/_metadata (pqt_write_metadata_summary)
 //   edge_empty/, edge_mismatch/, edge_union/, edge_widen/   the corner cases (needs cc:
 //                  edge_empty's empty row group comes from tests/data/make_empty_row_group.c)
 //   expected.tsv   one query a line (below); hats_cones.tsv: partitions each cone must keep;
