@@ -169,11 +169,35 @@ static bool ends_with_parquet(const char *name)
     return n > 8 && memcmp(name + n - 8, ".parquet", 8) == 0;
 }
 
-static pqt_status opendir_at(walk *w, DIR **d)
+/* Open the directory at w->path (len bytes) and record it on the way down; *d is NULL when it
+ * is already there above (a symlink loop: nothing to list). */
+static pqt_status enter_dir(walk *w, size_t len, DIR **d)
 {
     *d = opendir(w->path[0] ? w->path : ".");
     if (!*d) return pqt_err(PQT_IO, "cannot read directory '%s': %s", w->path, strerror(errno));
-    return PQT_OK;
+    bool loop = false;
+    pqt_status st = way_enter(w, len, dirfd(*d), &loop);
+    if (st != PQT_OK || loop) {
+        closedir(*d);
+        *d = NULL;
+    }
+    return st;
+}
+
+static void leave_dir(walk *w, DIR *d)
+{
+    closedir(d);
+    w->depth--;
+}
+
+/* The next entry of d, the directory at w->path (len bytes); *e NULL at its end. */
+static pqt_status next_entry(walk *w, size_t len, DIR *d, struct dirent **e)
+{
+    errno = 0;
+    *e = readdir(d);
+    if (*e || errno == 0) return PQT_OK;
+    w->path[len] = '\0';
+    return pqt_err(PQT_IO, "cannot read directory '%s': %s", w->path, strerror(errno));
 }
 
 /* Every regular file below the directory at w->path (len bytes) whose name passes (all files,
@@ -181,23 +205,11 @@ static pqt_status opendir_at(walk *w, DIR **d)
 static pqt_status walk_dir(walk *w, size_t len, bool all)
 {
     DIR *d;
-    PQT_TRY(opendir_at(w, &d));
-    bool loop = false;
-    pqt_status st = way_enter(w, len, dirfd(d), &loop);
-    if (st != PQT_OK || loop) {
-        closedir(d);
-        return st;
-    }
-    for (;;) {
-        errno = 0;
-        struct dirent *e = readdir(d);
-        if (!e) {
-            if (errno != 0) {
-                w->path[len] = '\0';
-                st = pqt_err(PQT_IO, "cannot read directory '%s': %s", w->path, strerror(errno));
-            }
-            break;
-        }
+    PQT_TRY(enter_dir(w, len, &d));
+    if (!d) return PQT_OK;
+    struct dirent *e;
+    pqt_status st;
+    while ((st = next_entry(w, len, d, &e)) == PQT_OK && e) {
         if (e->d_name[0] == '.' || e->d_name[0] == '_') continue;
         size_t nlen = path_push(w, len, e->d_name);
         if (nlen == 0) {
@@ -212,8 +224,7 @@ static pqt_status walk_dir(walk *w, size_t len, bool all)
         w->path[len] = '\0';
         if (st != PQT_OK) break;
     }
-    closedir(d);
-    w->depth--;
+    leave_dir(w, d);
     return st;
 }
 
@@ -290,18 +301,19 @@ bool pqt_ds_glob_match(const char *p, const char *s)
     return !*p;
 }
 
-/* A pattern component with no glob character, its quoting removed into out; false when it has
- * a glob character. */
-static bool literal_component(const char *p, char *out, size_t cap)
+/* A pattern component without a glob character: 1 with its quoting removed into out, 2 when
+ * it is longer than a name can be; 0 when it has a glob character. */
+static int literal_component(const char *p, char *out, size_t cap)
 {
-    if (strpbrk(p, "*?[")) return false;
+    if (strpbrk(p, "*?[")) return 0;
     size_t j = 0;
-    for (; *p && j + 1 < cap; p++) {
+    for (; *p; p++) {
         if (*p == '\\' && p[1]) p++;
+        if (j + 1 >= cap) return 2;
         out[j++] = *p;
     }
     out[j] = '\0';
-    return true;
+    return 1;
 }
 
 typedef struct pattern {
@@ -317,26 +329,13 @@ static pqt_status glob_any_depth(walk *w, size_t len, const pattern *pt, int k)
 {
     if (k == pt->n - 1) return walk_dir(w, len, true);
     DIR *d;
-    PQT_TRY(opendir_at(w, &d));
-    bool loop = false;
-    pqt_status st = way_enter(w, len, dirfd(d), &loop);
-    if (st != PQT_OK || loop) {
-        closedir(d);
-        return st;
-    }
+    PQT_TRY(enter_dir(w, len, &d));
+    if (!d) return PQT_OK;
     /* zero directories first: a directory met again around a loop matches nothing */
-    st = glob_at(w, len, pt, k + 1);
+    pqt_status st = glob_at(w, len, pt, k + 1);
     w->path[len] = '\0';
-    while (st == PQT_OK) {
-        errno = 0;
-        struct dirent *e = readdir(d);
-        if (!e) {
-            if (errno != 0) {
-                w->path[len] = '\0';
-                st = pqt_err(PQT_IO, "cannot read directory '%s': %s", w->path, strerror(errno));
-            }
-            break;
-        }
+    struct dirent *e = NULL;
+    while (st == PQT_OK && (st = next_entry(w, len, d, &e)) == PQT_OK && e) {
         if (e->d_name[0] == '.' || e->d_name[0] == '_') continue;
         size_t nlen = path_push(w, len, e->d_name);
         if (nlen == 0) {
@@ -345,10 +344,8 @@ static pqt_status glob_any_depth(walk *w, size_t len, const pattern *pt, int k)
         }
         if (entry_kind(w, e) == 'd') st = glob_any_depth(w, nlen, pt, k);
         w->path[len] = '\0';
-        if (st != PQT_OK) break;
     }
-    closedir(d);
-    w->depth--;
+    leave_dir(w, d);
     return st;
 }
 
@@ -359,7 +356,9 @@ static pqt_status glob_at(walk *w, size_t len, const pattern *pt, int k)
     bool last = k == pt->n - 1;
     if (strcmp(p, "**") == 0) return glob_any_depth(w, len, pt, k);
     char lit[NAME_MAX + 1];
-    if (literal_component(p, lit, sizeof lit)) {
+    int literal = literal_component(p, lit, sizeof lit);
+    if (literal == 2) return PQT_OK; /* longer than any name: nothing there */
+    if (literal == 1) {
         size_t nlen = path_push(w, len, lit);
         if (nlen == 0) return PQT_IO;
         struct stat st;
@@ -373,17 +372,12 @@ static pqt_status glob_at(walk *w, size_t len, const pattern *pt, int k)
         w->path[len] = '\0';
         return s;
     }
-    DIR *d;
-    PQT_TRY(opendir_at(w, &d));
-    pqt_status st = PQT_OK;
-    for (;;) {
-        errno = 0;
-        struct dirent *e = readdir(d);
-        if (!e) {
-            if (errno != 0)
-                st = pqt_err(PQT_IO, "cannot read directory '%s': %s", w->path, strerror(errno));
-            break;
-        }
+    /* no loop check needed: without `**` the depth is the pattern's */
+    DIR *d = opendir(w->path[0] ? w->path : ".");
+    if (!d) return pqt_err(PQT_IO, "cannot read directory '%s': %s", w->path, strerror(errno));
+    struct dirent *e;
+    pqt_status st;
+    while ((st = next_entry(w, len, d, &e)) == PQT_OK && e) {
         /* like a shell, a wildcard leaves hidden and summary names alone unless asked */
         if ((e->d_name[0] == '.' || e->d_name[0] == '_') && p[0] != e->d_name[0]) continue;
         if (!pqt_ds_glob_match(p, e->d_name)) continue;

@@ -211,6 +211,21 @@ static void glob_errors_and_cwd(void)
     snprintf(spec, sizeof spec, "%s/t/*/x.parquet", top); /* _temporary is not matched by * */
     CHECK_EQ_I64(pqt_ds_list_open(spec, false, &l), PQT_NOT_FOUND);
 
+    /* a literal component longer than any name, and a pattern longer than any path */
+    char longname[301];
+    memset(longname, 'a', 300);
+    longname[300] = '\0';
+    snprintf(spec, sizeof spec, "%s/t/s?b/%s", top, longname);
+    CHECK_EQ_I64(pqt_ds_list_open(spec, false, &l), PQT_NOT_FOUND);
+    char *huge = malloc(6001);
+    REQUIRE_OK(huge ? PQT_OK : PQT_NOMEM);
+    for (int i = 0; i < 3000; i++)
+        memcpy(huge + 2 * i, "d/", 2);
+    strcpy(huge + 5998, "*");
+    CHECK_EQ_I64(pqt_ds_list_open(huge, false, &l), PQT_IO);
+    CHECK(strstr(pqt_errmsg(), "path too long") != NULL);
+    free(huge);
+
     /* ** at the start of a relative pattern: root is "." */
     char cwd[1024];
     REQUIRE_OK(getcwd(cwd, sizeof cwd) ? PQT_OK : PQT_IO);
