@@ -74,7 +74,8 @@ PQT_API unsigned pqt_version_number(void);
     X(PQT_QC, 60, "quality-control rule violated")                                                 \
     X(PQT_PROTECTED, 61, "protected column holds nulls")                                           \
     X(PQT_LIMIT, 70, "limit exceeded")                                                             \
-    X(PQT_OVERFLOW, 71, "value does not fit the destination kind")
+    X(PQT_OVERFLOW, 71, "value does not fit the destination kind")                              \
+    X(PQT_SCHEMA_MISMATCH, 72, "files of a dataset disagree on a column")
 
 typedef enum pqt_status {
 #define PQT_STATUS_ENUM_(name, num, text) name = num,
@@ -198,7 +199,13 @@ typedef enum pqt_opt {
     /* text (pqt_opts_set_str): sort keys for table open (docs/sort.md), appended after the
      * keys set before; "survey, -mass", "group asc; mass desc nulls_first". Parsed when set
      * (PQT_BAD_SORT). */
-    PQT_OPT_SORT = 17
+    PQT_OPT_SORT = 17,
+    /* int, datasets (a directory or glob opened as one table; docs/datasets.md): 1 (the
+     * default) turns key=value folders into columns, 0 reads the files' columns only */
+    PQT_OPT_HIVE = 18,
+    /* int, datasets: 0 (the default) every file must have the dataset's columns; 1 unions
+     * them by name: a column a file lacks reads as nulls there */
+    PQT_OPT_UNION_BY_NAME = 19
 } pqt_opt;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
@@ -333,6 +340,18 @@ typedef enum pqt_residency { PQT_RES_EMPTY = 0, PQT_RES_PARTIAL = 1, PQT_RES_FUL
  * PQT_UNSUPPORTED_TYPE for a rule that does not fit the file, and PQT_QC when a column the
  * filter reads at open breaks its rule (hard mode). */
 PQT_API pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **ret);
+/* Datasets (docs/datasets.md): pqt_table_open also takes a directory (every *.parquet file
+ * below it, in sorted path order; names starting with '.' or '_' skipped), a glob ('*', '?',
+ * '[...]', '**'), a hive folder (key=value directories become columns, PQT_OPT_HIVE) or a
+ * HATS catalogue, read as one table: rows numbered 1..N across the files in that order,
+ * parquet_row_index the row within its own file, the virtual column parquet_file (the path
+ * relative to the dataset's root). A filter prunes files by their partition values before
+ * any of their footers is read. Errors besides pqt_table_open's name the file:
+ * PQT_NOT_FOUND (nothing matched), PQT_SCHEMA_MISMATCH (two files disagree on a column;
+ * PQT_OPT_UNION_BY_NAME reads a column a file lacks as nulls there).
+ * pqt_table_open_files opens the n files of paths (n >= 1) in that order as one dataset. */
+PQT_API pqt_status pqt_table_open_files(const char *const *paths, int64_t n,
+                                        const pqt_opts *opts, pqt_table **ret);
 /* pqt_table_open over a file in memory or behind a descriptor, with the contracts of
  * pqt_file_open_mem and pqt_file_open_fd (the memory must outlive the table and every clone
  * of it; the descriptor is duplicated). Clones share the bytes or the descriptor. */
@@ -1119,6 +1138,13 @@ typedef struct pqt_scan_counts {
     /* row groups a limit without a sort left unread: the first rows were found before them
      * (docs/pruning.md, "A limit stops the pass") */
     int64_t row_groups_not_read_limit;
+    /* datasets (docs/datasets.md; 1, 0, 0, 0 for one file): files listed, pruned by their
+     * partition values (or a cone's HEALPix pixels) before any read, pruned whole by the
+     * statistics of their row groups, and footers read (a _metadata summary counts one) */
+    int64_t files;
+    int64_t files_pruned_partition;
+    int64_t files_pruned_stats;
+    int64_t footers_read;
 } pqt_scan_counts;
 PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
 /* Values decoded so far for one column (0 when never read). -1 when t has no such column. */
@@ -1271,10 +1297,12 @@ typedef enum pqt_wopt {
     PQT_WOPT_BACKGROUND_IO = 25,   /* int 1 (default) / 0: one extra thread writes the bytes to
                                       the file while the columns are encoded (0: the
                                       encoding thread writes them) */
-    PQT_WOPT_LEAVE_OUT = 26        /* int 1 (default) / 0: a column the writer cannot write (a
+    PQT_WOPT_LEAVE_OUT = 26,       /* int 1 (default) / 0: a column the writer cannot write (a
                                       kind pqt cannot read, a MAP's key or value) is left out
                                       with a warning; 0: it is PQT_UNSUPPORTED_TYPE naming
                                       the column, before the file is created */
+    PQT_WOPT_MAX_PARTITIONS = 27   /* int64 >= 1: pqt_write_dataset refuses more partitions
+                                      than this (PQT_LIMIT, default 10,000) */
 } pqt_wopt;
 
 /* Write options with the defaults above; free with pqt_write_opts_free (NULL is a no-op). */
@@ -1347,6 +1375,36 @@ PQT_API pqt_status pqt_writer_flush(pqt_writer *w);
  * mask keeping none) is PQT_MISUSE and leaves the writer usable; other failures as
  * pqt_writer_write. */
 PQT_API pqt_status pqt_writer_write_chunk(pqt_writer *w, pqt_table *t, const uint8_t *keep);
+
+/* Write t's rows as a hive-partitioned dataset under dir (docs/writing.md "Datasets"): one
+ * folder level per partition column, dir/k1=v1/k2=v2/part-0.parquet, the partition columns
+ * not stored in the files (the folder names hold their values), the rows of each partition in
+ * table order, plus dir/_metadata (every file's row groups, each column chunk's file_path
+ * relative to dir) and dir/_common_metadata (the schema, no row groups). partition_by:
+ * nkeys (1..PQT_SORT_MAX_KEYS) distinct column names of integer (int32, int64, uint64), bool,
+ * date or string kind. Folder values: integers in decimal, true/false, YYYY-MM-DD, strings
+ * as they are (an empty string: "k="); a null is k=__HIVE_DEFAULT_PARTITION__; keys and
+ * values percent-encoded as Spark does, which DuckDB and Polars decode (%XX for control
+ * bytes, '"' '#' '%' '\'' '*' '/' ':' '=' '?' '\\' '{' '[' ']' '^' '<' '>' '|'). o as for pqt_write_table, per file (row groups, codec, ...;
+ * PQT_WOPT_OVERWRITE is ignored), plus PQT_WOPT_MAX_PARTITIONS (default 10,000). The table
+ * is read whole into a clone (t keeps its residency) and stably sorted by the partition
+ * columns; a DECIMAL column is then written as DOUBLE unless t was already in partition order.
+ * Everything is written to a hidden temporary sibling of dir and renamed into place, so a
+ * failure leaves nothing. Errors: PQT_MISUSE (NULL arguments, a key named twice or of
+ * another kind, naming the column and kind; every column a key; a table without rows;
+ * PQT_WOPT_ROW_INDEX_NAME set), PQT_NOT_FOUND (a missing key), PQT_EXISTS (dir exists and is
+ * not an empty directory, naming it), PQT_LIMIT (more partitions than the cap, naming both),
+ * PQT_IO naming the path, write errors as pqt_write_table, prefixed by the partition. */
+PQT_API pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *const *partition_by,
+                                     int nkeys, const pqt_write_opts *o);
+/* Write dir/_metadata and dir/_common_metadata summarising the Parquet files files[0..nfiles)
+ * (paths relative to dir, in that order): each footer read once, the row groups concatenated
+ * with each column chunk's file_path set to its file, the key-value metadata and schema the
+ * first file's; existing summary files are replaced (each through a temporary file renamed
+ * into place). Errors: PQT_MISUSE (no file, an empty or absolute path), PQT_KIND when a file's
+ * schema differs from the first's (naming both files and the first differing column), the
+ * footer's errors (PQT_IO, PQT_CORRUPT, ...) naming the file, PQT_IO naming the summary. */
+PQT_API pqt_status pqt_write_metadata_summary(const char *dir, const char *const *files, int nfiles);
 
 /* ------------------------------------------------------------------------------------------
  * Number text: the exact text of floats and decimals.

@@ -135,6 +135,7 @@ void cat_plan_column(cat_out *o, const pqt_file *f, cat_col *c)
     (void)o;
     /* The header names the file's type; a decimal read inexactly (above precision 38) says
      * it is printed as float64. */
+    if (c->col < 0 && c->label) return; /* a virtual column labels itself */
     rbuf lb = {0};
     const char *lg = pqt_file_column_logical(f, c->col);
     int inexact = !c->dec_precision && lg && strncmp(lg, "DECIMAL", 7) == 0;

@@ -67,6 +67,9 @@
     "  --binary-as-string read plain BYTE_ARRAY columns as strings (old Hive/Impala files);\n"    \
     "                     without it they are binary: hex in table and csv (\"00ff\"), base64\n" \
     "                     in jsonl (\"AP8=\")\n"                                                \
+    "  --union-by-name    a dataset (a directory or glob, docs/datasets.md) whose files'\n"     \
+    "                     columns differ: a column a file lacks reads as nulls there\n"        \
+    "  --no-hive          a dataset's key=value folders are not columns\n"                     \
     "  -h, --help         this text\n"                                                             \
     "A MAP column m prints as two arrays, m.key and m.value (jsonl: {\"m\":{\"key\":[..],\n"    \
     "\"value\":[..]}}); a VARIANT's v.value as its JSON (next to v.metadata; docs/variant.md).\n" \
@@ -106,7 +109,8 @@ static const argopt opts[] = {{"--columns", 'c', 1}, {"--rows", 0, 1},
                               {"--explain", 0, 0},   {"--qc", 0, 1},
                               {"--qc-soft", 0, 0},   {"--sample", 0, 1},
                               {"--sort", 's', 1},    {"--maml", 0, 1},
-                              {"--dotted-keys", 0, 0}, {NULL, 0, 0}};
+                              {"--dotted-keys", 0, 0}, {"--union-by-name", 0, 0},
+                              {"--no-hive", 0, 0},   {NULL, 0, 0}};
 
 typedef struct cat_args {
     const char *path, *columns, *rows, *limit, *format, *sort, *maml;
@@ -152,6 +156,24 @@ static void add_row_index_col(cat_out *o)
     c->leaf = -1;
 }
 
+/* parquet_file, a dataset's virtual column: each row's file, relative to the root. */
+static void add_file_name_col(cat_out *o)
+{
+    add_row_index_col(o);
+    cat_col *c = &o->cols[o->ncols - 1];
+    c->row_index = 0;
+    c->kind = PQT_STRING;
+    free(c->path);
+    c->path = malloc(sizeof "parquet_file");
+    if (!c->path) {
+        fputs("pqt: out of memory\n", stderr);
+        exit(EXIT_FAIL);
+    }
+    memcpy(c->path, "parquet_file", sizeof "parquet_file");
+    c->label = malloc(sizeof "string");
+    if (c->label) memcpy(c->label, "string", sizeof "string");
+}
+
 /* The columns to print: those named by --columns, or every readable one. */
 static int pick_columns(const pqt_file *f, const char *path, const char *list, cat_out *o)
 {
@@ -191,6 +213,12 @@ static int pick_columns(const pqt_file *f, const char *path, const char *list, c
         if (n == sizeof PQT_ROW_INDEX - 1 && memcmp(item, PQT_ROW_INDEX, n) == 0) {
             free(name);
             add_row_index_col(o);
+            continue;
+        }
+        if (n == sizeof "parquet_file" - 1 && memcmp(item, "parquet_file", n) == 0 &&
+            tool_is_dataset(path)) {
+            free(name);
+            add_file_name_col(o);
             continue;
         }
         int col;
@@ -297,6 +325,11 @@ static int pick_table_columns(const cat_reader *rd, const char *list, cat_out *o
             free(name);
             continue;
         }
+        if (strcmp(name, "parquet_file") == 0 && tool_is_dataset(rd->path)) {
+            add_file_name_col(o);
+            free(name);
+            continue;
+        }
         rc = pqt_table_column_index(rd->t, name, &index) == PQT_OK
                  ? add_table_col(o, rd, name, 0)
                  : tool_fail(rd->path);
@@ -334,7 +367,8 @@ static int run(pqt_file *f, const cat_args *args)
             rc = EXIT_FAIL;
         }
     }
-    if (rc == EXIT_OK && (args->sort || args->maml)) {
+    bool dataset = tool_is_dataset(args->path);
+    if (rc == EXIT_OK && (args->sort || args->maml || dataset)) {
         /* the library sorts: a table opened with the filter (--rows became a rule on the row
          * index), the keys and the limit; its rows are printed (cat_sort.c). A MAML goes the
          * same way: its own filter and sort apply at the open, its names are the table's. */
@@ -349,9 +383,11 @@ static int run(pqt_file *f, const cat_args *args)
         int int96_unit = -1;
         for (int c = 0; c < o.ncols; c++)
             if (o.cols[c].is_int96) int96_unit = o.cols[c].unit;
+        /* a dataset's rows are numbered across its files: --rows is the table's slice */
+        bool slice = dataset && args->rows && !args->sort && !args->maml;
         tool_where_open_args wa = {&args->where, args->no_crc, args->binary_as_string, int96_unit,
-                                   TOOL_ROW_OPEN, TOOL_ROW_OPEN, 0, args->sort,
-                                   limit_plus1(limit), args->maml};
+                                   slice ? lo : TOOL_ROW_OPEN, slice ? hi : TOOL_ROW_OPEN, 0,
+                                   args->sort, limit_plus1(limit), args->maml};
         if (rc == EXIT_OK && tool_where_open(args->path, &wa, &rd.t) != PQT_OK)
             rc = tool_fail(args->path);
         if (rc == EXIT_OK && args->maml) {
@@ -461,6 +497,10 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
             a->maml = s.value;
         else if (strcmp(s.opt, "--dotted-keys") == 0)
             a->dotted_keys = 1;
+        else if (strcmp(s.opt, "--union-by-name") == 0)
+            tool_ds_union_by_name = 1;
+        else if (strcmp(s.opt, "--no-hive") == 0)
+            tool_ds_no_hive = 1;
         else
             a->binary_as_string = 1;
     }

@@ -15,6 +15,10 @@
  * On a terminal a copy that takes more than a second shows a progress line on stderr (rows
  * written of the total, MB), redrawn at most four times a second and cleared at the end;
  * --progress shows it anywhere from the start, --quiet never.
+ *
+ * --partition-by writes OUT as a hive-partitioned dataset directory instead
+ * (pqt_write_dataset: one folder level per key, _metadata and _common_metadata); the rows
+ * and columns are chosen as for a file.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, sigaction, lstat */
@@ -36,13 +40,14 @@ static const char usage[] =
     "                [--codec CODEC] [--level N] [--row-group-rows N] [--page-version 1|2]\n"
     "                [--no-dictionary] [--bloom COLUMN]... [--crc] [--threads N] [--force]\n"
     "                [--row-index NAME] [--skip-unreadable] [--no-date]\n"
-    "                [--progress | --quiet]\n"
+    "                [--progress | --quiet] [--partition-by KEYS [--max-partitions N]]\n"
     "\n"
     "Write the rows and columns of IN that the options keep to a new Parquet file OUT,\n"
     "keeping the columns' types, order and nullability and the file's key-value metadata.\n"
     "  -c, --columns LIST   a comma list of the columns to keep (file order is kept);\n"
     "                       repeatable (-c id -c ra: both)\n"
-    "  --rows LO:HI         rows LO to HI of IN (1-based, inclusive; LO: or :HI leave a side open)\n"
+    "  --rows LO:HI         rows LO to HI of IN (1-based, inclusive; LO: or :HI leave a side "
+    "open)\n"
     "  --row-index NAME     add each row's 1-based row of IN (parquet_row_index, which --where\n"
     "                       and --sort also name) as the last column, int64, named NAME\n"
     "  -w, --where RULE     keep rows for which RULE is true (docs/filters.md); repeatable\n"
@@ -69,18 +74,39 @@ static const char usage[] =
     "                       is an error: status 1, nothing written)\n"
     "  --progress           show the progress line on stderr even when it is not a terminal\n"
     "  -q, --quiet          no progress line (by default shown on a terminal for long copies)\n"
+    "  --partition-by KEYS  write OUT as a hive-partitioned dataset directory: one folder\n"
+    "                       level per column of the comma list, in its order\n"
+    "                       (OUT/survey=A/year=2020/part-0.parquet; a null is\n"
+    "                       __HIVE_DEFAULT_PARTITION__, '/', '=', '%' and the like\n"
+    "                       percent-encoded), the key columns in the folder names and not\n"
+    "                       in the files, plus OUT/_metadata (every file's row groups) and\n"
+    "                       OUT/_common_metadata (the schema); keys are integer, bool,\n"
+    "                       date or string columns; OUT must not exist or be an empty\n"
+    "                       directory (--force does not apply); repeatable\n"
+    "  --max-partitions N   refuse a dataset of more than N partitions (default 10000)\n"
     "  -h, --help           this text\n";
 
-static const argopt opts[] = {{"--columns", 'c', ARG_VALUE},     {"--rows", 0, ARG_VALUE},
-                              {"--where", 'w', ARG_VALUE},       {"--sort", 0, ARG_VALUE},
-                              {"--codec", 0, ARG_VALUE},         {"--level", 0, ARG_VALUE},
-                              {"--row-group-rows", 0, ARG_VALUE}, {"--page-version", 0, ARG_VALUE},
-                              {"--no-dictionary", 0, ARG_FLAG},  {"--bloom", 0, ARG_VALUE},
-                              {"--crc", 0, ARG_FLAG},            {"--force", 'f', ARG_FLAG},
+static const argopt opts[] = {{"--columns", 'c', ARG_VALUE},
+                              {"--rows", 0, ARG_VALUE},
+                              {"--where", 'w', ARG_VALUE},
+                              {"--sort", 0, ARG_VALUE},
+                              {"--codec", 0, ARG_VALUE},
+                              {"--level", 0, ARG_VALUE},
+                              {"--row-group-rows", 0, ARG_VALUE},
+                              {"--page-version", 0, ARG_VALUE},
+                              {"--no-dictionary", 0, ARG_FLAG},
+                              {"--bloom", 0, ARG_VALUE},
+                              {"--crc", 0, ARG_FLAG},
+                              {"--force", 'f', ARG_FLAG},
                               {"--threads", 0, ARG_VALUE},
-                              {"--progress", 0, ARG_FLAG},       {"--quiet", 'q', ARG_FLAG},
-                              {"--skip-unreadable", 0, ARG_FLAG}, {"--row-index", 0, ARG_VALUE},
-                              {"--no-date", 0, ARG_FLAG},         {NULL, 0, 0}};
+                              {"--progress", 0, ARG_FLAG},
+                              {"--quiet", 'q', ARG_FLAG},
+                              {"--skip-unreadable", 0, ARG_FLAG},
+                              {"--row-index", 0, ARG_VALUE},
+                              {"--no-date", 0, ARG_FLAG},
+                              {"--partition-by", 0, ARG_VALUE},
+                              {"--max-partitions", 0, ARG_VALUE},
+                              {NULL, 0, 0}};
 
 typedef struct copy_args {
     const char *in, *out, *columns, *rows;
@@ -92,6 +118,9 @@ typedef struct copy_args {
     char *columns_own, *sort_own; /* a repeated -c or --sort: the values joined */
     const char *codec;            /* --codec as given (NULL: zstd) */
     int64_t level;                /* --level (INT64_MIN: none) */
+    const char *partition_by;     /* --partition-by (repeated: joined with ',') */
+    char *partition_own;
+    int force, max_partitions_set;
 } copy_args;
 
 /* The progress line's state. */
@@ -115,7 +144,8 @@ static void progress_draw(progress_line *p, int64_t rows, int64_t nbytes)
     double pct = p->total > 0 ? 100.0 * (double)rows / (double)p->total : 100.0;
     int n = fprintf(stderr, "\rpqt copy: %lld / %lld rows (%.0f%%), %.1f MB", (long long)rows,
                     (long long)p->total, pct, (double)nbytes / 1e6);
-    for (int i = n; i < p->width; i++) fputc(' ', stderr); /* a shorter line over a longer */
+    for (int i = n; i < p->width; i++)
+        fputc(' ', stderr); /* a shorter line over a longer */
     if (n > p->width) p->width = n;
     fflush(stderr);
     p->shown = 1;
@@ -137,7 +167,8 @@ static void progress_end(progress_line *p, int64_t rows, int64_t nbytes, int don
     if (!p->shown && !p->forced) return;
     if (done) progress_draw(p, rows, nbytes);
     fputc('\r', stderr);
-    for (int i = 0; i < p->width; i++) fputc(' ', stderr);
+    for (int i = 0; i < p->width; i++)
+        fputc(' ', stderr);
     fputc('\r', stderr);
     fflush(stderr);
 }
@@ -150,15 +181,14 @@ static int check_target(const char *out)
 {
     struct stat sb;
     if (lstat(out, &sb) != 0 || S_ISREG(sb.st_mode)) return EXIT_OK;
-    const char *what = S_ISLNK(sb.st_mode)    ? "a symbolic link"
-                       : S_ISFIFO(sb.st_mode) ? "a FIFO"
-                       : S_ISDIR(sb.st_mode)  ? "a directory"
+    const char *what = S_ISLNK(sb.st_mode)                          ? "a symbolic link"
+                       : S_ISFIFO(sb.st_mode)                       ? "a FIFO"
+                       : S_ISDIR(sb.st_mode)                        ? "a directory"
                        : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
-                       : S_ISSOCK(sb.st_mode) ? "a socket"
-                                              : "not a regular file";
-    tool_msg(
-            "pqt: %s: is %s: pqt copy replaces only regular files (%s)", out, what,
-            S_ISLNK(sb.st_mode) ? "name the link's target to replace that" : "--force or not");
+                       : S_ISSOCK(sb.st_mode)                       ? "a socket"
+                                                                    : "not a regular file";
+    tool_msg("pqt: %s: is %s: pqt copy replaces only regular files (%s)", out, what,
+             S_ISLNK(sb.st_mode) ? "name the link's target to replace that" : "--force or not");
     return EXIT_FAIL;
 }
 
@@ -281,7 +311,8 @@ static int choose_columns(pqt_table *t, const copy_args *a)
         if (!names) oom();
         int nk = 0;
         for (char *p = strtok(copy, ","); p; p = strtok(NULL, ",")) {
-            while (*p == ' ') p++;
+            while (*p == ' ')
+                p++;
             if (!*p) continue;
             int ok = 1;
             /* named on purpose: never skipped */
@@ -292,8 +323,8 @@ static int choose_columns(pqt_table *t, const copy_args *a)
             names[nk++] = p;
         }
         if (nbad)
-            tool_msg("pqt: %s: pqt cannot read column%s %.*s: leave %s out of --columns",
-                    a->in, nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "them" : "it");
+            tool_msg("pqt: %s: pqt cannot read column%s %.*s: leave %s out of --columns", a->in,
+                     nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "them" : "it");
         else if (pqt_table_keep_columns(t, names, nk) != PQT_OK)
             rc = tool_fail(a->in);
         rc = nbad ? EXIT_FAIL : rc;
@@ -313,21 +344,56 @@ static int choose_columns(pqt_table *t, const copy_args *a)
         }
     }
     if (nbad && !a->skip_unreadable) {
-        tool_msg(
-                "pqt: %s: pqt cannot read column%s %.*s: a copy would lose %s "
-                "(--skip-unreadable copies the rest)",
-                a->in, nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "them" : "it");
+        tool_msg("pqt: %s: pqt cannot read column%s %.*s: a copy would lose %s "
+                 "(--skip-unreadable copies the rest)",
+                 a->in, nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "them" : "it");
         rc = EXIT_FAIL;
     } else if (nbad) {
         tool_msg("pqt: %s: warning: column%s %.*s left out: pqt cannot read %s", a->in,
-                nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "their types" : "its type");
+                 nbad > 1 ? "s" : "", (int)bad.len, bad.p, nbad > 1 ? "their types" : "its type");
         if (pqt_table_drop_columns(t, (const char *const *)drop, nbad, 0) != PQT_OK)
             rc = tool_fail(a->in);
     }
-    for (int i = 0; i < nbad; i++) free(drop[i]);
+    for (int i = 0; i < nbad; i++)
+        free(drop[i]);
     free(drop);
     rb_free(&bad);
     return rc;
+}
+
+/* --partition-by: the keys (blanks trimmed) into a new array of *n_ret strings (free each
+ * and it); --columns gets every key it lacks (the keys must be read to name the folders). */
+static char **partition_keys(copy_args *a, int *n_ret)
+{
+    size_t cap = strlen(a->partition_by) / 2 + 2;
+    char **keys = calloc(cap, sizeof *keys);
+    if (!keys) oom();
+    int n = 0;
+    const char *s = a->partition_by, *item;
+    size_t len;
+    while (tool_list_next(&s, &item, &len, NULL, NULL)) {
+        keys[n] = malloc(len + 1);
+        if (!keys[n]) oom();
+        memcpy(keys[n], item, len);
+        keys[n][len] = '\0';
+        if (a->columns) {
+            int listed = 0;
+            const char *c = a->columns, *ci;
+            size_t cn;
+            while (!listed && tool_list_next(&c, &ci, &cn, NULL, NULL))
+                listed = cn == len && memcmp(ci, item, len) == 0;
+            if (!listed) a->columns = tool_join(&a->columns_own, a->columns, keys[n], ",");
+        }
+        n++;
+    }
+    *n_ret = n;
+    return keys;
+}
+
+static int write_dataset(pqt_table *t, const copy_args *a, char **keys, int nkeys)
+{
+    pqt_status st = pqt_write_dataset(t, a->out, (const char *const *)keys, nkeys, a->wo);
+    return st == PQT_OK ? EXIT_OK : tool_fail(a->out);
 }
 
 static int run_copy(copy_args *a)
@@ -337,8 +403,16 @@ static int run_copy(copy_args *a)
     tool_warnings_to_stderr(); /* the writer names what --skip-unreadable leaves out */
     /* a column the writer cannot write (a MAP's key or value) is an error unless asked */
     if (!a->skip_unreadable) pqt_write_opts_set_int(a->wo, PQT_WOPT_LEAVE_OUT, 0);
+    int nkeys = 0;
+    char **keys = a->partition_by ? partition_keys(a, &nkeys) : NULL;
     int rc = choose_columns(t, a);
-    if (rc == EXIT_OK) rc = write_copy(t, a->out, a->wo, a->progress);
+    if (rc == EXIT_OK && keys)
+        rc = write_dataset(t, a, keys, nkeys);
+    else if (rc == EXIT_OK)
+        rc = write_copy(t, a->out, a->wo, a->progress);
+    for (int i = 0; i < nkeys; i++)
+        free(keys[i]);
+    free(keys);
     pqt_table_close(t);
     return rc;
 }
@@ -352,8 +426,8 @@ static int check_level(const char *codec, int64_t level)
     static const struct {
         const char *name;
         int64_t lo, hi;
-    } range[] = {{"zstd", -131072, 22}, {"gzip", 0, 9},    {"brotli", 0, 11},
-                 {"lz4_raw", 0, 12},    {"lz4", 0, 12},   {"snappy", 0, 0},
+    } range[] = {{"zstd", -131072, 22}, {"gzip", 0, 9},        {"brotli", 0, 11},
+                 {"lz4_raw", 0, 12},    {"lz4", 0, 12},        {"snappy", 0, 0},
                  {"none", 0, 0},        {"uncompressed", 0, 0}};
     for (size_t i = 0; i < sizeof range / sizeof range[0]; i++) {
         if (strcasecmp(codec, range[i].name) != 0) continue;
@@ -423,9 +497,12 @@ int cmd_copy(int argc, char **argv)
         } else if (r != ARG_OPERAND && r != ARG_OPTION) {
             rc = tool_bad_option("copy", usage, r, s.opt);
         } else if (r == ARG_OPERAND) {
-            if (!a.in) a.in = s.value;
-            else if (!a.out) a.out = s.value;
-            else rc = tool_usage_error("copy", usage, "unexpected argument", s.value);
+            if (!a.in)
+                a.in = s.value;
+            else if (!a.out)
+                a.out = s.value;
+            else
+                rc = tool_usage_error("copy", usage, "unexpected argument", s.value);
         } else if (strcmp(s.opt, "--columns") == 0) {
             a.columns = tool_join(&a.columns_own, a.columns, s.value, ",");
         } else if (strcmp(s.opt, "--rows") == 0) {
@@ -468,11 +545,18 @@ int cmd_copy(int argc, char **argv)
             rc = set_wopt(&a, s.opt, PQT_WOPT_FILE_DATE, "", 0);
         } else if (strcmp(s.opt, "--skip-unreadable") == 0) {
             a.skip_unreadable = 1;
+        } else if (strcmp(s.opt, "--partition-by") == 0) {
+            a.partition_by = tool_join(&a.partition_own, a.partition_by, s.value, ",");
+        } else if (strcmp(s.opt, "--max-partitions") == 0) {
+            rc = set_wopt(&a, s.opt, PQT_WOPT_MAX_PARTITIONS, s.value, 1);
+            a.max_partitions_set = 1;
         } else {
             pqt_write_opts_set_int(a.wo, PQT_WOPT_OVERWRITE, 1);
+            a.force = 1;
         }
     }
-    if (rc < 0 && (!a.in || !a.out)) rc = tool_usage_error("copy", usage, "missing IN or OUT", NULL);
+    if (rc < 0 && (!a.in || !a.out))
+        rc = tool_usage_error("copy", usage, "missing IN or OUT", NULL);
     if (rc < 0 && a.rows && !tool_parse_rows(a.rows, &a.oa.row_lo, &a.oa.row_hi))
         rc = tool_usage_error("copy", usage, "bad --rows (want LO:HI)", a.rows);
     if (rc < 0 && a.level != INT64_MIN) rc = check_level(a.codec ? a.codec : "zstd", a.level);
@@ -481,6 +565,15 @@ int cmd_copy(int argc, char **argv)
                               "--columns: parquet_row_index is not a column of IN: --row-index "
                               "NAME writes it",
                               NULL);
+    if (rc < 0 && a.partition_by)
+        rc = tool_list_check("copy", usage, "--partition-by", a.partition_by);
+    if (rc < 0 && a.partition_by && a.force)
+        rc = tool_usage_error("copy", usage,
+                              "--force: a dataset (--partition-by) is written only into a new or "
+                              "empty directory",
+                              NULL);
+    if (rc < 0 && !a.partition_by && a.max_partitions_set)
+        rc = tool_usage_error("copy", usage, "--max-partitions goes with --partition-by", NULL);
     if (rc < 0 && a.rows && a.oa.sort) {
         /* a slice cannot be sorted: --rows becomes a rule on the row index, as in cat */
         char rule[128];
@@ -498,5 +591,6 @@ int cmd_copy(int argc, char **argv)
     pqt_write_opts_free(a.wo);
     free(a.columns_own);
     free(a.sort_own);
+    free(a.partition_own);
     return rc;
 }

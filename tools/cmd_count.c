@@ -42,6 +42,9 @@ static const char usage[] =
     "                      stats, page-index, dictionary, bloom, adaptive, or all\n"
     "  --no-crc            do not verify page checksums (CRC32)\n"
     "  --binary-as-string  read plain BYTE_ARRAY columns as strings (old Hive/Impala files)\n"
+    "  --union-by-name     a dataset whose files' columns differ: a column a file lacks\n"
+    "                      reads as nulls there (docs/datasets.md)\n"
+    "  --no-hive           a dataset's key=value folders are not columns\n"
     "  -h, --help          this text\n"
     "A rule that does not parse is a usage error (exit status 2, the character named); a\n"
     "column the file lacks or a value of the wrong type is exit status 1.\n";
@@ -49,7 +52,8 @@ static const char usage[] =
 static const argopt opts[] = {{"--where", 'w', ARG_VALUE},          {"--rows", 0, ARG_VALUE},
                               {"--explain", 0, ARG_VALUE_OPTIONAL}, {"--no-crc", 0, ARG_FLAG},
                               {"--binary-as-string", 0, ARG_FLAG},  {"--no-pushdown", 0, ARG_VALUE},
-                              {"--sample", 0, ARG_VALUE},           {NULL, 0, 0}};
+                              {"--sample", 0, ARG_VALUE},           {"--union-by-name", 0, ARG_FLAG},
+                              {"--no-hive", 0, ARG_FLAG},           {NULL, 0, 0}};
 
 enum { EXPLAIN_NONE, EXPLAIN_TEXT, EXPLAIN_JSON };
 
@@ -114,6 +118,10 @@ int cmd_count(int argc, char **argv)
                                       "unknown --no-pushdown (stats, page-index, dictionary, "
                                       "bloom, adaptive, all)",
                                       s.value);
+        } else if (strcmp(s.opt, "--union-by-name") == 0) {
+            tool_ds_union_by_name = 1;
+        } else if (strcmp(s.opt, "--no-hive") == 0) {
+            tool_ds_no_hive = 1;
         } else {
             oa.binary_as_string = 1;
         }

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 #include "tools.h"
@@ -289,6 +290,22 @@ pqt_status tool_table_open(const char *path, const pqt_opts *opts, pqt_table **r
     if (strcmp(path, "-") != 0) return pqt_table_open(path, opts, ret);
     buffer_stdin();
     return pqt_table_open_mem(stdin_bytes, stdin_nbytes, "(stdin)", opts, ret);
+}
+
+int tool_ds_union_by_name, tool_ds_no_hive;
+
+void tool_apply_dataset_opts(pqt_opts *o)
+{
+    if (tool_ds_union_by_name) pqt_opts_set_int(o, PQT_OPT_UNION_BY_NAME, 1);
+    if (tool_ds_no_hive) pqt_opts_set_int(o, PQT_OPT_HIVE, 0);
+}
+
+bool tool_is_dataset(const char *path)
+{
+    struct stat sb;
+    if (strcmp(path, "-") == 0) return false;
+    if (stat(path, &sb) == 0) return S_ISDIR(sb.st_mode);
+    return strpbrk(path, "*?[") != NULL;
 }
 
 int tool_open(const char *path, pqt_file **ret)

@@ -135,6 +135,7 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
     if (st == PQT_OK && a->limit_plus1 > 0)
         st = pqt_opts_set_int(o, PQT_OPT_LIMIT, a->limit_plus1 - 1);
     if (st == PQT_OK && a->maml) st = pqt_opts_set_maml(o, a->maml);
+    tool_apply_dataset_opts(o);
     if (st == PQT_OK) st = tool_table_open(path, o, ret);
     pqt_opts_free(o);
     return st;
@@ -287,6 +288,12 @@ void tool_explain_text(const pqt_table *t, FILE *out)
     if (c.row_groups_not_read_limit > 0)
         fprintf(out, "not read after the limit: %lld row groups\n",
                 (long long)c.row_groups_not_read_limit);
+    if (c.files > 1)
+        fprintf(out,
+                "files: %lld (%lld pruned by partition values, %lld by statistics); %lld "
+                "footers read\n",
+                (long long)c.files, (long long)c.files_pruned_partition,
+                (long long)c.files_pruned_stats, (long long)c.footers_read);
 }
 
 void tool_explain_qc(const tool_where *w, FILE *out)
@@ -350,6 +357,14 @@ int tool_explain_json(const pqt_table *t, FILE *out)
     jw_int(&w, sc.row_groups_decode_then_filter);
     jw_key(&w, "row_groups_not_read_limit");
     jw_int(&w, sc.row_groups_not_read_limit);
+    jw_key(&w, "files");
+    jw_int(&w, sc.files);
+    jw_key(&w, "files_pruned_partition");
+    jw_int(&w, sc.files_pruned_partition);
+    jw_key(&w, "files_pruned_stats");
+    jw_int(&w, sc.files_pruned_stats);
+    jw_key(&w, "footers_read");
+    jw_int(&w, sc.footers_read);
     /* the sample settled at open (docs/sampling.md): 1.0 and 0 when there is none */
     jw_key(&w, "sample_fraction");
     jw_double(&w, pqt_table_sample_fraction(t));

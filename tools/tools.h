@@ -181,6 +181,11 @@ bool tool_parse_pushdown_off(const char *list, unsigned *bits_ret);
 /* pqt_table_open (tool_table_open: "-" is standard input) with those options; the filter's
  * columns are checked and evaluated here (PQT_BAD_FILTER for a name or type). */
 pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_table **ret);
+/* path names a dataset (a directory or a glob, docs/datasets.md): read through a table. */
+bool tool_is_dataset(const char *path);
+/* --union-by-name and --no-hive (datasets), for every open the command makes. */
+extern int tool_ds_union_by_name, tool_ds_no_hive;
+void tool_apply_dataset_opts(pqt_opts *o);
 /* pqt_table_explain's text, ending in a newline. */
 void tool_explain_text(const pqt_table *t, FILE *out);
 /* The --qc rules as applied (pqt_qc_describe) and the mode; nothing without rules. */

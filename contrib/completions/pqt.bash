@@ -74,7 +74,8 @@ _pqt()
     copy)
         opts="-c --columns --rows --row-index -w --where --sort --codec --level --row-group-rows
               --page-version --no-dictionary --bloom --crc --threads -f --force --no-date
-              --skip-unreadable --progress -q --quiet -h --help" ;;
+              --skip-unreadable --progress -q --quiet --partition-by --max-partitions
+              -h --help" ;;
     maml)
         if [[ $cur != -* && ${words[cword - 1]} == maml ]]; then
             COMPREPLY=($(compgen -W "check" -- "$cur"))

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "api/file_ds.h"
 #include "api/file_int.h"
 #include "format/footer.h"
 #include "maml/maml.h"
@@ -194,6 +195,15 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
     case PQT_OPT_SAMPLE_FRACTION:
         return pqt_err(PQT_MISUSE, "PQT_OPT_SAMPLE_FRACTION is a double: set it with "
                                    "pqt_opts_set_double");
+    case PQT_OPT_HIVE:
+    case PQT_OPT_UNION_BY_NAME:
+        if (v != 0 && v != 1)
+            return pqt_err(PQT_MISUSE, "%s takes 0 or 1, got %lld",
+                           opt == PQT_OPT_HIVE ? "PQT_OPT_HIVE" : "PQT_OPT_UNION_BY_NAME",
+                           (long long)v);
+        if (opt == PQT_OPT_HIVE) o->hive_off = v == 0;
+        else o->union_by_name = v != 0;
+        return PQT_OK;
     case PQT_OPT_SAMPLE_SEED: /* every value is one: <= 0 asks the open to draw a seed */
         o->sample_seed = v;
         return PQT_OK;
@@ -205,7 +215,7 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
  * total_compressed_size, so its pages run past the recorded end (PARQUET-816; the corpus'
  * nation.dict-malformed.parquet). For files it wrote ("parquet-mr" without a version, or a
  * version below 1.2.9) every chunk may reach 100 bytes further, never past the file. */
-static void pad_old_parquet_mr(pqt_file_meta *m, int64_t file_size)
+void pqt_meta_pad_old_parquet_mr(pqt_file_meta *m, int64_t file_size)
 {
     const char *cb = m->created_by;
     if (!cb || strncmp(cb, "parquet-mr", 10) != 0) return;
@@ -233,6 +243,8 @@ static void pad_old_parquet_mr(pqt_file_meta *m, int64_t file_size)
     }
 }
 
+static pqt_status file_finish(pqt_file *f, int64_t total);
+
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
 {
     pqt_file *f = pqt_calloc(1, sizeof *f);
@@ -250,7 +262,7 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
     const char *path = f->path;
     pqt_status st = pqt_footer_read_io(io, &f->arena, &f->meta);
     if (st != PQT_OK) goto fail;
-    pad_old_parquet_mr(&f->meta, f->file_size);
+    pqt_meta_pad_old_parquet_mr(&f->meta, f->file_size);
     st = pqt_schema_build(&f->meta, f->binary_as_string, &f->arena, &f->schema);
     if (st != PQT_OK) {
         pqt_err_prefix("%s: ", path);
@@ -268,6 +280,21 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
         }
         total += r;
     }
+    st = file_finish(f, total);
+    if (st != PQT_OK) goto fail;
+    *ret = f;
+    return PQT_OK;
+fail:
+    pqt_file_close(f);
+    return st;
+}
+
+/* What an open sets up once the row groups are known (total rows): read hints, list widths,
+ * the offset-index cache. */
+static pqt_status file_finish(pqt_file *f, int64_t total)
+{
+    pqt_io *io = f->io;
+    const char *path = f->path;
     int64_t largest = 0, largest_unc = 0;
     for (int i = 0; i < f->meta.n_row_groups; i++)
         for (int c = 0; c < f->meta.row_groups[i].ncolumns; c++) {
@@ -276,6 +303,7 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
                 largest = cm->total_compressed_size;
             if (cm->total_uncompressed_size > largest_unc) largest_unc = cm->total_uncompressed_size;
         }
+    if (f->ds) pqt_ioset_expect(f->ds->set, (size_t)largest, (size_t)largest_unc);
     if (!io->mem) pqt_io_expect_reads(io, (size_t)largest);
     pqt_io_expect_pages(io, (size_t)largest_unc);
     /* The row groups are what can be read; some writers leave FileMetaData.num_rows at 0
@@ -283,20 +311,49 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
     f->meta.num_rows = total;
     f->list_width = pqt_calloc((size_t)f->schema.ncols + 1, sizeof *f->list_width);
     f->oindex = pqt_oindex_cache_new(&f->meta);
-    if (!f->list_width || !f->oindex) {
-        st = pqt_err(PQT_NOMEM, "out of memory opening %s", path);
-        goto fail;
-    }
-    *ret = f;
+    if (!f->list_width || !f->oindex)
+        return pqt_err(PQT_NOMEM, "out of memory opening %s", path);
     return PQT_OK;
-fail:
-    pqt_file_close(f);
-    return st;
+}
+
+pqt_status pqt_file_ds_finish(pqt_file *f, const bool *keep)
+{
+    pqt_file_ds *ds = f->ds;
+    if (!ds || ds->merged) return PQT_OK;
+    PQT_TRY(pqt_file_ds_merge(ds, keep, f->threads, f->binary_as_string));
+    f->meta = ds->meta;
+    int64_t size = 0;
+    for (int64_t i = 0; i < ds->list.n; i++)
+        if (ds->member_kept[i]) size += ds->member_size[i] >= 0 ? ds->member_size[i] : 0;
+    for (int g = 0; g < f->meta.n_row_groups; g++) /* members known only from _metadata */
+        if (ds->member_size[ds->rg_member[g]] < 0)
+            for (int c = 0; c < f->meta.row_groups[g].ncolumns; c++)
+                size += f->meta.row_groups[g].columns[c].meta.total_compressed_size > 0
+                            ? f->meta.row_groups[g].columns[c].meta.total_compressed_size
+                            : 0;
+    f->file_size = size;
+    return file_finish(f, f->meta.num_rows);
+}
+
+const pqt_chunk_members *pqt_file_members(const pqt_file *f)
+{
+    return f->ds && f->ds->merged ? &f->ds->members : NULL;
 }
 
 pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
 {
     if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_file_open: path and ret must not be NULL");
+    if (pqt_file_spec_is_dataset(path)) {
+        pqt_file *f;
+        PQT_TRY(pqt_file_open_dataset(path, NULL, 0, opts, &f));
+        pqt_status st = pqt_file_ds_finish(f, NULL);
+        if (st != PQT_OK) {
+            pqt_file_close(f);
+            return st;
+        }
+        *ret = f;
+        return PQT_OK;
+    }
     pqt_io *io;
     PQT_TRY(pqt_io_open_path(path, &io));
     return pqt_file_open_io(io, opts, ret);
@@ -321,7 +378,23 @@ pqt_status pqt_file_open_mem(const void *data, size_t nbytes, const char *name,
 
 pqt_status pqt_file_reopen(const pqt_file *f, const pqt_opts *opts, pqt_file **ret)
 {
-    return pqt_file_open_io(pqt_io_ref(f->io), opts, ret);
+    if (!f->ds) return pqt_file_open_io(pqt_io_ref(f->io), opts, ret);
+    /* a dataset is immutable once merged: the copy shares it */
+    pqt_file *g = pqt_calloc(1, sizeof *g);
+    if (!g) return pqt_err(PQT_NOMEM, "out of memory opening %s", f->path);
+    *g = (pqt_file){.path = f->path, .io = pqt_io_ref(f->io), .file_size = f->file_size,
+                    .meta = f->meta, .schema = f->schema, .threads = f->threads,
+                    .verify_crc = f->verify_crc, .binary_as_string = f->binary_as_string,
+                    .ds = pqt_file_ds_ref(f->ds)};
+    atomic_init(&g->paths, NULL);
+    (void)opts;
+    pqt_status st = file_finish(g, g->meta.num_rows);
+    if (st != PQT_OK) {
+        pqt_file_close(g);
+        return st;
+    }
+    *ret = g;
+    return PQT_OK;
 }
 
 void pqt_file_close(pqt_file *f)
@@ -332,6 +405,7 @@ void pqt_file_close(pqt_file *f)
     pqt_mem_free(f->list_width);
     pqt_oindex_cache_free(f->oindex);
     pqt_mem_free(atomic_load(&f->paths));
+    pqt_file_ds_unref(f->ds);
     pqt_mem_free(f);
 }
 

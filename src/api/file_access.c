@@ -25,7 +25,8 @@ const pqt_col *pqt_file_col(const pqt_file *f, int col)
 pqt_chunk_src pqt_file_chunk_src(const pqt_file *f)
 {
     return (pqt_chunk_src){f->io,         f->path, f->file_size, &f->meta,
-                           f->verify_crc, false,   NULL,         f->oindex};
+                           f->verify_crc, false,   NULL,         f->oindex,
+                           pqt_file_members(f), -1};
 }
 
 void pqt_file_list_widths_share(pqt_file *g, const pqt_file *f)

@@ -47,4 +47,39 @@ pqt_status pqt_file_reopen(const pqt_file *f, const pqt_opts *opts, pqt_file **r
  * PQT_UNSUPPORTED_TYPE above precision 38. */
 pqt_status pqt_file_decimal_col(const pqt_file *f, int col, pqt_col *out);
 
+/* ---- datasets: many files as one (docs/datasets.md; file_dataset*.c) ---- */
+/* path names a dataset: a directory, or a glob that is not an existing file's name. */
+bool pqt_file_spec_is_dataset(const char *path);
+/* A dataset over spec (a directory or glob) or, when paths is not NULL, over npaths paths:
+ * listed, schema known, no row group yet until pqt_file_ds_finish merges the footers of the
+ * members keep[i] keeps (NULL: all). Errors name the file: PQT_IO, PQT_CORRUPT,
+ * PQT_NOT_FOUND (nothing matched), PQT_SCHEMA_MISMATCH (at finish), PQT_NOMEM. */
+pqt_status pqt_file_open_dataset(const char *spec, const char *const *paths, int64_t npaths,
+                                 const pqt_opts *opts, pqt_file **ret);
+pqt_status pqt_file_ds_finish(pqt_file *f, const bool *keep);
+/* NULL for one file; a dataset's members once merged (what chunk sources carry). */
+const pqt_chunk_members *pqt_file_members(const pqt_file *f);
+bool pqt_file_is_dataset(const pqt_file *f);
+/* Members listed, and member i's path relative to the dataset's root. */
+int64_t pqt_file_ds_nmembers(const pqt_file *f);
+const char *pqt_file_ds_member(const pqt_file *f, int64_t i);
+/* Column col's hive value in member i: true for a hive column (*value NULL: a null), false
+ * for a column of the files. */
+bool pqt_file_ds_hive_value(const pqt_file *f, int col, int64_t i, const char **value);
+/* The member of row group rg, and the row of its own file (0-based) where rg starts. */
+int64_t pqt_file_ds_rg_member(const pqt_file *f, int rg);
+int64_t pqt_file_rg_file_row0(const pqt_file *f, int rg);
+/* HATS: the catalogue's ra and dec columns (NULL when f is not one) and member i's pixel. */
+bool pqt_file_ds_hats(const pqt_file *f, const char **ra, const char **dec);
+void pqt_file_ds_member_pixel(const pqt_file *f, int64_t i, int *order, int64_t *pix);
+/* HATS: the column of each row's HEALPix pixel and its order (_healpix_29, 29 unless the
+ * properties say otherwise); false when f is not a HATS catalogue. */
+bool pqt_file_ds_healpix_col(const pqt_file *f, const char **name, int *order);
+/* Files listed, pruned by partition values, footers read, _metadata used. */
+typedef struct pqt_ds_counts {
+    int64_t files, files_pruned_partition, footers_read;
+    bool summary_used;
+} pqt_ds_counts;
+pqt_ds_counts pqt_file_ds_counts(const pqt_file *f);
+
 #endif

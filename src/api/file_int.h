@@ -38,6 +38,7 @@ struct pqt_file {
     /* each chunk's offset index decoded once for every read and filter of this open
      * (column.h): a fact of the file, so every table and plan on it shares it */
     pqt_oindex_cache *oindex;
+    struct pqt_file_ds *ds; /* a dataset (api/file_ds.h), shared by clones; NULL: one file */
 };
 
 /* A column's values as read (pqt_file_read, pqt_file_read_selected). */
@@ -60,5 +61,15 @@ pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64
 /* PQT_MISUSE for a NULL f, PQT_NOT_FOUND for a column index out of range, PQT_UNSUPPORTED_TYPE
  * (naming the column and its types) for a column pqt cannot read. */
 pqt_status pqt_file_check_readable(const pqt_file *f, int col);
+
+/* ---- datasets (file_dataset.c, file_dataset_merge.c; api/file_ds.h) ---- */
+struct pqt_file_ds;
+/* parquet-mr before 1.2.9 left the dictionary page out of total_compressed_size (file.c). */
+void pqt_meta_pad_old_parquet_mr(pqt_file_meta *m, int64_t file_size);
+/* Merge the row groups of the members with keep[i] (NULL: all) into ds's footer. */
+pqt_status pqt_file_ds_merge(struct pqt_file_ds *ds, const bool *keep, int threads,
+                             bool binary_as_string);
+void pqt_file_ds_unref(struct pqt_file_ds *ds);
+struct pqt_file_ds *pqt_file_ds_ref(struct pqt_file_ds *ds);
 
 #endif

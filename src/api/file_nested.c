@@ -152,7 +152,8 @@ static pqt_status read_rg(pqt_file *f, const pqt_nest *nest, int rg, int64_t a, 
     n->elem_nbytes = b.elem_nbytes;
     reps->len = defs->len = 0;
     pqt_chunk_src src = {f->io,         f->path, f->file_size, &f->meta,
-                         f->verify_crc, true,    NULL,         f->oindex};
+                         f->verify_crc, true,    NULL,         f->oindex,
+                         pqt_file_members(f), -1};
     pqt_chunk_ctx_set_level_sink(cx, reps, defs);
     pqt_status st = pqt_chunk_read(cx, &src, rg, &nest->leaf, &sel, &b, 0);
     pqt_chunk_ctx_set_level_sink(cx, NULL, NULL);

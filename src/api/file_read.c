@@ -42,7 +42,8 @@ static pqt_status check_range(const pqt_file *f, int64_t lo, int64_t hi)
 
 pqt_read_src pqt_file_read_src(const pqt_file *f)
 {
-    return (pqt_read_src){f->io, f->path, f->file_size, &f->meta, f->verify_crc, f->oindex};
+    return (pqt_read_src){f->io,        f->path,   f->file_size, &f->meta,
+                          f->verify_crc, f->oindex, pqt_file_members(f)};
 }
 
 pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64_t hi,

@@ -29,6 +29,8 @@ struct pqt_opts {
     struct pqt_sort_spec *sort; /* owned like filter (NULL = no sort) */
     int64_t limit_plus1;        /* PQT_OPT_LIMIT + 1; 0 = unset (every row) */
     struct pqt_maml *maml;      /* a reference (maml/maml.h), NULL = none; a table takes its own */
+    bool hive_off;              /* PQT_OPT_HIVE 0 */
+    bool union_by_name;         /* PQT_OPT_UNION_BY_NAME 1 */
 };
 
 #endif

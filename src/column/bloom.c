@@ -63,7 +63,7 @@ static pqt_status read_header(const pqt_chunk_src *src, int64_t off, int64_t ava
     return st;
 }
 
-pqt_status pqt_chunk_bloom_absent(const pqt_chunk_src *src, int rg, const pqt_col *col,
+static pqt_status bloom_absent_in(const pqt_chunk_src *src, int rg, const pqt_col *col,
                                   const uint64_t *hashes, int64_t n, bool *absent_ret,
                                   bool *read_ret)
 {
@@ -111,5 +111,17 @@ pqt_status pqt_chunk_bloom_absent(const pqt_chunk_src *src, int rg, const pqt_co
         *absent_ret = none_present(bits, (uint32_t)nbytes, hashes, n);
     }
     pqt_mem_free(bits);
+    return st;
+}
+
+pqt_status pqt_chunk_bloom_absent(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                                  const uint64_t *hashes, int64_t n, bool *absent_ret,
+                                  bool *read_ret)
+{
+    if (!src->members || src->member >= 0) return bloom_absent_in(src, rg, col, hashes, n, absent_ret, read_ret);
+    pqt_chunk_src one;
+    PQT_TRY(pqt_chunk_src_at(src, rg, &one));
+    pqt_status st = bloom_absent_in(&one, rg, col, hashes, n, absent_ret, read_ret);
+    pqt_chunk_src_done(&one);
     return st;
 }

@@ -116,7 +116,7 @@ static pqt_status decode_entries(pqt_chunk_walk *w, const pqt_page_header *h,
     return PQT_OK;
 }
 
-pqt_status pqt_chunk_read_dict(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg,
+static pqt_status read_dict_in(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg,
                                const pqt_col *col, size_t max_nbytes, pqt_colbuf *dst,
                                bool *ok)
 {
@@ -153,6 +153,18 @@ pqt_status pqt_chunk_read_dict(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int 
     }
     if (st != PQT_OK)
         pqt_err_prefix("%s: column '%s', row group %d, dictionary page: ", src->path, col->path,
-                       rg + 1);
+                       pqt_chunk_src_rg_no(src, rg));
+    return st;
+}
+
+pqt_status pqt_chunk_read_dict(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg,
+                               const pqt_col *col, size_t max_nbytes, pqt_colbuf *dst,
+                               bool *ok)
+{
+    if (!src->members || src->member >= 0) return read_dict_in(cx, src, rg, col, max_nbytes, dst, ok);
+    pqt_chunk_src one;
+    PQT_TRY(pqt_chunk_src_at(src, rg, &one));
+    pqt_status st = read_dict_in(cx, &one, rg, col, max_nbytes, dst, ok);
+    pqt_chunk_src_done(&one);
     return st;
 }

@@ -281,7 +281,8 @@ static pqt_status fetch_chunk(const pqt_chunk_src *src, int rg, int chunk_col, i
     if (!src->io->mem && len >= HINT_MIN_NBYTES) {
         pqt_io_willneed(src->io, start, len);
         if (rg + 1 < src->meta->n_row_groups &&
-            chunk_col < src->meta->row_groups[rg + 1].ncolumns) {
+            chunk_col < src->meta->row_groups[rg + 1].ncolumns &&
+            (!src->members || src->members->rg_member[rg + 1] == src->member)) {
             const pqt_column_chunk *nx = &src->meta->row_groups[rg + 1].columns[chunk_col];
             int64_t ns, nl;
             pqt_chunk_byte_range(&nx->meta, &ns, &nl);
@@ -341,7 +342,7 @@ static bool some_page_unwanted(const pqt_offset_index *oi, const pqt_sel *sel, i
     return false;
 }
 
-pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
+static pqt_status read_in(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
                           const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
 {
     const pqt_row_group *g = &src->meta->row_groups[rg];
@@ -412,8 +413,24 @@ pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
 fail:
     /* Messages number row groups (and pages) from 1, as the CLI and the API's rows do. */
     if (w.page_no > 0)
-        pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path, rg + 1,
+        pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path,
+                       pqt_chunk_src_rg_no(src, rg),
                        w.page_no);
-    else pqt_err_prefix("%s: column '%s', row group %d: ", src->path, col->path, rg + 1);
+    else
+        pqt_err_prefix("%s: column '%s', row group %d: ", src->path, col->path,
+                       pqt_chunk_src_rg_no(src, rg));
+    return st;
+}
+
+pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
+                          const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
+{
+    if (sel->kind != PQT_SEL_NONE && src->meta->row_groups[rg].columns[col->chunk_col].is_constant)
+        return pqt_chunk_read_constant(src, rg, col, sel, dst, dst_row);
+    if (!src->members || src->member >= 0) return read_in(cx, src, rg, col, sel, dst, dst_row);
+    pqt_chunk_src one;
+    PQT_TRY(pqt_chunk_src_at(src, rg, &one));
+    pqt_status st = read_in(cx, &one, rg, col, sel, dst, dst_row);
+    pqt_chunk_src_done(&one);
     return st;
 }

@@ -130,6 +130,16 @@ typedef struct pqt_oindex_cache pqt_oindex_cache;
 pqt_oindex_cache *pqt_oindex_cache_new(const pqt_file_meta *meta);
 void pqt_oindex_cache_free(pqt_oindex_cache *c);
 
+/* A dataset's member files (api/file_dataset.c): row group rg (of the merged footer) is row
+ * group rg_local[rg] of member rg_member[rg]; member i was size[i] bytes when its footer was
+ * read (-1: not read, the footer came from a summary file). */
+typedef struct pqt_chunk_members {
+    struct pqt_ioset *set;
+    const int64_t *rg_member;
+    const int32_t *rg_local;
+    const int64_t *size;
+} pqt_chunk_members;
+
 /* What the reader needs of the file: its source, size, name and options. */
 typedef struct pqt_chunk_src {
     pqt_io *io;         /* chunks are read in place (memory) or into its pooled buffers */
@@ -140,7 +150,18 @@ typedef struct pqt_chunk_src {
     bool serial;        /* row groups are read in order by one thread into this destination */
     pqt_read_counters *counters; /* what the reads cost is added here; NULL counts nothing */
     pqt_oindex_cache *oindex;    /* the file's decoded offset indexes; NULL decodes each time */
+    /* a dataset: each row group's chunks are in one of these files (NULL: all in io) */
+    const pqt_chunk_members *members;
+    int64_t member;              /* with members: the member io is (pqt_chunk_src_at), or -1 */
 } pqt_chunk_src;
+
+/* The source of row group rg's chunks into *out: src itself for one file; for a dataset the
+ * member holding rg (opened on first use: PQT_IO naming it when it is gone or changed), with
+ * its path and size, held until pqt_chunk_src_done. Every entry point below does this. */
+pqt_status pqt_chunk_src_at(const pqt_chunk_src *src, int rg, pqt_chunk_src *out);
+void pqt_chunk_src_done(pqt_chunk_src *s);
+/* Row group rg as messages number it: 1-based within its own file. */
+int pqt_chunk_src_rg_no(const pqt_chunk_src *src, int rg);
 
 /* The page index of column col's chunk in row group rg (page_index.c), decoded into arena a,
  * or, with src->oindex, the offset index borrowed from the cache (it lives as long as the

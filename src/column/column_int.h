@@ -186,4 +186,9 @@ void pqt_page_expand(uint8_t *base, size_t esz, const uint8_t *present, int64_t 
  * threads write other bit ranges of the same bitmap. */
 void pqt_bitmap_set_from_bytes(uint8_t *bitmap, int64_t pos, const uint8_t *present, int64_t n);
 
+/* chunk_src.c: the rows sel selects of a constant chunk (pqt_column_chunk.is_constant), from
+ * dst_row on: its one value, or nulls. No I/O. */
+pqt_status pqt_chunk_read_constant(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                                   const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row);
+
 #endif

@@ -197,7 +197,7 @@ static pqt_status cached_offset_index(const pqt_chunk_src *src, _Atomic(oi_entry
     return PQT_OK;
 }
 
-pqt_status pqt_chunk_offset_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
+static pqt_status offset_index_in(const pqt_chunk_src *src, int rg, const pqt_col *col,
                                   pqt_arena *a, pqt_offset_index *oi, bool *ok)
 {
     const pqt_row_group *g = &src->meta->row_groups[rg];
@@ -213,7 +213,7 @@ pqt_status pqt_chunk_offset_index(const pqt_chunk_src *src, int rg, const pqt_co
     return decode_offset_index(src, rg, col, a, oi, ok);
 }
 
-pqt_status pqt_chunk_page_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
+static pqt_status page_index_in(const pqt_chunk_src *src, int rg, const pqt_col *col,
                                 pqt_arena *a, pqt_column_index *ci, pqt_offset_index *oi,
                                 bool *ok)
 {
@@ -225,4 +225,27 @@ pqt_status pqt_chunk_page_index(const pqt_chunk_src *src, int rg, const pqt_col 
     PQT_TRY(load(src, cc->column_index_offset, cc->column_index_length, a, ci, true, ok));
     if (*ok) *ok = ci->npages == oi->npages;
     return PQT_OK;
+}
+
+pqt_status pqt_chunk_offset_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                                  pqt_arena *a, pqt_offset_index *oi, bool *ok)
+{
+    if (!src->members || src->member >= 0) return offset_index_in(src, rg, col, a, oi, ok);
+    pqt_chunk_src one;
+    PQT_TRY(pqt_chunk_src_at(src, rg, &one));
+    pqt_status st = offset_index_in(&one, rg, col, a, oi, ok);
+    pqt_chunk_src_done(&one);
+    return st;
+}
+
+pqt_status pqt_chunk_page_index(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                                pqt_arena *a, pqt_column_index *ci, pqt_offset_index *oi,
+                                bool *ok)
+{
+    if (!src->members || src->member >= 0) return page_index_in(src, rg, col, a, ci, oi, ok);
+    pqt_chunk_src one;
+    PQT_TRY(pqt_chunk_src_at(src, rg, &one));
+    pqt_status st = page_index_in(&one, rg, col, a, ci, oi, ok);
+    pqt_chunk_src_done(&one);
+    return st;
 }

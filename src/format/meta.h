@@ -169,6 +169,10 @@ typedef struct pqt_column_chunk {
     bool has_offset_index;
     bool has_column_index;
     bool encrypted; /* crypto_metadata or encrypted_column_metadata present */
+    /* made for a dataset, never read from a footer: every row holds the one value in
+     * meta.stats.min_value (a hive partition's), or is null when meta.stats.null_count is the
+     * row count (a column its file lacks); no pages, nothing to read (column/chunk_src.c) */
+    bool is_constant;
 } pqt_column_chunk;
 
 typedef struct pqt_sorting_column {

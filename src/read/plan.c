@@ -24,6 +24,7 @@ void pqt_plan_free(pqt_plan *p)
     pqt_mem_free(p->dst_row);
     pqt_mem_free(p->perm);
     pqt_mem_free(p->perm_inv);
+    pqt_mem_free(p->ri_shift);
     memset(p, 0, sizeof *p);
 }
 
@@ -66,6 +67,10 @@ pqt_status pqt_plan_copy(pqt_plan *dst, const pqt_plan *src)
     dst->nsel = src->nsel;
     memcpy(dst->rg_start, src->rg_start, ((size_t)src->nrg + 1) * sizeof *src->rg_start);
     memcpy(dst->dst_row, src->dst_row, ((size_t)src->nrg + 1) * sizeof *src->dst_row);
+    if (src->ri_shift && pqt_plan_set_ri_shift(dst, src->ri_shift) != PQT_OK) {
+        pqt_plan_free(dst);
+        return PQT_NOMEM;
+    }
     for (int rg = 0; rg < src->nrg; rg++) {
         pqt_status st = pqt_sel_copy(&dst->sel[rg], &src->sel[rg]);
         if (st != PQT_OK) {
@@ -122,6 +127,16 @@ int64_t pqt_plan_extent(const pqt_plan *p)
     return n;
 }
 
+pqt_status pqt_plan_set_ri_shift(pqt_plan *p, const int64_t *shift)
+{
+    int64_t *s = pqt_malloc_array((size_t)p->nrg + 1, sizeof *s);
+    if (!s) return pqt_err(PQT_NOMEM, "out of memory planning rows");
+    memcpy(s, shift, (size_t)p->nrg * sizeof *s);
+    pqt_mem_free(p->ri_shift);
+    p->ri_shift = s;
+    return PQT_OK;
+}
+
 pqt_status pqt_plan_file_rows(const pqt_plan *p, int64_t *out)
 {
     for (int rg = 0; rg < p->nrg; rg++) {
@@ -130,7 +145,10 @@ pqt_status pqt_plan_file_rows(const pqt_plan *p, int64_t *out)
         int64_t k = p->dst_row[rg], start, len;
         pqt_sel_cursor cur = {0};
         while (pqt_sel_next_run(s, &cur, 0, s->nrows, &start, &len))
-            for (int64_t j = 0; j < len; j++) out[k++] = p->rg_start[rg] + start + j + 1;
+        {
+            int64_t base = p->rg_start[rg] - (p->ri_shift ? p->ri_shift[rg] : 0) + start + 1;
+            for (int64_t j = 0; j < len; j++) out[k++] = base + j;
+        }
     }
     if (!p->perm) return PQT_OK;
     int64_t *tmp = pqt_malloc_array((size_t)p->nsel + 1, sizeof *tmp);

@@ -23,6 +23,9 @@ typedef struct pqt_plan {
     int64_t nsel;       /* rows the plan produces */
     int64_t *perm;      /* NULL, or nsel entries: table row i holds plan row perm[i] */
     int64_t *perm_inv;  /* with perm: plan row j lands at table row perm_inv[j] */
+    /* NULL, or nrg: what the row index subtracts from rg_start (a dataset's row groups
+     * number their rows within their own file: pqt_plan_set_ri_shift) */
+    int64_t *ri_shift;
 } pqt_plan;
 
 /* Plan rows [lo, hi) (0-based file rows) of a file: one-run selections. */
@@ -36,6 +39,9 @@ void pqt_plan_recount(pqt_plan *p);
  * keep operation (pqt_plan_keep) built beside the plan, for a caller that commits it with
  * other changes (pqt_plan_replace). */
 pqt_status pqt_plan_refined(const pqt_plan *src, const uint8_t *keep, pqt_plan *dst);
+/* The row index of row group rg's first row is rg_start[rg] - shift[rg] + 1 (nrg values,
+ * copied). PQT_NOMEM. */
+pqt_status pqt_plan_set_ri_shift(pqt_plan *p, const int64_t *shift);
 /* Rows the covering row groups hold. */
 int64_t pqt_plan_extent(const pqt_plan *p);
 /* Fill out[0..nsel) with the 1-based file row of every table row. */

@@ -69,7 +69,8 @@ static pqt_status prepare(pqt_read_job *j, const pqt_read_req *rq, pqt_colbuf *s
     }
     *j = (pqt_read_job){.rq = rq, .groups = m->row_groups + rq->rg0, .first = -1, .last = -1};
     j->src = (pqt_chunk_src){rq->src.io,         rq->src.path, file_size,    m,
-                             rq->src.verify_crc, false,        rq->counters, rq->src.oindex};
+                             rq->src.verify_crc, false,        rq->counters, rq->src.oindex,
+                             rq->src.members,    -1};
     if (c->elem_kind == PQT_NONE) {
         if (spare) pqt_colbuf_free(spare);
         return pqt_err(PQT_UNSUPPORTED_TYPE, "%s: column '%s' cannot be read: %s", rq->src.path,

@@ -30,6 +30,7 @@ typedef struct pqt_read_src {
     const pqt_file_meta *meta;
     bool verify_crc;
     pqt_oindex_cache *oindex; /* the file's decoded offset indexes (NULL: none kept) */
+    const pqt_chunk_members *members; /* a dataset's member files (NULL: one file) */
 } pqt_read_src;
 
 /* How a read was carried out. Values are only for tests and counters. */

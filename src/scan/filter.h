@@ -40,6 +40,18 @@ typedef struct pqt_fprog pqt_fprog;
 
 /* A deep copy of f (rules and sets), for options that keep a filter. PQT_NOMEM. */
 pqt_status pqt_scan_filter_copy(const pqt_filter *f, pqt_filter **ret);
+/* The top-level conjuncts of f (of every rule) that read only the columns names[0..n), as a
+ * new filter (*ret; no rules when none does): implied by f (filter_project.c). PQT_NOMEM. */
+pqt_status pqt_scan_filter_project(const pqt_filter *f, const char *const *names, int n,
+                                   pqt_filter **ret);
+/* The top-level conjuncts of f that are cone(ra, dec, ra0, dec0, radius) on the columns
+ * named ra and dec with a literal centre and radius (filter_project.c): the first max into
+ * out, the number found returned. A HEALPix-partitioned dataset prunes by them. */
+typedef struct pqt_scan_cone {
+    double ra0, dec0, radius;
+} pqt_scan_cone;
+int pqt_scan_filter_cones(const pqt_filter *f, const char *ra, const char *dec,
+                          pqt_scan_cone *out, int max);
 /* Rules of f (0 for NULL): a filter without rules keeps every row. */
 int pqt_scan_filter_nrules(const pqt_filter *f);
 

@@ -89,6 +89,8 @@ typedef struct pqt_scan_pass {
     bool sampled;
     double sample_fraction;
     int64_t sample_seed;
+    const int64_t *ri_shift; /* NULL, or per row group what the row index subtracts from
+                                rg_start (a dataset's rows number within their own file) */
 } pqt_scan_pass;
 
 /* ---- proofs from the file's auxiliary structures, each for one conjunct of one row group,

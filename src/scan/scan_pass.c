@@ -120,8 +120,9 @@ static void row_index_stats(const pqt_scan_pass *ps, int rg, pqt_scan_stats *st)
 {
     memset(st, 0, sizeof *st);
     st->flags = PQT_SST_MIN | PQT_SST_MAX | PQT_SST_MIN_EXACT | PQT_SST_MAX_EXACT;
-    st->min.i = ps->rg_start[rg] + 1;
-    st->max.i = ps->rg_start[rg + 1];
+    int64_t shift = ps->ri_shift ? ps->ri_shift[rg] : 0;
+    st->min.i = ps->rg_start[rg] - shift + 1;
+    st->max.i = ps->rg_start[rg + 1] - shift;
     st->null_count = 0;
     st->nan_count = 0;
 }
@@ -133,7 +134,7 @@ static pqt_status row_index_values(const pqt_scan_pass *ps, int rg, const pqt_se
     int64_t *v = pqt_malloc_array((size_t)sel->nsel + 1, sizeof *v);
     if (!v) return pqt_err(PQT_NOMEM, "out of memory for the row index of row group %d", rg + 1);
     pqt_sel_cursor cur = {0};
-    int64_t start, len, k = 0, base = ps->rg_start[rg] + 1;
+    int64_t start, len, k = 0, base = ps->rg_start[rg] - (ps->ri_shift ? ps->ri_shift[rg] : 0) + 1;
     while (pqt_sel_next_run(sel, &cur, 0, sel->nrows, &start, &len))
         for (int64_t r = 0; r < len; r++) v[k++] = base + start + r;
     *out = v;

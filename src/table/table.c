@@ -106,14 +106,43 @@ static pqt_status plan_at_open(pqt_table *t, const pqt_filter *filter, const pqt
     return PQT_OK;
 }
 
-/* Open a table over the source io (its reference is taken over, also on failure). */
-static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **ret)
+/* The slice of the open's rows (all of them unless PQT_OPT_ROW_LO/HI), as the plan. */
+static pqt_status plan_slice_at_open(pqt_table *t, const char *path)
+{
+    int64_t n = pqt_file_nrows(t->f);
+    int64_t lo = 1, hi = n;
+    if (t->opts.row_lo != 0 || t->opts.row_hi != 0) {
+        lo = t->opts.row_lo != 0 ? t->opts.row_lo : 1;
+        hi = t->opts.row_hi != 0 ? t->opts.row_hi : n;
+        if (lo < 1 || hi > n || lo > hi)
+            return pqt_err(PQT_RANGE,
+                           "pqt_table_open: %s: rows %lld..%lld requested, the %s has %lld rows "
+                           "(row_lo must be >= 1, row_hi <= %lld, row_lo <= row_hi; nothing is "
+                           "clamped)",
+                           path, (long long)lo, (long long)hi,
+                           pqt_file_is_dataset(t->f) ? "dataset" : "file", (long long)n,
+                           (long long)n);
+    }
+    PQT_TRY(pqt_plan_slice(&t->plan, pqt_file_footer(t->f), lo - 1, hi));
+    if (pqt_file_is_dataset(t->f)) PQT_TRY(pqt_tbl_dataset_row_shift(t));
+    t->scan_rg_total = pqt_tbl_scan_rg_covered(&t->plan);
+    pqt_tbl_plan_settled(t);
+    t->nrows_unfiltered = hi - lo + 1;
+    t->nrows_known = true;
+    t->ri_possible = true;
+    return PQT_OK;
+}
+
+/* Open a table over the file f (taken over, also on failure): a file whose footer is read,
+ * or a dataset whose members' footers are merged here, once the filter has pruned them by
+ * their partition values (table_open_dataset.c). */
+static pqt_status table_open_file(pqt_file *f, const pqt_opts *opts, pqt_table **ret)
 {
     pqt_table *t = NULL;
     pqt_tbl_open_rules rules = {0}; /* a MAML's filter, sort and qc joined with the caller's */
     pqt_status st = table_alloc(&t);
     if (st != PQT_OK) {
-        pqt_io_unref(io);
+        pqt_file_close(f);
         return st;
     }
     if (opts) t->opts = *opts;
@@ -122,29 +151,8 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     t->opts.sort = NULL;   /* likewise: the plan's permutation is what the sort decided */
     t->opts.maml = NULL;   /* the table takes its own reference (t->maml) */
     t->threads = t->opts.threads;
-    const char *path = io->name;
-    st = pqt_file_open_io(io, opts, &t->f);
-    if (st != PQT_OK) goto fail;
-    int64_t n = pqt_file_nrows(t->f);
-    int64_t lo = 1, hi = n;
-    if (t->opts.row_lo != 0 || t->opts.row_hi != 0) {
-        lo = t->opts.row_lo != 0 ? t->opts.row_lo : 1;
-        hi = t->opts.row_hi != 0 ? t->opts.row_hi : n;
-        if (lo < 1 || hi > n || lo > hi) {
-            st = pqt_err(PQT_RANGE,
-                         "pqt_table_open: %s: rows %lld..%lld requested, the file has %lld rows "
-                         "(row_lo must be >= 1, row_hi <= %lld, row_lo <= row_hi; nothing is "
-                         "clamped)",
-                         path, (long long)lo, (long long)hi, (long long)n, (long long)n);
-            goto fail;
-        }
-    }
-    st = pqt_plan_slice(&t->plan, pqt_file_footer(t->f), lo - 1, hi);
-    if (st != PQT_OK) goto fail;
-    t->scan_rg_total = pqt_tbl_scan_rg_covered(&t->plan);
-    pqt_tbl_plan_settled(t);
-    t->nrows_unfiltered = hi - lo + 1;
-    t->nrows_known = true;
+    t->f = f;
+    const char *path = pqt_file_path(f);
     t->ri_possible = true;
     st = pqt_tbl_maml_check_file(t, opts ? opts->maml : NULL);
     if (st != PQT_OK) goto fail;
@@ -157,6 +165,17 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
     const pqt_qc *qc = rules.qc ? rules.qc : opts ? opts->qc : NULL;
     const pqt_filter *filter = rules.filter ? rules.filter : opts ? opts->filter : NULL;
     const pqt_sort_spec *sort = rules.sort ? rules.sort : opts ? opts->sort : NULL;
+    if (pqt_file_is_dataset(f)) {
+        st = pqt_tbl_dataset_at_open(t, filter);
+        if (st != PQT_OK) goto fail;
+    }
+    st = plan_slice_at_open(t, path);
+    if (st != PQT_OK) goto fail;
+    t->pf_possible = pqt_file_is_dataset(f);
+    if (pqt_file_is_dataset(f) && pqt_scan_filter_nrules(filter) > 0) {
+        st = pqt_tbl_dataset_healpix(t, filter);
+        if (st != PQT_OK) goto fail;
+    }
     st = pqt_tbl_qc_bind(t, qc, opts && opts->qc_soft);
     if (st != PQT_OK) goto fail;
     if (sort) {
@@ -172,6 +191,14 @@ fail:
     pqt_tbl_open_rules_free(&rules);
     pqt_table_close(t);
     return st;
+}
+
+/* Open a table over the source io (its reference is taken over, also on failure). */
+static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **ret)
+{
+    pqt_file *f;
+    PQT_TRY(pqt_file_open_io(io, opts, &f));
+    return table_open_file(f, opts, ret);
 }
 
 /* A slice refuses a sort before the file is opened: a slice's rows are the ones the caller
@@ -190,9 +217,29 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
 {
     if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_table_open: path and ret must not be NULL");
     PQT_TRY(check_slice_sort(opts, path));
+    if (pqt_file_spec_is_dataset(path)) {
+        pqt_file *f;
+        PQT_TRY(pqt_file_open_dataset(path, NULL, 0, opts, &f));
+        return table_open_file(f, opts, ret);
+    }
     pqt_io *io;
     PQT_TRY(pqt_io_open_path(path, &io));
     return table_open_io(io, opts, ret);
+}
+
+pqt_status pqt_table_open_files(const char *const *paths, int64_t n, const pqt_opts *opts,
+                                pqt_table **ret)
+{
+    if (!paths || n < 1 || !ret)
+        return pqt_err(PQT_MISUSE, "pqt_table_open_files: paths (n >= 1) and ret must not be "
+                                   "NULL");
+    for (int64_t i = 0; i < n; i++)
+        if (!paths[i])
+            return pqt_err(PQT_MISUSE, "pqt_table_open_files: paths[%lld] is NULL", (long long)i);
+    PQT_TRY(check_slice_sort(opts, paths[0]));
+    pqt_file *f;
+    PQT_TRY(pqt_file_open_dataset(NULL, paths, n, opts, &f));
+    return table_open_file(f, opts, ret);
 }
 
 pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts, pqt_table **ret)

@@ -130,7 +130,8 @@ int pqt_table_has_column(const pqt_table *t, const char *name)
     if (!t || !name) return 0;
     if (pqt_tbl_find(t, name) >= 0) return 1;
     /* the virtual row index: usable while it can still be built */
-    return strcmp(name, PQT_TBL_ROW_INDEX) == 0 && t->ri_possible && t->f && !t->detached;
+    return (strcmp(name, PQT_TBL_ROW_INDEX) == 0 && t->ri_possible && t->f && !t->detached) ||
+           pqt_tbl_file_col_possible(t, name);
 }
 
 pqt_status pqt_tbl_check_present(const pqt_table *t, const char *call, const char *const *names,

@@ -32,6 +32,7 @@
 #include "util/sel.h"
 
 #define PQT_TBL_ROW_INDEX "parquet_row_index"
+#define PQT_TBL_FILE_COL "parquet_file" /* a dataset's virtual column: each row's file */
 
 
 typedef struct pqt_tcol {
@@ -71,6 +72,7 @@ struct pqt_table {
     bool detached;          /* the row set changed: the file no longer describes the rows */
     const char *detached_by; /* the call that detached it (static string) */
     _Atomic bool ri_possible; /* the virtual row index can still be produced */
+    _Atomic bool pf_possible; /* a dataset's virtual parquet_file can still be produced */
     bool nrows_known;       /* in-memory: the first add_column fixed nrows */
     pqt_plan plan;
     char *explain;          /* what a filter and a sample at open decided, or NULL */
@@ -94,6 +96,9 @@ struct pqt_table {
      * filter pass decided for them (the row-group fields of pqt_scan_counts) */
     int64_t scan_rg_total;
     pqt_scan_counts scan_rg;
+    int64_t healpix_pruned; /* row groups a cone's HEALPix ranges pruned (HATS) */
+    int64_t files_pruned_stats; /* a dataset's members whose every row group the filter's
+                                   statistics pruned (table_open_dataset.c) */
     pqt_tbl_qc *qc;         /* qc rules bound at open (table_qc.c), or NULL */
     struct pqt_maml *maml;  /* the read-in MAML (a reference; table_maml.c), or NULL */
 };
@@ -244,6 +249,10 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
 pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call);
 /* Slot of the row index, creating and filling it on first request. */
 pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret);
+/* parquet_file (a dataset's): name is it and it can still be built; build it (as the row
+ * index: an ordinary string slot from then on). */
+bool pqt_tbl_file_col_possible(const pqt_table *t, const char *name);
+pqt_status pqt_tbl_file_col(pqt_table *t, const char *call, int *ci_ret);
 /* Lookup that also answers the row-index name by building it; then touches the column. */
 pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, int *ci_ret);
 
@@ -329,5 +338,18 @@ int64_t pqt_tbl_scan_rg_covered(const pqt_plan *p);
 void pqt_tbl_scan_add(pqt_table *t, pqt_tcol *c, const pqt_read_counters *rc);
 /* Zero every counter of t and its slots (a clone's start). */
 void pqt_tbl_scan_reset(pqt_table *t);
+
+/* ---- table_open_dataset.c: a dataset's open (docs/datasets.md) ---- */
+/* Prune the members by their partition values (and, for a HATS catalogue, by a cone's
+ * pixels) under filter, then merge the kept members' footers (pqt_file_ds_finish). */
+pqt_status pqt_tbl_dataset_at_open(pqt_table *t, const pqt_filter *filter);
+/* The plan's row-index shift: rows number within their own file. */
+pqt_status pqt_tbl_dataset_row_shift(pqt_table *t);
+/* HATS: drop the row groups whose HEALPix pixel column cannot hold a pixel of the filter's
+ * cones (before the filter pass; counted as pruned by statistics). */
+pqt_status pqt_tbl_dataset_healpix(pqt_table *t, const pqt_filter *filter);
+/* Members whose every row group in the slice the filter pass pruned. */
+struct pqt_rg_verdict;
+int64_t pqt_tbl_dataset_files_pruned(const pqt_table *t, const struct pqt_rg_verdict *v);
 
 #endif

@@ -257,7 +257,8 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_
                           limit >= 0 ? limit + 1 : 0,
                           t->opts.sample_set,
                           t->opts.sample_fraction,
-                          t->opts.sample_seed};
+                          t->opts.sample_seed,
+                          t->plan.ri_shift};
     /* the rows a limit counts are the sample's: its seed is settled now, and the sample
      * step after the filter draws with it (docs/sampling.md) */
     if (limit >= 0 && pass.sampled && pass.sample_fraction > 0 && pass.sample_fraction < 1 &&
@@ -287,6 +288,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_
         goto done;
     }
     tally_verdicts(&t->scan_rg, verdicts, t->plan.nrg);
+    if (pqt_file_is_dataset(t->f)) t->files_pruned_stats = pqt_tbl_dataset_files_pruned(t, verdicts);
     /* The filter read its columns: their qc rules are checked now, over the rows it kept
      * (docs/qc.md: qc sees already-filtered rows). What this reads
      * is dropped again, so every column is still unread when the open returns. */

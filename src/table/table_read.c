@@ -281,6 +281,7 @@ pqt_status pqt_tbl_resident(pqt_table *t, const char *call, const char *name, in
     int ci = pqt_tbl_find(t, name);
     if (ci < 0 && name && strcmp(name, PQT_TBL_ROW_INDEX) == 0 && t && t->ri_possible && t->f)
         return pqt_tbl_row_index(t, call, ci_ret);
+    if (ci < 0 && pqt_tbl_file_col_possible(t, name)) return pqt_tbl_file_col(t, call, ci_ret);
     PQT_TRY(pqt_tbl_lookup(t, call, name, &ci));
     PQT_TRY(pqt_tbl_touch(t, ci, call));
     *ci_ret = ci;
@@ -396,7 +397,7 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
         return pqt_err(PQT_NOMEM, "%s: out of memory", call);
     }
     int nread = 0;
-    bool want_ri = false;
+    bool want_ri = false, want_pf = false;
     pqt_status st = PQT_OK;
     for (int k = 0; k < n && st == PQT_OK; k++) {
         int ci = pqt_tbl_find(t, names[k]);
@@ -409,6 +410,10 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
             want_ri = true;
             continue;
         }
+        if (ci < 0 && pqt_tbl_file_col_possible(t, names[k])) {
+            want_pf = true;
+            continue;
+        }
         st = pqt_tbl_lookup(t, call, names[k], &ci);
         if (st != PQT_OK || t->cols[ci].residency == PQT_RES_FULL) continue;
         st = check_readable(t, &t->cols[ci], call);
@@ -418,12 +423,13 @@ pqt_status pqt_table_prefetch(pqt_table *t, const char *const *names, int n)
         }
     }
     pqt_tbl_hold h = {NULL};
-    if (st == PQT_OK && (nread > 0 || want_ri))
+    if (st == PQT_OK && (nread > 0 || want_ri || want_pf))
         st = pqt_tbl_hold_take(&h, t, call, "a first read of a column");
     /* the row index goes first: if the reads then fail, it stays built, which is harmless
      * (building it is what asking for it means) and it cannot fail after the reads */
     int ri;
     if (st == PQT_OK && want_ri) st = pqt_tbl_row_index(t, call, &ri);
+    if (st == PQT_OK && want_pf) st = pqt_tbl_file_col(t, call, &ri);
     if (st == PQT_OK) st = read_many(t, cis, nread, call);
     pqt_tbl_hold_drop(&h);
     pqt_mem_free(cis);

@@ -75,3 +75,87 @@ pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret)
     *ci_ret = ci_new;
     return PQT_OK;
 }
+
+/* ---- parquet_file: a dataset's rows name their file (docs/datasets.md) ----
+ * Virtual by the same rules as the row index: listed by no name query until first asked
+ * for, then an ordinary string slot. Each row holds its file's path relative to the
+ * dataset's root. */
+
+bool pqt_tbl_file_col_possible(const pqt_table *t, const char *name)
+{
+    return name && t && t->f && t->pf_possible && !t->detached &&
+           strcmp(name, PQT_TBL_FILE_COL) == 0 && pqt_tbl_find(t, name) < 0;
+}
+
+/* The member of every table row (plan order, then the permutation). */
+static pqt_status row_members(const pqt_table *t, int64_t *out)
+{
+    const pqt_plan *p = &t->plan;
+    for (int rg = 0; rg < p->nrg; rg++) {
+        int64_t m = pqt_file_ds_rg_member(t->f, rg);
+        for (int64_t k = 0; k < p->sel[rg].nsel; k++) out[p->dst_row[rg] + k] = m;
+    }
+    if (!p->perm) return PQT_OK;
+    int64_t *tmp = pqt_malloc_array((size_t)p->nsel + 1, sizeof *tmp);
+    if (!tmp) return pqt_err(PQT_NOMEM, "out of memory building %s", PQT_TBL_FILE_COL);
+    for (int64_t i = 0; i < p->nsel; i++) tmp[i] = out[p->perm[i]];
+    memcpy(out, tmp, (size_t)p->nsel * sizeof *out);
+    pqt_mem_free(tmp);
+    return PQT_OK;
+}
+
+pqt_status pqt_tbl_file_col(pqt_table *t, const char *call, int *ci_ret)
+{
+    int ci = pqt_tbl_find(t, PQT_TBL_FILE_COL);
+    if (ci >= 0) {
+        *ci_ret = ci;
+        return PQT_OK;
+    }
+    PQT_TBL_HOLD(t, call, "the first request for the file column");
+    ci = pqt_tbl_find(t, PQT_TBL_FILE_COL);
+    if (ci >= 0) {
+        *ci_ret = ci;
+        return PQT_OK;
+    }
+    int64_t n = t->nrows;
+    int64_t *mem = pqt_malloc_array((size_t)n + 1, sizeof *mem);
+    pqt_status st = mem ? row_members(t, mem) : pqt_err(PQT_NOMEM, "out of memory");
+    size_t nbytes = 0;
+    for (int64_t i = 0; st == PQT_OK && i < n; i++)
+        nbytes += strlen(pqt_file_ds_member(t->f, mem[i]));
+    pqt_colbuf b = {0};
+    if (st == PQT_OK) st = pqt_tbl_buf_new(&b, PQT_STRING, false, 0, false, n, n);
+    if (st == PQT_OK) st = pqt_buf_reserve(&b.str_bytes, nbytes + 1);
+    for (int64_t i = 0; st == PQT_OK && i < n; i++) {
+        const char *s = pqt_file_ds_member(t->f, mem[i]);
+        size_t len = strlen(s);
+        memcpy(b.str_bytes.data + b.str_bytes.len, s, len);
+        b.str_bytes.len += len;
+        b.str_offsets[i + 1] = (int64_t)b.str_bytes.len;
+    }
+    pqt_mem_free(mem);
+    char *name = st == PQT_OK ? pqt_strdup(PQT_TBL_FILE_COL) : NULL;
+    char *unit = name ? pqt_strdup("") : NULL;
+    pqt_tcol *c = NULL;
+    if (st == PQT_OK && (!name || !unit)) st = pqt_err(PQT_NOMEM, "out of memory");
+    if (st == PQT_OK) st = pqt_tbl_slot_next(t, &c);
+    if (st != PQT_OK) {
+        pqt_colbuf_free(&b);
+        pqt_mem_free(name);
+        pqt_mem_free(unit);
+        return st;
+    }
+    c->name = name;
+    c->unit = unit;
+    c->kind = PQT_STRING;
+    c->width = 1;
+    c->kind_known = true;
+    c->residency = PQT_RES_FULL;
+    c->buf = b;
+    int ci_new = t->ncols;
+    t->ncols++;
+    t->pf_possible = false;
+    t->generation++;
+    *ci_ret = ci_new;
+    return PQT_OK;
+}

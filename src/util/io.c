@@ -138,6 +138,7 @@ void pqt_io_unref(pqt_io *io)
     if (!io || !io->heap) return;
     if (atomic_fetch_sub_explicit(&io->refs, 1, memory_order_acq_rel) != 1) return;
     for (int i = 0; i < PQT_IO_POOL; i++) pqt_mem_free_recycled(atomic_load(&io->pool[i]));
+    pqt_io_unref(io->pool_io);
     if (io->owns_fd && io->fd >= 0) close(io->fd);
     pqt_mem_free(io->name);
     pqt_mem_free(io);
@@ -228,6 +229,7 @@ void pqt_io_expect_pages(pqt_io *io, size_t nbytes) { raise_hint(&io->page_hint,
 pqt_io_buf pqt_io_buf_take(pqt_io *io)
 {
     pqt_io_buf b = {NULL, 0};
+    if (io->pool_io) io = io->pool_io;
     for (int i = 0; io->heap && i < PQT_IO_POOL; i++) {
         if (!atomic_load_explicit(&io->pool[i], memory_order_relaxed)) continue;
         uint8_t *p = atomic_exchange_explicit(&io->pool[i], NULL, memory_order_acquire);
@@ -243,6 +245,7 @@ void pqt_io_buf_give(pqt_io *io, pqt_io_buf *buf)
 {
     uint8_t *p = buf->data;
     if (!p) return;
+    if (io->pool_io) io = io->pool_io;
     if (buf->cap > POOL_MAX_NBYTES) {
         pqt_mem_free_recycled(p);
         buf->data = NULL;

@@ -40,6 +40,8 @@ typedef struct pqt_io {
     _Atomic(uint8_t *) pool[PQT_IO_POOL]; /* idle buffers; each stores its capacity in front */
     atomic_size_t read_hint; /* the largest read expected (a column chunk): buffers grow once */
     atomic_size_t page_hint; /* the largest chunk decompressed: the bound of its pages */
+    struct pqt_io *pool_io;  /* NULL, or the source whose buffer pool this one uses (a
+                                dataset's members share one pool: util/ioset.h); a reference */
 } pqt_io;
 
 /* Open `path` read-only.

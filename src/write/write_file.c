@@ -609,7 +609,8 @@ static pqt_status finish_file(pqt_writer *w)
     PQT_TRY(put(w, &flen, 4));
     PQT_TRY(put(w, "PAR1", 4));
     PQT_TRY(pqt_wio_sync(w->io));
-    if (fsync(w->fd) != 0) return io_err(w, "flushing the temporary file to disk");
+    if (!w->o.defer_sync && fsync(w->fd) != 0)
+        return io_err(w, "flushing the temporary file to disk");
     if (fchmod(w->fd, 0644) != 0) return io_err(w, "setting the file mode");
     if (close(w->fd) != 0) {
         w->fd = -1;
@@ -645,7 +646,7 @@ static pqt_status commit_parquet(pqt_writer *w)
     }
     pqt_mem_free(w->tmp);
     w->tmp = NULL;
-    char *dcopy = pqt_strdup(w->path);
+    char *dcopy = w->o.defer_sync ? NULL : pqt_strdup(w->path);
     if (dcopy) {
         int dfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY);
         if (dfd >= 0) {

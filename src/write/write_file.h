@@ -59,6 +59,11 @@ typedef struct pqt_wstruct_src {
 pqt_status pqt_wstruct_source(pqt_writer *w, pqt_table *t, const int *slots);
 void pqt_wstruct_source_free(pqt_writer *w);
 
+/* Rows [lo, lo + n) (0-based) of t as pqt_writer_write writes all of them (write_table.c;
+ * pqt_write_dataset's partitions). A part of the rows needs t detached (or in memory) with
+ * every readable column resident: PQT_MISUSE otherwise. */
+pqt_status pqt_writer_write_range(pqt_writer *w, pqt_table *t, int64_t lo, int64_t n);
+
 /* Write the pending row group (nothing when it holds no rows). */
 pqt_status pqt_writer_flush_rg(pqt_writer *w);
 

@@ -29,6 +29,8 @@ struct pqt_write_opts {
     int page_version;
     int threads;
     int64_t dict_nbytes, page_nbytes, rg_rows, rg_nbytes, bloom_ndv;
+    int64_t max_partitions; /* PQT_WOPT_MAX_PARTITIONS (pqt_write_dataset) */
+    bool defer_sync; /* no fsync per file: pqt_write_dataset flushes its files at once (syncfs) */
     bool rg_limit_set; /* PQT_WOPT_ROW_GROUP_ROWS or _NBYTES given: row groups cut exactly there */
     double bloom_fpp;
     char **bloom_cols;

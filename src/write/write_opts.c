@@ -23,6 +23,7 @@ static void set_defaults(pqt_write_opts *o)
     o->page_version = 1;
     o->threads = 1;
     o->dict_nbytes = 1 << 20;
+    o->max_partitions = 10000;
     o->page_nbytes = 1 << 20;
     o->rg_rows = 1 << 20;
     o->rg_nbytes = (int64_t)256 << 20;
@@ -167,6 +168,10 @@ pqt_status pqt_write_opts_set_int(pqt_write_opts *o, pqt_wopt opt, int64_t v)
         else if (opt == PQT_WOPT_ROW_GROUP_NBYTES) o->rg_nbytes = v;
         else o->bloom_ndv = v;
         if (opt == PQT_WOPT_ROW_GROUP_ROWS || opt == PQT_WOPT_ROW_GROUP_NBYTES) o->rg_limit_set = true;
+        return PQT_OK;
+    case PQT_WOPT_MAX_PARTITIONS:
+        if (v < 1) return bad(call, opt, "the partition cap must be at least 1");
+        o->max_partitions = v;
         return PQT_OK;
     case PQT_WOPT_THREADS:
         if (v < 0 || v > 4096) return bad(call, opt, "threads must be 0..4096");

@@ -165,7 +165,10 @@ static pqt_status struct_levels(pqt_writer *w, pqt_wsrc *srcs, int64_t at, int64
     const pqt_colbuf **bufs = pqt_calloc((size_t)nc, sizeof *bufs);
     int64_t *r0s = pqt_calloc((size_t)nc, sizeof *r0s);
     pqt_status st = bufs && r0s ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory");
-    for (int k = 0; st == PQT_OK && k < nc; k++) bufs[k] = srcs[k].read ? NULL : srcs[k].buf;
+    for (int k = 0; st == PQT_OK && k < nc; k++) {
+        bufs[k] = srcs[k].read ? NULL : srcs[k].buf;
+        r0s[k] = bufs[k] ? -srcs[k].row0 : 0; /* a range of rows starts inside the buffer */
+    }
     if (st == PQT_OK) st = pqt_wstruct_rows(w, bufs, r0s, at, n, at);
     pqt_mem_free(bufs);
     pqt_mem_free(r0s);

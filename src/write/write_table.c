@@ -57,13 +57,13 @@ static pqt_status map_columns(const pqt_writer *w, pqt_table *t, int *slots)
 /* Where output column k's rows come from (srcs[k]): a resident buffer, the row index, the
  * exact decimals, or the file row group by row group (the column stays unread). */
 static pqt_status set_sources(pqt_writer *w, pqt_table *t, const int *slots, pqt_colbuf *ri,
-                              pqt_colbuf *whole, pqt_wsrc *srcs)
+                              pqt_colbuf *whole, pqt_wsrc *srcs, int64_t lo)
 {
     const int64_t nrows = pqt_table_nrows(t);
     const bool permuted = pqt_tview_permuted(t);
     for (int k = 0; k < w->ncols; k++) {
         pqt_wsrc *s = &srcs[k];
-        s->row0 = 0;
+        s->row0 = -lo; /* the writer's row 0 is table row lo of a resident buffer */
         s->nrows = nrows;
         if (slots[k] < 0) {
             s->buf = ri;
@@ -111,9 +111,9 @@ static pqt_status set_sources(pqt_writer *w, pqt_table *t, const int *slots, pqt
     return PQT_OK;
 }
 
-pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
+/* Table rows [lo, lo + nw) of t into w (the whole table: 0, nrows). */
+static pqt_status write_rows(pqt_writer *w, pqt_table *t, int64_t lo, int64_t nw, const char *call)
 {
-    const char *call = "pqt_writer_write";
     if (!w || !t) return pqt_err(PQT_MISUSE, "%s: writer or table is NULL", call);
     if (w->failed)
         return pqt_err(PQT_MISUSE, "%s: %s: an earlier write failed; only pqt_writer_abort "
@@ -130,7 +130,7 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
     if (st == PQT_OK) st = map_columns(w, t, slots);
     if (st == PQT_OK) st = pqt_wstruct_source(w, t, slots); /* struct groups (write_struct_src.c) */
     bool want_ri = false;
-    for (int k = 0; k < n; k++) want_ri = want_ri || slots[k] == -2;
+    for (int k = 0; slots && k < n; k++) want_ri = want_ri || slots[k] == -2;
     if (st == PQT_OK && want_ri) {
         if (!pqt_tview_attached(t))
             st = pqt_err(PQT_DETACHED, "the row index '%s' needs a table still attached to its "
@@ -139,9 +139,8 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
         else
             st = pqt_tview_file_rows(t, &ri);
     }
-    int64_t nrows = pqt_table_nrows(t);
-    if (st == PQT_OK && nrows > 0) st = set_sources(w, t, slots, &ri, whole, srcs);
-    if (st == PQT_OK && nrows > 0) st = pqt_writer_add_rows(w, srcs, nrows);
+    if (st == PQT_OK && nw > 0) st = set_sources(w, t, slots, &ri, whole, srcs, lo);
+    if (st == PQT_OK && nw > 0) st = pqt_writer_add_rows(w, srcs, nw);
     for (int k = 0; whole && srcs && k < n; k++) {
         pqt_colbuf_free(&whole[k]);
         pqt_wsrc_free(&srcs[k]);
@@ -156,6 +155,34 @@ pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
         pqt_err_prefix("%s: %s: ", call, w->path);
     }
     return st;
+}
+
+pqt_status pqt_writer_write(pqt_writer *w, pqt_table *t)
+{
+    return write_rows(w, t, 0, pqt_table_nrows(t), "pqt_writer_write");
+}
+
+pqt_status pqt_writer_write_range(pqt_writer *w, pqt_table *t, int64_t lo, int64_t n)
+{
+    const char *call = "pqt_write_dataset";
+    int64_t nrows = pqt_table_nrows(t);
+    if (!w || !t || lo < 0 || n < 0 || lo > nrows - n)
+        return pqt_err(PQT_MISUSE, "%s: rows %lld..%lld of a table of %lld", call,
+                       (long long)lo + 1, (long long)(lo + n), (long long)nrows);
+    /* a part of the rows is taken from resident buffers only: reads through the plan, the
+     * row index and the source's struct presence all start at the table's first row */
+    if ((lo > 0 || n < nrows) && pqt_tview_attached(t))
+        return pqt_err(PQT_MISUSE, "%s: %s: a range of rows is written only from a table "
+                                   "no longer attached to its file",
+                       call, pqt_tview_where(t));
+    for (int s = 0; s < pqt_tview_ncols(t); s++) {
+        pqt_tview_col c;
+        pqt_tview_describe(t, s, &c);
+        if (!c.buf && c.kind != PQT_NONE && (lo > 0 || n < nrows))
+            return pqt_err(PQT_MISUSE, "%s: column '%s' of %s is not resident", call, c.name,
+                           pqt_tview_where(t));
+    }
+    return write_rows(w, t, lo, n, call);
 }
 
 pqt_status pqt_write_table(pqt_table *t, const char *path, const pqt_write_opts *opts)

@@ -116,7 +116,7 @@ static void direct(void)
     pqt_read_counters rc = {0};
     pqt_oindex_cache *cache = pqt_oindex_cache_new(&f->meta);
     REQUIRE_OK(cache ? PQT_OK : PQT_NOMEM);
-    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, true, false, &rc, cache};
+    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, true, false, &rc, cache, NULL, -1};
     pqt_offset_index oi1 = {0}, oi2 = {0};
     bool ok1 = false, ok2 = false;
     pqt_arena a = {0};
@@ -150,7 +150,8 @@ static void direct(void)
     cache = pqt_oindex_cache_new(&short_meta);
     REQUIRE_OK(cache ? PQT_OK : PQT_NOMEM);
     memset(&rc, 0, sizeof rc);
-    src = (pqt_chunk_src){f->io, f->path, f->file_size, &short_meta, true, false, &rc, cache};
+    src = (pqt_chunk_src){f->io, f->path, f->file_size, &short_meta, true,
+                          false, &rc,     cache,        NULL,        -1};
     ok1 = ok2 = true;
     CHECK_OK(pqt_chunk_offset_index(&src, 2, col, &a, &oi1, &ok1));
     CHECK_OK(pqt_chunk_offset_index(&src, 2, col, &a, &oi2, &ok2));

@@ -191,7 +191,7 @@ static int64_t read_check(pqt_file *f, pqt_chunk_ctx *cx, int c, const uint8_t *
                           const char *what)
 {
     pqt_read_counters rc = {0};
-    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, true, true, &rc, NULL};
+    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, true, true, &rc, NULL, NULL, -1};
     const pqt_col *col = &f->schema.cols[c];
     pqt_sel sel;
     memset(&sel, 0, sizeof sel);
@@ -258,7 +258,7 @@ static void garbled(void)
         pqt_file *f;
         if (pqt_file_open_mem(bytes, (size_t)n, "garbled", NULL, &f) != PQT_OK) continue;
         const pqt_col *col = &f->schema.cols[c];
-        pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, false, true, NULL, NULL};
+        pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, false, true, NULL, NULL, NULL, -1};
         pqt_sel sel;
         memset(&sel, 0, sizeof sel);
         CHECK_OK(pqt_sel_init_bools(&sel, N, keep));

@@ -99,7 +99,7 @@ static void check_file(const char *path)
     }
     pqt_chunk_ctx *cx;
     CHECK_OK(pqt_chunk_ctx_new(&cx));
-    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, true, true, NULL, NULL};
+    pqt_chunk_src src = {f->io, f->path, f->file_size, &f->meta, true, true, NULL, NULL, NULL, -1};
     pqt_sel all, sel;
     memset(&all, 0, sizeof all);
     memset(&sel, 0, sizeof sel);
