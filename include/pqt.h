@@ -502,6 +502,17 @@ PQT_API uint64_t pqt_table_generation(const pqt_table *t);
 PQT_API pqt_status pqt_table_row_group_bounds(const pqt_table *t, int physical,
                                               int64_t **bounds_ret, int *n_ret);
 
+/* Datasets (docs/datasets.md): the files a table reads (1 for a table over one file, 0 in
+ * memory), file i's path relative to the dataset's root (1-based; the path itself for one
+ * file; NULL out of range), and where physical row group rg (1-based, as the bounds number
+ * them) lives: *file_ret its file (1-based) and *rg_in_file_ret its row group within that
+ * file (1-based). Files pruned at open read no row group. Errors: PQT_MISUSE (in-memory
+ * table, NULL), PQT_RANGE for rg outside 1..the row groups. */
+PQT_API int64_t pqt_table_nfiles(const pqt_table *t);
+PQT_API const char *pqt_table_file_name(const pqt_table *t, int64_t i);
+PQT_API pqt_status pqt_table_row_group_file(const pqt_table *t, int rg, int64_t *file_ret,
+                                            int *rg_in_file_ret);
+
 /* First and last row (1-based, inclusive) of every row group, from the footer alone.
  * *bounds_ret holds 2 * n entries (lo, hi per row group); free with pqt_free. */
 PQT_API pqt_status pqt_row_group_bounds(const char *path, int64_t **bounds_ret, int *n_ret);
@@ -1401,7 +1412,7 @@ PQT_API pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *
  * (paths relative to dir, in that order): each footer read once, the row groups concatenated
  * with each column chunk's file_path set to its file, the key-value metadata and schema the
  * first file's; existing summary files are replaced (each through a temporary file renamed
- * into place). Errors: PQT_MISUSE (no file, an empty or absolute path), PQT_KIND when a file's
+ * into place). Errors: PQT_MISUSE (no file, an empty or absolute path), PQT_SCHEMA_MISMATCH when a file's
  * schema differs from the first's (naming both files and the first differing column), the
  * footer's errors (PQT_IO, PQT_CORRUPT, ...) naming the file, PQT_IO naming the summary. */
 PQT_API pqt_status pqt_write_metadata_summary(const char *dir, const char *const *files, int nfiles);

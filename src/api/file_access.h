@@ -66,6 +66,8 @@ const char *pqt_file_ds_member(const pqt_file *f, int64_t i);
 /* Column col's hive value in member i: true for a hive column (*value NULL: a null), false
  * for a column of the files. */
 bool pqt_file_ds_hive_value(const pqt_file *f, int col, int64_t i, const char **value);
+/* Member i survived the pruning by partition values (and HEALPix pixels). */
+bool pqt_file_ds_member_kept(const pqt_file *f, int64_t i);
 /* The member of row group rg, and the row of its own file (0-based) where rg starts. */
 int64_t pqt_file_ds_rg_member(const pqt_file *f, int rg);
 int64_t pqt_file_rg_file_row0(const pqt_file *f, int rg);

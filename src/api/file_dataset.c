@@ -427,3 +427,8 @@ bool pqt_file_ds_healpix_col(const pqt_file *f, const char **name, int *order)
     *order = l->hats_healpix_order >= 0 ? l->hats_healpix_order : 29;
     return true;
 }
+
+bool pqt_file_ds_member_kept(const pqt_file *f, int64_t i)
+{
+    return f->ds && f->ds->member_kept[i];
+}

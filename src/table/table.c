@@ -183,6 +183,7 @@ static pqt_status table_open_file(pqt_file *f, const pqt_opts *opts, pqt_table *
         if (st != PQT_OK) goto fail;
     }
     st = plan_at_open(t, filter, sort, opts ? opts->limit_plus1 - 1 : -1);
+    if (st == PQT_OK && pqt_file_is_dataset(f)) st = pqt_tbl_dataset_explain(t);
     if (st != PQT_OK) goto fail;
     pqt_tbl_open_rules_free(&rules);
     *ret = t;

@@ -45,3 +45,33 @@ pqt_status pqt_table_row_group_bounds(const pqt_table *t, int physical, int64_t 
     *n_ret = p->nrg;
     return PQT_OK;
 }
+
+int64_t pqt_table_nfiles(const pqt_table *t)
+{
+    if (!t || !t->f) return 0;
+    return pqt_file_is_dataset(t->f) ? pqt_file_ds_nmembers(t->f) : 1;
+}
+
+const char *pqt_table_file_name(const pqt_table *t, int64_t i)
+{
+    if (i < 1 || i > pqt_table_nfiles(t)) return NULL;
+    return pqt_file_is_dataset(t->f) ? pqt_file_ds_member(t->f, i - 1) : pqt_file_path(t->f);
+}
+
+pqt_status pqt_table_row_group_file(const pqt_table *t, int rg, int64_t *file_ret,
+                                    int *rg_in_file_ret)
+{
+    if (!t || !t->f || !file_ret || !rg_in_file_ret)
+        return pqt_err(PQT_MISUSE, "pqt_table_row_group_file: %s",
+                       t && !t->f ? "the table is in memory: it has no files"
+                                  : "NULL argument");
+    int nrg = pqt_file_nrow_groups(t->f);
+    if (rg < 1 || rg > nrg)
+        return pqt_err(PQT_RANGE, "pqt_table_row_group_file: %s: row group %d asked for, %d "
+                                  "read",
+                       pqt_file_path(t->f), rg, nrg);
+    *file_ret = pqt_file_ds_rg_member(t->f, rg - 1) + 1;
+    *rg_in_file_ret = pqt_chunk_src_rg_no(&(pqt_chunk_src){.members = pqt_file_members(t->f)},
+                                          rg - 1);
+    return PQT_OK;
+}

@@ -348,6 +348,11 @@ pqt_status pqt_tbl_dataset_row_shift(pqt_table *t);
 /* HATS: drop the row groups whose HEALPix pixel column cannot hold a pixel of the filter's
  * cones (before the filter pass; counted as pruned by statistics). */
 pqt_status pqt_tbl_dataset_healpix(pqt_table *t, const pqt_filter *filter);
+/* The lines the explain text ends with for a dataset: files kept and pruned, and for a HATS
+ * catalogue the partitions kept. */
+pqt_status pqt_tbl_dataset_explain(pqt_table *t);
+/* Append a line to the explain text (created on first use; table_open_sort.c). */
+pqt_status pqt_tbl_explain_add(pqt_table *t, const char *line);
 /* Members whose every row group in the slice the filter pass pruned. */
 struct pqt_rg_verdict;
 int64_t pqt_tbl_dataset_files_pruned(const pqt_table *t, const struct pqt_rg_verdict *v);

@@ -9,6 +9,7 @@
  * opened. The same prover, the same rules: `year in (2019, 2021)`, `survey like 'gaia%'` and
  * `year + 1 > 2020` prune as they would prune a row group.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,4 +205,50 @@ pqt_status pqt_tbl_dataset_healpix(pqt_table *t, const pqt_filter *filter)
     }
     pqt_mem_free(keep_rg);
     return st;
+}
+
+/* ---- what the open of a dataset decided, for the explain text ---- */
+
+pqt_status pqt_tbl_dataset_explain(pqt_table *t)
+{
+    pqt_ds_counts c = pqt_file_ds_counts(t->f);
+    char line[512];
+    snprintf(line, sizeof line,
+             "dataset: %lld files, %lld kept, %lld pruned by partition values before any "
+             "footer was read, %lld pruned whole by statistics; %lld footers read%s\n",
+             (long long)c.files, (long long)(c.files - c.files_pruned_partition),
+             (long long)c.files_pruned_partition, (long long)t->files_pruned_stats,
+             (long long)(c.footers_read + c.summary_used),
+             c.summary_used ? " (the _metadata summary)" : "");
+    PQT_TRY(pqt_tbl_explain_add(t, line));
+    if (t->healpix_pruned > 0) {
+        snprintf(line, sizeof line,
+                 "HEALPix: %lld row groups held no pixel the cone can meet (_healpix_29 "
+                 "statistics) and were dropped before the filter (listed above as outside the "
+                 "slice)\n",
+                 (long long)t->healpix_pruned);
+        PQT_TRY(pqt_tbl_explain_add(t, line));
+    }
+    const char *ra, *dec;
+    if (!pqt_file_ds_hats(t->f, &ra, &dec)) return PQT_OK;
+    enum { SHOW = 64 }; /* partitions named; the rest counted */
+    char buf[SHOW * 24 + 128];
+    int len = snprintf(buf, sizeof buf, "HATS partitions kept (Norder/Npix):");
+    int64_t shown = 0, kept = 0;
+    for (int64_t i = 0; i < pqt_file_ds_nmembers(t->f); i++) {
+        if (!pqt_file_ds_member_kept(t->f, i)) continue;
+        int order;
+        int64_t pix;
+        pqt_file_ds_member_pixel(t->f, i, &order, &pix);
+        kept++;
+        if (shown < SHOW && len < (int)sizeof buf - 64) {
+            len += snprintf(buf + len, sizeof buf - (size_t)len, " %d/%lld", order, (long long)pix);
+            shown++;
+        }
+    }
+    if (kept > shown)
+        len += snprintf(buf + len, sizeof buf - (size_t)len, " and %lld more",
+                        (long long)(kept - shown));
+    snprintf(buf + len, sizeof buf - (size_t)len, "\n");
+    return pqt_tbl_explain_add(t, buf);
 }

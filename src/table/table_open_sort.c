@@ -56,8 +56,7 @@ pqt_status pqt_tbl_sort_check(const pqt_table *t, const pqt_sort_spec *spec)
     return PQT_OK;
 }
 
-/* Append a line to the explain text (created on first use). */
-static pqt_status explain_add(pqt_table *t, const char *line)
+pqt_status pqt_tbl_explain_add(pqt_table *t, const char *line)
 {
     const char *old = t->explain ? t->explain : "no filter: every row of the slice is kept\n";
     size_t a = strlen(old), b = strlen(line);
@@ -80,7 +79,7 @@ static pqt_status limit_only(pqt_table *t, int64_t limit)
     }
     char line[128];
     snprintf(line, sizeof line, "limit: the first %lld rows kept\n", (long long)limit);
-    return explain_add(t, line);
+    return pqt_tbl_explain_add(t, line);
 }
 
 /* One sort at open, stage by stage: the keys read over the plan, the order, the plan's
@@ -140,7 +139,7 @@ static pqt_status prune_groups(open_sort *o, int64_t limit)
              "top-n: the keys of %d of %d row groups read (the statistics of "
              "'%s' rule out the rest)\n",
              nread, of, spec->names[0]);
-    return explain_add(t, line);
+    return pqt_tbl_explain_add(t, line);
 }
 
 /* Key i's values over the plan rows, in plan order. */
@@ -280,7 +279,7 @@ static pqt_status explain_sort(open_sort *o, int64_t limit, int64_t nsurv)
                  (long long)limit);
     else
         snprintf(line + at, sizeof line - (size_t)at, "\n");
-    return explain_add(o->t, line);
+    return pqt_tbl_explain_add(o->t, line);
 }
 
 pqt_status pqt_tbl_sort_at_open(pqt_table *t, const pqt_sort_spec *spec, int64_t limit)

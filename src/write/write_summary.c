@@ -189,7 +189,7 @@ static pqt_status summarise(const char *dir, const char *const *files, int n, bo
             char col[512] = "";
             const pqt_file_meta *m = d < ms[0].nschema ? &ms[0] : &ms[f];
             PQT_TRY(walk(m, files[f], a, NULL, NULL, NULL, d, col, sizeof col));
-            return pqt_err(PQT_KIND,
+            return pqt_err(PQT_SCHEMA_MISMATCH,
                            "%s and %s have different schemas: they first "
                            "differ at column '%s'",
                            files[0], files[f], col[0] ? col : "(the root)");

@@ -149,6 +149,19 @@ static void test_hive(void)
         CHECK(len == (int64_t)strlen(want[k]) &&
               memcmp(v.str_bytes + v.str_offsets[r], want[k], (size_t)len) == 0);
     }
+    /* physical row groups: a.parquet has 3 (40, 40, 20 rows), b.parquet 4, c.parquet 2 */
+    int64_t *b = NULL, file = 0;
+    int nrg = 0, in_file = 0;
+    CHECK_OK(pqt_table_row_group_bounds(t, 1, &b, &nrg));
+    CHECK(nrg == 9 && b[6] == 101 && b[7] == 140 && b[17] == 300);
+    pqt_free(b);
+    CHECK(pqt_table_nfiles(t) == 3);
+    CHECK(pqt_table_file_name(t, 2) && strcmp(pqt_table_file_name(t, 2), "part=2/b.parquet") == 0);
+    CHECK_OK(pqt_table_row_group_file(t, 4, &file, &in_file));
+    CHECK(file == 2 && in_file == 1);
+    CHECK_OK(pqt_table_row_group_file(t, 9, &file, &in_file));
+    CHECK(file == 3 && in_file == 2);
+    CHECK(pqt_table_row_group_file(t, 10, &file, &in_file) == PQT_RANGE);
     /* a clone sees the same rows */
     pqt_table *c = NULL;
     CHECK_OK(pqt_table_clone(t, &c));

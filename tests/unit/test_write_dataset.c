@@ -500,7 +500,7 @@ static void summary_calls(void)
     REQUIRE_OK(pqt_write_table(t, p, NULL));
     pqt_table_close(t);
     const char *files[2] = {"one.parquet", "two.parquet"};
-    CHECK_EQ_I64(pqt_write_metadata_summary(dir, files, 2), PQT_KIND);
+    CHECK_EQ_I64(pqt_write_metadata_summary(dir, files, 2), PQT_SCHEMA_MISMATCH);
     const char *msg = pqt_errmsg();
     CHECK(strstr(msg, "one.parquet") && strstr(msg, "two.parquet") && strstr(msg, "'year'"));
     snprintf(p, sizeof p, "%s/_metadata", dir);
