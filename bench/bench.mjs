@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { BENCH_DIR, REPO_DIR, parseArgs, peerVersion, errorText, catalogueDir, stats } from './lib.mjs';
-import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
+import { FILES, selectedWorkloads, selectedFiles, dataPath } from './workloads.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const N = Number(args.n);
@@ -35,8 +35,7 @@ const out = fs.openSync(outPath, 'w');
 const record = (r) => fs.writeSync(out, JSON.stringify(r) + '\n');
 const log = (...a) => console.error('bench:', ...a);
 
-const filePath = (fk) => (FILES[fk].catalogue ? path.join(catalogueDir(dataRoot, N), FILES[fk].name)
-                                              : path.join(dataRoot, FILES[fk].name));
+const filePath = (fk) => dataPath(fk, dataRoot, N, catalogueDir);
 const bin = (name, dir = buildDir) => path.join(dir, 'bench', name);
 // BENCH_BASE_BUILD=DIR: a second pqt build (another commit's), run cell by cell right before
 // this one's as engine 'pqt-base', so a change is compared with its parent in the same run.

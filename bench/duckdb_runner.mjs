@@ -7,7 +7,7 @@
 // the external file cache are switched off), only the columns the query needs are read.
 import path from 'node:path';
 import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir, memKb, resetPeak } from './lib.mjs';
-import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
+import { selectedWorkloads, selectedFiles, dataPath, duckdbSource } from './workloads.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const threads = Number(args.threads ?? 1);
@@ -31,11 +31,10 @@ const toNum = (v) => (typeof v === 'bigint' ? Number(v) : v === null ? NaN : Num
 for (const w of selectedWorkloads()) {
   if (!w.duckdb) continue;
   for (const fk of selectedFiles(w)) {
-    const file = FILES[fk].catalogue ? path.join(catalogueDir(root, n), FILES[fk].name)
-                                     : path.join(root, FILES[fk].name);
+    const file = dataPath(fk, root, n, catalogueDir);
     const rec = { engine: 'duckdb', workload: w.id, file: fk, threads };
     try {
-      const sql = w.duckdb(`read_parquet('${file}')`, { n });
+      const sql = w.duckdb(duckdbSource(fk, file), { n });
       const kinds = w.cols.map((c) => c.split(':')[1]);
       const once = async () => {
         const rows = (await conn.runAndReadAll(sql)).getRows();

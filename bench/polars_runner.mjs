@@ -9,7 +9,7 @@
 // opened afresh every time and projection/predicate pushdown read only what is needed.
 import path from 'node:path';
 import { loadPeer, parseArgs, timeRuns, emit, errorText, catalogueDir, memKb, resetPeak } from './lib.mjs';
-import { FILES, selectedWorkloads, selectedFiles } from './workloads.mjs';
+import { selectedWorkloads, selectedFiles, dataPath, polarsScan } from './workloads.mjs';
 
 const args = parseArgs(process.argv.slice(2));
 const runs = Number(args.runs ?? 5);
@@ -27,14 +27,13 @@ const toNum = (v) => (typeof v === 'bigint' ? Number(v) : v === null ? NaN : Num
 for (const w of selectedWorkloads()) {
   if (!w.polars) continue;
   for (const fk of selectedFiles(w)) {
-    const file = FILES[fk].catalogue ? path.join(catalogueDir(root, n), FILES[fk].name)
-                                     : path.join(root, FILES[fk].name);
+    const file = dataPath(fk, root, n, catalogueDir);
     for (const engine of ['in-memory', 'streaming']) {
       const rec = { engine: 'polars', mode: engine, workload: w.id, file: fk, threads };
       try {
         const kinds = w.cols.map((c) => c.split(':')[1]);
         const once = () => {
-          const df = w.polars(pl, pl.scanParquet(file), { n }).collectSync({ engine });
+          const df = w.polars(pl, polarsScan(pl, fk, file), { n }).collectSync({ engine });
           return w.polarsPost ? w.polarsPost(df) : df.row(0).map(toNum);
         };
         const rss0 = resetPeak();

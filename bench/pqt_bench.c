@@ -520,10 +520,14 @@ int main(int argc, char **argv)
     printf(",\"rss_start_kb\":%ld,\"maxrss_kb\":%ld", rss_start, proc_status_kb("VmHWM"));
     if (ok && b.have_scan) /* what the table read (the last run's counters) */
         printf(",\"scan\":{\"row_groups\":%lld,\"pruned_stats\":%lld,\"kept_whole\":%lld,"
-               "\"pages_decompressed\":%lld,\"values_decoded\":%lld}",
+               "\"pages_decompressed\":%lld,\"values_decoded\":%lld,\"files\":%lld,"
+               "\"files_pruned_partition\":%lld,\"files_pruned_stats\":%lld,"
+               "\"footers_read\":%lld}",
                (long long)b.scan.row_groups, (long long)b.scan.row_groups_pruned_stats,
                (long long)b.scan.row_groups_all, (long long)b.scan.pages_decompressed,
-               (long long)b.scan.values_decoded);
+               (long long)b.scan.values_decoded, (long long)b.scan.files,
+               (long long)b.scan.files_pruned_partition, (long long)b.scan.files_pruned_stats,
+               (long long)b.scan.footers_read);
     if (ok) {
         printf(",\"values\":[");
         for (int i = 0; i < nfirst; i++) printf("%s%.17g", i ? "," : "", first[i]);

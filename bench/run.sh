@@ -98,6 +98,12 @@ done
 
 # 3. the data (kept in the cache; regenerated only when missing or from another generator)
 node "$here/gen_data.mjs" --n "$N" --out "$DATA"
+# 3b. the datasets of D1..D5 (1,000 hive files, a HATS layout), made from the catalogue and
+#     cached beside it; only when a D workload is to run
+case ",${BENCH_WORKLOADS:-D1}," in
+    *,D[0-9]*) node "$here/gen_datasets.mjs" --n "$N" --out "$DATA" ||
+        say "could not make the datasets (the D1..D5 cells will say so)" ;;
+esac
 
 # 4. every engine, then the table
 say "running: N=$N, runs=$RUNS, threads=$THREADS"

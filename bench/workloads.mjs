@@ -33,7 +33,33 @@ export const FILES = {
   wide: { catalogue: false, name: 'wide.parquet', label: 'wide 2000 cols' },
   // The catalogue's rows ordered by r (ten row groups): for the photometric workloads only.
   rsorted: { catalogue: true, name: 'catalogue_rsorted.parquet', label: 'sorted by r (DuckDB snappy)' },
+  // Datasets of many files (D1..D5; bench/gen_datasets.mjs makes them from catalogue_snappy):
+  // folders under n<N>/, opened by every engine as one table.
+  hive1000: { catalogue: false, dataset: 'hive', name: 'hive1000', label: '1,000 hive files (part=K)' },
+  hats: { catalogue: false, dataset: 'hats', name: 'hats', label: 'HATS (HEALPix orders 3..7)' },
 };
+// The path an engine opens for a file key: a catalogue file or a dataset folder under n<N>/,
+// else a file in the data root. pqt opens it as is (a dataset through pqt_table_open of the
+// folder); the peers get dataSource's glob.
+export function dataPath(fk, root, n, catDir) {
+  const f = FILES[fk];
+  return f.catalogue || f.dataset ? `${catDir(root, n)}/${f.name}` : `${root}/${f.name}`;
+}
+// DuckDB's source expression and Polars' scan for a file key: a dataset is a glob, hive
+// folders with hive partitioning; the HATS folders (Norder=/Dir=/Npix=) are not read as hive
+// columns, the files carry those columns themselves.
+export function duckdbSource(fk, file) {
+  const f = FILES[fk];
+  if (f.dataset === 'hive') return `read_parquet('${file}/**/*.parquet', hive_partitioning = true)`;
+  if (f.dataset === 'hats') return `read_parquet('${file}/dataset/**/*.parquet', hive_partitioning = false)`;
+  return `read_parquet('${file}')`;
+}
+export function polarsScan(pl, fk, file) {
+  const f = FILES[fk];
+  if (f.dataset === 'hive') return pl.scanParquet(`${file}/**/*.parquet`, { hivePartitioning: true });
+  if (f.dataset === 'hats') return pl.scanParquet(`${file}/dataset/**/*.parquet`, { hivePartitioning: false });
+  return pl.scanParquet(file);
+}
 // The photometric workloads (W14..W16) run on the three catalogue files and the r-sorted one.
 export const PHOT_FILES = [...CAT_FILES, 'rsorted'];
 
@@ -134,6 +160,23 @@ function photBaselines(id, files) {
 const f64 = (pl, c) => pl.col(c).cast(pl.Float64);
 // select() with the outputs named v0, v1, ... (Polars refuses two outputs with one name).
 const sel = (lf, ...exprs) => lf.select(...exprs.map((e, i) => e.alias(`v${i}`)));
+
+// W13's cone in the peers (D5 runs the same over the HATS layout).
+const W13_SQL = (src) => `SELECT count(*), sum(id), sum(mass), sum(z::DOUBLE), sum(quality) FROM ${src}
+                      WHERE sin(radians(dec)) * ${dbl(CONE_K.s0)}
+                            + cos(radians(dec)) * ${dbl(CONE_K.c0)} * cos(radians(ra - ${CONE.ra0}))
+                            >= ${dbl(CONE_K.cr)}`;
+const W13_POLARS = (pl, lf) => {
+  const dec = pl.col('dec').radians();
+  const cosd = dec.sin().mul(CONE_K.s0)
+    .plus(pl.col('dec').radians().cos().mul(CONE_K.c0)
+      .mul(pl.col('ra').minus(CONE.ra0).radians().cos()));
+  return sel(lf.filter(cosd.gtEq(CONE_K.cr)), pl.col('id').count().cast(pl.Int64),
+             pl.col('id').sum(), pl.col('mass').sum(), f64(pl, 'z').sum(),
+             pl.col('quality').cast(pl.Int64).sum());
+};
+// D2's partitions: ten of the 1,000 spread over the range (1% of the rows)
+const D2_PARTS = [7, 107, 207, 307, 407, 507, 607, 707, 807, 907];
 
 export const WORKLOADS = [
   {
@@ -243,25 +286,69 @@ export const WORKLOADS = [
     id: 'W13', title: `cone r = ${CONE.r}° around (${CONE.ra0}°, ${CONE.dec0}°): count, sums id, mass, z, quality`,
     files: CAT_FILES,
     cols: ['count:i', 'sum_id:i', 'sum_mass:f', 'sum_z:f', 'sum_quality:i'],
-    duckdb: (src) => `SELECT count(*), sum(id), sum(mass), sum(z::DOUBLE), sum(quality) FROM ${src}
-                      WHERE sin(radians(dec)) * ${dbl(CONE_K.s0)}
-                            + cos(radians(dec)) * ${dbl(CONE_K.c0)} * cos(radians(ra - ${CONE.ra0}))
-                            >= ${dbl(CONE_K.cr)}`,
-    polars: (pl, lf) => {
-      const dec = pl.col('dec').radians();
-      const cosd = dec.sin().mul(CONE_K.s0)
-        .plus(pl.col('dec').radians().cos().mul(CONE_K.c0)
-          .mul(pl.col('ra').minus(CONE.ra0).radians().cos()));
-      return sel(lf.filter(cosd.gtEq(CONE_K.cr)), pl.col('id').count().cast(pl.Int64),
-                 pl.col('id').sum(), pl.col('mass').sum(), f64(pl, 'z').sum(),
-                 pl.col('quality').cast(pl.Int64).sum());
-    },
+    duckdb: (src) => W13_SQL(src),
+    polars: (pl, lf) => W13_POLARS(pl, lf),
     pqt: true,
     pqtArgs: coneArgs('W13'),
   },
   photWorkload('W14', 'colour cut `g - r > 0.5 and r < 20`', PHOT_FILES),
   photWorkload('W15', 'magnitude from flux `-2.5 * log10(flux) + 22.5 < 21`', PHOT_FILES),
   photWorkload('W16', 'bright, pruned by statistics `-2.5 * log10(flux) + 22.5 < 17`', ['rsorted']),
+  // ---- datasets of many files (issue 31): 1,000 hive partitions of the catalogue by blocks of
+  // N/1000 ids (part = floor((id - 1) * 1000 / N)) and a HATS layout of it ----
+  {
+    id: 'D1', title: 'dataset: open 1,000 hive files + count', files: ['hive1000'],
+    cols: ['count:i'],
+    duckdb: (src) => `SELECT count(*) FROM ${src}`,
+    polars: (pl, lf) => sel(lf, pl.len().cast(pl.Int64)),
+    pqt: true, pqtArgs: ['--workload', 'FSUM', '--sum', ''],
+  },
+  {
+    id: 'D2', title: `dataset: partition filter \`part in (${D2_PARTS.join(', ')})\` (1%): count, sum ra`,
+    files: ['hive1000'], cols: ['count:i', 'sum_ra:f'],
+    duckdb: (src) => `SELECT count(*), sum(ra) FROM ${src} WHERE part IN (${D2_PARTS.join(', ')})`,
+    polars: (pl, lf) => sel(lf.filter(pl.col('part').isIn(D2_PARTS)),
+                            pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum()),
+    pqt: true, pqtArgs: fsum([`part in (${D2_PARTS.join(', ')})`], ['ra']),
+  },
+  {
+    id: 'D3', title: "dataset: W2's 1% `id` range, pruned by file statistics: count, sum ra",
+    files: ['hive1000'], cols: ['count:i', 'sum_ra:f'],
+    duckdb: (src, { n }) => {
+      const { lo, hi } = w2Range(n);
+      return `SELECT count(*), sum(ra) FROM ${src} WHERE id BETWEEN ${lo} AND ${hi}`;
+    },
+    polars: (pl, lf, { n }) => {
+      const { lo, hi } = w2Range(n);
+      return sel(lf.filter(pl.col('id').gtEq(lo).and(pl.col('id').ltEq(hi))),
+                 pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum());
+    },
+    pqt: true,
+    pqtArgs: ({ n }) => {
+      const { lo, hi } = w2Range(n);
+      return fsum([`id >= ${lo} and id <= ${hi}`], ['ra']);
+    },
+  },
+  {
+    // FSUM gives the count first, so every engine does
+    id: 'D4', title: 'dataset: W1 (sum ra, dec, mass, z) over the 1,000 files, with the count', files: ['hive1000'],
+    cols: ['count:i', 'sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'],
+    duckdb: (src) => `SELECT count(*), sum(ra), sum(dec), sum(mass), sum(z::DOUBLE) FROM ${src}`,
+    polars: (pl, lf) => sel(lf, pl.len().cast(pl.Int64), pl.col('ra').sum(), pl.col('dec').sum(),
+                                pl.col('mass').sum(), f64(pl, 'z').sum()),
+    pqt: true, pqtArgs: ['--workload', 'FSUM', '--sum', 'ra,dec,mass,z'],
+  },
+  {
+    // The peers run W13's expression (no HEALPix pruning: they read every partition); pqt the
+    // filter language's cone (haversine), which prunes partitions by pixel, row groups by
+    // _healpix_29 ranges and the box. The two formulas agree on every row here (W13's rows).
+    id: 'D5', title: `dataset: W13's cone over the HATS layout: count, sums id, mass, z, quality`,
+    files: ['hats'], cols: ['count:i', 'sum_id:i', 'sum_mass:f', 'sum_z:f', 'sum_quality:i'],
+    duckdb: (src) => W13_SQL(src),
+    polars: (pl, lf) => W13_POLARS(pl, lf),
+    pqt: true,
+    pqtArgs: fsum([`cone(ra, dec, ${CONE.ra0}, ${CONE.dec0}, ${CONE.r})`], W13_SUMS),
+  },
   // ---- exports: every column of every row as text, to /dev/null ----
   {
     id: 'X1', title: 'export all columns to csv (/dev/null)', files: ['snappy'],
