@@ -66,10 +66,11 @@ _pqt()
     meta) opts="-f --format -h --help" ;;
     cat | head)
         opts="-c --columns --rows -n --limit --all -f --format -w --where --sample -s --sort
-              --dotted-keys --explain --qc --qc-soft --maml --no-crc --binary-as-string -h --help" ;;
+              --dotted-keys --explain --qc --qc-soft --maml --no-crc --binary-as-string
+              --union-by-name --no-hive -h --help" ;;
     count)
         opts="-w --where --rows --sample --explain --no-pushdown --no-crc --binary-as-string
-              -h --help" ;;
+              --union-by-name --no-hive -h --help" ;;
     stats) opts="-c --columns -w --where -f --format --no-crc -h --help" ;;
     copy)
         opts="-c --columns --rows --row-index -w --where --sort --codec --level --row-group-rows
