@@ -68,12 +68,18 @@ static pqt_status summary_members(pqt_file_ds *ds, int64_t *sum_rg, bool *covere
 
 /* ---- footers read in parallel ---- */
 
+/* The first read of a member's footer: its last 16 KiB, which hold the footer of a file of a
+ * few dozen columns and row groups (a longer footer costs a second read). 64 KiB for each of
+ * thousands of small files was a third of a dataset's open. */
+#define MEMBER_TAIL_NBYTES ((int64_t)16 * 1024)
+
 static pqt_status read_member(pqt_file_ds *ds, int64_t i)
 {
     pqt_io *io;
     PQT_TRY(pqt_ioset_get(ds->set, i, -1, &io));
     ds->member_size[i] = io->size;
-    pqt_status st = pqt_footer_read_io(io, &ds->member_arena[i], &ds->member_meta[i]);
+    pqt_status st =
+        pqt_footer_read_io_tail(io, MEMBER_TAIL_NBYTES, &ds->member_arena[i], &ds->member_meta[i]);
     if (st == PQT_OK) pqt_meta_pad_old_parquet_mr(&ds->member_meta[i], io->size);
     pqt_ioset_put(ds->set, io);
     return st;
@@ -118,6 +124,28 @@ static bool same_leaf(const pqt_file_meta *am, const pqt_col *a, const pqt_file_
            a->is_list == b->is_list && a->nchunk_cols == b->nchunk_cols;
 }
 
+/* The first n schema elements of a and b are the same field for field (b has no more; the
+ * roots' child counts aside: a's counts the hive columns): the leaves then read alike
+ * without building b's columns. */
+static bool same_elems(const pqt_file_meta *a, const pqt_file_meta *b, int n)
+{
+    if (b->nschema != n || a->nschema < n) return false;
+    for (int e = 0; e < n; e++) {
+        const pqt_schema_elem *x = &a->schema[e], *y = &b->schema[e];
+        if ((e > 0 && (strcmp(x->name ? x->name : "", y->name ? y->name : "") != 0 ||
+                       x->num_children != y->num_children)) ||
+            x->type != y->type || x->type_length != y->type_length ||
+            x->repetition != y->repetition || x->converted_type != y->converted_type ||
+            x->scale != y->scale || x->precision != y->precision ||
+            x->logical.id != y->logical.id || x->logical.scale != y->logical.scale ||
+            x->logical.precision != y->logical.precision ||
+            x->logical.bit_width != y->logical.bit_width || x->logical.unit != y->logical.unit ||
+            x->logical.utc != y->logical.utc || x->logical.is_signed != y->logical.is_signed)
+            return false;
+    }
+    return true;
+}
+
 /* What differs between two leaves of one path, for messages. */
 static const char *leaf_diff(const pqt_file_meta *am, const pqt_col *a, const pqt_file_meta *bm,
                              const pqt_col *b)
@@ -149,6 +177,8 @@ static pqt_status map_leaves(pqt_file_ds *ds, int64_t i, const pqt_file_meta *mm
     for (int k = 0; k < ds->nfile_leaves; k++)
         map[k] = ds->union_by_name ? -1 : k;
     if (mm->n_row_groups == 0) return PQT_OK;
+    if (!ds->union_by_name && same_elems(dm, mm, dm->nschema - ds->nhive))
+        return PQT_OK; /* the usual case, one writer's files: no columns to build */
     pqt_schema ms;
     pqt_status st = pqt_schema_build(mm, binary_as_string, &ds->member_arena[i], &ms);
     if (st != PQT_OK) {

@@ -72,6 +72,12 @@ pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_aren
 
 pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta *out)
 {
+    return pqt_footer_read_io_tail(io, TAIL_NBYTES, arena, out);
+}
+
+pqt_status pqt_footer_read_io_tail(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
+                                   pqt_file_meta *out)
+{
     const char *path = io->name;
     int64_t file_size = io->size;
     memset(out, 0, sizeof *out);
@@ -80,7 +86,8 @@ pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta 
                        "%s: file is %lld bytes, too small for a Parquet file (at least %d)", path,
                        (long long)file_size, FRAME_NBYTES);
 
-    int64_t tail_nbytes = file_size < TAIL_NBYTES ? file_size : TAIL_NBYTES;
+    if (tail_guess < FRAME_NBYTES) tail_guess = FRAME_NBYTES;
+    int64_t tail_nbytes = file_size < tail_guess ? file_size : tail_guess;
     int64_t tail_start = file_size - tail_nbytes;
     uint8_t *tail = pqt_malloc((size_t)tail_nbytes);
     if (!tail) return pqt_err(PQT_NOMEM, "%s: out of memory reading the footer", path);

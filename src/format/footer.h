@@ -31,5 +31,10 @@ pqt_status pqt_footer_read(int fd, const char *path, int64_t file_size, pqt_aren
 /* The same over any source (util/io.h: path, descriptor or memory); io->name starts the
  * messages and io->size is the file size. */
 pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta *out);
+/* The same, the first read taking the last tail_guess bytes (a second one when the footer is
+ * longer): a dataset's members, whose footers are about the size of the first one's, are
+ * read with a guess near that size rather than 64 KiB each. */
+pqt_status pqt_footer_read_io_tail(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
+                                   pqt_file_meta *out);
 
 #endif

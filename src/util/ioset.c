@@ -2,8 +2,8 @@
 /*
  * ioset.c - member sources opened on first use, a bounded number kept open (layer: util).
  *
- * One spin lock guards the table of open members: the work under it is a lookup, or an
- * open(2) and fstat(2) of a member not yet open, short next to the chunk read that follows.
+ * One spin lock guards the table of open members: the work under it is a lookup or a
+ * publication; a member is opened outside it.
  */
 #include "util/ioset.h"
 
@@ -113,19 +113,24 @@ pqt_status pqt_ioset_get(pqt_ioset *s, int64_t i, int64_t expect, pqt_io **ret)
         unlock(s);
         return PQT_OK;
     }
-    close_idle(s);
+    unlock(s);
+    /* open(2) and fstat(2) outside the lock: other threads open other members meanwhile */
     pqt_status st = pqt_io_open_path(s->paths[i], &io);
     if (st == PQT_OK && expect >= 0 && io->size != expect) {
-        st = pqt_err(PQT_IO,
-                     "%s: the file is %lld bytes, %lld when the dataset was opened: it "
-                     "changed since (reopen the dataset)",
+        st = pqt_err(PQT_IO, "%s: the file is %lld bytes, %lld when the dataset was opened: it "
+                             "changed since (reopen the dataset)",
                      s->paths[i], (long long)io->size, (long long)expect);
         pqt_io_unref(io);
     }
-    if (st != PQT_OK) {
+    if (st != PQT_OK) return st;
+    lock(s);
+    if (s->open[i]) { /* another thread opened it first: use that one */
+        pqt_io_unref(io);
+        *ret = pqt_io_ref(s->open[i]);
         unlock(s);
-        return st;
+        return PQT_OK;
     }
+    close_idle(s);
     io->pool_io = pqt_io_ref(s->pool);
     if (s->reads) pqt_io_expect_reads(io, s->reads);
     if (s->pages) pqt_io_expect_pages(io, s->pages);
