@@ -18,7 +18,8 @@ pqt_status cat_open(const char *path, const cat_open_args *a, int int96_unit, pq
     pqt_opts_set_int(o, PQT_OPT_BINARY_AS_STRING, a->binary_as_string);
     pqt_opts_set_int(o, PQT_OPT_INT96_UNIT, int96_unit);
     tool_apply_dataset_opts(o);
-    st = tool_file_open(path, o, ret);
+    if (tool_ds_filter) st = pqt_opts_set_filter(o, tool_ds_filter);
+    if (st == PQT_OK) st = tool_file_open(path, o, ret);
     pqt_opts_free(o);
     return st;
 }

@@ -543,6 +543,9 @@ static int parse_and_run(int argc, char **argv, const char *cmd, const char *usa
 
     pqt_file *f;
     cat_open_args oa = {a->no_crc, a->binary_as_string};
+    /* a dataset's files the partition values refute are not opened for the schema either
+     * (without --rows: a slice numbers every file's rows) */
+    if (tool_is_dataset(a->path) && !a->rows && !a->maml) tool_ds_filter = a->where.filter;
     if (cat_open(a->path, &oa, PQT_UNIT_NANOS, &f) != PQT_OK) return tool_fail(a->path);
     rc = run(f, a);
     pqt_file_close(f);

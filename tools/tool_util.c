@@ -293,6 +293,7 @@ pqt_status tool_table_open(const char *path, const pqt_opts *opts, pqt_table **r
 }
 
 int tool_ds_union_by_name, tool_ds_no_hive;
+const pqt_filter *tool_ds_filter;
 
 void tool_apply_dataset_opts(pqt_opts *o)
 {

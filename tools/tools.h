@@ -185,6 +185,9 @@ pqt_status tool_where_open(const char *path, const tool_where_open_args *a, pqt_
 bool tool_is_dataset(const char *path);
 /* --union-by-name and --no-hive (datasets), for every open the command makes. */
 extern int tool_ds_union_by_name, tool_ds_no_hive;
+/* A filter a dataset's footer-level open prunes its files with (cat: the footers of files
+ * the filter's partition conjuncts refute are never read); NULL: none. */
+extern const pqt_filter *tool_ds_filter;
 void tool_apply_dataset_opts(pqt_opts *o);
 /* pqt_table_explain's text, ending in a newline. */
 void tool_explain_text(const pqt_table *t, FILE *out);
