@@ -179,20 +179,8 @@ static void hive_stats(const pqt_ds_list *l, const int *key_of, int nslots, int6
                        pqt_scan_stats *stats)
 {
     for (int s = 0; s < nslots; s++) {
-        pqt_scan_stats *st = &stats[s];
-        memset(st, 0, sizeof *st);
         int k = key_of[s];
-        const char *v = l->values[i * l->nkeys + k];
-        st->nan_count = 0;
-        st->null_count = v ? 0 : 1;
-        if (!v) continue;
-        st->flags = PQT_SST_MIN | PQT_SST_MAX | PQT_SST_MIN_EXACT | PQT_SST_MAX_EXACT;
-        if (l->key_is_int[k]) {
-            st->min.i = st->max.i = strtoll(v, NULL, 10);
-        } else {
-            st->min.s = st->max.s = v;
-            st->min.len = st->max.len = (int64_t)strlen(v);
-        }
+        pqt_scan_value_stats(l->values[i * l->nkeys + k], l->key_is_int[k], &stats[s]);
     }
 }
 

@@ -174,4 +174,8 @@ pqt_tri pqt_scan_conj_prove(const pqt_fprog *p, int k, const pqt_scan_stats *sta
 /* The whole program: NONE if any conjunct is NONE, ALL if every one is ALL. */
 pqt_tri pqt_scan_prog_prove(const pqt_fprog *p, const pqt_scan_stats *stats, int64_t nrows);
 
+/* A partition value (a hive folder's text; NULL: a null) as the statistics of a one-row row
+ * group: min = max = the value, int64 when is_int, else a string (filter_project.c). */
+void pqt_scan_value_stats(const char *value, bool is_int, pqt_scan_stats *out);
+
 #endif

@@ -7,6 +7,7 @@
  * alone can be proved then. A conjunct is kept whole or not at all, so the projection is
  * implied by the filter: every row the filter keeps, the projection keeps.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "scan/filter_expr.h"
@@ -172,4 +173,19 @@ int pqt_scan_filter_cones(const pqt_filter *f, const char *ra, const char *dec, 
     for (int i = 0; f && ra && dec && i < f->nrules; i++)
         if (f->rules[i].root) find_cones(f->rules[i].root, ra, dec, out, max, &k);
     return k;
+}
+
+void pqt_scan_value_stats(const char *value, bool is_int, pqt_scan_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nan_count = 0;
+    out->null_count = value ? 0 : 1;
+    if (!value) return;
+    out->flags = PQT_SST_MIN | PQT_SST_MAX | PQT_SST_MIN_EXACT | PQT_SST_MAX_EXACT;
+    if (is_int) {
+        out->min.i = out->max.i = strtoll(value, NULL, 10);
+    } else {
+        out->min.s = out->max.s = value;
+        out->min.len = out->max.len = (int64_t)strlen(value);
+    }
 }

@@ -28,21 +28,8 @@ static void member_stats(const pqt_table *t, const pqt_fprog *prog, const int *s
         st->null_count = -1;
         st->nan_count = -1;
         const char *v;
-        if (slot_file_col[s] < 0 || !pqt_file_ds_hive_value(t->f, slot_file_col[s], i, &v))
-            continue;
-        st->nan_count = 0;
-        if (!v) {
-            st->null_count = 1;
-            continue;
-        }
-        st->null_count = 0;
-        st->flags = PQT_SST_MIN | PQT_SST_MAX | PQT_SST_MIN_EXACT | PQT_SST_MAX_EXACT;
-        if (pqt_file_col(t->f, slot_file_col[s])->kind == PQT_INT64) {
-            st->min.i = st->max.i = strtoll(v, NULL, 10);
-        } else {
-            st->min.s = st->max.s = v;
-            st->min.len = st->max.len = (int64_t)strlen(v);
-        }
+        if (slot_file_col[s] >= 0 && pqt_file_ds_hive_value(t->f, slot_file_col[s], i, &v))
+            pqt_scan_value_stats(v, pqt_file_col(t->f, slot_file_col[s])->kind == PQT_INT64, st);
     }
 }
 
