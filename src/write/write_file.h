@@ -37,6 +37,7 @@ struct pqt_writer {
     pqt_buf maml_src;      /* its source text, read at open for the verbatim sidecar */
     pqt_buf tmpbuf;
     bool failed;
+    bool part; /* pqt_writer_open_part: a nameless spool, no head, closed into a pqt_part */
     /* the always-written keys (write_meta.c): entries reserved at open, filled at close */
     struct pqt_wmeta_slot *slots;
     int nslots;
@@ -63,6 +64,20 @@ void pqt_wstruct_source_free(pqt_writer *w);
  * pqt_write_dataset's partitions). A part of the rows needs t detached (or in memory) with
  * every readable column resident: PQT_MISUSE otherwise. */
 pqt_status pqt_writer_write_range(pqt_writer *w, pqt_table *t, int64_t lo, int64_t n);
+
+/* pqt_writer_open (part false) and pqt_writer_open_part (true: the bytes go to a nameless
+ * spool beside path, without the "PAR1" head, so offsets count from the part's start);
+ * `call` starts the messages. */
+pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
+                              const pqt_write_opts *opts, bool part, const char *call);
+
+/* The FileMetaData of what w holds (schema, rows, row groups, key-value entries, created_by,
+ * column orders); pointers into w. */
+pqt_status pqt_writer_file_meta(pqt_writer *w, pqt_file_meta *m);
+
+/* Give the finished temporary file tmp its name path: rename (overwrite) or link, which
+ * refuses an existing name (PQT_EXISTS); then the directory flushed when sync is set. */
+pqt_status pqt_wfile_commit(const char *tmp, const char *path, bool overwrite, bool sync);
 
 /* Write the pending row group (nothing when it holds no rows). */
 pqt_status pqt_writer_flush_rg(pqt_writer *w);
