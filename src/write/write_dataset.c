@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pqt_file.h"
 #include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -401,4 +402,26 @@ pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *const *p
     pqt_table_close(c);
     pqt_wopts_clear(&wo);
     return st;
+}
+
+/* ---- the folder alone, for datasets whose files other processes write ---- */
+
+pqt_status pqt_dataset_dir_create(const char *dir, char **tmp_ret)
+{
+    if (!dir || !*dir || !tmp_ret)
+        return pqt_err(PQT_MISUSE, "pqt_dataset_dir_create: dir or tmp_ret is NULL or empty");
+    PQT_TRY(check_dir(dir));
+    return make_tmp(dir, tmp_ret);
+}
+
+pqt_status pqt_dataset_dir_commit(const char *tmp, const char *dir)
+{
+    if (!tmp || !dir || !*dir)
+        return pqt_err(PQT_MISUSE, "pqt_dataset_dir_commit: tmp or dir is NULL or empty");
+    return commit(tmp, dir);
+}
+
+void pqt_dataset_dir_remove(const char *tmp)
+{
+    remove_tree(tmp);
 }

@@ -209,17 +209,13 @@ pqt_status pqt_part_write_to(const pqt_part *p, const char *tmp, int64_t offset)
 
 /* ---- the shared file ---- */
 
-pqt_status pqt_shared_file_create(const char *path, const pqt_write_opts *opts, char **tmp_ret)
+pqt_status pqt_shared_file_create(const pqt_part *p, char **tmp_ret)
 {
     const char *call = "pqt_shared_file_create";
-    if (!path || !*path || !tmp_ret)
-        return pqt_err(PQT_MISUSE, "%s: path or tmp_ret is NULL", call);
-    pqt_write_opts o;
-    PQT_TRY(pqt_wopts_copy(&o, opts));
-    bool overwrite = o.overwrite;
-    pqt_wopts_clear(&o);
+    if (!p || !tmp_ret) return pqt_err(PQT_MISUSE, "%s: part or tmp_ret is NULL", call);
+    const char *path = p->w->path;
     struct stat sb;
-    if (!overwrite && stat(path, &sb) == 0)
+    if (!p->w->o.overwrite && stat(path, &sb) == 0)
         return pqt_err(PQT_EXISTS, "%s: %s exists (set PQT_WOPT_OVERWRITE to replace it)", call,
                        path);
     size_t pn = strlen(path);
@@ -249,19 +245,16 @@ pqt_status pqt_shared_file_create(const char *path, const pqt_write_opts *opts, 
     return PQT_OK;
 }
 
-pqt_status pqt_shared_file_commit(const char *tmp, int64_t tail_offset, const void *tail,
-                                  size_t tail_nbytes, const char *path, const pqt_write_opts *opts)
+pqt_status pqt_shared_file_commit(const pqt_part *first, const char *tmp, int64_t tail_offset,
+                                  const void *tail, size_t tail_nbytes)
 {
     const char *call = "pqt_shared_file_commit";
-    if (!tmp || !path || !*path || (!tail && tail_nbytes) || tail_offset < FILE_HEAD)
+    if (!first || !tmp || (!tail && tail_nbytes) || tail_offset < FILE_HEAD)
         return pqt_err(PQT_MISUSE,
-                       "%s: a temporary file, a path, the tail and an offset past "
+                       "%s: part 0, the temporary file, the tail and an offset past "
                        "the head are required",
                        call);
-    pqt_write_opts o;
-    PQT_TRY(pqt_wopts_copy(&o, opts));
-    bool overwrite = o.overwrite;
-    pqt_wopts_clear(&o);
+    const char *path = first->w->path;
     int fd = open(tmp, O_WRONLY);
     if (fd < 0) return pqt_err(PQT_IO, "%s: %s: cannot open: %s", call, tmp, strerror(errno));
     pqt_status st = PQT_OK;
@@ -283,7 +276,7 @@ pqt_status pqt_shared_file_commit(const char *tmp, int64_t tail_offset, const vo
         st = pqt_err(PQT_IO, "%s: %s: flushing: %s", call, tmp, strerror(errno));
     if (close(fd) != 0 && st == PQT_OK)
         st = pqt_err(PQT_IO, "%s: %s: closing: %s", call, tmp, strerror(errno));
-    if (st == PQT_OK && (st = pqt_wfile_commit(tmp, path, overwrite, true)) != PQT_OK)
+    if (st == PQT_OK && (st = pqt_wfile_commit(tmp, path, first->w->o.overwrite, true)) != PQT_OK)
         pqt_err_prefix("%s: ", call);
     return st;
 }

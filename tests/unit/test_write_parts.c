@@ -114,11 +114,10 @@ static void make_parts(const char *path, const pqt_write_opts *o, pqt_part **par
 }
 
 /* Steps 2-4 of the contract for parts[0..n); the status of the assembly or the commit. */
-static pqt_status assemble(const char *path, const pqt_write_opts *o, pqt_part **parts,
-                           const void **footers, size_t *fn, int n)
+static pqt_status assemble(pqt_part **parts, const void **footers, size_t *fn, int n)
 {
     char *tmp = NULL;
-    pqt_status st = pqt_shared_file_create(path, o, &tmp);
+    pqt_status st = pqt_shared_file_create(parts[0], &tmp);
     if (st != PQT_OK) return st;
     int64_t at = 4;
     for (int k = 0; k < n; k++) {
@@ -131,7 +130,7 @@ static pqt_status assemble(const char *path, const pqt_write_opts *o, pqt_part *
     size_t tn = 0;
     if (st == PQT_OK) st = pqt_part_assemble(parts[0], n, footers, fn, &tail_at, &tail, &tn);
     if (st == PQT_OK) CHECK_EQ_I64(tail_at, at);
-    if (st == PQT_OK) st = pqt_shared_file_commit(tmp, tail_at, tail, tn, path, o);
+    if (st == PQT_OK) st = pqt_shared_file_commit(parts[0], tmp, tail_at, tail, tn);
     if (st != PQT_OK) pqt_shared_file_remove(tmp);
     pqt_free(tail);
     pqt_free(tmp);
@@ -320,7 +319,7 @@ static void whole(void)
     CHECK_EQ_I64(entries(g_dir), 0); /* the spools have no names */
     const void *footers[3] = {0};
     size_t fn[3] = {0};
-    CHECK_OK(assemble(path, o, parts, footers, fn, 3));
+    CHECK_OK(assemble(parts, footers, fn, 3));
     int64_t end[3] = {4 + pqt_part_nbytes(parts[0]), 0, 0};
     end[1] = end[0];
     end[2] = end[1] + pqt_part_nbytes(parts[2]);
@@ -337,9 +336,11 @@ static void whole(void)
     check_kv(path);
     check_filter(path);
     /* the path exists now: a new shared file is refused without PQT_WOPT_OVERWRITE */
-    char *tmp = NULL;
-    CHECK(pqt_shared_file_create(path, o, &tmp) == PQT_EXISTS);
+    pqt_table *none = rows_of(1, 0, 0);
+    pqt_part *again = NULL;
+    CHECK(pqt_write_table_part(none, path, o, &again) == PQT_EXISTS && !again);
     CHECK(strstr(pqt_errmsg(), "whole.parquet exists") != NULL);
+    pqt_table_close(none);
     unlink(path);
     pqt_write_opts_free(o);
 }
@@ -361,7 +362,7 @@ static void failures(void)
     pqt_part *mixed[3] = {parts[0], odd, parts[2]};
     const void *footers[3] = {0};
     size_t fn[3] = {0};
-    CHECK(assemble(path, o, mixed, footers, fn, 3) == PQT_SCHEMA_MISMATCH);
+    CHECK(assemble(mixed, footers, fn, 3) == PQT_SCHEMA_MISMATCH);
     CHECK(strstr(pqt_errmsg(), "part 0 and part 1 have different schemas") != NULL);
     CHECK(strstr(pqt_errmsg(), "column 'x'") != NULL);
     CHECK_EQ_I64(entries(g_dir), 0);
@@ -370,14 +371,25 @@ static void failures(void)
     size_t n2[3] = {0};
     f2[1] = pqt_part_footer(parts[1], &n2[1]);
     n2[1] -= 3;
-    CHECK(assemble(path, o, parts, f2, n2, 3) == PQT_CORRUPT);
+    CHECK(assemble(parts, f2, n2, 3) == PQT_CORRUPT);
     CHECK(strstr(pqt_errmsg(), "part 1") != NULL);
     CHECK_EQ_I64(entries(g_dir), 0);
     /* footer 0 must be part 0's own */
     const void *f3[3] = {0};
     size_t n3[3] = {0};
     f3[0] = pqt_part_footer(parts[2], &n3[0]);
-    CHECK(assemble(path, o, parts, f3, n3, 3) == PQT_MISUSE);
+    CHECK(assemble(parts, f3, n3, 3) == PQT_MISUSE);
+    CHECK_EQ_I64(entries(g_dir), 0);
+    /* the name taken after the parts were opened: the shared file is refused, the other
+     * file is left as it was */
+    FILE *fp = fopen(path, "w");
+    fclose(fp);
+    const void *f4[3] = {0};
+    size_t n4[3] = {0};
+    CHECK(assemble(parts, f4, n4, 3) == PQT_EXISTS);
+    struct stat sb;
+    CHECK(stat(path, &sb) == 0 && sb.st_size == 0);
+    unlink(path);
     CHECK_EQ_I64(entries(g_dir), 0);
     /* and a part writer after a failed write cannot close */
     pqt_writer *w = NULL;
@@ -395,12 +407,44 @@ static void failures(void)
     pqt_write_opts_free(o);
 }
 
+/* The dataset folder calls: files written into the hidden sibling appear together under
+ * the name; a folder that is not empty is refused; remove leaves nothing. */
+static void dataset_dir(void)
+{
+    char dir[300], file[400];
+    snprintf(dir, sizeof dir, "%s/ds", g_dir);
+    char *tmp = NULL;
+    REQUIRE_OK(pqt_dataset_dir_create(dir, &tmp));
+    CHECK(strstr(tmp, "/.ds.tmp-") != NULL);
+    pqt_table *t = rows_of(0, 0, 5);
+    snprintf(file, sizeof file, "%s/part-00000.parquet", tmp);
+    CHECK_OK(pqt_write_table(t, file, NULL));
+    const char *files[1] = {"part-00000.parquet"};
+    CHECK_OK(pqt_write_metadata_summary(tmp, files, 1));
+    CHECK_EQ_I64(entries(dir), -1); /* nothing under the name yet */
+    CHECK_OK(pqt_dataset_dir_commit(tmp, dir));
+    pqt_free(tmp);
+    CHECK_EQ_I64(entries(dir), 3); /* the file, _metadata, _common_metadata */
+    CHECK(pqt_dataset_dir_create(dir, &tmp) == PQT_EXISTS);
+    CHECK(strstr(pqt_errmsg(), "is not empty") != NULL);
+    char other[300];
+    snprintf(other, sizeof other, "%s/ds2", g_dir);
+    REQUIRE_OK(pqt_dataset_dir_create(other, &tmp));
+    snprintf(file, sizeof file, "%s/part-00000.parquet", tmp);
+    CHECK_OK(pqt_write_table(t, file, NULL));
+    pqt_dataset_dir_remove(tmp);
+    pqt_free(tmp);
+    CHECK_EQ_I64(entries(g_dir), 1); /* ds alone */
+    pqt_table_close(t);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/pqt_write_parts_XXXXXX");
     REQUIRE_OK(mkdtemp(g_dir) == NULL);
     whole();
     failures();
+    dataset_dir();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
