@@ -318,7 +318,9 @@ PQT_API pqt_status pqt_writer_open_part(pqt_writer **ret, const char *path,
                                         pqt_table *template_table, const pqt_write_opts *opts);
 /* Finish a part writer: its last row group written, *ret the part (owned by the caller:
  * pqt_part_free). The writer is freed in every case. Errors: PQT_MISUSE for a writer not
- * opened as a part or after a failed write, PQT_IO, PQT_NOMEM, PQT_LIMIT. */
+ * opened as a part; after a failed write, that write's status with its message ("an
+ * earlier write failed; nothing was written: ..."), so a process that collects the parts
+ * can report it; PQT_IO, PQT_NOMEM, PQT_LIMIT. */
 PQT_API pqt_status pqt_writer_close_part(pqt_writer *w, pqt_part **ret);
 /* pqt_write_table as a part: open, write every row of t, close. Errors as those calls. */
 PQT_API pqt_status pqt_write_table_part(pqt_table *t, const char *path, const pqt_write_opts *opts,

@@ -197,9 +197,17 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
     return PQT_OK;
 }
 
+void pqt_writer_keep_failure(pqt_writer *w, pqt_status st)
+{
+    if (w->fail_msg) return;
+    w->fail_st = st;
+    w->fail_msg = pqt_strdup(pqt_errmsg()); /* NULL when out of memory: the status remains */
+}
+
 void pqt_writer_abort(pqt_writer *w)
 {
     if (!w) return;
+    pqt_mem_free(w->fail_msg);
     pqt_wio_free(w->io); /* before the descriptor closes: its thread may be writing */
     if (w->fd >= 0) close(w->fd);
     if (w->tmp) unlink(w->tmp);

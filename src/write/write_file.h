@@ -37,6 +37,8 @@ struct pqt_writer {
     pqt_buf maml_src;      /* its source text, read at open for the verbatim sidecar */
     pqt_buf tmpbuf;
     bool failed;
+    pqt_status fail_st; /* the failed write's status and message, for pqt_writer_close_part */
+    char *fail_msg;
     bool part; /* pqt_writer_open_part: a nameless spool, no head, closed into a pqt_part */
     /* the always-written keys (write_meta.c): entries reserved at open, filled at close */
     struct pqt_wmeta_slot *slots;
@@ -78,6 +80,9 @@ pqt_status pqt_writer_file_meta(pqt_writer *w, pqt_file_meta *m);
 /* Give the finished temporary file tmp its name path: rename (overwrite) or link, which
  * refuses an existing name (PQT_EXISTS); then the directory flushed when sync is set. */
 pqt_status pqt_wfile_commit(const char *tmp, const char *path, bool overwrite, bool sync);
+
+/* Keep the status and message of w's failed write (the first one) for a later close. */
+void pqt_writer_keep_failure(pqt_writer *w, pqt_status st);
 
 /* Write the pending row group (nothing when it holds no rows). */
 pqt_status pqt_writer_flush_rg(pqt_writer *w);

@@ -99,9 +99,10 @@ pqt_status pqt_writer_close_part(pqt_writer *w, pqt_part **ret)
     if (!w->part)
         st = pqt_err(PQT_MISUSE, "%s: %s: the writer was opened by pqt_writer_open, not as a part",
                      call, w->path);
-    else if (w->failed)
-        st = pqt_err(PQT_MISUSE, "%s: %s: an earlier write failed; nothing was written", call,
-                     w->path);
+    else if (w->failed) /* its own error: another process reports it */
+        st = pqt_err(w->fail_msg ? w->fail_st : PQT_MISUSE,
+                     "%s: %s: an earlier write failed; nothing was written%s%s", call, w->path,
+                     w->fail_msg ? ": " : "", w->fail_msg ? w->fail_msg : "");
     pqt_part *p = st == PQT_OK ? pqt_calloc(1, sizeof *p) : NULL;
     if (st == PQT_OK && !p) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
     bool prefix = st == PQT_OK;

@@ -398,7 +398,9 @@ static void failures(void)
     REQUIRE_OK(pqt_writer_open_part(&w, path, t1, o));
     CHECK(pqt_writer_write(w, bad) != PQT_OK);
     pqt_part *none = NULL;
-    CHECK(pqt_writer_close_part(w, &none) == PQT_MISUSE && none == NULL);
+    CHECK(pqt_writer_close_part(w, &none) == PQT_NOT_FOUND && none == NULL);
+    CHECK(strstr(pqt_errmsg(), "an earlier write failed; nothing was written: ") != NULL);
+    CHECK(strstr(pqt_errmsg(), "no column 's'") != NULL);
     pqt_table_close(t1), pqt_table_close(bad);
     for (int k = 0; k < 3; k++)
         pqt_part_free(parts[k]);
