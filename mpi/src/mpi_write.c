@@ -35,7 +35,8 @@ static pqt_status share_name(MPI_Comm comm, int rank, pqt_status local, char *na
                              char **tmp_ret)
 {
     *tmp_ret = NULL;
-    PQT_TRY(pqt_mpi_agree(comm, local));
+    pqt_status agreed = pqt_mpi_agree(comm, local);
+    if (agreed != PQT_OK) return agreed;
     void *got = NULL;
     size_t n = 0;
     pqt_status st = pqt_mpi_bcast_bytes(comm, 0, name, rank == 0 ? strlen(name) + 1 : 0, &got, &n);
@@ -62,7 +63,8 @@ static pqt_status gather_footers(MPI_Comm comm, int rank, int nranks, const pqt_
     const void *f = pqt_part_footer(p, &fn);
     pqt_status st = fn > INT_MAX ? pqt_set_error(PQT_LIMIT, "a part's footer passes 2 GiB")
                                  : PQT_OK;
-    PQT_TRY(pqt_mpi_agree(comm, st));
+    st = pqt_mpi_agree(comm, st);
+    if (st != PQT_OK) return st;
     int mine = (int)fn, *sizes = NULL, *displ = NULL;
     uint8_t *all = NULL;
     if (rank == 0) {
