@@ -288,12 +288,13 @@ PQT_API pqt_status pqt_variant_to_json(const void *metadata, size_t metadata_nby
 /*
  * Several writers -- processes, or the ranks of an MPI job (pqt_mpi.h is built on these
  * calls) -- each write their rows as a PART of one Parquet file, in part order:
- *   1. each writer: pqt_writer_open_part, pqt_writer_write (any number of times),
- *      pqt_writer_close_part -- or pqt_write_table_part -- giving a pqt_part: its data bytes
- *      (pqt_part_nbytes, held in a nameless spool beside path) and its footer
- *      (pqt_part_footer), plain bytes another process can be sent;
- *   2. the writer holding part 0: pqt_shared_file_create, the temporary file
- *      "<path>.tmp-XXXXXX" beside path, holding the 4-byte head;
+ *   1. each writer: pqt_writer_open_part with its part number k, pqt_writer_write (any
+ *      number of times), pqt_writer_close_part -- or pqt_write_table_part -- giving a
+ *      pqt_part: its data bytes (pqt_part_nbytes) and its footer (pqt_part_footer), plain
+ *      bytes another process can be sent. Part 0's bytes go straight into the shared
+ *      temporary file "<path>.tmp-XXXXXX" beside path, after the 4-byte head; the others'
+ *      to a nameless spool beside path, copied into place in step 3;
+ *   2. the writer of part 0: pqt_shared_file_create gives the temporary file's name;
  *   3. each writer: pqt_part_write_to puts its part's bytes at offset 4 + the bytes of the
  *      parts before it (parts 0 .. k-1; a part without rows has none);
  *   4. the writer holding part 0: pqt_part_assemble with every part's footer gives the
@@ -309,13 +310,16 @@ PQT_API pqt_status pqt_variant_to_json(const void *metadata, size_t metadata_nby
 typedef struct pqt_part pqt_part;
 
 /* A streaming writer (pqt_writer_write, pqt_writer_flush, pqt_writer_nrows as for
- * pqt_writer_open) whose rows become a part of the file path: nothing is created under
- * path's name; the bytes go to a spool file created beside path and unlinked at once
- * (pqt_writer_temp_path is NULL). opts is copied. Errors as pqt_writer_open (PQT_EXISTS when
- * path exists without PQT_WOPT_OVERWRITE), and PQT_MISUSE for PQT_WOPT_WRITE_MAML (a part
- * writes no sidecar). */
+ * pqt_writer_open) whose rows become part `part` (0-based) of the file path: nothing is
+ * created under path's name. Part 0 writes into the shared temporary file beside path
+ * (pqt_writer_temp_path names it; removed if the part is freed before the commit); any other
+ * part into a spool file created beside path and unlinked at once (pqt_writer_temp_path is
+ * NULL). opts is copied. Errors as pqt_writer_open (PQT_EXISTS when path exists without
+ * PQT_WOPT_OVERWRITE), and PQT_MISUSE for part < 0 or PQT_WOPT_WRITE_MAML (a part writes no
+ * sidecar). */
 PQT_API pqt_status pqt_writer_open_part(pqt_writer **ret, const char *path,
-                                        pqt_table *template_table, const pqt_write_opts *opts);
+                                        pqt_table *template_table, const pqt_write_opts *opts,
+                                        int part);
 /* Finish a part writer: its last row group written, *ret the part (owned by the caller:
  * pqt_part_free). The writer is freed in every case. Errors: PQT_MISUSE for a writer not
  * opened as a part; after a failed write, that write's status with its message ("an
@@ -324,7 +328,7 @@ PQT_API pqt_status pqt_writer_open_part(pqt_writer **ret, const char *path,
 PQT_API pqt_status pqt_writer_close_part(pqt_writer *w, pqt_part **ret);
 /* pqt_write_table as a part: open, write every row of t, close. Errors as those calls. */
 PQT_API pqt_status pqt_write_table_part(pqt_table *t, const char *path, const pqt_write_opts *opts,
-                                        pqt_part **ret);
+                                        int part, pqt_part **ret);
 /* The part's data bytes (0 without rows) and rows; 0 for NULL. */
 PQT_API int64_t pqt_part_nbytes(const pqt_part *p);
 PQT_API int64_t pqt_part_nrows(const pqt_part *p);
@@ -332,8 +336,9 @@ PQT_API int64_t pqt_part_nrows(const pqt_part *p);
  * the process assembling the file as they are. */
 PQT_API const void *pqt_part_footer(const pqt_part *p, size_t *nbytes_ret);
 /* Write the part's bytes into the temporary file tmp (pqt_shared_file_create's) at offset
- * (>= 4) and flush them to disk; nothing is opened for a part without bytes. Errors:
- * PQT_MISUSE, PQT_IO naming tmp and the byte offset. */
+ * (>= 4) and flush them to disk; nothing is opened for a part without bytes; part 0's bytes,
+ * already there, are only flushed (offset must be 4). Errors: PQT_MISUSE, PQT_IO naming tmp
+ * and the byte offset. */
 PQT_API pqt_status pqt_part_write_to(const pqt_part *p, const char *tmp, int64_t offset);
 /* The tail of the file whose part 0 is `first`: footers[k] (footer_nbytes[k] bytes) is part
  * k's footer for k = 0 .. nparts - 1 (footers[0] is first's own). Part k starts at 4 + the
@@ -351,15 +356,16 @@ PQT_API pqt_status pqt_part_assemble(pqt_part *first, int nparts, const void *co
                                      void **tail_ret, size_t *tail_nbytes_ret);
 /* Drop a part and its spool (NULL is a no-op). */
 PQT_API void pqt_part_free(pqt_part *p);
-/* Create the shared temporary file "<path>.tmp-XXXXXX" beside part p's path, holding the
- * head "PAR1"; *tmp_ret is its name (free with pqt_free). Errors: PQT_EXISTS when the path
- * exists and p's options have no PQT_WOPT_OVERWRITE, PQT_IO, PQT_NOMEM, PQT_MISUSE. */
+/* The shared temporary file's name, *tmp_ret (free with pqt_free): part 0's own (its writer
+ * created it); for another part p, a new "<path>.tmp-XXXXXX" beside p's path holding the head
+ * "PAR1" (then PQT_EXISTS when the path exists and p's options have no
+ * PQT_WOPT_OVERWRITE, PQT_IO). Errors: PQT_NOMEM, PQT_MISUSE. */
 PQT_API pqt_status pqt_shared_file_create(const pqt_part *p, char **tmp_ret);
 /* Write the tail (pqt_part_assemble's) into tmp at tail_offset, cut the file there, flush it
  * and give it first's path as pqt_writer_close does (a link that refuses an existing name,
  * or a rename under PQT_WOPT_OVERWRITE). On failure tmp stays: remove it with
  * pqt_shared_file_remove. Errors: PQT_EXISTS, PQT_IO naming the file, PQT_MISUSE. */
-PQT_API pqt_status pqt_shared_file_commit(const pqt_part *first, const char *tmp,
+PQT_API pqt_status pqt_shared_file_commit(pqt_part *first, const char *tmp,
                                           int64_t tail_offset, const void *tail,
                                           size_t tail_nbytes);
 /* Remove the temporary file tmp (NULL is a no-op). */

@@ -4,7 +4,9 @@
  * a _metadata summary (libpqt_mpi; docs/mpi.md "Writing").
  *
  * Only the communication lives here; the file work is libpqt's parts (pqt_file.h "Parts of
- * one file"). Each rank writes its rows as a part (a spool of its own, no collective yet);
+ * one file"). Each rank writes its rows as a part, rank r as part r (rank 0's straight into
+ * the temporary file beside the path, the others' into a spool of their own; no collective
+ * yet);
  * a prefix sum of the parts' sizes gives each rank its offset in the temporary file rank 0
  * created, where each rank writes its bytes; rank 0 gathers the part footers, writes the
  * page indexes and the footer after the last part and gives the file its name. Each step
@@ -31,8 +33,7 @@ static pqt_status misuse(const char *call, const char *what)
 
 /* Rank 0's temporary file name on every rank (*tmp_ret: rank 0's own string there, a copy
  * elsewhere; NULL when the agreed status is not PQT_OK). */
-static pqt_status share_name(MPI_Comm comm, int rank, pqt_status local, char *name,
-                             char **tmp_ret)
+static pqt_status share_name(MPI_Comm comm, int rank, pqt_status local, char *name, char **tmp_ret)
 {
     *tmp_ret = NULL;
     pqt_status agreed = pqt_mpi_agree(comm, local);
@@ -61,8 +62,8 @@ static pqt_status gather_footers(MPI_Comm comm, int rank, int nranks, const pqt_
 {
     size_t fn = 0;
     const void *f = pqt_part_footer(p, &fn);
-    pqt_status st = fn > INT_MAX ? pqt_set_error(PQT_LIMIT, "a part's footer passes 2 GiB")
-                                 : PQT_OK;
+    pqt_status st =
+        fn > INT_MAX ? pqt_set_error(PQT_LIMIT, "a part's footer passes 2 GiB") : PQT_OK;
     st = pqt_mpi_agree(comm, st);
     if (st != PQT_OK) return st;
     int mine = (int)fn, *sizes = NULL, *displ = NULL;
@@ -144,10 +145,11 @@ static pqt_status write_shared(MPI_Comm comm, pqt_part *part, pqt_status local)
     /* each part's offset: 4 + the bytes of the ranks before it */
     int64_t nbytes = pqt_part_nbytes(part), before = 0;
     if (st == PQT_OK)
-        st = pqt_mpi_agree(comm, pqt_mpi_check(MPI_Exscan(&nbytes, &before, 1, MPI_INT64_T,
-                                                          MPI_SUM, comm),
-                                               "MPI_Exscan (the parts' sizes)"));
+        st = pqt_mpi_agree(
+            comm, pqt_mpi_check(MPI_Exscan(&nbytes, &before, 1, MPI_INT64_T, MPI_SUM, comm),
+                                "MPI_Exscan (the parts' sizes)"));
     if (rank == 0) before = 0; /* MPI_Exscan leaves rank 0's undefined */
+    /* rank 0's part made the temporary file: its name for every rank */
     if (st == PQT_OK) {
         pqt_status mine = rank == 0 ? pqt_shared_file_create(part, &own) : PQT_OK;
         st = share_name(comm, rank, mine, own, &tmp);
@@ -157,6 +159,8 @@ static pqt_status write_shared(MPI_Comm comm, pqt_part *part, pqt_status local)
     if (st == PQT_OK)
         st = pqt_mpi_agree(comm, rank == 0 ? finish_file(part, nranks, all, sizes, tmp) : PQT_OK);
     if (st != PQT_OK && rank == 0 && own) pqt_shared_file_remove(own);
+    /* (rank 0's part also removes the file when freed unnamed: a failure before the name
+     * was shared) */
     free(all);
     free(sizes);
     if (rank != 0) free(tmp);
@@ -169,17 +173,21 @@ pqt_status pqt_write_table_mpi(MPI_Comm comm, pqt_table *t, const char *path,
                                const pqt_write_opts *o)
 {
     const char *call = "pqt_write_table_mpi";
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
     pqt_part *part = NULL;
     pqt_status st = !t || !path ? misuse(call, "the table or the path is NULL")
-                                : pqt_write_table_part(t, path, o, &part);
+                                : pqt_write_table_part(t, path, o, rank, &part);
     return write_shared(comm, part, st);
 }
 
 pqt_status pqt_writer_open_mpi(MPI_Comm comm, pqt_writer **ret, const char *path,
                                pqt_table *template_table, const pqt_write_opts *o)
 {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
     pqt_writer *w = NULL;
-    pqt_status st = ret ? pqt_writer_open_part(&w, path, template_table, o)
+    pqt_status st = ret ? pqt_writer_open_part(&w, path, template_table, o, rank)
                         : misuse("pqt_writer_open_mpi", "ret is NULL");
     st = pqt_mpi_agree(comm, st);
     if (st != PQT_OK) {
@@ -194,8 +202,8 @@ pqt_status pqt_writer_open_mpi(MPI_Comm comm, pqt_writer **ret, const char *path
 pqt_status pqt_writer_close_mpi(MPI_Comm comm, pqt_writer *w)
 {
     pqt_part *part = NULL;
-    pqt_status st = w ? pqt_writer_close_part(w, &part)
-                      : misuse("pqt_writer_close_mpi", "the writer is NULL");
+    pqt_status st =
+        w ? pqt_writer_close_part(w, &part) : misuse("pqt_writer_close_mpi", "the writer is NULL");
     return write_shared(comm, part, st);
 }
 
@@ -208,8 +216,8 @@ pqt_status pqt_write_dataset_mpi(MPI_Comm comm, pqt_table *t, const char *dir,
     int rank = 0, nranks = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &nranks);
-    pqt_status st = !t || !dir || !*dir ? misuse(call, "the table or the directory is NULL")
-                                        : PQT_OK;
+    pqt_status st =
+        !t || !dir || !*dir ? misuse(call, "the table or the directory is NULL") : PQT_OK;
     char *own = NULL, *tmp = NULL;
     if (st == PQT_OK && rank == 0) st = pqt_dataset_dir_create(dir, &own);
     st = share_name(comm, rank, st, own, &tmp);
@@ -217,9 +225,9 @@ pqt_status pqt_write_dataset_mpi(MPI_Comm comm, pqt_table *t, const char *dir,
      * empty one, so the dataset still has its columns */
     int64_t n = st == PQT_OK ? pqt_table_nrows(t) : 0, total = 0;
     if (st == PQT_OK)
-        st = pqt_mpi_agree(comm, pqt_mpi_check(MPI_Allreduce(&n, &total, 1, MPI_INT64_T, MPI_SUM,
-                                                             comm),
-                                               "MPI_Allreduce (the ranks' rows)"));
+        st = pqt_mpi_agree(comm,
+                           pqt_mpi_check(MPI_Allreduce(&n, &total, 1, MPI_INT64_T, MPI_SUM, comm),
+                                         "MPI_Allreduce (the ranks' rows)"));
     int wrote = st == PQT_OK && (n > 0 || (total == 0 && rank == 0));
     if (st == PQT_OK) {
         pqt_status mine = PQT_OK;
@@ -238,12 +246,12 @@ pqt_status pqt_write_dataset_mpi(MPI_Comm comm, pqt_table *t, const char *dir,
     }
     int *who = rank == 0 ? calloc((size_t)nranks, sizeof *who) : NULL;
     if (st == PQT_OK)
-        st = pqt_mpi_agree(comm, rank == 0 && !who ? pqt_set_error(PQT_NOMEM, "out of memory")
-                                                   : PQT_OK);
+        st = pqt_mpi_agree(comm,
+                           rank == 0 && !who ? pqt_set_error(PQT_NOMEM, "out of memory") : PQT_OK);
     if (st == PQT_OK)
-        st = pqt_mpi_agree(comm, pqt_mpi_check(MPI_Gather(&wrote, 1, MPI_INT, who, 1, MPI_INT, 0,
-                                                          comm),
-                                               "MPI_Gather (the ranks' files)"));
+        st = pqt_mpi_agree(comm,
+                           pqt_mpi_check(MPI_Gather(&wrote, 1, MPI_INT, who, 1, MPI_INT, 0, comm),
+                                         "MPI_Gather (the ranks' files)"));
     if (st == PQT_OK) {
         pqt_status mine = PQT_OK;
         if (rank == 0) {

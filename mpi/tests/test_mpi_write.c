@@ -109,7 +109,8 @@ static void check_rows(const char *path, int64_t want_rgs)
     CHECK_OK(pqt_table_open(path, NULL, &t));
     if (!t) return;
     int64_t total = 0;
-    for (int r = 0; r < g_size; r++) total += rank_rows(r);
+    for (int r = 0; r < g_size; r++)
+        total += rank_rows(r);
     CHECK_EQ_I64(pqt_table_nrows(t), total);
     int64_t *vo = NULL;
     void *vd = NULL;
@@ -160,7 +161,8 @@ static pqt_write_opts *options(int64_t rg_rows)
 static int64_t row_groups(int64_t n)
 {
     int64_t g = 0;
-    for (int r = 0; r < g_size; r++) g += (rank_rows(r) + n - 1) / n;
+    for (int r = 0; r < g_size; r++)
+        g += (rank_rows(r) + n - 1) / n;
     return g;
 }
 

@@ -265,7 +265,7 @@ const char *pqt_writer_temp_path(const pqt_writer *w)
 }
 
 pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
-                              const pqt_write_opts *opts, bool part, const char *call)
+                              const pqt_write_opts *opts, int part, const char *call)
 {
     if (!ret || !path || !*path || !t)
         return pqt_err(PQT_MISUSE, "%s: ret, path and template table are required", call);
@@ -276,7 +276,7 @@ pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_wopts_clear(&o);
         return pqt_err(PQT_EXISTS, "%s: %s exists (set PQT_WOPT_OVERWRITE to replace it)", call, path);
     }
-    if (part && o.write_maml) {
+    if (part >= 0 && o.write_maml) {
         pqt_wopts_clear(&o);
         return pqt_err(PQT_MISUSE, "%s: %s: PQT_WOPT_WRITE_MAML: a part of a file writes no "
                                    "sidecar",
@@ -296,7 +296,8 @@ pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_writer_abort(w);
         return pqt_err(PQT_NOMEM, "%s: out of memory", call);
     }
-    snprintf(w->tmp, pn + 16, part ? "%s.part-XXXXXX" : "%s.tmp-XXXXXX", path);
+    bool spool = part > 0; /* part 0 is written in place, into the shared temporary file */
+    snprintf(w->tmp, pn + 16, spool ? "%s.part-XXXXXX" : "%s.tmp-XXXXXX", path);
     w->fd = mkstemp(w->tmp);
     if (w->fd < 0) {
         pqt_status st = pqt_err(PQT_IO, "%s: %s: cannot create a temporary file beside it: %s",
@@ -306,13 +307,21 @@ pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_writer_abort(w);
         return st;
     }
-    w->part = part;
-    if (part) { /* a spool nobody else opens: nameless at once, so nothing is left behind */
+    w->part = part >= 0;
+    if (spool) { /* a spool nobody else opens: nameless at once, so nothing is left behind */
         unlink(w->tmp);
         pqt_mem_free(w->tmp);
         w->tmp = NULL;
     }
-    pqt_status st = pqt_wio_open(&w->io, w->fd, part ? w->path : w->tmp, o.background_io);
+    pqt_status st = PQT_OK;
+    if (part == 0) { /* the file's head, outside the part: its offsets start at 0 all the same */
+        ssize_t k;
+        while ((k = write(w->fd, "PAR1", 4)) < 0 && errno == EINTR) {
+        }
+        if (k != 4) st = pqt_err(PQT_IO, "%s: writing the head: %s", w->tmp, strerror(errno));
+    }
+    if (st == PQT_OK)
+        st = pqt_wio_open(&w->io, w->fd, spool ? w->path : w->tmp, o.background_io);
     if (st == PQT_OK && o.maml_path) st = pqt_maml_load_file(o.maml_path, &w->maml);
     else if (o.maml_text) st = pqt_maml_load_text(o.maml_text, &w->maml);
     if (st == PQT_OK && w->maml && o.write_maml) st = keep_maml_source(w);
@@ -327,7 +336,7 @@ pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
             st = pqt_wchunk_init(&w->chunks[i], &w->cols[i], &w->o);
     }
     if (st == PQT_OK) st = build_kv(w, t);
-    if (st == PQT_OK && !part) st = put(w, "PAR1", 4); /* a part's offsets start at 0 */
+    if (st == PQT_OK && part < 0) st = put(w, "PAR1", 4); /* a part's offsets start at 0 */
     if (st != PQT_OK) {
         pqt_err_prefix("%s: %s: ", call, path);
         pqt_writer_abort(w);
@@ -340,7 +349,7 @@ pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
 pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
                            const pqt_write_opts *opts)
 {
-    return pqt_writer_open_as(ret, path, t, opts, false, "pqt_writer_open");
+    return pqt_writer_open_as(ret, path, t, opts, -1, "pqt_writer_open");
 }
 
 /* ---- row groups ---- */

@@ -39,7 +39,8 @@ struct pqt_writer {
     bool failed;
     pqt_status fail_st; /* the failed write's status and message, for pqt_writer_close_part */
     char *fail_msg;
-    bool part; /* pqt_writer_open_part: a nameless spool, no head, closed into a pqt_part */
+    bool part; /* pqt_writer_open_part: no head in its offsets, closed into a pqt_part (tmp:
+                  part 0's shared temporary file; NULL: a nameless spool) */
     /* the always-written keys (write_meta.c): entries reserved at open, filled at close */
     struct pqt_wmeta_slot *slots;
     int nslots;
@@ -67,11 +68,11 @@ void pqt_wstruct_source_free(pqt_writer *w);
  * every readable column resident: PQT_MISUSE otherwise. */
 pqt_status pqt_writer_write_range(pqt_writer *w, pqt_table *t, int64_t lo, int64_t n);
 
-/* pqt_writer_open (part false) and pqt_writer_open_part (true: the bytes go to a nameless
- * spool beside path, without the "PAR1" head, so offsets count from the part's start);
- * `call` starts the messages. */
+/* pqt_writer_open (part -1) and pqt_writer_open_part (part >= 0: offsets count from the
+ * part's start; part 0's bytes go to the shared temporary file after its "PAR1" head, the
+ * others' to a nameless spool beside path); `call` starts the messages. */
 pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
-                              const pqt_write_opts *opts, bool part, const char *call);
+                              const pqt_write_opts *opts, int part, const char *call);
 
 /* The FileMetaData of what w holds (schema, rows, row groups, key-value entries, created_by,
  * column orders); pointers into w. */

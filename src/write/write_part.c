@@ -46,9 +46,10 @@ struct pqt_part {
 };
 
 pqt_status pqt_writer_open_part(pqt_writer **ret, const char *path, pqt_table *template_table,
-                                const pqt_write_opts *opts)
+                                const pqt_write_opts *opts, int part)
 {
-    return pqt_writer_open_as(ret, path, template_table, opts, true, "pqt_writer_open_part");
+    if (part < 0) return pqt_err(PQT_MISUSE, "pqt_writer_open_part: part %d (0 or more)", part);
+    return pqt_writer_open_as(ret, path, template_table, opts, part, "pqt_writer_open_part");
 }
 
 static pqt_status serialize(pqt_writer *w, pqt_buf *out)
@@ -124,11 +125,12 @@ pqt_status pqt_writer_close_part(pqt_writer *w, pqt_part **ret)
 }
 
 pqt_status pqt_write_table_part(pqt_table *t, const char *path, const pqt_write_opts *opts,
-                                pqt_part **ret)
+                                int part, pqt_part **ret)
 {
-    if (!ret) return pqt_err(PQT_MISUSE, "pqt_write_table_part: ret is NULL");
+    if (!ret || part < 0)
+        return pqt_err(PQT_MISUSE, "pqt_write_table_part: ret is NULL or part %d below 0", part);
     pqt_writer *w = NULL;
-    PQT_TRY(pqt_writer_open_as(&w, path, t, opts, true, "pqt_write_table_part"));
+    PQT_TRY(pqt_writer_open_as(&w, path, t, opts, part, "pqt_write_table_part"));
     w->template_table = t;
     pqt_status st = pqt_writer_write(w, t);
     if (st != PQT_OK) {
@@ -172,13 +174,34 @@ pqt_status pqt_part_write_to(const pqt_part *p, const char *tmp, int64_t offset)
                        "%s: part or file is NULL, or offset %lld is inside the "
                        "file's 4-byte head",
                        call, (long long)offset);
+    if (p->w->tmp && strcmp(p->w->tmp, tmp) == 0) { /* part 0, written in place */
+        if (offset != FILE_HEAD)
+            return pqt_err(PQT_MISUSE, "%s: %s: part 0 lies at byte 4, not %lld", call, tmp,
+                           (long long)offset);
+        if (fsync(p->w->fd) != 0)
+            return pqt_err(PQT_IO, "%s: %s: flushing: %s", call, tmp, strerror(errno));
+        return PQT_OK;
+    }
     if (p->nbytes == 0) return PQT_OK;
     int fd = open(tmp, O_WRONLY);
     if (fd < 0) return pqt_err(PQT_IO, "%s: %s: cannot open: %s", call, tmp, strerror(errno));
+    pqt_status st = PQT_OK;
+    int64_t at = 0;
+    /* in the kernel where it can (no copy through user memory; a reflink on some file
+     * systems); by pread/pwrite where it cannot (another file system, an old kernel) */
+    while (at < p->nbytes) {
+        loff_t from = (loff_t)at, to = (loff_t)(offset + at);
+        size_t want =
+            p->nbytes - at < (int64_t)1 << 30 ? (size_t)(p->nbytes - at) : (size_t)1 << 30;
+        ssize_t k = copy_file_range(p->w->fd, &from, fd, &to, want, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        at += k;
+    }
     size_t cap = 1u << 20;
-    uint8_t *b = pqt_malloc(cap);
-    pqt_status st = b ? PQT_OK : pqt_err(PQT_NOMEM, "%s: out of memory", call);
-    for (int64_t at = 0; st == PQT_OK && at < p->nbytes;) {
+    uint8_t *b = at < p->nbytes ? pqt_malloc(cap) : NULL;
+    if (at < p->nbytes && !b) st = pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    while (st == PQT_OK && at < p->nbytes) {
         size_t want = p->nbytes - at < (int64_t)cap ? (size_t)(p->nbytes - at) : cap;
         ssize_t k = pread(p->w->fd, b, want, (off_t)at);
         if (k < 0 && errno == EINTR) continue;
@@ -215,6 +238,10 @@ pqt_status pqt_shared_file_create(const pqt_part *p, char **tmp_ret)
     const char *call = "pqt_shared_file_create";
     if (!p || !tmp_ret) return pqt_err(PQT_MISUSE, "%s: part or tmp_ret is NULL", call);
     const char *path = p->w->path;
+    if (p->w->tmp) { /* part 0: its bytes are in the shared file already */
+        *tmp_ret = pqt_strdup(p->w->tmp);
+        return *tmp_ret ? PQT_OK : pqt_err(PQT_NOMEM, "%s: out of memory", call);
+    }
     struct stat sb;
     if (!p->w->o.overwrite && stat(path, &sb) == 0)
         return pqt_err(PQT_EXISTS, "%s: %s exists (set PQT_WOPT_OVERWRITE to replace it)", call,
@@ -246,7 +273,7 @@ pqt_status pqt_shared_file_create(const pqt_part *p, char **tmp_ret)
     return PQT_OK;
 }
 
-pqt_status pqt_shared_file_commit(const pqt_part *first, const char *tmp, int64_t tail_offset,
+pqt_status pqt_shared_file_commit(pqt_part *first, const char *tmp, int64_t tail_offset,
                                   const void *tail, size_t tail_nbytes)
 {
     const char *call = "pqt_shared_file_commit";
@@ -279,6 +306,10 @@ pqt_status pqt_shared_file_commit(const pqt_part *first, const char *tmp, int64_
         st = pqt_err(PQT_IO, "%s: %s: closing: %s", call, tmp, strerror(errno));
     if (st == PQT_OK && (st = pqt_wfile_commit(tmp, path, first->w->o.overwrite, true)) != PQT_OK)
         pqt_err_prefix("%s: ", call);
+    if (st == PQT_OK && first->w->tmp && strcmp(first->w->tmp, tmp) == 0) {
+        pqt_mem_free(first->w->tmp); /* named now: pqt_part_free must not remove it */
+        first->w->tmp = NULL;
+    }
     return st;
 }
 

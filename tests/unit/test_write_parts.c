@@ -95,13 +95,13 @@ static int entries(const char *dir)
 static void make_parts(const char *path, const pqt_write_opts *o, pqt_part **parts)
 {
     pqt_table *t0 = rows_of(0, 0, NROWS[0]);
-    REQUIRE_OK(pqt_write_table_part(t0, path, o, &parts[0]));
+    REQUIRE_OK(pqt_write_table_part(t0, path, o, 0, &parts[0]));
     pqt_table *t1 = rows_of(1, 0, 0);
     pqt_writer *w = NULL;
-    REQUIRE_OK(pqt_writer_open_part(&w, path, t1, o));
+    REQUIRE_OK(pqt_writer_open_part(&w, path, t1, o, 1));
     CHECK(pqt_writer_temp_path(w) == NULL); /* the spool has no name */
     REQUIRE_OK(pqt_writer_close_part(w, &parts[1]));
-    REQUIRE_OK(pqt_writer_open_part(&w, path, t1, o));
+    REQUIRE_OK(pqt_writer_open_part(&w, path, t1, o, 2));
     pqt_table *a = rows_of(2, 0, 12), *b = rows_of(2, 12, NROWS[2] - 12);
     REQUIRE_OK(pqt_writer_write(w, a));
     REQUIRE_OK(pqt_writer_write(w, b));
@@ -316,7 +316,7 @@ static void whole(void)
     pqt_write_opts *o = options();
     pqt_part *parts[3] = {0};
     make_parts(path, o, parts);
-    CHECK_EQ_I64(entries(g_dir), 0); /* the spools have no names */
+    CHECK_EQ_I64(entries(g_dir), 1); /* part 0's temporary file; the spools have no names */
     const void *footers[3] = {0};
     size_t fn[3] = {0};
     CHECK_OK(assemble(parts, footers, fn, 3));
@@ -338,26 +338,35 @@ static void whole(void)
     /* the path exists now: a new shared file is refused without PQT_WOPT_OVERWRITE */
     pqt_table *none = rows_of(1, 0, 0);
     pqt_part *again = NULL;
-    CHECK(pqt_write_table_part(none, path, o, &again) == PQT_EXISTS && !again);
+    CHECK(pqt_write_table_part(none, path, o, 1, &again) == PQT_EXISTS && !again);
     CHECK(strstr(pqt_errmsg(), "whole.parquet exists") != NULL);
     pqt_table_close(none);
     unlink(path);
     pqt_write_opts_free(o);
 }
 
-/* Failures: the temporary file removed, no file under the name. */
+static void free_parts(pqt_part **parts)
+{
+    for (int k = 0; k < 3; k++) {
+        pqt_part_free(parts[k]);
+        parts[k] = NULL;
+    }
+}
+
+/* Failures: the temporary file removed, no file under the name. Each case from fresh
+ * parts, as a failed assembly is the end of a file. */
 static void failures(void)
 {
     char path[300];
     snprintf(path, sizeof path, "%s/bad.parquet", g_dir);
     pqt_write_opts *o = options();
     pqt_part *parts[3] = {0};
-    make_parts(path, o, parts);
     /* part 1 with another column */
+    make_parts(path, o, parts);
     pqt_table *t = rows_of(1, 0, 4);
     REQUIRE_OK(pqt_table_drop_column(t, "x"));
     pqt_part *odd = NULL;
-    REQUIRE_OK(pqt_write_table_part(t, path, o, &odd));
+    REQUIRE_OK(pqt_write_table_part(t, path, o, 1, &odd));
     pqt_table_close(t);
     pqt_part *mixed[3] = {parts[0], odd, parts[2]};
     const void *footers[3] = {0};
@@ -366,7 +375,11 @@ static void failures(void)
     CHECK(strstr(pqt_errmsg(), "part 0 and part 1 have different schemas") != NULL);
     CHECK(strstr(pqt_errmsg(), "column 'x'") != NULL);
     CHECK_EQ_I64(entries(g_dir), 0);
+    pqt_part_free(odd);
+    free_parts(parts);
     /* a truncated footer */
+    make_parts(path, o, parts);
+    CHECK_EQ_I64(entries(g_dir), 1); /* part 0's temporary file; the spools have no names */
     const void *f2[3] = {0};
     size_t n2[3] = {0};
     f2[1] = pqt_part_footer(parts[1], &n2[1]);
@@ -374,14 +387,18 @@ static void failures(void)
     CHECK(assemble(parts, f2, n2, 3) == PQT_CORRUPT);
     CHECK(strstr(pqt_errmsg(), "part 1") != NULL);
     CHECK_EQ_I64(entries(g_dir), 0);
+    free_parts(parts);
     /* footer 0 must be part 0's own */
+    make_parts(path, o, parts);
     const void *f3[3] = {0};
     size_t n3[3] = {0};
     f3[0] = pqt_part_footer(parts[2], &n3[0]);
     CHECK(assemble(parts, f3, n3, 3) == PQT_MISUSE);
     CHECK_EQ_I64(entries(g_dir), 0);
+    free_parts(parts);
     /* the name taken after the parts were opened: the shared file is refused, the other
      * file is left as it was */
+    make_parts(path, o, parts);
     FILE *fp = fopen(path, "w");
     fclose(fp);
     const void *f4[3] = {0};
@@ -391,20 +408,35 @@ static void failures(void)
     CHECK(stat(path, &sb) == 0 && sb.st_size == 0);
     unlink(path);
     CHECK_EQ_I64(entries(g_dir), 0);
+    free_parts(parts);
+    /* parts dropped before any assembly: part 0's temporary file goes with it */
+    make_parts(path, o, parts);
+    free_parts(parts);
+    CHECK_EQ_I64(entries(g_dir), 0);
+    /* a part writes no sidecar, part 0 included */
+    pqt_write_opts *side = options();
+    REQUIRE_OK(pqt_write_opts_set_int(side, PQT_WOPT_WRITE_MAML, 1));
+    pqt_table *few = rows_of(0, 0, 2);
+    for (int k = 0; k < 2; k++) {
+        pqt_part *p = NULL;
+        CHECK(pqt_write_table_part(few, path, side, k, &p) == PQT_MISUSE && !p);
+        CHECK(strstr(pqt_errmsg(), "PQT_WOPT_WRITE_MAML") != NULL);
+    }
+    CHECK_EQ_I64(entries(g_dir), 0);
+    pqt_table_close(few);
+    pqt_write_opts_free(side);
     /* and a part writer after a failed write cannot close */
     pqt_writer *w = NULL;
     pqt_table *t1 = rows_of(1, 0, 3), *bad = rows_of(1, 0, 3);
     REQUIRE_OK(pqt_table_drop_column(bad, "s"));
-    REQUIRE_OK(pqt_writer_open_part(&w, path, t1, o));
+    REQUIRE_OK(pqt_writer_open_part(&w, path, t1, o, 0));
+    CHECK(pqt_writer_temp_path(w) != NULL); /* part 0: the shared temporary file */
     CHECK(pqt_writer_write(w, bad) != PQT_OK);
     pqt_part *none = NULL;
     CHECK(pqt_writer_close_part(w, &none) == PQT_NOT_FOUND && none == NULL);
     CHECK(strstr(pqt_errmsg(), "an earlier write failed; nothing was written: ") != NULL);
     CHECK(strstr(pqt_errmsg(), "no column 's'") != NULL);
     pqt_table_close(t1), pqt_table_close(bad);
-    for (int k = 0; k < 3; k++)
-        pqt_part_free(parts[k]);
-    pqt_part_free(odd);
     CHECK_EQ_I64(entries(g_dir), 0);
     pqt_write_opts_free(o);
 }
