@@ -441,6 +441,58 @@ static void failures(void)
     pqt_write_opts_free(o);
 }
 
+/* Part footers arrive from other processes: a footer whose size field shrinks its part, and
+ * every byte of a footer changed in turn, give an error or a file, never a crash (run under
+ * the sanitizers in CI). */
+static void hostile(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/hostile.parquet", g_dir);
+    pqt_write_opts *o = options();
+    pqt_part *parts[3] = {0};
+    make_parts(path, o, parts);
+    const void *f[3];
+    size_t n[3];
+    for (int k = 0; k < 3; k++)
+        f[k] = pqt_part_footer(parts[k], &n[k]);
+    uint8_t *copy = malloc(n[2]);
+    memcpy(copy, f[2], n[2]);
+    copy[8] = 10; /* part 2's bytes: 10, its row groups lie past them */
+    for (int i = 9; i < 16; i++)
+        copy[i] = 0;
+    const void *g[3] = {f[0], f[1], copy};
+    int64_t at = 0;
+    void *tail = NULL;
+    size_t tn = 0;
+    CHECK(pqt_part_assemble(parts[0], 3, g, n, &at, &tail, &tn) == PQT_CORRUPT);
+    CHECK(strstr(pqt_errmsg(), "part 2: row group 0, column 0: an offset lies outside") != NULL);
+    int errors = 0, files = 0;
+    for (size_t i = 0; i < n[2]; i += 3) {
+        memcpy(copy, f[2], n[2]);
+        copy[i] ^= (uint8_t)(0x5a + i);
+        pqt_status st = pqt_part_assemble(parts[0], 3, g, n, &at, &tail, &tn);
+        if (st != PQT_OK) {
+            errors++;
+            continue;
+        }
+        files++; /* a changed statistic, say: assembled; part 0 is spent, so new parts */
+        pqt_free(tail);
+        free_parts(parts);
+        make_parts(path, o, parts);
+        size_t was = n[2];
+        for (int k = 0; k < 3; k++)
+            f[k] = pqt_part_footer(parts[k], &n[k]);
+        REQUIRE_OK(n[2] == was ? PQT_OK : PQT_MISUSE); /* the same rows, the same bytes */
+        g[0] = f[0];
+        g[1] = f[1];
+    }
+    CHECK(errors > 0);
+    free(copy);
+    free_parts(parts);
+    CHECK_EQ_I64(entries(g_dir), 0);
+    pqt_write_opts_free(o);
+}
+
 /* The dataset folder calls: files written into the hidden sibling appear together under
  * the name; a folder that is not empty is refused; remove leaves nothing. */
 static void dataset_dir(void)
@@ -478,6 +530,7 @@ int main(void)
     REQUIRE_OK(mkdtemp(g_dir) == NULL);
     whole();
     failures();
+    hostile();
     dataset_dir();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
