@@ -16,6 +16,7 @@
  * writes the same rows (not the same values as the DuckDB-made files: only the write is
  * timed).
  */
+#define _GNU_SOURCE
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -205,8 +205,16 @@ typedef enum pqt_opt {
     PQT_OPT_HIVE = 18,
     /* int, datasets: 0 (the default) every file must have the dataset's columns; 1 unions
      * them by name: a column a file lacks reads as nulls there */
-    PQT_OPT_UNION_BY_NAME = 19
+    PQT_OPT_UNION_BY_NAME = 19,
+    /* int, an open split among processes (pqt_table_open_mpi, pqt_table_open_share;
+     * docs/mpi.md): how the rows are shared, a pqt_share_by */
+    PQT_OPT_SHARE_BY = 20
 } pqt_opt;
+
+typedef enum pqt_share_by {
+    PQT_SHARE_BYTES = 0, /* default: whole row groups, balanced by their compressed bytes */
+    PQT_SHARE_ROWS = 1   /* exact row counts, cutting inside row groups */
+} pqt_share_by;
 
 /* Create options with defaults. *ret is owned by the caller; free with pqt_opts_free. */
 PQT_API pqt_status pqt_opts_new(pqt_opts **ret);

@@ -495,6 +495,34 @@ PQT_API pqt_status pqt_file_chunk_stat_text(const pqt_file *f, int rg, int leaf,
 PQT_API int pqt_file_chunk_stat_exact(const pqt_file *f, int rg, int leaf, int which);
 PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, int which);
 
+/* ------------------------------------------------------------------------------------------
+ * One open shared by several processes: the building blocks of pqt_mpi.h, usable with any
+ * launcher (docs/mpi.md). No call here communicates.
+ * ------------------------------------------------------------------------------------------ */
+
+/* Open share part (0-based) of nparts of path, as pqt_table_open with opts, keeping only the
+ * part's rows (PQT_OPT_SHARE_BY: whole row groups balanced by compressed bytes, or exact
+ * rows). Every process that opens the same path with the same opts and nparts gets disjoint
+ * shares, in part order, whose rows together are the rows of pqt_table_open; statistics
+ * pruning happens before the split, the filter pass, sample and qc within each share. A sort
+ * or limit at open is refused (PQT_MISUSE).
+ * Metadata once: with record_ret (and record_nbytes_ret) the open also returns the metadata
+ * it read (listing, footers, the sample's seed) as bytes (*record_ret, free with pqt_free);
+ * given those bytes as snapshot, another open of the same path and opts (in any process on
+ * a machine seeing the same files) parses them instead of reading any footer or listing a
+ * directory. A file whose size differs from the snapshot's is PQT_IO when it is opened.
+ * Errors: as pqt_table_open; PQT_MISUSE for part/nparts out of range or both snapshot and
+ * record_ret; PQT_CORRUPT for bytes that are not a snapshot. */
+PQT_API pqt_status pqt_table_open_share(const char *path, const pqt_opts *opts, int part,
+                                        int nparts, const void *snapshot,
+                                        size_t snapshot_nbytes, pqt_table **ret,
+                                        void **record_ret, size_t *record_nbytes_ret);
+
+/* Make status and message (copied, cut at the message buffer's size) the last error of this
+ * thread, as if a pqt call had failed with them, and return status: for a library layered on
+ * pqt that hands one process's failure to another (pqt_mpi). */
+PQT_API pqt_status pqt_set_error(pqt_status status, const char *message);
+
 #ifdef __cplusplus
 }
 #endif

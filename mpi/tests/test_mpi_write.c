@@ -13,6 +13,7 @@
  * deterministic file (tests/data/mpi_write_duckdb.txt, made by
  * tests/data/make_mpi_write_expect.mjs).
  */
+#define _GNU_SOURCE /* mkdtemp, as the unit tests get it from CMake */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,25 @@
 #include "mpi_testutil.h"
 #include "pqt_file.h"
 #include "pqt_mpi.h"
+
+/* A check that cannot go on failing (every rank stops) and a string comparison. */
+#define REQUIRE_OK(expr)                                                                           \
+    do {                                                                                           \
+        pqt_status rs_ = (expr);                                                                   \
+        if (rs_ != PQT_OK) {                                                                       \
+            fprintf(stderr, "rank %d: %s:%d: %s returned %d: %s (required)\n", mpi_test_rank,      \
+                    __FILE__, __LINE__, #expr, (int)rs_, pqt_errmsg());                            \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                          \
+        }                                                                                          \
+    } while (0)
+#define CHECK_STR(got, want)                                                                       \
+    do {                                                                                           \
+        if (strcmp((got), (want)) != 0) {                                                          \
+            fprintf(stderr, "rank %d: %s:%d: '%s', want '%s'\n", mpi_test_rank, __FILE__,          \
+                    __LINE__, (got), (want));                                                      \
+            mpi_test_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
 
 static int g_rank, g_size;
 static char g_dir[256];
@@ -388,9 +408,9 @@ static void duckdb_truth(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    mpi_test_init(&argc, &argv);
+    g_rank = mpi_test_rank;
+    g_size = mpi_test_size;
     if (g_rank == 0) {
         snprintf(g_dir, sizeof g_dir, "/tmp/pqt_mpi_write_XXXXXX");
         if (!mkdtemp(g_dir)) g_dir[0] = '\0';
@@ -409,5 +429,5 @@ int main(int argc, char **argv)
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
         if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
     }
-    return mpi_test_done("test_mpi_write");
+    return mpi_test_finish();
 }

@@ -8,6 +8,7 @@
 
 #include "api/file_ds.h"
 #include "api/file_int.h"
+#include "api/snapshot.h"
 #include "format/footer.h"
 #include "maml/maml.h"
 #include "scan/filter.h"
@@ -204,6 +205,13 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
         if (opt == PQT_OPT_HIVE) o->hive_off = v == 0;
         else o->union_by_name = v != 0;
         return PQT_OK;
+    case PQT_OPT_SHARE_BY:
+        if (v != PQT_SHARE_BYTES && v != PQT_SHARE_ROWS)
+            return pqt_err(PQT_MISUSE, "PQT_OPT_SHARE_BY takes PQT_SHARE_BYTES (0) or "
+                                       "PQT_SHARE_ROWS (1), got %lld",
+                           (long long)v);
+        o->share_by_rows = v == PQT_SHARE_ROWS;
+        return PQT_OK;
     case PQT_OPT_SAMPLE_SEED: /* every value is one: <= 0 asks the open to draw a seed */
         o->sample_seed = v;
         return PQT_OK;
@@ -245,7 +253,16 @@ void pqt_meta_pad_old_parquet_mr(pqt_file_meta *m, int64_t file_size)
 
 static pqt_status file_finish(pqt_file *f, int64_t total);
 
+/* The first read of a file's footer: its last 64 KiB (nearly every footer, in one read). */
+#define FOOTER_TAIL_NBYTES ((int64_t)64 * 1024)
+
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
+{
+    return pqt_file_open_io_snap(io, opts, NULL, ret);
+}
+
+pqt_status pqt_file_open_io_snap(pqt_io *io, const pqt_opts *opts, pqt_snap *snap,
+                                 pqt_file **ret)
 {
     pqt_file *f = pqt_calloc(1, sizeof *f);
     if (!f) { /* the message first: the name belongs to io */
@@ -260,9 +277,10 @@ pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret)
     f->verify_crc = opts ? opts->verify_crc : true;
     f->binary_as_string = opts ? opts->binary_as_string : false;
     const char *path = f->path;
-    pqt_status st = pqt_footer_read_io(io, &f->arena, &f->meta);
+    f->footer_replayed = pqt_snap_replays(snap, snap ? &snap->file : NULL);
+    pqt_status st = pqt_snap_footer_io(snap, snap ? &snap->file : NULL, io, FOOTER_TAIL_NBYTES,
+                                       &f->arena, &f->meta);
     if (st != PQT_OK) goto fail;
-    pqt_meta_pad_old_parquet_mr(&f->meta, f->file_size);
     st = pqt_schema_build(&f->meta, f->binary_as_string, &f->arena, &f->schema);
     if (st != PQT_OK) {
         pqt_err_prefix("%s: ", path);
@@ -320,7 +338,9 @@ pqt_status pqt_file_ds_finish(pqt_file *f, const bool *keep)
 {
     pqt_file_ds *ds = f->ds;
     if (!ds || ds->merged) return PQT_OK;
-    PQT_TRY(pqt_file_ds_merge(ds, keep, f->threads, f->binary_as_string));
+    pqt_status st = pqt_file_ds_merge(ds, keep, f->threads, f->binary_as_string);
+    ds->snap = NULL; /* the open's snapshot lives no longer than the open */
+    PQT_TRY(st);
     f->meta = ds->meta;
     int64_t size = 0;
     for (int64_t i = 0; i < ds->list.n; i++)

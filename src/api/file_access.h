@@ -39,6 +39,10 @@ pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret);
 
 /* Open the footer of the source io (a reference is taken over, also on failure). */
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret);
+/* The same, the footer replayed from or recorded into snap (api/snapshot.h; NULL: read). */
+struct pqt_snap;
+pqt_status pqt_file_open_io_snap(pqt_io *io, const pqt_opts *opts, struct pqt_snap *snap,
+                                 pqt_file **ret);
 /* Another handle on the same source as f (a clone's): the footer is decoded again, nothing
  * is reopened by path. */
 pqt_status pqt_file_reopen(const pqt_file *f, const pqt_opts *opts, pqt_file **ret);
@@ -56,6 +60,11 @@ bool pqt_file_spec_is_dataset(const char *path);
  * PQT_NOT_FOUND (nothing matched), PQT_SCHEMA_MISMATCH (at finish), PQT_NOMEM. */
 pqt_status pqt_file_open_dataset(const char *spec, const char *const *paths, int64_t npaths,
                                  const pqt_opts *opts, pqt_file **ret);
+/* The same, the listing and footers replayed from or recorded into snap (NULL: read), which
+ * the dataset uses until pqt_file_ds_finish returns. */
+pqt_status pqt_file_open_dataset_snap(const char *spec, const char *const *paths,
+                                      int64_t npaths, const pqt_opts *opts,
+                                      struct pqt_snap *snap, pqt_file **ret);
 pqt_status pqt_file_ds_finish(pqt_file *f, const bool *keep);
 /* NULL for one file; a dataset's members once merged (what chunk sources carry). */
 const pqt_chunk_members *pqt_file_members(const pqt_file *f);

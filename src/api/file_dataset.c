@@ -14,6 +14,7 @@
 
 #include "api/file_ds.h"
 #include "api/file_int.h"
+#include "api/snapshot.h"
 #include "dataset/healpix.h"
 #include "dataset/listing.h"
 #include "format/footer.h"
@@ -28,14 +29,18 @@ bool pqt_file_spec_is_dataset(const char *path)
     return pqt_ds_is_pattern(path);
 }
 
-/* The footer of the file at path into a, m. */
-static pqt_status read_footer_path(const char *path, pqt_arena *a, pqt_file_meta *m,
-                                   int64_t *size_ret)
+/* The footer of the file at path into a, m: replayed from snapshot entry e when it has one
+ * (the file is not opened), else read (and recorded in e when the open records). */
+static pqt_status read_footer_path(const pqt_file_ds *ds, pqt_snap_footer *e, const char *path,
+                                   pqt_arena *a, pqt_file_meta *m, int64_t *size_ret)
 {
+    if (pqt_snap_replays(ds->snap, e)) {
+        if (size_ret) *size_ret = e->file_size;
+        return pqt_snap_footer_bytes(e, path, a, m);
+    }
     pqt_io *io;
     PQT_TRY(pqt_io_open_path(path, &io));
-    pqt_status st = pqt_footer_read_io(io, a, m);
-    if (st == PQT_OK) pqt_meta_pad_old_parquet_mr(m, io->size);
+    pqt_status st = pqt_snap_footer_io(ds->snap, e, io, (int64_t)64 * 1024, a, m);
     if (size_ret) *size_ret = io->size;
     pqt_io_unref(io);
     return st;
@@ -255,17 +260,21 @@ static pqt_status learn_schema(pqt_file_ds *ds, bool binary_as_string)
     if (l->has_metadata) {
         path = join(l->root, "_metadata");
         if (!path) return pqt_err(PQT_NOMEM, "out of memory opening %s", ds->spec);
-        st = read_footer_path(path, &ds->summary_arena, &ds->summary, NULL);
+        bool replayed = pqt_snap_replays(ds->snap, ds->snap ? &ds->snap->metadata : NULL);
+        st = read_footer_path(ds, ds->snap ? &ds->snap->metadata : NULL, path,
+                              &ds->summary_arena, &ds->summary, NULL);
         pqt_mem_free(path);
         if (st != PQT_OK) return st;
-        ds->has_summary = ds->summary_read = true;
+        ds->has_summary = true;
+        ds->summary_read = !replayed;
         ds->schema_from = "_metadata";
         src = &ds->summary;
     }
     if (l->has_common_metadata) {
         path = join(l->root, "_common_metadata");
         if (!path) return pqt_err(PQT_NOMEM, "out of memory opening %s", ds->spec);
-        st = read_footer_path(path, &ds->arena, &common, NULL);
+        st = read_footer_path(ds, ds->snap ? &ds->snap->common : NULL, path, &ds->arena,
+                              &common, NULL);
         pqt_mem_free(path);
         if (st != PQT_OK) return st;
         ds->schema_from = "_common_metadata";
@@ -277,10 +286,12 @@ static pqt_status learn_schema(pqt_file_ds *ds, bool binary_as_string)
         int64_t first = 0;
         while (first < l->n - 1 && !ds->member_kept[first])
             first++;
-        st = read_footer_path(pqt_ioset_path(ds->set, first), &ds->member_arena[first],
+        bool replayed = pqt_snap_replays(ds->snap, ds->snap ? &ds->snap->member[first] : NULL);
+        st = read_footer_path(ds, ds->snap ? &ds->snap->member[first] : NULL,
+                              pqt_ioset_path(ds->set, first), &ds->member_arena[first],
                               &ds->member_meta[first], &ds->member_size[first]);
         if (st != PQT_OK) return st;
-        ds->footers_read++;
+        ds->footers_read += !replayed;
         ds->schema_from = pqt_ioset_path(ds->set, first);
         src = &ds->member_meta[first];
     }
@@ -289,6 +300,35 @@ static pqt_status learn_schema(pqt_file_ds *ds, bool binary_as_string)
 
 pqt_status pqt_file_open_dataset(const char *spec, const char *const *paths, int64_t npaths,
                                  const pqt_opts *opts, pqt_file **ret)
+{
+    return pqt_file_open_dataset_snap(spec, paths, npaths, opts, NULL, ret);
+}
+
+/* The listing: the snapshot's when it replays one, else walked (and recorded). */
+static pqt_status list_members(pqt_file_ds *ds, const char *spec, const char *const *paths,
+                               int64_t npaths)
+{
+    pqt_snap *s = ds->snap;
+    if (s && !s->recording) {
+        if (!s->have_list)
+            return pqt_err(PQT_MISUSE, "%s: the metadata snapshot is of a single file, not a "
+                                       "dataset",
+                           ds->spec);
+        pqt_buf b = {0};
+        size_t used;
+        pqt_status st = pqt_ds_list_encode(&s->list, &b);
+        if (st == PQT_OK) st = pqt_ds_list_decode(b.data, b.len, &used, &ds->list);
+        pqt_buf_free(&b);
+        return st;
+    }
+    PQT_TRY(paths ? pqt_ds_list_paths(paths, npaths, ds->hive, &ds->list)
+                  : pqt_ds_list_open(spec, ds->hive, &ds->list));
+    return s ? pqt_snap_set_list(s, &ds->list) : PQT_OK;
+}
+
+pqt_status pqt_file_open_dataset_snap(const char *spec, const char *const *paths,
+                                      int64_t npaths, const pqt_opts *opts, pqt_snap *snap,
+                                      pqt_file **ret)
 {
     pqt_file_ds *ds = pqt_calloc(1, sizeof *ds);
     pqt_file *f = pqt_calloc(1, sizeof *f);
@@ -306,8 +346,8 @@ pqt_status pqt_file_open_dataset(const char *spec, const char *const *paths, int
     f->threads = opts ? opts->threads : 0;
     f->verify_crc = opts ? opts->verify_crc : true;
     f->binary_as_string = opts ? opts->binary_as_string : false;
-    pqt_status st = paths ? pqt_ds_list_paths(paths, npaths, ds->hive, &ds->list)
-                          : pqt_ds_list_open(spec, ds->hive, &ds->list);
+    ds->snap = snap;
+    pqt_status st = list_members(ds, spec, paths, npaths);
     if (st == PQT_OK) st = make_set(ds);
     int64_t n = ds->list.n;
     if (st == PQT_OK) {
@@ -401,6 +441,10 @@ void pqt_file_ds_member_pixel(const pqt_file *f, int64_t i, int *order, int64_t 
 pqt_ds_counts pqt_file_ds_counts(const pqt_file *f)
 {
     pqt_ds_counts c = {0};
+    if (f && !f->ds) { /* one file: its footer, unless a snapshot gave it */
+        c.files = 1;
+        c.footers_read = !f->footer_replayed;
+    }
     if (!f || !f->ds) return c;
     c.files = f->ds->list.n;
     c.files_pruned_partition = f->ds->files_pruned_partition;

@@ -15,6 +15,7 @@
 
 #include "api/file_ds.h"
 #include "api/file_int.h"
+#include "api/snapshot.h"
 #include "format/footer.h"
 #include "util/error.h"
 #include "util/le.h"
@@ -73,23 +74,31 @@ static pqt_status summary_members(pqt_file_ds *ds, int64_t *sum_rg, bool *covere
  * thousands of small files was a third of a dataset's open. */
 #define MEMBER_TAIL_NBYTES ((int64_t)16 * 1024)
 
+/* Member i's footer: replayed from the snapshot (the file is not opened), else read. */
 static pqt_status read_member(pqt_file_ds *ds, int64_t i)
 {
+    pqt_snap_footer *e = ds->snap ? &ds->snap->member[i] : NULL;
+    if (pqt_snap_replays(ds->snap, e)) {
+        ds->member_size[i] = e->file_size;
+        return pqt_snap_footer_bytes(e, pqt_ioset_path(ds->set, i), &ds->member_arena[i],
+                                     &ds->member_meta[i]);
+    }
     pqt_io *io;
     PQT_TRY(pqt_ioset_get(ds->set, i, -1, &io));
     ds->member_size[i] = io->size;
-    pqt_status st =
-        pqt_footer_read_io_tail(io, MEMBER_TAIL_NBYTES, &ds->member_arena[i], &ds->member_meta[i]);
-    if (st == PQT_OK) pqt_meta_pad_old_parquet_mr(&ds->member_meta[i], io->size);
+    pqt_status st = pqt_snap_footer_io(ds->snap, e, io, MEMBER_TAIL_NBYTES, &ds->member_arena[i],
+                                       &ds->member_meta[i]);
     pqt_ioset_put(ds->set, io);
     return st;
 }
 
 static pqt_status read_footers(pqt_file_ds *ds, const bool *need, int threads)
 {
-    int64_t n = ds->list.n, todo = 0;
-    for (int64_t i = 0; i < n; i++)
+    int64_t n = ds->list.n, todo = 0, replayed = 0;
+    for (int64_t i = 0; i < n; i++) {
         todo += need[i];
+        replayed += need[i] && pqt_snap_replays(ds->snap, ds->snap ? &ds->snap->member[i] : NULL);
+    }
     pqt_par_fail pf;
     pqt_par_fail_init(&pf);
 #pragma omp parallel num_threads(pqt_par_threads_for(threads, todo))
@@ -103,7 +112,7 @@ static pqt_status read_footers(pqt_file_ds *ds, const bool *need, int threads)
         }
         pqt_par_leave(&th);
     }
-    ds->footers_read += todo;
+    ds->footers_read += todo - replayed;
     return pqt_par_fail_raise(&pf);
 }
 

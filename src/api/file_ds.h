@@ -53,6 +53,7 @@ typedef struct pqt_file_ds {
     bool merged;
     int64_t footers_read, files_kept, files_pruned_partition;
     bool summary_read;
+    struct pqt_snap *snap; /* during the open: footers replayed or recorded (api/snapshot.h) */
 } pqt_file_ds;
 
 #endif

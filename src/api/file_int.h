@@ -28,6 +28,7 @@ struct pqt_file {
     int threads;
     bool verify_crc;
     bool binary_as_string;
+    bool footer_replayed; /* the footer came from a metadata snapshot, not the file */
     int *list_width; /* per column: 0 unknown, -1 not uniform, > 0 discovered width */
     /* the columns by path (pqt_file_find_column), so a lookup per column of a wide file is
      * not quadratic: built by the first lookup (lookups may race: the first to publish

@@ -31,6 +31,7 @@ struct pqt_opts {
     struct pqt_maml *maml;      /* a reference (maml/maml.h), NULL = none; a table takes its own */
     bool hive_off;              /* PQT_OPT_HIVE 0 */
     bool union_by_name;         /* PQT_OPT_UNION_BY_NAME 1 */
+    bool share_by_rows;         /* PQT_OPT_SHARE_BY PQT_SHARE_ROWS */
 };
 
 #endif

@@ -76,6 +76,13 @@ pqt_status pqt_ds_list_paths(const char *const *paths, int64_t n, bool hive, pqt
  * without the NUL, or -1 if it does not fit in cap bytes (or i is out of range). */
 int pqt_ds_member_path(const pqt_ds_list *l, int64_t i, char *buf, size_t cap);
 
+/* listing_bytes.c: the list as bytes appended to b (another process decodes it), and back:
+ * decode reads a list from the n bytes at p, *used = bytes it took. PQT_CORRUPT for bytes that
+ * end early or disagree, PQT_NOMEM; on failure *out is zeroed. */
+struct pqt_buf;
+pqt_status pqt_ds_list_encode(const pqt_ds_list *l, struct pqt_buf *b);
+pqt_status pqt_ds_list_decode(const uint8_t *p, size_t n, size_t *used, pqt_ds_list *out);
+
 /* Free everything the list owns and zero it (a zeroed list is fine). */
 void pqt_ds_list_free(pqt_ds_list *l);
 

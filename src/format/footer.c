@@ -78,6 +78,22 @@ pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta 
 pqt_status pqt_footer_read_io_tail(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
                                    pqt_file_meta *out)
 {
+    return pqt_footer_read_io_raw(io, tail_guess, arena, out, NULL);
+}
+
+pqt_status pqt_footer_decode_bytes(const char *name, const uint8_t *bytes, size_t len,
+                                   int64_t file_size, pqt_arena *arena, pqt_file_meta *out)
+{
+    memset(out, 0, sizeof *out);
+    if (file_size < FRAME_NBYTES || len > (size_t)(file_size - FRAME_NBYTES))
+        return pqt_err(PQT_CORRUPT, "%s: a footer of %zu bytes does not fit in a file of %lld bytes",
+                       name, len, (long long)file_size);
+    return decode(name, bytes, (uint32_t)len, file_size - 8 - (int64_t)len, arena, out);
+}
+
+pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
+                                  pqt_file_meta *out, pqt_buf *raw)
+{
     const char *path = io->name;
     int64_t file_size = io->size;
     memset(out, 0, sizeof *out);
@@ -133,6 +149,8 @@ pqt_status pqt_footer_read_io_tail(const pqt_io *io, int64_t tail_guess, pqt_are
         meta = big;
     }
     st = decode(path, meta, len, start, arena, out);
+    if (st == PQT_OK && raw) st = pqt_buf_append(raw, meta, len);
+    if (st != PQT_OK && raw) raw->len = 0;
 
 done:
     pqt_mem_free(big);

@@ -37,4 +37,15 @@ pqt_status pqt_footer_read_io(const pqt_io *io, pqt_arena *arena, pqt_file_meta 
 pqt_status pqt_footer_read_io_tail(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
                                    pqt_file_meta *out);
 
+/* The same, the footer's FileMetaData bytes (not the length and magic after them) also
+ * appended to raw when it is not NULL (on failure raw->len is 0): what a metadata snapshot
+ * carries to another process (api/snapshot.h). */
+pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
+                                  pqt_file_meta *out, pqt_buf *raw);
+/* Decode FileMetaData bytes (len) of the file name of file_size bytes, as the read would
+ * have (offsets in messages as in the file; encryption refused). PQT_CORRUPT when len does
+ * not fit in such a file. */
+pqt_status pqt_footer_decode_bytes(const char *name, const uint8_t *bytes, size_t len,
+                                   int64_t file_size, pqt_arena *arena, pqt_file_meta *out);
+
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api/snapshot.h"
 #include "maml/maml.h"
 #include "table/table_int.h"
 #include "util/mem.h"
@@ -133,10 +134,28 @@ static pqt_status plan_slice_at_open(pqt_table *t, const char *path)
     return PQT_OK;
 }
 
+/* One share of an open for several processes (pqt_table_open_share). */
+typedef struct open_share {
+    int part, nparts;
+} open_share;
+
+/* A share cannot take a sort or a limit: both rank every process's rows together. */
+static pqt_status check_share_rules(const pqt_table *t, const pqt_sort_spec *sort,
+                                    const pqt_opts *opts)
+{
+    const char *what = sort ? "a sort" : opts && opts->limit_plus1 > 0 ? "a limit" : NULL;
+    if (!what) return PQT_OK;
+    return pqt_err(PQT_MISUSE, "pqt_table_open_share: %s: %s at open needs the rows of every "
+                               "share at once, which one share does not have; open without "
+                               "it (a sort across processes is not available)",
+                   pqt_file_path(t->f), what);
+}
+
 /* Open a table over the file f (taken over, also on failure): a file whose footer is read,
  * or a dataset whose members' footers are merged here, once the filter has pruned them by
- * their partition values (table_open_dataset.c). */
-static pqt_status table_open_file(pqt_file *f, const pqt_opts *opts, pqt_table **ret)
+ * their partition values (table_open_dataset.c). share: NULL, or the share to keep. */
+static pqt_status table_open_file(pqt_file *f, const pqt_opts *opts, const open_share *share,
+                                  pqt_table **ret)
 {
     pqt_table *t = NULL;
     pqt_tbl_open_rules rules = {0}; /* a MAML's filter, sort and qc joined with the caller's */
@@ -165,6 +184,10 @@ static pqt_status table_open_file(pqt_file *f, const pqt_opts *opts, pqt_table *
     const pqt_qc *qc = rules.qc ? rules.qc : opts ? opts->qc : NULL;
     const pqt_filter *filter = rules.filter ? rules.filter : opts ? opts->filter : NULL;
     const pqt_sort_spec *sort = rules.sort ? rules.sort : opts ? opts->sort : NULL;
+    if (share) {
+        st = check_share_rules(t, sort, opts);
+        if (st != PQT_OK) goto fail;
+    }
     if (pqt_file_is_dataset(f)) {
         st = pqt_tbl_dataset_at_open(t, filter);
         if (st != PQT_OK) goto fail;
@@ -174,6 +197,10 @@ static pqt_status table_open_file(pqt_file *f, const pqt_opts *opts, pqt_table *
     t->pf_possible = pqt_file_is_dataset(f);
     if (pqt_file_is_dataset(f) && pqt_scan_filter_nrules(filter) > 0) {
         st = pqt_tbl_dataset_healpix(t, filter);
+        if (st != PQT_OK) goto fail;
+    }
+    if (share) {
+        st = pqt_tbl_share_at_open(t, filter, share->part, share->nparts, t->opts.share_by_rows);
         if (st != PQT_OK) goto fail;
     }
     st = pqt_tbl_qc_bind(t, qc, opts && opts->qc_soft);
@@ -199,7 +226,7 @@ static pqt_status table_open_io(pqt_io *io, const pqt_opts *opts, pqt_table **re
 {
     pqt_file *f;
     PQT_TRY(pqt_file_open_io(io, opts, &f));
-    return table_open_file(f, opts, ret);
+    return table_open_file(f, opts, NULL, ret);
 }
 
 /* A slice refuses a sort before the file is opened: a slice's rows are the ones the caller
@@ -221,11 +248,62 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
     if (pqt_file_spec_is_dataset(path)) {
         pqt_file *f;
         PQT_TRY(pqt_file_open_dataset(path, NULL, 0, opts, &f));
-        return table_open_file(f, opts, ret);
+        return table_open_file(f, opts, NULL, ret);
     }
     pqt_io *io;
     PQT_TRY(pqt_io_open_path(path, &io));
     return table_open_io(io, opts, ret);
+}
+
+pqt_status pqt_table_open_share(const char *path, const pqt_opts *opts, int part, int nparts,
+                                const void *snapshot, size_t snapshot_nbytes, pqt_table **ret,
+                                void **record_ret, size_t *record_nbytes_ret)
+{
+    if (!path || !ret || nparts < 1 || part < 0 || part >= nparts || (snapshot && record_ret) ||
+        !record_ret != !record_nbytes_ret)
+        return pqt_err(PQT_MISUSE, "pqt_table_open_share: path and ret are required, 0 <= part "
+                                   "(%d) < nparts (%d), and a snapshot is either replayed or "
+                                   "recorded (with both its pointers), not both",
+                       part, nparts);
+    PQT_TRY(check_slice_sort(opts, path));
+    pqt_snap snap = {0};
+    if (snapshot) {
+        pqt_status st = pqt_snap_decode(snapshot, snapshot_nbytes, &snap);
+        if (st != PQT_OK) {
+            pqt_err_prefix("pqt_table_open_share: %s: ", path);
+            return st;
+        }
+    }
+    snap.recording = record_ret != NULL;
+    pqt_snap *sp = snapshot || record_ret ? &snap : NULL;
+    /* a sample with a seed drawn at open draws with the recording open's seed */
+    pqt_opts o;
+    if (snapshot && opts && opts->sample_set && opts->sample_seed <= 0 && snap.sample_seed > 0) {
+        o = *opts;
+        o.sample_seed = snap.sample_seed;
+        opts = &o;
+    }
+    bool dataset = snapshot ? snap.is_dataset : pqt_file_spec_is_dataset(path);
+    pqt_file *f = NULL;
+    pqt_status st;
+    if (dataset) {
+        st = pqt_file_open_dataset_snap(path, NULL, 0, opts, sp, &f);
+    } else {
+        pqt_io *io;
+        st = pqt_io_open_path(path, &io);
+        if (st == PQT_OK) st = pqt_file_open_io_snap(io, opts, sp, &f);
+    }
+    open_share share = {part, nparts};
+    pqt_table *t = NULL;
+    if (st == PQT_OK) st = table_open_file(f, opts, &share, &t);
+    if (st == PQT_OK && record_ret) {
+        snap.sample_seed = t->sample_seed;
+        st = pqt_snap_encode(&snap, record_ret, record_nbytes_ret);
+        if (st != PQT_OK) pqt_table_close(t);
+    }
+    pqt_snap_free(&snap);
+    if (st == PQT_OK) *ret = t;
+    return st;
 }
 
 pqt_status pqt_table_open_files(const char *const *paths, int64_t n, const pqt_opts *opts,
@@ -240,7 +318,7 @@ pqt_status pqt_table_open_files(const char *const *paths, int64_t n, const pqt_o
     PQT_TRY(check_slice_sort(opts, paths[0]));
     pqt_file *f;
     PQT_TRY(pqt_file_open_dataset(NULL, paths, n, opts, &f));
-    return table_open_file(f, opts, ret);
+    return table_open_file(f, opts, NULL, ret);
 }
 
 pqt_status pqt_table_open_fd(int fd, const char *name, const pqt_opts *opts, pqt_table **ret)

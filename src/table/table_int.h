@@ -280,6 +280,10 @@ pqt_status pqt_tbl_scan_cols_at_open(const pqt_table *t, pqt_scan_col **cols_ret
  * cuts the plan to the limit. On failure the table is to be closed (it is still being
  * opened). */
 pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_t limit);
+/* The file column of each slot of prog (compiled against pqt_tbl_scan_cols_at_open's ncols
+ * columns): NULL for the row index. *slot_col_ret (pqt_mem_free) has one entry per slot. */
+pqt_status pqt_tbl_filter_slot_cols(const pqt_table *t, const pqt_fprog *prog, int ncols,
+                                    const pqt_col ***slot_col_ret);
 
 /* ---- table_qc.c: read-time quality control ---- */
 /* Bind the rules of qc to t's columns (at open, before any read). PQT_NOT_FOUND for an
@@ -356,5 +360,12 @@ pqt_status pqt_tbl_explain_add(pqt_table *t, const char *line);
 /* Members whose every row group in the slice the filter pass pruned. */
 struct pqt_rg_verdict;
 int64_t pqt_tbl_dataset_files_pruned(const pqt_table *t, const struct pqt_rg_verdict *v);
+
+/* ---- table_open_share.c: one share of the open's rows (docs/mpi.md) ---- */
+/* Narrow the plan to share part of nparts (0 <= part < nparts): the row groups the filter's
+ * statistics cannot refute, cut into nparts contiguous runs balanced by compressed bytes
+ * (by_rows false) or into nparts row ranges as even as rows allow (by_rows true). */
+pqt_status pqt_tbl_share_at_open(pqt_table *t, const pqt_filter *filter, int part, int nparts,
+                                 bool by_rows);
 
 #endif

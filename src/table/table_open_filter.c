@@ -208,6 +208,30 @@ static void tally_verdicts(pqt_scan_counts *c, const pqt_rg_verdict *v, int nrg)
     }
 }
 
+pqt_status pqt_tbl_filter_slot_cols(const pqt_table *t, const pqt_fprog *prog, int ncols,
+                                    const pqt_col ***slot_col_ret)
+{
+    int nslots = pqt_scan_prog_ncols(prog);
+    const pqt_col **slot_col = pqt_calloc((size_t)nslots + 1, sizeof *slot_col);
+    int nh = ncols - t->ncols - 1;
+    int *hidden = nh > 0 ? pqt_malloc_array((size_t)nh, sizeof *hidden) : NULL;
+    if (!slot_col || (nh > 0 && (!hidden || hidden_file_cols(t, hidden) != nh))) {
+        pqt_mem_free(hidden);
+        pqt_mem_free(slot_col);
+        return pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter",
+                       pqt_file_path(t->f));
+    }
+    for (int s = 0; s < nslots; s++) {
+        int ci = pqt_scan_prog_col(prog, s);
+        slot_col[s] = ci < t->ncols    ? pqt_file_col(t->f, t->cols[ci].file_col)
+                      : ci == t->ncols ? NULL /* the row index */
+                                       : pqt_file_col(t->f, hidden[ci - t->ncols - 1]);
+    }
+    pqt_mem_free(hidden);
+    *slot_col_ret = slot_col;
+    return PQT_OK;
+}
+
 pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_t limit)
 {
     pqt_scan_col *cols = NULL;
@@ -221,30 +245,17 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_
         return st;
     }
     int nslots = pqt_scan_prog_ncols(prog), nconj = pqt_scan_prog_nconj(prog);
-    const pqt_col **slot_col = pqt_calloc((size_t)nslots + 1, sizeof *slot_col);
+    const pqt_col **slot_col = NULL;
     pqt_rg_verdict *verdicts = pqt_calloc((size_t)t->plan.nrg + 1, sizeof *verdicts);
     int *order = pqt_calloc((size_t)nconj + 1, sizeof *order);
     pqt_read_counters *counters = pqt_calloc((size_t)nslots + 1, sizeof *counters);
-    if (!slot_col || !verdicts || !order || !counters) {
+    if (!verdicts || !order || !counters) {
         st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter",
                      pqt_file_path(t->f));
         goto done;
     }
-    int nh = ncols - t->ncols - 1;
-    int *hidden = nh > 0 ? pqt_malloc_array((size_t)nh, sizeof *hidden) : NULL;
-    if (nh > 0 && (!hidden || hidden_file_cols(t, hidden) != nh)) {
-        pqt_mem_free(hidden);
-        st = pqt_err(PQT_NOMEM, "pqt_table_open: %s: out of memory applying a filter",
-                     pqt_file_path(t->f));
-        goto done;
-    }
-    for (int s = 0; s < nslots; s++) {
-        int ci = pqt_scan_prog_col(prog, s);
-        slot_col[s] = ci < t->ncols    ? pqt_file_col(t->f, t->cols[ci].file_col)
-                      : ci == t->ncols ? NULL /* the row index */
-                                       : pqt_file_col(t->f, hidden[ci - t->ncols - 1]);
-    }
-    pqt_mem_free(hidden);
+    st = pqt_tbl_filter_slot_cols(t, prog, ncols, &slot_col);
+    if (st != PQT_OK) goto done;
     pqt_chunk_src src = pqt_file_chunk_src(t->f);
     pqt_scan_pass pass = {&src,
                           prog,

@@ -54,14 +54,10 @@ pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret)
     ret->dictionary_pages_read = atomic_load_explicit(&t->scan.dict_pages, r);
     ret->values_decoded = atomic_load_explicit(&t->scan.values_decoded, r);
     ret->bytes_read = atomic_load_explicit(&t->scan.bytes_read, r);
-    ret->files = 1;
-    ret->footers_read = 1;
-    if (pqt_file_is_dataset(t->f)) {
-        pqt_ds_counts c = pqt_file_ds_counts(t->f);
-        ret->files = c.files;
-        ret->files_pruned_partition = c.files_pruned_partition;
-        ret->footers_read = c.footers_read + c.summary_used;
-    }
+    pqt_ds_counts c = pqt_file_ds_counts(t->f);
+    ret->files = c.files;
+    ret->files_pruned_partition = c.files_pruned_partition;
+    ret->footers_read = c.footers_read + c.summary_used;
     ret->files_pruned_stats = t->files_pruned_stats;
     ret->row_groups_pruned_stats += t->healpix_pruned;
     return PQT_OK;

@@ -8,6 +8,8 @@
  */
 #include "error.h"
 
+#include "pqt_file.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -95,3 +97,8 @@ const char *pqt_status_name(pqt_status st)
 }
 
 unsigned pqt_version_number(void) { return PQT_VERSION_NUMBER; }
+
+pqt_status pqt_set_error(pqt_status status, const char *message)
+{
+    return pqt_err(status, "%s", message ? message : "");
+}
