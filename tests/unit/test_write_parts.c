@@ -514,6 +514,7 @@ static void dataset_dir(void)
     pqt_free(tmp);
     CHECK_EQ_I64(entries(dir), 3); /* the file, _metadata, _common_metadata */
     CHECK(pqt_dataset_dir_create(dir, &tmp) == PQT_EXISTS);
+    CHECK(strstr(pqt_errmsg(), "pqt_dataset_dir_create: ") == pqt_errmsg());
     CHECK(strstr(pqt_errmsg(), "is not empty") != NULL);
     char other[300];
     snprintf(other, sizeof other, "%s/ds2", g_dir);
