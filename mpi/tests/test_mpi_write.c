@@ -349,8 +349,8 @@ static void dataset(void)
 }
 
 /* With 4 ranks: the file DuckDB read (tests/data/mpi_write_duckdb.txt: the rows, then the
- * row groups' sizes) is the one written here, value for value. PQT_MPI_WRITE_KEEP names a
- * copy to keep for the generator. */
+ * row groups' sizes and id statistics) is the one written here, value for value. PQT_MPI_WRITE_KEEP
+ * names a copy to keep for the generator. */
 static void duckdb_truth(void)
 {
     if (g_size != 4) return;
@@ -383,11 +383,16 @@ static void duckdb_truth(void)
     int rg = 0;
     while (fgets(line, sizeof line, fp)) {
         line[strcspn(line, "\n")] = '\0';
-        if (strncmp(line, "rowgroup ", 9) == 0) { /* "rowgroup <i> <rows>" */
+        if (strncmp(line, "rowgroup ", 9) == 0) { /* "rowgroup <i> <rows> <min> <max>" */
             int i = 0;
             long long n = 0;
-            CHECK(sscanf(line + 9, "%d %lld", &i, &n) == 2);
+            char lo[32] = "", hi[32] = "", got_lo[32] = "", got_hi[32] = "";
+            CHECK(sscanf(line + 9, "%d %lld %31s %31s", &i, &n, lo, hi) == 4);
             CHECK_EQ_I64(pqt_file_row_group_nrows(f, i), n);
+            CHECK_OK(pqt_file_chunk_stat_text(f, i, 0, PQT_STAT_MIN, got_lo, sizeof got_lo, NULL));
+            CHECK_OK(pqt_file_chunk_stat_text(f, i, 0, PQT_STAT_MAX, got_hi, sizeof got_hi, NULL));
+            CHECK_STR(got_lo, lo);
+            CHECK_STR(got_hi, hi);
             rg++;
             continue;
         }

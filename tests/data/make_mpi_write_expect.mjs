@@ -8,7 +8,7 @@
 //   NODE_PATH=bench/peers/node_modules node tests/data/make_mpi_write_expect.mjs /tmp/four.parquet
 //
 // One line per row in file order, "id|x|s|[v1,v2,...]" (NULL for a null), then one line per
-// row group, "rowgroup <index> <rows>".
+// row group, "rowgroup <index> <rows> <min id> <max id>" (the chunk statistics of id).
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 const { DuckDBInstance } = createRequire(import.meta.url)('@duckdb/node-api');
@@ -27,8 +27,9 @@ for (const [id, x, s, v] of rows.getRows()) {
   out.push(`${show(id)}|${show(x)}|${show(s)}|[${items.join(',')}]`);
 }
 const rgs = await con.runAndReadAll(
-  `SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata('${file}')
-   ORDER BY row_group_id`);
-for (const [g, n] of rgs.getRows()) out.push(`rowgroup ${show(g)} ${show(n)}`);
+  `SELECT row_group_id, row_group_num_rows, stats_min_value, stats_max_value FROM parquet_metadata('${file}')
+   WHERE path_in_schema = 'id' ORDER BY row_group_id`);
+for (const [g, n, lo, hi] of rgs.getRows())
+  out.push(`rowgroup ${show(g)} ${show(n)} ${show(lo)} ${show(hi)}`);
 writeFileSync('tests/data/mpi_write_duckdb.txt', out.join('\n') + '\n');
 console.log(`${rows.getRows().length} rows, ${rgs.getRows().length} row groups`);
