@@ -315,8 +315,8 @@ typedef struct pqt_part pqt_part;
  * (pqt_writer_temp_path names it; removed if the part is freed before the commit); any other
  * part into a spool file created beside path and unlinked at once (pqt_writer_temp_path is
  * NULL). opts is copied. Errors as pqt_writer_open (PQT_EXISTS when path exists without
- * PQT_WOPT_OVERWRITE), and PQT_MISUSE for part < 0 or PQT_WOPT_WRITE_MAML (a part writes no
- * sidecar). */
+ * PQT_WOPT_OVERWRITE), and PQT_MISUSE for part < 0. With PQT_WOPT_WRITE_MAML part 0 writes
+ * the sidecar at pqt_shared_file_commit; other parts ignore it. */
 PQT_API pqt_status pqt_writer_open_part(pqt_writer **ret, const char *path,
                                         pqt_table *template_table, const pqt_write_opts *opts,
                                         int part);
@@ -363,8 +363,10 @@ PQT_API void pqt_part_free(pqt_part *p);
 PQT_API pqt_status pqt_shared_file_create(const pqt_part *p, char **tmp_ret);
 /* Write the tail (pqt_part_assemble's) into tmp at tail_offset, cut the file there, flush it
  * and give it first's path as pqt_writer_close does (a link that refuses an existing name,
- * or a rename under PQT_WOPT_OVERWRITE). On failure tmp stays: remove it with
- * pqt_shared_file_remove. Errors: PQT_EXISTS, PQT_IO naming the file, PQT_MISUSE. */
+ * or a rename under PQT_WOPT_OVERWRITE), with first's sidecar under PQT_WOPT_WRITE_MAML
+ * (PQT_EXISTS, before anything is named, when it exists without PQT_WOPT_OVERWRITE). On
+ * failure tmp stays: remove it with pqt_shared_file_remove. Errors: PQT_EXISTS, PQT_IO
+ * naming the file, PQT_MISUSE. */
 PQT_API pqt_status pqt_shared_file_commit(pqt_part *first, const char *tmp,
                                           int64_t tail_offset, const void *tail,
                                           size_t tail_nbytes);

@@ -66,7 +66,8 @@ PQT_API int64_t pqt_table_mpi_first_row(MPI_Comm comm, const pqt_table *t);
  * the one pqt_write_table would write of the ranks' rows concatenated, but for the row
  * groups' bounds; its key-value entries are rank 0's (DATE, a MAML's, PQT_WOPT_METADATA),
  * with the row count, vector widths and string lengths of every rank's rows. o (NULL: the
- * defaults) must be the same on every rank; PQT_WOPT_WRITE_MAML is refused (PQT_MISUSE).
+ * defaults) must be the same on every rank; with PQT_WOPT_WRITE_MAML rank 0 writes the
+ * sidecar.
  * path appears only when every rank succeeded; otherwise no file is left (no temporary
  * one either) and every rank gets the first failing rank's error, "rank R: " first. The
  * parts' columns are checked against rank 0's: PQT_SCHEMA_MISMATCH "part 0 and part R

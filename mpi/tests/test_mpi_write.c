@@ -9,7 +9,8 @@
  * of ranks that all have no rows, and the dataset of pqt_write_dataset_mpi. Failures leave
  * no file and no temporary file, and every rank gets the error naming the failing rank: a
  * rank whose table has other columns, a rank whose write fails mid-stream, a path that
- * exists. With 4 ranks, the file is compared with DuckDB's reading of the same
+ * exists. A sidecar asked of every rank is written once, by rank 0. With 4 ranks, the file
+ * is compared with DuckDB's reading of the same
  * deterministic file (tests/data/mpi_write_duckdb.txt, made by
  * tests/data/make_mpi_write_expect.mjs).
  */
@@ -293,14 +294,35 @@ static void failures(void)
     CHECK(strstr(pqt_errmsg(), "no column 's'") != NULL);
     CHECK_EQ_I64(entries(), 0);
     pqt_table_close(tmpl), pqt_table_close(rows);
-    /* a sidecar cannot be written by parts: every rank refuses at open */
+}
+
+/* PQT_WOPT_WRITE_MAML on every rank: rank 0 writes the one sidecar, named with the file. */
+static void sidecar(void)
+{
+    char path[300], side[300];
+    snprintf(path, sizeof path, "%s/side.parquet", g_dir);
+    snprintf(side, sizeof side, "%s/side.maml", g_dir);
     pqt_write_opts *o = options(4);
     REQUIRE_OK(pqt_write_opts_set_int(o, PQT_WOPT_WRITE_MAML, 1));
-    pqt_table *one = rows_of(g_rank, 0, 1);
-    CHECK_EQ_I64(pqt_write_table_mpi(MPI_COMM_WORLD, one, path, o), PQT_MISUSE);
-    CHECK(strstr(pqt_errmsg(), "PQT_WOPT_WRITE_MAML") != NULL);
-    CHECK_EQ_I64(entries(), 0);
-    pqt_table_close(one);
+    pqt_table *t = rows_of(g_rank, 0, rank_rows(g_rank));
+    CHECK_OK(pqt_write_table_mpi(MPI_COMM_WORLD, t, path, o));
+    CHECK_EQ_I64(entries(), 2); /* the file and its sidecar */
+    if (g_rank == 0) {
+        pqt_opts *ro = NULL;
+        REQUIRE_OK(pqt_opts_new(&ro));
+        REQUIRE_OK(pqt_opts_set_maml(ro, side)); /* the sidecar opens the file */
+        pqt_table *r = NULL;
+        CHECK_OK(pqt_table_open(path, ro, &r));
+        const char *unit = NULL;
+        if (r) CHECK_OK(pqt_table_unit(r, "x", &unit));
+        CHECK(unit && strcmp(unit, "m") == 0);
+        pqt_table_close(r);
+        pqt_opts_free(ro);
+        unlink(path);
+        unlink(side);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    pqt_table_close(t);
     pqt_write_opts_free(o);
 }
 
@@ -426,6 +448,7 @@ int main(int argc, char **argv)
     streaming();
     no_rows();
     failures();
+    sidecar();
     dataset();
     duckdb_truth();
     MPI_Barrier(MPI_COMM_WORLD);

@@ -276,12 +276,7 @@ pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_wopts_clear(&o);
         return pqt_err(PQT_EXISTS, "%s: %s exists (set PQT_WOPT_OVERWRITE to replace it)", call, path);
     }
-    if (part >= 0 && o.write_maml) {
-        pqt_wopts_clear(&o);
-        return pqt_err(PQT_MISUSE, "%s: %s: PQT_WOPT_WRITE_MAML: a part of a file writes no "
-                                   "sidecar",
-                       call, path);
-    }
+    if (part > 0) o.write_maml = false; /* the sidecar is part 0's to write */
     pqt_writer *w = pqt_calloc(1, sizeof *w);
     if (!w) {
         pqt_wopts_clear(&o);
@@ -557,7 +552,7 @@ pqt_status pqt_writer_flush_rg(pqt_writer *w)
 static pqt_status commit_parquet(pqt_writer *w);
 
 /* The sidecar's text to a temporary file beside it (renamed once the parquet file is). */
-static pqt_status write_side_tmp(pqt_writer *w, char **side_ret)
+pqt_status pqt_writer_side_tmp(pqt_writer *w, char **side_ret)
 {
     char *side = pqt_sidecar_path(w->path);
     if (!side) return pqt_err(PQT_NOMEM, "out of memory");
@@ -658,7 +653,7 @@ static pqt_status finish_file(pqt_writer *w)
     }
     w->fd = -1;
     char *side = NULL;
-    if (w->o.write_maml) PQT_TRY(write_side_tmp(w, &side));
+    if (w->o.write_maml) PQT_TRY(pqt_writer_side_tmp(w, &side));
     pqt_status st = commit_parquet(w);
     if (st == PQT_OK && side && rename(w->side_tmp, side) != 0)
         st = pqt_err(PQT_IO, "%s: renaming the sidecar's temporary file: %s", side, strerror(errno));

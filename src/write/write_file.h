@@ -82,6 +82,11 @@ pqt_status pqt_writer_file_meta(pqt_writer *w, pqt_file_meta *m);
  * refuses an existing name (PQT_EXISTS); then the directory flushed when sync is set. */
 pqt_status pqt_wfile_commit(const char *tmp, const char *path, bool overwrite, bool sync);
 
+/* The sidecar's text (PQT_WOPT_WRITE_MAML) in a temporary file beside it, w->side_tmp, to
+ * be renamed to *side_ret (malloc'd) once the parquet file has its name; PQT_EXISTS when
+ * the sidecar exists without PQT_WOPT_OVERWRITE. */
+pqt_status pqt_writer_side_tmp(pqt_writer *w, char **side_ret);
+
 /* Keep the status and message of w's failed write (the first one) for a later close. */
 void pqt_writer_keep_failure(pqt_writer *w, pqt_status st);
 

@@ -304,8 +304,19 @@ pqt_status pqt_shared_file_commit(pqt_part *first, const char *tmp, int64_t tail
         st = pqt_err(PQT_IO, "%s: %s: flushing: %s", call, tmp, strerror(errno));
     if (close(fd) != 0 && st == PQT_OK)
         st = pqt_err(PQT_IO, "%s: %s: closing: %s", call, tmp, strerror(errno));
+    char *side = NULL; /* part 0 writes the sidecar, as pqt_writer_close does */
+    if (st == PQT_OK && first->w->o.write_maml && (st = pqt_writer_side_tmp(first->w, &side)))
+        pqt_err_prefix("%s: ", call);
     if (st == PQT_OK && (st = pqt_wfile_commit(tmp, path, first->w->o.overwrite, true)) != PQT_OK)
         pqt_err_prefix("%s: ", call);
+    if (st == PQT_OK && side && rename(first->w->side_tmp, side) != 0)
+        st = pqt_err(PQT_IO, "%s: %s: renaming the sidecar's temporary file: %s", call, side,
+                     strerror(errno));
+    if (st == PQT_OK && side) {
+        pqt_mem_free(first->w->side_tmp);
+        first->w->side_tmp = NULL;
+    }
+    pqt_mem_free(side);
     if (st == PQT_OK && first->w->tmp && strcmp(first->w->tmp, tmp) == 0) {
         pqt_mem_free(first->w->tmp); /* named now: pqt_part_free must not remove it */
         first->w->tmp = NULL;

@@ -413,18 +413,6 @@ static void failures(void)
     make_parts(path, o, parts);
     free_parts(parts);
     CHECK_EQ_I64(entries(g_dir), 0);
-    /* a part writes no sidecar, part 0 included */
-    pqt_write_opts *side = options();
-    REQUIRE_OK(pqt_write_opts_set_int(side, PQT_WOPT_WRITE_MAML, 1));
-    pqt_table *few = rows_of(0, 0, 2);
-    for (int k = 0; k < 2; k++) {
-        pqt_part *p = NULL;
-        CHECK(pqt_write_table_part(few, path, side, k, &p) == PQT_MISUSE && !p);
-        CHECK(strstr(pqt_errmsg(), "PQT_WOPT_WRITE_MAML") != NULL);
-    }
-    CHECK_EQ_I64(entries(g_dir), 0);
-    pqt_table_close(few);
-    pqt_write_opts_free(side);
     /* and a part writer after a failed write cannot close */
     pqt_writer *w = NULL;
     pqt_table *t1 = rows_of(1, 0, 3), *bad = rows_of(1, 0, 3);
@@ -438,6 +426,42 @@ static void failures(void)
     CHECK(strstr(pqt_errmsg(), "no column 's'") != NULL);
     pqt_table_close(t1), pqt_table_close(bad);
     CHECK_EQ_I64(entries(g_dir), 0);
+    pqt_write_opts_free(o);
+}
+
+/* PQT_WOPT_WRITE_MAML: part 0 writes the sidecar beside the file when it is named (the table
+ * name the file's stem, each column with its unit); the other parts write none. */
+static void sidecar(void)
+{
+    char path[300], side[300];
+    snprintf(path, sizeof path, "%s/side.parquet", g_dir);
+    snprintf(side, sizeof side, "%s/side.maml", g_dir);
+    pqt_write_opts *o = options();
+    REQUIRE_OK(pqt_write_opts_set_int(o, PQT_WOPT_WRITE_MAML, 1));
+    pqt_part *parts[3] = {0};
+    make_parts(path, o, parts);
+    const void *f[3] = {0};
+    size_t n[3] = {0};
+    CHECK_OK(assemble(parts, f, n, 3));
+    free_parts(parts);
+    CHECK_EQ_I64(entries(g_dir), 2);
+    size_t len = 0;
+    char *text = (char *)slurp(side, &len);
+    text[len] = '\0';
+    CHECK(strstr(text, "table: 'side'\n") != NULL);
+    CHECK(strstr(text, "name: 'x'\n") != NULL && strstr(text, "unit: 'm'\n") != NULL);
+    CHECK(strstr(text, "name: 'v'\n") != NULL);
+    free(text);
+    /* the sidecar exists now: without PQT_WOPT_OVERWRITE the next file is refused whole */
+    unlink(path);
+    make_parts(path, o, parts);
+    const void *f2[3] = {0};
+    size_t n2[3] = {0};
+    CHECK(assemble(parts, f2, n2, 3) == PQT_EXISTS);
+    CHECK(strstr(pqt_errmsg(), "side.maml exists") != NULL);
+    free_parts(parts);
+    CHECK_EQ_I64(entries(g_dir), 1);
+    unlink(side);
     pqt_write_opts_free(o);
 }
 
@@ -533,6 +557,7 @@ int main(void)
     REQUIRE_OK(mkdtemp(g_dir) == NULL);
     whole();
     failures();
+    sidecar();
     hostile();
     dataset_dir();
     char cmd[300];
