@@ -316,7 +316,8 @@ typedef struct pqt_part pqt_part;
  * part into a spool file created beside path and unlinked at once (pqt_writer_temp_path is
  * NULL). opts is copied. Errors as pqt_writer_open (PQT_EXISTS when path exists without
  * PQT_WOPT_OVERWRITE), and PQT_MISUSE for part < 0. With PQT_WOPT_WRITE_MAML part 0 writes
- * the sidecar at pqt_shared_file_commit; other parts ignore it. */
+ * the sidecar at pqt_shared_file_commit; other parts ignore it. pqt_writer_close refuses a
+ * part's writer (PQT_MISUSE; the writer is freed, nothing written). */
 PQT_API pqt_status pqt_writer_open_part(pqt_writer **ret, const char *path,
                                         pqt_table *template_table, const pqt_write_opts *opts,
                                         int part);

@@ -315,10 +315,9 @@ pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
         }
         if (k != 4) st = pqt_err(PQT_IO, "%s: writing the head: %s", w->tmp, strerror(errno));
     }
-    if (st == PQT_OK)
-        st = pqt_wio_open(&w->io, w->fd, spool ? w->path : w->tmp, o.background_io);
+    if (st == PQT_OK) st = pqt_wio_open(&w->io, w->fd, spool ? w->path : w->tmp, o.background_io);
     if (st == PQT_OK && o.maml_path) st = pqt_maml_load_file(o.maml_path, &w->maml);
-    else if (o.maml_text) st = pqt_maml_load_text(o.maml_text, &w->maml);
+    else if (st == PQT_OK && o.maml_text) st = pqt_maml_load_text(o.maml_text, &w->maml);
     if (st == PQT_OK && w->maml && o.write_maml) st = keep_maml_source(w);
     if (st == PQT_OK) st = pqt_wcols_from_table(t, &w->o, w->maml, &w->cols, &w->ncols);
     if (st == PQT_OK) {
@@ -704,6 +703,13 @@ static pqt_status commit_parquet(pqt_writer *w)
 pqt_status pqt_writer_close(pqt_writer *w)
 {
     if (!w) return pqt_err(PQT_MISUSE, "pqt_writer_close: writer is NULL");
+    if (w->part) { /* its bytes lack the head, or are part of another file */
+        pqt_status st = pqt_err(PQT_MISUSE, "pqt_writer_close: %s: a part's writer closes with "
+                                            "pqt_writer_close_part; nothing was written",
+                                w->path);
+        pqt_writer_abort(w);
+        return st;
+    }
     pqt_status st = w->failed ? pqt_err(PQT_MISUSE, "pqt_writer_close: %s: an earlier write "
                                                      "failed; nothing was written",
                                         w->path)

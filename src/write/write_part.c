@@ -3,8 +3,9 @@
  * write_part.c - parts of one Parquet file written by several processes (layer: write;
  * docs/writing.md "Parts of one file").
  *
- * A part is the ordinary streaming writer with its bytes sent to a nameless spool beside the
- * target and no "PAR1" head, so every offset it records counts from the part's start. Its
+ * A part is the ordinary streaming writer whose offsets count from the part's start: part 0
+ * writes in place, into the shared temporary file after its "PAR1" head; any other part into
+ * a nameless spool beside the target, copied into place once the offsets are known. Its
  * close keeps the writer (its schema, options and key-value slots) and serializes a part
  * footer: the FileMetaData of its row groups, its encoded column and offset indexes, and
  * what the always-written key-value entries need from its rows (vector widths, longest

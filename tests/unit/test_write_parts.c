@@ -413,6 +413,15 @@ static void failures(void)
     make_parts(path, o, parts);
     free_parts(parts);
     CHECK_EQ_I64(entries(g_dir), 0);
+    /* a part's writer does not close as a file */
+    pqt_table *t0 = rows_of(0, 0, 3);
+    pqt_writer *pw = NULL;
+    REQUIRE_OK(pqt_writer_open_part(&pw, path, t0, o, 2));
+    CHECK_OK(pqt_writer_write(pw, t0));
+    CHECK(pqt_writer_close(pw) == PQT_MISUSE);
+    CHECK(strstr(pqt_errmsg(), "closes with pqt_writer_close_part") != NULL);
+    pqt_table_close(t0);
+    CHECK_EQ_I64(entries(g_dir), 0);
     /* and a part writer after a failed write cannot close */
     pqt_writer *w = NULL;
     pqt_table *t1 = rows_of(1, 0, 3), *bad = rows_of(1, 0, 3);
