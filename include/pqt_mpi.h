@@ -59,20 +59,20 @@ PQT_API int64_t pqt_table_mpi_first_row(MPI_Comm comm, const pqt_table *t);
 
 /* Every rank's table t (the same columns on every rank) into the one file path, rank 0's
  * rows first, then rank 1's, ...; each rank's rows are cut into row groups of their own (a
- * rank without rows has none). Collective. Rank 0 encodes its rows straight into a temporary
- * file beside path, every other rank into a spool beside path; a prefix sum of the sizes
- * gives each rank its offset in the temporary file, where it copies its bytes; rank 0 gathers the ranks' row-group
- * metadata and writes the page indexes and the footer (docs/mpi.md "Writing"). The file is
- * the one pqt_write_table would write of the ranks' rows concatenated, but for the row
- * groups' bounds; its key-value entries are rank 0's (DATE, a MAML's, PQT_WOPT_METADATA),
- * with the row count, vector widths and string lengths of every rank's rows. o (NULL: the
- * defaults) must be the same on every rank; with PQT_WOPT_WRITE_MAML rank 0 writes the
- * sidecar.
- * path appears only when every rank succeeded; otherwise no file is left (no temporary
- * one either) and every rank gets the first failing rank's error, "rank R: " first. The
- * parts' columns are checked against rank 0's: PQT_SCHEMA_MISMATCH "part 0 and part R
- * have different schemas: they first differ at column 'c'" (part R: rank R's rows).
- * Errors: as pqt_write_table; PQT_EXISTS without PQT_WOPT_OVERWRITE. */
+ * rank without rows has none). Collective. Rank 0 encodes its rows straight into a
+ * temporary file beside path, every other rank into a spool beside path; a prefix sum of
+ * the sizes gives each rank its offset in the temporary file, where it copies its bytes;
+ * rank 0 gathers the ranks' row-group metadata and writes the page indexes and the footer
+ * (docs/mpi.md "Writing"). The file is the one pqt_write_table would write of the ranks'
+ * rows concatenated, but for the row groups' bounds; its key-value entries are rank 0's
+ * (DATE, a MAML's, PQT_WOPT_METADATA), with the row count, vector widths and string lengths
+ * of every rank's rows. o (NULL: the defaults) must be the same on every rank; with
+ * PQT_WOPT_WRITE_MAML rank 0 writes the sidecar. path appears only when every rank
+ * succeeded; otherwise no file is left (no temporary one either) and every rank gets the
+ * first failing rank's error, "rank R: " first. The parts' columns are checked against rank
+ * 0's: PQT_SCHEMA_MISMATCH "part 0 and part R have different schemas: they first differ at
+ * column 'c'" (part R: rank R's rows). Errors: as pqt_write_table; PQT_EXISTS without
+ * PQT_WOPT_OVERWRITE. */
 PQT_API pqt_status pqt_write_table_mpi(MPI_Comm comm, pqt_table *t, const char *path,
                                        const pqt_write_opts *o);
 /* A streaming writer whose rows, on every rank, go to the one file path as in
