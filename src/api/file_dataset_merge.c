@@ -74,11 +74,12 @@ static pqt_status summary_members(pqt_file_ds *ds, int64_t *sum_rg, bool *covere
  * thousands of small files was a third of a dataset's open. */
 #define MEMBER_TAIL_NBYTES ((int64_t)16 * 1024)
 
-/* Member i's footer: replayed from the snapshot (the file is not opened), else read. */
+/* Member i's footer: from the snapshot's bytes when it has them (the file is not opened),
+ * else read. */
 static pqt_status read_member(pqt_file_ds *ds, int64_t i)
 {
     pqt_snap_footer *e = ds->snap ? &ds->snap->member[i] : NULL;
-    if (pqt_snap_replays(ds->snap, e)) {
+    if (pqt_snap_has(e)) {
         ds->member_size[i] = e->file_size;
         return pqt_snap_footer_bytes(e, pqt_ioset_path(ds->set, i), &ds->member_arena[i],
                                      &ds->member_meta[i]);
@@ -92,12 +93,48 @@ static pqt_status read_member(pqt_file_ds *ds, int64_t i)
     return st;
 }
 
+/* A recording open: member i's footer bytes fetched into the snapshot, not decoded. */
+static pqt_status fetch_member(pqt_file_ds *ds, int64_t i)
+{
+    pqt_io *io;
+    PQT_TRY(pqt_ioset_get(ds->set, i, -1, &io));
+    pqt_status st = pqt_snap_fetch(&ds->snap->member[i], io, MEMBER_TAIL_NBYTES);
+    pqt_ioset_put(ds->set, io);
+    return st;
+}
+
+/* A recording open fetches the footers it needs first and hands the snapshot on (the other
+ * processes decode while this one does), then decodes them as they do. */
+static pqt_status fetch_for_snapshot(pqt_file_ds *ds, const bool *need, int threads)
+{
+    int64_t n = ds->list.n, todo = 0;
+    for (int64_t i = 0; i < n; i++)
+        todo += need[i] && !pqt_snap_has(&ds->snap->member[i]);
+    pqt_par_fail pf;
+    pqt_par_fail_init(&pf);
+#pragma omp parallel num_threads(pqt_par_threads_for(threads, todo))
+    {
+        pqt_par_thread th;
+        pqt_par_enter(&th);
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t i = 0; i < n; i++) {
+            if (!need[i] || pqt_snap_has(&ds->snap->member[i]) || pqt_par_skip(&pf, i)) continue;
+            pqt_par_fail_note(&pf, i, fetch_member(ds, i), &th);
+        }
+        pqt_par_leave(&th);
+    }
+    ds->footers_read += todo;
+    PQT_TRY(pqt_par_fail_raise(&pf));
+    return pqt_snap_send(ds->snap);
+}
+
 static pqt_status read_footers(pqt_file_ds *ds, const bool *need, int threads)
 {
+    if (ds->snap && ds->snap->recording) PQT_TRY(fetch_for_snapshot(ds, need, threads));
     int64_t n = ds->list.n, todo = 0, replayed = 0;
     for (int64_t i = 0; i < n; i++) {
         todo += need[i];
-        replayed += need[i] && pqt_snap_replays(ds->snap, ds->snap ? &ds->snap->member[i] : NULL);
+        replayed += need[i] && pqt_snap_has(ds->snap ? &ds->snap->member[i] : NULL);
     }
     pqt_par_fail pf;
     pqt_par_fail_init(&pf);
