@@ -103,54 +103,54 @@ static pqt_status fetch_member(pqt_file_ds *ds, int64_t i)
     return st;
 }
 
-/* A recording open fetches the footers it needs first and hands the snapshot on (the other
- * processes decode while this one does), then decodes them as they do. */
-static pqt_status fetch_for_snapshot(pqt_file_ds *ds, const bool *need, int threads)
+/* fn(ds, i) for every member with todo[i] (ntodo of them), in parallel; the lowest failing
+ * member's status. */
+static pqt_status each_member(pqt_file_ds *ds, const bool *todo, int64_t ntodo, int threads,
+                              pqt_status (*fn)(pqt_file_ds *, int64_t))
 {
-    int64_t n = ds->list.n, todo = 0;
-    for (int64_t i = 0; i < n; i++)
-        todo += need[i] && !pqt_snap_has(&ds->snap->member[i]);
     pqt_par_fail pf;
     pqt_par_fail_init(&pf);
-#pragma omp parallel num_threads(pqt_par_threads_for(threads, todo))
+#pragma omp parallel num_threads(pqt_par_threads_for(threads, ntodo))
     {
         pqt_par_thread th;
         pqt_par_enter(&th);
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t i = 0; i < n; i++) {
-            if (!need[i] || pqt_snap_has(&ds->snap->member[i]) || pqt_par_skip(&pf, i)) continue;
-            pqt_par_fail_note(&pf, i, fetch_member(ds, i), &th);
+        for (int64_t i = 0; i < ds->list.n; i++) {
+            if (!todo[i] || pqt_par_skip(&pf, i)) continue;
+            pqt_par_fail_note(&pf, i, fn(ds, i), &th);
         }
         pqt_par_leave(&th);
     }
-    ds->footers_read += todo;
-    PQT_TRY(pqt_par_fail_raise(&pf));
-    return pqt_snap_send(ds->snap);
+    return pqt_par_fail_raise(&pf);
 }
 
-static pqt_status read_footers(pqt_file_ds *ds, const bool *need, int threads)
+/* The footers of the members need[i] names: a recording open fetches those it lacks first and
+ * hands the snapshot on (the other processes decode while this one does); then each is
+ * decoded, from the snapshot's bytes where it has them, else read. */
+static pqt_status read_footers(pqt_file_ds *ds, bool *need, int threads)
 {
-    if (ds->snap && ds->snap->recording) PQT_TRY(fetch_for_snapshot(ds, need, threads));
-    int64_t n = ds->list.n, todo = 0, replayed = 0;
+    int64_t n = ds->list.n, todo = 0, fetch = 0, have = 0;
+    bool recording = ds->snap && ds->snap->recording;
     for (int64_t i = 0; i < n; i++) {
+        bool has = pqt_snap_has(ds->snap ? &ds->snap->member[i] : NULL);
         todo += need[i];
-        replayed += need[i] && pqt_snap_has(ds->snap ? &ds->snap->member[i] : NULL);
+        have += need[i] && has;
+        fetch += need[i] && !has && recording;
     }
-    pqt_par_fail pf;
-    pqt_par_fail_init(&pf);
-#pragma omp parallel num_threads(pqt_par_threads_for(threads, todo))
-    {
-        pqt_par_thread th;
-        pqt_par_enter(&th);
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t i = 0; i < n; i++) {
-            if (!need[i] || pqt_par_skip(&pf, i)) continue;
-            pqt_par_fail_note(&pf, i, read_member(ds, i), &th);
-        }
-        pqt_par_leave(&th);
+    if (recording) {
+        bool *lacking = pqt_calloc((size_t)n + 1, sizeof *lacking);
+        if (!lacking) return pqt_err(PQT_NOMEM, "out of memory reading %s", ds->spec);
+        for (int64_t i = 0; i < n; i++)
+            lacking[i] = need[i] && !pqt_snap_has(&ds->snap->member[i]);
+        pqt_status st = each_member(ds, lacking, fetch, threads, fetch_member);
+        pqt_mem_free(lacking);
+        PQT_TRY(st);
+        ds->footers_read += fetch;
+        PQT_TRY(pqt_snap_send(ds->snap));
+        have += fetch;
     }
-    ds->footers_read += todo - replayed;
-    return pqt_par_fail_raise(&pf);
+    ds->footers_read += todo - have;
+    return each_member(ds, need, todo, threads, read_member);
 }
 
 /* ---- schema agreement ---- */
