@@ -283,6 +283,105 @@ PQT_API pqt_status pqt_variant_to_json(const void *metadata, size_t metadata_nby
                                        size_t *len_ret);
 
 /* ------------------------------------------------------------------------------------------
+ * Parts of one file written by several processes (docs/writing.md "Parts of one file").
+ * ------------------------------------------------------------------------------------------ */
+/*
+ * Several writers -- processes, or the ranks of an MPI job (pqt_mpi.h is built on these
+ * calls) -- each write their rows as a PART of one Parquet file, in part order:
+ *   1. each writer: pqt_writer_open_part with its part number k, pqt_writer_write (any
+ *      number of times), pqt_writer_close_part -- or pqt_write_table_part -- giving a
+ *      pqt_part: its data bytes (pqt_part_nbytes) and its footer (pqt_part_footer), plain
+ *      bytes another process can be sent. Part 0's bytes go straight into the shared
+ *      temporary file "<path>.tmp-XXXXXX" beside path, after the 4-byte head; the others'
+ *      to a nameless spool beside path, copied into place in step 3;
+ *   2. the writer of part 0: pqt_shared_file_create gives the temporary file's name;
+ *   3. each writer: pqt_part_write_to puts its part's bytes at offset 4 + the bytes of the
+ *      parts before it (parts 0 .. k-1; a part without rows has none);
+ *   4. the writer holding part 0: pqt_part_assemble with every part's footer gives the
+ *      tail (page indexes and footer) and its offset, and pqt_shared_file_commit writes it
+ *      and gives the file its name. After any failure, pqt_shared_file_remove.
+ * The file is then the one pqt_write_table would write of the parts' rows concatenated,
+ * except that each part's rows are cut into row groups of their own: statistics, page
+ * indexes, bloom filters and dictionaries per chunk as the options say, key-value entries
+ * as part 0's writer makes them (DATE, the VOTable's row count, vector widths and string
+ * lengths from every part's rows). Every part must be opened with the same path, columns
+ * and options (the footers' schemas are checked).
+ */
+typedef struct pqt_part pqt_part;
+
+/* A streaming writer (pqt_writer_write, pqt_writer_flush, pqt_writer_nrows as for
+ * pqt_writer_open) whose rows become part `part` (0-based) of the file path: nothing is
+ * created under path's name. Part 0 writes into the shared temporary file beside path
+ * (pqt_writer_temp_path names it; removed if the part is freed before the commit); any other
+ * part into a spool file created beside path and unlinked at once (pqt_writer_temp_path is
+ * NULL). opts is copied. Errors as pqt_writer_open (PQT_EXISTS when path exists without
+ * PQT_WOPT_OVERWRITE), and PQT_MISUSE for part < 0 or PQT_WOPT_WRITE_MAML (a part writes no
+ * sidecar). */
+PQT_API pqt_status pqt_writer_open_part(pqt_writer **ret, const char *path,
+                                        pqt_table *template_table, const pqt_write_opts *opts,
+                                        int part);
+/* Finish a part writer: its last row group written, *ret the part (owned by the caller:
+ * pqt_part_free). The writer is freed in every case. Errors: PQT_MISUSE for a writer not
+ * opened as a part; after a failed write, that write's status with its message ("an
+ * earlier write failed; nothing was written: ..."), so a process that collects the parts
+ * can report it; PQT_IO, PQT_NOMEM, PQT_LIMIT. */
+PQT_API pqt_status pqt_writer_close_part(pqt_writer *w, pqt_part **ret);
+/* pqt_write_table as a part: open, write every row of t, close. Errors as those calls. */
+PQT_API pqt_status pqt_write_table_part(pqt_table *t, const char *path, const pqt_write_opts *opts,
+                                        int part, pqt_part **ret);
+/* The part's data bytes (0 without rows) and rows; 0 for NULL. */
+PQT_API int64_t pqt_part_nbytes(const pqt_part *p);
+PQT_API int64_t pqt_part_nrows(const pqt_part *p);
+/* The part's footer: *nbytes_ret bytes owned by p, valid until pqt_part_free. Copy them to
+ * the process assembling the file as they are. */
+PQT_API const void *pqt_part_footer(const pqt_part *p, size_t *nbytes_ret);
+/* Write the part's bytes into the temporary file tmp (pqt_shared_file_create's) at offset
+ * (>= 4) and flush them to disk; nothing is opened for a part without bytes; part 0's bytes,
+ * already there, are only flushed (offset must be 4). Errors: PQT_MISUSE, PQT_IO naming tmp
+ * and the byte offset. */
+PQT_API pqt_status pqt_part_write_to(const pqt_part *p, const char *tmp, int64_t offset);
+/* The tail of the file whose part 0 is `first`: footers[k] (footer_nbytes[k] bytes) is part
+ * k's footer for k = 0 .. nparts - 1 (footers[0] is first's own). Part k starts at 4 + the
+ * bytes of the parts before it; *tail_offset_ret (4 + every part's bytes) is where the tail
+ * goes, *tail_ret (free with pqt_free) its *tail_nbytes_ret bytes: the column indexes, the
+ * offset indexes (page locations moved to the file's offsets) and the footer with its length
+ * and "PAR1". Every part's footer is checked: PQT_SCHEMA_MISMATCH "part 0 and part k have
+ * different schemas: they first differ at column 'c'", PQT_CORRUPT naming the part for a
+ * footer that is not one or whose offsets leave its part, PQT_LIMIT (2^31 - 1 row groups, a
+ * footer past 2^32 - 1 bytes), PQT_NOMEM; PQT_MISUSE for NULL arguments, footers[0] not
+ * first's, or a second call on the same first (its key-value entries are filled once). A
+ * failed call before that fill changes nothing. */
+PQT_API pqt_status pqt_part_assemble(pqt_part *first, int nparts, const void *const *footers,
+                                     const size_t *footer_nbytes, int64_t *tail_offset_ret,
+                                     void **tail_ret, size_t *tail_nbytes_ret);
+/* Drop a part and its spool (NULL is a no-op). */
+PQT_API void pqt_part_free(pqt_part *p);
+/* The shared temporary file's name, *tmp_ret (free with pqt_free): part 0's own (its writer
+ * created it); for another part p, a new "<path>.tmp-XXXXXX" beside p's path holding the head
+ * "PAR1" (then PQT_EXISTS when the path exists and p's options have no
+ * PQT_WOPT_OVERWRITE, PQT_IO). Errors: PQT_NOMEM, PQT_MISUSE. */
+PQT_API pqt_status pqt_shared_file_create(const pqt_part *p, char **tmp_ret);
+/* Write the tail (pqt_part_assemble's) into tmp at tail_offset, cut the file there, flush it
+ * and give it first's path as pqt_writer_close does (a link that refuses an existing name,
+ * or a rename under PQT_WOPT_OVERWRITE). On failure tmp stays: remove it with
+ * pqt_shared_file_remove. Errors: PQT_EXISTS, PQT_IO naming the file, PQT_MISUSE. */
+PQT_API pqt_status pqt_shared_file_commit(pqt_part *first, const char *tmp,
+                                          int64_t tail_offset, const void *tail,
+                                          size_t tail_nbytes);
+/* Remove the temporary file tmp (NULL is a no-op). */
+PQT_API void pqt_shared_file_remove(const char *tmp);
+
+/* A dataset whose files several processes write (pqt_write_dataset_mpi): the folder is
+ * written as a hidden temporary sibling and renamed into place whole, as pqt_write_dataset
+ * does. create: dir must not exist or be empty (else PQT_EXISTS); *tmp_ret (free with
+ * pqt_free) is the new sibling "parent/.name.tmp-XXXXXX". commit: its files flushed to disk,
+ * then renamed to dir (PQT_EXISTS when dir was filled meanwhile; PQT_IO). remove: the
+ * sibling and everything in it (NULL is a no-op). */
+PQT_API pqt_status pqt_dataset_dir_create(const char *dir, char **tmp_ret);
+PQT_API pqt_status pqt_dataset_dir_commit(const char *tmp, const char *dir);
+PQT_API void pqt_dataset_dir_remove(const char *tmp);
+
+/* ------------------------------------------------------------------------------------------
  * File inspection (pqt meta / pqt schema).
  * ------------------------------------------------------------------------------------------ */
 /*

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pqt_file.h"
 #include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -82,17 +83,17 @@ static pqt_status check_args(pqt_table *t, const char *dir, const char *const *k
 }
 
 /* dir must not exist, or be an empty directory. */
-static pqt_status check_dir(const char *dir)
+static pqt_status check_dir(const char *dir, const char *call)
 {
     struct stat sb;
     if (stat(dir, &sb) != 0) {
         if (errno == ENOENT) return PQT_OK;
-        return pqt_err(PQT_IO, "%s: %s: %s", CALL, dir, strerror(errno));
+        return pqt_err(PQT_IO, "%s: %s: %s", call, dir, strerror(errno));
     }
     if (!S_ISDIR(sb.st_mode))
-        return pqt_err(PQT_EXISTS, "%s: %s exists and is not a directory", CALL, dir);
+        return pqt_err(PQT_EXISTS, "%s: %s exists and is not a directory", call, dir);
     DIR *d = opendir(dir);
-    if (!d) return pqt_err(PQT_IO, "%s: %s: %s", CALL, dir, strerror(errno));
+    if (!d) return pqt_err(PQT_IO, "%s: %s: %s", call, dir, strerror(errno));
     bool empty = true;
     for (struct dirent *e; empty && (e = readdir(d)) != NULL;)
         empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
@@ -101,7 +102,7 @@ static pqt_status check_dir(const char *dir)
         return pqt_err(PQT_EXISTS,
                        "%s: %s exists and is not empty (a dataset is written only "
                        "into a new or empty directory)",
-                       CALL, dir);
+                       call, dir);
     return PQT_OK;
 }
 
@@ -120,7 +121,7 @@ static void remove_tree(const char *path)
 }
 
 /* "parent/.base.tmp-XXXXXX" for dir (trailing slashes ignored), created; *tmp_ret owned. */
-static pqt_status make_tmp(const char *dir, char **tmp_ret)
+static pqt_status make_tmp(const char *dir, char **tmp_ret, const char *call)
 {
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/')
@@ -129,13 +130,13 @@ static pqt_status make_tmp(const char *dir, char **tmp_ret)
     while (slash > 0 && dir[slash - 1] != '/')
         slash--;
     char *tmp = pqt_malloc(n + 16);
-    if (!tmp) return pqt_err(PQT_NOMEM, "%s: out of memory", CALL);
+    if (!tmp) return pqt_err(PQT_NOMEM, "%s: out of memory", call);
     memcpy(tmp, dir, slash);
     tmp[slash] = '.';
     memcpy(tmp + slash + 1, dir + slash, n - slash);
     memcpy(tmp + n + 1, ".tmp-XXXXXX", 12);
     if (!mkdtemp(tmp)) {
-        pqt_status st = pqt_err(PQT_IO, "%s: %s: creating the temporary directory %s: %s", CALL,
+        pqt_status st = pqt_err(PQT_IO, "%s: %s: creating the temporary directory %s: %s", call,
                                 dir, tmp, strerror(errno));
         pqt_mem_free(tmp);
         return st;
@@ -334,11 +335,11 @@ static pqt_status write_all(pqt_table *c, const char *const *keys, int nkeys, co
 
 /* Flush root's files to disk (one syncfs for all: an fsync per file cost more than the
  * writing), rename root to dir (an empty dir is replaced), then flush the parent. */
-static pqt_status commit(const char *root, const char *dir)
+static pqt_status commit(const char *root, const char *dir, const char *call)
 {
     int rfd = open(root, O_RDONLY | O_DIRECTORY);
     if (rfd < 0 || syncfs(rfd) != 0) {
-        pqt_status st = pqt_err(PQT_IO, "%s: flushing %s to disk: %s", CALL, root, strerror(errno));
+        pqt_status st = pqt_err(PQT_IO, "%s: flushing %s to disk: %s", call, root, strerror(errno));
         if (rfd >= 0) close(rfd);
         return st;
     }
@@ -348,8 +349,8 @@ static pqt_status commit(const char *root, const char *dir)
             return pqt_err(PQT_EXISTS,
                            "%s: %s appeared or was filled meanwhile; nothing was "
                            "written",
-                           CALL, dir);
-        return pqt_err(PQT_IO, "%s: renaming %s to %s: %s", CALL, root, dir, strerror(errno));
+                           call, dir);
+        return pqt_err(PQT_IO, "%s: renaming %s to %s: %s", call, root, dir, strerror(errno));
     }
     char *parent = pqt_strdup(root);
     if (parent) {
@@ -370,7 +371,7 @@ pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *const *p
 {
     int kinds[PQT_SORT_MAX_KEYS];
     PQT_TRY(check_args(t, dir, partition_by, nkeys, kinds));
-    PQT_TRY(check_dir(dir));
+    PQT_TRY(check_dir(dir, CALL));
     pqt_write_opts wo;
     PQT_TRY(pqt_wopts_copy(&wo, o));
     pqt_status st = PQT_OK;
@@ -390,9 +391,9 @@ pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *const *p
     if (st == PQT_OK) st = pqt_table_clone(t, &c);
     if (st == PQT_OK) st = pqt_table_materialize_all(c);
     if (st == PQT_OK) st = pqt_table_sort_by_names(c, partition_by, nkeys, NULL, NULL);
-    if (st == PQT_OK) st = make_tmp(dir, &root);
+    if (st == PQT_OK) st = make_tmp(dir, &root, CALL);
     if (st == PQT_OK) st = write_all(c, partition_by, nkeys, kinds, &wo, root);
-    if (st == PQT_OK) st = commit(root, dir);
+    if (st == PQT_OK) st = commit(root, dir, CALL);
     if (st != PQT_OK) {
         remove_tree(root);
         if (strncmp(pqt_errmsg(), CALL, strlen(CALL)) != 0) pqt_err_prefix("%s: %s: ", CALL, dir);
@@ -401,4 +402,26 @@ pqt_status pqt_write_dataset(pqt_table *t, const char *dir, const char *const *p
     pqt_table_close(c);
     pqt_wopts_clear(&wo);
     return st;
+}
+
+/* ---- the folder alone, for datasets whose files other processes write ---- */
+
+pqt_status pqt_dataset_dir_create(const char *dir, char **tmp_ret)
+{
+    if (!dir || !*dir || !tmp_ret)
+        return pqt_err(PQT_MISUSE, "pqt_dataset_dir_create: dir or tmp_ret is NULL or empty");
+    PQT_TRY(check_dir(dir, "pqt_dataset_dir_create"));
+    return make_tmp(dir, tmp_ret, "pqt_dataset_dir_create");
+}
+
+pqt_status pqt_dataset_dir_commit(const char *tmp, const char *dir)
+{
+    if (!tmp || !dir || !*dir)
+        return pqt_err(PQT_MISUSE, "pqt_dataset_dir_commit: tmp or dir is NULL or empty");
+    return commit(tmp, dir, "pqt_dataset_dir_commit");
+}
+
+void pqt_dataset_dir_remove(const char *tmp)
+{
+    remove_tree(tmp);
 }

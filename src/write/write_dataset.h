@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "column/column.h"
+#include "format/meta.h"
 #include "pqt.h"
 #include "util/buf.h"
 
@@ -36,5 +37,10 @@ pqt_status pqt_wds_escape(pqt_buf *out, const char *s, size_t n);
  * set; pqt_write_dataset flushes its whole folder at once); `call` starts the messages. */
 pqt_status pqt_wsummary_write(const char *dir, const char *const *files, int n, bool sync,
                               const char *call);
+
+/* PQT_OK when a and b have the same schema elements, else PQT_SCHEMA_MISMATCH "a_name and
+ * b_name have different schemas: they first differ at column '...'" (ar: scratch). */
+pqt_status pqt_wsummary_same_schema(const pqt_file_meta *a, const pqt_file_meta *b,
+                                    const char *a_name, const char *b_name, pqt_arena *ar);
 
 #endif

@@ -197,9 +197,17 @@ static pqt_status build_kv(pqt_writer *w, pqt_table *t)
     return PQT_OK;
 }
 
+void pqt_writer_keep_failure(pqt_writer *w, pqt_status st)
+{
+    if (w->fail_msg) return;
+    w->fail_st = st;
+    w->fail_msg = pqt_strdup(pqt_errmsg()); /* NULL when out of memory: the status remains */
+}
+
 void pqt_writer_abort(pqt_writer *w)
 {
     if (!w) return;
+    pqt_mem_free(w->fail_msg);
     pqt_wio_free(w->io); /* before the descriptor closes: its thread may be writing */
     if (w->fd >= 0) close(w->fd);
     if (w->tmp) unlink(w->tmp);
@@ -256,10 +264,9 @@ const char *pqt_writer_temp_path(const pqt_writer *w)
     return w ? w->tmp : NULL;
 }
 
-pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
-                           const pqt_write_opts *opts)
+pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
+                              const pqt_write_opts *opts, int part, const char *call)
 {
-    const char *call = "pqt_writer_open";
     if (!ret || !path || !*path || !t)
         return pqt_err(PQT_MISUSE, "%s: ret, path and template table are required", call);
     pqt_write_opts o;
@@ -268,6 +275,12 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
     if (!o.overwrite && stat(path, &sb) == 0) {
         pqt_wopts_clear(&o);
         return pqt_err(PQT_EXISTS, "%s: %s exists (set PQT_WOPT_OVERWRITE to replace it)", call, path);
+    }
+    if (part >= 0 && o.write_maml) {
+        pqt_wopts_clear(&o);
+        return pqt_err(PQT_MISUSE, "%s: %s: PQT_WOPT_WRITE_MAML: a part of a file writes no "
+                                   "sidecar",
+                       call, path);
     }
     pqt_writer *w = pqt_calloc(1, sizeof *w);
     if (!w) {
@@ -283,7 +296,8 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_writer_abort(w);
         return pqt_err(PQT_NOMEM, "%s: out of memory", call);
     }
-    snprintf(w->tmp, pn + 16, "%s.tmp-XXXXXX", path);
+    bool spool = part > 0; /* part 0 is written in place, into the shared temporary file */
+    snprintf(w->tmp, pn + 16, spool ? "%s.part-XXXXXX" : "%s.tmp-XXXXXX", path);
     w->fd = mkstemp(w->tmp);
     if (w->fd < 0) {
         pqt_status st = pqt_err(PQT_IO, "%s: %s: cannot create a temporary file beside it: %s",
@@ -293,7 +307,21 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
         pqt_writer_abort(w);
         return st;
     }
-    pqt_status st = pqt_wio_open(&w->io, w->fd, w->tmp, o.background_io);
+    w->part = part >= 0;
+    if (spool) { /* a spool nobody else opens: nameless at once, so nothing is left behind */
+        unlink(w->tmp);
+        pqt_mem_free(w->tmp);
+        w->tmp = NULL;
+    }
+    pqt_status st = PQT_OK;
+    if (part == 0) { /* the file's head, outside the part: its offsets start at 0 all the same */
+        ssize_t k;
+        while ((k = write(w->fd, "PAR1", 4)) < 0 && errno == EINTR) {
+        }
+        if (k != 4) st = pqt_err(PQT_IO, "%s: writing the head: %s", w->tmp, strerror(errno));
+    }
+    if (st == PQT_OK)
+        st = pqt_wio_open(&w->io, w->fd, spool ? w->path : w->tmp, o.background_io);
     if (st == PQT_OK && o.maml_path) st = pqt_maml_load_file(o.maml_path, &w->maml);
     else if (o.maml_text) st = pqt_maml_load_text(o.maml_text, &w->maml);
     if (st == PQT_OK && w->maml && o.write_maml) st = keep_maml_source(w);
@@ -308,7 +336,7 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
             st = pqt_wchunk_init(&w->chunks[i], &w->cols[i], &w->o);
     }
     if (st == PQT_OK) st = build_kv(w, t);
-    if (st == PQT_OK) st = put(w, "PAR1", 4);
+    if (st == PQT_OK && part < 0) st = put(w, "PAR1", 4); /* a part's offsets start at 0 */
     if (st != PQT_OK) {
         pqt_err_prefix("%s: %s: ", call, path);
         pqt_writer_abort(w);
@@ -316,6 +344,12 @@ pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
     }
     *ret = w;
     return PQT_OK;
+}
+
+pqt_status pqt_writer_open(pqt_writer **ret, const char *path, pqt_table *t,
+                           const pqt_write_opts *opts)
+{
+    return pqt_writer_open_as(ret, path, t, opts, -1, "pqt_writer_open");
 }
 
 /* ---- row groups ---- */
@@ -572,6 +606,25 @@ static pqt_status write_side_tmp(pqt_writer *w, char **side_ret)
     return PQT_OK;
 }
 
+pqt_status pqt_writer_file_meta(pqt_writer *w, pqt_file_meta *m)
+{
+    memset(m, 0, sizeof *m);
+    m->version = w->o.page_version == 2 ? 2 : 1;
+    PQT_TRY(pqt_wcols_schema(w->cols, w->ncols, &w->arena, &m->schema, &m->nschema));
+    m->num_rows = w->nrows;
+    m->row_groups = w->rgs;
+    m->n_row_groups = w->nrg;
+    m->kv = w->kv;
+    m->nkv = w->nkv;
+    m->created_by = "pqt version " PQT_VERSION_STRING;
+    int32_t *orders = pqt_arena_alloc_array(&w->arena, (size_t)w->ncols + 1, sizeof *orders);
+    if (!orders) return pqt_err(PQT_NOMEM, "out of memory");
+    for (int k = 0; k < w->ncols; k++) orders[k] = 1; /* TYPE_ORDER */
+    m->column_orders = orders;
+    m->n_column_orders = w->ncols;
+    return PQT_OK;
+}
+
 static pqt_status finish_file(pqt_writer *w)
 {
     PQT_TRY(pqt_writer_flush_rg(w));
@@ -588,20 +641,7 @@ static pqt_status finish_file(pqt_writer *w)
         }
     }
     pqt_file_meta m;
-    memset(&m, 0, sizeof m);
-    m.version = w->o.page_version == 2 ? 2 : 1;
-    PQT_TRY(pqt_wcols_schema(w->cols, w->ncols, &w->arena, &m.schema, &m.nschema));
-    m.num_rows = w->nrows;
-    m.row_groups = w->rgs;
-    m.n_row_groups = w->nrg;
-    m.kv = w->kv;
-    m.nkv = w->nkv;
-    m.created_by = "pqt version " PQT_VERSION_STRING;
-    int32_t *orders = pqt_arena_alloc_array(&w->arena, (size_t)w->ncols + 1, sizeof *orders);
-    if (!orders) return pqt_err(PQT_NOMEM, "out of memory");
-    for (int k = 0; k < w->ncols; k++) orders[k] = 1; /* TYPE_ORDER */
-    m.column_orders = orders;
-    m.n_column_orders = w->ncols;
+    PQT_TRY(pqt_writer_file_meta(w, &m));
     w->tmpbuf.len = 0;
     PQT_TRY(pqt_meta_encode_file_meta(&w->tmpbuf, &m));
     uint32_t flen = (uint32_t)w->tmpbuf.len;
@@ -630,23 +670,23 @@ static pqt_status finish_file(pqt_writer *w)
     return st;
 }
 
-static pqt_status commit_parquet(pqt_writer *w)
+pqt_status pqt_wfile_commit(const char *tmp, const char *path, bool overwrite, bool sync)
 {
-    if (w->o.overwrite) {
-        if (rename(w->tmp, w->path) != 0) return io_err(w, "renaming the temporary file");
+    if (overwrite) {
+        if (rename(tmp, path) != 0)
+            return pqt_err(PQT_IO, "%s: renaming the temporary file: %s", path, strerror(errno));
     } else {
         /* link refuses an existing name atomically: a file that appeared meanwhile wins */
-        if (link(w->tmp, w->path) != 0) {
+        if (link(tmp, path) != 0) {
             if (errno == EEXIST)
                 return pqt_err(PQT_EXISTS, "%s exists (set PQT_WOPT_OVERWRITE to replace it)",
-                               w->path);
-            return io_err(w, "linking the temporary file to its name");
+                               path);
+            return pqt_err(PQT_IO, "%s: linking the temporary file to its name: %s", path,
+                           strerror(errno));
         }
-        unlink(w->tmp);
+        unlink(tmp);
     }
-    pqt_mem_free(w->tmp);
-    w->tmp = NULL;
-    char *dcopy = w->o.defer_sync ? NULL : pqt_strdup(w->path);
+    char *dcopy = sync ? pqt_strdup(path) : NULL;
     if (dcopy) {
         int dfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY);
         if (dfd >= 0) {
@@ -655,6 +695,14 @@ static pqt_status commit_parquet(pqt_writer *w)
         }
         pqt_mem_free(dcopy);
     }
+    return PQT_OK;
+}
+
+static pqt_status commit_parquet(pqt_writer *w)
+{
+    PQT_TRY(pqt_wfile_commit(w->tmp, w->path, w->o.overwrite, !w->o.defer_sync));
+    pqt_mem_free(w->tmp);
+    w->tmp = NULL;
     return PQT_OK;
 }
 

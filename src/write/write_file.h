@@ -37,6 +37,10 @@ struct pqt_writer {
     pqt_buf maml_src;      /* its source text, read at open for the verbatim sidecar */
     pqt_buf tmpbuf;
     bool failed;
+    pqt_status fail_st; /* the failed write's status and message, for pqt_writer_close_part */
+    char *fail_msg;
+    bool part; /* pqt_writer_open_part: no head in its offsets, closed into a pqt_part (tmp:
+                  part 0's shared temporary file; NULL: a nameless spool) */
     /* the always-written keys (write_meta.c): entries reserved at open, filled at close */
     struct pqt_wmeta_slot *slots;
     int nslots;
@@ -63,6 +67,23 @@ void pqt_wstruct_source_free(pqt_writer *w);
  * pqt_write_dataset's partitions). A part of the rows needs t detached (or in memory) with
  * every readable column resident: PQT_MISUSE otherwise. */
 pqt_status pqt_writer_write_range(pqt_writer *w, pqt_table *t, int64_t lo, int64_t n);
+
+/* pqt_writer_open (part -1) and pqt_writer_open_part (part >= 0: offsets count from the
+ * part's start; part 0's bytes go to the shared temporary file after its "PAR1" head, the
+ * others' to a nameless spool beside path); `call` starts the messages. */
+pqt_status pqt_writer_open_as(pqt_writer **ret, const char *path, pqt_table *t,
+                              const pqt_write_opts *opts, int part, const char *call);
+
+/* The FileMetaData of what w holds (schema, rows, row groups, key-value entries, created_by,
+ * column orders); pointers into w. */
+pqt_status pqt_writer_file_meta(pqt_writer *w, pqt_file_meta *m);
+
+/* Give the finished temporary file tmp its name path: rename (overwrite) or link, which
+ * refuses an existing name (PQT_EXISTS); then the directory flushed when sync is set. */
+pqt_status pqt_wfile_commit(const char *tmp, const char *path, bool overwrite, bool sync);
+
+/* Keep the status and message of w's failed write (the first one) for a later close. */
+void pqt_writer_keep_failure(pqt_writer *w, pqt_status st);
 
 /* Write the pending row group (nothing when it holds no rows). */
 pqt_status pqt_writer_flush_rg(pqt_writer *w);

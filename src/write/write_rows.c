@@ -74,6 +74,7 @@ pqt_status pqt_writer_flush(pqt_writer *w)
     if (st != PQT_OK) {
         w->failed = true;
         pqt_err_prefix("%s: %s: ", call, w->path);
+        pqt_writer_keep_failure(w, st);
     }
     return st;
 }

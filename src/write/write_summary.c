@@ -26,7 +26,7 @@ static bool elem_same(const pqt_schema_elem *a, const pqt_schema_elem *b)
 {
     return strcmp(a->name, b->name) == 0 && a->type == b->type &&
            (a->type != PQT_PT_FIXED_LEN_BYTE_ARRAY || a->type_length == b->type_length) &&
-           a->repetition == b->repetition && a->num_children == b->num_children &&
+           a->repetition == b->repetition &&
            a->converted_type == b->converted_type && a->logical.id == b->logical.id &&
            a->logical.scale == b->logical.scale && a->logical.precision == b->logical.precision &&
            a->logical.unit == b->logical.unit && a->logical.utc == b->logical.utc &&
@@ -102,9 +102,27 @@ static pqt_status walk(const pqt_file_meta *m, const char *file, pqt_arena *a,
 static int schema_diff(const pqt_file_meta *a, const pqt_file_meta *b)
 {
     int n = a->nschema < b->nschema ? a->nschema : b->nschema;
+    /* children counts last: a column missing from b is named, not its parent (the root) */
     for (int i = 0; i < n; i++)
         if (!elem_same(&a->schema[i], &b->schema[i])) return i;
-    return a->nschema == b->nschema ? -1 : n;
+    if (a->nschema != b->nschema) return n;
+    for (int i = 0; i < n; i++)
+        if (a->schema[i].num_children != b->schema[i].num_children) return i;
+    return -1;
+}
+
+pqt_status pqt_wsummary_same_schema(const pqt_file_meta *a, const pqt_file_meta *b,
+                                    const char *a_name, const char *b_name, pqt_arena *ar)
+{
+    int d = schema_diff(a, b);
+    if (d < 0) return PQT_OK;
+    char col[512] = "";
+    const pqt_file_meta *m = d < a->nschema ? a : b;
+    PQT_TRY(walk(m, b_name, ar, NULL, NULL, NULL, d, col, sizeof col));
+    return pqt_err(PQT_SCHEMA_MISMATCH,
+                   "%s and %s have different schemas: they first "
+                   "differ at column '%s'",
+                   a_name, b_name, col[0] ? col : "(the root)");
 }
 
 static pqt_status read_footer(const char *dir, const char *file, pqt_arena *a, pqt_file_meta *m)
@@ -184,16 +202,7 @@ static pqt_status summarise(const char *dir, const char *const *files, int n, bo
     int64_t nrg = 0, nrows = 0;
     for (int f = 0; f < n; f++) {
         PQT_TRY(read_footer(dir, files[f], a, &ms[f]));
-        int d = schema_diff(&ms[0], &ms[f]);
-        if (d >= 0) {
-            char col[512] = "";
-            const pqt_file_meta *m = d < ms[0].nschema ? &ms[0] : &ms[f];
-            PQT_TRY(walk(m, files[f], a, NULL, NULL, NULL, d, col, sizeof col));
-            return pqt_err(PQT_SCHEMA_MISMATCH,
-                           "%s and %s have different schemas: they first "
-                           "differ at column '%s'",
-                           files[0], files[f], col[0] ? col : "(the root)");
-        }
+        PQT_TRY(pqt_wsummary_same_schema(&ms[0], &ms[f], files[0], files[f], a));
         nrg += ms[f].n_row_groups;
         nrows += ms[f].num_rows;
         if (nrg > INT32_MAX)

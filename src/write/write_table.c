@@ -153,6 +153,7 @@ static pqt_status write_rows(pqt_writer *w, pqt_table *t, int64_t lo, int64_t nw
     if (st != PQT_OK) {
         w->failed = true;
         pqt_err_prefix("%s: %s: ", call, w->path);
+        pqt_writer_keep_failure(w, st);
     }
     return st;
 }
