@@ -89,5 +89,35 @@ foreach(src ${PQT_FMPI_PROGRAMS})
              WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/data)
     set_tests_properties(${name}_np${np} PROPERTIES ENVIRONMENT "${PQT_FMPI_ENV}"
                          PROCESSORS ${np} TIMEOUT 300 FAIL_REGULAR_EXPRESSION "FAIL")
+    # an example prints what DuckDB computed for its serial twin (data/expected.txt)
+    if(name MATCHES "^fortran_mpi_(.*)$")
+      file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/data/expected.txt want REGEX "^${CMAKE_MATCH_1} ")
+      string(REGEX REPLACE "^[^ ]+ ([0-9]+).*" "\\1" want "${want}")
+      set_tests_properties(${name}_np${np} PROPERTIES
+                           PASS_REGULAR_EXPRESSION "total mass: ${want}\n")
+    endif()
+  endforeach()
+endforeach()
+
+# `error stop` paths: every rank stops with pqt's message, the first line's "! expect: REGEX"
+# (mpiexec then ends the job non-zero; the message is what is checked).
+file(GLOB PQT_FMPI_STOPS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/mpi/stop_*.f90)
+foreach(src ${PQT_FMPI_STOPS})
+  get_filename_component(name ${src} NAME_WE)
+  set(name fortran_mpi_${name})
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE pqt_fortran_mpi)
+  set_target_properties(${name} PROPERTIES Fortran_MODULE_DIRECTORY
+                        ${CMAKE_CURRENT_BINARY_DIR}/mod_${name})
+  file(STRINGS ${src} first LIMIT_COUNT 1)
+  string(REGEX REPLACE "^! expect: " "" want "${first}")
+  foreach(np 1 3)
+    add_test(NAME ${name}_np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${PQT_FMPI_FLAGS}
+                     $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS}
+             WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/data)
+    set_tests_properties(${name}_np${np} PROPERTIES ENVIRONMENT "${PQT_FMPI_ENV}"
+                         PROCESSORS ${np} TIMEOUT 120 PASS_REGULAR_EXPRESSION "${want}"
+                         FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
