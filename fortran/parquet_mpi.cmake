@@ -14,8 +14,10 @@ add_library(pqt_fortran_mpi SHARED src/parquet_mpi.f90 src/parquet_mpi_c.c)
 target_compile_options(pqt_fortran_mpi PRIVATE
                        $<$<COMPILE_LANGUAGE:Fortran>:${PQT_FORTRAN_FLAGS}>
                        $<$<COMPILE_LANGUAGE:C>:${PQT_WARNINGS}>)
-target_link_libraries(pqt_fortran_mpi PUBLIC pqt_fortran pqt_mpi MPI::MPI_Fortran
-                      PRIVATE MPI::MPI_C)
+# A program sees module parquet's types and mpi_f08's MPI_Comm (PUBLIC); pqt_mpi and MPI for C
+# are the C half's own (PRIVATE), so a Fortran-only project can use the CMake package.
+target_link_libraries(pqt_fortran_mpi PUBLIC pqt_fortran MPI::MPI_Fortran
+                      PRIVATE pqt_mpi MPI::MPI_C)
 set_target_properties(pqt_fortran_mpi PROPERTIES OUTPUT_NAME pqt-fortran-mpi
                       Fortran_MODULE_DIRECTORY ${PQT_FMPI_MODDIR}
                       VERSION ${PROJECT_VERSION} SOVERSION 0
