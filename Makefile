@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 OUR_FLAGS = -DPQT_WERROR=ON
 
 .PHONY: all deps test-deps build demo check check-clang check-release check-asan check-tsan check-packaging \
-	fuzz bench bench-pushdown interop install clean
+	fuzz bench bench-pushdown bench-mpi interop install clean
 
 all: build
 
@@ -102,6 +102,11 @@ bench: build
 # docs/pruning.md's scenarios 1-9 ("Scenarios") (bench/README.md, "Pushdown scenarios")
 bench-pushdown: build
 	bash bench/run.sh pushdown
+
+# MPI: the collective open, W1 over ranks and the shared-file write against one process
+# (bench/mpi_run.sh; docs/benchmarks.md, "MPI")
+bench-mpi: build
+	bash bench/mpi_run.sh
 
 interop: build
 	bash tests/interop/run.sh

@@ -509,17 +509,21 @@ PQT_API int64_t pqt_file_chunk_stat_count(const pqt_file *f, int rg, int leaf, i
  * shares, in part order, whose rows together are the rows of pqt_table_open; statistics
  * pruning happens before the split, the filter pass, sample and qc within each share. A sort
  * or limit at open is refused (PQT_MISUSE).
- * Metadata once: with record_ret (and record_nbytes_ret) the open also returns the metadata
- * it read (listing, footers, the sample's seed) as bytes (*record_ret, free with pqt_free);
- * given those bytes as snapshot, another open of the same path and opts (in any process on
- * a machine seeing the same files) parses them instead of reading any footer or listing a
- * directory. A file whose size differs from the snapshot's is PQT_IO when it is opened.
- * Errors: as pqt_table_open; PQT_MISUSE for part/nparts out of range or both snapshot and
- * record_ret; PQT_CORRUPT for bytes that are not a snapshot. */
+ * Metadata once: with on_snapshot, the open records the metadata it reads (the listing, the
+ * footers' raw bytes, the sample's seed) and calls on_snapshot(user, bytes, nbytes) once, as
+ * soon as it has read them and before it decodes the member footers (so other processes
+ * decode while this one does); the bytes are valid during the call only, and a status other
+ * than PQT_OK from it fails the open. It is not called when the open fails before. Given
+ * those bytes as snapshot, another open of the same path and opts (in any process that sees
+ * the same files) decodes them instead of reading any footer or listing a directory. A file
+ * whose size differs from the snapshot's is PQT_IO when it is opened.
+ * Errors: as pqt_table_open; PQT_MISUSE for part/nparts out of range or both a snapshot and
+ * on_snapshot; PQT_CORRUPT for bytes that are not a snapshot. */
+typedef pqt_status (*pqt_snapshot_fn)(void *user, const void *snapshot, size_t nbytes);
 PQT_API pqt_status pqt_table_open_share(const char *path, const pqt_opts *opts, int part,
                                         int nparts, const void *snapshot,
-                                        size_t snapshot_nbytes, pqt_table **ret,
-                                        void **record_ret, size_t *record_nbytes_ret);
+                                        size_t snapshot_nbytes, pqt_snapshot_fn on_snapshot,
+                                        void *user, pqt_table **ret);
 
 /* Make status and message (copied, cut at the message buffer's size) the last error of this
  * thread, as if a pqt call had failed with them, and return status: for a library layered on

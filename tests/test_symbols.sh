@@ -3,6 +3,8 @@
 # include/pqt_file.h, both ways (src/pqt.map, docs/stability.md): a call declared but not
 # exported fails a user's link; a symbol exported but not declared becomes ABI by accident.
 # The Fortran library (when built) exports no pqt_ C symbol of its own: it binds to libpqt.
+# The MPI component (when built) exports exactly include/pqt_mpi.h's PQT_API calls, and module
+# parquet_mpi's library no pqt_ C symbol (its C half is hidden).
 #   bash tests/test_symbols.sh PATH/TO/pqt     (from the repository root; the library is
 #                                              found next to the tool, in the build directory)
 set -u
@@ -34,6 +36,20 @@ flib=$(ls "$build"/fortran/libpqt-fortran.so 2>/dev/null)
 if [ -n "$flib" ]; then
     own=$(nm -D --defined-only "$flib" | awk '{print $NF}' | grep -E '^pqt_' || true)
     [ -z "$own" ] || { echo "libpqt-fortran.so exports pqt_ C symbols of its own: $own"; fail=1; }
+fi
+
+mlib=$(ls "$build"/mpi/libpqt_mpi.so 2>/dev/null)
+if [ -n "$mlib" ]; then
+    sed -n 's/^PQT_API .*[ *]\(pqt_[a-z0-9_]*\)(.*/\1/p' include/pqt_mpi.h | sort >"$tmp/mdeclared"
+    nm -D --defined-only "$mlib" | awk '{print $NF}' | sort >"$tmp/mexported"
+    [ -s "$tmp/mdeclared" ] || { echo "test_symbols: no PQT_API declaration parsed in pqt_mpi.h"; fail=1; }
+    mdiff=$(comm -3 "$tmp/mdeclared" "$tmp/mexported")
+    [ -z "$mdiff" ] || { echo "libpqt_mpi.so exports differ from pqt_mpi.h: $mdiff"; fail=1; }
+fi
+fmlib=$(ls "$build"/fortran/libpqt-fortran-mpi.so 2>/dev/null)
+if [ -n "$fmlib" ]; then
+    own=$(nm -D --defined-only "$fmlib" | awk '{print $NF}' | grep -E '^pqt_' || true)
+    [ -z "$own" ] || { echo "libpqt-fortran-mpi.so exports pqt_ C symbols of its own: $own"; fail=1; }
 fi
 
 [ $fail = 0 ] && echo "symbols: ok ($n exported, as declared)"

@@ -20,6 +20,8 @@ module parquet
     public :: parquet_new_table, parquet_write_table, parquet_table_writer, &
         parquet_open_table_writer, parquet_close_table_writer, parquet_write_table_chunk, &
         parquet_open_writer_like
+    ! for companion modules (parquet_mpi), not for programs: docs/fortran.md, "Companion modules"
+    public :: parquet_open_table_via, parquet_table_c_ptr, parquet_c_opener
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -172,11 +174,32 @@ module parquet
         logical :: via_date = .false.   ! a DATE column (int32 days) into an int64 array
     end type
 
+    ! A C call that opens a table as pqt_table_open does, for parquet_open_table_via: ctx is
+    ! the caller's own data, opts the options parquet_open_table builds (the call may add to
+    ! them; they are freed after it), ret the table (NULL on failure).
+    abstract interface
+        integer(c_int) function parquet_c_opener(ctx, path, opts, ret) bind(c)
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: opts
+            type(c_ptr), intent(out) :: ret
+        end function
+    end interface
+
     ! The procedures' interfaces, by area; their bodies are in the submodules they name.
     include 'parquet_if_table.inc'
 
     interface parquet_open_table
         module procedure open_whole, open_slice_8, open_slice_4
+    end interface
+
+    interface parquet_open_table_via
+        module procedure open_via
+    end interface
+
+    interface parquet_table_c_ptr
+        module procedure table_c_ptr
     end interface
 
     include 'parquet_if_get.inc'

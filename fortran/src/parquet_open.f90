@@ -1,6 +1,6 @@
 ! parquet_open.f90 - submodule of module parquet: opening a table (parquet_open_table, whole
-! or a slice, with the read-time transform as pqt_opts) and its lifetime (%close, the
-! finalizer, %clone, and the refused assignment).
+! or a slice, with the read-time transform as pqt_opts; parquet_open_table_via for companion
+! modules) and its lifetime (%close, the finalizer, %clone, and the refused assignment).
 submodule(parquet) parquet_open
     implicit none
 
@@ -27,8 +27,21 @@ contains
                         errmsg=errmsg)
     end procedure open_slice_4
 
+    ! A companion module's open (parquet_mpi): the same options, another C call.
+    module procedure open_via
+        call open_table(t, file, .false., 0_int64, 0_int64, maml, filter, qc=qc, &
+                        qc_soft=qc_soft, use_threads=use_threads, &
+                        sample_fraction=sample_fraction, sample_seed=sample_seed, stat=stat, &
+                        errmsg=errmsg, opener=opener, ctx=ctx, name=proc)
+    end procedure open_via
+
+    module procedure table_c_ptr
+        h = t%h
+    end procedure table_c_ptr
+
     subroutine open_table(t, file, slice, row_lo, row_hi, maml, filter, sort, qc, qc_soft, &
-                          use_threads, sample_fraction, sample_seed, stat, errmsg)
+                          use_threads, sample_fraction, sample_seed, stat, errmsg, opener, &
+                          ctx, name)
         type(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: file
         logical, intent(in) :: slice
@@ -42,11 +55,18 @@ contains
         integer, intent(in), optional :: sample_seed
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
-        character(len=*), parameter :: proc = 'parquet_open_table'
+        ! parquet_open_table_via: opener(ctx, ...) opens instead of pqt_table_open, and name
+        ! is the procedure errors name
+        procedure(parquet_c_opener), optional :: opener
+        type(c_ptr), intent(in), optional :: ctx
+        character(len=*), intent(in), optional :: name
+        character(len=:), allocatable :: proc
         type(c_ptr) :: opts
         integer(c_int) :: st
         ! a message in a local first, as checked() builds its messages
         character(len=:), allocatable :: text
+        proc = 'parquet_open_table'
+        if (present(name)) proc = name
         call t%close()
         call print_warnings()
         if (slice .and. row_lo < 1) then
@@ -83,7 +103,13 @@ contains
             if (sample_seed > 0) st = pqt_opts_set_int(opts, PQT_OPT_SAMPLE_SEED, &
                                                        int(sample_seed, int64))
         end if
-        if (st == PQT_OK) st = pqt_table_open(c_string(file), opts, t%h)
+        if (st == PQT_OK) then
+            if (present(opener)) then
+                st = opener(ctx, c_string(file), opts, t%h)
+            else
+                st = pqt_table_open(c_string(file), opts, t%h)
+            end if
+        end if
         call pqt_opts_free(opts)
         if (checked(st, proc, stat, errmsg)) continue
     end subroutine

@@ -3,16 +3,42 @@
  * mpi_open.c - a collective open: rank 0 reads the metadata once, every rank opens its share
  * (libpqt_mpi; docs/mpi.md, "Reading").
  *
- * Rank 0 opens its own share recording the listing and footers it read
- * (pqt_table_open_share), broadcasts those bytes, and every other rank opens its share from
- * them, reading no footer. The shares need no further message: each rank computes them all
- * from the same footers.
+ * Rank 0 opens its own share recording the listing and footers it reads
+ * (pqt_table_open_share). As soon as it has read them, before decoding the members'
+ * footers, it broadcasts their bytes (a status first: a failure before that point reaches the
+ * others instead), and every other rank opens its share from them, reading no footer, while
+ * rank 0 decodes its own. The shares need no further message: each rank computes them all
+ * from the same footers. A last agreement gives every rank the same status.
  */
 #include <stdlib.h>
 
 #include "mpi_common.h"
 #include "pqt_file.h"
 #include "pqt_mpi.h"
+
+typedef struct root_send {
+    MPI_Comm comm;
+    int sent;
+} root_send;
+
+/* What rank 0 tells the others first: PQT_OK, then the snapshot's bytes follow; else the
+ * status its open failed with before it had them (the message comes with the agreement). */
+static pqt_status bcast_status(MPI_Comm comm, int *status)
+{
+    return pqt_mpi_check(MPI_Bcast(status, 1, MPI_INT, 0, comm), "MPI_Bcast (rank 0's status)");
+}
+
+/* Rank 0's open calls this once its metadata is read. */
+static pqt_status send_snapshot(void *user, const void *bytes, size_t n)
+{
+    root_send *s = user;
+    int ok = PQT_OK;
+    s->sent = 1;
+    if (bcast_status(s->comm, &ok) != PQT_OK) return PQT_IO;
+    void *same = NULL;
+    size_t nsame = 0;
+    return pqt_mpi_bcast_bytes(s->comm, 0, bytes, n, &same, &nsame);
+}
 
 pqt_status pqt_table_open_mpi(MPI_Comm comm, const char *path, const pqt_opts *opts,
                               pqt_table **ret)
@@ -21,31 +47,34 @@ pqt_status pqt_table_open_mpi(MPI_Comm comm, const char *path, const pqt_opts *o
     int rc = MPI_Comm_rank(comm, &rank);
     if (rc == MPI_SUCCESS) rc = MPI_Comm_size(comm, &size);
     if (rc != MPI_SUCCESS) return pqt_mpi_check(rc, "pqt_table_open_mpi: MPI_Comm_rank/size");
+    if (ret) *ret = NULL;
     pqt_status st = PQT_OK;
     if (!path || !ret)
         st = pqt_set_error(PQT_MISUSE, "pqt_table_open_mpi: path and ret must not be NULL");
+    if ((st = pqt_mpi_agree(comm, st)) != PQT_OK) return st;
     pqt_table *t = NULL;
-    void *snap = NULL;
-    size_t nsnap = 0;
-    if (st == PQT_OK && rank == 0)
-        st = pqt_table_open_share(path, opts, 0, size, NULL, 0, &t, &snap, &nsnap);
-    if ((st = pqt_mpi_agree(comm, st)) != PQT_OK) {
-        pqt_table_close(t);
-        pqt_free(snap);
-        if (ret) *ret = NULL;
-        return st;
+    if (rank == 0) {
+        root_send s = {comm, 0};
+        st = pqt_table_open_share(path, opts, 0, size, NULL, 0, send_snapshot, &s, &t);
+        if (!s.sent) { /* failed before its metadata was read: the others must not wait */
+            int failed = st != PQT_OK ? (int)st : PQT_IO;
+            bcast_status(comm, &failed);
+        }
+    } else {
+        int status = PQT_OK;
+        st = bcast_status(comm, &status);
+        void *got = NULL;
+        size_t ngot = 0;
+        if (st == PQT_OK && status == PQT_OK) {
+            st = pqt_mpi_bcast_bytes(comm, 0, NULL, 0, &got, &ngot);
+            if (st == PQT_OK)
+                st = pqt_table_open_share(path, opts, rank, size, got, ngot, NULL, NULL, &t);
+        }
+        free(got);
     }
-    void *got = NULL;
-    size_t ngot = 0;
-    if (st == PQT_OK) st = pqt_mpi_bcast_bytes(comm, 0, snap, nsnap, &got, &ngot);
-    if (st == PQT_OK && rank != 0)
-        st = pqt_table_open_share(path, opts, rank, size, got, ngot, &t, NULL, NULL);
-    if (rank != 0) free(got);
-    pqt_free(snap);
     st = pqt_mpi_agree(comm, st);
     if (st != PQT_OK) {
         pqt_table_close(t);
-        if (ret) *ret = NULL;
         return st;
     }
     *ret = t;

@@ -85,6 +85,18 @@ static void run_case(const open_case *c)
         CHECK_EQ_I64(holders, 1);
         CHECK(nm == 0 || nm == ns);
     }
+    /* per-thread slices within the share: the row groups' bounds cover its rows once */
+    int64_t *bounds = NULL, covered = 0, next = 1;
+    int nb = 0;
+    CHECK_OK(pqt_table_row_group_bounds(mine, 0, &bounds, &nb));
+    for (int g = 0; bounds && g < nb; g++) {
+        if (bounds[2 * g] > bounds[2 * g + 1]) continue;
+        CHECK_EQ_I64(bounds[2 * g], next);
+        next = bounds[2 * g + 1] + 1;
+        covered += bounds[2 * g + 1] - bounds[2 * g] + 1;
+    }
+    CHECK_EQ_I64(covered, nm);
+    pqt_free(bounds);
     /* the global numbering: the row count, and where this rank's rows start in it */
     int64_t global = -1, first = -1;
     CHECK_OK(pqt_table_mpi_rows(MPI_COMM_WORLD, mine, &global, &first));

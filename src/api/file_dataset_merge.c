@@ -74,11 +74,12 @@ static pqt_status summary_members(pqt_file_ds *ds, int64_t *sum_rg, bool *covere
  * thousands of small files was a third of a dataset's open. */
 #define MEMBER_TAIL_NBYTES ((int64_t)16 * 1024)
 
-/* Member i's footer: replayed from the snapshot (the file is not opened), else read. */
+/* Member i's footer: from the snapshot's bytes when it has them (the file is not opened),
+ * else read. */
 static pqt_status read_member(pqt_file_ds *ds, int64_t i)
 {
     pqt_snap_footer *e = ds->snap ? &ds->snap->member[i] : NULL;
-    if (pqt_snap_replays(ds->snap, e)) {
+    if (pqt_snap_has(e)) {
         ds->member_size[i] = e->file_size;
         return pqt_snap_footer_bytes(e, pqt_ioset_path(ds->set, i), &ds->member_arena[i],
                                      &ds->member_meta[i]);
@@ -92,28 +93,64 @@ static pqt_status read_member(pqt_file_ds *ds, int64_t i)
     return st;
 }
 
-static pqt_status read_footers(pqt_file_ds *ds, const bool *need, int threads)
+/* A recording open: member i's footer bytes fetched into the snapshot, not decoded. */
+static pqt_status fetch_member(pqt_file_ds *ds, int64_t i)
 {
-    int64_t n = ds->list.n, todo = 0, replayed = 0;
-    for (int64_t i = 0; i < n; i++) {
-        todo += need[i];
-        replayed += need[i] && pqt_snap_replays(ds->snap, ds->snap ? &ds->snap->member[i] : NULL);
-    }
+    pqt_io *io;
+    PQT_TRY(pqt_ioset_get(ds->set, i, -1, &io));
+    pqt_status st = pqt_snap_fetch(&ds->snap->member[i], io, MEMBER_TAIL_NBYTES);
+    pqt_ioset_put(ds->set, io);
+    return st;
+}
+
+/* fn(ds, i) for every member with todo[i] (ntodo of them), in parallel; the lowest failing
+ * member's status. */
+static pqt_status each_member(pqt_file_ds *ds, const bool *todo, int64_t ntodo, int threads,
+                              pqt_status (*fn)(pqt_file_ds *, int64_t))
+{
     pqt_par_fail pf;
     pqt_par_fail_init(&pf);
-#pragma omp parallel num_threads(pqt_par_threads_for(threads, todo))
+#pragma omp parallel num_threads(pqt_par_threads_for(threads, ntodo))
     {
         pqt_par_thread th;
         pqt_par_enter(&th);
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t i = 0; i < n; i++) {
-            if (!need[i] || pqt_par_skip(&pf, i)) continue;
-            pqt_par_fail_note(&pf, i, read_member(ds, i), &th);
+        for (int64_t i = 0; i < ds->list.n; i++) {
+            if (!todo[i] || pqt_par_skip(&pf, i)) continue;
+            pqt_par_fail_note(&pf, i, fn(ds, i), &th);
         }
         pqt_par_leave(&th);
     }
-    ds->footers_read += todo - replayed;
     return pqt_par_fail_raise(&pf);
+}
+
+/* The footers of the members need[i] names: a recording open fetches those it lacks first and
+ * hands the snapshot on (the other processes decode while this one does); then each is
+ * decoded, from the snapshot's bytes where it has them, else read. */
+static pqt_status read_footers(pqt_file_ds *ds, bool *need, int threads)
+{
+    int64_t n = ds->list.n, todo = 0, fetch = 0, have = 0;
+    bool recording = ds->snap && ds->snap->recording;
+    for (int64_t i = 0; i < n; i++) {
+        bool has = pqt_snap_has(ds->snap ? &ds->snap->member[i] : NULL);
+        todo += need[i];
+        have += need[i] && has;
+        fetch += need[i] && !has && recording;
+    }
+    if (recording) {
+        bool *lacking = pqt_calloc((size_t)n + 1, sizeof *lacking);
+        if (!lacking) return pqt_err(PQT_NOMEM, "out of memory reading %s", ds->spec);
+        for (int64_t i = 0; i < n; i++)
+            lacking[i] = need[i] && !pqt_snap_has(&ds->snap->member[i]);
+        pqt_status st = each_member(ds, lacking, fetch, threads, fetch_member);
+        pqt_mem_free(lacking);
+        PQT_TRY(st);
+        ds->footers_read += fetch;
+        PQT_TRY(pqt_snap_send(ds->snap));
+        have += fetch;
+    }
+    ds->footers_read += todo - have;
+    return each_member(ds, need, todo, threads, read_member);
 }
 
 /* ---- schema agreement ---- */

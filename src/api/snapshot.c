@@ -92,6 +92,31 @@ pqt_status pqt_snap_footer_io(pqt_snap *s, pqt_snap_footer *f, const pqt_io *io,
     return st;
 }
 
+pqt_status pqt_snap_fetch(pqt_snap_footer *f, const pqt_io *io, int64_t tail)
+{
+    pqt_buf raw = {0};
+    pqt_status st = pqt_footer_fetch_raw(io, tail, &raw);
+    if (st == PQT_OK) {
+        pqt_mem_free((void *)f->bytes);
+        *f = (pqt_snap_footer){true, io->size, raw.data, raw.len};
+        raw.data = NULL;
+    }
+    pqt_buf_free(&raw);
+    return st;
+}
+
+pqt_status pqt_snap_send(pqt_snap *s)
+{
+    if (!s || !s->recording || !s->ready || s->sent) return PQT_OK;
+    s->sent = true;
+    void *bytes = NULL;
+    size_t n = 0;
+    PQT_TRY(pqt_snap_encode(s, &bytes, &n));
+    pqt_status st = s->ready(s->ready_user, bytes, n);
+    pqt_mem_free(bytes);
+    return st;
+}
+
 /* ---- bytes ---- */
 
 static pqt_status put_entry(pqt_buf *b, const pqt_snap_footer *f)

@@ -19,6 +19,7 @@
 #include "dataset/listing.h"
 #include "format/meta.h"
 #include "pqt.h"
+#include "pqt_file.h"
 #include "util/buf.h"
 #include "util/io.h"
 
@@ -40,7 +41,18 @@ typedef struct pqt_snap {
     int64_t nmembers;
     pqt_snap_footer *member; /* nmembers */
     uint8_t *blob;           /* replay: a copy of the bytes the footers point into */
+    pqt_snapshot_fn ready;   /* recording: given the bytes once they are complete */
+    void *ready_user;
+    bool sent;
 } pqt_snap;
+
+/* Recording: hand the bytes to s->ready, once (later calls, and calls without a callback,
+ * do nothing); the callback's failure is the open's. */
+pqt_status pqt_snap_send(pqt_snap *s);
+/* Entry f holds a footer's bytes (replayed, or fetched by a recording open). */
+static inline bool pqt_snap_has(const pqt_snap_footer *f) { return f && f->have; }
+/* Recording: fetch the FileMetaData bytes of io into f, not decoded (pqt_footer_fetch_raw). */
+pqt_status pqt_snap_fetch(pqt_snap_footer *f, const pqt_io *io, int64_t tail);
 
 /* A replay of the n bytes at p (copied). PQT_CORRUPT for bytes that are not a snapshot (with
  * the offset), PQT_NOMEM. On failure *s is zeroed. */

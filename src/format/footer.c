@@ -91,12 +91,14 @@ pqt_status pqt_footer_decode_bytes(const char *name, const uint8_t *bytes, size_
     return decode(name, bytes, (uint32_t)len, file_size - 8 - (int64_t)len, arena, out);
 }
 
-pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
-                                  pqt_file_meta *out, pqt_buf *raw)
+/* Find the footer of io: its FileMetaData bytes (*len at *meta, starting at file byte *start)
+ * in *hold (free it), checked as far as the frame goes: magics, length within the file. */
+static pqt_status fetch(const pqt_io *io, int64_t tail_guess, uint8_t **hold, const uint8_t **meta,
+                        uint32_t *len_ret, int64_t *start_ret)
 {
     const char *path = io->name;
     int64_t file_size = io->size;
-    memset(out, 0, sizeof *out);
+    *hold = NULL;
     if (file_size < FRAME_NBYTES)
         return pqt_err(PQT_CORRUPT,
                        "%s: file is %lld bytes, too small for a Parquet file (at least %d)", path,
@@ -107,53 +109,75 @@ pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_aren
     int64_t tail_start = file_size - tail_nbytes;
     uint8_t *tail = pqt_malloc((size_t)tail_nbytes);
     if (!tail) return pqt_err(PQT_NOMEM, "%s: out of memory reading the footer", path);
-    uint8_t *big = NULL;
     pqt_status st = pqt_io_read(io, tail, (size_t)tail_nbytes, tail_start);
-    if (st != PQT_OK) goto done;
+    if (st != PQT_OK) goto fail;
 
     const uint8_t *end = tail + tail_nbytes;
     if (memcmp(end - MAGIC_NBYTES, "PARE", MAGIC_NBYTES) == 0) {
         st = pqt_err(PQT_UNSUPPORTED_ENCRYPTED,
                      "%s: encrypted files are not supported (encrypted footer)", path);
-        goto done;
+        goto fail;
     }
     if (memcmp(end - MAGIC_NBYTES, "PAR1", MAGIC_NBYTES) != 0) {
         st =
             pqt_err(PQT_CORRUPT, "%s: not a Parquet file or truncated (no PAR1 magic at byte %lld)",
                     path, (long long)(file_size - MAGIC_NBYTES));
-        goto done;
+        goto fail;
     }
     st = check_head_magic(io, tail, tail_nbytes, file_size);
-    if (st != PQT_OK) goto done;
+    if (st != PQT_OK) goto fail;
 
-    const uint8_t *lp = end - 8;
-    uint32_t len = pqt_load_le32(lp);
+    uint32_t len = pqt_load_le32(end - 8);
     if ((int64_t)len > file_size - FRAME_NBYTES) {
         st = pqt_err(PQT_CORRUPT,
                      "%s: footer length %u (at byte %lld) does not fit in the file of %lld bytes",
                      path, len, (long long)(file_size - 8), (long long)file_size);
-        goto done;
+        goto fail;
     }
     int64_t start = file_size - 8 - (int64_t)len;
-    const uint8_t *meta;
     if (start >= tail_start) {
-        meta = tail + (start - tail_start);
+        *meta = tail + (start - tail_start);
     } else {
-        big = pqt_malloc(len);
-        if (!big) {
-            st = pqt_err(PQT_NOMEM, "%s: out of memory for a footer of %u bytes", path, len);
-            goto done;
-        }
-        st = pqt_io_read(io, big, len, start);
-        if (st != PQT_OK) goto done;
-        meta = big;
+        pqt_mem_free(tail);
+        tail = pqt_malloc(len);
+        if (!tail) return pqt_err(PQT_NOMEM, "%s: out of memory for a footer of %u bytes", path, len);
+        st = pqt_io_read(io, tail, len, start);
+        if (st != PQT_OK) goto fail;
+        *meta = tail;
     }
-    st = decode(path, meta, len, start, arena, out);
+    *hold = tail;
+    *len_ret = len;
+    *start_ret = start;
+    return PQT_OK;
+fail:
+    pqt_mem_free(tail);
+    return st;
+}
+
+pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
+                                  pqt_file_meta *out, pqt_buf *raw)
+{
+    memset(out, 0, sizeof *out);
+    uint8_t *hold;
+    const uint8_t *meta;
+    uint32_t len;
+    int64_t start;
+    PQT_TRY(fetch(io, tail_guess, &hold, &meta, &len, &start));
+    pqt_status st = decode(io->name, meta, len, start, arena, out);
     if (st == PQT_OK && raw) st = pqt_buf_append(raw, meta, len);
     if (st != PQT_OK && raw) raw->len = 0;
+    pqt_mem_free(hold);
+    return st;
+}
 
-done:
-    pqt_mem_free(big);
-    pqt_mem_free(tail);
+pqt_status pqt_footer_fetch_raw(const pqt_io *io, int64_t tail_guess, pqt_buf *raw)
+{
+    uint8_t *hold;
+    const uint8_t *meta;
+    uint32_t len;
+    int64_t start;
+    PQT_TRY(fetch(io, tail_guess, &hold, &meta, &len, &start));
+    pqt_status st = pqt_buf_append(raw, meta, len);
+    pqt_mem_free(hold);
     return st;
 }

@@ -42,6 +42,9 @@ pqt_status pqt_footer_read_io_tail(const pqt_io *io, int64_t tail_guess, pqt_are
  * carries to another process (api/snapshot.h). */
 pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_arena *arena,
                                   pqt_file_meta *out, pqt_buf *raw);
+/* The footer's FileMetaData bytes appended to raw, not decoded (the frame is checked: magics,
+ * length): a process that reads footers for others to decode. */
+pqt_status pqt_footer_fetch_raw(const pqt_io *io, int64_t tail_guess, pqt_buf *raw);
 /* Decode FileMetaData bytes (len) of the file name of file_size bytes, as the read would
  * have (offsets in messages as in the file; encryption refused). PQT_CORRUPT when len does
  * not fit in such a file. */

@@ -17,6 +17,7 @@
 #include "maml/maml.h"
 #include "table/table_int.h"
 #include "util/mem.h"
+#include "util/philox.h"
 #include "util/suggest.h"
 
 static pqt_status table_alloc(pqt_table **ret)
@@ -209,7 +210,12 @@ static pqt_status table_open_file(pqt_file *f, const pqt_opts *opts, const open_
         st = pqt_tbl_sort_check(t, sort);
         if (st != PQT_OK) goto fail;
     }
+    char share_line[160] = "";
+    if (share)
+        pqt_tbl_share_line(t, share->part, share->nparts, t->opts.share_by_rows, share_line,
+                           sizeof share_line);
     st = plan_at_open(t, filter, sort, opts ? opts->limit_plus1 - 1 : -1);
+    if (st == PQT_OK && share) st = pqt_tbl_explain_add(t, share_line);
     if (st == PQT_OK && pqt_file_is_dataset(f)) st = pqt_tbl_dataset_explain(t);
     if (st != PQT_OK) goto fail;
     pqt_tbl_open_rules_free(&rules);
@@ -256,14 +262,13 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
 }
 
 pqt_status pqt_table_open_share(const char *path, const pqt_opts *opts, int part, int nparts,
-                                const void *snapshot, size_t snapshot_nbytes, pqt_table **ret,
-                                void **record_ret, size_t *record_nbytes_ret)
+                                const void *snapshot, size_t snapshot_nbytes,
+                                pqt_snapshot_fn on_snapshot, void *user, pqt_table **ret)
 {
-    if (!path || !ret || nparts < 1 || part < 0 || part >= nparts || (snapshot && record_ret) ||
-        !record_ret != !record_nbytes_ret)
+    if (!path || !ret || nparts < 1 || part < 0 || part >= nparts || (snapshot && on_snapshot))
         return pqt_err(PQT_MISUSE, "pqt_table_open_share: path and ret are required, 0 <= part "
                                    "(%d) < nparts (%d), and a snapshot is either replayed or "
-                                   "recorded (with both its pointers), not both",
+                                   "recorded, not both",
                        part, nparts);
     PQT_TRY(check_slice_sort(opts, path));
     pqt_snap snap = {0};
@@ -274,13 +279,17 @@ pqt_status pqt_table_open_share(const char *path, const pqt_opts *opts, int part
             return st;
         }
     }
-    snap.recording = record_ret != NULL;
-    pqt_snap *sp = snapshot || record_ret ? &snap : NULL;
-    /* a sample with a seed drawn at open draws with the recording open's seed */
+    snap.recording = on_snapshot != NULL;
+    snap.ready = on_snapshot;
+    snap.ready_user = user;
+    pqt_snap *sp = snapshot || on_snapshot ? &snap : NULL;
+    /* a sample whose seed the open draws: the recording open draws it first, so that every
+     * open replaying its snapshot draws the same rows */
     pqt_opts o;
-    if (snapshot && opts && opts->sample_set && opts->sample_seed <= 0 && snap.sample_seed > 0) {
+    if (opts && opts->sample_set && opts->sample_seed <= 0 && (snapshot || on_snapshot)) {
         o = *opts;
-        o.sample_seed = snap.sample_seed;
+        if (on_snapshot) snap.sample_seed = pqt_philox_fresh_seed();
+        if (snap.sample_seed > 0) o.sample_seed = snap.sample_seed;
         opts = &o;
     }
     bool dataset = snapshot ? snap.is_dataset : pqt_file_spec_is_dataset(path);
@@ -292,15 +301,14 @@ pqt_status pqt_table_open_share(const char *path, const pqt_opts *opts, int part
         pqt_io *io;
         st = pqt_io_open_path(path, &io);
         if (st == PQT_OK) st = pqt_file_open_io_snap(io, opts, sp, &f);
+        if (st == PQT_OK) st = pqt_snap_send(sp); /* one footer: the others need no more */
+        if (st != PQT_OK) pqt_file_close(f);
     }
     open_share share = {part, nparts};
     pqt_table *t = NULL;
     if (st == PQT_OK) st = table_open_file(f, opts, &share, &t);
-    if (st == PQT_OK && record_ret) {
-        snap.sample_seed = t->sample_seed;
-        st = pqt_snap_encode(&snap, record_ret, record_nbytes_ret);
-        if (st != PQT_OK) pqt_table_close(t);
-    }
+    if (st == PQT_OK) st = pqt_snap_send(sp); /* a dataset whose merge read no footer */
+    if (st != PQT_OK) pqt_table_close(t);
     pqt_snap_free(&snap);
     if (st == PQT_OK) *ret = t;
     return st;

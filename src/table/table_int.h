@@ -367,5 +367,8 @@ int64_t pqt_tbl_dataset_files_pruned(const pqt_table *t, const struct pqt_rg_ver
  * (by_rows false) or into nparts row ranges as even as rows allow (by_rows true). */
 pqt_status pqt_tbl_share_at_open(pqt_table *t, const pqt_filter *filter, int part, int nparts,
                                  bool by_rows);
+/* The explain line of the share (into line, cap bytes): which row groups and rows it holds. */
+void pqt_tbl_share_line(const pqt_table *t, int part, int nparts, bool by_rows, char *line,
+                        size_t cap);
 
 #endif

@@ -9,6 +9,7 @@
  * partition and HEALPix pruning already narrowed the plan, and the filter's statistics
  * refute row groups here; the filter pass then runs within each share.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "scan/scan.h"
@@ -155,4 +156,23 @@ pqt_status pqt_tbl_share_at_open(pqt_table *t, const pqt_filter *filter, int par
     pqt_tbl_plan_settled(t);
     t->nrows_unfiltered = t->plan.nsel;
     return PQT_OK;
+}
+
+void pqt_tbl_share_line(const pqt_table *t, int part, int nparts, bool by_rows, char *line,
+                        size_t cap)
+{
+    int first = -1, last = -1;
+    for (int rg = 0; rg < t->plan.nrg; rg++)
+        if (t->plan.sel[rg].nsel > 0) {
+            if (first < 0) first = rg;
+            last = rg;
+        }
+    int at = snprintf(line, cap, "share %d of %d (%s): ", part + 1, nparts,
+                      by_rows ? "exact rows" : "row groups balanced by bytes");
+    if (at < 0 || (size_t)at >= cap) return;
+    if (first < 0)
+        snprintf(line + at, cap - (size_t)at, "no rows\n");
+    else
+        snprintf(line + at, cap - (size_t)at, "row groups %d-%d, %lld rows before the filter\n",
+                 first + 1, last + 1, (long long)t->nrows_unfiltered);
 }

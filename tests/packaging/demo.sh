@@ -47,9 +47,11 @@ else
     else
         pass "make demo prints the demo ($n_out lines)"
     fi
-    # what was built: the library and the tool, nothing else
-    built=$(find "$B" -type f -perm -u+x \( -name 'test_*' -o -name 'fuzz_*' -o -name 'pqt_bench' \
-        -o -name 'pqt_floor' -o -name 'memcpy_bw' -o -name 'table_tour' -o -name 'libpqt.a' \))
+    # what was built: the library and the tool, nothing else (CMakeFiles/ holds configure's
+    # probes, such as FindMPI's test_mpi_C.bin, not build products)
+    built=$(find "$B" -path "$B/CMakeFiles" -prune -o -type f -perm -u+x \( -name 'test_*' \
+        -o -name 'fuzz_*' -o -name 'pqt_bench' -o -name 'pqt_floor' -o -name 'memcpy_bw' \
+        -o -name 'table_tour' -o -name 'libpqt.a' \) -print)
     if [ -n "$built" ] || [ -e "$B/libpqt.a" ]; then
         fail "make demo built more than the library and the tool: $built"
     elif [ -x "$B/pqt" ] && [ -e "$B/libpqt.so" ]; then

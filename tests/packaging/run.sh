@@ -6,7 +6,9 @@
 #   - with pkg-config: a dynamic link (`pkg-config --cflags --libs pqt`) and a fully static one
 #     (`-static` with `pkg-config --static --libs pqt`, which fails on any missing Libs.private);
 # and a program using module parquet (fortran/examples/find_package: pkg-config pqt-fortran,
-# find_package(pqt-fortran)); it runs every program on examples/catalogue.parquet (1000 rows,
+# find_package(pqt-fortran)); with MPI (mpiexec on the PATH), a C consumer of pqt-mpi and a
+# Fortran one of pqt-fortran-mpi (tests/packaging/mpi_c, mpi_fortran: pkg-config and CMake),
+# run under mpiexec -n 2, and libpqt / libpqt-fortran must not need MPI; it runs every program on examples/catalogue.parquet (1000 rows,
 # 11 columns: written by DuckDB, examples/make_catalogue.mjs). The library is built in its own
 # directory with a multiarch libdir (lib/x86_64-linux-gnu: pqt.pc sits three levels below the
 # prefix), and the prefix is moved after installing, so every path an installed file holds
@@ -217,6 +219,78 @@ if quiet cmake -S fortran/examples/find_package -B "$b" -DCMAKE_PREFIX_PATH="$P"
     fi
 else
     fail "CMake module parquet: configure or build failed"
+fi
+
+# ---- the MPI component: pqt-mpi (C) and pqt-fortran-mpi (module parquet_mpi) ----
+# check_mpi NAME EXE [VERSION]: EXE under mpiexec -n 2 on the catalogue (2 row groups, one per
+# rank): rank 0 prints the rows of both ranks and the ranks' count, each rank its rows.
+MPIEXEC=$(command -v mpiexec || true)
+MPIFLAGS=()
+if [ -n "$MPIEXEC" ] && "$MPIEXEC" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
+    # Open MPI refuses to run as root without these, and more ranks than cores without
+    # --oversubscribe
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    MPIFLAGS=(--oversubscribe)
+fi
+check_mpi() {
+    local name=$1 exe=$2 out
+    if ! out=$("$MPIEXEC" -n 2 "${MPIFLAGS[@]}" "$exe" "$DATA" 2>&1); then
+        fail "$name: mpiexec -n 2 exited non-zero: $out"
+    elif ! grep -qxF "$SIZE_LINE" <<<"$out" || ! grep -qx "ranks: 2" <<<"$out" ||
+        ! grep -qE "^rank 0: rows 1\.\.[0-9]+$" <<<"$out" ||
+        ! grep -qE "^rank 1: rows [0-9]+\.\.1000$" <<<"$out" ||
+        { [ -n "${3:-}" ] && ! grep -qxF "$VERSION_LINE" <<<"$out"; }; then
+        fail "$name: expected '$SIZE_LINE', 'ranks: 2' and both ranks' rows, got: $out"
+    else
+        pass "$name"
+    fi
+}
+if [ -z "$MPIEXEC" ]; then
+    echo "note: no mpiexec: the MPI component is not checked"
+else
+    for f in include/pqt_mpi.h $LIBDIR/libpqt_mpi.so $LIBDIR/pkgconfig/pqt-mpi.pc \
+        $LIBDIR/cmake/pqt-mpi/pqt-mpiConfig.cmake $LIBDIR/libpqt-fortran-mpi.so \
+        include/pqt-fortran/parquet_mpi.mod $LIBDIR/pkgconfig/pqt-fortran-mpi.pc \
+        $LIBDIR/cmake/pqt-fortran-mpi/pqt-fortran-mpiConfig.cmake; do
+        if [ -e "$P/$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
+    done
+    # the core libraries never depend on MPI
+    for lib in libpqt.so libpqt-fortran.so; do
+        if readelf -d "$P/$LIBDIR/$lib" | grep -q "NEEDED.*mpi"; then
+            fail "$lib needs an MPI library"
+        else
+            pass "$lib needs no MPI library"
+        fi
+    done
+    # pkg-config (the MPI flags are in the .pc files: a plain cc or gfortran builds them)
+    if quiet cc -std=c11 -Wall -Wextra -Werror tests/packaging/mpi_c/example_mpi.c \
+        -o "$TMP/pc_mpi_c" $(pkg-config --cflags --libs pqt-mpi); then
+        check_mpi "pkg-config pqt-mpi (C)" "$TMP/pc_mpi_c" version
+    else
+        fail "pkg-config pqt-mpi (C): build failed"
+    fi
+    if quiet gfortran -Wall -Werror tests/packaging/mpi_fortran/example_mpi.f90 \
+        -o "$TMP/pc_mpi_f" $(pkg-config --cflags --libs pqt-fortran-mpi); then
+        check_mpi "pkg-config pqt-fortran-mpi (module parquet_mpi)" "$TMP/pc_mpi_f"
+    else
+        fail "pkg-config pqt-fortran-mpi: build failed"
+    fi
+    # CMake packages
+    for d in mpi_c:pqt_mpi_example:"CMake pqt::pqt_mpi (C)" \
+        mpi_fortran:pqt_fortran_mpi_example:"CMake pqt::pqt_fortran_mpi (module parquet_mpi)"; do
+        IFS=: read -r dir exe name <<<"$d"
+        b=$TMP/cmake_$dir
+        if quiet cmake -S tests/packaging/$dir -B "$b" -DCMAKE_PREFIX_PATH="$P" &&
+            quiet cmake --build "$b"; then
+            check_mpi "$name" "$b/$exe" $([ "$dir" = mpi_c ] && echo version)
+            # module parquet_mpi needs MPI for Fortran only: no C in a Fortran project
+            if [ "$dir" = mpi_fortran ] && grep -qE "^CMAKE_(C|CXX)_COMPILER:" "$b/CMakeCache.txt"; then
+                fail "$name: the project also enabled C or C++"
+            fi
+        else
+            fail "$name: configure or build failed"
+        fi
+    done
 fi
 
 echo "packaging: $npass passed, $nfail failed"

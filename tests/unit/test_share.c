@@ -15,6 +15,32 @@
 #include "pqt_file.h"
 #include "testutil.h"
 
+/* The snapshot an open hands on: copied, as another process would receive it. */
+typedef struct got_snap {
+    void *bytes;
+    size_t n;
+    int calls;
+} got_snap;
+
+static pqt_status keep_snapshot(void *user, const void *bytes, size_t n)
+{
+    got_snap *g = user;
+    g->calls++;
+    free(g->bytes);
+    g->bytes = malloc(n);
+    memcpy(g->bytes, bytes, n);
+    g->n = n;
+    return PQT_OK;
+}
+
+static pqt_status refuse_snapshot(void *user, const void *bytes, size_t n)
+{
+    (void)user;
+    (void)bytes;
+    (void)n;
+    return PQT_IO;
+}
+
 static int64_t *column(pqt_table *t, const char *name, int64_t *n)
 {
     void *data = NULL;
@@ -44,21 +70,27 @@ static void check_parts(const char *path, const char *filter, int by, int64_t lo
     REQUIRE_OK(pqt_table_open(path, o, &whole));
     int64_t n = 0, nri = 0;
     int64_t *id = column(whole, "id", &n), *ri = column(whole, "parquet_row_index", &nri);
-    void *snap = NULL;
-    size_t nsnap = 0;
+    got_snap g = {0};
     int64_t at = 0, footers = 0;
     bool same = true;
     for (int p = 0; p < nparts; p++) {
         pqt_table *t = NULL;
-        if (p == 0)
-            CHECK_OK(pqt_table_open_share(path, o, 0, nparts, NULL, 0, &t, &snap, &nsnap));
-        else
-            CHECK_OK(pqt_table_open_share(path, o, p, nparts, snap, nsnap, &t, NULL, NULL));
+        if (p == 0) {
+            CHECK_OK(pqt_table_open_share(path, o, 0, nparts, NULL, 0, keep_snapshot, &g, &t));
+            CHECK_EQ_I64(g.calls, 1);
+        } else {
+            CHECK_OK(pqt_table_open_share(path, o, p, nparts, g.bytes, g.n, NULL, NULL, &t));
+        }
         if (!t) continue;
         pqt_scan_counts sc;
         CHECK_OK(pqt_table_scan_stats(t, &sc));
         footers += sc.footers_read;
         if (p > 0) CHECK_EQ_I64(sc.footers_read, 0);
+        char text[8192], want[64];
+        pqt_table_explain(t, text, sizeof text);
+        snprintf(want, sizeof want, "share %d of %d (%s)", p + 1, nparts,
+                 by == PQT_SHARE_ROWS ? "exact rows" : "row groups balanced by bytes");
+        CHECK(strstr(text, want) != NULL);
         int64_t k = 0, kri = 0;
         int64_t *pid = column(t, "id", &k), *pri = column(t, "parquet_row_index", &kri);
         for (int64_t i = 0; i < k && same; i++)
@@ -76,7 +108,7 @@ static void check_parts(const char *path, const char *filter, int by, int64_t lo
     pqt_scan_counts wc;
     CHECK_OK(pqt_table_scan_stats(whole, &wc));
     CHECK_EQ_I64(footers, wc.footers_read);
-    pqt_free(snap);
+    free(g.bytes);
     pqt_free(id);
     pqt_free(ri);
     pqt_table_close(whole);
@@ -88,15 +120,16 @@ static void check_parts(const char *path, const char *filter, int by, int64_t lo
 static void check_hostile_snapshot(const char *path)
 {
     pqt_table *t = NULL;
-    void *snap = NULL;
-    size_t n = 0;
-    REQUIRE_OK(pqt_table_open_share(path, NULL, 0, 2, NULL, 0, &t, &snap, &n));
+    got_snap g = {0};
+    REQUIRE_OK(pqt_table_open_share(path, NULL, 0, 2, NULL, 0, keep_snapshot, &g, &t));
     pqt_table_close(t);
+    const uint8_t *snap = g.bytes;
+    size_t n = g.n;
     uint8_t *copy = malloc(n);
     for (size_t len = 0; len < n; len += len < 64 ? 1 : 17) {
         memcpy(copy, snap, len);
         t = NULL;
-        pqt_status st = pqt_table_open_share(path, NULL, 1, 2, copy, len, &t, NULL, NULL);
+        pqt_status st = pqt_table_open_share(path, NULL, 1, 2, copy, len, NULL, NULL, &t);
         CHECK(st != PQT_OK);
         CHECK(t == NULL);
     }
@@ -106,11 +139,11 @@ static void check_hostile_snapshot(const char *path)
         size_t at = (size_t)(pqt_test_rand(&rng) % n);
         copy[at] ^= (uint8_t)(1u << (pqt_test_rand(&rng) % 8));
         t = NULL;
-        if (pqt_table_open_share(path, NULL, 1, 2, copy, n, &t, NULL, NULL) == PQT_OK)
+        if (pqt_table_open_share(path, NULL, 1, 2, copy, n, NULL, NULL, &t) == PQT_OK)
             pqt_table_close(t);
     }
     free(copy);
-    pqt_free(snap);
+    free(g.bytes);
 }
 
 /* A file that grew after the recording is refused when replayed. */
@@ -127,17 +160,16 @@ static void check_changed_file(void)
         CHECK(write(fd, buf, k) == (ssize_t)k);
     fclose(in);
     pqt_table *t = NULL;
-    void *snap = NULL;
-    size_t n = 0;
-    CHECK_OK(pqt_table_open_share(path, NULL, 0, 2, NULL, 0, &t, &snap, &n));
+    got_snap g = {0};
+    CHECK_OK(pqt_table_open_share(path, NULL, 0, 2, NULL, 0, keep_snapshot, &g, &t));
     pqt_table_close(t);
     CHECK(write(fd, "x", 1) == 1);
     t = NULL;
-    CHECK_EQ_I64(pqt_table_open_share(path, NULL, 1, 2, snap, n, &t, NULL, NULL), PQT_IO);
+    CHECK_EQ_I64(pqt_table_open_share(path, NULL, 1, 2, g.bytes, g.n, NULL, NULL, &t), PQT_IO);
     CHECK(strstr(pqt_errmsg(), "changed") != NULL);
     close(fd);
     unlink(path);
-    pqt_free(snap);
+    free(g.bytes);
 }
 
 int main(void)
@@ -161,10 +193,14 @@ int main(void)
     check_changed_file();
     /* misuse: a part out of range; both replaying and recording */
     pqt_table *t = NULL;
-    void *snap = NULL;
-    size_t n = 0;
-    CHECK_EQ_I64(pqt_table_open_share(big, NULL, 2, 2, NULL, 0, &t, NULL, NULL), PQT_MISUSE);
-    CHECK_EQ_I64(pqt_table_open_share(big, NULL, 0, 2, "x", 1, &t, &snap, &n), PQT_MISUSE);
+    got_snap g = {0};
+    CHECK_EQ_I64(pqt_table_open_share(big, NULL, 2, 2, NULL, 0, NULL, NULL, &t), PQT_MISUSE);
+    CHECK_EQ_I64(pqt_table_open_share(big, NULL, 0, 2, "x", 1, keep_snapshot, &g, &t),
+                 PQT_MISUSE);
+    /* the callback's failure is the open's; nothing is returned */
+    CHECK_EQ_I64(pqt_table_open_share(big, NULL, 0, 2, NULL, 0, refuse_snapshot, NULL, &t), PQT_IO);
+    CHECK_EQ_I64(pqt_table_open_share(hive, NULL, 0, 2, NULL, 0, refuse_snapshot, NULL, &t),
+                 PQT_IO);
     CHECK(t == NULL);
     return pqt_test_done("test_share");
 }

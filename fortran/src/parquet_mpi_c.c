@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * parquet_mpi_c.c - the C half of module parquet_mpi (library pqt-fortran-mpi): a Fortran
+ * communicator is an integer (mpi_f08's MPI_Comm holds one in MPI_VAL), a C one an opaque
+ * handle that only MPI_Comm_f2c makes from it, and Fortran cannot call a C macro or an
+ * MPI_Comm by value portably. Hidden: the library exports only its Fortran module.
+ */
+#include <mpi.h>
+#include <stdint.h>
+
+#include "pqt.h"
+#include "pqt_mpi.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+/* What parquet_mpi passes to module parquet's open as ctx: type(open_ctx) there, bind(c). */
+struct open_ctx {
+    MPI_Fint comm;
+    int share_by; /* PQT_OPT_SHARE_BY, set only when > 0 so the default stays pqt's */
+};
+
+/* The opener parquet_open_table_via calls with the options module parquet built. */
+HIDDEN pqt_status pqt_fortran_mpi_open(void *ctx, const char *path, pqt_opts *opts,
+                                       pqt_table **ret);
+HIDDEN int pqt_fortran_mpi_rows(MPI_Fint comm, const pqt_table *t, int64_t *nrows,
+                                int64_t *first_row);
+
+pqt_status pqt_fortran_mpi_open(void *ctx, const char *path, pqt_opts *opts, pqt_table **ret)
+{
+    const struct open_ctx *c = ctx;
+    *ret = NULL;
+    /* the same value on every rank: a refusal here is every rank's, before any collective */
+    if (c->share_by > 0) {
+        pqt_status st = pqt_opts_set_int(opts, PQT_OPT_SHARE_BY, c->share_by);
+        if (st != PQT_OK) return st;
+    }
+    return pqt_table_open_mpi(MPI_Comm_f2c(c->comm), path, opts, ret);
+}
+
+int pqt_fortran_mpi_rows(MPI_Fint comm, const pqt_table *t, int64_t *nrows, int64_t *first_row)
+{
+    return pqt_table_mpi_rows(MPI_Comm_f2c(comm), t, nrows, first_row);
+}
