@@ -90,7 +90,8 @@ foreach(src ${PQT_FMPI_PROGRAMS})
                      $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS}
              WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/data)
     set_tests_properties(${name}_np${np} PROPERTIES ENVIRONMENT "${PQT_FMPI_ENV}"
-                         PROCESSORS ${np} TIMEOUT 300 FAIL_REGULAR_EXPRESSION "FAIL")
+                         PROCESSORS ${np} TIMEOUT 300 FAIL_REGULAR_EXPRESSION "FAIL"
+                         RESOURCE_LOCK mpiexec)
     # an example prints what DuckDB computed for its serial twin (data/expected.txt)
     if(name MATCHES "^fortran_mpi_(.*)$")
       file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/data/expected.txt want REGEX "^${CMAKE_MATCH_1} ")
@@ -119,7 +120,7 @@ foreach(src ${PQT_FMPI_STOPS})
                      $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS}
              WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/data)
     set_tests_properties(${name}_np${np} PROPERTIES ENVIRONMENT "${PQT_FMPI_ENV}"
-                         PROCESSORS ${np} TIMEOUT 120 PASS_REGULAR_EXPRESSION "${want}"
+                         PROCESSORS ${np} TIMEOUT 120 PASS_REGULAR_EXPRESSION "${want}" RESOURCE_LOCK mpiexec
                          FAIL_REGULAR_EXPRESSION "FAIL")
   endforeach()
 endforeach()
