@@ -158,10 +158,10 @@ pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_aren
                                   pqt_file_meta *out, pqt_buf *raw)
 {
     memset(out, 0, sizeof *out);
-    uint8_t *hold;
-    const uint8_t *meta;
-    uint32_t len;
-    int64_t start;
+    uint8_t *hold = NULL;
+    const uint8_t *meta = NULL;
+    uint32_t len = 0;
+    int64_t start = 0;
     PQT_TRY(fetch(io, tail_guess, &hold, &meta, &len, &start));
     pqt_status st = decode(io->name, meta, len, start, arena, out);
     if (st == PQT_OK && raw) st = pqt_buf_append(raw, meta, len);
@@ -172,10 +172,10 @@ pqt_status pqt_footer_read_io_raw(const pqt_io *io, int64_t tail_guess, pqt_aren
 
 pqt_status pqt_footer_fetch_raw(const pqt_io *io, int64_t tail_guess, pqt_buf *raw)
 {
-    uint8_t *hold;
-    const uint8_t *meta;
-    uint32_t len;
-    int64_t start;
+    uint8_t *hold = NULL;
+    const uint8_t *meta = NULL;
+    uint32_t len = 0;
+    int64_t start = 0;
     PQT_TRY(fetch(io, tail_guess, &hold, &meta, &len, &start));
     pqt_status st = pqt_buf_append(raw, meta, len);
     pqt_mem_free(hold);
