@@ -93,6 +93,14 @@ static void check_parts(const char *path, const char *filter, int by, int64_t lo
         CHECK(strstr(text, want) != NULL);
         int64_t k = 0, kri = 0;
         int64_t *pid = column(t, "id", &k), *pri = column(t, "parquet_row_index", &kri);
+        pqt_table *c = NULL; /* a clone keeps the share */
+        CHECK_OK(pqt_table_clone(t, &c));
+        int64_t kc = 0;
+        int64_t *cid = c ? column(c, "id", &kc) : NULL;
+        CHECK_EQ_I64(kc, k);
+        CHECK(k == 0 || (cid && cid[0] == pid[0] && cid[k - 1] == pid[k - 1]));
+        pqt_free(cid);
+        pqt_table_close(c);
         for (int64_t i = 0; i < k && same; i++)
             same = at + i < n && pid[i] == id[at + i] && pri[i] == ri[at + i];
         at += k;
