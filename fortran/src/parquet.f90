@@ -22,6 +22,7 @@ module parquet
         parquet_open_writer_like
     ! for companion modules (parquet_mpi), not for programs: docs/fortran.md, "Companion modules"
     public :: parquet_open_table_via, parquet_table_c_ptr, parquet_c_opener
+    public :: parquet_write_table_via, parquet_c_writer
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -187,6 +188,20 @@ module parquet
         end function
     end interface
 
+    ! A C call that writes a table as pqt_write_table does, for parquet_write_table_via: ctx
+    ! is the caller's own data, t the table (C_NULL_PTR when the caller's t is not open or a
+    ! check before the write failed on this rank: the call must still take part in whatever
+    ! collective it does, and fail), opts the options parquet_write_table builds (freed
+    ! after the call; C_NULL_PTR with t).
+    abstract interface
+        integer(c_int) function parquet_c_writer(ctx, t, path, opts) bind(c)
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx, t
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: opts
+        end function
+    end interface
+
     ! The procedures' interfaces, by area; their bodies are in the submodules they name.
     include 'parquet_if_table.inc'
 
@@ -205,4 +220,8 @@ module parquet
     include 'parquet_if_get.inc'
     include 'parquet_if_change.inc'
     include 'parquet_if_write.inc'
+
+    interface parquet_write_table_via
+        module procedure write_via
+    end interface
 end module parquet

@@ -9,17 +9,23 @@ module parquet_mpi
     use, intrinsic :: iso_fortran_env, only: int64, real64
     use mpi_f08, only: MPI_Comm
     use parquet, only: parquet_table, parquet_filter, parquet_read_qc, parquet_open_table_via, &
-        parquet_table_c_ptr
+        parquet_table_c_ptr, parquet_write_table_via
     use parquet_base, only: checked
     implicit none
     private
     public :: parquet_open_table_mpi, parquet_mpi_rows, parquet_mpi_global_nrows, &
-        parquet_mpi_first_row
+        parquet_mpi_first_row, parquet_write_table_mpi, parquet_write_dataset_mpi
 
     ! What the opener (parquet_mpi_c.c, struct open_ctx) needs besides the options.
     type, bind(c) :: open_ctx
         integer(c_int) :: comm = 0      ! the Fortran handle (MPI_Fint)
         integer(c_int) :: share_by = 0  ! PQT_OPT_SHARE_BY when > 0
+    end type
+
+    ! What the writer (parquet_mpi_c.c, struct write_ctx) needs besides the options.
+    type, bind(c) :: write_ctx
+        integer(c_int) :: comm = 0     ! the Fortran handle (MPI_Fint)
+        integer(c_int) :: dataset = 0  ! 1: pqt_write_dataset_mpi, 0: pqt_write_table_mpi
     end type
 
     integer(c_int), parameter :: PQT_SHARE_ROWS = 1
@@ -47,6 +53,24 @@ module parquet_mpi
         module procedure first_row_f08, first_row_int
     end interface
 
+    ! parquet_write_table_mpi(t, file, comm, [the optional arguments of parquet_write_table],
+    ! [stat], [errmsg]): collective; every rank's t (the same columns) into the one file, rank
+    ! 0's rows first, then rank 1's, ... (pqt_write_table_mpi). The options mean what they
+    ! mean in parquet_write_table and must be the same on every rank; row_mask= and qc= are
+    ! each rank's own. The file appears only when every rank succeeded; otherwise every rank
+    ! gets the first failing rank's message ("rank R: ...").
+    interface parquet_write_table_mpi
+        module procedure write_table_f08, write_table_int
+    end interface
+
+    ! parquet_write_dataset_mpi(t, dir, comm, [options as above], [stat], [errmsg]):
+    ! collective; rank R's rows into dir/part-RRRRR.parquet (a rank without rows writes no
+    ! part) and the _metadata summaries (pqt_write_dataset_mpi). dir must not exist or be
+    ! empty; it appears whole or not at all.
+    interface parquet_write_dataset_mpi
+        module procedure write_dataset_f08, write_dataset_int
+    end interface
+
     ! The C half (parquet_mpi_c.c): MPI_Comm_f2c, then pqt_mpi.h.
     interface
         integer(c_int) function pqt_fortran_mpi_open(ctx, path, opts, ret) &
@@ -56,6 +80,13 @@ module parquet_mpi
             character(kind=c_char), intent(in) :: path(*)
             type(c_ptr), value :: opts
             type(c_ptr), intent(out) :: ret
+        end function
+        integer(c_int) function pqt_fortran_mpi_write(ctx, t, path, opts) &
+            bind(c, name='pqt_fortran_mpi_write')
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx, t
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: opts
         end function
         integer(c_int) function pqt_fortran_mpi_rows(comm, t, nrows, first_row) &
             bind(c, name='pqt_fortran_mpi_rows')
@@ -125,6 +156,121 @@ contains
         call parquet_open_table_via(t, file, pqt_fortran_mpi_open, c_loc(ctx), &
                                     'parquet_open_table_mpi', maml, filter, qc, qc_soft, &
                                     use_threads, sample_fraction, sample_seed, stat, errmsg)
+    end subroutine
+
+    subroutine write_table_f08(t, file, comm, row_mask, copy_metadata, metadata_keys, &
+        write_maml, qc, compression, compression_level, chunk_size, use_threads, overwrite, &
+        release, row_index_name, maml, metadata, qc_violations, stat, errmsg)
+        type(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: file
+        type(MPI_Comm), intent(in) :: comm
+        logical, intent(in), optional :: row_mask(:)
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        type(parquet_read_qc), intent(in), optional :: qc
+        logical, intent(in), optional :: release
+        integer, intent(out), optional :: qc_violations
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, row_index_name, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        call write_mpi(t, file, comm%MPI_VAL, 0, 'parquet_write_table_mpi', row_mask, &
+            copy_metadata, metadata_keys, write_maml, qc, compression, compression_level, &
+            chunk_size, use_threads, overwrite, release, row_index_name, maml, metadata, &
+            qc_violations, stat, errmsg)
+    end subroutine
+
+    subroutine write_table_int(t, file, comm, row_mask, copy_metadata, metadata_keys, &
+        write_maml, qc, compression, compression_level, chunk_size, use_threads, overwrite, &
+        release, row_index_name, maml, metadata, qc_violations, stat, errmsg)
+        type(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: file
+        integer, intent(in) :: comm
+        logical, intent(in), optional :: row_mask(:)
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        type(parquet_read_qc), intent(in), optional :: qc
+        logical, intent(in), optional :: release
+        integer, intent(out), optional :: qc_violations
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, row_index_name, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        call write_mpi(t, file, comm, 0, 'parquet_write_table_mpi', row_mask, copy_metadata, &
+            metadata_keys, write_maml, qc, compression, compression_level, chunk_size, &
+            use_threads, overwrite, release, row_index_name, maml, metadata, qc_violations, &
+            stat, errmsg)
+    end subroutine
+
+    subroutine write_dataset_f08(t, dir, comm, row_mask, copy_metadata, metadata_keys, &
+        write_maml, qc, compression, compression_level, chunk_size, use_threads, overwrite, &
+        release, row_index_name, maml, metadata, qc_violations, stat, errmsg)
+        type(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: dir
+        type(MPI_Comm), intent(in) :: comm
+        logical, intent(in), optional :: row_mask(:)
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        type(parquet_read_qc), intent(in), optional :: qc
+        logical, intent(in), optional :: release
+        integer, intent(out), optional :: qc_violations
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, row_index_name, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        call write_mpi(t, dir, comm%MPI_VAL, 1, 'parquet_write_dataset_mpi', row_mask, &
+            copy_metadata, metadata_keys, write_maml, qc, compression, compression_level, &
+            chunk_size, use_threads, overwrite, release, row_index_name, maml, metadata, &
+            qc_violations, stat, errmsg)
+    end subroutine
+
+    subroutine write_dataset_int(t, dir, comm, row_mask, copy_metadata, metadata_keys, &
+        write_maml, qc, compression, compression_level, chunk_size, use_threads, overwrite, &
+        release, row_index_name, maml, metadata, qc_violations, stat, errmsg)
+        type(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: dir
+        integer, intent(in) :: comm
+        logical, intent(in), optional :: row_mask(:)
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        type(parquet_read_qc), intent(in), optional :: qc
+        logical, intent(in), optional :: release
+        integer, intent(out), optional :: qc_violations
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, row_index_name, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        call write_mpi(t, dir, comm, 1, 'parquet_write_dataset_mpi', row_mask, copy_metadata, &
+            metadata_keys, write_maml, qc, compression, compression_level, chunk_size, &
+            use_threads, overwrite, release, row_index_name, maml, metadata, qc_violations, &
+            stat, errmsg)
+    end subroutine
+
+    ! module parquet checks and builds the options as parquet_write_table does and calls
+    ! pqt_fortran_mpi_write with them, on every rank even after a local check failed.
+    subroutine write_mpi(t, file, comm, dataset, proc, row_mask, copy_metadata, metadata_keys, &
+        write_maml, qc, compression, compression_level, chunk_size, use_threads, overwrite, &
+        release, row_index_name, maml, metadata, qc_violations, stat, errmsg)
+        type(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: file, proc
+        integer, intent(in) :: comm, dataset
+        logical, intent(in), optional :: row_mask(:)
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        type(parquet_read_qc), intent(in), optional :: qc
+        logical, intent(in), optional :: release
+        integer, intent(out), optional :: qc_violations
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, row_index_name, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        type(write_ctx), target :: ctx
+        ctx%comm = int(comm, c_int)
+        ctx%dataset = int(dataset, c_int)
+        call parquet_write_table_via(t, file, pqt_fortran_mpi_write, c_loc(ctx), proc, &
+            row_mask, copy_metadata, metadata_keys, write_maml, qc, compression, &
+            compression_level, chunk_size, use_threads, overwrite, release, row_index_name, &
+            maml, metadata, qc_violations, stat, errmsg)
     end subroutine
 
     subroutine rows_f08(t, comm, nrows, first_row, stat, errmsg)
