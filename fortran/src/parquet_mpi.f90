@@ -11,12 +11,14 @@ module parquet_mpi
     use, intrinsic :: iso_fortran_env, only: int64, real64
     use mpi_f08, only: MPI_Comm
     use parquet, only: parquet_table, parquet_filter, parquet_read_qc, parquet_open_table_via, &
-        parquet_table_c_ptr, parquet_write_table_via
+        parquet_table_c_ptr, parquet_write_table_via, parquet_table_writer, &
+        parquet_open_table_writer_via, parquet_close_table_writer_via
     use parquet_base, only: checked
     implicit none
     private
     public :: parquet_open_table_mpi, parquet_mpi_rows, parquet_mpi_global_nrows, &
-        parquet_mpi_first_row, parquet_write_table_mpi, parquet_write_dataset_mpi
+        parquet_mpi_first_row, parquet_write_table_mpi, parquet_write_dataset_mpi, &
+        parquet_open_table_writer_mpi, parquet_close_table_writer_mpi
 
     ! What the opener (parquet_mpi_c.c, struct open_ctx) needs besides the options.
     type, bind(c) :: open_ctx
@@ -73,6 +75,20 @@ module parquet_mpi
         module procedure write_dataset_f08, write_dataset_int
     end interface
 
+    ! parquet_open_table_writer_mpi(out, file, template, comm, [the optional arguments of
+    ! parquet_open_table_writer], [stat], [errmsg]): collective; then each rank appends its
+    ! rows with out%append (not collective), and parquet_close_table_writer_mpi(out, comm,
+    ! [stat], [errmsg]) finishes the one file collectively, rank 0's rows first
+    ! (pqt_writer_open_mpi / pqt_writer_close_mpi). A rank whose append failed (its writer
+    ! dropped) still calls the close, which then fails on every rank and leaves no file.
+    interface parquet_open_table_writer_mpi
+        module procedure writer_open_f08, writer_open_int
+    end interface
+
+    interface parquet_close_table_writer_mpi
+        module procedure writer_close_f08, writer_close_int
+    end interface
+
     ! The C half (parquet_mpi_c.c): MPI_Comm_f2c, then pqt_mpi.h.
     interface
         integer(c_int) function pqt_fortran_mpi_open(ctx, path, opts, ret) &
@@ -89,6 +105,19 @@ module parquet_mpi
             type(c_ptr), value :: ctx, t
             character(kind=c_char), intent(in) :: path(*)
             type(c_ptr), value :: opts
+        end function
+        integer(c_int) function pqt_fortran_mpi_writer_open(ctx, ret, path, template, opts) &
+            bind(c, name='pqt_fortran_mpi_writer_open')
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: ret
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: template, opts
+        end function
+        integer(c_int) function pqt_fortran_mpi_writer_close(ctx, w) &
+            bind(c, name='pqt_fortran_mpi_writer_close')
+            import :: c_int, c_ptr
+            type(c_ptr), value :: ctx, w
         end function
         integer(c_int) function pqt_fortran_mpi_rows(comm, t, nrows, first_row) &
             bind(c, name='pqt_fortran_mpi_rows')
@@ -273,6 +302,86 @@ contains
             row_mask, copy_metadata, metadata_keys, write_maml, qc, compression, &
             compression_level, chunk_size, use_threads, overwrite, release, row_index_name, &
             maml, metadata, qc_violations, stat, errmsg)
+    end subroutine
+
+    subroutine writer_open_f08(out, file, template, comm, copy_metadata, metadata_keys, &
+        write_maml, compression, compression_level, chunk_size, use_threads, overwrite, maml, &
+        metadata, stat, errmsg)
+        type(parquet_table_writer), intent(inout) :: out
+        character(len=*), intent(in) :: file
+        type(parquet_table), intent(inout) :: template
+        type(MPI_Comm), intent(in) :: comm
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        call writer_open_mpi(out, file, template, comm%MPI_VAL, copy_metadata, metadata_keys, &
+            write_maml, compression, compression_level, chunk_size, use_threads, overwrite, &
+            maml, metadata, stat, errmsg)
+    end subroutine
+
+    subroutine writer_open_int(out, file, template, comm, copy_metadata, metadata_keys, &
+        write_maml, compression, compression_level, chunk_size, use_threads, overwrite, maml, &
+        metadata, stat, errmsg)
+        type(parquet_table_writer), intent(inout) :: out
+        character(len=*), intent(in) :: file
+        type(parquet_table), intent(inout) :: template
+        integer, intent(in) :: comm
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        call writer_open_mpi(out, file, template, comm, copy_metadata, metadata_keys, &
+            write_maml, compression, compression_level, chunk_size, use_threads, overwrite, &
+            maml, metadata, stat, errmsg)
+    end subroutine
+
+    ! module parquet checks and builds the options as parquet_open_table_writer does.
+    subroutine writer_open_mpi(out, file, template, comm, copy_metadata, metadata_keys, &
+        write_maml, compression, compression_level, chunk_size, use_threads, overwrite, maml, &
+        metadata, stat, errmsg)
+        type(parquet_table_writer), intent(inout) :: out
+        character(len=*), intent(in) :: file
+        type(parquet_table), intent(inout) :: template
+        integer, intent(in) :: comm
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int), target :: handle
+        handle = int(comm, c_int)
+        call parquet_open_table_writer_via(out, file, template, pqt_fortran_mpi_writer_open, &
+            c_loc(handle), 'parquet_open_table_writer_mpi', copy_metadata, metadata_keys, &
+            write_maml, compression, compression_level, chunk_size, use_threads, overwrite, &
+            maml, metadata, stat, errmsg)
+    end subroutine
+
+    subroutine writer_close_f08(out, comm, stat, errmsg)
+        type(parquet_table_writer), intent(inout) :: out
+        type(MPI_Comm), intent(in) :: comm
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int), target :: handle
+        handle = int(comm%MPI_VAL, c_int)
+        call parquet_close_table_writer_via(out, pqt_fortran_mpi_writer_close, c_loc(handle), &
+                                            'parquet_close_table_writer_mpi', stat, errmsg)
+    end subroutine
+
+    subroutine writer_close_int(out, comm, stat, errmsg)
+        type(parquet_table_writer), intent(inout) :: out
+        integer, intent(in) :: comm
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        integer(c_int), target :: handle
+        handle = int(comm, c_int)
+        call parquet_close_table_writer_via(out, pqt_fortran_mpi_writer_close, c_loc(handle), &
+                                            'parquet_close_table_writer_mpi', stat, errmsg)
     end subroutine
 
     subroutine rows_f08(t, comm, nrows, first_row, stat, errmsg)

@@ -30,6 +30,10 @@ HIDDEN pqt_status pqt_fortran_mpi_open(void *ctx, const char *path, pqt_opts *op
                                        pqt_table **ret);
 HIDDEN pqt_status pqt_fortran_mpi_write(void *ctx, pqt_table *t, const char *path,
                                         const pqt_write_opts *opts);
+HIDDEN pqt_status pqt_fortran_mpi_writer_open(void *ctx, pqt_writer **ret, const char *path,
+                                              pqt_table *template_table,
+                                              const pqt_write_opts *opts);
+HIDDEN pqt_status pqt_fortran_mpi_writer_close(void *ctx, pqt_writer *w);
 HIDDEN int pqt_fortran_mpi_rows(MPI_Fint comm, const pqt_table *t, int64_t *nrows,
                                 int64_t *first_row);
 
@@ -60,4 +64,19 @@ pqt_status pqt_fortran_mpi_write(void *ctx, pqt_table *t, const char *path,
     MPI_Comm comm = MPI_Comm_f2c(c->comm);
     return c->dataset ? pqt_write_dataset_mpi(comm, t, path, opts)
                       : pqt_write_table_mpi(comm, t, path, opts);
+}
+
+/* The streaming pair parquet_open_table_writer_via / _close_ call; ctx is the Fortran
+ * communicator handle. NULL template or writer: this rank failed a check, refused inside the
+ * collective. */
+pqt_status pqt_fortran_mpi_writer_open(void *ctx, pqt_writer **ret, const char *path,
+                                       pqt_table *template_table, const pqt_write_opts *opts)
+{
+    return pqt_writer_open_mpi(MPI_Comm_f2c(*(const MPI_Fint *)ctx), ret, path, template_table,
+                               opts);
+}
+
+pqt_status pqt_fortran_mpi_writer_close(void *ctx, pqt_writer *w)
+{
+    return pqt_writer_close_mpi(MPI_Comm_f2c(*(const MPI_Fint *)ctx), w);
 }

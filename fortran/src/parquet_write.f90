@@ -197,11 +197,41 @@ contains
                          chunk_size, use_threads, overwrite, maml, metadata, stat, errmsg)
     end procedure parquet_open_writer_like
 
+    ! A companion module's streaming writer (parquet_mpi): the same checks and options.
+    module procedure writer_open_via
+        call open_writer(proc, out, file, template, copy_metadata, metadata_keys, write_maml, &
+                         compression, compression_level, chunk_size, use_threads, overwrite, &
+                         maml, metadata, stat, errmsg, opener, ctx)
+    end procedure writer_open_via
+
+    ! (closer goes through close_via: gfortran 12 sees no interface for a procedure dummy
+    ! called directly in a separate module procedure)
+    module procedure writer_close_via
+        call close_via(out, closer, ctx, proc, stat, errmsg)
+    end procedure writer_close_via
+
+    ! out's writer (C_NULL_PTR when not open) to closer, which owns it from here.
+    subroutine close_via(out, closer, ctx, proc, stat, errmsg)
+        type(parquet_table_writer), intent(inout) :: out
+        procedure(parquet_c_writer_closer) :: closer
+        type(c_ptr), intent(in) :: ctx
+        character(len=*), intent(in) :: proc
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        type(c_ptr) :: h
+        h = out%h
+        out%h = c_null_ptr
+        call check_write(closer(ctx, h), proc, stat, errmsg)
+    end subroutine
+
     ! The schema comes from template's columns (nothing is read from it). A writer open in
     ! out is dropped first (its file never appears). proc names the caller in messages.
+    ! With opener (parquet_open_table_writer_via) it opens instead of pqt_writer_open and is
+    ! reached on every path (C_NULL_PTR template and options after a failed check), as
+    ! write_table's writer is.
     subroutine open_writer(proc, out, file, template, copy_metadata, metadata_keys, &
                            write_maml, compression, compression_level, chunk_size, &
-                           use_threads, overwrite, maml, metadata, stat, errmsg)
+                           use_threads, overwrite, maml, metadata, stat, errmsg, opener, ctx)
         character(len=*), intent(in) :: proc
         type(parquet_table_writer), intent(inout) :: out
         character(len=*), intent(in) :: file
@@ -212,14 +242,35 @@ contains
         integer, intent(in), optional :: compression_level, chunk_size
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
+        procedure(parquet_c_writer_opener), optional :: opener
+        type(c_ptr), intent(in), optional :: ctx
         type(c_ptr) :: opts
         integer(c_int) :: st
+        logical :: via
+        via = present(opener)
         call out%abort()
+        if (via .and. .not. c_associated(template%h)) then
+            ! pqt refuses the missing template on every rank alike
+            st = opener(ctx, out%h, c_string(file), c_null_ptr, c_null_ptr)
+            if (st /= PQT_OK) out%h = c_null_ptr
+            call check_write(st, proc, stat, errmsg)
+            return
+        end if
         if (.not. opened(template, proc(9:), stat, errmsg)) return
         if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
                             compression_level, chunk_size, use_threads, overwrite, &
-                            maml=maml, metadata=metadata, stat=stat, errmsg=errmsg)) return
-        st = pqt_writer_open(out%h, c_string(file), template%h, opts)
+                            maml=maml, metadata=metadata, stat=stat, errmsg=errmsg)) then
+            if (via) then
+                st = opener(ctx, out%h, c_string(file), c_null_ptr, c_null_ptr)
+                out%h = c_null_ptr
+            end if
+            return
+        end if
+        if (via) then
+            st = opener(ctx, out%h, c_string(file), template%h, opts)
+        else
+            st = pqt_writer_open(out%h, c_string(file), template%h, opts)
+        end if
         call pqt_write_opts_free(opts)
         if (st /= PQT_OK) out%h = c_null_ptr
         if (st == PQT_OK) call readable_names(template, out%names)

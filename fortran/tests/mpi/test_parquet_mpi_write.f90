@@ -5,7 +5,8 @@
 ! order, never pqt's output. Checked: the collective write into one file (read back by rank 0
 ! with parquet_open_table, with the integer handle and row_mask= too), the same failure on
 ! every rank (an existing file without overwrite=, a table not open, a check failing on one
-! rank only), and the dataset form read back in rank order.
+! rank only), the dataset form read back in rank order, and the streaming writer (each rank
+! appending its table twice; a rank whose writer was dropped fails the close everywhere).
 program test_parquet_mpi_write
     use mpi_f08
     use parquet
@@ -26,13 +27,15 @@ contains
     subroutine run()
         type(MPI_Comm) :: dup
         type(parquet_table) :: t, back, never
+        type(parquet_table_writer) :: w
         logical, allocatable :: keep(:), bad_mask(:)
         character(len=300) :: msg
-        character(len=*), parameter :: file = 'mpi_write.parquet', dir = 'mpi_write_ds'
+        character(len=*), parameter :: file = 'mpi_write.parquet', dir = 'mpi_write_ds', &
+                                       stream = 'mpi_write_stream.parquet'
         integer :: st, s
 
         call MPI_Comm_dup(MPI_COMM_WORLD, dup)
-        if (me == 0) call execute_command_line('rm -rf '//file//' '//dir, exitstat=s)
+        if (me == 0) call execute_command_line('rm -rf '//file//' '//dir//' '//stream, exitstat=s)
         call MPI_Barrier(MPI_COMM_WORLD)
         call build(t, me)
 
@@ -40,7 +43,7 @@ contains
         call parquet_write_table_mpi(t, file, MPI_COMM_WORLD, chunk_size=2, compression='zstd')
         if (me == 0) then
             call parquet_open_table(back, file)
-            call compare(back, all_rows=.true., what='write_table_mpi')
+            call compare(back, mode=0, what='write_table_mpi')
             call back%close()
         end if
 
@@ -59,7 +62,7 @@ contains
         call check(st == 0, 'row_mask: stat = 0: '//trim(msg))
         if (me == 0) then
             call parquet_open_table(back, file)
-            call compare(back, all_rows=.false., what='row_mask')
+            call compare(back, mode=1, what='row_mask')
             call back%close()
         end if
 
@@ -81,7 +84,7 @@ contains
                    trim(msg))
         if (me == 0) then
             call parquet_open_table(back, file)
-            call compare(back, all_rows=.false., what='file after a failed write')
+            call compare(back, mode=1, what='file after a failed write')
             call back%close()
         end if
 
@@ -90,7 +93,7 @@ contains
         call check(st == 0, 'write_dataset_mpi: stat = 0: '//trim(msg))
         if (me == 0) then
             call parquet_open_table(back, dir)
-            call compare(back, all_rows=.true., what='write_dataset_mpi')
+            call compare(back, mode=0, what='write_dataset_mpi')
             call back%close()
         end if
         ! a directory that is not empty: refused on every rank alike
@@ -102,8 +105,43 @@ contains
                    'dataset into a directory not empty: the message: '//trim(msg))
         call same_everywhere(msg, 'dataset into a directory not empty')
 
+        ! ---- the streaming writer: each rank appends its table twice, chunks of 2 rows
+        call parquet_open_table_writer_mpi(w, stream, t, MPI_COMM_WORLD, chunk_size=2, &
+                                           stat=st, errmsg=msg)
+        call check(st == 0, 'open_table_writer_mpi: stat = 0: '//trim(msg))
+        call w%append(t)
+        call w%append(t)
+        call check(w%nrows() == 2*nrows(me), 'writer: this rank''s rows')
+        call parquet_close_table_writer_mpi(w, dup%MPI_VAL, stat=st, errmsg=msg)
+        call check(st == 0, 'close_table_writer_mpi: stat = 0: '//trim(msg))
+        if (me == 0) then
+            call parquet_open_table(back, stream)
+            call compare(back, mode=2, what='streaming writer')
+            call back%close()
+        end if
+        ! rank 0's writer dropped (as a failed append drops it): the close fails on every
+        ! rank with one message, and the file written before stays as it was
+        call parquet_open_table_writer_mpi(w, stream, t, dup%MPI_VAL, overwrite=.true.)
+        call w%append(t)
+        if (me == 0) call w%abort()
+        msg = ''
+        call parquet_close_table_writer_mpi(w, MPI_COMM_WORLD, stat=st, errmsg=msg)
+        call check(st /= 0, 'close with a writer dropped on rank 0: stat /= 0')
+        call same_everywhere(msg, 'close with a writer dropped on rank 0')
+        if (me == 0) then
+            call parquet_open_table(back, stream)
+            call compare(back, mode=2, what='file after a failed close')
+            call back%close()
+        end if
+        ! an existing file without overwrite=: the open fails on every rank alike
+        msg = ''
+        call parquet_open_table_writer_mpi(w, stream, t, MPI_COMM_WORLD, stat=st, errmsg=msg)
+        call check(st /= 0 .and. index(msg, 'overwrite=.true.') > 0, &
+                   'writer on an existing file: '//trim(msg))
+        call same_everywhere(msg, 'writer on an existing file')
+
         call MPI_Barrier(MPI_COMM_WORLD)
-        if (me == 0) call execute_command_line('rm -rf '//file//' '//dir, exitstat=s)
+        if (me == 0) call execute_command_line('rm -rf '//file//' '//dir//' '//stream, exitstat=s)
         call MPI_Comm_free(dup)
     end subroutine
 
@@ -135,10 +173,11 @@ contains
         call t%add_column('name', name)
     end subroutine
 
-    ! back against the formulas, every rank's rows (all_rows) or those with odd i, rank order
-    subroutine compare(back, all_rows, what)
+    ! back against the formulas in rank order: every rank's rows (mode 0), those with odd i
+    ! (1), every rank's rows twice over (2)
+    subroutine compare(back, mode, what)
         type(parquet_table), intent(inout) :: back
-        logical, intent(in) :: all_rows
+        integer, intent(in) :: mode
         character(len=*), intent(in) :: what
         integer(int64), allocatable :: id(:), want_id(:)
         real(real64), allocatable :: x(:)
@@ -147,11 +186,13 @@ contains
         ! (a false -Wuninitialized), as in fortran/tests/test_write.f90
         character(len=:), allocatable, save :: name(:)
         character(len=16) :: want_name
-        integer :: r, i, k, bad
+        integer :: r, i, k, bad, rep
         allocate (want_id(0))
         do r = 0, nranks - 1
-            do i = 1, nrows(r)
-                if (all_rows .or. mod(i, 2) == 1) want_id = [want_id, 1000_int64*r + i]
+            do rep = 1, merge(2, 1, mode == 2)
+                do i = 1, nrows(r)
+                    if (mode /= 1 .or. mod(i, 2) == 1) want_id = [want_id, 1000_int64*r + i]
+                end do
             end do
         end do
         call back%get('id', id)
