@@ -1,10 +1,10 @@
 ! parquet_mpi.f90 - module parquet_mpi (library pqt-fortran-mpi, over libpqt_mpi and module
 ! parquet): one collective open gives every rank of a communicator its share of a file or a
 ! dataset (pqt_table_open_mpi), and the share's place in the global row numbering; one
-! collective write puts every rank's table into one file in rank order (pqt_write_table_mpi)
-! or a file per rank (pqt_write_dataset_mpi). Every
-! procedure is collective and takes the communicator as mpi_f08's type(MPI_Comm) or as the
-! legacy integer handle. Errors follow module parquet's convention (stat=/errmsg=, else
+! collective write puts every rank's table into one file in rank order (pqt_write_table_mpi,
+! or streamed: pqt_writer_open_mpi / _close_mpi) or a file per rank (pqt_write_dataset_mpi).
+! Every procedure is collective (but a writer's append) and takes the communicator as
+! mpi_f08's type(MPI_Comm) or as the legacy integer handle. Errors follow module parquet's convention (stat=/errmsg=, else
 ! `error stop` with pqt's message), with the same status on every rank. docs/mpi.md, "Fortran".
 module parquet_mpi
     use, intrinsic :: iso_c_binding
