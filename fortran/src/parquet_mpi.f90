@@ -4,8 +4,9 @@
 ! collective write puts every rank's table into one file in rank order (pqt_write_table_mpi,
 ! or streamed: pqt_writer_open_mpi / _close_mpi) or a file per rank (pqt_write_dataset_mpi).
 ! Every procedure is collective (but a writer's append) and takes the communicator as
-! mpi_f08's type(MPI_Comm) or as the legacy integer handle. Errors follow module parquet's convention (stat=/errmsg=, else
-! `error stop` with pqt's message), with the same status on every rank. docs/mpi.md, "Fortran".
+! mpi_f08's type(MPI_Comm) or as the legacy integer handle. Errors follow module parquet's
+! convention (stat=/errmsg=, else `error stop` with pqt's message), with the same status on
+! every rank. docs/mpi.md, "Fortran".
 module parquet_mpi
     use, intrinsic :: iso_c_binding
     use, intrinsic :: iso_fortran_env, only: int64, real64

@@ -128,59 +128,59 @@ contains
             return
         end if
         if (.not. opened(t, 'write', stat, errmsg)) return
-        kp = c_null_ptr
-        if (present(row_mask)) then
-            if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) &
-                goto 90
-            kp = c_loc(keep)
-        end if
-        if (present(release)) then
-            if (.not. release) then
-                if (.not. checked(pqt_table_materialize_all(t%h), proc, stat, errmsg)) goto 90
-            end if
-        end if
-        if (present(qc)) then
-            if (c_associated(qc%h)) then
-                call print_warnings()
-                if (.not. checked(pqt_table_check_qc(t%h, qc%h, kp, nwarn), proc, stat, &
-                                  errmsg)) goto 90
-                if (present(qc_violations)) qc_violations = int(nwarn)
-            end if
-        end if
-        if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
-                            compression_level, chunk_size, use_threads, overwrite, &
-                            row_index_name, maml, metadata, stat, errmsg)) goto 90
-        if (via) then
-            src = t%h
-            st = PQT_OK
+        ! a check that fails exits with stat/errmsg set: a collective writer is still entered
+        checks: block
+            kp = c_null_ptr
             if (present(row_mask)) then
-                st = pqt_table_clone(t%h, src)
-                if (st == PQT_OK) st = pqt_table_filter_rows_mask(src, kp)
-                if (st /= PQT_OK) then
-                    if (c_associated(src)) call pqt_table_close(src)
-                    src = c_null_ptr
+                if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) &
+                    exit checks
+                kp = c_loc(keep)
+            end if
+            if (present(release)) then
+                if (.not. release) then
+                    if (.not. checked(pqt_table_materialize_all(t%h), proc, stat, errmsg)) &
+                        exit checks
                 end if
             end if
-            ! a failed clone: this rank's message, the writer entered all the same
-            if (st /= PQT_OK) then
-                if (checked(st, proc, stat, errmsg)) continue
-                st = writer(ctx, c_null_ptr, c_string(file), c_null_ptr)
-                call pqt_write_opts_free(opts)
-                return
+            if (present(qc)) then
+                if (c_associated(qc%h)) then
+                    call print_warnings()
+                    if (.not. checked(pqt_table_check_qc(t%h, qc%h, kp, nwarn), proc, stat, &
+                                      errmsg)) exit checks
+                    if (present(qc_violations)) qc_violations = int(nwarn)
+                end if
             end if
-            st = writer(ctx, src, c_string(file), opts)
-            if (present(row_mask)) call pqt_table_close(src)
-        else if (present(row_mask)) then
-            ! row_mask=: only its .true. rows are written, from a clone (t does not change)
-            st = pqt_write_table_mask(t%h, kp, c_string(file), opts)
-        else
-            st = pqt_write_table(t%h, c_string(file), opts)
-        end if
-        call pqt_write_opts_free(opts)
-        call check_write(st, proc, stat, errmsg)
-        return
-        ! a check failed (stat/errmsg set): a collective writer is still entered
-90      if (via) st = writer(ctx, c_null_ptr, c_string(file), c_null_ptr)
+            if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
+                                compression_level, chunk_size, use_threads, overwrite, &
+                                row_index_name, maml, metadata, stat, errmsg)) exit checks
+            if (via) then
+                src = t%h
+                st = PQT_OK
+                if (present(row_mask)) then
+                    st = pqt_table_clone(t%h, src)
+                    if (st == PQT_OK) st = pqt_table_filter_rows_mask(src, kp)
+                    if (st /= PQT_OK) then
+                        if (c_associated(src)) call pqt_table_close(src)
+                        src = c_null_ptr
+                    end if
+                end if
+                if (st /= PQT_OK) then
+                    call pqt_write_opts_free(opts)
+                    if (.not. checked(st, proc, stat, errmsg)) exit checks
+                end if
+                st = writer(ctx, src, c_string(file), opts)
+                if (present(row_mask)) call pqt_table_close(src)
+            else if (present(row_mask)) then
+                ! row_mask=: only its .true. rows are written, from a clone (t does not change)
+                st = pqt_write_table_mask(t%h, kp, c_string(file), opts)
+            else
+                st = pqt_write_table(t%h, c_string(file), opts)
+            end if
+            call pqt_write_opts_free(opts)
+            call check_write(st, proc, stat, errmsg)
+            return
+        end block checks
+        if (via) st = writer(ctx, c_null_ptr, c_string(file), c_null_ptr)
     end subroutine
 
     module procedure parquet_open_table_writer
