@@ -22,6 +22,8 @@ module parquet
         parquet_open_writer_like
     ! for companion modules (parquet_mpi), not for programs: docs/fortran.md, "Companion modules"
     public :: parquet_open_table_via, parquet_table_c_ptr, parquet_c_opener
+    public :: parquet_write_table_via, parquet_c_writer, parquet_open_table_writer_via, &
+        parquet_close_table_writer_via, parquet_c_writer_opener, parquet_c_writer_closer
     public :: PK_NONE, PK_INT32, PK_INT64, PK_FLOAT32, PK_FLOAT64, PK_LOGICAL, PK_STRING, &
         PK_DATE, PK_TIME, PK_TIMESTAMP, PK_INT32_VEC, PK_INT64_VEC, PK_FLOAT32_VEC, &
         PK_FLOAT64_VEC, PK_LOGICAL_VEC, PK_STRING_VEC, PK_DATE_VEC, PK_TIME_VEC, &
@@ -187,6 +189,38 @@ module parquet
         end function
     end interface
 
+    ! A C call that writes a table as pqt_write_table does, for parquet_write_table_via: ctx
+    ! is the caller's own data, t the table (C_NULL_PTR when the caller's t is not open or a
+    ! check before the write failed on this rank: the call must still take part in whatever
+    ! collective it does, and fail), opts the options parquet_write_table builds (freed
+    ! after the call; C_NULL_PTR with t).
+    abstract interface
+        integer(c_int) function parquet_c_writer(ctx, t, path, opts) bind(c)
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx, t
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: opts
+        end function
+    end interface
+
+    ! For parquet_open_table_writer_via / parquet_close_table_writer_via: C calls that open
+    ! and finish a streaming writer as pqt_writer_open / pqt_writer_close do. template and
+    ! opts are C_NULL_PTR, and w is, when a check failed on this rank (or the writer is not
+    ! open): the call must still take part in its collective, and fail. The closer owns w.
+    abstract interface
+        integer(c_int) function parquet_c_writer_opener(ctx, ret, path, template, opts) bind(c)
+            import :: c_int, c_ptr, c_char
+            type(c_ptr), value :: ctx
+            type(c_ptr), intent(out) :: ret
+            character(kind=c_char), intent(in) :: path(*)
+            type(c_ptr), value :: template, opts
+        end function
+        integer(c_int) function parquet_c_writer_closer(ctx, w) bind(c)
+            import :: c_int, c_ptr
+            type(c_ptr), value :: ctx, w
+        end function
+    end interface
+
     ! The procedures' interfaces, by area; their bodies are in the submodules they name.
     include 'parquet_if_table.inc'
 
@@ -205,4 +239,16 @@ module parquet
     include 'parquet_if_get.inc'
     include 'parquet_if_change.inc'
     include 'parquet_if_write.inc'
+
+    interface parquet_write_table_via
+        module procedure write_via
+    end interface
+
+    interface parquet_open_table_writer_via
+        module procedure writer_open_via
+    end interface
+
+    interface parquet_close_table_writer_via
+        module procedure writer_close_via
+    end interface
 end module parquet

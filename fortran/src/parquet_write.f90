@@ -77,43 +77,111 @@ contains
     ! the warning callback, which prints "WARNING: ..." as read-time soft qc does); a rule
     ! that cannot apply (no such column, a bound of the wrong kind) fails before writing.
     module procedure parquet_write_table
-        character(len=*), parameter :: proc = 'parquet_write_table'
-        type(c_ptr) :: opts, kp
+        call write_table(t, file, 'parquet_write_table', row_mask, copy_metadata, &
+                         metadata_keys, write_maml, qc, compression, compression_level, &
+                         chunk_size, use_threads, overwrite, release, row_index_name, maml, &
+                         metadata, qc_violations, stat, errmsg)
+    end procedure parquet_write_table
+
+    ! A companion module's write (parquet_mpi): the same options, another C call.
+    module procedure write_via
+        call write_table(t, file, proc, row_mask, copy_metadata, metadata_keys, write_maml, &
+                         qc, compression, compression_level, chunk_size, use_threads, &
+                         overwrite, release, row_index_name, maml, metadata, qc_violations, &
+                         stat, errmsg, writer, ctx)
+    end procedure write_via
+
+    ! With writer (parquet_write_table_via), writer(ctx, ...) writes instead of
+    ! pqt_write_table and is reached on every path: a check that fails here passes it
+    ! C_NULL_PTR (a collective writer then fails on the other ranks too, while this rank
+    ! keeps its own message), and a table not open is left for it to refuse, so every rank
+    ! gets the same message. row_mask= then writes a narrowed clone (what
+    ! pqt_write_table_mask does inside).
+    subroutine write_table(t, file, proc, row_mask, copy_metadata, metadata_keys, write_maml, &
+                           qc, compression, compression_level, chunk_size, use_threads, &
+                           overwrite, release, row_index_name, maml, metadata, qc_violations, &
+                           stat, errmsg, writer, ctx)
+        class(parquet_table), intent(inout) :: t
+        character(len=*), intent(in) :: file, proc
+        logical, intent(in), optional :: row_mask(:)
+        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
+        type(parquet_read_qc), intent(in), optional :: qc
+        logical, intent(in), optional :: release
+        integer, intent(out), optional :: qc_violations
+        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
+        character(len=*), intent(in), optional :: compression, row_index_name, maml
+        integer, intent(in), optional :: compression_level, chunk_size
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        procedure(parquet_c_writer), optional :: writer
+        type(c_ptr), intent(in), optional :: ctx
+        type(c_ptr) :: opts, kp, src
         integer(c_int) :: st
         integer(c_int64_t) :: nwarn
         integer(int8), allocatable, target :: keep(:)
+        logical :: via
+        via = present(writer)
         if (present(qc_violations)) qc_violations = 0
+        if (via .and. .not. c_associated(t%h)) then
+            call check_write(writer(ctx, c_null_ptr, c_string(file), c_null_ptr), proc, stat, &
+                             errmsg)
+            return
+        end if
         if (.not. opened(t, 'write', stat, errmsg)) return
-        kp = c_null_ptr
-        if (present(row_mask)) then
-            if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) return
-            kp = c_loc(keep)
-        end if
-        if (present(release)) then
-            if (.not. release) then
-                if (.not. checked(pqt_table_materialize_all(t%h), proc, stat, errmsg)) return
+        ! a check that fails exits with stat/errmsg set: a collective writer is still entered
+        checks: block
+            kp = c_null_ptr
+            if (present(row_mask)) then
+                if (.not. mask_bytes(row_mask, pqt_table_nrows(t%h), keep, proc, stat, errmsg)) &
+                    exit checks
+                kp = c_loc(keep)
             end if
-        end if
-        if (present(qc)) then
-            if (c_associated(qc%h)) then
-                call print_warnings()
-                if (.not. checked(pqt_table_check_qc(t%h, qc%h, kp, nwarn), proc, stat, &
-                                  errmsg)) return
-                if (present(qc_violations)) qc_violations = int(nwarn)
+            if (present(release)) then
+                if (.not. release) then
+                    if (.not. checked(pqt_table_materialize_all(t%h), proc, stat, errmsg)) &
+                        exit checks
+                end if
             end if
-        end if
-        if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
-                            compression_level, chunk_size, use_threads, overwrite, &
-                            row_index_name, maml, metadata, stat, errmsg)) return
-        ! row_mask=: only its .true. rows are written, from a clone (t does not change)
-        if (present(row_mask)) then
-            st = pqt_write_table_mask(t%h, kp, c_string(file), opts)
-        else
-            st = pqt_write_table(t%h, c_string(file), opts)
-        end if
-        call pqt_write_opts_free(opts)
-        call check_write(st, proc, stat, errmsg)
-    end procedure parquet_write_table
+            if (present(qc)) then
+                if (c_associated(qc%h)) then
+                    call print_warnings()
+                    if (.not. checked(pqt_table_check_qc(t%h, qc%h, kp, nwarn), proc, stat, &
+                                      errmsg)) exit checks
+                    if (present(qc_violations)) qc_violations = int(nwarn)
+                end if
+            end if
+            if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
+                                compression_level, chunk_size, use_threads, overwrite, &
+                                row_index_name, maml, metadata, stat, errmsg)) exit checks
+            if (via) then
+                src = t%h
+                st = PQT_OK
+                if (present(row_mask)) then
+                    st = pqt_table_clone(t%h, src)
+                    if (st == PQT_OK) st = pqt_table_filter_rows_mask(src, kp)
+                    if (st /= PQT_OK) then
+                        if (c_associated(src)) call pqt_table_close(src)
+                        src = c_null_ptr
+                    end if
+                end if
+                if (st /= PQT_OK) then
+                    call pqt_write_opts_free(opts)
+                    if (.not. checked(st, proc, stat, errmsg)) exit checks
+                end if
+                st = writer(ctx, src, c_string(file), opts)
+                if (present(row_mask)) call pqt_table_close(src)
+            else if (present(row_mask)) then
+                ! row_mask=: only its .true. rows are written, from a clone (t does not change)
+                st = pqt_write_table_mask(t%h, kp, c_string(file), opts)
+            else
+                st = pqt_write_table(t%h, c_string(file), opts)
+            end if
+            call pqt_write_opts_free(opts)
+            call check_write(st, proc, stat, errmsg)
+            return
+        end block checks
+        if (via) st = writer(ctx, c_null_ptr, c_string(file), c_null_ptr)
+    end subroutine
 
     module procedure parquet_open_table_writer
         call open_writer('parquet_open_table_writer', out, file, template, copy_metadata, &
@@ -129,11 +197,41 @@ contains
                          chunk_size, use_threads, overwrite, maml, metadata, stat, errmsg)
     end procedure parquet_open_writer_like
 
+    ! A companion module's streaming writer (parquet_mpi): the same checks and options.
+    module procedure writer_open_via
+        call open_writer(proc, out, file, template, copy_metadata, metadata_keys, write_maml, &
+                         compression, compression_level, chunk_size, use_threads, overwrite, &
+                         maml, metadata, stat, errmsg, opener, ctx)
+    end procedure writer_open_via
+
+    ! (closer goes through close_via: gfortran 12 sees no interface for a procedure dummy
+    ! called directly in a separate module procedure)
+    module procedure writer_close_via
+        call close_via(out, closer, ctx, proc, stat, errmsg)
+    end procedure writer_close_via
+
+    ! out's writer (C_NULL_PTR when not open) to closer, which owns it from here.
+    subroutine close_via(out, closer, ctx, proc, stat, errmsg)
+        type(parquet_table_writer), intent(inout) :: out
+        procedure(parquet_c_writer_closer) :: closer
+        type(c_ptr), intent(in) :: ctx
+        character(len=*), intent(in) :: proc
+        integer, intent(out), optional :: stat
+        character(len=*), intent(inout), optional :: errmsg
+        type(c_ptr) :: h
+        h = out%h
+        out%h = c_null_ptr
+        call check_write(closer(ctx, h), proc, stat, errmsg)
+    end subroutine
+
     ! The schema comes from template's columns (nothing is read from it). A writer open in
     ! out is dropped first (its file never appears). proc names the caller in messages.
+    ! With opener (parquet_open_table_writer_via) it opens instead of pqt_writer_open and is
+    ! reached on every path (C_NULL_PTR template and options after a failed check), as
+    ! write_table's writer is.
     subroutine open_writer(proc, out, file, template, copy_metadata, metadata_keys, &
                            write_maml, compression, compression_level, chunk_size, &
-                           use_threads, overwrite, maml, metadata, stat, errmsg)
+                           use_threads, overwrite, maml, metadata, stat, errmsg, opener, ctx)
         character(len=*), intent(in) :: proc
         type(parquet_table_writer), intent(inout) :: out
         character(len=*), intent(in) :: file
@@ -144,14 +242,35 @@ contains
         integer, intent(in), optional :: compression_level, chunk_size
         integer, intent(out), optional :: stat
         character(len=*), intent(inout), optional :: errmsg
+        procedure(parquet_c_writer_opener), optional :: opener
+        type(c_ptr), intent(in), optional :: ctx
         type(c_ptr) :: opts
         integer(c_int) :: st
+        logical :: via
+        via = present(opener)
         call out%abort()
+        if (via .and. .not. c_associated(template%h)) then
+            ! pqt refuses the missing template on every rank alike
+            st = opener(ctx, out%h, c_string(file), c_null_ptr, c_null_ptr)
+            if (st /= PQT_OK) out%h = c_null_ptr
+            call check_write(st, proc, stat, errmsg)
+            return
+        end if
         if (.not. opened(template, proc(9:), stat, errmsg)) return
         if (.not. make_opts(proc, opts, copy_metadata, metadata_keys, write_maml, compression, &
                             compression_level, chunk_size, use_threads, overwrite, &
-                            maml=maml, metadata=metadata, stat=stat, errmsg=errmsg)) return
-        st = pqt_writer_open(out%h, c_string(file), template%h, opts)
+                            maml=maml, metadata=metadata, stat=stat, errmsg=errmsg)) then
+            if (via) then
+                st = opener(ctx, out%h, c_string(file), c_null_ptr, c_null_ptr)
+                out%h = c_null_ptr
+            end if
+            return
+        end if
+        if (via) then
+            st = opener(ctx, out%h, c_string(file), template%h, opts)
+        else
+            st = pqt_writer_open(out%h, c_string(file), template%h, opts)
+        end if
         call pqt_write_opts_free(opts)
         if (st /= PQT_OK) out%h = c_null_ptr
         if (st == PQT_OK) call readable_names(template, out%names)
@@ -291,7 +410,8 @@ contains
         flush (output_unit)
     end subroutine
 
-    ! checked(), with the Fortran name of the option pqt's PQT_EXISTS message names.
+    ! checked(), with the Fortran name of the option pqt's PQT_EXISTS message names (only
+    ! when it names one: a dataset's directory that is not empty has no such option).
     subroutine check_write(st, proc, stat, errmsg)
         integer(c_int), intent(in) :: st
         character(len=*), intent(in) :: proc
@@ -301,8 +421,9 @@ contains
         ! the message in a local first, as checked() builds it (a concatenation with
         ! last_error()'s deferred-length result read past gfortran's temporary under ASan)
         character(len=:), allocatable :: text
-        if (st == PQT_EXISTS) then
-            text = last_error()
+        text = ''
+        if (st == PQT_EXISTS) text = last_error()
+        if (index(text, 'PQT_WOPT_OVERWRITE') > 0) then
             text = proc//': '//text//' (in Fortran: overwrite=.true.)'
             call fail(int(st), text, stat, errmsg)
         else if (checked(st, proc, stat, errmsg)) then
