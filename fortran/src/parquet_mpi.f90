@@ -196,16 +196,7 @@ contains
         type(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: file
         type(MPI_Comm), intent(in) :: comm
-        logical, intent(in), optional :: row_mask(:)
-        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
-        type(parquet_read_qc), intent(in), optional :: qc
-        logical, intent(in), optional :: release
-        integer, intent(out), optional :: qc_violations
-        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
-        character(len=*), intent(in), optional :: compression, row_index_name, maml
-        integer, intent(in), optional :: compression_level, chunk_size
-        integer, intent(out), optional :: stat
-        character(len=*), intent(inout), optional :: errmsg
+        include 'parquet_mpi_write_args.inc'
         call write_mpi(t, file, comm%MPI_VAL, 0, 'parquet_write_table_mpi', row_mask, &
             copy_metadata, metadata_keys, write_maml, qc, compression, compression_level, &
             chunk_size, use_threads, overwrite, release, row_index_name, maml, metadata, &
@@ -218,16 +209,7 @@ contains
         type(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: file
         integer, intent(in) :: comm
-        logical, intent(in), optional :: row_mask(:)
-        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
-        type(parquet_read_qc), intent(in), optional :: qc
-        logical, intent(in), optional :: release
-        integer, intent(out), optional :: qc_violations
-        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
-        character(len=*), intent(in), optional :: compression, row_index_name, maml
-        integer, intent(in), optional :: compression_level, chunk_size
-        integer, intent(out), optional :: stat
-        character(len=*), intent(inout), optional :: errmsg
+        include 'parquet_mpi_write_args.inc'
         call write_mpi(t, file, comm, 0, 'parquet_write_table_mpi', row_mask, copy_metadata, &
             metadata_keys, write_maml, qc, compression, compression_level, chunk_size, &
             use_threads, overwrite, release, row_index_name, maml, metadata, qc_violations, &
@@ -240,16 +222,7 @@ contains
         type(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: dir
         type(MPI_Comm), intent(in) :: comm
-        logical, intent(in), optional :: row_mask(:)
-        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
-        type(parquet_read_qc), intent(in), optional :: qc
-        logical, intent(in), optional :: release
-        integer, intent(out), optional :: qc_violations
-        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
-        character(len=*), intent(in), optional :: compression, row_index_name, maml
-        integer, intent(in), optional :: compression_level, chunk_size
-        integer, intent(out), optional :: stat
-        character(len=*), intent(inout), optional :: errmsg
+        include 'parquet_mpi_write_args.inc'
         call write_mpi(t, dir, comm%MPI_VAL, 1, 'parquet_write_dataset_mpi', row_mask, &
             copy_metadata, metadata_keys, write_maml, qc, compression, compression_level, &
             chunk_size, use_threads, overwrite, release, row_index_name, maml, metadata, &
@@ -262,16 +235,7 @@ contains
         type(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: dir
         integer, intent(in) :: comm
-        logical, intent(in), optional :: row_mask(:)
-        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
-        type(parquet_read_qc), intent(in), optional :: qc
-        logical, intent(in), optional :: release
-        integer, intent(out), optional :: qc_violations
-        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
-        character(len=*), intent(in), optional :: compression, row_index_name, maml
-        integer, intent(in), optional :: compression_level, chunk_size
-        integer, intent(out), optional :: stat
-        character(len=*), intent(inout), optional :: errmsg
+        include 'parquet_mpi_write_args.inc'
         call write_mpi(t, dir, comm, 1, 'parquet_write_dataset_mpi', row_mask, copy_metadata, &
             metadata_keys, write_maml, qc, compression, compression_level, chunk_size, &
             use_threads, overwrite, release, row_index_name, maml, metadata, qc_violations, &
@@ -286,16 +250,7 @@ contains
         type(parquet_table), intent(inout) :: t
         character(len=*), intent(in) :: file, proc
         integer, intent(in) :: comm, dataset
-        logical, intent(in), optional :: row_mask(:)
-        logical, intent(in), optional :: copy_metadata, write_maml, use_threads, overwrite
-        type(parquet_read_qc), intent(in), optional :: qc
-        logical, intent(in), optional :: release
-        integer, intent(out), optional :: qc_violations
-        character(len=*), intent(in), optional :: metadata_keys(:), metadata(:)
-        character(len=*), intent(in), optional :: compression, row_index_name, maml
-        integer, intent(in), optional :: compression_level, chunk_size
-        integer, intent(out), optional :: stat
-        character(len=*), intent(inout), optional :: errmsg
+        include 'parquet_mpi_write_args.inc'
         type(write_ctx), target :: ctx
         ctx%comm = int(comm, c_int)
         ctx%dataset = int(dataset, c_int)
