@@ -123,6 +123,14 @@ struct pqt_dict_eval {
     uint8_t *keep; /* bit i: entry i passes (nentries bits); pqt_scan_dict_eval_free */
 };
 void pqt_scan_dict_eval_free(pqt_dict_eval *e);
+/* The verdict of n rows from their dictionary codes: bit i of keep (zeroed here) is bit
+ * codes[i] of entry_keep for a valid row, null_passes for a null one; a code past the
+ * entries (PQT_CODE_REFUTED) fails. lut: nentries + 1 bytes of scratch. 64 rows per store
+ * and no per-row branch (the W3 `survey = 'rare'` hot loop). Returns the rows kept. */
+int64_t pqt_scan_codes_verdict(const uint32_t *codes, const uint8_t *valid, int64_t n,
+                               const uint8_t *entry_keep, int64_t nentries, bool null_passes,
+                               uint8_t *lut, uint8_t *keep);
+
 pqt_status pqt_scan_dict_eval(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int rg, int k,
                               pqt_dict_eval *ret);
 /* Page index (scan_page_index.c): narrow sel (row-group relative) to the rows of the pages

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "scan/scan.h"
+#include "util/bits.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -143,4 +144,34 @@ pqt_status pqt_scan_dict_prove(const pqt_scan_pass *ps, pqt_chunk_ctx *cx, int r
     if (e.npass == 0 && (!e.null_passes || !nulls)) *ret = PQT_TRI_NONE;
     else if (e.npass == e.nentries && (e.null_passes || !nulls)) *ret = PQT_TRI_ALL;
     return PQT_OK;
+}
+
+int64_t pqt_scan_codes_verdict(const uint32_t *codes, const uint8_t *valid, int64_t n,
+                               const uint8_t *entry_keep, int64_t nentries, bool null_passes,
+                               uint8_t *lut, uint8_t *keep)
+{
+    /* one byte per entry, and a last one (0) for any code past them: PQT_CODE_REFUTED, a
+     * page the dictionary refuted whole */
+    for (int64_t c = 0; c < nentries; c++) lut[c] = entry_keep[c >> 3] >> (c & 7) & 1;
+    lut[nentries] = 0;
+    const uint32_t top = (uint32_t)nentries;
+    int64_t nkeep = 0;
+    for (int64_t i0 = 0; i0 < n; i0 += 64) {
+        int lim = n - i0 < 64 ? (int)(n - i0) : 64;
+        const uint32_t *c = codes + i0;
+        uint64_t word = 0;
+        for (int j = 0; j < lim; j++) word |= (uint64_t)lut[c[j] < top ? c[j] : top] << j;
+        int nb = (lim + 7) / 8;
+        uint64_t v = ~0ULL; /* no validity: no null */
+        if (valid) {
+            v = 0;
+            for (int b = 0; b < nb; b++) v |= (uint64_t)valid[i0 / 8 + b] << (8 * b);
+        }
+        uint64_t mask = lim == 64 ? ~0ULL : (1ULL << lim) - 1;
+        word = (word & v) | (null_passes ? ~v : 0);
+        word &= mask;
+        for (int b = 0; b < nb; b++) keep[i0 / 8 + b] = (uint8_t)(word >> (8 * b));
+        nkeep += pqt_popcount64(word);
+    }
+    return nkeep;
 }

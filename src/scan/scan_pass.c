@@ -445,19 +445,12 @@ static pqt_status apply_conj_codes(const pqt_scan_pass *ps, worker *w, int rg, i
         st = pqt_scan_conj_eval(ps->prog, k, w->vecs, dn + 1, NULL, dkeep, NULL, &w->scratch);
     }
     if (st == PQT_OK) {
-        const uint32_t *codes = b->data;
-        const uint8_t *valid = b->validity;
-        uint8_t *keep = w->keep_bits;
-        memset(keep, 0, (size_t)(n + 7) / 8);
-        int64_t nkeep = 0;
-        for (int64_t i = 0; i < n; i++) {
-            uint32_t c = !pqt_bit_get(valid, i) ? (uint32_t)dn : codes[i];
-            /* PQT_CODE_REFUTED: a page the dictionary refuted whole */
-            uint8_t bit = c <= (uint32_t)dn ? dkeep[c >> 3] >> (c & 7) & 1 : 0;
-            pqt_bit_or(keep, i, bit);
-            nkeep += bit;
-        }
-        *nkeep_ret = nkeep;
+        uint8_t *lut = pqt_malloc((size_t)dn + 2);
+        if (!lut) st = pqt_err(PQT_NOMEM, "out of memory evaluating a dictionary");
+        else
+            *nkeep_ret = pqt_scan_codes_verdict(b->data, b->validity, n, dkeep, dn,
+                                                pqt_bit_get(dkeep, dn), lut, w->keep_bits);
+        pqt_mem_free(lut);
     }
     pqt_mem_free(dvalid);
     pqt_mem_free(dkeep);
