@@ -83,7 +83,8 @@ pqt_status pqt_snappy_sparse_init(pqt_snappy_sparse *s, const uint8_t *in, size_
     if (v > UINT32_MAX)
         return pqt_err(PQT_CORRUPT, "SNAPPY data (%zu bytes) has no valid length preamble", in_n);
     if (v != out_n) return pqt_codec_size_mismatch(PQT_CODEC_SNAPPY, (size_t)v, out_n);
-    *s = (pqt_snappy_sparse){.in = in + i + 1, .in_end = in + in_n, .out = out, .out_n = out_n};
+    *s = (pqt_snappy_sparse){.in = in + i + 1, .in_end = in + in_n, .out = out, .out_n = out_n,
+                             .blk_in = in + i + 1, .rewound = SIZE_MAX};
     return PQT_OK;
 }
 
@@ -113,11 +114,11 @@ static pqt_status skip_to(pqt_snappy_sparse *s, size_t stop)
     return st == PQT_OK ? PQT_OK : truncated(s);
 }
 
-/* Write the tags until out[.., to) is done; a tag that begins before valid_from (the one
- * that straddles the start of a block) is written from there on. */
+/* Write until out[.., to) is done, from valid_end on: a literal only as far as asked (the
+ * rest of it stays for a later call), a copy whole, from its source, which must be written. */
 static pqt_status write_to(pqt_snappy_sparse *s, size_t to)
 {
-    while (s->pos < to) {
+    while (s->valid_end < to) {
         if (PQT_UNLIKELY(s->in >= s->in_end)) return truncated(s);
         tag t;
         if (PQT_UNLIKELY(read_tag(s->in, s->in_end, &t) != PQT_OK)) return truncated(s);
@@ -125,15 +126,19 @@ static pqt_status write_to(pqt_snappy_sparse *s, size_t to)
         if (PQT_UNLIKELY(end > s->out_n))
             return pqt_err(PQT_CORRUPT, "SNAPPY data writes past the %zu bytes it promises",
                            s->out_n);
-        size_t a = s->pos > s->valid_from ? s->pos : s->valid_from, n = end - a;
+        size_t a = s->pos > s->valid_end ? s->pos : s->valid_end;
         if (t.literal) {
-            memcpy(s->out + a, t.literal + (a - s->pos), n);
+            size_t b = end < to ? end : to;
+            memcpy(s->out + a, t.literal + (a - s->pos), b - a);
+            s->valid_end = b;
+            if (b < end) return PQT_OK; /* the rest of this literal is not asked for yet */
         } else {
+            size_t n = end - a;
             if (PQT_UNLIKELY(t.offset == 0 || t.offset > a))
                 return pqt_err(PQT_CORRUPT, "SNAPPY copy at output byte %zu reaches %zu bytes "
                                             "back",
                                a, t.offset);
-            if (a - t.offset < s->valid_from) return PQT_NOT_FOUND; /* not block-local */
+            if (a - t.offset < s->valid_from) return PQT_NOT_FOUND; /* its source was skipped */
             uint8_t *d = s->out + a;
             const uint8_t *from = d - t.offset;
             if (t.offset >= n) {
@@ -141,6 +146,7 @@ static pqt_status write_to(pqt_snappy_sparse *s, size_t to)
             } else {
                 for (size_t i = 0; i < n; i++) d[i] = from[i]; /* overlapping: a repeat */
             }
+            s->valid_end = end;
         }
         s->in += t.nbytes;
         s->pos = end;
@@ -155,11 +161,25 @@ pqt_status pqt_snappy_sparse_fill(pqt_snappy_sparse *s, size_t from, size_t to)
                        to, s->out_n);
     if (from == to) return PQT_OK;
     if (from < s->valid_from) return PQT_NOT_FOUND;
-    if (to <= s->pos) return PQT_OK;
+    if (to <= s->valid_end) return PQT_OK;
     size_t block = from & ~(BLOCK - 1);
-    if (block > s->pos) {
-        PQT_TRY(skip_to(s, block));
-        s->valid_from = block;
+    /* a gap: step over the tags that end before it, unless a copy's miss rewound this block
+     * already: then go on writing it, or every later run of the block would step, miss a
+     * copy's source and rewind again */
+    if (from > s->valid_end && block != s->rewound) {
+        if (block > s->pos) {
+            PQT_TRY(skip_to(s, block));
+            s->blk_in = s->in;
+            s->blk_pos = s->pos;
+        }
+        PQT_TRY(skip_to(s, from));
+        s->valid_from = s->valid_end = from;
     }
+    pqt_status st = write_to(s, to);
+    if (st != PQT_NOT_FOUND || s->valid_from <= s->blk_pos) return st;
+    /* a copy needs bytes that were stepped over: write its block from the start */
+    s->in = s->blk_in;
+    s->pos = s->valid_from = s->valid_end = s->blk_pos;
+    s->rewound = block;
     return write_to(s, to);
 }

@@ -6,9 +6,12 @@
  * 8 MB. Snappy cannot seek, but its tags can be stepped over without writing their output,
  * and the encoders in use (Google's snappy, which Arrow, DuckDB and parquet-java call; Rust's
  * snap; Go's snappy) compress 64 KiB blocks independently, so a copy never reaches back past
- * the start of its block. fill() therefore writes from the start of the 64 KiB block that
- * holds the first byte asked for, and steps over the rest. A copy that does reach further
- * back (a valid stream from some other encoder) is PQT_NOT_FOUND: decompress the block whole.
+ * the start of its block. fill() steps over the tags before the first byte asked for and
+ * writes from there: a literal (incompressible doubles are nothing else) is copied only
+ * where asked, so a scattered 1% of a page costs its bytes, not the page. A copy that needs
+ * bytes stepped over rewinds to the start of its 64 KiB block and writes the block from
+ * there. A copy that reaches back past its block (a valid stream from some other encoder) is
+ * PQT_NOT_FOUND: decompress the page whole.
  */
 #ifndef PQT_SNAPPY_SPARSE_H
 #define PQT_SNAPPY_SPARSE_H
@@ -23,7 +26,11 @@ typedef struct pqt_snappy_sparse {
     uint8_t *out;               /* out_n bytes; only the filled ranges are ever written */
     size_t out_n;
     size_t pos;        /* the output the tags before `in` produce */
-    size_t valid_from; /* out[valid_from, pos) is written */
+    size_t valid_from; /* out[valid_from, valid_end) is written; valid_end >= pos: the */
+    size_t valid_end;  /* literal at `in` may be written in part */
+    const uint8_t *blk_in; /* the tag at the start of the current 64 KiB block, and */
+    size_t blk_pos;        /* its output position: where a copy's miss rewinds to */
+    size_t rewound;        /* the block so rewound (written on from then), or SIZE_MAX */
 } pqt_snappy_sparse;
 
 /* Read the block's length preamble, which must be out_n. PQT_CORRUPT otherwise. */

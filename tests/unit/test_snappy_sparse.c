@@ -49,11 +49,15 @@ static void ranges_match(int shape, size_t n)
         pqt_snappy_sparse s;
         CHECK_OK(pqt_snappy_sparse_init(&s, (const uint8_t *)comp, cn, out, n));
         size_t from = 0;
-        int nranges = 1 + (int)(pqt_test_rand(&rng) % 12);
+        /* a few wide ranges, or many narrow ones (a scattered selection of values, which
+         * steps over most of each literal and may need a rewind for a copy) */
+        int nranges = round % 2 ? 1 + (int)(pqt_test_rand(&rng) % 12)
+                                : 1 + (int)(pqt_test_rand(&rng) % 3000);
+        size_t widest = round % 2 ? 200 : 16;
         for (int k = 0; k < nranges && n > 0; k++) {
             from += (size_t)(pqt_test_rand(&rng) % (n / (size_t)nranges + 1));
             if (from >= n) break;
-            size_t to = from + 1 + (size_t)(pqt_test_rand(&rng) % 200);
+            size_t to = from + 1 + (size_t)(pqt_test_rand(&rng) % widest);
             if (to > n) to = n;
             pqt_status st = pqt_snappy_sparse_fill(&s, from, to);
             CHECK_EQ_I64(st, PQT_OK);
@@ -76,8 +80,8 @@ static void ranges_match(int shape, size_t n)
     free(comp);
 }
 
-/* Preamble 70004 (varint), a 70000-byte literal, a 4-byte copy from 69990 bytes back
- * (output byte 10): valid snappy, but not block-local. */
+/* Preamble 70004 (varint), a 65536-byte and a 4464-byte literal, a 4-byte copy from 69990
+ * bytes back (output byte 10): valid snappy, but not block-local. */
 static size_t far_copy_stream(uint8_t *c, uint8_t *lit)
 {
     size_t k = 0;
@@ -87,14 +91,17 @@ static size_t far_copy_stream(uint8_t *c, uint8_t *lit)
         total >>= 7;
     }
     c[k++] = (uint8_t)total;
-    c[k++] = 62 << 2; /* literal, length - 1 in the next 3 bytes */
-    uint32_t l = 70000 - 1;
-    c[k++] = (uint8_t)l;
-    c[k++] = (uint8_t)(l >> 8);
-    c[k++] = (uint8_t)(l >> 16);
-    for (size_t i = 0; i < 70000; i++) c[k++] = lit[i] = (uint8_t)(i * 31 + 7);
+    size_t i = 0;
+    for (uint32_t len = 65536; i < 70000; len = 70000 - 65536) {
+        c[k++] = 62 << 2; /* literal, length - 1 in the next 3 bytes */
+        uint32_t l = len - 1;
+        c[k++] = (uint8_t)l;
+        c[k++] = (uint8_t)(l >> 8);
+        c[k++] = (uint8_t)(l >> 16);
+        for (uint32_t j = 0; j < len; j++, i++) c[k++] = lit[i] = (uint8_t)(i * 31 + 7);
+    }
     c[k++] = (uint8_t)(((4 - 1) << 2) | 3); /* copy, 4-byte offset */
-    for (int i = 0; i < 4; i++) c[k++] = (uint8_t)(69990u >> (8 * i));
+    for (int b = 0; b < 4; b++) c[k++] = (uint8_t)(69990u >> (8 * b));
     return k;
 }
 
@@ -105,11 +112,19 @@ static void not_block_local(void)
     pqt_snappy_sparse s;
     CHECK_OK(pqt_snappy_sparse_init(&s, c, cn, out, sizeof out));
     CHECK_EQ_I64(pqt_snappy_sparse_fill(&s, 70000, 70004), PQT_NOT_FOUND);
-    /* from the start, the copy's source is written: the bytes are those of output 10..13 */
+    /* written without a gap from before the copy's source: the bytes of output 10..13 */
     CHECK_OK(pqt_snappy_sparse_init(&s, c, cn, out, sizeof out));
     CHECK_OK(pqt_snappy_sparse_fill(&s, 5, 20));
-    CHECK_OK(pqt_snappy_sparse_fill(&s, 70000, 70004));
+    CHECK_OK(pqt_snappy_sparse_fill(&s, 20, 70004));
     CHECK(memcmp(out + 70000, lit + 10, 4) == 0);
+    /* a gap after the source: the written bytes are not remembered, the copy is refused */
+    CHECK_OK(pqt_snappy_sparse_init(&s, c, cn, out, sizeof out));
+    CHECK_OK(pqt_snappy_sparse_fill(&s, 5, 20));
+    CHECK_EQ_I64(pqt_snappy_sparse_fill(&s, 69000, 70004), PQT_NOT_FOUND);
+    /* only the bytes asked for, after a whole block stepped over */
+    CHECK_OK(pqt_snappy_sparse_init(&s, c, cn, out, sizeof out));
+    CHECK_OK(pqt_snappy_sparse_fill(&s, 66000, 66010));
+    CHECK(memcmp(out + 66000, lit + 66000, 10) == 0);
     /* bytes of a block stepped over cannot be had afterwards */
     CHECK_OK(pqt_snappy_sparse_init(&s, c, cn, out, sizeof out));
     CHECK_OK(pqt_snappy_sparse_fill(&s, 66000, 66010));
