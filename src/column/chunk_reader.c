@@ -18,20 +18,6 @@
 #include "util/io.h"
 #include "util/mem.h"
 
-pqt_status pqt_chunk_ctx_new(pqt_chunk_ctx **ret)
-{
-    pqt_chunk_ctx *cx = pqt_calloc(1, sizeof *cx);
-    if (!cx) return pqt_err(PQT_NOMEM, "out of memory creating a column reader");
-    pqt_status st = pqt_codec_ctx_new(&cx->codec);
-    if (st == PQT_OK) st = pqt_vdec_new(&cx->vdec);
-    if (st != PQT_OK) {
-        pqt_chunk_ctx_free(cx);
-        return st;
-    }
-    *ret = cx;
-    return PQT_OK;
-}
-
 void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on) { cx->want_codes = on; }
 
 void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on) { cx->dict_refuted = on; }
@@ -45,28 +31,6 @@ void pqt_chunk_ctx_set_level_sink(pqt_chunk_ctx *cx, pqt_buf *reps, pqt_buf *def
 const pqt_dict *pqt_chunk_ctx_dict(const pqt_chunk_ctx *cx)
 {
     return cx->have_dict ? &cx->dict : NULL;
-}
-
-void pqt_chunk_ctx_free(pqt_chunk_ctx *cx)
-{
-    if (!cx) return;
-    pqt_page_buf_release(cx);
-    pqt_codec_ctx_free(cx->codec);
-    pqt_vdec_free(cx->vdec);
-    pqt_dict_free(&cx->dict);
-    /* the next context (another row group's, another column's) grows the same buffers:
-     * large ones go to the large-block cache rather than back to the kernel */
-    pqt_buf_free_recycled(&cx->page);
-    pqt_buf_free_recycled(&cx->dict_raw);
-    pqt_buf_free_recycled(&cx->present);
-    pqt_buf_free_recycled(&cx->defs);
-    pqt_buf_free_recycled(&cx->reps);
-    pqt_buf_free_recycled(&cx->scratch);
-    pqt_buf_free_recycled(&cx->ends);
-    pqt_buf_free_recycled(&cx->slots);
-    pqt_buf_free_recycled(&cx->tmpbytes);
-    pqt_buf_free_recycled(&cx->gather);
-    pqt_mem_free(cx);
 }
 
 /* Uncompressed bytes a chunk's data pages may claim beyond its total_uncompressed_size.
