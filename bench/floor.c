@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * floor.c - the physical floor of W1: read (pread) and decompress the column chunks of
- * ra, dec, mass and z with the codec library pqt uses, without decoding anything.
+ * floor.c - the physical floor of a workload: read (pread) and decompress the column chunks
+ * it must read (W1: ra, dec, mass and z) with the codec library pqt uses, decoding nothing.
  *
  *   pqt_floor --file catalogue.parquet [--threads T] [--runs R] [--columns ra,dec,mass,z]
+ *             [--range COL,LO,HI] [--evict PQT_EVICT_BIN]
+ *
+ * --range keeps only the row groups whose footer statistics of the int64 column COL overlap
+ * [LO, HI] (W2's id range: the row groups any reader must touch); --evict runs the pqt_evict
+ * tool on the file before the warm-up and before every timed run (cold cache, untimed).
  *
  * One timed run = open + footer (pqt_footer_read) + for every (row group, column) chunk, in an
  * OpenMP parallel for over the chunks: pread the chunk, walk its pages
@@ -29,6 +34,7 @@
 #include <unistd.h>
 
 #include "codec/codec.h"
+#include "evict_run.h"
 #include "format/meta.h"
 #include "util/buf.h"
 
@@ -95,6 +101,7 @@ typedef struct {
     int64_t pages, crc_pages, bytes_read, bytes_out;
     int codec;
     int nchunks;
+    int row_groups; /* read (after --range) */
 } run_stats;
 
 /* Read and decompress one chunk. */
@@ -185,6 +192,45 @@ static int column_matches(const pqt_file_meta *meta, int leaf, char cols[][64], 
     return 0;
 }
 
+/* --range COL,LO,HI */
+static struct {
+    int on;
+    char col[64];
+    long long lo, hi;
+} g_range;
+
+/* An int64 bound from statistics: the column-order field, else the deprecated one. */
+static int stat_i64(const uint8_t *p, uint32_t len, int has, long long *out)
+{
+    if (!has || len != 8 || !p) return 0;
+    int64_t v;
+    memcpy(&v, p, 8); /* little-endian plain encoding, as the hosts we run on */
+    *out = (long long)v;
+    return 1;
+}
+
+/* May row group rg hold a row of the --range? (no statistics: it may) */
+static int range_overlaps(const pqt_file_meta *meta, const pqt_row_group *rg)
+{
+    char one[1][64];
+    snprintf(one[0], sizeof one[0], "%s", g_range.col);
+    for (int c = 0; c < rg->ncolumns; c++) {
+        if (!rg->columns[c].has_meta || !column_matches(meta, c, one, 1)) continue;
+        const pqt_column_meta *m = &rg->columns[c].meta;
+        const pqt_stats *st = &m->stats;
+        long long mn, mx;
+        if (!m->has_stats) return 1;
+        int hmin = stat_i64(st->min_value, st->min_value_len, st->has_min_value, &mn) ||
+                   stat_i64(st->min, st->min_len, st->has_min, &mn);
+        int hmax = stat_i64(st->max_value, st->max_value_len, st->has_max_value, &mx) ||
+                   stat_i64(st->max, st->max_len, st->has_max, &mx);
+        if (hmin && mn > g_range.hi) return 0;
+        if (hmax && mx < g_range.lo) return 0;
+        return 1;
+    }
+    return 1;
+}
+
 /* One timed run. */
 static int run_once(const char *path, int threads, char cols[][64], int ncols, scratch *scr,
                     run_stats *st)
@@ -217,8 +263,11 @@ static int run_once(const char *path, int threads, char cols[][64], int ncols, s
         set_err("out of memory");
         goto out;
     }
+    int kept = 0;
     for (int g = 0; g < meta.n_row_groups; g++) {
         const pqt_row_group *rg = &meta.row_groups[g];
+        if (g_range.on && !range_overlaps(&meta, rg)) continue;
+        kept++;
         for (int c = 0; c < rg->ncolumns; c++) {
             const pqt_column_meta *m = &rg->columns[c].meta;
             if (!rg->columns[c].has_meta || !column_matches(&meta, c, cols, ncols)) continue;
@@ -233,11 +282,12 @@ static int run_once(const char *path, int threads, char cols[][64], int ncols, s
             n++;
         }
     }
-    if (n != meta.n_row_groups * ncols) {
-        set_err("found %d chunks, expected %d row groups x %d columns", n, meta.n_row_groups, ncols);
+    if (n != kept * ncols) {
+        set_err("found %d chunks, expected %d row groups x %d columns", n, kept, ncols);
         goto out;
     }
     st->nchunks = n;
+    st->row_groups = kept;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int i = 0; i < n; i++) {
         int t = omp_get_thread_num(), failed;
@@ -273,17 +323,24 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    const char *path = NULL, *colspec = "ra,dec,mass,z";
+    const char *path = NULL, *colspec = "ra,dec,mass,z", *evict_bin = NULL;
     int threads = 1, runs = 5;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--file")) path = argv[i + 1];
         else if (!strcmp(argv[i], "--threads")) threads = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--runs")) runs = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--columns")) colspec = argv[i + 1];
+        else if (!strcmp(argv[i], "--evict"))
+            evict_bin = argv[i + 1];
+        else if (!strcmp(argv[i], "--range") && sscanf(argv[i + 1], "%63[^,],%lld,%lld",
+                                                       g_range.col, &g_range.lo, &g_range.hi) == 3)
+            g_range.on = 1;
         else path = NULL, i = argc;
     }
     if (!path || threads < 1 || threads > MAX_THREADS || runs < 1 || runs > MAX_RUNS || argc % 2 == 0) {
-        fprintf(stderr, "usage: pqt_floor --file PATH [--threads T] [--runs R] [--columns a,b,...]\n");
+        fprintf(stderr,
+                "usage: pqt_floor --file PATH [--threads T] [--runs R] [--columns a,b,...]\n"
+                "                 [--range COL,LO,HI] [--evict PQT_EVICT_BIN]\n");
         return 2;
     }
     char cols[MAX_COLS][64];
@@ -302,9 +359,15 @@ int main(int argc, char **argv)
     double times[MAX_RUNS];
     run_stats st;
     memset(&st, 0, sizeof st);
+    static evict_log ev; /* --evict: cold runs, the file dropped from the page cache first */
+    ok = ok && (!evict_bin || evict_run(evict_bin, path, &ev, g_err, sizeof g_err) == 0);
     ok = ok && run_once(path, threads, cols, ncols, scr, &st) == 0; /* warm-up */
     run_stats last = st;
     for (int r = 0; ok && r < runs; r++) {
+        if (evict_bin && evict_run(evict_bin, path, &ev, g_err, sizeof g_err) != 0) {
+            ok = 0;
+            break;
+        }
         memset(&st, 0, sizeof st);
         double t0 = now_ms();
         ok = run_once(path, threads, cols, ncols, scr, &st) == 0;
@@ -314,9 +377,10 @@ int main(int argc, char **argv)
 
     printf("{\"engine\":\"floor\",\"threads\":%d", threads);
     if (ok) {
-        printf(",\"chunks\":%d,\"pages\":%lld,\"crc_pages\":%lld,\"bytes_read\":%lld,"
-               "\"bytes_decompressed\":%lld,\"codec\":",
-               last.nchunks, (long long)last.pages, (long long)last.crc_pages,
+        evict_print(&ev);
+        printf(",\"row_groups\":%d,\"chunks\":%d,\"pages\":%lld,\"crc_pages\":%lld,"
+               "\"bytes_read\":%lld,\"bytes_decompressed\":%lld,\"codec\":",
+               last.row_groups, last.nchunks, (long long)last.pages, (long long)last.crc_pages,
                (long long)last.bytes_read, (long long)last.bytes_out);
         json_str(pqt_codec_name(last.codec));
         printf(",\"times_ms\":[");

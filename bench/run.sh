@@ -87,7 +87,7 @@ else
     say "configuring $BUILD"
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$results/build.log" 2>&1 || true
 fi
-for t in memcpy_bw pqt_bench pqt_floor; do
+for t in memcpy_bw pqt_bench pqt_floor pqt_evict; do
     rm -f "$BUILD/bench/$t"
     if cmake --build "$BUILD" --target "$t" -j "$(nproc)" >>"$results/build.log" 2>&1; then
         say "built $t"
