@@ -1,6 +1,9 @@
 // duckdb_runner.mjs - the DuckDB engine: every workload of workloads.mjs at one thread count.
 //
-//   node bench/duckdb_runner.mjs --threads T --data DIR --n N [--runs 5]
+//   node bench/duckdb_runner.mjs --threads T --data DIR --n N [--runs 5] [--evict BIN]
+//
+// --evict: BUILD/bench/pqt_evict, run on the file before the warm-up and every timed run of a
+// cold workload (W1c, W3c), untimed; the record then carries `evict` (lib.mjs coldHook).
 //
 // Prints one JSON line per (workload, file). Each timed run is one query over
 // read_parquet(file): the file is opened afresh every time (the Parquet metadata cache and

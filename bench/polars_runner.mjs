@@ -2,7 +2,10 @@
 // Polars' engines (in-memory and streaming), at the thread count POLARS_MAX_THREADS was set to
 // when this process started (bench.mjs starts one process per thread count).
 //
-//   POLARS_MAX_THREADS=T node bench/polars_runner.mjs --data DIR --n N [--runs 5]
+//   POLARS_MAX_THREADS=T node bench/polars_runner.mjs --data DIR --n N [--runs 5] [--evict BIN]
+//
+// --evict: BUILD/bench/pqt_evict, run on the file before the warm-up and every timed run of a
+// cold workload (W1c, W3c), untimed; the record then carries `evict` (lib.mjs coldHook).
 //
 // Prints one JSON line per (workload, file, Polars engine); the report keeps the faster engine
 // and says which. Each timed run is scanParquet(file) + the query + collectSync, so the file is

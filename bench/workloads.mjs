@@ -183,8 +183,10 @@ const W13_POLARS = (pl, lf) => {
              pl.col('quality').cast(pl.Int64).sum());
 };
 // The cold-cache copy of a workload (W1c, W3c): the same queries, on snappy and zstd.
+// Their answers are checked against the warm workload's too (`ref`).
 const coldOf = (w) => ({ ...w, id: `${w.id}c`, title: `${w.title} (cold cache)`, files: ['snappy', 'zstd'],
-                         cold: true, pqtArgs: w.pqtArgs ?? ['--workload', w.id] });
+                         cold: true, pqtArgs: w.pqtArgs ?? ['--workload', w.id],
+                         ref: [w.id, ...w.cols.map((c) => c.split(':')[0])] });
 
 // F1: a filter keeping every row, then the read of its own column (count, sum mass), against
 // the same read unfiltered (F1u). The rules differ in what footer statistics can settle: see
@@ -206,7 +208,9 @@ const f1Workloads = () => [
     pqt: true, pqtArgs: fsum([], ['mass']),
   },
   ...F1_FILTERS.map((f) => ({
+    // every row passes: the answer must be F1u's
     id: f.id, title: f.title, files: CAT_FILES, cols: ['count:i', 'sum_mass:f'], f1Base: 'F1u',
+    ref: ['F1u', 'count', 'sum_mass'],
     duckdb: (src) => `SELECT count(*), sum(mass) FROM ${src} WHERE ${f.sql}`,
     polars: (pl, lf) => sel(lf.filter(f.polars(pl)), pl.col('mass').count().cast(pl.Int64),
                             pl.col('mass').sum()),
