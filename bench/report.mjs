@@ -261,8 +261,9 @@ p(`Floor = open + footer + pread + decompress of the column chunks the workload 
   `layer, no decoding (bench/floor.c): W1 ra, dec, mass, z; W2 id and ra of the row groups whose id ` +
   `statistics overlap the range; W3 survey, ra, dec, mass, z (every page holds 'rare' rows); W4 mass, ra; ` +
   `W1c, W3c the same as W1, W3 from a cold page cache. "floor ÷ best peer" above a goal (issue 33 goals ` +
-  `below) means no reader decoding these files can meet it there. On a file with a page index (Polars') a ` +
-  `reader may skip pages inside W2's row groups, so W2's floor there is an upper bound.`);
+  `below) means no reader decoding these files can meet it there. W2 on a file with a page index (Polars'): ` +
+  `only the pages whose id bounds overlap the range and the ra pages of the same rows (the indexes read too); ` +
+  `"chunks" counts (row group, column) pairs.`);
 p();
 {
   const h = ['workload', 'file', 'codec', 'row groups', 'chunks', 'pages (with CRC)', 'read MB', 'decompressed MB'];
