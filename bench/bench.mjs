@@ -5,12 +5,17 @@
 //
 // Engines, each timed inside its own process (start-up does not count):
 //   memcpy   BUILD/bench/memcpy_bw            memory bandwidth
-//   floor    BUILD/bench/pqt_floor            W1's pread + decompress floor, per file
+//   floor    BUILD/bench/pqt_floor            pread + decompress floor of W1..W4 (and the cold
+//                                             W1c, W3c), per file: the `floor` of workloads.mjs
 //   duckdb   node duckdb_runner.mjs           one process per thread count
 //   polars   node polars_runner.mjs           one process per thread count (POLARS_MAX_THREADS)
 //   pqt      BUILD/bench/pqt_bench            one process per (workload, file, threads), so a
 //                                             crash or a hang costs one cell; export workloads
 //                                             (X*) run BUILD/pqt cat, timed from here
+// Cold workloads (W1c, W3c): every engine runs BUILD/bench/pqt_evict (bench/evict.c) on the
+// file before its warm-up and before each timed run, untimed: pqt_bench and pqt_floor spawn it
+// themselves (--evict), the node runners through lib.mjs coldHook (--evict); the eviction
+// method is BENCH_EVICT (auto: drop_caches when writable, else posix_fadvise).
 // A failure of any of them becomes an {"error": ...} record; nothing here stops the run.
 // Environment: BENCH_WORKLOADS=W1,W5 / BENCH_FILES=snappy,zstd restrict the run;
 // BENCH_TIMEOUT (seconds) bounds one pqt/floor process (default max(60, 30 s per M rows)).
@@ -117,7 +122,6 @@ record({
 });
 
 const workloads = selectedWorkloads();
-const catFiles = [...new Set(workloads.flatMap((w) => selectedFiles(w)).filter((f) => FILES[f].catalogue))];
 
 // ---- memcpy bandwidth ----
 for (const t of threadList) {
@@ -128,32 +132,38 @@ for (const t of threadList) {
   log(`memcpy ${t}t: ${recs[0].gbps ? recs[0].gbps.toFixed(1) + ' GB/s' : recs[0].error}`);
 }
 
-// ---- floor of W1 ----
-if (workloads.some((w) => w.id === 'W1')) {
-  for (const fk of catFiles) {
+// ---- the floors: pread + decompress of the chunks each workload must read ----
+const evictArgs = (w) => (w.cold ? ['--evict', bin('pqt_evict')] : []);
+for (const w of workloads.filter((x) => x.floor)) {
+  const fa = typeof w.floor === 'function' ? w.floor({ n: N }) : w.floor;
+  for (const fk of selectedFiles(w)) {
     for (const t of threadList) {
-      const base = { engine: 'floor', workload: 'W1', file: fk, threads: t };
+      const base = { engine: 'floor', workload: w.id, file: fk, threads: t };
       if (!exists(bin('pqt_floor'))) { record({ ...base, error: 'pqt_floor not built (see bench/results/build.log)' }); continue; }
-      const { recs, secs } = runProc(bin('pqt_floor'),
-        ['--file', filePath(fk), '--threads', t, '--runs', runs].map(String), { timeout: timeoutS, base });
+      if (w.cold && !exists(bin('pqt_evict'))) { record({ ...base, error: 'pqt_evict not built (see bench/results/build.log)' }); continue; }
+      const a = ['--file', filePath(fk), '--threads', t, '--runs', runs, '--columns', fa.columns.join(','),
+                 ...(fa.range ? ['--range', fa.range] : []), ...evictArgs(w)];
+      const { recs, secs } = runProc(bin('pqt_floor'), a.map(String), { timeout: timeoutS, base });
       recs.forEach(record);
-      log(`floor ${fk} ${t}t: ${recs[0].error ? 'error: ' + recs[0].error : recs[0].median.toFixed(1) + ' ms'} (${secs.toFixed(0)} s)`);
+      log(`floor ${w.id} ${fk} ${t}t: ${recs[0].error ? 'error: ' + recs[0].error : recs[0].median.toFixed(1) + ' ms'} (${secs.toFixed(0)} s)`);
     }
   }
 }
+const peerEvict = exists(bin('pqt_evict')) ? ['--evict', bin('pqt_evict')] : [];
 
 // ---- the peers ----
 for (const t of threadList) {
   {
     const { recs, secs } = runProc(process.execPath,
-      [path.join(BENCH_DIR, 'duckdb_runner.mjs'), '--threads', t, '--data', dataRoot, '--n', N, '--runs', runs].map(String),
+      [path.join(BENCH_DIR, 'duckdb_runner.mjs'), '--threads', t, '--data', dataRoot, '--n', N, '--runs', runs,
+       ...peerEvict].map(String),
       { timeout: 4 * 3600, base: { engine: 'duckdb', threads: t } });
     recs.forEach(record);
     log(`duckdb ${t}t: ${recs.length} results, ${recs.filter((r) => r.error).length} errors (${secs.toFixed(0)} s)`);
   }
   {
     const { recs, secs } = runProc(process.execPath,
-      [path.join(BENCH_DIR, 'polars_runner.mjs'), '--data', dataRoot, '--n', N, '--runs', runs].map(String),
+      [path.join(BENCH_DIR, 'polars_runner.mjs'), '--data', dataRoot, '--n', N, '--runs', runs, ...peerEvict].map(String),
       { env: { POLARS_MAX_THREADS: String(t) }, timeout: 4 * 3600, base: { engine: 'polars', threads: t } });
     recs.forEach(record);
     log(`polars ${t}t: ${recs.length} results, ${recs.filter((r) => r.error).length} errors (${secs.toFixed(0)} s)`);
@@ -190,7 +200,9 @@ function pqtCell(w, fk, t, engine, dir) {
   if (w.exportFormat) return exportCell(w, fk, t, base, dir);
   if (!exists(bin('pqt_bench', dir))) return [{ ...base, error: `pqt_bench not built in ${dir}` }];
   const pa = typeof w.pqtArgs === 'function' ? w.pqtArgs({ n: N }) : w.pqtArgs;
-  const a = [...(pa ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs];
+  if (w.cold && !exists(bin('pqt_evict'))) return [{ ...base, error: 'pqt_evict not built (see bench/results/build.log)' }];
+  const a = [...(pa ?? ['--workload', w.id]), '--file', filePath(fk), '--threads', t, '--runs', runs,
+             ...evictArgs(w)];
   const recs = runProc(bin('pqt_bench', dir), a.map(String), { timeout: timeoutS, base }).recs;
   // pqt_bench names the workload it ran (W1 for W1nocrc): keep the table's id.
   return recs.map((r) => ({ ...r, engine, workload: w.id }));

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = path.dirname(BENCH_DIR);
@@ -70,10 +71,14 @@ export function valuesAgree(a, b, kinds) {
 
 // Time `fn` (sync or async) once warm-up + `runs` times; the values of every run must agree
 // with the warm-up's (a reader that answers differently from run to run is a bug).
-export async function timeRuns(fn, runs, kinds) {
+// `before` (optional) runs ahead of the warm-up and of every timed run, untimed: the cold
+// workloads' eviction (coldHook).
+export async function timeRuns(fn, runs, kinds, before) {
+  if (before) before();
   const first = await fn();
   const times = [];
   for (let r = 0; r < runs; r++) {
+    if (before) before();
     const t0 = performance.now();
     const v = await fn();
     const t1 = performance.now();
@@ -111,4 +116,29 @@ export function emit(rec) {
 
 export function errorText(e) {
   return String(e && e.message ? e.message : e).split('\n')[0].slice(0, 300);
+}
+
+// The cold-cache hook of a runner: `pqt_evict --file FILE` (bench/evict.c) before each run;
+// throws when the tool fails, so the cell reports an error rather than warm numbers. `log()`
+// gives the record's `evict` member: the method and the resident pages before and after
+// each eviction (warm-up first), the same shape pqt_bench and pqt_floor print.
+export function coldHook(evictBin, file) {
+  const log = { method: null, pages: null, before: [], after: [] };
+  const hook = () => {
+    const r = spawnSync(evictBin, ['--file', file], { encoding: 'utf8' });
+    let rec = null;
+    try {
+      rec = JSON.parse((r.stdout || '').trim().split('\n')[0]);
+    } catch {
+      // reported below
+    }
+    if (r.status !== 0 || !rec || rec.error) {
+      throw new Error(`evict ${file}: ${rec?.error ?? (r.error ? errorText(r.error) : `exit status ${r.status}`)}`);
+    }
+    log.method = rec.method;
+    log.pages = rec.pages;
+    log.before.push(rec.resident_before);
+    log.after.push(rec.resident_after);
+  };
+  return { hook, log: () => log };
 }

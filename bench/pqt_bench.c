@@ -4,6 +4,11 @@
  * count, a warm-up run then `runs` timed runs, one JSON line on stdout.
  *
  *   pqt_bench --workload W1 --file catalogue.parquet [--threads 1] [--runs 5] [--crc 1]
+ *             [--evict BUILD/bench/pqt_evict]
+ *
+ * --evict makes the runs cold (W1c, W3c): the tool (bench/evict.c) drops the file's pages from
+ * the page cache before the warm-up and before every timed run, untimed; the record then
+ * carries "evict":{"method":..,"pages":..,"before":[..],"after":[..]} (resident pages).
  *
  * Output: {"engine":"pqt","workload":"W1","threads":1,"crc":1,"rss_start_kb":..,
  *          "maxrss_kb":..,["scan":{...},]"values":[...],"times_ms":[...],"cpu_ms_median":..,
@@ -36,8 +41,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "pqt_file.h"
+#include "evict_run.h"
 #include "pqt_bench.h"
+#include "pqt_file.h"
 
 #define MAX_RUNS 100
 
@@ -450,13 +456,19 @@ static long proc_status_kb(const char *field)
     return kb;
 }
 
+/* A cold run (--evict): drop the file's pages before it, untimed; 0 when not asked. */
+static int cold(const char *evict_bin, bench *b, evict_log *ev)
+{
+    return evict_bin ? evict_run(evict_bin, b->path, ev, b->err, sizeof b->err) : 0;
+}
+
 static void usage(void)
 {
     fprintf(stderr,
             "usage: pqt_bench --workload ID --file PATH [--threads T] [--runs R] [--crc 0|1]\n"
             "                 [--filter RULE]... [--sum COL,COL..] [--lo ID --hi ID]\n"
             "                 [--cone RA0,DEC0,R --cone-k SIN_DEC0,COS_DEC0,COS_R]\n"
-            "                 [--phot colour,A,B | --phot mag,M]\n"
+            "                 [--phot colour,A,B | --phot mag,M] [--evict PQT_EVICT_BIN]\n"
             "workloads:");
     for (size_t i = 0; i < sizeof WORKLOADS / sizeof WORKLOADS[0]; i++)
         fprintf(stderr, " %s", WORKLOADS[i].id);
@@ -468,6 +480,8 @@ int main(int argc, char **argv)
     const char *wid = NULL;
     int runs = 5;
     static bench b = {.threads = 1, .crc = 1};
+    static evict_log ev;
+    const char *evict_bin = NULL;       /* --evict: a cold run, the file evicted before each run */
     for (int i = 1; i < argc; i += 2) { /* every option takes a value */
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!val) {
@@ -481,6 +495,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--crc")) b.crc = atoi(val);
         else if (!strcmp(a, "--filter") && b.nfilters < MAX_FILTERS) b.filters[b.nfilters++] = val;
         else if (!strcmp(a, "--sum")) b.sum_cols = val;
+        else if (!strcmp(a, "--evict"))
+            evict_bin = val;
         else if (!strcmp(a, "--lo")) b.lo = strtoll(val, NULL, 10);
         else if (!strcmp(a, "--hi")) b.hi = strtoll(val, NULL, 10);
         else if (!strcmp(a, "--cone") && sscanf(val, "%lf,%lf,%lf", &b.ra0, &b.dec0, &b.r) == 3) {
@@ -502,8 +518,11 @@ int main(int argc, char **argv)
 
     long rss_start = proc_status_kb("VmRSS");
     double first[MAX_VALUES] = {0}, v[MAX_VALUES] = {0}, t[MAX_RUNS], cpu[MAX_RUNS];
-    int nfirst = 0, nv = 0, ok = fn(&b, first, &nfirst) == 0; /* warm-up */
+    /* cold runs: the file's pages dropped before the warm-up and each timed run, untimed */
+    int nfirst = 0, nv = 0;
+    int ok = cold(evict_bin, &b, &ev) == 0 && fn(&b, first, &nfirst) == 0; /* warm-up */
     for (int r = 0; ok && r < runs; r++) {
+        if (!(ok = cold(evict_bin, &b, &ev) == 0)) break;
         double t0 = now_ms(), c0 = cpu_ms();
         ok = fn(&b, v, &nv) == 0;
         t[r] = now_ms() - t0;
@@ -518,6 +537,7 @@ int main(int argc, char **argv)
     json_str(wid);
     printf(",\"threads\":%d,\"crc\":%d", b.threads, b.crc);
     printf(",\"rss_start_kb\":%ld,\"maxrss_kb\":%ld", rss_start, proc_status_kb("VmHWM"));
+    evict_print(&ev);
     if (ok && b.have_scan) /* what the table read (the last run's counters) */
         printf(",\"scan\":{\"row_groups\":%lld,\"pruned_stats\":%lld,\"kept_whole\":%lld,"
                "\"pages_decompressed\":%lld,\"values_decoded\":%lld,\"files\":%lld,"

@@ -48,6 +48,14 @@ function show(r, { tag = true, n = 60 } = {}) {
 }
 const ok = (r) => r && !r.error && Number.isFinite(r.median);
 const fmtNum = (x) => Number(x).toLocaleString('en-US');
+// The best peer of a cell (the faster engine by median; Polars already its faster mode).
+const bestPeer = (w, fk, t) => PEERS.map((e) => cell(e, w, fk, t)).filter(ok).sort((a, b) => a.median - b.median)[0];
+const peerName = (r) => ENGINES.find(([e]) => e === r.engine)[1];
+// a ÷ b: the medians' ratio, with the range the runs allow (a's fastest over b's slowest ..
+// a's slowest over b's fastest).
+const ratio = (a, b) => (ok(a) && ok(b)
+  ? { med: a.median / b.median, lo: a.min / b.max, hi: a.max / b.min } : null);
+const fmtRange = (q) => (q ? `${fmtRatio(q.med)} (${fmtRatio(q.lo)}–${fmtRatio(q.hi)})` : '—');
 
 // ---- checks: every result of a workload on a file (all engines, thread counts, Polars
 // modes) must agree; pqt-only workloads are checked against their `ref` workload. ----
@@ -101,7 +109,8 @@ p(`- data: catalogue N = ${meta.n ? fmtNum(meta.n) : '?'} rows` +
   (cat ? '; ' + Object.entries(cat.files).map(([k, f]) => `${k}: ${(f.bytes / 1e6).toFixed(1)} MB, ${f.row_groups} row groups`).join('; ') : '') +
   (meta.wide ? `; wide: ${meta.wide.columns} cols x ${fmtNum(meta.wide.rows)} rows` : ''));
 p(`- timing: each engine times inside its own process (start-up excluded), opens the file afresh in every run; ` +
-  `warm-up + ${meta.runs ?? 5} runs, median shown (min–max in the details); warm page cache.`);
+  `warm-up + ${meta.runs ?? 5} runs, median shown (min–max in the details); warm page cache, except the cold ` +
+  `workloads (W1c, W3c: the file's pages dropped before every run, "Cold cache" below).`);
 p();
 
 // ---- main table ----
@@ -175,41 +184,216 @@ if (WORKLOADS.some((w) => w.exportFormat && present.has(key(w.id, 'snappy')))) {
 }
 p();
 
+// ---- issue 33's goals: each ratio against its bound ----
+{
+  const G = []; // [goal, workload, file, threads, measure, ratio {med,lo,hi}, bound, floorRatio]
+  for (const id of ['W2', 'W3', 'W4', 'W1']) {
+    const w = WORKLOADS.find((x) => x.id === id);
+    for (const fk of w.files) {
+      if (!present.has(key(id, fk))) continue;
+      if (id === 'W1' && fk !== 'snappy') continue;
+      const bound = id === 'W1' ? 0.8 : fk === 'snappy' ? 0.6 : 0.8;
+      for (const t of threads) {
+        const b = bestPeer(id, fk, t);
+        const fl = cell('floor', id, fk, t);
+        G.push([`${id} ≤ ${bound} × best peer`, id, fk, t, `pqt ÷ ${b ? peerName(b) : 'best peer'}`,
+          ratio(cell('pqt', id, fk, t), b), bound, ok(fl) && b ? fl.min / b.median : null]);
+      }
+    }
+  }
+  for (const [tw, uw] of [['W1', 'W1t'], ['W5', 'W5t'], ['W9', 'W9t']]) {
+    for (const fk of Object.keys(FILES)) {
+      if (!present.has(key(uw, fk))) continue;
+      for (const t of threads) {
+        const a = cell('pqt', uw, fk, t);
+        const b = cell('pqt', tw, fk, t);
+        G.push([`${uw} ≤ 1.1 × ${tw}`, uw, fk, t, 'time', ratio(a, b), 1.1, null]);
+        const rss = ok(a) && ok(b) && a.maxrss_kb > 0 && b.maxrss_kb > 0 ? a.maxrss_kb / b.maxrss_kb : null;
+        G.push([`${uw} ≤ 1.1 × ${tw}`, uw, fk, t, 'peak RSS', rss === null ? null : { med: rss }, 1.1, null]);
+      }
+    }
+  }
+  for (const w of WORKLOADS.filter((x) => x.f1Base)) {
+    for (const fk of w.files) {
+      if (!present.has(key(w.id, fk))) continue;
+      for (const t of threads) {
+        G.push([`${w.id} ≤ 1.1 × ${w.f1Base}`, w.id, fk, t, `pqt ÷ pqt ${w.f1Base}`,
+          ratio(cell('pqt', w.id, fk, t), cell('pqt', w.f1Base, fk, t)), 1.1, null]);
+      }
+    }
+  }
+  if (G.length) {
+    p(`## Issue 33 goals`);
+    p();
+    p(`Each goal's ratio: the medians' quotient, with the range the runs allow in parentheses (the numerator's ` +
+      `fastest run over the denominator's slowest .. its slowest over the other's fastest; peak RSS has one value ` +
+      `per cell). Best peer: the faster of DuckDB and Polars by median, per cell. **met**: median ≤ bound. ` +
+      `**below floor**: not met, and the floor of the workload (pread + decompress of the chunks it must read, ` +
+      `"pqt against the floor"; its fastest run, the least disturbed by other work) ÷ the best peer's median ` +
+      `already exceeds the bound, so no reader decoding this file can meet it. **not met**: otherwise. W1t/W5t/W9t: the README's path ÷ the tuned path, in time and in peak ` +
+      `RSS; F1*: the filtered read ÷ the unfiltered one (pqt both).`);
+    p();
+    p('| goal | file | threads | measure | ratio (min–max) | bound | floor (fastest) ÷ best peer | status |');
+    p('| --- | --- | ---: | --- | ---: | ---: | ---: | --- |');
+    const counts = { met: 0, 'not met': 0, 'below floor': 0, '—': 0 };
+    for (const [goal, , fk, t, measure, q, bound, fr] of G) {
+      const status = !q ? '—' : q.med <= bound ? 'met' : fr !== null && fr > bound ? 'below floor' : 'not met';
+      counts[status]++;
+      const rtext = !q ? '—' : Number.isFinite(q.lo) ? fmtRange(q) : fmtRatio(q.med);
+      p(`| ${goal} | ${FILES[fk].label} | ${t} | ${measure} | ${rtext} | ${bound} | ` +
+        `${fr === null ? '—' : fmtRatio(fr)} | ${status === 'met' || status === '—' ? status : `**${status}**`} |`);
+    }
+    p();
+    p(`${counts.met} met, ${counts['not met']} not met, ${counts['below floor']} below floor` +
+      `${counts['—'] ? `, ${counts['—']} not measured (a cell failed or did not run)` : ''}.`);
+    p();
+  }
+}
+
 // ---- pqt against the physical limit ----
 const catFiles = Object.keys(FILES).filter((f) => FILES[f].catalogue && present.has(key('W1', f)));
 const mem = Object.fromEntries(threads.map((t) => [t, recs.find((r) => r.engine === 'memcpy' && r.threads === t)]));
-p(`## pqt against the floor (W1)`);
+const floorWls = WORKLOADS.filter((w) => w.floor && [...present].some((k) => k.startsWith(w.id + '|')));
+p(`## pqt against the floor (${floorWls.map((w) => w.id).join(', ') || 'W1'})`);
 p();
 p(`memcpy bandwidth: ` + threads.map((t) => `${t}t ${mem[t] && !mem[t].error ? mem[t].gbps.toFixed(1) + ' GB/s' : 'error: ' + (mem[t]?.error ?? 'missing')}`).join(', ') + '.');
-p(`Floor = open + footer + pread + decompress of the W1 column chunks (ra, dec, mass, z) with pqt's codec layer, no decoding (bench/floor.c).`);
+p(`Floor = open + footer + pread + decompress of the column chunks the workload must read, with pqt's codec ` +
+  `layer, no decoding (bench/floor.c): W1 ra, dec, mass, z; W2 id and ra of the row groups whose id ` +
+  `statistics overlap the range; W3 survey, ra, dec, mass, z (every page holds 'rare' rows); W4 mass, ra; ` +
+  `W1c, W3c the same as W1, W3 from a cold page cache. "floor ÷ best peer" above a goal (issue 33 goals ` +
+  `below) means no reader decoding these files can meet it there. W2 on a file with a page index (Polars'): ` +
+  `only the pages whose id bounds overlap the range and the ra pages of the same rows (the indexes read too); ` +
+  `"chunks" counts (row group, column) pairs.`);
 p();
 {
-  const h = ['file', 'codec', 'chunks', 'pages (with CRC)', 'read MB', 'decompressed MB'];
+  const h = ['workload', 'file', 'codec', 'row groups', 'chunks', 'pages (with CRC)', 'read MB', 'decompressed MB'];
   for (const t of threads) h.push(`floor ${t}t`);
-  for (const t of threads) h.push(`pqt W1 ${t}t`);
+  for (const t of threads) h.push(`pqt ${t}t`);
+  for (const t of threads) h.push(`best peer ${t}t`);
   for (const t of threads) h.push(`pqt ÷ floor ${t}t`);
+  for (const t of threads) h.push(`floor ÷ best peer ${t}t`);
   h.push(`memcpy of W1 output ${threads[0]}t`);
   p('| ' + h.join(' | ') + ' |');
-  p('|' + h.map((x, i) => (i === 0 || i === 1 ? ' --- ' : ' ---: ')).join('|') + '|');
-  for (const fk of catFiles) {
-    const fl = Object.fromEntries(threads.map((t) => [t, cell('floor', 'W1', fk, t)]));
-    const any = Object.values(fl).find(ok);
-    const row = [FILES[fk].label, any?.codec ?? '—', any ? any.chunks : '—',
-      any ? `${fmtNum(any.pages)} (${fmtNum(any.crc_pages)})` : '—',
-      any ? (any.bytes_read / 1e6).toFixed(1) : '—', any ? (any.bytes_decompressed / 1e6).toFixed(1) : '—'];
-    for (const t of threads) row.push(show(fl[t], { n: 50 }));
-    for (const t of threads) row.push(show(cell('pqt', 'W1', fk, t), { n: 50 }));
-    for (const t of threads) {
-      const q = cell('pqt', 'W1', fk, t);
-      row.push(ok(q) && ok(fl[t]) ? fmtRatio(q.median / fl[t].median) + '×' : '—');
+  p('|' + h.map((x, i) => (i < 3 ? ' --- ' : ' ---: ')).join('|') + '|');
+  for (const w of floorWls) {
+    for (const fk of w.files) {
+      if (!present.has(key(w.id, fk))) continue;
+      const fl = Object.fromEntries(threads.map((t) => [t, cell('floor', w.id, fk, t)]));
+      const any = Object.values(fl).find(ok);
+      const row = [w.id, FILES[fk].label, any?.codec ?? '—',
+        any && Number.isFinite(any.row_groups) ? `${any.row_groups} of ${cat?.files?.[fk]?.row_groups ?? '?'}` : '—',
+        any ? any.chunks : '—', any ? `${fmtNum(any.pages)} (${fmtNum(any.crc_pages)})` : '—',
+        any ? (any.bytes_read / 1e6).toFixed(1) : '—', any ? (any.bytes_decompressed / 1e6).toFixed(1) : '—'];
+      for (const t of threads) row.push(show(fl[t], { n: 50 }));
+      for (const t of threads) row.push(show(cell('pqt', w.id, fk, t), { n: 50 }));
+      for (const t of threads) {
+        const b = bestPeer(w.id, fk, t);
+        row.push(b ? `${peerName(b)} ${fmtMs(b.median)}` : '—');
+      }
+      for (const t of threads) {
+        const q = cell('pqt', w.id, fk, t);
+        row.push(ok(q) && ok(fl[t]) ? fmtRatio(q.median / fl[t].median) + '×' : '—');
+      }
+      for (const t of threads) {
+        const b = bestPeer(w.id, fk, t);
+        row.push(ok(fl[t]) && b ? fmtRatio(fl[t].median / b.median) : '—');
+      }
+      // ra, dec, mass as 8 bytes + z as 4 bytes per row, copied once at memcpy speed
+      const m = mem[threads[0]];
+      row.push(w.id === 'W1' && m && !m.error && meta.n ? fmtMs((meta.n * 28) / (m.gbps * 1e6)) : '—');
+      p('| ' + row.join(' | ') + ' |');
     }
-    // ra, dec, mass as 8 bytes + z as 4 bytes per row, copied once at memcpy speed
-    const m = mem[threads[0]];
-    row.push(m && !m.error && meta.n ? fmtMs((meta.n * 28) / (m.gbps * 1e6)) : '—');
-    p('| ' + row.join(' | ') + ' |');
   }
 }
 p();
+
+// ---- cold cache (W1c, W3c): every run from a page cache without the file ----
+const coldWls = WORKLOADS.filter((w) => w.cold && w.files.some((fk) => present.has(key(w.id, fk))));
+if (coldWls.length) {
+  p(`## Cold cache (${coldWls.map((w) => w.id).join(', ')})`);
+  p();
+  const evs = recs.filter((r) => r.evict && coldWls.some((w) => w.id === r.workload));
+  const methods = [...new Set(evs.map((r) => r.evict.method))];
+  p(`Every engine's warm-up and timed runs start with the file's pages dropped from the page cache, untimed, ` +
+    `by \`pqt_evict\` (bench/evict.c): pqt_bench and pqt_floor spawn it before each run (\`--evict\`), the ` +
+    `node runners through a hook of \`timeRuns\` (bench/lib.mjs), so the peers stay in their one process. ` +
+    `Method used: ${methods.length ? methods.map((m) => `**${m}**`).join(', ') : '— (no eviction recorded)'} ` +
+    `(drop: \`sync; echo 3 > /proc/sys/vm/drop_caches\`, the whole machine's clean cache; fadvise: ` +
+    `\`posix_fadvise(POSIX_FADV_DONTNEED)\` over the file). Check: \`mincore\` over an mmap of the file, the ` +
+    `file's resident pages before and after each eviction (min–max over every eviction of the cell, all engines). ` +
+    `A cold run still reads through the host's cache when the machine is virtual. Warm = W1, W3 of the same run. ` +
+    `Pages still resident after an eviction ("not evicted") mean another process read or mapped the file between ` +
+    `the eviction and the check (e.g. other work on the same data files); those runs started partly warm.`);
+  p();
+  const h = ['workload', 'file', 'threads'];
+  for (const [, name] of ENGINES) h.push(`${name} cold (warm)`);
+  h.push('floor cold (warm)', 'pqt ÷ best peer cold', 'pqt cold ÷ warm', 'evictions', 'resident pages before → after');
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i < 3 ? ' --- ' : ' ---: ')).join('|') + '|');
+  const warmId = (w) => w.id.replace(/c$/, '');
+  const span = (a) => (a.length ? (Math.min(...a) === Math.max(...a) ? fmtNum(a[0]) : `${fmtNum(Math.min(...a))}–${fmtNum(Math.max(...a))}`) : '—');
+  for (const w of coldWls) {
+    for (const fk of w.files) {
+      if (!present.has(key(w.id, fk))) continue;
+      for (const t of threads) {
+        const row = [w.id, FILES[fk].label, `${t}`];
+        for (const e of [...ENGINES.map(([x]) => x), 'floor']) {
+          const c = cell(e, w.id, fk, t);
+          const wm = cell(e, warmId(w), fk, t);
+          row.push(`${show(c, { n: 40 })} (${ok(wm) ? fmtMs(wm.median) + modeTag(wm) : '—'})`);
+        }
+        const q = cell('pqt', w.id, fk, t);
+        const b = bestPeer(w.id, fk, t);
+        row.push(ok(q) && b ? `${fmtRatio(q.median / b.median)} (vs ${peerName(b)})` : '—');
+        row.push(fmtRange(ratio(q, cell('pqt', warmId(w), fk, t))));
+        const ev = recs.filter((r) => r.workload === w.id && r.file === fk && r.threads === t && r.evict);
+        const before = ev.flatMap((r) => r.evict.before);
+        const after = ev.flatMap((r) => r.evict.after);
+        const pages = ev.find((r) => r.evict.pages)?.evict.pages;
+        row.push(`${before.length}`);
+        row.push(before.length ? `${span(before)} → ${span(after)} of ${fmtNum(pages)}` +
+          (Math.max(...after) > 0 ? ' **(not evicted)**' : '') : '—');
+        p('| ' + row.join(' | ') + ' |');
+      }
+    }
+  }
+  p();
+}
+
+// ---- F1: a filter keeping every row, against the same read unfiltered ----
+const f1Wls = WORKLOADS.filter((w) => w.f1Base && w.files.some((fk) => present.has(key(w.id, fk))));
+if (f1Wls.length) {
+  p(`## F1: a filter that keeps every row, then its own column read`);
+  p();
+  p(`Each engine: count and sum of mass with the filter, ÷ the same without it (F1u). pqt goes the README's ` +
+    `path (\`pqt_table_open\` with the rule as \`PQT_OPT_FILTER\`, \`pqt_table_nrows\`, ` +
+    `\`pqt_table_get_alloc\` of mass). Goal (issue 33): pqt's filtered read ≤ 1.1 × its unfiltered read, i.e. ` +
+    `the filter column decoded once. "kept whole": row groups statistics proved every row passes (no filter ` +
+    `column decoded there); values decoded: the last run's \`pqt_table_scan_stats\`, filtered / unfiltered.`);
+  p();
+  const h = ['workload', 'file', 'threads', 'pqt filtered', 'pqt F1u', 'pqt ÷ F1u (min–max)', 'goal ≤ 1.1',
+    'kept whole', 'values decoded', 'DuckDB ÷ its F1u', 'Polars ÷ its F1u'];
+  p('| ' + h.join(' | ') + ' |');
+  p('|' + h.map((x, i) => (i < 3 ? ' --- ' : ' ---: ')).join('|') + '|');
+  for (const w of f1Wls) {
+    for (const fk of w.files) {
+      if (!present.has(key(w.id, fk))) continue;
+      for (const t of threads) {
+        const a = cell('pqt', w.id, fk, t);
+        const b = cell('pqt', w.f1Base, fk, t);
+        const q = ratio(a, b);
+        const sc = ok(a) ? a.scan : null;
+        const sb = ok(b) ? b.scan : null;
+        const peerQ = (e) => { const r = ratio(cell(e, w.id, fk, t), cell(e, w.f1Base, fk, t)); return r ? fmtRatio(r.med) : '—'; };
+        p(`| ${w.id} ${esc(w.title)} | ${FILES[fk].label} | ${t} | ${show(a, { n: 40 })} | ${show(b, { n: 40 })} | ` +
+          `${fmtRange(q)} | ${q ? (q.med <= 1.1 ? 'met' : '**not met**') : '—'} | ` +
+          `${sc ? `${sc.kept_whole} of ${sc.row_groups}` : '—'} | ` +
+          `${sc && sb ? `${fmtNum(sc.values_decoded)} / ${fmtNum(sb.values_decoded)}` : '—'} | ${peerQ('duckdb')} | ${peerQ('polars')} |`);
+      }
+    }
+  }
+  p();
+}
 
 // ---- CRC on/off ----
 p(`## Cost of CRC verification (pqt W1, PQT_OPT_VERIFY_CRC 1 vs 0)`);

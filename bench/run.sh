@@ -12,6 +12,7 @@
 #   THREADS=1,2          thread counts
 #   BENCH_WORKLOADS=W1,W5 / BENCH_FILES=snappy,zstd   restrict the run
 #   BENCH_TIMEOUT=secs   bound on one pqt / floor process
+#   BENCH_EVICT=auto     cold workloads (W1c, W3c): drop (drop_caches), fadvise, auto (drop if root)
 # pushdown mode: PD_N=2000000 rows, RUNS, PD_THREADS=1 (one count), PD_CASES / PD_SCENARIOS.
 # `bash bench/run.sh write` runs only W11/W12, the writes (bench/write.mjs): results/write.md;
 #   WRITE_RUNS=3 timed runs (each writes the whole catalogue), WRITE_ONLY=W11-zstd,W11-snappy,W12.
@@ -87,7 +88,7 @@ else
     say "configuring $BUILD"
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$results/build.log" 2>&1 || true
 fi
-for t in memcpy_bw pqt_bench pqt_floor; do
+for t in memcpy_bw pqt_bench pqt_floor pqt_evict; do
     rm -f "$BUILD/bench/$t"
     if cmake --build "$BUILD" --target "$t" -j "$(nproc)" >>"$results/build.log" 2>&1; then
         say "built $t"

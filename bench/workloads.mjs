@@ -23,6 +23,13 @@
 //                 another workload on the same file (from whichever engines ran it)
 //   crossFiles    the files hold the same rows in other orders: every file's answer must agree
 //                 too (the report's check says "N files")
+//   cold          every engine's warm-up and timed runs start with the file's pages dropped from
+//                 the page cache (BUILD/bench/pqt_evict, bench/evict.c), untimed; the record
+//                 carries what was resident before and after each eviction
+//   floor         pqt_floor's arguments for this workload's physical floor (the column chunks
+//                 it must read, pread + decompress, no decoding): { columns, range? }, or a
+//                 function of ctx giving one
+//   f1Base        F1 rows: the unfiltered workload this filtered read is compared with
 // ctx = { n } (rows of the catalogue).
 
 export const CAT_FILES = ['snappy', 'zstd', 'polars'];
@@ -175,10 +182,46 @@ const W13_POLARS = (pl, lf) => {
              pl.col('id').sum(), pl.col('mass').sum(), f64(pl, 'z').sum(),
              pl.col('quality').cast(pl.Int64).sum());
 };
+// The cold-cache copy of a workload (W1c, W3c): the same queries, on snappy and zstd.
+// Their answers are checked against the warm workload's too (`ref`).
+const coldOf = (w) => ({ ...w, id: `${w.id}c`, title: `${w.title} (cold cache)`, files: ['snappy', 'zstd'],
+                         cold: true, pqtArgs: w.pqtArgs ?? ['--workload', w.id],
+                         ref: [w.id, ...w.cols.map((c) => c.split(':')[0])] });
+
+// F1: a filter keeping every row, then the read of its own column (count, sum mass), against
+// the same read unfiltered (F1u). The rules differ in what footer statistics can settle: see
+// bench/README.md, "F1".
+const F1_FILTERS = [
+  { id: 'F1', title: 'filter keeping every row `mass >= 0`, then sum mass', rule: 'mass >= 0',
+    sql: 'mass >= 0', polars: (pl) => pl.col('mass').gtEq(0) },
+  { id: 'F1s', title: 'the same through a computed predicate `mass * 1 >= 0`', rule: 'mass * 1 >= 0',
+    sql: 'mass * 1 >= 0', polars: (pl) => pl.col('mass').mul(1).gtEq(0) },
+  { id: 'F1p', title: 'the same as `not (mass < 0)`, which statistics prove true for every row',
+    rule: 'not (mass < 0)', sql: 'NOT (mass < 0)', polars: (pl) => pl.col('mass').lt(0).not() },
+];
+const f1Workloads = () => [
+  {
+    id: 'F1u', title: 'unfiltered: count, sum mass (the F1 rows\' baseline)', files: CAT_FILES,
+    cols: ['count:i', 'sum_mass:f'],
+    duckdb: (src) => `SELECT count(*), sum(mass) FROM ${src}`,
+    polars: (pl, lf) => sel(lf, pl.col('mass').count().cast(pl.Int64), pl.col('mass').sum()),
+    pqt: true, pqtArgs: fsum([], ['mass']),
+  },
+  ...F1_FILTERS.map((f) => ({
+    // every row passes: the answer must be F1u's
+    id: f.id, title: f.title, files: CAT_FILES, cols: ['count:i', 'sum_mass:f'], f1Base: 'F1u',
+    ref: ['F1u', 'count', 'sum_mass'],
+    duckdb: (src) => `SELECT count(*), sum(mass) FROM ${src} WHERE ${f.sql}`,
+    polars: (pl, lf) => sel(lf.filter(f.polars(pl)), pl.col('mass').count().cast(pl.Int64),
+                            pl.col('mass').sum()),
+    pqt: true, pqtArgs: fsum([f.rule], ['mass']),
+  })),
+];
+
 // D2's partitions: ten of the 1,000 spread over the range (1% of the rows)
 const D2_PARTS = [7, 107, 207, 307, 407, 507, 607, 707, 807, 907];
 
-export const WORKLOADS = [
+const BASE_WORKLOADS = [
   {
     id: 'W1', title: 'sum ra, dec, mass, z', files: CAT_FILES,
     cols: ['sum_ra:f', 'sum_dec:f', 'sum_mass:f', 'sum_z:f'],
@@ -186,6 +229,7 @@ export const WORKLOADS = [
     polars: (pl, lf) => sel(lf, pl.col('ra').sum(), pl.col('dec').sum(), pl.col('mass').sum(),
                                 f64(pl, 'z').sum()),
     pqt: true,
+    floor: { columns: ['ra', 'dec', 'mass', 'z'] },
   },
   {
     id: 'W2', title: "1% `id` range (sorted): count, sum ra", files: CAT_FILES,
@@ -204,6 +248,11 @@ export const WORKLOADS = [
       const { lo, hi } = w2Range(n);
       return fsum([`id >= ${lo} and id <= ${hi}`], ['ra']);
     },
+    // the row groups the id range touches (footer statistics of id), id and ra there
+    floor: ({ n }) => {
+      const { lo, hi } = w2Range(n);
+      return { columns: ['id', 'ra'], range: `id,${lo},${hi}` };
+    },
   },
   {
     id: 'W3', title: "survey = 'rare': count, sum ra, dec, mass, z", files: CAT_FILES,
@@ -215,6 +264,8 @@ export const WORKLOADS = [
                             pl.col('dec').sum(), pl.col('mass').sum(), f64(pl, 'z').sum()),
     pqt: true,
     pqtArgs: fsum(['survey == "rare"'], ['ra', 'dec', 'mass', 'z']),
+    // 'rare' rows are scattered over every page: every chunk of the five columns
+    floor: { columns: ['survey', 'ra', 'dec', 'mass', 'z'] },
   },
   {
     id: 'W4', title: 'mass > 1e12: count, sum ra', files: CAT_FILES,
@@ -224,6 +275,7 @@ export const WORKLOADS = [
                             pl.col('ra').count().cast(pl.Int64), pl.col('ra').sum()),
     pqt: true,
     pqtArgs: fsum(['mass > 1e12'], ['ra']),
+    floor: { columns: ['mass', 'ra'] },
   },
   {
     id: 'W5', title: 'total length of `name` (bytes)', files: CAT_FILES,
@@ -438,6 +490,14 @@ export const WORKLOADS = [
     id: 'T2', title: 'per-thread pattern: one open + read of mass per row group', files: CAT_FILES,
     cols: ['sum_mass:f'], pqt: true, pqtOnly: true, ref: ['W1', 'sum_mass'],
   },
+];
+
+// The cold-cache copies follow the main workloads; F1 after them.
+export const WORKLOADS = [
+  ...BASE_WORKLOADS.filter((w) => !w.pqtOnly),
+  ...['W1', 'W3'].map((id) => coldOf(BASE_WORKLOADS.find((w) => w.id === id))),
+  ...f1Workloads(),
+  ...BASE_WORKLOADS.filter((w) => w.pqtOnly),
 ];
 
 export function selectedFiles(w) {
