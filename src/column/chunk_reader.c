@@ -18,9 +18,15 @@
 #include "util/io.h"
 #include "util/mem.h"
 
-void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on) { cx->want_codes = on; }
+void pqt_chunk_ctx_set_codes(pqt_chunk_ctx *cx, bool on)
+{
+    cx->want_codes = on;
+}
 
-void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on) { cx->dict_refuted = on; }
+void pqt_chunk_ctx_set_dict_refuted(pqt_chunk_ctx *cx, bool on)
+{
+    cx->dict_refuted = on;
+}
 
 void pqt_chunk_ctx_set_level_sink(pqt_chunk_ctx *cx, pqt_buf *reps, pqt_buf *defs)
 {
@@ -47,8 +53,9 @@ static pqt_status walk_begin(pqt_chunk_walk *w)
     w->cx->have_dict = false;
     int64_t tus = w->cm->total_uncompressed_size;
     if (w->cm->num_values < 0 || tus < 0)
-        return pqt_err(PQT_CORRUPT, "column chunk metadata counts %lld values in %lld "
-                                    "uncompressed bytes",
+        return pqt_err(PQT_CORRUPT,
+                       "column chunk metadata counts %lld values in %lld "
+                       "uncompressed bytes",
                        (long long)w->cm->num_values, (long long)tus);
     w->values_left = w->cm->num_values;
     /* 0 for a chunk that stores bytes means "not recorded": the codec bounds its pages */
@@ -149,8 +156,8 @@ static int64_t oi_next_row(const pqt_offset_index *oi, int i, int64_t rg_rows)
 /* Does offset-index page i hold a selected row? A list page is the page of the rows that
  * start in it, and may begin with the end of the row before (writers break pages inside
  * rows): it is wanted when that row is too. */
-static bool oi_page_wanted(const pqt_offset_index *oi, int i, const pqt_sel *sel,
-                           int64_t rg_rows, bool list)
+static bool oi_page_wanted(const pqt_offset_index *oi, int i, const pqt_sel *sel, int64_t rg_rows,
+                           bool list)
 {
     int64_t first = oi->pages[i].first_row_index;
     if (list && first > 0) first--;
@@ -196,31 +203,34 @@ static pqt_status walk_indexed(pqt_chunk_walk *w, const pqt_offset_index *oi, in
             continue;
         }
         int j = i + 1; /* the run of wanted pages i .. j-1, fetched at once */
-        while (j < oi->npages && oi_page_wanted(oi, j, sel, w->rg_rows, list)) j++;
+        while (j < oi->npages && oi_page_wanted(oi, j, sel, w->rg_rows, list))
+            j++;
         int64_t off = oi->pages[i].offset;
         int64_t len = oi->pages[j - 1].offset + oi->pages[j - 1].compressed_page_size - off;
         st = fetch_range(w, off, len, &buf, &bytes);
         for (int p = i; st == PQT_OK && p < j; p++) {
             size_t pos = (size_t)(oi->pages[p].offset - off);
             if (rows_done != oi->pages[p].first_row_index) {
-                st = pqt_err(PQT_CORRUPT, "page at byte %lld starts at row %lld, the offset "
-                                          "index says %lld",
+                st = pqt_err(PQT_CORRUPT,
+                             "page at byte %lld starts at row %lld, the offset "
+                             "index says %lld",
                              (long long)oi->pages[p].offset, (long long)rows_done,
                              (long long)oi->pages[p].first_row_index);
                 break;
             }
             w->data_page_no = p;
             int64_t before = rows_done, pages_before = w->n_pages;
-            st = walk_page(w, bytes, (size_t)len, off, &pos, true, sel, &rows_done, dst,
-                           &out_row);
+            st = walk_page(w, bytes, (size_t)len, off, &pos, true, sel, &rows_done, dst, &out_row);
             /* not a data page where one should be (a list page may start no row) */
             if (st == PQT_OK && w->n_pages == pages_before)
-                st = pqt_err(PQT_CORRUPT, "no data page at byte %lld, where the offset index "
-                                          "puts page %d",
+                st = pqt_err(PQT_CORRUPT,
+                             "no data page at byte %lld, where the offset index "
+                             "puts page %d",
                              (long long)oi->pages[p].offset, p + 1);
             else if (st == PQT_OK && rows_done != oi_next_row(oi, p, w->rg_rows))
-                st = pqt_err(PQT_CORRUPT, "page at byte %lld holds %lld rows, the offset index "
-                                          "says %lld",
+                st = pqt_err(PQT_CORRUPT,
+                             "page at byte %lld holds %lld rows, the offset index "
+                             "says %lld",
                              (long long)oi->pages[p].offset, (long long)(rows_done - before),
                              (long long)(oi_next_row(oi, p, w->rg_rows) - before));
         }
@@ -235,12 +245,11 @@ static pqt_status walk_indexed(pqt_chunk_walk *w, const pqt_offset_index *oi, in
 /* Reads below this size are not worth a readahead hint (a syscall of their own). */
 #define HINT_MIN_NBYTES ((int64_t)256 * 1024)
 
-/* The bytes of the chunk [start, start + len) of column chunk_col in row group rg: in place
- * for a source in memory, else read with one pread into buf. A large chunk is first
- * announced to the kernel, and so is the same column's chunk in the next row group (what
- * a column read asks for next), so that a cold file is read while this one decodes. */
-static pqt_status fetch_chunk(const pqt_chunk_src *src, int rg, int chunk_col, int64_t start,
-                              int64_t len, pqt_io_buf *buf, const uint8_t **ret)
+/* A large chunk [start, start + len) of column chunk_col in row group rg is announced to the
+ * kernel before it is read, and so is the same column's chunk in the next row group (what a
+ * column read asks for next), so that a cold file is read while this one decodes. */
+static void announce_chunk(const pqt_chunk_src *src, int rg, int chunk_col, int64_t start,
+                           int64_t len)
 {
     if (!src->io->mem && len >= HINT_MIN_NBYTES) {
         pqt_io_willneed(src->io, start, len);
@@ -253,7 +262,6 @@ static pqt_status fetch_chunk(const pqt_chunk_src *src, int rg, int chunk_col, i
             if (nx->has_meta && nl >= HINT_MIN_NBYTES) pqt_io_willneed(src->io, ns, nl);
         }
     }
-    return pqt_io_view(src->io, start, (size_t)len, buf, ret);
 }
 
 void pqt_read_counters_add(pqt_read_counters *to, const pqt_read_counters *from)
@@ -292,7 +300,8 @@ static pqt_status oi_page_rows(const pqt_offset_index *oi, int64_t rg_rows, int6
 {
     int64_t *rows = pqt_malloc_array((size_t)oi->npages + 1, sizeof *rows);
     if (!rows) return pqt_err(PQT_NOMEM, "out of memory");
-    for (int i = 0; i < oi->npages; i++) rows[i] = oi_next_row(oi, i, rg_rows) - oi->pages[i].first_row_index;
+    for (int i = 0; i < oi->npages; i++)
+        rows[i] = oi_next_row(oi, i, rg_rows) - oi->pages[i].first_row_index;
     *rows_ret = rows;
     return PQT_OK;
 }
@@ -306,14 +315,47 @@ static bool some_page_unwanted(const pqt_offset_index *oi, const pqt_sel *sel, i
     return false;
 }
 
+/* Every page of the chunk [start, start + len): straight into dst's rows when it can be
+ * (chunk_place.c), else with one read into a buffer and a walk of its pages. */
+static pqt_status read_whole(pqt_chunk_walk *w, int64_t start, int64_t len, const pqt_sel *sel,
+                             pqt_colbuf *dst, int64_t dst_row)
+{
+    const pqt_chunk_src *src = w->src;
+    announce_chunk(src, w->rg, w->col->chunk_col, start, len);
+    w->cx->nvalues_out = 0;
+    pqt_status st = pqt_chunk_read_placed(w, start, len, sel, dst, dst_row);
+    if (st == PQT_OK) publish_counts(w, w->cx->nvalues_out);
+    if (st != PQT_NOT_FOUND) return st;
+    /* the usual way: the attempt's counts start again */
+    w->page_no = 0;
+    w->n_pages = w->n_decompressed = 0;
+    w->cx->nvalues_out = 0;
+    pqt_io_buf buf = pqt_io_buf_take(src->io);
+    const uint8_t *bytes;
+    st = pqt_io_view(src->io, start, (size_t)len, &buf, &bytes);
+    if (st == PQT_OK) {
+        w->n_bytes += len;
+        st = walk_pages(w, bytes, (size_t)len, start, sel, dst, dst_row);
+        publish_counts(w, w->cx->nvalues_out);
+    }
+    pqt_io_buf_give(src->io, &buf);
+    return st;
+}
+
 static pqt_status read_in(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
                           const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
 {
     const pqt_row_group *g = &src->meta->row_groups[rg];
     const pqt_column_chunk *cc = &g->columns[col->chunk_col];
     const pqt_schema_elem *leaf = &src->meta->schema[col->leaf_schema_idx];
-    pqt_chunk_walk w = {.cx = cx, .src = src, .col = col, .cm = &cc->meta, .ptype = leaf->type,
-                    .type_len = leaf->type_length, .rg = rg, .rg_rows = g->num_rows};
+    pqt_chunk_walk w = {.cx = cx,
+                        .src = src,
+                        .col = col,
+                        .cm = &cc->meta,
+                        .ptype = leaf->type,
+                        .type_len = leaf->type_length,
+                        .rg = rg,
+                        .rg_rows = g->num_rows};
     pqt_status st = PQT_OK;
     int64_t *oi_rows = NULL;
     if (sel->kind == PQT_SEL_NONE) return PQT_OK;
@@ -336,8 +378,9 @@ static pqt_status read_in(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
     int64_t start, len;
     pqt_chunk_byte_range(&cc->meta, &start, &len);
     if (start < 4 || len <= 0 || len > src->file_size || start > src->file_size - len) {
-        st = pqt_err(PQT_CORRUPT, "column chunk byte range [%lld, +%lld) is outside the file "
-                                  "(%lld bytes)",
+        st = pqt_err(PQT_CORRUPT,
+                     "column chunk byte range [%lld, +%lld) is outside the file "
+                     "(%lld bytes)",
                      (long long)start, (long long)len, (long long)src->file_size);
         goto fail;
     }
@@ -360,16 +403,7 @@ static pqt_status read_in(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, c
         st = walk_indexed(&w, &oi, start, sel, dst, dst_row);
         publish_counts(&w, cx->nvalues_out);
     } else {
-        pqt_io_buf buf = pqt_io_buf_take(src->io);
-        const uint8_t *bytes;
-        st = fetch_chunk(src, rg, col->chunk_col, start, len, &buf, &bytes);
-        if (st == PQT_OK) {
-            w.n_bytes = len;
-            cx->nvalues_out = 0;
-            st = walk_pages(&w, bytes, (size_t)len, start, sel, dst, dst_row);
-            publish_counts(&w, cx->nvalues_out);
-        }
-        pqt_io_buf_give(src->io, &buf);
+        st = read_whole(&w, start, len, sel, dst, dst_row);
     }
     pqt_arena_free(&a);
     pqt_mem_free(oi_rows);
@@ -378,8 +412,7 @@ fail:
     /* Messages number row groups (and pages) from 1, as the CLI and the API's rows do. */
     if (w.page_no > 0)
         pqt_err_prefix("%s: column '%s', row group %d, page %d: ", src->path, col->path,
-                       pqt_chunk_src_rg_no(src, rg),
-                       w.page_no);
+                       pqt_chunk_src_rg_no(src, rg), w.page_no);
     else
         pqt_err_prefix("%s: column '%s', row group %d: ", src->path, col->path,
                        pqt_chunk_src_rg_no(src, rg));

@@ -84,6 +84,15 @@ typedef struct pqt_chunk_walk {
     int64_t n_pages, n_skipped, n_decompressed, n_sparse, n_dict, n_bytes;
 } pqt_chunk_walk;
 
+/* The chunk [start, start + len) read straight into dst's rows from dst_row on, when it is
+ * all fixed-width PLAIN values without a null, uncompressed or as SNAPPY literals
+ * (chunk_place.c); PQT_NOT_FOUND when it is not (dst's rows may then hold anything: read
+ * the chunk the usual way); I/O errors as they come. */
+pqt_status pqt_chunk_read_placed(pqt_chunk_walk *w, int64_t start, int64_t len, const pqt_sel *sel,
+                                 pqt_colbuf *dst, int64_t dst_row);
+/* Chunks read into place so far, in this process (tests). */
+int64_t pqt_chunk_placed_total(void);
+
 /* Load a dictionary page into cx->dict. */
 pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body);
 /* The PLAIN bytes of a dictionary page (body: h->compressed_size bytes): body itself when the

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -183,6 +184,44 @@ pqt_status pqt_io_read(const pqt_io *io, void *buf, size_t n, int64_t offset)
         }
         if (r == 0) return short_read(io, n, offset, (int64_t)done);
         done += (size_t)r;
+    }
+    return PQT_OK;
+}
+
+pqt_status pqt_io_readv(const pqt_io *io, struct iovec *iov, int niov, int64_t offset)
+{
+    size_t n = 0;
+    for (int i = 0; i < niov; i++) n += iov[i].iov_len;
+    PQT_TRY(check_bounds(io, n, offset));
+    int64_t at = offset;
+    while (niov > 0) {
+        if (io->mem) { /* the same scatter from the caller's memory */
+            for (int i = 0; i < niov; i++) {
+                if (iov[i].iov_len) memcpy(iov[i].iov_base, io->mem + at, iov[i].iov_len);
+                at += (int64_t)iov[i].iov_len;
+            }
+            return PQT_OK;
+        }
+        int batch = niov < IOV_MAX ? niov : IOV_MAX;
+        ssize_t r = preadv(io->fd, iov, batch, (off_t)at);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return pqt_err(PQT_IO, "%s: read of %zu bytes at offset %lld failed: %s", io->name,
+                           n, (long long)offset, strerror(errno));
+        }
+        if (r == 0) return short_read(io, n, offset, at - offset);
+        at += r;
+        /* step over what arrived: whole vectors, then part of one */
+        size_t got = (size_t)r;
+        while (niov > 0 && got >= iov[0].iov_len) {
+            got -= iov[0].iov_len;
+            iov++;
+            niov--;
+        }
+        if (niov > 0) {
+            iov[0].iov_base = (uint8_t *)iov[0].iov_base + got;
+            iov[0].iov_len -= got;
+        }
     }
     return PQT_OK;
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "pqt.h"
 
@@ -64,6 +65,9 @@ void pqt_io_borrow_fd(pqt_io *io, int fd, const char *name, int64_t size);
 /* Copy exactly n bytes at offset into buf. PQT_IO naming the source and offset on a failed
  * or short read (the file ended early: it shrank since it was opened). */
 pqt_status pqt_io_read(const pqt_io *io, void *buf, size_t n, int64_t offset);
+/* The bytes at offset scattered over iov[0..niov) in order (any count: IOV_MAX at a time);
+ * iov is consumed (advanced) as bytes arrive. Errors as for pqt_io_read. */
+pqt_status pqt_io_readv(const pqt_io *io, struct iovec *iov, int niov, int64_t offset);
 
 /* Bytes [offset, offset + n) for reading in place: *ret points into the source when it is in
  * memory, else into buf (taken with pqt_io_buf_take), which the bytes are read into. Valid

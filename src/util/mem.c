@@ -139,7 +139,7 @@ static int cache_put(void *p, size_t min_nbytes)
  * bytes, for the next pqt_malloc or pqt_malloc_pages they fit. */
 #define MED_MIN_NBYTES ((size_t)256 << 10)
 #define MED_NBLOCKS 16
-#define MED_MAX_TOTAL ((size_t)16 << 20)
+#define MED_MAX_TOTAL ((size_t)8 << 20)
 
 static struct {
     void *p;
