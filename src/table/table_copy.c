@@ -216,7 +216,10 @@ static pqt_status strings_alloc_transient(pqt_table *t, int ci, const char *call
     b.str_bytes.data = NULL;
     if (validity_ret) {
         *validity_ret = any_null ? b.validity : NULL;
-        if (any_null) b.validity = NULL;
+        if (any_null) {
+            b.validity = NULL;
+            if (n & 7) (*validity_ret)[n >> 3] &= (uint8_t)((1u << (n & 7)) - 1); /* 0 past n */
+        }
     }
     if (nelem_ret) *nelem_ret = n;
     pqt_colbuf_free(&b);

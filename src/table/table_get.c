@@ -261,8 +261,9 @@ static pqt_status get_alloc_transient(pqt_table *t, int ci, int to_kind, const c
         d = b.data;
         b.data = NULL;
         if (validity_ret && any_null) {
-            v = b.validity; /* bits from 0, (n + 7) / 8 bytes at least, zero past n */
+            v = b.validity; /* bits from 0, (n + 7) / 8 bytes at least */
             b.validity = NULL;
+            if (n & 7) v[n >> 3] &= (uint8_t)((1u << (n & 7)) - 1); /* as a fresh copy: 0 past n */
         }
     } else {
         bool any_null = b.validity && zero_null_slots(b.validity, first, n, NULL, 0);
