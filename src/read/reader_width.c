@@ -10,6 +10,7 @@
 #include "read/request.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/par.h"
 
 /* Tier 1, the footer alone: a uniform non-null list has exactly w level entries a row. */
 static int64_t footer_width(const pqt_file_meta *m, const pqt_col *c, const pqt_plan *p)
@@ -117,6 +118,77 @@ static pqt_status rg_width_is(const pqt_read_src *src, const pqt_col *c, int rg,
     return PQT_OK;
 }
 
+/* Whether row group rg takes part in a measurement over p. */
+static bool rg_measured(const pqt_read_src *src, const pqt_plan *p, int rg)
+{
+    return !(p && p->sel[rg].nsel == 0) && src->meta->row_groups[rg].num_rows > 0;
+}
+
+/* Tier 2 in order, stopping at the first row group that disagrees. */
+static pqt_status widths_serial(const pqt_read_src *src, const pqt_col *c, const pqt_plan *p,
+                                int64_t w, pqt_read_counters *rc, int *w_ret)
+{
+    pqt_chunk_ctx *cx = NULL;
+    pqt_buf reps = {0}, defs = {0};
+    pqt_status st = pqt_chunk_ctx_new(&cx);
+    for (int rg = 0; st == PQT_OK && rg < src->meta->n_row_groups; rg++) {
+        if (!rg_measured(src, p, rg)) continue;
+        bool same = false;
+        st = rg_width_is(src, c, rg, w, rc, cx, &reps, &defs, &same);
+        if (st == PQT_OK && !same) {
+            *w_ret = -1;
+            break;
+        }
+    }
+    pqt_chunk_ctx_free(cx);
+    pqt_buf_free(&reps);
+    pqt_buf_free(&defs);
+    return st;
+}
+
+/* Tier 2 with row groups in parallel, each thread its own context and level buffers. The
+ * result is the serial one: the lowest row group that disagrees or fails decides (a failure
+ * above a disagreement is not reported, as the serial walk never reads that far). */
+static pqt_status widths_parallel(const pqt_read_src *src, const pqt_col *c, const pqt_plan *p,
+                                  int threads, int64_t w, pqt_read_counters *rc, int *w_ret)
+{
+    int nrg = src->meta->n_row_groups;
+    _Atomic int64_t differ = INT64_MAX; /* lowest row group seen to disagree */
+    pqt_par_fail pf;
+    pqt_par_fail_init(&pf);
+#pragma omp parallel num_threads(pqt_par_threads_for(threads, nrg))
+    {
+        pqt_par_thread th;
+        pqt_par_enter(&th);
+        pqt_chunk_ctx *cx = NULL;
+        pqt_buf reps = {0}, defs = {0};
+        pqt_status tst = pqt_chunk_ctx_new(&cx);
+#pragma omp for schedule(dynamic, 1)
+        for (int rg = 0; rg < nrg; rg++) {
+            if (!rg_measured(src, p, rg) || pqt_par_skip(&pf, rg) ||
+                rg > atomic_load_explicit(&differ, memory_order_relaxed))
+                continue;
+            bool same = true;
+            pqt_status st =
+                tst != PQT_OK ? tst : rg_width_is(src, c, rg, w, rc, cx, &reps, &defs, &same);
+            pqt_par_fail_note(&pf, rg, st, &th);
+            if (st == PQT_OK && !same) {
+                int64_t cur = atomic_load(&differ);
+                while (rg < cur && !atomic_compare_exchange_weak(&differ, &cur, rg)) {
+                }
+            }
+        }
+        pqt_chunk_ctx_free(cx);
+        pqt_buf_free(&reps);
+        pqt_buf_free(&defs);
+        pqt_par_leave(&th);
+    }
+    int64_t d = atomic_load(&differ);
+    if (atomic_load(&pf.task) < d) return pqt_par_fail_raise(&pf);
+    if (d != INT64_MAX) *w_ret = -1;
+    return PQT_OK;
+}
+
 pqt_status pqt_read_list_width(const pqt_read_src *src, const pqt_col *c, const pqt_plan *p,
                                int threads, int measure, pqt_read_counters *rc, int *w_ret)
 {
@@ -138,23 +210,9 @@ pqt_status pqt_read_list_width(const pqt_read_src *src, const pqt_col *c, const 
         if (w > 0) *w_ret = 0; /* only the data can tell */
         return PQT_OK;
     }
-    /* Tier 2: one row group at a time by its levels, stopping at the first that disagrees.
-     * The values are not needed to tell a row's width: decoding them cost as much as the
-     * read that usually follows. */
-    pqt_chunk_ctx *cx = NULL;
-    pqt_buf reps = {0}, defs = {0};
-    pqt_status st = pqt_chunk_ctx_new(&cx);
-    for (int rg = 0; st == PQT_OK && rg < src->meta->n_row_groups; rg++) {
-        if ((p && p->sel[rg].nsel == 0) || src->meta->row_groups[rg].num_rows == 0) continue;
-        bool same = false;
-        st = rg_width_is(src, c, rg, w, rc, cx, &reps, &defs, &same);
-        if (st == PQT_OK && !same) {
-            *w_ret = -1;
-            break;
-        }
-    }
-    pqt_chunk_ctx_free(cx);
-    pqt_buf_free(&reps);
-    pqt_buf_free(&defs);
-    return st;
+    /* Tier 2: by each row group's levels, the answer that of the first row group that
+     * disagrees (or fails). The values are not needed to tell a row's width: decoding them
+     * cost as much as the read that usually follows. */
+    return threads > 1 ? widths_parallel(src, c, p, threads, w, rc, w_ret)
+                       : widths_serial(src, c, p, w, rc, w_ret);
 }
