@@ -577,7 +577,10 @@ PQT_API pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, vo
 /* Same, into memory the library allocates: *data_ret (free with pqt_free), *validity_ret
  * (may be NULL; set to NULL when no element is null, else free with pqt_free), *nelem_ret
  * (may be NULL) elements. A never-read column in its stored kind is decoded straight into
- * *data_ret and stays unread, as for pqt_table_get. */
+ * *data_ret and stays unread, as for pqt_table_get. Any other never-read column (a vector,
+ * uint64 given as int64, a widening, a column converted at open) is read once for the call
+ * and stays unread too: the table keeps nothing, and in the stored element kind the read's
+ * own memory is what *data_ret (and *validity_ret) receive, without a second copy. */
 PQT_API pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind,
                                        void **data_ret, uint8_t **validity_ret,
                                        int64_t *nelem_ret);
@@ -614,7 +617,9 @@ PQT_API pqt_status pqt_table_get_strings(pqt_table *t, const char *name, int64_t
 /* Same, into memory the library allocates (each freed with pqt_free): *offsets_ret
  * (nelem + 1), *bytes_ret (NUL-terminated after the last string, so a single string column
  * can be printed directly), *validity_ret (may be NULL; set to NULL when no string is
- * null), *nelem_ret (may be NULL). */
+ * null), *nelem_ret (may be NULL). A never-read column is read once for the call and stays
+ * unread (residency PQT_RES_EMPTY): its offsets, bytes and validity as read are what the
+ * call returns, so the strings are held once, by the caller. */
 PQT_API pqt_status pqt_table_get_strings_alloc(pqt_table *t, const char *name,
                                                int64_t **offsets_ret, char **bytes_ret,
                                                uint8_t **validity_ret, int64_t *nelem_ret);

@@ -225,7 +225,7 @@ pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret)
     const pqt_col *c = &f->schema.cols[col];
     pqt_read_src src = pqt_file_read_src(f);
     int w;
-    PQT_TRY(pqt_read_list_width(&src, c, NULL, 1, measure, NULL, &w));
+    PQT_TRY(pqt_read_list_width(&src, c, NULL, pqt_par_threads(f->threads), measure, NULL, &w));
     if (w == PQT_READ_WIDTH_NO_ROWS) { /* no rows to measure: the writer's word */
         int dw = declared_width(f, c);
         w = dw > 0 ? dw : -1;

@@ -120,16 +120,11 @@ pqt_status pqt_table_get_strings(pqt_table *t, const char *name, int64_t *offset
     return PQT_OK;
 }
 
-pqt_status pqt_table_get_strings_alloc(pqt_table *t, const char *name, int64_t **offsets_ret,
-                                       char **bytes_ret, uint8_t **validity_ret,
-                                       int64_t *nelem_ret)
+/* The strings of b copied into fresh memory (the answer of get_strings_alloc). */
+static pqt_status strings_copy_alloc(const pqt_colbuf *b, const char *call, const char *name,
+                                     int64_t **offsets_ret, char **bytes_ret,
+                                     uint8_t **validity_ret, int64_t *nelem_ret)
 {
-    const char *call = "pqt_table_get_strings_alloc";
-    if (!offsets_ret || !bytes_ret)
-        return pqt_err(PQT_MISUSE, "%s: offsets_ret and bytes_ret must not be NULL", call);
-    int ci = -1;
-    PQT_TRY(string_col(t, call, name, &ci));
-    const pqt_colbuf *b = &t->cols[ci].buf;
     int64_t n = list_nelem(b), first = list_first(b), nb = str_total(b);
     bool any_null = false;
     for (int64_t i = 0; b->validity && !any_null && i < n; i++)
@@ -150,6 +145,100 @@ pqt_status pqt_table_get_strings_alloc(pqt_table *t, const char *name, int64_t *
     if (validity_ret) *validity_ret = v;
     if (nelem_ret) *nelem_ret = n;
     return PQT_OK;
+}
+
+/* Whether any null string of b (elements 0..n-1) holds bytes; whether any is null. Whole
+ * words of present strings are skipped with one test. */
+static bool null_strings_hold_bytes(const pqt_colbuf *b, int64_t n, bool *any_null)
+{
+    bool hold = false;
+    *any_null = false;
+    for (int64_t e = 0; b->validity && e < n;) {
+        if ((e & 63) == 0 && n - e >= 64) {
+            uint64_t w;
+            memcpy(&w, b->validity + (e >> 3), sizeof w);
+            if (w == UINT64_MAX) {
+                e += 64;
+                continue;
+            }
+        }
+        if (!pqt_bit_get(b->validity, e)) {
+            *any_null = true;
+            hold |= b->str_offsets[e + 1] != b->str_offsets[e];
+        }
+        e++;
+    }
+    return hold;
+}
+
+/* get_strings_alloc of a never-read column: read without making it resident and hand the
+ * read's own offsets, bytes and validity over, so the strings are decoded once and held
+ * once (null strings closed up to empty ranges in place first, when a decoder left bytes
+ * in one). */
+static pqt_status strings_alloc_transient(pqt_table *t, int ci, const char *call,
+                                          int64_t **offsets_ret, char **bytes_ret,
+                                          uint8_t **validity_ret, int64_t *nelem_ret)
+{
+    pqt_colbuf b;
+    PQT_TRY(pqt_tbl_read_transient(t, ci, call, &b));
+    const char *name = t->cols[ci].name;
+    int64_t n = list_nelem(&b);
+    if (list_first(&b) != 0 || b.str_bytes.fixed || !b.str_offsets || b.str_offsets[0] != 0) {
+        pqt_status st =
+            strings_copy_alloc(&b, call, name, offsets_ret, bytes_ret, validity_ret, nelem_ret);
+        pqt_colbuf_free(&b);
+        return st;
+    }
+    bool any_null;
+    int64_t *o = b.str_offsets;
+    if (null_strings_hold_bytes(&b, n, &any_null)) {
+        int64_t at = 0, prev = o[0];
+        for (int64_t e = 0; e < n; e++) {
+            int64_t o0 = prev, len = o[e + 1] - o0;
+            prev = o[e + 1];
+            if (pqt_bit_get(b.validity, e)) {
+                if (len > 0 && at != o0)
+                    memmove(b.str_bytes.data + at, b.str_bytes.data + o0, (size_t)len);
+                at += len;
+            }
+            o[e + 1] = at;
+        }
+    }
+    size_t nb = (size_t)o[n];
+    if (b.str_bytes.cap < nb + 1 && pqt_buf_reserve(&b.str_bytes, nb + 1) != PQT_OK) {
+        pqt_colbuf_free(&b);
+        return pqt_err(PQT_NOMEM, "%s: out of memory copying column '%s'", call, name);
+    }
+    b.str_bytes.data[nb] = '\0';
+    *offsets_ret = o;
+    *bytes_ret = (char *)b.str_bytes.data;
+    b.str_offsets = NULL;
+    b.str_bytes.data = NULL;
+    if (validity_ret) {
+        *validity_ret = any_null ? b.validity : NULL;
+        if (any_null) {
+            b.validity = NULL;
+            if (n & 7) (*validity_ret)[n >> 3] &= (uint8_t)((1u << (n & 7)) - 1); /* 0 past n */
+        }
+    }
+    if (nelem_ret) *nelem_ret = n;
+    pqt_colbuf_free(&b);
+    return PQT_OK;
+}
+
+pqt_status pqt_table_get_strings_alloc(pqt_table *t, const char *name, int64_t **offsets_ret,
+                                       char **bytes_ret, uint8_t **validity_ret, int64_t *nelem_ret)
+{
+    const char *call = "pqt_table_get_strings_alloc";
+    if (!offsets_ret || !bytes_ret)
+        return pqt_err(PQT_MISUSE, "%s: offsets_ret and bytes_ret must not be NULL", call);
+    int ci = pqt_tbl_transient_slot(t, name);
+    if (ci >= 0 && PQT_KIND_IS_BYTES(t->cols[ci].kind))
+        return strings_alloc_transient(t, ci, call, offsets_ret, bytes_ret, validity_ret,
+                                       nelem_ret);
+    PQT_TRY(string_col(t, call, name, &ci));
+    return strings_copy_alloc(&t->cols[ci].buf, call, name, offsets_ret, bytes_ret, validity_ret,
+                              nelem_ret);
 }
 
 /* A resident list or vector column and the element kind its copy gives; string elements

@@ -231,6 +231,60 @@ static pqt_status get_alloc_direct(pqt_table *t, int ci, const char *call, void 
     return PQT_OK;
 }
 
+/* get_alloc of any other never-read column (vectors, uint64 as int64, decode_kind
+ * conversions): read without making it resident, and hand the read's own arrays over when
+ * they already are the answer (elements from 0 in the element kind asked for), so the
+ * values are decoded once and held once. */
+static pqt_status get_alloc_transient(pqt_table *t, int ci, int to_kind, const char *call,
+                                      void **data_ret, uint8_t **validity_ret, int64_t *nelem_ret)
+{
+    int k = 0;
+    /* refusals a known kind can tell come before the read */
+    if (t->cols[ci].kind_known) PQT_TRY(pqt_tbl_copy_kind(&t->cols[ci], to_kind, call, &k));
+    pqt_colbuf b;
+    PQT_TRY(pqt_tbl_read_transient(t, ci, call, &b));
+    const pqt_tcol *c = &t->cols[ci];
+    pqt_status st = pqt_tbl_copy_kind(c, to_kind, call, &k);
+    int64_t first = b.is_list ? b.list_offsets[0] : 0;
+    int64_t n = b.is_list ? b.list_offsets[b.nrows] - first : b.nelem;
+    if (st == PQT_OK) st = pqt_tbl_check_fit(&b, first, n, k, call, c->name);
+    if (st != PQT_OK) {
+        pqt_colbuf_free(&b);
+        return st;
+    }
+    void *d = NULL;
+    uint8_t *v = NULL;
+    size_t es = pqt_kind_elem_nbytes(k);
+    if (first == 0 && !b.data_borrowed && b.data && es == b.elem_nbytes) {
+        /* same element bytes (uint64 as int64 was checked to fit): the read is the copy */
+        bool any_null = zero_null_slots(b.validity, 0, n, b.data, es);
+        d = b.data;
+        b.data = NULL;
+        if (validity_ret && any_null) {
+            v = b.validity; /* bits from 0, (n + 7) / 8 bytes at least */
+            b.validity = NULL;
+            if (n & 7) v[n >> 3] &= (uint8_t)((1u << (n & 7)) - 1); /* as a fresh copy: 0 past n */
+        }
+    } else {
+        bool any_null = b.validity && zero_null_slots(b.validity, first, n, NULL, 0);
+        d = pqt_malloc_array((size_t)n + 1, es);
+        v = validity_ret && any_null ? pqt_calloc((size_t)(n + 7) / 8 + 1, 1) : NULL;
+        if (!d || (validity_ret && any_null && !v)) {
+            pqt_mem_free(d);
+            pqt_mem_free(v);
+            pqt_colbuf_free(&b);
+            return pqt_err(PQT_NOMEM, "%s: out of memory copying column '%s'", call, c->name);
+        }
+        if (n > 0) pqt_tbl_copy_elems(&b, first, n, d, k);
+        if (v) pqt_tbl_copy_validity(&b, first, n, v, 0);
+    }
+    pqt_colbuf_free(&b);
+    *data_ret = d;
+    if (validity_ret) *validity_ret = v;
+    if (nelem_ret) *nelem_ret = n;
+    return PQT_OK;
+}
+
 pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind, void **data_ret,
                                uint8_t **validity_ret, int64_t *nelem_ret)
 {
@@ -239,6 +293,9 @@ pqt_status pqt_table_get_alloc(pqt_table *t, const char *name, int to_kind, void
     if (!data_ret) return pqt_err(PQT_MISUSE, "%s: data_ret is NULL", call);
     int direct = pqt_tbl_direct_slot(t, name, to_kind);
     if (direct >= 0) return get_alloc_direct(t, direct, call, data_ret, validity_ret, nelem_ret);
+    int transient = pqt_tbl_transient_slot(t, name);
+    if (transient >= 0 && !PQT_KIND_IS_BYTES(PQT_KIND_ELEMENT(t->cols[transient].kind)))
+        return get_alloc_transient(t, transient, to_kind, call, data_ret, validity_ret, nelem_ret);
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
     const pqt_tcol *c = &t->cols[ci];
     PQT_TRY(pqt_tbl_copy_kind(c, to_kind, call, &k));

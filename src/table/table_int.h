@@ -246,6 +246,14 @@ pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call);
  * dst alone); on failure dst holds partial values and nothing else changed. */
 int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind);
 pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst, pqt_colbuf *b);
+/* Copies that need the column's own buffers (vectors, strings, conversions) without making
+ * it resident: transient_slot is the slot of a never-read file column (not the row index,
+ * not made in memory, attached), or -1. read_transient reads it through the plan exactly as
+ * a first touch would (sorted plans, decode_kind, the width check, qc) into b, which the
+ * caller owns and may take arrays out of; the table keeps nothing but the settled kind and
+ * width. On failure nothing changed. */
+int pqt_tbl_transient_slot(const pqt_table *t, const char *name);
+pqt_status pqt_tbl_read_transient(pqt_table *t, int ci, const char *call, pqt_colbuf *b);
 pqt_status pqt_tbl_resolve_kind(pqt_table *t, int ci, const char *call);
 /* Slot of the row index, creating and filling it on first request. */
 pqt_status pqt_tbl_row_index(pqt_table *t, const char *call, int *ci_ret);

@@ -328,6 +328,43 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     return PQT_OK;
 }
 
+int pqt_tbl_transient_slot(const pqt_table *t, const char *name)
+{
+    int ci = pqt_tbl_find(t, name);
+    if (ci < 0) return -1;
+    const pqt_tcol *c = &t->cols[ci];
+    if (c->residency == PQT_RES_FULL || c->file_col < 0 || t->detached || c->kind == PQT_NONE ||
+        c->is_row_index || c->added)
+        return -1;
+    return ci;
+}
+
+pqt_status pqt_tbl_read_transient(pqt_table *t, int ci, const char *call, pqt_colbuf *b)
+{
+    pqt_tcol *c = &t->cols[ci];
+    PQT_TRY(check_readable(t, c, call));
+    PQT_TBL_HOLD(t, call, "a first read of a column");
+    int kind, width;
+    pqt_status st = read_column(t, c, effective_threads(t), b, &kind, &width);
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: ", call);
+        return st;
+    }
+    pqt_tbl_qc_note note;
+    st = pqt_tbl_qc_check(t, c, b, call, &note);
+    if (st != PQT_OK) {
+        pqt_colbuf_free(b);
+        return st;
+    }
+    /* the read measured the width: what a resident read would settle (news only, as
+     * read_many writes them) */
+    if (c->kind != kind) c->kind = kind;
+    if (c->width != width) c->width = width;
+    if (!c->kind_known) c->kind_known = true;
+    pqt_tbl_qc_emit(t, &note);
+    return PQT_OK;
+}
+
 pqt_status pqt_tbl_qc_probe(pqt_table *t, int ci, const char *call)
 {
     pqt_tcol *c = &t->cols[ci];
