@@ -214,8 +214,9 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
         return PQT_OK;
     case PQT_OPT_FILTER_KEEP_BYTES:
         if (v < 0 || v == INT64_MAX)
-            return pqt_err(PQT_MISUSE, "PQT_OPT_FILTER_KEEP_BYTES = %lld: the budget must be "
-                                       ">= 0 bytes (0 keeps no filter column)",
+            return pqt_err(PQT_MISUSE,
+                           "PQT_OPT_FILTER_KEEP_BYTES = %lld: the budget must be "
+                           ">= 0 bytes (0 keeps no filter column)",
                            (long long)v);
         o->keep_bytes_plus1 = v + 1;
         return PQT_OK;

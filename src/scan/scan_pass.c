@@ -167,8 +167,6 @@ bool pqt_scan_keepable(const pqt_col *c)
            (PQT_KIND_IS_BYTES(c->elem_kind) || pqt_kind_elem_nbytes(c->elem_kind) > 0);
 }
 
-static bool keepable(const pqt_col *c) { return pqt_scan_keepable(c); }
-
 static void kept_drop(worker *w, int s)
 {
     if (!w->kept[s]) return;
@@ -199,8 +197,8 @@ static void kept_move(pqt_colbuf *b, bool str, size_t width, int64_t dst, int64_
  * the rows of have, held in b from buffer row hbase, compacted to rows *d_io on of out (b's
  * own values, in place, or another block) by one typed loop over the set bits; the validity
  * is compacted in place. */
-static void compact_by_bits(pqt_colbuf *b, size_t width, const pqt_sel *have,
-                            const pqt_sel *want, int64_t hbase, int64_t *d_io, void *out)
+static void compact_by_bits(pqt_colbuf *b, size_t width, const pqt_sel *have, const pqt_sel *want,
+                            int64_t hbase, int64_t *d_io, void *out)
 {
     int64_t d0 = *d_io, d = d0, hs, hl, base = hbase;
     pqt_sel_cursor hc = {0};
@@ -219,10 +217,14 @@ static void compact_by_bits(pqt_colbuf *b, size_t width, const pqt_sel *have,
         }                                                                                          \
     }
         switch (width) {
-        case 8: COMPACT_(uint64_t) break;
-        case 4: COMPACT_(uint32_t) break;
-        case 2: COMPACT_(uint16_t) break;
-        default: COMPACT_(uint8_t) break;
+        case 8:
+            COMPACT_(uint64_t) break;
+        case 4:
+            COMPACT_(uint32_t) break;
+        case 2:
+            COMPACT_(uint16_t) break;
+        default:
+            COMPACT_(uint8_t) break;
         }
 #undef COMPACT_
         base += hl;
@@ -262,7 +264,8 @@ void pqt_scan_compact_rows(pqt_colbuf *b, const pqt_sel *have, const pqt_sel *wa
             gbase += h->nsel;
             continue;
         }
-        if (!str && wt->kind == PQT_SEL_BITS && (width == 8 || width == 4 || width == 2 || width == 1)) {
+        if (!str && wt->kind == PQT_SEL_BITS &&
+            (width == 8 || width == 4 || width == 2 || width == 1)) {
             compact_by_bits(b, width, h, wt, gbase, &d, b->data);
             gbase += h->nsel;
             continue;
@@ -350,7 +353,8 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         kept_drop(w, s); /* decoded under fewer rows than asked (decode then filter) */
         void *into = NULL;
         size_t width = pqt_kind_elem_nbytes(c->elem_kind);
-        const pqt_scan_keep *kp = w->keep_of && w->keep_of[s] >= 0 ? &ps->keep[w->keep_of[s]] : NULL;
+        const pqt_scan_keep *kp =
+            w->keep_of && w->keep_of[s] >= 0 ? &ps->keep[w->keep_of[s]] : NULL;
         if (kp && kp->values && most_pass(ps, w))
             into = (char *)kp->values + ps->keep_dst_row[rg] * (int64_t)width;
         else if (!PQT_KIND_IS_BYTES(c->elem_kind) && !c->is_list && width > 0)
@@ -362,7 +366,7 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         bool str = PQT_KIND_IS_BYTES(b->elem_kind);
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
                                     (const char *)b->str_bytes.data, b->validity};
-        if (w->keep_after[s] && keepable(c)) {
+        if (w->keep_after[s] && pqt_scan_keepable(c)) {
             PQT_TRY(pqt_sel_copy(&w->kept_sel[s], sel));
             w->kept[s] = true;
         }
@@ -623,7 +627,6 @@ static pqt_status apply_conj_dense(const pqt_scan_pass *ps, worker *w, int rg, i
     PQT_TRY(apply_conj(ps, w, rg, k, &w->dense));
     return pqt_sel_and(sel, &w->dense);
 }
-
 
 /* This row group's order: by rows removed per unit of cost, measured on the row groups done
  * so far (docs/pruning.md, "Conjunct order"); an unmeasured conjunct counts
@@ -902,13 +905,13 @@ static void hand_out(const pqt_scan_pass *ps, worker *w, int rg, const pqt_sel *
         if (!w->kept[s] || w->bufs[s].str_bytes.fixed) continue;
         pqt_colbuf *b = &w->bufs[s];
         int64_t n = sel->nsel;
-        char *to = ps->keep[k].values ? (char *)ps->keep[k].values +
-                                            ps->keep_dst_row[rg] * (int64_t)b->elem_nbytes
-                                      : NULL;
+        char *to = ps->keep[k].values
+                       ? (char *)ps->keep[k].values + ps->keep_dst_row[rg] * (int64_t)b->elem_nbytes
+                       : NULL;
         size_t width = b->elem_nbytes;
         pqt_status st = PQT_OK;
-        if (to && (char *)b->data != to && sel->kind == PQT_SEL_BITS && width >= 1 &&
-            width <= 8 && (width & (width - 1)) == 0 && n < w->kept_sel[s].nsel) {
+        if (to && (char *)b->data != to && sel->kind == PQT_SEL_BITS && width >= 1 && width <= 8 &&
+            (width & (width - 1)) == 0 && n < w->kept_sel[s].nsel) {
             /* scattered survivors in the thread's buffer: gathered straight to their place */
             int64_t d = 0;
             compact_by_bits(b, width, &w->kept_sel[s], sel, 0, &d, to);
@@ -917,13 +920,10 @@ static void hand_out(const pqt_scan_pass *ps, worker *w, int rg, const pqt_sel *
             pqt_err_mute();
             st = kept_compact(w, s, sel);
             pqt_err_unmute();
-            if (st == PQT_OK && to && (char *)b->data != to)
-                memcpy(to, b->data, (size_t)n * width);
+            if (st == PQT_OK && to && (char *)b->data != to) memcpy(to, b->data, (size_t)n * width);
         }
         if (st != PQT_OK) continue;
-        if (to) {
-            /* the values are in place */
-        } else {
+        if (!to) {
             pc->str_offsets = b->str_offsets;
             pc->str_bytes = b->str_bytes;
             b->str_offsets = NULL;
@@ -989,8 +989,10 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
             if (lim) limit_finish(ps, lim, sels, verdicts);
             return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         }
-        for (int s = 0; s < nslots; s++) keep_of[s] = -1;
-        for (int k = 0; k < ps->nkeep; k++) keep_of[ps->keep[k].slot] = k;
+        for (int s = 0; s < nslots; s++)
+            keep_of[s] = -1;
+        for (int k = 0; k < ps->nkeep; k++)
+            keep_of[ps->keep[k].slot] = k;
     }
     int nwork = 0;
     for (int rg = 0; rg < ps->nrg; rg++) nwork += sels[rg].nsel > 0;

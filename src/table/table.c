@@ -107,8 +107,10 @@ static pqt_status plan_at_open(pqt_table *t, const pqt_filter *filter, const pqt
     if (st == PQT_OK) st = pqt_tbl_sample_at_open(t);
     if (st == PQT_OK && (sort || limit >= 0)) st = pqt_tbl_sort_at_open(t, sort, limit);
     /* the filter columns the pass kept become resident for the rows and order decided */
-    if (st == PQT_OK) pqt_tbl_keep_install(t);
-    else pqt_tbl_keep_drop(t);
+    if (st == PQT_OK)
+        pqt_tbl_keep_install(t);
+    else
+        pqt_tbl_keep_drop(t);
     return st;
 }
 

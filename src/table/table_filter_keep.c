@@ -109,8 +109,7 @@ void pqt_tbl_keep_pass_prepare(const pqt_table *t, const pqt_fprog *prog,
 
 /* Keep column k of the pass over t's (filtered) plan into *out; false when some row group
  * that kept rows did not hand it out, or memory ran short. */
-static bool assemble(pqt_table *t, pqt_tbl_keep_pass *kp, int k, const pqt_col *fc,
-                     pqt_colbuf *out)
+static bool assemble(pqt_table *t, pqt_tbl_keep_pass *kp, int k, const pqt_col *fc, pqt_colbuf *out)
 {
     const pqt_plan *p = &t->plan;
     pqt_scan_keep *kk = &kp->keep[k];
@@ -150,9 +149,11 @@ static bool assemble(pqt_table *t, pqt_tbl_keep_pass *kp, int k, const pqt_col *
             out->str_offsets[0] = 0;
             for (int rg = 0; rg < p->nrg; rg++) {
                 const pqt_scan_keep_piece *pc = &kk->pieces[rg];
-                int64_t n = p->sel[rg].nsel, at = p->dst_row[rg], nb = n > 0 ? pc->str_offsets[n] : 0;
+                int64_t n = p->sel[rg].nsel, at = p->dst_row[rg],
+                        nb = n > 0 ? pc->str_offsets[n] : 0;
                 if (nb > 0) memcpy(out->str_bytes.data + base, pc->str_bytes.data, (size_t)nb);
-                for (int64_t i = 1; i <= n; i++) out->str_offsets[at + i] = base + pc->str_offsets[i];
+                for (int64_t i = 1; i <= n; i++)
+                    out->str_offsets[at + i] = base + pc->str_offsets[i];
                 base += nb;
             }
             out->str_bytes.len = (size_t)base;
@@ -165,8 +166,10 @@ static bool assemble(pqt_table *t, pqt_tbl_keep_pass *kp, int k, const pqt_col *
             const pqt_scan_keep_piece *pc = &kk->pieces[rg];
             int64_t n = p->sel[rg].nsel;
             if (n == 0) continue;
-            if (pc->validity) pqt_bits_copy(out->validity, p->dst_row[rg], pc->validity, 0, n);
-            else pqt_bits_set_range(out->validity, p->dst_row[rg], n);
+            if (pc->validity)
+                pqt_bits_copy(out->validity, p->dst_row[rg], pc->validity, 0, n);
+            else
+                pqt_bits_set_range(out->validity, p->dst_row[rg], n);
         }
     return true;
 }
@@ -206,7 +209,8 @@ void pqt_tbl_keep_drop(pqt_table *t)
 {
     pqt_tbl_keep *st = t->keep;
     if (!st) return;
-    for (int k = 0; st->bufs && k < st->n; k++) pqt_colbuf_free(&st->bufs[k]);
+    for (int k = 0; st->bufs && k < st->n; k++)
+        pqt_colbuf_free(&st->bufs[k]);
     pqt_plan_sels_free(st->sels, t->plan.nrg);
     pqt_mem_free(st->bufs);
     pqt_mem_free(st->ci);
@@ -235,7 +239,8 @@ static bool follow_plan(pqt_table *t, const pqt_sel *staged, pqt_colbuf *b)
 {
     const pqt_plan *p = &t->plan;
     bool same = true;
-    for (int rg = 0; rg < p->nrg && same; rg++) same = staged[rg].nsel == p->sel[rg].nsel;
+    for (int rg = 0; rg < p->nrg && same; rg++)
+        same = staged[rg].nsel == p->sel[rg].nsel;
     if (!same) pqt_scan_compact_rows(b, staged, p->sel, p->nrg);
     if (!p->perm) return true;
     pqt_colbuf g;
@@ -277,7 +282,8 @@ void pqt_tbl_keep_free_col(pqt_tcol *c)
 
 void pqt_tbl_keep_forget(pqt_table *t)
 {
-    for (int i = 0; i < t->ncols; i++) pqt_tbl_keep_free_col(&t->cols[i]);
+    for (int i = 0; i < t->ncols; i++)
+        pqt_tbl_keep_free_col(&t->cols[i]);
 }
 
 /* The kept values of c leave it: what they save counts (reads in parallel count theirs). */
