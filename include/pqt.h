@@ -212,9 +212,11 @@ typedef enum pqt_opt {
     /* int64 >= 0, table open with a filter: the filter columns the filter pass decodes
      * as values are kept for the table's reads, up to this many bytes in all (default
      * PQT_FILTER_KEEP_BYTES_DEFAULT; 0 keeps none): a later read of such a column costs no
-     * decode (docs/pruning.md, "A filter column kept for the payload"). A kept column is
-     * resident from the open on, as if read (pqt_scan_counts.filter_values_reused counts
-     * it); the memory is what a read of it would hold. */
+     * decode, and pqt_table_get_alloc hands the kept block over without a copy (docs/
+     * pruning.md, "A filter column kept for the payload": only where at least half the rows
+     * pass, and where every row group decoded the column as values). The memory is what a
+     * read of the column would hold; pqt_table_evict drops it. pqt_scan_counts.
+     * filter_values_reused counts the values reads took this way. */
     PQT_OPT_FILTER_KEEP_BYTES = 21
 } pqt_opt;
 /* 256 MiB: a double column of 32M survivors, more than one row group per thread of any

@@ -155,7 +155,9 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *pass, pqt_sel *sels, pqt_rg_verd
  * decode straight there when most rows are expected to pass), validity and strings as the
  * row group's piece. A row group where the column was not decoded as values (dictionary
  * codes, statistics or the dictionary proved it, the row group stopped before it) leaves
- * its piece not ok; one keeping no row is ok and empty. ---- */
+ * its piece not ok, and so does one where fewer than half the rows the conjuncts saw so far
+ * passed and the column is not in place already (the copy would cost more than it saves
+ * when the column is not read again); one keeping no row is ok and empty. ---- */
 typedef struct pqt_scan_keep_piece {
     bool ok;              /* the piece holds the row group's survivors */
     int64_t nrows;        /* survivors */
@@ -168,6 +170,7 @@ typedef struct pqt_scan_keep {
     void *values;                /* fixed width: room for every row of the pass's selections,
                                     row group rg's from keep_dst_row[rg]; NULL for strings */
     pqt_scan_keep_piece *pieces; /* per row group, zeroed by the caller */
+    int given_up; /* set by the pass (atomically) once a row group did not keep the column */
 } pqt_scan_keep;
 void pqt_scan_keep_piece_free(pqt_scan_keep_piece *p);
 /* A column the pass can keep: flat, fixed width or strings. */

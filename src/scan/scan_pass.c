@@ -893,6 +893,11 @@ static void limit_finish(const pqt_scan_pass *ps, limit_state *ls, pqt_sel *sels
  * made is left not ok, and the column is read again later. */
 static void hand_out(const pqt_scan_pass *ps, worker *w, int rg, const pqt_sel *sel)
 {
+    /* Where fewer than half the rows pass, the survivors are not copied out: the copy would
+     * cost every filtered open (W4 measured +12-17%), also when the column is never read
+     * again. A column is kept only when every row group kept it, so one such row group
+     * gives it up for all (given_up: no more copies for it). */
+    bool most = most_pass(ps, w);
     for (int k = 0; k < ps->nkeep; k++) {
         int s = ps->keep[k].slot;
         pqt_scan_keep_piece *pc = &ps->keep[k].pieces[rg];
@@ -902,9 +907,18 @@ static void hand_out(const pqt_scan_pass *ps, worker *w, int rg, const pqt_sel *
             continue;
         }
         /* not decoded as values here (or strings in memory the buffer does not own) */
-        if (!w->kept[s] || w->bufs[s].str_bytes.fixed) continue;
+        if (!w->kept[s] || w->bufs[s].str_bytes.fixed ||
+            __atomic_load_n(&ps->keep[k].given_up, __ATOMIC_RELAXED))
+            continue;
         pqt_colbuf *b = &w->bufs[s];
         int64_t n = sel->nsel;
+        bool in_place = ps->keep[k].values &&
+                        (char *)b->data == (char *)ps->keep[k].values +
+                                               ps->keep_dst_row[rg] * (int64_t)b->elem_nbytes;
+        if (!most && !in_place) {
+            __atomic_store_n(&ps->keep[k].given_up, 1, __ATOMIC_RELAXED);
+            continue;
+        }
         char *to = ps->keep[k].values
                        ? (char *)ps->keep[k].values + ps->keep_dst_row[rg] * (int64_t)b->elem_nbytes
                        : NULL;

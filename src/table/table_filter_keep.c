@@ -29,6 +29,15 @@ struct pqt_tbl_keep {
     pqt_sel *sels;    /* the plan's selections when staged (plan.nrg) */
 };
 
+/* A kept block dropped unread goes to the large-block cache (pqt_free, mem.c): the next
+ * open's block of this size then takes memory already faulted in, not fresh zeroed pages. */
+static void free_values(pqt_colbuf *b)
+{
+    if (!b->data_borrowed) pqt_free(b->data);
+    b->data = NULL;
+    pqt_colbuf_free(b);
+}
+
 static int64_t budget(const pqt_table *t)
 {
     return t->opts.keep_bytes_plus1 > 0 ? t->opts.keep_bytes_plus1 - 1
@@ -56,7 +65,7 @@ static int64_t cost(const pqt_table *t, const pqt_col *fc)
 void pqt_tbl_keep_pass_free(pqt_tbl_keep_pass *kp, int nrg)
 {
     for (int k = 0; k < kp->nkeep; k++) {
-        pqt_mem_free(kp->keep[k].values);
+        pqt_free(kp->keep[k].values);
         for (int rg = 0; kp->keep[k].pieces && rg < nrg; rg++)
             pqt_scan_keep_piece_free(&kp->keep[k].pieces[rg]);
         pqt_mem_free(kp->keep[k].pieces);
@@ -134,8 +143,9 @@ static bool assemble(pqt_table *t, pqt_tbl_keep_pass *kp, int k, const pqt_col *
                 memmove(v + p->dst_row[rg] * (int64_t)w, v + kp->dst_row[rg] * (int64_t)w,
                         (size_t)n * w);
         }
-        void *shrunk = pqt_realloc(v, (size_t)p->nsel * w);
-        if (shrunk) kk->values = shrunk;
+        /* no shrinking realloc: a block this large would be copied to fresh memory; the
+         * pages past the survivors were never touched (row groups' survivors start their
+         * segments) or hold a row group's first survivors: they cost no more than that */
         st = pqt_colbuf_alloc(out, fc, p->nsel, 0, kk->values);
         if (st == PQT_OK) {
             out->data_borrowed = false; /* the block is the column's from now on */
@@ -210,7 +220,7 @@ void pqt_tbl_keep_drop(pqt_table *t)
     pqt_tbl_keep *st = t->keep;
     if (!st) return;
     for (int k = 0; st->bufs && k < st->n; k++)
-        pqt_colbuf_free(&st->bufs[k]);
+        free_values(&st->bufs[k]);
     pqt_plan_sels_free(st->sels, t->plan.nrg);
     pqt_mem_free(st->bufs);
     pqt_mem_free(st->ci);
@@ -275,7 +285,7 @@ void pqt_tbl_keep_install(pqt_table *t)
 void pqt_tbl_keep_free_col(pqt_tcol *c)
 {
     if (!c->kept) return;
-    pqt_colbuf_free(c->kept);
+    free_values(c->kept);
     pqt_mem_free(c->kept);
     c->kept = NULL;
 }
