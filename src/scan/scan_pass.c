@@ -355,7 +355,8 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         size_t width = pqt_kind_elem_nbytes(c->elem_kind);
         const pqt_scan_keep *kp =
             w->keep_of && w->keep_of[s] >= 0 ? &ps->keep[w->keep_of[s]] : NULL;
-        if (kp && kp->values && most_pass(ps, w))
+        if (kp && kp->values && !__atomic_load_n(&kp->given_up, __ATOMIC_RELAXED) &&
+            most_pass(ps, w))
             into = (char *)kp->values + ps->keep_dst_row[rg] * (int64_t)width;
         else if (!PQT_KIND_IS_BYTES(c->elem_kind) && !c->is_list && width > 0)
             PQT_TRY(slot_values(w, s, (size_t)sel->nsel * width, c->path, &into));

@@ -317,7 +317,7 @@ bool pqt_tbl_keep_take_into(pqt_table *t, pqt_tcol *c, void *dst, pqt_colbuf *b)
     if (!c->kept) return false;
     taken(t, c, b);
     if (b->nelem > 0) memcpy(dst, b->data, (size_t)b->nelem * b->elem_nbytes);
-    if (!b->data_borrowed) pqt_mem_free(b->data);
+    if (!b->data_borrowed) pqt_free(b->data); /* to the large-block cache, as free_values */
     b->data = dst; /* as a direct read leaves it: the values are the caller's */
     b->data_borrowed = true;
     return true;
