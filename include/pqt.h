@@ -208,8 +208,20 @@ typedef enum pqt_opt {
     PQT_OPT_UNION_BY_NAME = 19,
     /* int, an open split among processes (pqt_table_open_mpi, pqt_table_open_share;
      * docs/mpi.md): how the rows are shared, a pqt_share_by */
-    PQT_OPT_SHARE_BY = 20
+    PQT_OPT_SHARE_BY = 20,
+    /* int64 >= 0, table open with a filter: the filter columns the filter pass decodes
+     * as values are kept for the table's reads, up to this many bytes in all (default
+     * PQT_FILTER_KEEP_BYTES_DEFAULT; 0 keeps none): a later read of such a column costs no
+     * decode, and pqt_table_get_alloc hands the kept block over without a copy (docs/
+     * pruning.md, "A filter column kept for the payload": only where at least half the rows
+     * pass, and where every row group decoded the column as values). The memory is what a
+     * read of the column would hold; pqt_table_evict drops it. pqt_scan_counts.
+     * filter_values_reused counts the values reads took this way. */
+    PQT_OPT_FILTER_KEEP_BYTES = 21
 } pqt_opt;
+/* 256 MiB: a double column of 32M survivors, more than one row group per thread of any
+ * file, little next to the columns a table holds once read. */
+#define PQT_FILTER_KEEP_BYTES_DEFAULT ((int64_t)256 << 20)
 
 typedef enum pqt_share_by {
     PQT_SHARE_BYTES = 0, /* default: whole row groups, balanced by their compressed bytes */
@@ -1169,6 +1181,9 @@ typedef struct pqt_scan_counts {
     int64_t files_pruned_partition;
     int64_t files_pruned_stats;
     int64_t footers_read;
+    /* values the filter pass decoded and the table kept as its columns' values, so reading
+     * them decoded nothing (PQT_OPT_FILTER_KEEP_BYTES; docs/pruning.md) */
+    int64_t filter_values_reused;
 } pqt_scan_counts;
 PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
 /* Values decoded so far for one column (0 when never read). -1 when t has no such column. */

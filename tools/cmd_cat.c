@@ -51,7 +51,9 @@
     "                     \"row groups 3-9: ...\", counts summed), a \"counters:\" line of\n"  \
     "                     choosing the rows (row groups pruned, pages, values, bytes read),\n" \
     "                     then the sample's fraction and seed, the sort keys as applied, the\n" \
-    "                     limit and the qc rules\n"                                              \
+    "                     limit and the qc rules; \"kept from the filter: N values\": the\n"   \
+    "                     filter columns printed from what --where decoded, not decoded again\n" \
+    "                     (at most 256 MiB of them; docs/pruning.md)\n"                        \
     "  --qc RULE          quality control (docs/qc.md: `ra, >=0, <=360, Null`); repeatable,\n"  \
     "                     one rule per column. Every column a rule names is checked over the\n" \
     "                     rows to print before any is printed; a violation is an error\n"       \

@@ -288,6 +288,9 @@ void tool_explain_text(const pqt_table *t, FILE *out)
     if (c.row_groups_not_read_limit > 0)
         fprintf(out, "not read after the limit: %lld row groups\n",
                 (long long)c.row_groups_not_read_limit);
+    if (c.filter_values_reused > 0) /* docs/pruning.md, "A filter column kept for the payload" */
+        fprintf(out, "kept from the filter: %lld values read without decoding them again\n",
+                (long long)c.filter_values_reused);
     if (c.files > 1)
         fprintf(out,
                 "files: %lld (%lld pruned by partition values, %lld by statistics); %lld "

@@ -212,6 +212,14 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
                            (long long)v);
         o->share_by_rows = v == PQT_SHARE_ROWS;
         return PQT_OK;
+    case PQT_OPT_FILTER_KEEP_BYTES:
+        if (v < 0 || v == INT64_MAX)
+            return pqt_err(PQT_MISUSE,
+                           "PQT_OPT_FILTER_KEEP_BYTES = %lld: the budget must be "
+                           ">= 0 bytes (0 keeps no filter column)",
+                           (long long)v);
+        o->keep_bytes_plus1 = v + 1;
+        return PQT_OK;
     case PQT_OPT_SAMPLE_SEED: /* every value is one: <= 0 asks the open to draw a seed */
         o->sample_seed = v;
         return PQT_OK;

@@ -32,6 +32,7 @@ struct pqt_opts {
     bool hive_off;              /* PQT_OPT_HIVE 0 */
     bool union_by_name;         /* PQT_OPT_UNION_BY_NAME 1 */
     bool share_by_rows;         /* PQT_OPT_SHARE_BY PQT_SHARE_ROWS */
+    int64_t keep_bytes_plus1;   /* PQT_OPT_FILTER_KEEP_BYTES + 1; 0 = the default */
 };
 
 #endif

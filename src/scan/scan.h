@@ -91,6 +91,11 @@ typedef struct pqt_scan_pass {
     int64_t sample_seed;
     const int64_t *ri_shift; /* NULL, or per row group what the row index subtracts from
                                 rg_start (a dataset's rows number within their own file) */
+    /* Filter columns handed out of the pass (docs/pruning.md, "A filter column kept for the
+     * payload"): NULL / 0 for none. */
+    struct pqt_scan_keep *keep;
+    int nkeep;
+    const int64_t *keep_dst_row; /* per row group: where its rows start in keep[].values */
 } pqt_scan_pass;
 
 /* ---- proofs from the file's auxiliary structures, each for one conjunct of one row group,
@@ -150,5 +155,36 @@ void pqt_scan_conj_order(const pqt_fprog *p, int *order_ret);
  * failure sels are partly refined (the caller works on a copy) and the message names the
  * column and row group. */
 pqt_status pqt_scan_filter(const pqt_scan_pass *pass, pqt_sel *sels, pqt_rg_verdict *verdicts);
+
+/* ---- a filter column kept for the payload (docs/pruning.md, "A filter column kept for the
+ * payload"). A column the pass decodes as values (pqt_scan_keepable: flat, fixed width or
+ * strings) is, at the end of each row group, compacted to the row group's final selection
+ * and handed out: fixed-width values into keep.values at keep_dst_row[rg] (the pass may
+ * decode straight there when most rows are expected to pass), validity and strings as the
+ * row group's piece. A row group where the column was not decoded as values (dictionary
+ * codes, statistics or the dictionary proved it, the row group stopped before it) leaves
+ * its piece not ok, and so does one where fewer than half the rows the conjuncts saw so far
+ * passed and the column is not in place already (the copy would cost more than it saves
+ * when the column is not read again); one keeping no row is ok and empty. ---- */
+typedef struct pqt_scan_keep_piece {
+    bool ok;              /* the piece holds the row group's survivors */
+    int64_t nrows;        /* survivors */
+    uint8_t *validity;    /* nrows bits, or NULL (a column without nulls); pqt_mem_free */
+    int64_t *str_offsets; /* strings: nrows + 1 offsets into str_bytes; pqt_mem_free */
+    pqt_buf str_bytes;
+} pqt_scan_keep_piece;
+typedef struct pqt_scan_keep {
+    int slot;                    /* the program slot */
+    void *values;                /* fixed width: room for every row of the pass's selections,
+                                    row group rg's from keep_dst_row[rg]; NULL for strings */
+    pqt_scan_keep_piece *pieces; /* per row group, zeroed by the caller */
+    int given_up; /* set by the pass (atomically) once a row group did not keep the column */
+} pqt_scan_keep;
+void pqt_scan_keep_piece_free(pqt_scan_keep_piece *p);
+/* A column the pass can keep: flat, fixed width or strings. */
+bool pqt_scan_keepable(const pqt_col *c);
+/* Compact b (a flat fixed-width or string colbuf holding, row group after row group, the
+ * rows of have[0..nrg)) in place to the rows of want[0..nrg) (each a subset of have's). */
+void pqt_scan_compact_rows(pqt_colbuf *b, const pqt_sel *have, const pqt_sel *want, int nrg);
 
 #endif

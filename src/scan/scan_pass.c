@@ -54,6 +54,8 @@ typedef struct worker {
     bool *kept;          /* per slot: bufs[s] holds the rows of kept_sel[s], for a later conjunct */
     pqt_sel *kept_sel;   /* per slot: the selection bufs[s] was decoded under, or compacted to */
     uint8_t *keep_after; /* per slot: a conjunct after the current one needs it */
+    const int *keep_of;  /* per slot: its index in ps->keep, or -1 (NULL: nothing kept) */
+    const struct conj_seen *seen; /* what the conjuncts kept so far, across threads */
 } worker;
 
 static void worker_free(worker *w, int nslots)
@@ -159,7 +161,7 @@ static pqt_status slot_values(worker *w, int s, size_t nbytes, const char *path,
 /* ---- each column decoded once per row group (docs/pruning.md, "Each column decoded once") */
 
 /* A slot whose decoded values can be kept and compacted: flat, fixed width or strings. */
-static bool keepable(const pqt_col *c)
+bool pqt_scan_keepable(const pqt_col *c)
 {
     return c && !c->is_list && c->max_rep == 0 &&
            (PQT_KIND_IS_BYTES(c->elem_kind) || pqt_kind_elem_nbytes(c->elem_kind) > 0);
@@ -184,13 +186,112 @@ static void kept_move(pqt_colbuf *b, bool str, size_t width, int64_t dst, int64_
         for (int64_t j = 0; j < n; j++)
             off[dst + j] = *dbyte + (off[src + j] - lo);
         *dbyte += hi - lo;
-    } else {
+    } else if (dst != src) {
         memmove((char *)b->data + dst * (int64_t)width, (char *)b->data + src * (int64_t)width,
                 (size_t)n * width);
     }
-    if (b->validity)
-        for (int64_t j = 0; j < n; j++)
-            pqt_bit_set(b->validity, dst + j, pqt_bit_get(b->validity, src + j));
+    if (b->validity && dst != src) pqt_bits_copy(b->validity, dst, b->validity, src, n);
+}
+
+/* kept_move for a want that is a bitmap (a scattered result: runs would cost a call a row):
+ * the rows of have, held in b from buffer row hbase, compacted to rows *d_io on of out (b's
+ * own values, in place, or another block) by one typed loop over the set bits; the validity
+ * is compacted in place. */
+static void compact_by_bits(pqt_colbuf *b, size_t width, const pqt_sel *have, const pqt_sel *want,
+                            int64_t hbase, int64_t *d_io, void *out)
+{
+    int64_t d0 = *d_io, d = d0, hs, hl, base = hbase;
+    pqt_sel_cursor hc = {0};
+    while (pqt_sel_next_run(have, &hc, 0, have->nrows, &hs, &hl)) {
+        /* in place, a row lands at or before its own place, after it was read */
+#define COMPACT_(T)                                                                                \
+    {                                                                                              \
+        T *x = out;                                                                                \
+        const T *src = (const T *)b->data + base - hs;                                             \
+        for (int64_t wi = hs >> 6; wi <= (hs + hl - 1) >> 6; wi++) {                               \
+            uint64_t word = pqt_sel_word_in(want, wi, hs, hs + hl);                                \
+            while (word) {                                                                         \
+                x[d++] = src[(wi << 6) + __builtin_ctzll(word)];                                   \
+                word &= word - 1;                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    }
+        switch (width) {
+        case 8:
+            COMPACT_(uint64_t) break;
+        case 4:
+            COMPACT_(uint32_t) break;
+        case 2:
+            COMPACT_(uint16_t) break;
+        default:
+            COMPACT_(uint8_t) break;
+        }
+#undef COMPACT_
+        base += hl;
+    }
+    uint8_t *v = b->validity;
+    if (v && pqt_bits_all_set(v, hbase, have->nsel)) {
+        pqt_bits_set_range(v, d0, d - d0);
+    } else if (v) {
+        int64_t dv = d0;
+        base = hbase;
+        memset(&hc, 0, sizeof hc);
+        while (pqt_sel_next_run(have, &hc, 0, have->nrows, &hs, &hl)) {
+            for (int64_t wi = hs >> 6; wi <= (hs + hl - 1) >> 6; wi++) {
+                uint64_t word = pqt_sel_word_in(want, wi, hs, hs + hl);
+                while (word) {
+                    int64_t r = (wi << 6) + __builtin_ctzll(word);
+                    pqt_bit_set(v, dv++, pqt_bit_get(v, base + (r - hs)));
+                    word &= word - 1;
+                }
+            }
+            base += hl;
+        }
+    }
+    *d_io = d;
+}
+
+void pqt_scan_compact_rows(pqt_colbuf *b, const pqt_sel *have, const pqt_sel *want, int nrg)
+{
+    bool str = PQT_KIND_IS_BYTES(b->elem_kind);
+    size_t width = pqt_kind_elem_nbytes(b->elem_kind);
+    int64_t d = 0, dbyte = 0, gbase = 0; /* gbase: buffer row of row group g's first row */
+    for (int g = 0; g < nrg; g++) {
+        const pqt_sel *h = &have[g], *wt = &want[g];
+        if (wt->nsel == h->nsel) { /* the same rows: the block moves whole */
+            if (h->nsel > 0) kept_move(b, str, width, d, gbase, h->nsel, &dbyte);
+            d += h->nsel;
+            gbase += h->nsel;
+            continue;
+        }
+        if (!str && wt->kind == PQT_SEL_BITS &&
+            (width == 8 || width == 4 || width == 2 || width == 1)) {
+            compact_by_bits(b, width, h, wt, gbase, &d, b->data);
+            gbase += h->nsel;
+            continue;
+        }
+        pqt_sel_cursor hc = {0}, wc = {0};
+        int64_t hs = 0, hl = 0, hbase = gbase, ws, wl;
+        bool hok = pqt_sel_next_run(h, &hc, 0, h->nrows, &hs, &hl);
+        while (pqt_sel_next_run(wt, &wc, 0, wt->nrows, &ws, &wl)) {
+            while (wl > 0 && hok) {
+                if (ws >= hs + hl) { /* want's rows lie in a later run of have */
+                    hbase += hl;
+                    hok = pqt_sel_next_run(h, &hc, 0, h->nrows, &hs, &hl);
+                    continue;
+                }
+                int64_t n = hs + hl - ws < wl ? hs + hl - ws : wl;
+                kept_move(b, str, width, d, hbase + (ws - hs), n, &dbyte);
+                d += n;
+                ws += n;
+                wl -= n;
+            }
+        }
+        gbase += h->nsel;
+    }
+    if (str) b->str_offsets[d] = dbyte;
+    if (b->nelem == b->nrows) b->nelem = d;
+    b->nrows = d;
 }
 
 /* Slot s was kept holding the rows of kept_sel[s]: compact it in place to the rows of want,
@@ -199,30 +300,30 @@ static pqt_status kept_compact(worker *w, int s, const pqt_sel *want)
 {
     pqt_sel *have = &w->kept_sel[s];
     if (want->nsel == have->nsel) return PQT_OK; /* the same rows */
-    pqt_colbuf *b = &w->bufs[s];
-    bool str = PQT_KIND_IS_BYTES(b->elem_kind);
-    size_t width = pqt_kind_elem_nbytes(b->elem_kind);
-    pqt_sel_cursor hc = {0}, wc = {0};
-    int64_t hs = 0, hl = 0, hbase = 0, ws, wl, d = 0, dbyte = 0;
-    bool hok = pqt_sel_next_run(have, &hc, 0, have->nrows, &hs, &hl);
-    while (pqt_sel_next_run(want, &wc, 0, want->nrows, &ws, &wl)) {
-        while (wl > 0 && hok) {
-            if (ws >= hs + hl) { /* want's rows lie in a later run of have */
-                hbase += hl;
-                hok = pqt_sel_next_run(have, &hc, 0, have->nrows, &hs, &hl);
-                continue;
-            }
-            int64_t n = hs + hl - ws < wl ? hs + hl - ws : wl;
-            kept_move(b, str, width, d, hbase + (ws - hs), n, &dbyte);
-            d += n;
-            ws += n;
-            wl -= n;
-        }
-    }
-    if (str) b->str_offsets[d] = dbyte;
-    if (b->nelem == b->nrows) b->nelem = d;
-    b->nrows = d;
+    pqt_scan_compact_rows(&w->bufs[s], have, want, 1);
     return pqt_sel_copy(have, want);
+}
+
+/* What evaluating each conjunct on values did so far, across threads: rows in and out. */
+typedef struct conj_seen {
+    _Atomic int64_t in, out;
+} conj_seen;
+
+/* Whether the conjuncts measured so far keep at least half the rows they see: a column kept
+ * for the payload is then decoded straight into its place (the copy of the survivors would
+ * cost more than the pages it touches beyond them); before any measurement, and when fewer
+ * pass, it is decoded into the thread's reused buffer and only the survivors are copied. */
+static bool most_pass(const pqt_scan_pass *ps, const worker *w)
+{
+    double p = 1;
+    bool measured = false;
+    for (int k = 0; k < pqt_scan_prog_nconj(ps->prog); k++) {
+        int64_t in = w->seen[k].in, out = w->seen[k].out;
+        if (in <= 0) continue;
+        p *= (double)out / (double)in;
+        measured = true;
+    }
+    return measured && p >= 0.5;
 }
 
 /* Decode the slots of conjunct k for the rows sel holds into w's vectors: a slot kept from an
@@ -252,7 +353,12 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         kept_drop(w, s); /* decoded under fewer rows than asked (decode then filter) */
         void *into = NULL;
         size_t width = pqt_kind_elem_nbytes(c->elem_kind);
-        if (!PQT_KIND_IS_BYTES(c->elem_kind) && !c->is_list && width > 0)
+        const pqt_scan_keep *kp =
+            w->keep_of && w->keep_of[s] >= 0 ? &ps->keep[w->keep_of[s]] : NULL;
+        if (kp && kp->values && !__atomic_load_n(&kp->given_up, __ATOMIC_RELAXED) &&
+            most_pass(ps, w))
+            into = (char *)kp->values + ps->keep_dst_row[rg] * (int64_t)width;
+        else if (!PQT_KIND_IS_BYTES(c->elem_kind) && !c->is_list && width > 0)
             PQT_TRY(slot_values(w, s, (size_t)sel->nsel * width, c->path, &into));
         PQT_TRY(pqt_colbuf_alloc(b, c, sel->nsel, 0, into));
         pqt_chunk_src src = *ps->src;
@@ -261,7 +367,7 @@ static pqt_status decode_conj(const pqt_scan_pass *ps, worker *w, int rg, int k,
         bool str = PQT_KIND_IS_BYTES(b->elem_kind);
         w->vecs[s] = (pqt_scan_vec){str ? (const void *)b->str_offsets : b->data,
                                     (const char *)b->str_bytes.data, b->validity};
-        if (w->keep_after[s] && keepable(c)) {
+        if (w->keep_after[s] && pqt_scan_keepable(c)) {
             PQT_TRY(pqt_sel_copy(&w->kept_sel[s], sel));
             w->kept[s] = true;
         }
@@ -516,11 +622,6 @@ static pqt_status apply_conj_dense(const pqt_scan_pass *ps, worker *w, int rg, i
     return pqt_sel_and(sel, &w->dense);
 }
 
-/* What evaluating each conjunct on values did so far, across threads: rows in and out. */
-typedef struct conj_seen {
-    _Atomic int64_t in, out;
-} conj_seen;
-
 /* This row group's order: by rows removed per unit of cost, measured on the row groups done
  * so far (docs/pruning.md, "Conjunct order"); an unmeasured conjunct counts
  * as keeping half its rows. Ties keep the cost order, so the first row groups use it. */
@@ -613,6 +714,8 @@ static void set_keep_after(const pqt_scan_pass *ps, worker *w, const int *order,
         for (int c = 0; c < nc; c++)
             w->keep_after[slots[c]] = 1;
     }
+    for (int k = 0; w->keep_of && k < ps->nkeep; k++) /* kept for the payload, to the end */
+        w->keep_after[ps->keep[k].slot] = 1;
 }
 
 static pqt_status filter_row_group_in(const pqt_scan_pass *ps, worker *w, const int *base,
@@ -779,12 +882,83 @@ static void limit_finish(const pqt_scan_pass *ps, limit_state *ls, pqt_sel *sels
     pqt_mem_free(ls->count);
 }
 
+/* The columns kept for the payload, at the end of row group rg: compacted to its final
+ * selection sel and handed out as its pieces (scan.h). Never fails: a piece that cannot be
+ * made is left not ok, and the column is read again later. */
+static void hand_out(const pqt_scan_pass *ps, worker *w, int rg, const pqt_sel *sel)
+{
+    /* Where fewer than half the rows pass, the survivors are not copied out: the copy would
+     * cost every filtered open (W4 measured +12-17%), also when the column is never read
+     * again. A column is kept only when every row group kept it, so one such row group
+     * gives it up for all (given_up: no more copies for it). */
+    bool most = most_pass(ps, w);
+    for (int k = 0; k < ps->nkeep; k++) {
+        int s = ps->keep[k].slot;
+        pqt_scan_keep_piece *pc = &ps->keep[k].pieces[rg];
+        pqt_scan_keep_piece_free(pc);
+        if (sel->nsel == 0) {
+            pc->ok = true;
+            continue;
+        }
+        /* not decoded as values here (or strings in memory the buffer does not own) */
+        if (!w->kept[s] || w->bufs[s].str_bytes.fixed ||
+            __atomic_load_n(&ps->keep[k].given_up, __ATOMIC_RELAXED))
+            continue;
+        pqt_colbuf *b = &w->bufs[s];
+        int64_t n = sel->nsel;
+        bool in_place = ps->keep[k].values &&
+                        (char *)b->data == (char *)ps->keep[k].values +
+                                               ps->keep_dst_row[rg] * (int64_t)b->elem_nbytes;
+        if (!most && !in_place) {
+            __atomic_store_n(&ps->keep[k].given_up, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        char *to = ps->keep[k].values
+                       ? (char *)ps->keep[k].values + ps->keep_dst_row[rg] * (int64_t)b->elem_nbytes
+                       : NULL;
+        size_t width = b->elem_nbytes;
+        pqt_status st = PQT_OK;
+        if (to && (char *)b->data != to && sel->kind == PQT_SEL_BITS && width >= 1 && width <= 8 &&
+            (width & (width - 1)) == 0 && n < w->kept_sel[s].nsel) {
+            /* scattered survivors in the thread's buffer: gathered straight to their place */
+            int64_t d = 0;
+            compact_by_bits(b, width, &w->kept_sel[s], sel, 0, &d, to);
+            b->nrows = b->nelem = d;
+        } else {
+            pqt_err_mute();
+            st = kept_compact(w, s, sel);
+            pqt_err_unmute();
+            if (st == PQT_OK && to && (char *)b->data != to) memcpy(to, b->data, (size_t)n * width);
+        }
+        if (st != PQT_OK) continue;
+        if (!to) {
+            pc->str_offsets = b->str_offsets;
+            pc->str_bytes = b->str_bytes;
+            b->str_offsets = NULL;
+            memset(&b->str_bytes, 0, sizeof b->str_bytes);
+        }
+        pc->validity = b->validity;
+        b->validity = NULL;
+        pc->nrows = n;
+        pc->ok = true;
+    }
+}
+
+void pqt_scan_keep_piece_free(pqt_scan_keep_piece *p)
+{
+    pqt_mem_free(p->validity);
+    pqt_mem_free(p->str_offsets);
+    pqt_buf_free(&p->str_bytes);
+    memset(p, 0, sizeof *p);
+}
+
 /* One row group; the columns kept for later conjuncts go at its end, whatever happened. */
 static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int *base,
                                    conj_seen *seen, bool *alive, int *order, int rg, pqt_sel *sel,
                                    pqt_rg_verdict *v)
 {
     pqt_status st = filter_row_group_in(ps, w, base, seen, alive, order, rg, sel, v);
+    if (st == PQT_OK && w->keep_of) hand_out(ps, w, rg, sel);
     int nslots = pqt_scan_prog_ncols(ps->prog);
     for (int s = 0; s < nslots; s++) {
         kept_drop(w, s);
@@ -815,6 +989,19 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
     }
     pqt_scan_conj_order(ps->prog, order);
+    int *keep_of = NULL;
+    if (ps->nkeep > 0) {
+        if (!(keep_of = pqt_malloc_array((size_t)nslots + 1, sizeof *keep_of))) {
+            pqt_mem_free(order);
+            pqt_mem_free(seen);
+            if (lim) limit_finish(ps, lim, sels, verdicts);
+            return pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
+        }
+        for (int s = 0; s < nslots; s++)
+            keep_of[s] = -1;
+        for (int k = 0; k < ps->nkeep; k++)
+            keep_of[ps->keep[k].slot] = k;
+    }
     int nwork = 0;
     for (int rg = 0; rg < ps->nrg; rg++) nwork += sels[rg].nsel > 0;
     int threads = pqt_par_threads_for(ps->threads, nwork);
@@ -834,6 +1021,10 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         pqt_status my_st = alive ? worker_init(&w, nslots, nconj)
                                  : pqt_err(PQT_NOMEM, "out of memory starting a filter pass");
         bool ready = my_st == PQT_OK;
+        if (ready) {
+            w.keep_of = keep_of;
+            w.seen = seen;
+        }
         pqt_par_fail_note(&fail, -1, my_st, &th); /* a worker that could not start */
         /* monotonic: row groups are handed out in file order, so a limit's row groups come
          * first and little is read ahead of it (correctness does not depend on it) */
@@ -855,6 +1046,7 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
     }
     pqt_mem_free(order);
     pqt_mem_free(seen);
+    pqt_mem_free(keep_of);
     /* a failure after the row group the limit was reached in was never needed: it is not one */
     bool failed = lim ? atomic_load(&fail.task) <= atomic_load(&lim->stop)
                       : atomic_load(&fail.task) != INT64_MAX;

@@ -101,11 +101,17 @@ static pqt_status add_file_slots(pqt_table *t, const pqt_maml *m)
 static pqt_status plan_at_open(pqt_table *t, const pqt_filter *filter, const pqt_sort_spec *sort,
                                int64_t limit)
 {
+    pqt_status st = PQT_OK;
     if (pqt_scan_filter_nrules(filter) > 0)
-        PQT_TRY(pqt_tbl_filter_at_open(t, filter, sort && sort->nkeys > 0 ? -1 : limit));
-    PQT_TRY(pqt_tbl_sample_at_open(t));
-    if (sort || limit >= 0) PQT_TRY(pqt_tbl_sort_at_open(t, sort, limit));
-    return PQT_OK;
+        st = pqt_tbl_filter_at_open(t, filter, sort && sort->nkeys > 0 ? -1 : limit);
+    if (st == PQT_OK) st = pqt_tbl_sample_at_open(t);
+    if (st == PQT_OK && (sort || limit >= 0)) st = pqt_tbl_sort_at_open(t, sort, limit);
+    /* the filter columns the pass kept become resident for the rows and order decided */
+    if (st == PQT_OK)
+        pqt_tbl_keep_install(t);
+    else
+        pqt_tbl_keep_drop(t);
+    return st;
 }
 
 /* The slice of the open's rows (all of them unless PQT_OPT_ROW_LO/HI), as the plan. */

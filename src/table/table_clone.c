@@ -21,6 +21,7 @@ static pqt_status copy_slot(const pqt_tcol *s, pqt_tcol *d)
 {
     *d = *s;
     memset(&d->buf, 0, sizeof d->buf);
+    d->kept = NULL; /* the filter's kept values stay t's: the clone reads on first touch */
     d->name = pqt_strdup(s->name);
     d->unit = pqt_strdup(s->unit ? s->unit : "");
     if (!d->name || !d->unit) {

@@ -301,6 +301,7 @@ static pqt_status gather_rows(const pqt_tcol *c, const uint8_t *keep, int64_t nk
 
 void pqt_tbl_commit_attached(pqt_table *t, pqt_plan *np, pqt_colbuf *nb, int64_t nkeep)
 {
+    pqt_tbl_keep_forget(t); /* what the open's filter kept holds the old rows */
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].residency != PQT_RES_FULL) continue;
         pqt_colbuf_free(&t->cols[i].buf);

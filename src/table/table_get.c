@@ -207,13 +207,19 @@ static pqt_status get_alloc_direct(pqt_table *t, int ci, const char *call, void 
 {
     int k = PQT_KIND_ELEMENT(t->cols[ci].kind);
     int64_t n = t->nrows;
-    void *d = pqt_malloc_array((size_t)n + 1, pqt_kind_elem_nbytes(k));
-    if (!d) return pqt_err(PQT_NOMEM, "%s: out of memory for column '%s'", call, t->cols[ci].name);
+    void *d = NULL;
     pqt_colbuf b;
-    pqt_status st = pqt_tbl_read_direct(t, ci, call, d, &b);
-    if (st != PQT_OK) {
-        pqt_mem_free(d);
-        return st;
+    /* values the open's filter kept are handed over whole: no decode, no copy */
+    PQT_TRY(pqt_tbl_keep_handover(t, ci, call, &d, &b));
+    if (!d) {
+        d = pqt_malloc_array((size_t)n + 1, pqt_kind_elem_nbytes(k));
+        if (!d)
+            return pqt_err(PQT_NOMEM, "%s: out of memory for column '%s'", call, t->cols[ci].name);
+        pqt_status st = pqt_tbl_read_direct(t, ci, call, d, &b);
+        if (st != PQT_OK) {
+            pqt_mem_free(d);
+            return st;
+        }
     }
     uint8_t *v = NULL;
     if (validity_ret && any_null_in(b.validity, b.nelem)) {

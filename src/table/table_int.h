@@ -58,6 +58,10 @@ typedef struct pqt_tcol {
      * because columns read in parallel add their own while others look */
     _Atomic int64_t values_decoded;
     int qc_rule; /* 1 + the qc rule bound to this slot at open (table_qc.c); 0: none */
+    /* values the open's filter pass decoded for this never-read slot, in the table's rows
+     * and order: its first read takes them instead of decoding (table_filter_keep.c); NULL:
+     * none. Touched only under the table's hold. */
+    pqt_colbuf *kept;
 } pqt_tcol;
 
 typedef struct pqt_tbl_qc pqt_tbl_qc; /* table_qc.c */
@@ -101,6 +105,7 @@ struct pqt_table {
                                    statistics pruned (table_open_dataset.c) */
     pqt_tbl_qc *qc;         /* qc rules bound at open (table_qc.c), or NULL */
     struct pqt_maml *maml;  /* the read-in MAML (a reference; table_maml.c), or NULL */
+    struct pqt_tbl_keep *keep; /* filter columns staged during the open (table_filter_keep.c) */
 };
 
 /* ---- table_maml.c ---- */
@@ -378,5 +383,46 @@ pqt_status pqt_tbl_share_at_open(pqt_table *t, const pqt_filter *filter, int par
 /* The explain line of the share (into line, cap bytes): which row groups and rows it holds. */
 void pqt_tbl_share_line(const pqt_table *t, int part, int nparts, bool by_rows, char *line,
                         size_t cap);
+
+/* ---- table_filter_keep.c: a filter column decoded once (docs/pruning.md, "A filter
+ * column kept for the payload") ---- */
+typedef struct pqt_tbl_keep pqt_tbl_keep;
+/* The columns a filter pass over t's plan hands out (scan.h's pqt_scan_keep). */
+typedef struct pqt_tbl_keep_pass {
+    struct pqt_scan_keep *keep;
+    int nkeep;
+    int *ci;          /* nkeep slots */
+    int64_t *dst_row; /* the plan's dst_row before the pass */
+} pqt_tbl_keep_pass;
+/* Before the pass: the keepable filter columns of prog that fit PQT_OPT_FILTER_KEEP_BYTES,
+ * their blocks and pieces allocated (none when memory is short; never fails). */
+void pqt_tbl_keep_pass_prepare(const pqt_table *t, const pqt_fprog *prog,
+                               const pqt_col *const *slot_col, pqt_tbl_keep_pass *kp);
+void pqt_tbl_keep_pass_free(pqt_tbl_keep_pass *kp, int nrg);
+/* After the pass narrowed t's plan: the columns every row group keeping rows handed out,
+ * assembled over the plan and staged in t->keep; frees kp. Never fails. */
+void pqt_tbl_keep_stage(pqt_table *t, pqt_tbl_keep_pass *kp, const pqt_col *const *slot_col);
+/* pqt_tbl_qc_probe for slot ci, on its staged values when it has them (nothing read). */
+pqt_status pqt_tbl_keep_qc_probe(pqt_table *t, int ci, const char *call);
+/* At the end of an open's plan steps: the staged columns follow the plan (the sample's and
+ * the limit's rows, the sort's order) and become their slots' kept values (pqt_tcol.kept);
+ * t->keep is freed. Never fails. */
+void pqt_tbl_keep_install(pqt_table *t);
+/* Free what is staged (an open that failed). */
+void pqt_tbl_keep_drop(pqt_table *t);
+/* A first read of slot c (the caller holds t): its kept values into *out (the buffer a read
+ * would make), true; false when it has none. */
+bool pqt_tbl_keep_take(pqt_table *t, pqt_tcol *c, pqt_colbuf *out);
+/* A direct read of slot ci (pqt_tbl_read_direct, t held): its kept values copied into dst,
+ * *b as the read would set it (data borrowed = dst), true; false when it has none. */
+bool pqt_tbl_keep_take_into(pqt_table *t, pqt_tcol *c, void *dst, pqt_colbuf *b);
+/* get_alloc of slot ci never read: its kept values handed over whole (*data_ret, the block
+ * itself; *b owns the validity, data borrowed), after its qc check as at a first read;
+ * *data_ret NULL when it has none. PQT_QC (hard mode: the values stay kept). */
+pqt_status pqt_tbl_keep_handover(pqt_table *t, int ci, const char *call, void **data_ret,
+                                 pqt_colbuf *b);
+/* Free the kept values of every slot (the rows changed) or of slot c. */
+void pqt_tbl_keep_forget(pqt_table *t);
+void pqt_tbl_keep_free_col(pqt_tcol *c);
 
 #endif

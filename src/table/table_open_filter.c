@@ -246,6 +246,8 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_
     }
     int nslots = pqt_scan_prog_ncols(prog), nconj = pqt_scan_prog_nconj(prog);
     const pqt_col **slot_col = NULL;
+    pqt_tbl_keep_pass kp;
+    memset(&kp, 0, sizeof kp);
     pqt_rg_verdict *verdicts = pqt_calloc((size_t)t->plan.nrg + 1, sizeof *verdicts);
     int *order = pqt_calloc((size_t)nconj + 1, sizeof *order);
     pqt_read_counters *counters = pqt_calloc((size_t)nslots + 1, sizeof *counters);
@@ -269,7 +271,16 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_
                           t->opts.sample_set,
                           t->opts.sample_fraction,
                           t->opts.sample_seed,
-                          t->plan.ri_shift};
+                          t->plan.ri_shift,
+                          NULL,
+                          0,
+                          NULL};
+    /* the filter columns the pass hands out, to be the payload's values (a filter column
+     * decoded once: docs/pruning.md, "A filter column kept for the payload") */
+    pqt_tbl_keep_pass_prepare(t, prog, slot_col, &kp);
+    pass.keep = kp.keep;
+    pass.nkeep = kp.nkeep;
+    pass.keep_dst_row = kp.dst_row;
     /* the rows a limit counts are the sample's: its seed is settled now, and the sample
      * step after the filter draws with it (docs/sampling.md) */
     if (limit >= 0 && pass.sampled && pass.sample_fraction > 0 && pass.sample_fraction < 1 &&
@@ -286,6 +297,7 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_
         st = pqt_plan_restrict(&t->plan, sels); /* takes sels */
         sels = NULL;
     }
+    if (st == PQT_OK) pqt_tbl_keep_stage(t, &kp, slot_col);
     pqt_plan_sels_free(sels, t->plan.nrg);
     if (st != PQT_OK) {
         pqt_err_prefix("pqt_table_open: %s: filter: ", pqt_file_path(t->f));
@@ -301,13 +313,14 @@ pqt_status pqt_tbl_filter_at_open(pqt_table *t, const pqt_filter *filter, int64_
     tally_verdicts(&t->scan_rg, verdicts, t->plan.nrg);
     if (pqt_file_is_dataset(t->f)) t->files_pruned_stats = pqt_tbl_dataset_files_pruned(t, verdicts);
     /* The filter read its columns: their qc rules are checked now, over the rows it kept
-     * (docs/qc.md: qc sees already-filtered rows). What this reads
-     * is dropped again, so every column is still unread when the open returns. */
+     * (docs/qc.md: qc sees already-filtered rows), on the values kept when there are (else
+     * read again and dropped: such a column is still unread when the open returns). */
     for (int s = 0; s < nslots && st == PQT_OK; s++) {
         int ci = pqt_scan_prog_col(prog, s);
-        if (ci < t->ncols) st = pqt_tbl_qc_probe(t, ci, "pqt_table_open");
+        if (ci < t->ncols) st = pqt_tbl_keep_qc_probe(t, ci, "pqt_table_open");
     }
 done:
+    pqt_tbl_keep_pass_free(&kp, t->plan.nrg);
     pqt_mem_free(order);
     pqt_mem_free(counters);
     pqt_mem_free(verdicts);

@@ -197,6 +197,16 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
     return PQT_OK;
 }
 
+/* read_column, or the values the open's filter kept for c (the caller holds t). */
+static pqt_status read_or_kept(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf *out,
+                               int *kind_ret, int *width_ret)
+{
+    if (!pqt_tbl_keep_take(t, c, out)) return read_column(t, c, threads, out, kind_ret, width_ret);
+    *kind_ret = c->kind;
+    *width_ret = c->width;
+    return PQT_OK;
+}
+
 /* Read the slots cis[0..n) (readable) that are not resident and commit them all, or none. */
 static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
 {
@@ -230,14 +240,14 @@ static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
 #pragma omp for schedule(dynamic, 1)
             for (int k = 0; k < n; k++)
                 pqt_par_fail_note(
-                    &pf, k, read_column(t, &t->cols[cis[k]], 1, &bufs[k], &kinds[k], &widths[k]),
+                    &pf, k, read_or_kept(t, &t->cols[cis[k]], 1, &bufs[k], &kinds[k], &widths[k]),
                     &th);
             pqt_par_leave(&th);
         }
         st = pqt_par_fail_raise(&pf);
     } else {
         for (int k = 0; st == PQT_OK && k < n; k++)
-            st = read_column(t, &t->cols[cis[k]], threads, &bufs[k], &kinds[k], &widths[k]);
+            st = read_or_kept(t, &t->cols[cis[k]], threads, &bufs[k], &kinds[k], &widths[k]);
     }
     if (st != PQT_OK) pqt_err_prefix("%s: ", call);
     /* qc before the commit: a violation in hard mode leaves every column unread */
@@ -310,10 +320,14 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
     const pqt_col *fc = pqt_file_col(t->f, c->file_col);
     const pqt_plan *p = &t->plan;
     pqt_read_counters rc = {0};
-    /* a sorted plan scatters straight into the caller's memory, in sorted order */
-    pqt_status st = p->perm ? read_scattered(t, fc, effective_threads(t), &rc, b, dst)
-                            : read_plan(t, fc, effective_threads(t), &rc, b, dst);
-    pqt_tbl_scan_add(t, c, &rc);
+    /* a sorted plan scatters straight into the caller's memory, in sorted order; values the
+     * open's filter kept are copied there instead (and leave the table: held once) */
+    pqt_status st = PQT_OK;
+    if (!pqt_tbl_keep_take_into(t, c, dst, b)) {
+        st = p->perm ? read_scattered(t, fc, effective_threads(t), &rc, b, dst)
+                     : read_plan(t, fc, effective_threads(t), &rc, b, dst);
+        pqt_tbl_scan_add(t, c, &rc);
+    }
     if (st != PQT_OK) {
         pqt_err_prefix("%s: ", call);
         return st;
@@ -545,8 +559,9 @@ pqt_status pqt_table_evict(pqt_table *t, const char *name, int force)
     int ci = -1;
     PQT_TRY(check_rereadable(t, call, name, force, &ci));
     pqt_tcol *c = &t->cols[ci];
-    if (c->residency != PQT_RES_FULL) return PQT_OK;
+    if (c->residency != PQT_RES_FULL && !c->kept) return PQT_OK;
     PQT_TBL_HOLD(t, call, "evicting a column");
+    pqt_tbl_keep_free_col(c); /* what the open's filter kept goes too */
     pqt_colbuf_free(&c->buf);
     c->residency = PQT_RES_EMPTY;
     c->user_written = false;

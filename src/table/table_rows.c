@@ -81,6 +81,7 @@ pqt_status pqt_table_truncate(pqt_table *t, int64_t n)
 
 void pqt_tbl_install_rows(pqt_table *t, pqt_colbuf *nb, int64_t nrows, const char *call)
 {
+    pqt_tbl_keep_forget(t); /* what the open's filter kept holds the old rows */
     for (int i = 0; i < t->ncols; i++) {
         if (t->cols[i].residency != PQT_RES_FULL) continue;
         pqt_colbuf_free(&t->cols[i].buf);

@@ -53,6 +53,7 @@ pqt_status pqt_tbl_slot_add(pqt_table *t, pqt_tcol **ret)
 
 void pqt_tbl_slot_free(pqt_tcol *c)
 {
+    pqt_tbl_keep_free_col(c);
     pqt_mem_free(c->name);
     pqt_mem_free(c->unit);
     pqt_colbuf_free(&c->buf);
