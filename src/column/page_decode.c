@@ -52,16 +52,19 @@ static pqt_status page_claim(pqt_chunk_ctx *cx, int codec, size_t src_n, pqt_buf
                        (long long)dst_n);
     int64_t codec_max = pqt_codec_max_nbytes(codec, (int64_t)src_n);
     if (PQT_UNLIKELY(dst_n > codec_max))
-        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; %zu bytes of %s cannot "
-                                    "hold more than %lld",
+        return pqt_err(PQT_CORRUPT,
+                       "page claims %lld uncompressed bytes; %zu bytes of %s cannot "
+                       "hold more than %lld",
                        (long long)dst_n, src_n, pqt_codec_name(codec), (long long)codec_max);
     if (PQT_UNLIKELY(dst_n > values_max))
-        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; its values cannot take "
-                                    "more than %lld",
+        return pqt_err(PQT_CORRUPT,
+                       "page claims %lld uncompressed bytes; its values cannot take "
+                       "more than %lld",
                        (long long)dst_n, (long long)values_max);
     if (PQT_UNLIKELY(dst_n > unc_max))
-        return pqt_err(PQT_CORRUPT, "page claims %lld uncompressed bytes; the column chunk's "
-                                    "total_uncompressed_size leaves %lld",
+        return pqt_err(PQT_CORRUPT,
+                       "page claims %lld uncompressed bytes; the column chunk's "
+                       "total_uncompressed_size leaves %lld",
                        (long long)dst_n, (long long)(unc_max > 0 ? unc_max : 0));
     PQT_TRY(pqt_page_buf_reserve(cx, dst, (size_t)dst_n + 8));
     dst->len = (size_t)dst_n;
@@ -70,9 +73,8 @@ static pqt_status page_claim(pqt_chunk_ctx *cx, int codec, size_t src_n, pqt_buf
 }
 
 /* Decompress a page of dst_n claimed bytes into dst (claims checked by page_claim). */
-static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src,
-                                  size_t src_n, pqt_buf *dst, int64_t dst_n, int64_t values_max,
-                                  int64_t unc_max)
+static pqt_status decompress_into(pqt_chunk_ctx *cx, int codec, const uint8_t *src, size_t src_n,
+                                  pqt_buf *dst, int64_t dst_n, int64_t values_max, int64_t unc_max)
 {
     PQT_TRY(page_claim(cx, codec, src_n, dst, dst_n, values_max, unc_max));
     return pqt_codec_decompress(cx->codec, codec, src, src_n, dst->data, (size_t)dst_n);
@@ -91,16 +93,19 @@ static pqt_status page_place(pqt_chunk_walk *w, const pqt_page_header *h, int64_
     int64_t nlevels = h->num_values;
     /* flat pages are bounded by the row group's rows below (one entry per row) */
     if (PQT_UNLIKELY(!flat && nlevels > w->values_left))
-        return pqt_err(PQT_CORRUPT, "page holds %lld values, the column chunk's metadata leaves "
-                                    "%lld of its %lld",
-                       (long long)nlevels, (long long)w->values_left,
-                       (long long)w->cm->num_values);
+        return pqt_err(PQT_CORRUPT,
+                       "page holds %lld values, the column chunk's metadata leaves "
+                       "%lld of its %lld",
+                       (long long)nlevels, (long long)w->values_left, (long long)w->cm->num_values);
     w->values_left -= nlevels;
     w->n_pages++;
     int64_t page_rows = -1;
-    if (flat) page_rows = nlevels;
-    else if (v2) page_rows = -1;
-    else if (w->oi_rows && w->data_page_no < w->oi_npages) page_rows = w->oi_rows[w->data_page_no];
+    if (flat)
+        page_rows = nlevels;
+    else if (v2)
+        page_rows = -1;
+    else if (w->oi_rows && w->data_page_no < w->oi_npages)
+        page_rows = w->oi_rows[w->data_page_no];
     w->data_page_no++;
     if (flat && v2 && h->num_rows != nlevels)
         return pqt_err(PQT_CORRUPT, "flat column page has %d rows but %d values", h->num_rows,
@@ -119,7 +124,9 @@ static pqt_status page_direct(pqt_chunk_walk *w, const pqt_page_header *h, const
 {
     const pqt_col *col = w->col;
     int64_t nlevels = h->num_values;
-    pqt_page_direct pd = {.encoding = h->encoding, .max_def = col->max_def, .nrows = nlevels,
+    pqt_page_direct pd = {.encoding = h->encoding,
+                          .max_def = col->max_def,
+                          .nrows = nlevels,
                           .nvalues = nlevels,
                           .expect_no_nulls = w->cm->has_stats && w->cm->stats.has_null_count &&
                                              w->cm->stats.null_count == 0,
@@ -180,7 +187,8 @@ static bool part_pays(int codec, const pqt_sel *sel, int64_t row0, int64_t n, in
     pqt_sel_cursor cur;
     int64_t s, l, end = 0;
     pqt_sel_seek(sel, &cur, row0);
-    while (pqt_sel_next_run(sel, &cur, row0, row0 + n, &s, &l)) end = s + l - row0;
+    while (pqt_sel_next_run(sel, &cur, row0, row0 + n, &s, &l))
+        end = s + l - row0;
     return end * 4 <= n * 3;
 }
 
@@ -229,7 +237,7 @@ static pqt_status page_sparse(pqt_chunk_walk *w, const pqt_page_header *h, const
     else
         PQT_TRY(pqt_zstd_prefix_init(cx->codec, &f.zstd, src, src_n, cx->page.data, (size_t)unc));
     size_t values_at = 0;
-    if (nstreams) { /* [4-byte length][RLE levels] in front of the values */
+    if (nstreams) {                        /* [4-byte length][RLE levels] in front of the values */
         if (unc < 4) return PQT_NOT_FOUND; /* the whole-page path reports it */
         PQT_TRY(fill(&f, 0, 4));
         const uint8_t *p = cx->page.data, *lv = NULL;
@@ -282,10 +290,9 @@ static pqt_status page_prepare(pqt_chunk_walk *w, const pqt_page_header *h, cons
         return PQT_OK;
     }
     int nstreams = (w->col->max_rep > 0) + (w->col->max_def > 0);
-    PQT_TRY(decompress_into(cx, codec, body, (size_t)h->compressed_size, &cx->page,
-                            h->uncompressed_size,
-                            fixed_page_bound(w->ptype, w->type_len, nlevels, nstreams),
-                            w->unc_left));
+    PQT_TRY(decompress_into(
+        cx, codec, body, (size_t)h->compressed_size, &cx->page, h->uncompressed_size,
+        fixed_page_bound(w->ptype, w->type_len, nlevels, nstreams), w->unc_left));
     pp->p = cx->page.data;
     pp->len = cx->page.len;
     return PQT_OK;
@@ -322,8 +329,9 @@ static pqt_status list_rows_check(const pqt_chunk_walk *w, const uint8_t *reps, 
                                   int64_t nrows, int64_t rows_done)
 {
     if (ncont > 0 && rows_done == 0)
-        return pqt_err(PQT_CORRUPT, "page starts in the middle of a row (first repetition level "
-                                    "is %d, not 0) but no row began before it",
+        return pqt_err(PQT_CORRUPT,
+                       "page starts in the middle of a row (first repetition level "
+                       "is %d, not 0) but no row began before it",
                        reps[0]);
     if (nrows > w->rg_rows - rows_done)
         return pqt_err(PQT_CORRUPT, "pages hold more rows than the row group's %lld",
@@ -357,8 +365,10 @@ static pqt_status sink_levels(pqt_chunk_walk *w, const pqt_page_view *pv)
         memcpy(r->data + r->len, pv->reps, n);
     else
         memset(r->data + r->len, 0, n);
-    if (pv->defs) memcpy(d->data + d->len, pv->defs, n);
-    else memset(d->data + d->len, w->col->max_def, n);
+    if (pv->defs)
+        memcpy(d->data + d->len, pv->defs, n);
+    else
+        memset(d->data + d->len, w->col->max_def, n);
     r->len += n;
     d->len += n;
     return PQT_OK;
@@ -382,8 +392,7 @@ static pqt_status list_page_rows(const pqt_chunk_walk *w, const pqt_page_view *p
 /* Stage 5: the selected rows' values into dst (page_values.c); list pages count their rows
  * from the repetition levels (list_page_rows). */
 static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel *sel,
-                            int64_t oi_rows, int64_t *rows_done, pqt_colbuf *dst,
-                            int64_t *out_row)
+                            int64_t oi_rows, int64_t *rows_done, pqt_colbuf *dst, int64_t *out_row)
 {
     if (w->col->max_rep == 0) {
         PQT_TRY(pqt_page_emit_flat(w->cx, w->col, w->ptype, w->type_len, pv, sel, *rows_done, dst,
@@ -400,14 +409,54 @@ static pqt_status page_emit(pqt_chunk_walk *w, pqt_page_view *pv, const pqt_sel 
     return PQT_OK;
 }
 
-/* Levels only (pqt_chunk_ctx_set_levels_only): the page prepared and its levels decoded
- * with every check a read makes, handed to the sink; no value is decoded. */
+/* A v1 page's level streams ([4-byte length][levels], repetition then definition) are the
+ * front of its compressed body: for the levels alone, a SNAPPY or ZSTD page is decompressed
+ * only that far (a vector's width, measured before it is read, then costs its levels, not
+ * its values). pp gets the page with only its level prefix written; PQT_NOT_FOUND (no
+ * message) when this does not apply or fails: the caller decompresses the page whole, which
+ * reports any damage. */
+static pqt_status levels_prefix(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
+                                pqt_page_parts *pp)
+{
+    pqt_chunk_ctx *cx = w->cx;
+    int codec = w->cm->codec, nstreams = (w->col->max_rep > 0) + (w->col->max_def > 0);
+    if (h->type != PQT_PAGE_DATA || nstreams == 0 ||
+        (codec != PQT_CODEC_SNAPPY && codec != PQT_CODEC_ZSTD))
+        return PQT_NOT_FOUND;
+    pqt_err_mute();
+    size_t src_n = (size_t)h->compressed_size, unc = (size_t)h->uncompressed_size, at = 0;
+    pqt_status st =
+        page_claim(cx, codec, src_n, &cx->page, h->uncompressed_size,
+                   fixed_page_bound(w->ptype, w->type_len, h->num_values, nstreams), w->unc_left);
+    page_filler f;
+    pqt_page_fill_fn fill = codec == PQT_CODEC_SNAPPY ? fill_snappy : fill_zstd;
+    if (st == PQT_OK)
+        st = codec == PQT_CODEC_SNAPPY
+                 ? pqt_snappy_sparse_init(&f.snappy, body, src_n, cx->page.data, unc)
+                 : pqt_zstd_prefix_init(cx->codec, &f.zstd, body, src_n, cx->page.data, unc);
+    for (int k = 0; st == PQT_OK && k < nstreams; k++) {
+        size_t lv = 0;
+        st = at + 4 <= unc ? fill(&f, at, at + 4) : PQT_CORRUPT;
+        if (st == PQT_OK) st = pqt_levels_v1_nbytes(cx->page.data + at, unc - at, &lv);
+        if (st == PQT_OK) st = fill(&f, at + 4, at + 4 + lv);
+        at += 4 + lv;
+    }
+    pqt_err_unmute();
+    if (st != PQT_OK) return PQT_NOT_FOUND;
+    pp->p = cx->page.data;
+    pp->len = unc; /* past the level prefix: never decompressed, never read */
+    return PQT_OK;
+}
+
+/* Levels only (pqt_chunk_ctx_set_levels_only): the page prepared (only as far as its levels
+ * where it can be) and its levels decoded with every check a read makes, handed to the sink;
+ * no value is decoded. */
 static pqt_status page_levels_only(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
                                    const uint8_t *reps_known, int64_t oi_rows, int64_t *rows_done)
 {
     w->n_decompressed++;
     pqt_page_parts pp = {0};
-    PQT_TRY(page_prepare(w, h, body, &pp));
+    if (levels_prefix(w, h, body, &pp) != PQT_OK) PQT_TRY(page_prepare(w, h, body, &pp));
     pqt_page_view pv = {.encoding = h->encoding, .nlevels = h->num_values, .reps = reps_known};
     PQT_TRY(page_levels(w, h, &pp, &pv));
     if (w->col->max_rep > 0) PQT_TRY(list_page_rows(w, &pv, oi_rows, *rows_done));
@@ -428,7 +477,8 @@ static pqt_status refuted_page(pqt_chunk_walk *w, const pqt_sel *sel, int64_t pa
     if (PQT_UNLIKELY(*out_row + m > dst->nrows))
         return pqt_err(PQT_CORRUPT, "more selected rows than the destination holds");
     uint32_t *codes = (uint32_t *)dst->data + *out_row;
-    for (int64_t i = 0; i < m; i++) codes[i] = PQT_CODE_REFUTED;
+    for (int64_t i = 0; i < m; i++)
+        codes[i] = PQT_CODE_REFUTED;
     if (dst->validity) pqt_bitmap_set_from_bytes(dst->validity, *out_row, NULL, m);
     *out_row += m;
     *rows_done += page_rows;
@@ -437,8 +487,8 @@ static pqt_status refuted_page(pqt_chunk_walk *w, const pqt_sel *sel, int64_t pa
 }
 
 pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, const uint8_t *body,
-                            const pqt_sel *sel, int64_t *rows_done, pqt_colbuf *dst,
-                            int64_t *out_row)
+                                const pqt_sel *sel, int64_t *rows_done, pqt_colbuf *dst,
+                                int64_t *out_row)
 {
     int64_t page_rows = -1;
     PQT_TRY(page_place(w, h, *rows_done, &page_rows));
@@ -456,8 +506,8 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
     if (w->cx->levels_only)
         return page_levels_only(w, h, body, list && v2 ? w->cx->reps.data : NULL, oi_rows,
                                 rows_done);
-    bool prev_wanted = list && cont != 0 && *rows_done > 0 &&
-                       pqt_sel_any(sel, *rows_done - 1, *rows_done);
+    bool prev_wanted =
+        list && cont != 0 && *rows_done > 0 && pqt_sel_any(sel, *rows_done - 1, *rows_done);
     if (page_rows >= 0 && !prev_wanted && !pqt_sel_any(sel, *rows_done, *rows_done + page_rows)) {
         *rows_done += page_rows;
         w->n_skipped++;
@@ -470,8 +520,7 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
     w->n_decompressed++;
     int64_t nlevels = h->num_values;
     if (w->col->max_rep == 0 && nlevels > 0 && w->cm->codec != PQT_CODEC_UNCOMPRESSED &&
-        !w->cx->want_codes &&
-        h->encoding == PQT_ENC_PLAIN &&
+        !w->cx->want_codes && h->encoding == PQT_ENC_PLAIN &&
         pqt_sel_count(sel, *rows_done, *rows_done + nlevels) == nlevels) {
         pqt_status st = page_direct(w, h, body, dst, *out_row);
         if (st == PQT_OK) {
@@ -495,8 +544,8 @@ pqt_status pqt_page_decode_data(pqt_chunk_walk *w, const pqt_page_header *h, con
     pqt_page_parts pp = {0};
     PQT_TRY(page_prepare(w, h, body, &pp));
     /* v2 list pages had their repetition levels decoded when placed */
-    pqt_page_view pv = {.encoding = h->encoding, .nlevels = nlevels,
-                        .reps = list && v2 ? w->cx->reps.data : NULL};
+    pqt_page_view pv = {
+        .encoding = h->encoding, .nlevels = nlevels, .reps = list && v2 ? w->cx->reps.data : NULL};
     PQT_TRY(page_levels(w, h, &pp, &pv));
     return page_emit(w, &pv, sel, oi_rows, rows_done, dst, out_row);
 }
@@ -535,4 +584,3 @@ pqt_status pqt_page_load_dict(pqt_chunk_walk *w, const pqt_page_header *h, const
     w->n_dict++;
     return PQT_OK;
 }
-

@@ -359,7 +359,7 @@ pqt_status pqt_tbl_read_transient(pqt_table *t, int ci, const char *call, pqt_co
     PQT_TRY(check_readable(t, c, call));
     PQT_TBL_HOLD(t, call, "a first read of a column");
     int kind, width;
-    pqt_status st = read_column(t, c, effective_threads(t), b, &kind, &width);
+    pqt_status st = read_or_kept(t, c, effective_threads(t), b, &kind, &width);
     if (st != PQT_OK) {
         pqt_err_prefix("%s: ", call);
         return st;
