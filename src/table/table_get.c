@@ -186,7 +186,7 @@ pqt_status pqt_table_get(pqt_table *t, const char *name, int to_kind, void *dst,
         k = PQT_KIND_ELEMENT(t->cols[ci].kind);
         PQT_TRY(check_dst(call, name, t->nrows, k, dst, dst_nbytes, validity, validity_nbytes));
         pqt_colbuf b;
-        PQT_TRY(pqt_tbl_read_direct(t, ci, call, dst, &b));
+        PQT_TRY(pqt_tbl_read_direct(t, ci, call, dst, validity != NULL, &b));
         finish_direct(&b, dst, k, validity);
         return PQT_OK;
     }
@@ -215,7 +215,7 @@ static pqt_status get_alloc_direct(pqt_table *t, int ci, const char *call, void 
         d = pqt_malloc_array((size_t)n + 1, pqt_kind_elem_nbytes(k));
         if (!d)
             return pqt_err(PQT_NOMEM, "%s: out of memory for column '%s'", call, t->cols[ci].name);
-        pqt_status st = pqt_tbl_read_direct(t, ci, call, d, &b);
+        pqt_status st = pqt_tbl_read_direct(t, ci, call, d, validity_ret != NULL, &b);
         if (st != PQT_OK) {
             pqt_mem_free(d);
             return st;

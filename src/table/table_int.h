@@ -248,9 +248,11 @@ pqt_status pqt_tbl_touch(pqt_table *t, int ci, const char *call);
  * a fixed-width scalar file column a copy of to_kind can take this way (stored kind, no
  * conversion, not resident), or -1. read_direct: decode its rows through
  * the plan into dst (nrows elements); b owns the validity (pqt_colbuf_free, which leaves
- * dst alone); on failure dst holds partial values and nothing else changed. */
+ * dst alone), built only when want_validity or a qc rule may need it; on failure dst holds
+ * partial values and nothing else changed. */
 int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind);
-pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst, pqt_colbuf *b);
+pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst,
+                               bool want_validity, pqt_colbuf *b);
 /* Copies that need the column's own buffers (vectors, strings, conversions) without making
  * it resident: transient_slot is the slot of a never-read file column (not the row index,
  * not made in memory, attached), or -1. read_transient reads it through the plan exactly as

@@ -312,12 +312,21 @@ int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind)
     return ci;
 }
 
-pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst, pqt_colbuf *b)
+pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst,
+                               bool want_validity, pqt_colbuf *b)
 {
     /* held like a first touch: the same refusal inside a shared parallel region */
     PQT_TBL_HOLD(t, call, "a first read of a column");
     pqt_tcol *c = &t->cols[ci];
     const pqt_col *fc = pqt_file_col(t->f, c->file_col);
+    /* no bitmap the caller will not see (null rows are 0 either way), unless a qc rule may
+     * look at it: fresh memory every call, it cost a page fault per 32,768 rows */
+    pqt_col no_bitmap;
+    if (!want_validity && !pqt_tbl_qc_has_rule(t, c)) {
+        no_bitmap = *fc;
+        no_bitmap.nullable = false;
+        fc = &no_bitmap;
+    }
     const pqt_plan *p = &t->plan;
     pqt_read_counters rc = {0};
     /* a sorted plan scatters straight into the caller's memory, in sorted order; values the
