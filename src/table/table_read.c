@@ -312,6 +312,20 @@ int pqt_tbl_direct_slot(const pqt_table *t, const char *name, int to_kind)
     return ci;
 }
 
+/* A first read's outcome st (its message prefixed with call), then c's qc rule on what it
+ * made (b, freed on a violation). */
+static pqt_status first_read_checked(pqt_table *t, pqt_tcol *c, pqt_status st, const char *call,
+                                     pqt_colbuf *b, pqt_tbl_qc_note *note)
+{
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: ", call);
+        return st;
+    }
+    st = pqt_tbl_qc_check(t, c, b, call, note);
+    if (st != PQT_OK) pqt_colbuf_free(b);
+    return st;
+}
+
 pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst,
                                bool want_validity, pqt_colbuf *b)
 {
@@ -337,16 +351,9 @@ pqt_status pqt_tbl_read_direct(pqt_table *t, int ci, const char *call, void *dst
                      : read_plan(t, fc, effective_threads(t), &rc, b, dst);
         pqt_tbl_scan_add(t, c, &rc);
     }
-    if (st != PQT_OK) {
-        pqt_err_prefix("%s: ", call);
-        return st;
-    }
     pqt_tbl_qc_note note;
-    st = pqt_tbl_qc_check(t, c, b, call, &note);
-    if (st != PQT_OK) {
-        pqt_colbuf_free(b); /* dst is the caller's: it keeps the values, the table nothing */
-        return st;
-    }
+    /* on a violation dst, the caller's, keeps the values, the table nothing */
+    PQT_TRY(first_read_checked(t, c, st, call, b, &note));
     pqt_tbl_qc_emit(t, &note);
     return PQT_OK;
 }
@@ -368,17 +375,9 @@ pqt_status pqt_tbl_read_transient(pqt_table *t, int ci, const char *call, pqt_co
     PQT_TRY(check_readable(t, c, call));
     PQT_TBL_HOLD(t, call, "a first read of a column");
     int kind, width;
-    pqt_status st = read_or_kept(t, c, effective_threads(t), b, &kind, &width);
-    if (st != PQT_OK) {
-        pqt_err_prefix("%s: ", call);
-        return st;
-    }
     pqt_tbl_qc_note note;
-    st = pqt_tbl_qc_check(t, c, b, call, &note);
-    if (st != PQT_OK) {
-        pqt_colbuf_free(b);
-        return st;
-    }
+    PQT_TRY(first_read_checked(t, c, read_or_kept(t, c, effective_threads(t), b, &kind, &width),
+                               call, b, &note));
     /* the read measured the width: what a resident read would settle (news only, as
      * read_many writes them) */
     if (c->kind != kind) c->kind = kind;

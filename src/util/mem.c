@@ -70,38 +70,78 @@ void pqt_mem_fail_after(long n) { fail_countdown = n; }
 #define CACHE_MIN_NBYTES ((size_t)32 << 20)
 #define CACHE_MAX_NBYTES ((size_t)1 << 30)
 
-static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-    void *p;
-    size_t nbytes; /* usable bytes, a multiple of HUGE_PAGE_NBYTES */
-} cache[CACHE_NBLOCKS];                 /* oldest first */
-static int cache_n;                     /* guarded by cache_mu, like cache[] and cache_nbytes */
-static size_t cache_nbytes;
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER; /* guards both lists below */
 
-static void cache_remove(int i)
+typedef struct kept_block {
+    void *p;
+    size_t nbytes; /* usable bytes */
+} kept_block;
+
+/* Freed blocks kept for reuse, oldest first: at most cap of them and max_nbytes in all. */
+typedef struct block_list {
+    kept_block *b;
+    int n, cap;
+    size_t nbytes, max_nbytes;
+} block_list;
+
+static kept_block large_blocks[CACHE_NBLOCKS]; /* nbytes a multiple of HUGE_PAGE_NBYTES */
+static block_list large = {large_blocks, 0, CACHE_NBLOCKS, 0, CACHE_MAX_NBYTES};
+
+static void list_remove(block_list *l, int i)
 {
-    cache_nbytes -= cache[i].nbytes;
-    memmove(&cache[i], &cache[i + 1], (size_t)(cache_n - i - 1) * sizeof cache[0]);
-    cache_n--;
+    l->nbytes -= l->b[i].nbytes;
+    memmove(&l->b[i], &l->b[i + 1], (size_t)(l->n - i - 1) * sizeof l->b[0]);
+    l->n--;
 }
 
-/* The smallest kept block holding `nbytes` without wasting more than it uses, or NULL. */
-static void *cache_take(size_t nbytes)
+/* The smallest kept block holding `nbytes` without wasting more than it uses, its address a
+ * multiple of align, or NULL. */
+static void *list_take(block_list *l, size_t nbytes, size_t align)
 {
     if (!CACHE_ENABLED) return NULL;
     void *p = NULL;
     pthread_mutex_lock(&cache_mu);
     int best = -1;
-    for (int i = 0; i < cache_n; i++)
-        if (cache[i].nbytes >= nbytes && cache[i].nbytes / 2 <= nbytes &&
-            (best < 0 || cache[i].nbytes < cache[best].nbytes))
+    for (int i = 0; i < l->n; i++)
+        if (l->b[i].nbytes >= nbytes && l->b[i].nbytes / 2 <= nbytes &&
+            ((uintptr_t)l->b[i].p & (align - 1)) == 0 &&
+            (best < 0 || l->b[i].nbytes < l->b[best].nbytes))
             best = i;
     if (best >= 0) {
-        p = cache[best].p;
-        cache_remove(best);
+        p = l->b[best].p;
+        list_remove(l, best);
     }
     pthread_mutex_unlock(&cache_mu);
     return p;
+}
+
+/* Keep p (nbytes usable), giving the oldest blocks back to the C library to make room. */
+static void list_put(block_list *l, void *p, size_t nbytes)
+{
+    void *evicted[16]; /* no list holds more (checked below) */
+    int nevicted = 0;
+    pthread_mutex_lock(&cache_mu);
+    while (l->n > 0 && (l->n == l->cap || l->nbytes + nbytes > l->max_nbytes)) {
+        evicted[nevicted++] = l->b[0].p;
+        list_remove(l, 0);
+    }
+    l->b[l->n].p = p;
+    l->b[l->n].nbytes = nbytes;
+    l->n++;
+    l->nbytes += nbytes;
+    pthread_mutex_unlock(&cache_mu);
+    for (int k = 0; k < nevicted; k++)
+        free(evicted[k]);
+}
+
+static void list_trim(block_list *l)
+{
+    pthread_mutex_lock(&cache_mu);
+    while (l->n > 0) {
+        free(l->b[l->n - 1].p);
+        list_remove(l, l->n - 1);
+    }
+    pthread_mutex_unlock(&cache_mu);
 }
 
 /* Keep p (being freed) when it is a block of more than min_nbytes; 0 when the caller must
@@ -114,19 +154,7 @@ static int cache_put(void *p, size_t min_nbytes)
 #ifdef MADV_FREE
     madvise(p, nbytes, MADV_FREE);
 #endif
-    void *evicted[CACHE_NBLOCKS];
-    int nevicted = 0;
-    pthread_mutex_lock(&cache_mu);
-    while (cache_n > 0 && (cache_n == CACHE_NBLOCKS || cache_nbytes + nbytes > CACHE_MAX_NBYTES)) {
-        evicted[nevicted++] = cache[0].p;
-        cache_remove(0);
-    }
-    cache[cache_n].p = p;
-    cache[cache_n].nbytes = nbytes;
-    cache_n++;
-    cache_nbytes += nbytes;
-    pthread_mutex_unlock(&cache_mu);
-    for (int i = 0; i < nevicted; i++) free(evicted[i]);
+    list_put(&large, p, nbytes);
     return 1;
 }
 
@@ -141,38 +169,14 @@ static int cache_put(void *p, size_t min_nbytes)
 #define MED_NBLOCKS 16
 #define MED_MAX_TOTAL ((size_t)8 << 20)
 
-static struct {
-    void *p;
-    size_t nbytes;
-} med[MED_NBLOCKS]; /* oldest first; guarded by cache_mu */
-static int med_n;
-static size_t med_nbytes;
+_Static_assert(CACHE_NBLOCKS <= 16 && MED_NBLOCKS <= 16, "list_put evicts at most 16 blocks");
 
-static void med_remove(int i)
-{
-    med_nbytes -= med[i].nbytes;
-    memmove(&med[i], &med[i + 1], (size_t)(med_n - i - 1) * sizeof med[0]);
-    med_n--;
-}
+static kept_block med_blocks[MED_NBLOCKS];
+static block_list med = {med_blocks, 0, MED_NBLOCKS, 0, MED_MAX_TOTAL};
 
-/* The smallest kept block of at least nbytes (at most twice), aligned to align, or NULL. */
 static void *med_take(size_t nbytes, size_t align)
 {
-    if (!CACHE_ENABLED || nbytes < MED_MIN_NBYTES / 2) return NULL;
-    void *p = NULL;
-    pthread_mutex_lock(&cache_mu);
-    int best = -1;
-    for (int i = 0; i < med_n; i++)
-        if (med[i].nbytes >= nbytes && med[i].nbytes / 2 <= nbytes &&
-            ((uintptr_t)med[i].p & (align - 1)) == 0 &&
-            (best < 0 || med[i].nbytes < med[best].nbytes))
-            best = i;
-    if (best >= 0) {
-        p = med[best].p;
-        med_remove(best);
-    }
-    pthread_mutex_unlock(&cache_mu);
-    return p;
+    return nbytes < MED_MIN_NBYTES / 2 ? NULL : list_take(&med, nbytes, align);
 }
 
 static int med_put(void *p)
@@ -180,34 +184,14 @@ static int med_put(void *p)
     if (!CACHE_ENABLED || !p) return 0;
     size_t nbytes = malloc_usable_size(p);
     if (nbytes < MED_MIN_NBYTES || nbytes >= HUGE_ALLOC_NBYTES) return 0;
-    void *evicted[MED_NBLOCKS];
-    int nevicted = 0;
-    pthread_mutex_lock(&cache_mu);
-    while (med_n > 0 && (med_n == MED_NBLOCKS || med_nbytes + nbytes > MED_MAX_TOTAL)) {
-        evicted[nevicted++] = med[0].p;
-        med_remove(0);
-    }
-    med[med_n].p = p;
-    med[med_n].nbytes = nbytes;
-    med_n++;
-    med_nbytes += nbytes;
-    pthread_mutex_unlock(&cache_mu);
-    for (int i = 0; i < nevicted; i++) free(evicted[i]);
+    list_put(&med, p, nbytes);
     return 1;
 }
 
 void pqt_mem_cache_trim(void)
 {
-    pthread_mutex_lock(&cache_mu);
-    while (med_n > 0) {
-        free(med[med_n - 1].p);
-        med_remove(med_n - 1);
-    }
-    while (cache_n > 0) {
-        free(cache[cache_n - 1].p);
-        cache_remove(cache_n - 1);
-    }
-    pthread_mutex_unlock(&cache_mu);
+    list_trim(&med);
+    list_trim(&large);
 }
 
 int pqt_mem_cache_enabled(void) { return CACHE_ENABLED; }
@@ -215,8 +199,8 @@ int pqt_mem_cache_enabled(void) { return CACHE_ENABLED; }
 void pqt_mem_cache_stats(int *nblocks_ret, size_t *nbytes_ret)
 {
     pthread_mutex_lock(&cache_mu);
-    *nblocks_ret = cache_n;
-    *nbytes_ret = cache_nbytes;
+    *nblocks_ret = large.n;
+    *nbytes_ret = large.nbytes;
     pthread_mutex_unlock(&cache_mu);
 }
 
@@ -226,7 +210,7 @@ void *pqt_malloc(size_t nbytes)
 #ifdef MADV_HUGEPAGE
     if (nbytes >= HUGE_ALLOC_NBYTES) {
         size_t rounded = (nbytes + HUGE_PAGE_NBYTES - 1) & ~(HUGE_PAGE_NBYTES - 1);
-        void *p = cache_take(rounded);
+        void *p = list_take(&large, rounded, 1);
         if (p) return p;
         if (posix_memalign(&p, HUGE_PAGE_NBYTES, rounded) != 0) return NULL;
         madvise(p, rounded, MADV_HUGEPAGE);
