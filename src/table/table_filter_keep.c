@@ -153,7 +153,10 @@ static bool assemble(pqt_table *t, pqt_tbl_keep_pass *kp, int k, const pqt_col *
         }
     } else {
         st = pqt_colbuf_alloc(out, fc, p->nsel, 0, NULL);
-        if (st == PQT_OK && bytes > 0) st = pqt_buf_reserve(&out->str_bytes, (size_t)bytes);
+        if (st == PQT_OK && bytes > 0) {
+            st = pqt_buf_reserve(&out->str_bytes, (size_t)bytes);
+            if (st != PQT_OK) pqt_colbuf_free(out); /* the offsets and validity it made */
+        }
         if (st == PQT_OK) {
             int64_t base = 0;
             out->str_offsets[0] = 0;
