@@ -20,25 +20,12 @@
 
 static uint64_t rng = 2026;
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    long len = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *d = malloc((size_t)len + 1);
-    *n = fread(d, 1, (size_t)len, fp);
-    fclose(fp);
-    return d;
-}
-
 /* Every column of the file at path, read into place from the path, equals its read from
  * memory; placed[c]: the chunks of column c placed. */
 static void compare_file(const char *path, int threads, int64_t *placed)
 {
     size_t n = 0;
-    char *mem = slurp(path, &n);
+    char *mem = pqt_test_read_file(path, &n);
     pqt_opts *o = NULL;
     REQUIRE_OK(pqt_opts_new(&o));
     CHECK_OK(pqt_opts_set_int(o, PQT_OPT_THREADS, threads));

@@ -26,7 +26,7 @@ uint64_t pqt_test_rand(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-char *pqt_test_read_text(const char *path)
+char *pqt_test_read_file(const char *path, size_t *n_ret)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) return NULL;
@@ -40,8 +40,11 @@ char *pqt_test_read_text(const char *path)
     }
     if (s) s[n] = '\0';
     fclose(fp);
+    if (s && n_ret) *n_ret = (size_t)n;
     return s;
 }
+
+char *pqt_test_read_text(const char *path) { return pqt_test_read_file(path, NULL); }
 
 int pqt_test_split(char *s, char sep, char **out, int max)
 {

@@ -59,7 +59,9 @@ int pqt_test_done(const char *name);
 /* Deterministic PRNG for property tests (splitmix64). */
 uint64_t pqt_test_rand(uint64_t *state);
 
-/* A whole text file, NUL-terminated (free with free); NULL when it cannot be read. */
+/* A whole file, NUL-terminated (free with free), its bytes in *n_ret (may be NULL); NULL when
+ * it cannot be read. pqt_test_read_text: the same for a text file. */
+char *pqt_test_read_file(const char *path, size_t *n_ret);
 char *pqt_test_read_text(const char *path);
 /* Split s in place at sep into at most max fields (empty fields kept); returns the count. */
 int pqt_test_split(char *s, char sep, char **out, int max);
