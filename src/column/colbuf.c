@@ -25,8 +25,41 @@ static size_t kind_nbytes(int kind)
 
 size_t pqt_kind_elem_nbytes(int kind) { return kind_nbytes(PQT_KIND_ELEMENT(kind)); }
 
+struct pqt_colbuf_share {
+    _Atomic int64_t refs;
+    pqt_colbuf arrays; /* share == NULL: freeing it frees the arrays */
+};
+
+pqt_status pqt_colbuf_share_take(pqt_colbuf *b, pqt_colbuf_share **ret)
+{
+    if (b->data_borrowed) return pqt_err(PQT_MISUSE, "a column on caller memory cannot be shared");
+    if (!b->share) {
+        pqt_colbuf_share *s = pqt_malloc(sizeof *s);
+        if (!s) return pqt_err(PQT_NOMEM, "out of memory sharing a column's arrays");
+        atomic_init(&s->refs, 1);
+        s->arrays = *b;
+        b->share = s;
+    }
+    atomic_fetch_add(&b->share->refs, 1);
+    *ret = b->share;
+    return PQT_OK;
+}
+
+void pqt_colbuf_share_drop(pqt_colbuf_share *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
+    pqt_colbuf_free(&s->arrays);
+    pqt_mem_free(s);
+}
+
 static void colbuf_free_with(pqt_colbuf *b, void (*free_fn)(void *))
 {
+    if (b->share) {
+        pqt_colbuf_share *s = b->share;
+        memset(b, 0, sizeof *b);
+        pqt_colbuf_share_drop(s);
+        return;
+    }
     if (!b->data_borrowed) free_fn(b->data);
     free_fn(b->validity);
     free_fn(b->str_offsets);
@@ -68,7 +101,8 @@ pqt_status pqt_colbuf_alloc_reusing(pqt_colbuf *b, const pqt_col *col, int64_t n
 {
     pqt_colbuf none;
     memset(&none, 0, sizeof none);
-    pqt_colbuf *sp = spare ? spare : &none;
+    if (spare && spare->share) pqt_colbuf_free(spare); /* its arrays are read elsewhere */
+    pqt_colbuf *sp = spare && !spare->share ? spare : &none;
     if (sp->data_borrowed) sp->data = NULL;
     size_t sp_elems = (size_t)sp->elem_cap + 1, sp_rows = (size_t)sp->rows_cap + 1;
     memset(b, 0, sizeof *b);
@@ -147,6 +181,7 @@ pqt_status pqt_colbuf_alloc(pqt_colbuf *b, const pqt_col *col, int64_t nrows, in
 pqt_status pqt_colbuf_reserve_elems(pqt_colbuf *b, int64_t need)
 {
     if (need <= b->elem_cap) return PQT_OK;
+    if (b->share) return pqt_err(PQT_MISUSE, "a shared list column cannot grow");
     if (need > b->elem_limit || b->data_borrowed)
         return pqt_err(PQT_CORRUPT, "more list elements (%lld) than the column chunks' value "
                                     "counts (%lld)",

@@ -44,6 +44,9 @@ typedef struct pqt_colbuf {
     uint8_t *row_validity;
     int64_t rows_cap;
     bool data_borrowed; /* data belongs to the caller: not freed here */
+    /* the arrays belong to this owner, shared with what was exported from them (an Arrow
+     * array, src/arrow/): pqt_colbuf_free drops this colbuf's reference instead */
+    struct pqt_colbuf_share *share;
 } pqt_colbuf;
 
 /* Allocate a colbuf for nrows rows of col; elem_cap bounds list elements (ignored for
@@ -59,6 +62,16 @@ void pqt_colbuf_free(pqt_colbuf *b);
 /* As pqt_colbuf_free, its large arrays kept for the next large allocation (another column's
  * read of the same size soon): pqt_mem_free_recycled. */
 void pqt_colbuf_free_recycled(pqt_colbuf *b);
+/* A reference-counted owner of a colbuf's arrays, so that they outlive the colbuf (zero-copy
+ * export: the table frees, evicts or reloads the column while an exported array still reads
+ * them). pqt_colbuf_share_take moves b's arrays under the owner (b keeps pointing at them and holds
+ * one reference, dropped by pqt_colbuf_free) and returns a new reference in *ret for the
+ * caller, dropped with pqt_colbuf_share_drop from any thread; the last drop frees the arrays.
+ * A colbuf whose data is the caller's (data_borrowed) cannot be shared: PQT_MISUSE. Shared
+ * arrays are never taken as a spare (pqt_colbuf_alloc_reusing) nor grown. */
+typedef struct pqt_colbuf_share pqt_colbuf_share;
+pqt_status pqt_colbuf_share_take(pqt_colbuf *b, pqt_colbuf_share **ret);
+void pqt_colbuf_share_drop(pqt_colbuf_share *s);
 /* Make room for `need` elements of a list colbuf, growing geometrically up to elem_limit:
  * counts from the footer are trusted as a limit, not as an allocation. PQT_CORRUPT past the
  * limit (more elements than the chunks' value counts). */

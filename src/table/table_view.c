@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "table/table_int.h"
+#include "util/bits.h"
+#include "util/mem.h"
 
 int pqt_tview_ncols(const pqt_table *t)
 {
@@ -213,3 +215,33 @@ void pqt_tview_warn(const char *fmt, ...)
 const pqt_file *pqt_tview_file(const pqt_table *t) { return t->f; }
 
 const pqt_plan *pqt_tview_plan(const pqt_table *t) { return &t->plan; }
+
+pqt_status pqt_tview_share(pqt_table *t, int slot, pqt_colbuf_share **ret)
+{
+    pqt_tcol *c = &t->cols[slot];
+    if (c->residency != PQT_RES_FULL)
+        return pqt_err(PQT_MISUSE, "column '%s' is not resident: nothing to share", c->name);
+    return pqt_colbuf_share_take(&c->buf, ret);
+}
+
+pqt_status pqt_tview_buf_concat(const pqt_colbuf *a, int64_t a_first, int64_t a_n,
+                                const pqt_colbuf *b, int64_t b_first, int64_t b_n, int vec_width,
+                                pqt_colbuf *dst)
+{
+    int64_t n = a_n + b_n;
+    int64_t *idx = pqt_malloc_array((size_t)n + 1, sizeof *idx);
+    if (!idx) return pqt_err(PQT_NOMEM, "out of memory joining %lld rows", (long long)n);
+    /* gather's -1 is a null list row: a variable-length list keeps its nulls that way */
+    bool varlist = a->is_list && vec_width <= 0;
+    for (int64_t i = 0; i < a_n; i++) {
+        int64_t r = a_first + i;
+        idx[i] = varlist && a->row_validity && !pqt_bit_get(a->row_validity, r) ? -1 : r;
+    }
+    for (int64_t i = 0; i < b_n; i++) {
+        int64_t r = b_first + i;
+        idx[a_n + i] = varlist && b->row_validity && !pqt_bit_get(b->row_validity, r) ? -1 : -r - 2;
+    }
+    pqt_status st = pqt_tbl_buf_gather(a, b, idx, n, vec_width, dst);
+    pqt_mem_free(idx);
+    return st;
+}

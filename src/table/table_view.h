@@ -91,6 +91,18 @@ void pqt_tview_add_counters(pqt_table *t, int slot, const pqt_read_counters *rc)
 /* Make slot resident (its first touch); `call` names the public call for messages. */
 pqt_status pqt_tview_touch(pqt_table *t, int slot, const char *call);
 
+/* ---- zero-copy export (src/arrow/) ---- */
+/* A reference to resident slot's arrays (pqt_colbuf_share): they stay alive, unchanged, until
+ * the reference is dropped, whatever t does to the slot (free, evict, reload, close).
+ * PQT_MISUSE when the slot is not resident. */
+pqt_status pqt_tview_share(pqt_table *t, int slot, pqt_colbuf_share **ret);
+/* dst = rows [a_first, a_first + a_n) of a then [b_first, b_first + b_n) of b (b may be NULL
+ * when b_n is 0), in a fresh colbuf of a's shape (vec_width > 0: a vector of that width):
+ * a batch of rows that straddles two row groups' reads. */
+pqt_status pqt_tview_buf_concat(const pqt_colbuf *a, int64_t a_first, int64_t a_n,
+                                const pqt_colbuf *b, int64_t b_first, int64_t b_n, int vec_width,
+                                pqt_colbuf *dst);
+
 /* ---- the file's structs ---- */
 /* Groups above slot's file leaf when it reads a leaf inside structs under its path name
  * ("s.t.x": not renamed, not a top-level field); 0 otherwise. */
