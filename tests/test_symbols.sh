@@ -17,7 +17,10 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 # Declared: the name before '(' on every PQT_API line (a declaration's first line holds it).
-sed -n 's/^PQT_API .*[ *]\(pqt_[a-z0-9_]*\)(.*/\1/p' include/pqt.h include/pqt_file.h | sort >"$tmp/declared"
+# pqt_arrow.h's import calls (issue 34) come with the import branch: until it is merged they
+# are left out here (the lead drops this grep -v at that merge).
+sed -n 's/^PQT_API .*[ *]\(pqt_[a-z0-9_]*\)(.*/\1/p' include/pqt.h include/pqt_file.h include/pqt_arrow.h |
+    grep -v -x -e pqt_table_from_arrow_stream -e pqt_write_arrow_stream | sort >"$tmp/declared"
 # Exported: defined dynamic symbols of every kind (functions, data).
 nm -D --defined-only "$lib" | awk '{print $NF}' | sort >"$tmp/exported"
 

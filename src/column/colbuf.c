@@ -52,6 +52,10 @@ void pqt_colbuf_share_drop(pqt_colbuf_share *s)
     pqt_mem_free(s);
 }
 
+void pqt_colbuf_share_ref(pqt_colbuf_share *s) { atomic_fetch_add(&s->refs, 1); }
+
+const pqt_colbuf *pqt_colbuf_share_arrays(const pqt_colbuf_share *s) { return &s->arrays; }
+
 static void colbuf_free_with(pqt_colbuf *b, void (*free_fn)(void *))
 {
     if (b->share) {

@@ -72,6 +72,10 @@ void pqt_colbuf_free_recycled(pqt_colbuf *b);
 typedef struct pqt_colbuf_share pqt_colbuf_share;
 pqt_status pqt_colbuf_share_take(pqt_colbuf *b, pqt_colbuf_share **ret);
 void pqt_colbuf_share_drop(pqt_colbuf_share *s);
+/* One more reference to s (dropped with pqt_colbuf_share_drop). */
+void pqt_colbuf_share_ref(pqt_colbuf_share *s);
+/* The shared arrays, read-only: alive while a reference is held. */
+const pqt_colbuf *pqt_colbuf_share_arrays(const pqt_colbuf_share *s);
 /* Make room for `need` elements of a list colbuf, growing geometrically up to elem_limit:
  * counts from the footer are trusted as a limit, not as an allocation. PQT_CORRUPT past the
  * limit (more elements than the chunks' value counts). */

@@ -37,7 +37,10 @@ static void touch(const void *p, int64_t n)
     if (n > 0) sink = ((const uint8_t *)p)[n - 1];
 }
 
-static bool bit(const uint8_t *bm, int64_t i) { return (bm[i >> 3] >> (i & 7)) & 1; }
+static bool bit(const uint8_t *bm, int64_t i)
+{
+    return (bm[i >> 3] >> (i & 7)) & 1;
+}
 
 /* Bytes per element of a fixed-width format, 0 when not fixed width, -1 for bool (bits). */
 static int64_t fixed_width(const char *f)
@@ -70,10 +73,14 @@ static int utf8_len(const uint8_t *s, int64_t n)
     int k;
     uint32_t cp;
     if (b < 0x80) return 1;
-    if (b >= 0xC2 && b <= 0xDF) k = 2, cp = b & 0x1F;
-    else if (b >= 0xE0 && b <= 0xEF) k = 3, cp = b & 0x0F;
-    else if (b >= 0xF0 && b <= 0xF4) k = 4, cp = b & 0x07;
-    else return 0;
+    if (b >= 0xC2 && b <= 0xDF)
+        k = 2, cp = b & 0x1F;
+    else if (b >= 0xE0 && b <= 0xEF)
+        k = 3, cp = b & 0x0F;
+    else if (b >= 0xF0 && b <= 0xF4)
+        k = 4, cp = b & 0x07;
+    else
+        return 0;
     if (n < k) return 0;
     for (int i = 1; i < k; i++) {
         if ((s[i] & 0xC0) != 0x80) return 0;
@@ -87,8 +94,8 @@ static int utf8_len(const uint8_t *s, int64_t n)
 
 static int check(chk *c, const struct ArrowSchema *s, const struct ArrowArray *a);
 
-static int check_child(chk *c, const struct ArrowSchema *s, const struct ArrowArray *a,
-                       int64_t i, int64_t need)
+static int check_child(chk *c, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i,
+                       int64_t need)
 {
     size_t at = strlen(c->path);
     const struct ArrowSchema *cs = s->children[i];
@@ -106,8 +113,7 @@ static int check_child(chk *c, const struct ArrowSchema *s, const struct ArrowAr
 
 /* Offsets [offset, offset + length] of width ow (4 or 8) bytes: non-negative, monotone;
  * *last the last one. */
-static int check_offsets(chk *c, const void *buf, int ow, const struct ArrowArray *a,
-                         int64_t *last)
+static int check_offsets(chk *c, const void *buf, int ow, const struct ArrowArray *a, int64_t *last)
 {
     if (!buf) return fail(c, "offsets buffer is NULL");
     if ((uintptr_t)buf % 8) return fail(c, "offsets buffer not 8-byte aligned");
@@ -116,8 +122,8 @@ static int check_offsets(chk *c, const void *buf, int ow, const struct ArrowArra
         int64_t o = ow == 4 ? ((const int32_t *)buf)[i] : ((const int64_t *)buf)[i];
         if (o < 0) return fail(c, "offset %lld is negative (%lld)", (long long)i, (long long)o);
         if (o < prev)
-            return fail(c, "offsets decrease at %lld (%lld after %lld)", (long long)i,
-                        (long long)o, (long long)prev);
+            return fail(c, "offsets decrease at %lld (%lld after %lld)", (long long)i, (long long)o,
+                        (long long)prev);
         prev = o;
     }
     *last = prev;
@@ -158,7 +164,8 @@ static int check(chk *c, const struct ArrowSchema *s, const struct ArrowArray *a
     int64_t nulls = 0;
     if (valid) {
         if (a->length > 0) touch(valid, (end + 7) / 8);
-        for (int64_t i = a->offset; i < end; i++) nulls += !bit(valid, i);
+        for (int64_t i = a->offset; i < end; i++)
+            nulls += !bit(valid, i);
     }
     if (!valid && a->null_count != 0 && a->length > 0)
         return fail(c, "null_count %lld without a validity bitmap", (long long)a->null_count);

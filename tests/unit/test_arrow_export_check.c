@@ -19,8 +19,14 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-static void noop_schema(struct ArrowSchema *s) { s->release = NULL; }
-static void noop_array(struct ArrowArray *a) { a->release = NULL; }
+static void noop_schema(struct ArrowSchema *s)
+{
+    s->release = NULL;
+}
+static void noop_array(struct ArrowArray *a)
+{
+    a->release = NULL;
+}
 
 static struct ArrowSchema field(const char *format, const char *name, int64_t flags)
 {
