@@ -16,6 +16,7 @@
 
 #include "column/column.h"
 #include "pqt_arrow.h"
+#include "pqt_file.h"
 #include "table/table_view.h"
 
 /* How one element kind's values become an Arrow array's buffers. */

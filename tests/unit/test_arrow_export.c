@@ -24,7 +24,6 @@
 #include "arrow/arrow_int.h"
 #include "arrow_check.h"
 #include "pqt_arrow.h"
-#include "pqt_file.h"
 #include "testutil.h"
 
 #define TYPES "tests/data/write_types.parquet"
