@@ -598,6 +598,152 @@ static void test_vectors(void)
     }
 }
 
+/* The value of key in Arrow field metadata, or NULL (into buf). */
+static const char *meta_get(const char *m, const char *key, char *buf, size_t cap)
+{
+    if (!m) return NULL;
+    int32_t n, l;
+    memcpy(&n, m, 4), m += 4;
+    for (int i = 0; i < n; i++) {
+        memcpy(&l, m, 4), m += 4;
+        int hit = (size_t)l == strlen(key) && !memcmp(m, key, (size_t)l);
+        m += l;
+        memcpy(&l, m, 4), m += 4;
+        if (hit && (size_t)l < cap) {
+            memcpy(buf, m, (size_t)l);
+            buf[l] = 0;
+            return buf;
+        }
+        m += l;
+    }
+    return NULL;
+}
+
+/* Units and a MAML's info and ucd travel as field metadata. */
+static void test_metadata(void)
+{
+    pqt_opts *o = NULL;
+    pqt_table *t = NULL;
+    CHECK_OK(pqt_opts_new(&o));
+    CHECK_OK(pqt_opts_set_maml(o, "tests/data/maml/alltypes_units.maml"));
+    CHECK_OK(pqt_table_open("tests/data/parquet-testing/data/alltypes_plain.parquet", o, &t));
+    pqt_opts_free(o);
+    struct ArrowSchema s;
+    CHECK_OK(pqt_table_export_arrow_schema(t, NULL, 0, &s));
+    const struct ArrowSchema *d = NULL, *id = NULL;
+    const struct ArrowArray *unused;
+    CHECK(child(&s, NULL, "double_col", &d, &unused) && child(&s, NULL, "id", &id, &unused));
+    char buf[128];
+    const char *v;
+    if (d) {
+        CHECK((v = meta_get(d->metadata, "unit", buf, sizeof buf)) && !strcmp(v, "m/s"));
+        CHECK((v = meta_get(d->metadata, "description", buf, sizeof buf)) && !strcmp(v, "a speed"));
+        CHECK((v = meta_get(d->metadata, "ucd", buf, sizeof buf)) &&
+              !strcmp(v, "phys.veloc;meta.main"));
+    }
+    if (id) {
+        CHECK((v = meta_get(id->metadata, "unit", buf, sizeof buf)) && !strcmp(v, "Count"));
+        CHECK(!meta_get(id->metadata, "description", buf, sizeof buf));
+    }
+    s.release(&s);
+    /* the whole table through the stream, validated */
+    batches *bs = calloc(1, sizeof *bs);
+    CHECK_EQ_I64(pull(t, NULL, 0, 3, bs), 0);
+    pqt_table *truth = NULL;
+    CHECK_OK(
+        pqt_table_open("tests/data/parquet-testing/data/alltypes_plain.parquet", NULL, &truth));
+    compare_scalar(truth, bs, "id");
+    compare_scalar(truth, bs, "double_col");
+    compare_scalar(truth, bs, "bool_col");
+    release_all(bs);
+    free(bs);
+    pqt_table_close(truth);
+    pqt_table_close(t);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
+/* A table made in memory: every column resident, no file, batches of 65,536 rows. */
+static void test_memory_table(void)
+{
+    enum { N = 70000 };
+    pqt_table *t = NULL;
+    CHECK_OK(pqt_table_new(&t));
+    int64_t *x = malloc(N * sizeof *x);
+    uint8_t *valid = calloc((N + 7) / 8, 1);
+    for (int64_t i = 0; i < N; i++) {
+        x[i] = i * 3 - 7;
+        if (i % 5) valid[i >> 3] |= (uint8_t)(1u << (i & 7));
+    }
+    CHECK_OK(pqt_table_add_column(t, "x", PQT_INT64, 1, x, valid, N, "m"));
+    batches *bs = calloc(1, sizeof *bs);
+    CHECK_EQ_I64(pull(t, NULL, 0, 0, bs), 0);
+    CHECK_EQ_I64(bs->n, 2);
+    CHECK_EQ_I64(bs->b[0].length, 65536);
+    for (int64_t r = 0; r < N; r += 997) {
+        const struct ArrowSchema *cs;
+        const struct ArrowArray *a;
+        int64_t j;
+        CHECK(locate(bs, "x", r, &cs, &a, &j));
+        CHECK_EQ_I64(bit(a->buffers[0], j), r % 5 != 0);
+        if (r % 5) CHECK_EQ_I64(((const int64_t *)a->buffers[1])[j], r * 3 - 7);
+    }
+    int64_t nulls1 = 0;
+    for (int64_t i = 65536; i < N; i++) nulls1 += i % 5 == 0;
+    CHECK_EQ_I64(bs->b[1].children[0]->null_count, nulls1);
+    /* the column dropped and the table closed: the batches still hold the values */
+    CHECK_OK(pqt_table_drop_column(t, "x"));
+    pqt_table_close(t);
+    const struct ArrowArray *a = bs->b[1].children[0];
+    CHECK_EQ_I64(((const int64_t *)a->buffers[1])[a->offset + 1], (65536 + 1) * 3 - 7);
+    release_all(bs);
+    free(bs);
+    free(x);
+    free(valid);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
+/* Struct leaves inside nested groups: one struct field per group, validated. */
+static void test_nested_struct(void)
+{
+    pqt_table *t = open_with("tests/data/struct_nulls.parquet", NULL, NULL);
+    pqt_table *truth = open_with("tests/data/struct_nulls.parquet", NULL, NULL);
+    batches *bs = calloc(1, sizeof *bs);
+    CHECK_EQ_I64(pull(t, NULL, 0, 4, bs), 0);
+    CHECK(!strcmp(format_of(bs, "s"), "+s"));
+    int nc = pqt_table_ncols(truth);
+    for (int c = 0; c < nc; c++) {
+        const char *name = pqt_table_column_name(truth, c);
+        int kind = 0;
+        CHECK_OK(pqt_table_kind(truth, name, &kind));
+        if (kind & (PQT_LIST | PQT_VECTOR)) compare_list(truth, bs, name, PQT_KIND_ELEMENT(kind));
+        else compare_scalar(truth, bs, name);
+    }
+    release_all(bs);
+    free(bs);
+    /* a column evicted after its export: the arrays keep the evicted values */
+    pqt_column_view v = {.struct_size = sizeof v};
+    CHECK_OK(pqt_table_column(t, "id", 0, &v));
+    struct ArrowArray a;
+    struct ArrowSchema s;
+    CHECK_OK(pqt_table_export_arrow_array(t, "id", &s, &a));
+    CHECK(a.buffers[1] == v.data);
+    CHECK_OK(pqt_table_evict(t, "id", 0));
+    CHECK_OK(pqt_table_reload(t, "id", 0));
+    char why[256];
+    CHECK_EQ_I64(arrow_check_array(&s, &a, why, sizeof why), 0);
+    for (int64_t r = 0; r < a.length; r++) {
+        int32_t want = 0;
+        int is_null = 0;
+        CHECK_OK(pqt_table_get_value(truth, "id", r + 1, 0, PQT_INT32, &want, 4, &is_null));
+        if (!is_null) CHECK_EQ_I64(((const int32_t *)a.buffers[1])[a.offset + r], want);
+    }
+    a.release(&a);
+    s.release(&s);
+    pqt_table_close(t);
+    pqt_table_close(truth);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
 static void test_errors(void)
 {
     pqt_table *t = open_with(rg_path, NULL, NULL);
@@ -635,6 +781,9 @@ int main(void)
     test_map();
     test_half();
     test_vectors();
+    test_metadata();
+    test_memory_table();
+    test_nested_struct();
     test_errors();
     unlink(rg_path);
     return pqt_test_done("test_arrow_export");
