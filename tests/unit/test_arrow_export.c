@@ -15,6 +15,7 @@
  * m = {a:1, b:2}, NULL, {}, {c:NULL, d:4}); the corpus' float16_nonzeros_and_nans.parquet
  * (NULL, 1, -2, NaN, 0, -1, -0, 2); vec_direct.parquet (vectors and lists).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -548,6 +549,32 @@ static void test_map(void)
     }
     CHECK(!strcmp(format_of(bs, "b"), "Z"));
     release_all(bs);
+    /* batches of 1 and 3 rows: entry counts and nulls per row, keys and values of row 3 */
+    static const int entries[4] = {2, 0, 0, 2};
+    for (int64_t br = 1; br <= 3; br += 2) {
+        CHECK_EQ_I64(pull(t, NULL, 0, br, bs), 0);
+        for (int64_t r = 0; r < 4; r++) {
+            const struct ArrowSchema *cs;
+            const struct ArrowArray *a;
+            int64_t j;
+            if (!locate(bs, "m", r, &cs, &a, &j)) {
+                pqt_test_failures++;
+                continue;
+            }
+            const int32_t *o = a->buffers[1];
+            CHECK_EQ_I64(o[j + 1] - o[j], entries[r]);
+            CHECK_EQ_I64(bit(a->buffers[0], j), r != 1);
+            if (r != 3) continue;
+            const struct ArrowArray *keys = a->children[0]->children[0];
+            const struct ArrowArray *vals = a->children[0]->children[1];
+            const int64_t *ko = keys->buffers[1];
+            CHECK(((const char *)keys->buffers[2])[ko[keys->offset + o[j]]] == 'c');
+            CHECK(!bit(vals->buffers[0], vals->offset + o[j]));
+            CHECK_EQ_I64(((const int32_t *)vals->buffers[1])[vals->offset + o[j] + 1], 4);
+        }
+        CHECK(!strcmp(format_of(bs, "n"), "+m"));
+        release_all(bs);
+    }
     free(bs);
     pqt_table_close(t);
     CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
@@ -688,7 +715,8 @@ static void test_memory_table(void)
         if (r % 5) CHECK_EQ_I64(((const int64_t *)a->buffers[1])[j], r * 3 - 7);
     }
     int64_t nulls1 = 0;
-    for (int64_t i = 65536; i < N; i++) nulls1 += i % 5 == 0;
+    for (int64_t i = 65536; i < N; i++)
+        nulls1 += i % 5 == 0;
     CHECK_EQ_I64(bs->b[1].children[0]->null_count, nulls1);
     /* the column dropped and the table closed: the batches still hold the values */
     CHECK_OK(pqt_table_drop_column(t, "x"));
@@ -715,8 +743,10 @@ static void test_nested_struct(void)
         const char *name = pqt_table_column_name(truth, c);
         int kind = 0;
         CHECK_OK(pqt_table_kind(truth, name, &kind));
-        if (kind & (PQT_LIST | PQT_VECTOR)) compare_list(truth, bs, name, PQT_KIND_ELEMENT(kind));
-        else compare_scalar(truth, bs, name);
+        if (kind & (PQT_LIST | PQT_VECTOR))
+            compare_list(truth, bs, name, PQT_KIND_ELEMENT(kind));
+        else
+            compare_scalar(truth, bs, name);
     }
     release_all(bs);
     free(bs);
@@ -742,6 +772,39 @@ static void test_nested_struct(void)
     pqt_table_close(t);
     pqt_table_close(truth);
     CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
+/* A read failing while the stream is pulled: EIO and the pqt message; a stream released
+ * unpulled leaks nothing. */
+static void test_pull_failure(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s.bad", rg_path);
+    size_t n = 0;
+    char *bytes = pqt_test_read_file(rg_path, &n);
+    FILE *f = fopen(path, "wb");
+    CHECK(bytes && f && fwrite(bytes, 1, n, f) == n);
+    fclose(f);
+    pqt_table *t = open_with(path, NULL, NULL);
+    /* the pages (not the footer) overwritten after the open */
+    memset(bytes + 4, 0xEE, n / 2);
+    f = fopen(path, "wb");
+    CHECK(f && fwrite(bytes, 1, n, f) == n);
+    fclose(f);
+    struct ArrowArrayStream s;
+    CHECK_OK(pqt_table_export_arrow_stream(t, NULL, 0, 0, &s));
+    struct ArrowArray a;
+    int r = s.get_next(&s, &a);
+    CHECK(r == EIO);
+    const char *msg = s.get_last_error(&s);
+    CHECK(msg && strstr(msg, "column '") && strstr(msg, "row group 1"));
+    s.release(&s);
+    CHECK_OK(pqt_table_export_arrow_stream(t, NULL, 0, 0, &s));
+    s.release(&s);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+    pqt_table_close(t);
+    unlink(path);
+    free(bytes);
 }
 
 static void test_errors(void)
@@ -784,6 +847,7 @@ int main(void)
     test_metadata();
     test_memory_table();
     test_nested_struct();
+    test_pull_failure();
     test_errors();
     unlink(rg_path);
     return pqt_test_done("test_arrow_export");
