@@ -76,13 +76,16 @@ struct ArrowArrayStream {
  * (struct arrays, one child per column) into *out, which the caller releases.
  * columns[0..ncols) names the columns in order; columns NULL (ncols ignored) exports every
  * readable column in the table's order. batch_rows 0 cuts batches at the table's row groups
- * (one batch per row group that contributes rows; a table with no row groups, or whose rows
- * are permuted by a sort, is one batch per 65,536 rows); batch_rows > 0 cuts every batch_rows
- * rows. A resident column is exported without a copy (its buffers stay alive until the last
- * array using them is released, even after pqt_table_close); a column not resident is read
- * batch by batch through the table's plan, so memory stays about one batch. The table must
- * not change (structurally or in values) and must not be closed while the stream is pulled;
- * the arrays already pulled need nothing of it.
+ * (one batch per row group that contributes rows; a table with no row groups, detached from
+ * its file, or whose rows are permuted by a sort, is one batch per 65,536 rows); batch_rows
+ * > 0 cuts every batch_rows rows. A resident column is exported without a copy (its buffers
+ * stay alive until the last array using them is released, even after pqt_table_close); a
+ * column not resident is read batch by batch through the table's plan, so memory stays
+ * about one batch; the columns of a sorted or detached table are made resident first. The
+ * table must not change (structurally or in values) and must not be closed while the stream
+ * is pulled; the arrays already pulled need nothing of it (values written in place into a
+ * resident column later, by pqt_table_set_null, pqt_table_set_rows or through a view, show
+ * in them).
  * Mapping (docs/arrow.md): int32/int64/uint64 as themselves, float32/float64, FLOAT16 as
  * halffloat, bool bit-packed, strings as large_utf8, binary as large_binary, decimals as
  * decimal128/decimal256 with the file's precision and scale, date32, time32[ms]/time64[us|ns],
