@@ -23,7 +23,8 @@ static pqt_status describe_elem(pqt_table *t, const pqt_tview_col *v, const char
     int u = v->time_unit >= 0 && v->time_unit <= 2 ? v->time_unit : 1;
     memset(e, 0, sizeof *e);
     e->how = PQT_AX_PLAIN;
-    e->nullable = fc ? fc->nullable : true;
+    /* values the caller wrote may hold nulls the file column cannot */
+    e->nullable = fc && v->as_read ? fc->nullable : true;
     *unscaled = false;
     switch (v->elem_kind) {
     case PQT_INT32:
@@ -107,8 +108,8 @@ static pqt_status describe_col(pqt_table *t, int slot, int vslot, const char *ca
         c->width = v.width;
     } else if (v.kind & PQT_LIST) {
         c->shape = PQT_AX_LIST;
-        c->rows_nullable = v.fcol ? v.fcol->list_def > 0 : true;
-        if (v.fcol) c->elem.nullable = v.fcol->max_def > v.fcol->elem_def;
+        c->rows_nullable = v.fcol && v.as_read ? v.fcol->list_def > 0 : true;
+        if (v.fcol && v.as_read) c->elem.nullable = v.fcol->max_def > v.fcol->elem_def;
     }
     if (c->shape != PQT_AX_SCALAR && c->elem.how == PQT_AX_DECIMAL) {
         /* lists of decimals keep their doubles: the unscaled read is for scalars */
@@ -126,7 +127,7 @@ static pqt_status describe_col(pqt_table *t, int slot, int vslot, const char *ca
         PQT_TRY(describe_elem(t, &vv, call, &c->velem, &vu));
         if (c->velem.how == PQT_AX_DECIMAL)
             c->velem.how = PQT_AX_PLAIN, strcpy(c->velem.format, "g");
-        c->velem.nullable = vv.fcol ? vv.fcol->max_def > vv.fcol->elem_def : true;
+        c->velem.nullable = vv.fcol && vv.as_read ? vv.fcol->max_def > vv.fcol->elem_def : true;
         c->elem.nullable = false; /* Arrow map keys are never null, nor are Parquet's */
         c->shape = PQT_AX_MAP;
     }
@@ -175,7 +176,6 @@ pqt_status pqt_ax_describe(pqt_table *t, const char *const *names, int n, const 
         pqt_mem_free(cols);
         return st;
     }
-    /* a map is named for its MAP field: "m" of "m.key" */
     *cols_ret = cols;
     *n_ret = k;
     return PQT_OK;

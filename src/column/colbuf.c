@@ -17,27 +17,62 @@ static size_t kind_nbytes(int kind)
     switch (kind) {
     case PQT_INT32: case PQT_FLOAT32: case PQT_DATE: return 4;
     case PQT_INT64: case PQT_FLOAT64: case PQT_TIME: case PQT_TIMESTAMP: case PQT_UINT64: return 8;
-    case PQT_INT128: return 16;
-    case PQT_BOOL: return 1;
-    default: return 0;
+    case PQT_INT128:
+        return 16;
+    case PQT_BOOL:
+        return 1;
+    default:
+        return 0;
     }
 }
 
-size_t pqt_kind_elem_nbytes(int kind) { return kind_nbytes(PQT_KIND_ELEMENT(kind)); }
+size_t pqt_kind_elem_nbytes(int kind)
+{
+    return kind_nbytes(PQT_KIND_ELEMENT(kind));
+}
 
+/* The arrays of a colbuf when it was shared. A colbuf may change its arrays after that (a
+ * validity bitmap allocated when a first null is written): sharing it again makes a new
+ * owner over the old one, which frees only the arrays its base does not hold. */
 struct pqt_colbuf_share {
     _Atomic int64_t refs;
-    pqt_colbuf arrays; /* share == NULL: freeing it frees the arrays */
+    pqt_colbuf arrays;             /* share == NULL */
+    struct pqt_colbuf_share *base; /* a reference, or NULL */
 };
+
+/* Free the arrays of a that are not base's (NULL: all of them). */
+static void free_arrays_beyond(pqt_colbuf *a, const pqt_colbuf *base, void (*free_fn)(void *))
+{
+#define PQT_FREE_BEYOND(f)                                                                         \
+    if (!base || a->f != base->f) free_fn(a->f)
+    if (!a->data_borrowed) PQT_FREE_BEYOND(data);
+    PQT_FREE_BEYOND(validity);
+    PQT_FREE_BEYOND(str_offsets);
+    if (!a->str_bytes.fixed) PQT_FREE_BEYOND(str_bytes.data);
+    PQT_FREE_BEYOND(list_offsets);
+    PQT_FREE_BEYOND(row_validity);
+#undef PQT_FREE_BEYOND
+    memset(a, 0, sizeof *a);
+}
+
+static bool same_arrays(const pqt_colbuf *a, const pqt_colbuf *b)
+{
+    return a->data == b->data && a->validity == b->validity && a->str_offsets == b->str_offsets &&
+           a->str_bytes.data == b->str_bytes.data && a->list_offsets == b->list_offsets &&
+           a->row_validity == b->row_validity && a->nrows == b->nrows && a->nelem == b->nelem &&
+           a->str_bytes.len == b->str_bytes.len;
+}
 
 pqt_status pqt_colbuf_share_take(pqt_colbuf *b, pqt_colbuf_share **ret)
 {
     if (b->data_borrowed) return pqt_err(PQT_MISUSE, "a column on caller memory cannot be shared");
-    if (!b->share) {
+    if (!b->share || !same_arrays(b, &b->share->arrays)) {
         pqt_colbuf_share *s = pqt_malloc(sizeof *s);
         if (!s) return pqt_err(PQT_NOMEM, "out of memory sharing a column's arrays");
-        atomic_init(&s->refs, 1);
+        atomic_init(&s->refs, 1); /* b's */
+        s->base = b->share;       /* b's reference to it passes to s */
         s->arrays = *b;
+        s->arrays.share = NULL;
         b->share = s;
     }
     atomic_fetch_add(&b->share->refs, 1);
@@ -47,9 +82,12 @@ pqt_status pqt_colbuf_share_take(pqt_colbuf *b, pqt_colbuf_share **ret)
 
 void pqt_colbuf_share_drop(pqt_colbuf_share *s)
 {
-    if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
-    pqt_colbuf_free(&s->arrays);
-    pqt_mem_free(s);
+    while (s && atomic_fetch_sub(&s->refs, 1) == 1) {
+        pqt_colbuf_share *base = s->base;
+        free_arrays_beyond(&s->arrays, base ? &base->arrays : NULL, pqt_mem_free);
+        pqt_mem_free(s);
+        s = base;
+    }
 }
 
 void pqt_colbuf_share_ref(pqt_colbuf_share *s) { atomic_fetch_add(&s->refs, 1); }
@@ -58,19 +96,13 @@ const pqt_colbuf *pqt_colbuf_share_arrays(const pqt_colbuf_share *s) { return &s
 
 static void colbuf_free_with(pqt_colbuf *b, void (*free_fn)(void *))
 {
-    if (b->share) {
+    if (b->share) { /* the shared arrays go with the last reference; newer ones now */
         pqt_colbuf_share *s = b->share;
-        memset(b, 0, sizeof *b);
+        free_arrays_beyond(b, &s->arrays, free_fn);
         pqt_colbuf_share_drop(s);
         return;
     }
-    if (!b->data_borrowed) free_fn(b->data);
-    free_fn(b->validity);
-    free_fn(b->str_offsets);
-    if (!b->str_bytes.fixed) free_fn(b->str_bytes.data);
-    free_fn(b->list_offsets);
-    free_fn(b->row_validity);
-    memset(b, 0, sizeof *b);
+    free_arrays_beyond(b, NULL, free_fn);
 }
 
 void pqt_colbuf_free(pqt_colbuf *b) { colbuf_free_with(b, pqt_mem_free); }

@@ -67,6 +67,8 @@ void pqt_colbuf_free_recycled(pqt_colbuf *b);
  * them). pqt_colbuf_share_take moves b's arrays under the owner (b keeps pointing at them and holds
  * one reference, dropped by pqt_colbuf_free) and returns a new reference in *ret for the
  * caller, dropped with pqt_colbuf_share_drop from any thread; the last drop frees the arrays.
+ * A colbuf whose arrays changed since (a bitmap allocated for a first null) is shared anew
+ * over the old owner: arrays exported before keep what they had, later ones see the change.
  * A colbuf whose data is the caller's (data_borrowed) cannot be shared: PQT_MISUSE. Shared
  * arrays are never taken as a spare (pqt_colbuf_alloc_reusing) nor grown. */
 typedef struct pqt_colbuf_share pqt_colbuf_share;

@@ -807,6 +807,31 @@ static void test_pull_failure(void)
     free(bytes);
 }
 
+/* Field flags follow the file: a required column is not nullable until the caller writes a
+ * null into it. */
+static void test_flags(void)
+{
+    pqt_table *t = open_with("tests/data/parquet-testing/data/nonnullable.impala.parquet", NULL,
+                             NULL);
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    char why[256];
+    CHECK_OK(pqt_table_export_arrow_array(t, "ID", &s, &a));
+    CHECK(!(s.flags & ARROW_FLAG_NULLABLE));
+    CHECK_EQ_I64(arrow_check_array(&s, &a, why, sizeof why), 0);
+    a.release(&a);
+    s.release(&s);
+    CHECK_OK(pqt_table_set_null(t, "ID", 1, 0));
+    CHECK_OK(pqt_table_export_arrow_array(t, "ID", &s, &a));
+    CHECK(s.flags & ARROW_FLAG_NULLABLE);
+    CHECK_EQ_I64(a.null_count, 1);
+    CHECK_EQ_I64(arrow_check_array(&s, &a, why, sizeof why), 0);
+    a.release(&a);
+    s.release(&s);
+    pqt_table_close(t);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
 static void test_errors(void)
 {
     pqt_table *t = open_with(rg_path, NULL, NULL);
@@ -848,6 +873,7 @@ int main(void)
     test_memory_table();
     test_nested_struct();
     test_pull_failure();
+    test_flags();
     test_errors();
     unlink(rg_path);
     return pqt_test_done("test_arrow_export");
