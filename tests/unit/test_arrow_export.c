@@ -24,6 +24,8 @@
 
 #include "arrow/arrow_int.h"
 #include "arrow_check.h"
+#include "format/thrift.h"
+#include "pqbuild.h"
 #include "pqt_arrow.h"
 #include "testutil.h"
 
@@ -807,12 +809,100 @@ static void test_pull_failure(void)
     free(bytes);
 }
 
+/* A file of one required TIME(MILLIS) INT32 column t (converted type only, as old writers
+ * make it), 5 rows, written by hand with pqbuild. */
+static const int32_t time_ms[5] = {0, 1, 3723004, 86399999, 43200000};
+
+static void write_time_ms(const char *path)
+{
+    pqb w = {0};
+    pqb_bytes(&w, "PAR1", 4);
+    pqb_page p = {.type = PQT_PAGE_DATA,
+                  .uncompressed_size = 20,
+                  .compressed_size = 20,
+                  .num_values = 5,
+                  .encoding = PQT_ENC_PLAIN};
+    int64_t off = (int64_t)w.n;
+    pqb_page_header(&w, &p);
+    pqb_bytes(&w, time_ms, sizeof time_ms);
+    int64_t nbytes = (int64_t)w.n - off;
+    size_t start = w.n;
+    w.depth = 0;
+    pqb_begin(&w);
+    pqb_i32(&w, 1, 2);
+    pqb_list(&w, 2, PQT_TT_STRUCT, 2);
+    pqb_begin(&w); /* root */
+    pqb_str(&w, 4, "schema");
+    pqb_i32(&w, 5, 1);
+    pqb_end(&w);
+    pqb_begin(&w); /* t */
+    pqb_i32(&w, 1, PQT_PT_INT32);
+    pqb_i32(&w, 3, PQT_REP_REQUIRED);
+    pqb_str(&w, 4, "t");
+    pqb_i32(&w, 6, PQT_CT_TIME_MILLIS);
+    pqb_end(&w);
+    pqb_i64(&w, 3, 5);
+    pqb_list(&w, 4, PQT_TT_STRUCT, 1);
+    pqb_begin(&w); /* the row group */
+    pqb_list(&w, 1, PQT_TT_STRUCT, 1);
+    pqb_begin(&w); /* its column chunk */
+    pqb_i64(&w, 2, off);
+    pqb_struct(&w, 3);
+    pqb_i32(&w, 1, PQT_PT_INT32);
+    pqb_list(&w, 2, PQT_TT_I32, 1);
+    pqb_zz(&w, PQT_ENC_PLAIN);
+    pqb_list(&w, 3, PQT_TT_BINARY, 1);
+    pqb_bin(&w, "t");
+    pqb_i32(&w, 4, 0);
+    pqb_i64(&w, 5, 5);
+    pqb_i64(&w, 6, nbytes);
+    pqb_i64(&w, 7, nbytes);
+    pqb_i64(&w, 9, off);
+    pqb_end(&w);
+    pqb_end(&w);
+    pqb_i64(&w, 2, nbytes);
+    pqb_i64(&w, 3, 5);
+    pqb_end(&w);
+    pqb_end(&w);
+    pqb_le32(&w, (uint32_t)(w.n - start));
+    pqb_bytes(&w, "PAR1", 4);
+    CHECK(pqb_write_file(&w, path));
+    pqb_free(&w);
+}
+
+/* TIME(MILLIS) (read as int64 milliseconds) as time32[ms]: the file's int32 values. */
+static void test_time32(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s.time.parquet", rg_path);
+    write_time_ms(path);
+    pqt_table *t = open_with(path, NULL, NULL);
+    CHECK_EQ_I64(pqt_table_nrows(t), 5);
+    batches *bs = calloc(1, sizeof *bs);
+    CHECK_EQ_I64(pull(t, NULL, 0, 2, bs), 0);
+    CHECK(!strcmp(format_of(bs, "t"), "ttm"));
+    for (int64_t r = 0; r < 5; r++) {
+        const struct ArrowSchema *cs;
+        const struct ArrowArray *a;
+        int64_t j;
+        CHECK(locate(bs, "t", r, &cs, &a, &j));
+        CHECK(!(cs->flags & ARROW_FLAG_NULLABLE));
+        CHECK_EQ_I64(((const int32_t *)a->buffers[1])[j], time_ms[r]);
+    }
+    compare_scalar(t, bs, "t");
+    release_all(bs);
+    free(bs);
+    pqt_table_close(t);
+    unlink(path);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
 /* Field flags follow the file: a required column is not nullable until the caller writes a
  * null into it. */
 static void test_flags(void)
 {
-    pqt_table *t = open_with("tests/data/parquet-testing/data/nonnullable.impala.parquet", NULL,
-                             NULL);
+    pqt_table *t =
+        open_with("tests/data/parquet-testing/data/nonnullable.impala.parquet", NULL, NULL);
     struct ArrowSchema s;
     struct ArrowArray a;
     char why[256];
@@ -874,6 +964,7 @@ int main(void)
     test_nested_struct();
     test_pull_failure();
     test_flags();
+    test_time32();
     test_errors();
     unlink(rg_path);
     return pqt_test_done("test_arrow_export");
