@@ -88,7 +88,8 @@ struct ArrowArrayStream {
  * in them).
  * Mapping (docs/arrow.md): int32/int64/uint64 as themselves, float32/float64, FLOAT16 as
  * halffloat, bool bit-packed, strings as large_utf8, binary as large_binary, decimals as
- * decimal128/decimal256 with the file's precision and scale, date32, time32[ms]/time64[us|ns],
+ * decimal128 with the file's precision and scale (up to precision 38, the widest whose
+ * unscaled integers pqt reads; wider ones as float64), date32, time32[ms]/time64[us|ns],
  * timestamps with their unit and "UTC" when adjusted to UTC, UUID as fixed_size_binary(16)
  * with extension name "arrow.uuid", vectors as fixed_size_list, lists as large_list, struct
  * leaves ("s.a", "s.b") gathered into one struct field, maps as map<key, value>. A column's

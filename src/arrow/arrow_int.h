@@ -26,7 +26,7 @@ typedef enum pqt_ax_how {
     PQT_AX_BOOL,    /* one byte per value -> one bit: a copy */
     PQT_AX_HALF,    /* FLOAT16 read as float32 -> halffloat, exactly */
     PQT_AX_TIME32,  /* TIME(MILLIS) read as int64 -> time32[ms] */
-    PQT_AX_DECIMAL, /* unscaled int64 / int128 -> decimal128 / decimal256 */
+    PQT_AX_DECIMAL, /* unscaled int64 / int128 -> decimal128 (sign-extended) */
     PQT_AX_UUID     /* 36-char text -> fixed_size_binary(16) */
 } pqt_ax_how;
 
@@ -42,7 +42,7 @@ typedef enum pqt_ax_shape {
 typedef struct pqt_ax_elem {
     pqt_ax_how how;
     char format[40];
-    int decimal_nbytes; /* PQT_AX_DECIMAL: 16 or 32 */
+    int decimal_nbytes; /* PQT_AX_DECIMAL: 16 (decimal128) */
     bool nullable;      /* elements may be null */
 } pqt_ax_elem;
 

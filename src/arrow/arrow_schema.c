@@ -52,12 +52,14 @@ static pqt_status describe_elem(pqt_table *t, const pqt_tview_col *v, const char
             strcpy(e->format, "f");
         break;
     case PQT_FLOAT64:
-        /* a decimal still as read and still reachable in its file: its exact integers */
-        if (conv == PQT_CONV_DECIMAL && pqt_tview_attached(t) && !v->is_list) {
-            int p = fc->decimal_precision, s = fc->decimal_scale;
+        /* a decimal still as read and still reachable in its file: its exact integers (pqt
+         * reads them up to precision 38, int128; a wider one stays its doubles) */
+        if (conv == PQT_CONV_DECIMAL && pqt_tview_attached(t) && !v->is_list &&
+            fc->decimal_precision <= 38) {
             e->how = PQT_AX_DECIMAL;
-            e->decimal_nbytes = p > 38 ? 32 : 16;
-            snprintf(e->format, sizeof e->format, p > 38 ? "d:%d,%d,256" : "d:%d,%d", p, s);
+            e->decimal_nbytes = 16;
+            snprintf(e->format, sizeof e->format, "d:%d,%d", (int)fc->decimal_precision,
+                     (int)fc->decimal_scale);
             *unscaled = true;
         } else {
             strcpy(e->format, "g");
