@@ -40,6 +40,9 @@ done
 while IFS= read -r hit; do
     err "src/write/ reaches tables through table/table_view.h, not table_int.h: $hit"
 done < <(grep -Hn '#include "table/table_int.h"' src/write/*.[ch])
+while IFS= read -r hit; do
+    err "src/arrow/ reaches tables through table/table_view.h, not table_int.h: $hit"
+done < <(grep -Hn '#include "table/table_int.h"' src/arrow/*.[ch])
 
 while IFS= read -r hit; do
     err "raw allocation (use src/util/mem.h): $hit"
