@@ -162,9 +162,7 @@ static pqt_status col_array(ax_stream *st, int i, int64_t lo, int64_t n, struct 
     pqt_status rs = feed_rows(st->t, &st->feeds[2 * i], lo, n, &s, &r0);
     if (rs == PQT_OK && st->cols[i].vslot >= 0)
         rs = feed_rows(st->t, &st->feeds[2 * i + 1], lo, n, &vs, &vr0);
-    if (rs == PQT_OK && vs && vr0 != r0)
-        rs = pqt_err(PQT_CORRUPT, "map column '%s': keys and values read apart", st->cols[i].name);
-    if (rs == PQT_OK) rs = pqt_ax_array(&st->cols[i], s, vs, r0, n, out);
+    if (rs == PQT_OK) rs = pqt_ax_array(&st->cols[i], s, r0, vs, vr0, n, out);
     pqt_colbuf_share_drop(s);
     pqt_colbuf_share_drop(vs);
     return rs;
@@ -390,7 +388,7 @@ pqt_status pqt_table_export_arrow_array(pqt_table *t, const char *column,
     memset(&sch, 0, sizeof sch);
     if (rs == PQT_OK && schema_out) rs = pqt_ax_schema_col(t, &c, &sch);
     if (rs == PQT_OK) {
-        rs = pqt_ax_array(&c, s, NULL, 0, pqt_table_nrows(t), array_out);
+        rs = pqt_ax_array(&c, s, 0, NULL, 0, pqt_table_nrows(t), array_out);
         if (rs != PQT_OK && sch.release) sch.release(&sch);
     }
     pqt_colbuf_share_drop(s);

@@ -290,9 +290,11 @@ static pqt_status list_array(const pqt_ax_col *c, const pqt_colbuf *b, pqt_colbu
     return st;
 }
 
+/* Rows [r0, r0 + n) of the keys kb and [vr0, vr0 + n) of the values vb (each column is
+ * fed on its own: one may be resident, the other read by row group). */
 static pqt_status map_array(const pqt_ax_col *c, const pqt_colbuf *kb, pqt_colbuf_share *ks,
-                            const pqt_colbuf *vb, pqt_colbuf_share *vs, int64_t r0, int64_t n,
-                            struct ArrowArray *out)
+                            const pqt_colbuf *vb, pqt_colbuf_share *vs, int64_t r0, int64_t vr0,
+                            int64_t n, struct ArrowArray *out)
 {
     const int64_t *lo = kb->list_offsets;
     int64_t e0 = lo[r0], e1 = lo[r0 + n], rnulls = count_nulls(kb->row_validity, r0, n);
@@ -301,7 +303,7 @@ static pqt_status map_array(const pqt_ax_col *c, const pqt_colbuf *kb, pqt_colbu
                        "map column '%s': %lld entries in one batch, more than an "
                        "Arrow map's int32 offsets hold (take fewer batch_rows)",
                        c->name, (long long)(e1 - e0));
-    if (!vb->list_offsets || vb->list_offsets[r0 + n] - vb->list_offsets[r0] != e1 - e0)
+    if (!vb->list_offsets || vb->list_offsets[vr0 + n] - vb->list_offsets[vr0] != e1 - e0)
         return pqt_err(PQT_CORRUPT, "map column '%s': keys and values disagree in count", c->name);
     ax_arr *p, *ep;
     PQT_TRY(arr_new(out, n, 2, 1, &p));
@@ -321,13 +323,14 @@ static pqt_status map_array(const pqt_ax_col *c, const pqt_colbuf *kb, pqt_colbu
     struct ArrowArray *ent = out->children[0];
     if (st == PQT_OK) st = arr_new(ent, e1 - e0, 1, 2, &ep);
     if (st == PQT_OK) st = leaf(&c->elem, kb, ks, e0, e1 - e0, ent->children[0]);
-    if (st == PQT_OK) st = leaf(&c->velem, vb, vs, vb->list_offsets[r0], e1 - e0, ent->children[1]);
+    if (st == PQT_OK)
+        st = leaf(&c->velem, vb, vs, vb->list_offsets[vr0], e1 - e0, ent->children[1]);
     if (st != PQT_OK) arr_release(out);
     return st;
 }
 
-pqt_status pqt_ax_array(const pqt_ax_col *c, pqt_colbuf_share *s, pqt_colbuf_share *vs, int64_t r0,
-                        int64_t n, struct ArrowArray *out)
+pqt_status pqt_ax_array(const pqt_ax_col *c, pqt_colbuf_share *s, int64_t r0, pqt_colbuf_share *vs,
+                        int64_t vr0, int64_t n, struct ArrowArray *out)
 {
     const pqt_colbuf *b = pqt_colbuf_share_arrays(s);
     pqt_status st;
@@ -347,7 +350,7 @@ pqt_status pqt_ax_array(const pqt_ax_col *c, pqt_colbuf_share *s, pqt_colbuf_sha
         st = list_array(c, b, s, r0, n, out);
         break;
     default:
-        st = map_array(c, b, s, pqt_colbuf_share_arrays(vs), vs, r0, n, out);
+        st = map_array(c, b, s, pqt_colbuf_share_arrays(vs), vs, r0, vr0, n, out);
         break;
     }
     if (st != PQT_OK) pqt_err_prefix("column '%s': ", c->name);

@@ -70,10 +70,11 @@ int pqt_ax_group_end(pqt_table *t, const pqt_ax_col *cols, int i, int end, int g
 /* One column's field alone. */
 pqt_status pqt_ax_schema_col(pqt_table *t, const pqt_ax_col *c, struct ArrowSchema *out);
 
-/* Rows [r0, r0 + n) of a column's values: s holds the key (or only) values, vs a map's
- * values (else NULL); arrays made from them reference the owners. */
-pqt_status pqt_ax_array(const pqt_ax_col *c, pqt_colbuf_share *s, pqt_colbuf_share *vs, int64_t r0,
-                        int64_t n, struct ArrowArray *out);
+/* n rows of a column's values: rows [r0, r0 + n) of s, the key (or only) values, and of a
+ * map's values rows [vr0, vr0 + n) of vs (else NULL); arrays made from them reference the
+ * owners. */
+pqt_status pqt_ax_array(const pqt_ax_col *c, pqt_colbuf_share *s, int64_t r0, pqt_colbuf_share *vs,
+                        int64_t vr0, int64_t n, struct ArrowArray *out);
 /* A struct array of n rows, no nulls, taking over kids[0..nkids) (moved, released with it;
  * on failure they are released). */
 pqt_status pqt_ax_struct(int64_t n, struct ArrowArray *kids, int nkids, struct ArrowArray *out);

@@ -582,6 +582,52 @@ static void test_map(void)
     CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
 }
 
+/* A map over two files (two row groups of 4 rows), its keys resident and its values not:
+ * each is fed on its own, the values joined across the row groups, the keys sliced in place. */
+static void test_map_mixed(void)
+{
+    char copy[300];
+    snprintf(copy, sizeof copy, "%s.map2.parquet", rg_path);
+    size_t n = 0;
+    char *bytes = pqt_test_read_file(MAPS, &n);
+    FILE *f = fopen(copy, "wb");
+    CHECK(bytes && f && fwrite(bytes, 1, n, f) == n);
+    fclose(f);
+    free(bytes);
+    const char *paths[2] = {MAPS, copy};
+    pqt_table *t = NULL;
+    CHECK_OK(pqt_table_open_files(paths, 2, NULL, &t));
+    CHECK_EQ_I64(pqt_table_nrows(t), 8);
+    pqt_column_view kv = {.struct_size = sizeof kv};
+    CHECK_OK(pqt_table_column(t, "m.key", 0, &kv));
+    batches *bs = calloc(1, sizeof *bs);
+    CHECK_EQ_I64(pull(t, NULL, 0, 3, bs), 0);
+    static const int entries[4] = {2, 0, 0, 2};
+    for (int64_t r = 0; r < 8; r++) {
+        const struct ArrowSchema *cs;
+        const struct ArrowArray *a;
+        int64_t j;
+        if (!locate(bs, "m", r, &cs, &a, &j) || strcmp(cs->format, "+m")) {
+            pqt_test_failures++;
+            continue;
+        }
+        const int32_t *o = a->buffers[1];
+        CHECK_EQ_I64(o[j + 1] - o[j], entries[r % 4]);
+        if (r % 4 != 3) continue;
+        const struct ArrowArray *keys = a->children[0]->children[0];
+        const struct ArrowArray *vals = a->children[0]->children[1];
+        const int64_t *ko = keys->buffers[1];
+        CHECK(((const char *)keys->buffers[2])[ko[keys->offset + o[j] + 1]] == 'd');
+        CHECK(!bit(vals->buffers[0], vals->offset + o[j]));
+        CHECK_EQ_I64(((const int32_t *)vals->buffers[1])[vals->offset + o[j] + 1], 4);
+    }
+    release_all(bs);
+    free(bs);
+    pqt_table_close(t);
+    unlink(copy);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
 /* FLOAT16 back to its exact bits. */
 static void test_half(void)
 {
@@ -957,6 +1003,7 @@ int main(void)
     test_zero_copy();
     test_array_schema();
     test_map();
+    test_map_mixed();
     test_half();
     test_vectors();
     test_metadata();
