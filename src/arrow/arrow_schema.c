@@ -168,7 +168,9 @@ pqt_status pqt_ax_describe(pqt_table *t, const char *const *names, int n, const 
         }
         pqt_tview_col v;
         pqt_tview_describe(t, slot, &v);
-        if (!names && v.kind == PQT_NONE) continue; /* every readable column */
+        /* every readable column: not an unread one of a table detached from its file */
+        if (!names && (v.kind == PQT_NONE || (!v.buf && v.fcol && !pqt_tview_attached(t))))
+            continue;
         int vslot = names ? -1 : map_value_slot(t, slot);
         st = describe_col(t, slot, vslot, call, &cols[k]);
         if (st == PQT_OK) k++;

@@ -822,6 +822,32 @@ static void test_nested_struct(void)
     CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
 }
 
+/* A table sorted in memory detaches: its resident columns export (one batch of 65,536 rows
+ * at most), its unread ones are no longer readable and are left out; named, they fail. */
+static void test_detached(void)
+{
+    pqt_table *t = open_with(rg_path, NULL, NULL);
+    pqt_table *truth = open_with(rg_path, NULL, "-i");
+    pqt_column_view v = {.struct_size = sizeof v};
+    CHECK_OK(pqt_table_column(t, "s", 0, &v));
+    CHECK_OK(pqt_table_sort_by(t, "-i", NULL));
+    batches *bs = calloc(1, sizeof *bs);
+    CHECK_EQ_I64(pull(t, NULL, 0, 0, bs), 0);
+    CHECK_EQ_I64(bs->n, 1);
+    CHECK_EQ_I64(bs->schema.n_children, 2); /* i (the key, read by the sort) and s */
+    compare_scalar(truth, bs, "i");
+    compare_scalar(truth, bs, "s");
+    release_all(bs);
+    free(bs);
+    struct ArrowArrayStream s;
+    const char *named[] = {"f64"};
+    CHECK(pqt_table_export_arrow_stream(t, named, 1, 0, &s) != PQT_OK);
+    CHECK(strstr(pqt_errmsg(), "f64") != NULL);
+    pqt_table_close(t);
+    pqt_table_close(truth);
+    CHECK_EQ_I64(pqt_arrow_live_blocks(), 0);
+}
+
 /* A read failing while the stream is pulled: EIO and the pqt message; a stream released
  * unpulled leaks nothing. */
 static void test_pull_failure(void)
@@ -1009,6 +1035,7 @@ int main(void)
     test_metadata();
     test_memory_table();
     test_nested_struct();
+    test_detached();
     test_pull_failure();
     test_flags();
     test_time32();
