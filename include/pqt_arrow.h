@@ -81,7 +81,7 @@ struct ArrowArrayStream {
  * > 0 cuts every batch_rows rows. A resident column is exported without a copy (its buffers
  * stay alive until the last array using them is released, even after pqt_table_close); a
  * column not resident is read batch by batch through the table's plan, so memory stays
- * about one batch; the columns of a sorted or detached table are made resident first. The
+ * about one batch; the columns of a table sorted at open are made resident first. The
  * table must not change (structurally or in values) and must not be closed while the stream
  * is pulled; the arrays already pulled need nothing of it (values written in place into a
  * resident column later, by pqt_table_set_null, pqt_table_set_rows or through a view, show
