@@ -24,6 +24,7 @@ declare -A allowed=(
     [maml]="util"
     [scan]="util format codec encoding column"
     [write]="util format codec encoding column scan read api maml table dataset"
+    [arrow]="util format codec encoding column scan read api maml table dataset write"
 )
 for dir in src/*/; do
     layer=$(basename "$dir")
