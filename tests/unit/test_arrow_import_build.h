@@ -155,7 +155,7 @@ static void ta_stream_init(struct ArrowArrayStream *st, ta_stream *p)
 }
 
 /* Every handed-out struct released exactly once, the stream too. */
-static int ta_all_released(void)
+static inline int ta_all_released(void)
 {
     return ta_batch_rel == ta_batch_out && ta_schema_rel == ta_schema_out && ta_stream_rel == 1;
 }
