@@ -117,13 +117,16 @@ static pqt_status import(const char *call, struct ArrowArrayStream *in, const ch
     if (st == PQT_OK && path) st = pqt_writer_open(&s.writer, path, templ, opts);
     if (st == PQT_OK) st = pull_batches(in, &cs, &root, &s);
     if (path) {
-        if (st == PQT_OK) st = pqt_writer_close(s.writer);
-        else pqt_writer_abort(s.writer);
+        if (st == PQT_OK)
+            st = pqt_writer_close(s.writer);
+        else
+            pqt_writer_abort(s.writer);
     } else if (st == PQT_OK) {
         st = table_finish(&s, templ, ret);
         if (st == PQT_OK) templ = NULL;
     }
-    for (int k = 0; k < MERGE_LEVELS; k++) pqt_table_close(s.level[k]);
+    for (int k = 0; k < MERGE_LEVELS; k++)
+        pqt_table_close(s.level[k]);
     pqt_table_close(templ);
     pqt_aimp_schema_free(&cs);
     if (root.release) root.release(&root);

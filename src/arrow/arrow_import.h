@@ -33,40 +33,40 @@ typedef enum pqt_aimp_type {
     PQT_AT_FLOAT32,
     PQT_AT_FLOAT64,
     PQT_AT_BOOL,
-    PQT_AT_UTF8,        /* "u": int32 offsets */
-    PQT_AT_LARGE_UTF8,  /* "U": int64 offsets */
-    PQT_AT_UTF8_VIEW,   /* "vu": 16-byte views into variadic buffers */
-    PQT_AT_BINARY,      /* "z" */
+    PQT_AT_UTF8,         /* "u": int32 offsets */
+    PQT_AT_LARGE_UTF8,   /* "U": int64 offsets */
+    PQT_AT_UTF8_VIEW,    /* "vu": 16-byte views into variadic buffers */
+    PQT_AT_BINARY,       /* "z" */
     PQT_AT_LARGE_BINARY, /* "Z" */
-    PQT_AT_BINARY_VIEW, /* "vz" */
+    PQT_AT_BINARY_VIEW,  /* "vz" */
     PQT_AT_FIXED_BINARY, /* "w:N", size N */
-    PQT_AT_UUID,        /* "w:16" with extension arrow.uuid: text, as pqt reads UUID */
-    PQT_AT_DECIMAL,     /* "d:P,S[,B]", size B bits (32, 64, 128), scale S */
-    PQT_AT_DATE32,      /* "tdD" days */
-    PQT_AT_DATE64,      /* "tdm" milliseconds */
-    PQT_AT_TIME,        /* "tt[smun]", mult turns it into time_unit */
-    PQT_AT_TIMESTAMP    /* "ts[smun]:tz", mult as TIME */
+    PQT_AT_UUID,         /* "w:16" with extension arrow.uuid: text, as pqt reads UUID */
+    PQT_AT_DECIMAL,      /* "d:P,S[,B]", size B bits (32, 64, 128), scale S */
+    PQT_AT_DATE32,       /* "tdD" days */
+    PQT_AT_DATE64,       /* "tdm" milliseconds */
+    PQT_AT_TIME,         /* "tt[smun]", mult turns it into time_unit */
+    PQT_AT_TIMESTAMP     /* "ts[smun]:tz", mult as TIME */
 } pqt_aimp_type;
 
 typedef struct pqt_aimp_val {
     pqt_aimp_type type;
-    int32_t size;      /* FIXED_BINARY: bytes; DECIMAL: bits */
-    int32_t scale;     /* DECIMAL: scale */
-    int64_t mult;      /* TIME, TIMESTAMP: factor into time_unit (1, or 1000 for seconds) */
-    bool time32;       /* TIME: 32-bit storage ("tts", "ttm") */
+    int32_t size;             /* FIXED_BINARY: bytes; DECIMAL: bits */
+    int32_t scale;            /* DECIMAL: scale */
+    int64_t mult;             /* TIME, TIMESTAMP: factor into time_unit (1, or 1000 for seconds) */
+    bool time32;              /* TIME: 32-bit storage ("tts", "ttm") */
     pqt_aimp_type index_type; /* dictionary-encoded: its indices' integer type; 0: plain */
 } pqt_aimp_val;
 
 /* One column pqt will hold. */
 typedef struct pqt_aimp_col {
-    char *name;     /* dotted path of the leaf */
-    char shape;     /* 's' scalar, 'v' vector (fixed_size_list), 'l' list, 'L' large list */
-    int width;      /* 'v': the list size */
+    char *name; /* dotted path of the leaf */
+    char shape; /* 's' scalar, 'v' vector (fixed_size_list), 'l' list, 'L' large list */
+    int width;  /* 'v': the list size */
     pqt_aimp_val val;
-    int kind;       /* pqt element kind of the values */
-    int time_unit;  /* pqt_time_unit, or -1 */
-    bool nullable;  /* the field, or a struct above it, is declared nullable */
-    char *unit;     /* the field's "unit" metadata, or NULL */
+    int kind;      /* pqt element kind of the values */
+    int time_unit; /* pqt_time_unit, or -1 */
+    bool nullable; /* the field, or a struct above it, is declared nullable */
+    char *unit;    /* the field's "unit" metadata, or NULL */
 } pqt_aimp_col;
 
 typedef struct pqt_aimp_schema {
@@ -87,8 +87,7 @@ void pqt_aimp_schema_free(pqt_aimp_schema *s);
  * (a writer's template). Reads only what the array's lengths, offsets and buffer counts
  * justify: PQT_CORRUPT naming the field, the batch and what is wrong otherwise. */
 pqt_status pqt_aimp_batch_table(const pqt_aimp_schema *cs, const struct ArrowSchema *root,
-                                const struct ArrowArray *batch, int64_t batch_no,
-                                pqt_table **ret);
+                                const struct ArrowArray *batch, int64_t batch_no, pqt_table **ret);
 
 /* ---- arrow_import_values.c ---- */
 /* Values of one leaf array converted to pqt's storage: n elements of kind (fixed-width in
@@ -116,7 +115,6 @@ pqt_status pqt_aimp_check_node(const struct ArrowArray *a, const char *name, int
                                int64_t start, int64_t n);
 /* A copy of the n validity bits of a from logical element start (NULL when a has none or no
  * null), into *ret; PQT_NOMEM. */
-pqt_status pqt_aimp_validity(const struct ArrowArray *a, int64_t start, int64_t n,
-                             uint8_t **ret);
+pqt_status pqt_aimp_validity(const struct ArrowArray *a, int64_t start, int64_t n, uint8_t **ret);
 
 #endif

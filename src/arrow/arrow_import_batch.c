@@ -20,7 +20,7 @@
 
 typedef struct walk {
     const pqt_aimp_schema *cs;
-    int next;   /* the column the walk reaches next */
+    int next; /* the column the walk reaches next */
     pqt_table *t;
     bool empty; /* the template: no array at all */
 } walk;
@@ -42,7 +42,8 @@ static pqt_status and_mask(uint8_t **v, const uint8_t *mask, int64_t n, int64_t 
     if (!*v) PQT_TRY(all_valid(n * rep, v));
     for (int64_t i = 0; i < n; i++)
         if (!pqt_bit_get(mask, i))
-            for (int64_t k = 0; k < rep; k++) pqt_bit_set(*v, i * rep + k, false);
+            for (int64_t k = 0; k < rep; k++)
+                pqt_bit_set(*v, i * rep + k, false);
     return PQT_OK;
 }
 
@@ -85,8 +86,8 @@ static pqt_status add_column(walk *w, const pqt_aimp_col *col, int64_t n, pqt_ai
     if (list_offsets)
         st = bytes ? pqt_table_add_string_list_column(w->t, col->name, list_offsets, *row_valid,
                                                       v->offsets, v->bytes, v->valid, n, col->unit)
-                   : pqt_table_add_list_column(w->t, col->name, col->kind, list_offsets,
-                                               *row_valid, v->data, v->valid, n, col->unit);
+                   : pqt_table_add_list_column(w->t, col->name, col->kind, list_offsets, *row_valid,
+                                               v->data, v->valid, n, col->unit);
     else if (bytes)
         st = pqt_table_add_string_column(w->t, col->name, col->width, v->offsets, v->bytes,
                                          v->valid, n, col->unit);
@@ -120,8 +121,9 @@ static pqt_status list_offsets(const pqt_aimp_col *col, const struct ArrowArray 
     for (int64_t i = 1; i <= n; i++) {
         int64_t o = large ? o64[phys + i] : o32[phys + i];
         if (o < prev)
-            return pqt_err(PQT_CORRUPT, "field '%s': list offsets decrease at row %lld (%lld < %lld)",
-                           col->name, (long long)i, (long long)o, (long long)prev);
+            return pqt_err(PQT_CORRUPT,
+                           "field '%s': list offsets decrease at row %lld (%lld < %lld)", col->name,
+                           (long long)i, (long long)o, (long long)prev);
         lo[i] = o - first;
         prev = o;
     }
@@ -162,6 +164,9 @@ static pqt_status leaf(walk *w, const pqt_aimp_col *col, const struct ArrowSchem
         if (st == PQT_OK) st = check_nulls(col, row_valid, n, "row");
         int64_t phys = a->offset + start;
         const struct ArrowSchema *cf = f->children[0];
+        if (st == PQT_OK && col->shape == 'v' && phys + n > INT64_MAX / 16 / col->width)
+            st = pqt_err(PQT_CORRUPT, "field '%s': %lld rows of %d elements overflow", col->name,
+                         (long long)(phys + n), col->width);
         if (st == PQT_OK && col->shape == 'v') {
             st = pqt_aimp_values(col, cf, a->children[0], phys * col->width, n * col->width, &v);
             /* a null row of a vector: every element of it null */
@@ -200,8 +205,8 @@ static pqt_status walk_struct(walk *w, const struct ArrowSchema *f, const struct
     if (!w->empty) {
         PQT_TRY(pqt_aimp_check_node(a, name, 0, start, n));
         if (a->n_children != f->n_children)
-            return pqt_err(PQT_CORRUPT, "field '%s': %lld child arrays for %lld child fields",
-                           name, (long long)a->n_children, (long long)f->n_children);
+            return pqt_err(PQT_CORRUPT, "field '%s': %lld child arrays for %lld child fields", name,
+                           (long long)a->n_children, (long long)f->n_children);
         PQT_TRY(pqt_aimp_validity(a, start, n, &valid));
         pqt_status st = and_mask(&valid, mask, n, 1);
         if (st != PQT_OK) {
@@ -224,8 +229,7 @@ static pqt_status walk_struct(walk *w, const struct ArrowSchema *f, const struct
 }
 
 pqt_status pqt_aimp_batch_table(const pqt_aimp_schema *cs, const struct ArrowSchema *root,
-                                const struct ArrowArray *batch, int64_t batch_no,
-                                pqt_table **ret)
+                                const struct ArrowArray *batch, int64_t batch_no, pqt_table **ret)
 {
     *ret = NULL;
     walk w = {cs, 0, NULL, batch == NULL};

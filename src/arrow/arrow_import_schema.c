@@ -74,11 +74,20 @@ static bool time_unit_of(char c, int *unit, int64_t *mult)
 {
     *mult = 1;
     switch (c) {
-    case 's': *unit = PQT_UNIT_MILLIS, *mult = 1000; return true;
-    case 'm': *unit = PQT_UNIT_MILLIS; return true;
-    case 'u': *unit = PQT_UNIT_MICROS; return true;
-    case 'n': *unit = PQT_UNIT_NANOS; return true;
-    default: return false;
+    case 's':
+        *unit = PQT_UNIT_MILLIS, *mult = 1000;
+        return true;
+    case 'm':
+        *unit = PQT_UNIT_MILLIS;
+        return true;
+    case 'u':
+        *unit = PQT_UNIT_MICROS;
+        return true;
+    case 'n':
+        *unit = PQT_UNIT_NANOS;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -96,16 +105,16 @@ static bool leaf_format(const char *f, pqt_aimp_val *v, int *kind, int *unit)
         pqt_aimp_type t;
         int kind;
     } simple[] = {
-        {"c", PQT_AT_INT8, PQT_INT32},        {"C", PQT_AT_UINT8, PQT_INT32},
-        {"s", PQT_AT_INT16, PQT_INT32},       {"S", PQT_AT_UINT16, PQT_INT32},
-        {"i", PQT_AT_INT32, PQT_INT32},       {"I", PQT_AT_UINT32, PQT_INT64},
-        {"l", PQT_AT_INT64, PQT_INT64},       {"L", PQT_AT_UINT64, PQT_UINT64},
-        {"e", PQT_AT_FLOAT16, PQT_FLOAT32},   {"f", PQT_AT_FLOAT32, PQT_FLOAT32},
-        {"g", PQT_AT_FLOAT64, PQT_FLOAT64},   {"b", PQT_AT_BOOL, PQT_BOOL},
-        {"u", PQT_AT_UTF8, PQT_STRING},       {"U", PQT_AT_LARGE_UTF8, PQT_STRING},
-        {"vu", PQT_AT_UTF8_VIEW, PQT_STRING}, {"z", PQT_AT_BINARY, PQT_BINARY},
+        {"c", PQT_AT_INT8, PQT_INT32},          {"C", PQT_AT_UINT8, PQT_INT32},
+        {"s", PQT_AT_INT16, PQT_INT32},         {"S", PQT_AT_UINT16, PQT_INT32},
+        {"i", PQT_AT_INT32, PQT_INT32},         {"I", PQT_AT_UINT32, PQT_INT64},
+        {"l", PQT_AT_INT64, PQT_INT64},         {"L", PQT_AT_UINT64, PQT_UINT64},
+        {"e", PQT_AT_FLOAT16, PQT_FLOAT32},     {"f", PQT_AT_FLOAT32, PQT_FLOAT32},
+        {"g", PQT_AT_FLOAT64, PQT_FLOAT64},     {"b", PQT_AT_BOOL, PQT_BOOL},
+        {"u", PQT_AT_UTF8, PQT_STRING},         {"U", PQT_AT_LARGE_UTF8, PQT_STRING},
+        {"vu", PQT_AT_UTF8_VIEW, PQT_STRING},   {"z", PQT_AT_BINARY, PQT_BINARY},
         {"Z", PQT_AT_LARGE_BINARY, PQT_BINARY}, {"vz", PQT_AT_BINARY_VIEW, PQT_BINARY},
-        {"tdD", PQT_AT_DATE32, PQT_DATE},     {"tdm", PQT_AT_DATE64, PQT_DATE},
+        {"tdD", PQT_AT_DATE32, PQT_DATE},       {"tdm", PQT_AT_DATE64, PQT_DATE},
     };
     memset(v, 0, sizeof *v);
     *unit = -1;
@@ -215,8 +224,10 @@ static pqt_status parse_field(parse_ctx *cx, const struct ArrowSchema *f, const 
     size_t plen = prefix ? strlen(prefix) + 1 : 0;
     char *name = pqt_malloc(plen + strlen(own) + 1);
     if (!name) return pqt_err(PQT_NOMEM, "out of memory");
-    if (prefix) sprintf(name, "%s.%s", prefix, own);
-    else strcpy(name, own);
+    if (prefix)
+        sprintf(name, "%s.%s", prefix, own);
+    else
+        strcpy(name, own);
     pqt_status st = PQT_OK;
     bool nullable = parent_nullable || (f->flags & ARROW_FLAG_NULLABLE);
     if (depth > 64) {

@@ -36,8 +36,8 @@ pqt_status pqt_aimp_check_node(const struct ArrowArray *a, const char *name, int
     if (!a) return pqt_err(PQT_CORRUPT, "field '%s': the array is NULL", name);
     if (a->length < 0 || a->offset < 0 || a->n_buffers < 0 || a->n_children < 0)
         return pqt_err(PQT_CORRUPT,
-                       "field '%s': negative length %lld, offset %lld or buffer/child count",
-                       name, (long long)a->length, (long long)a->offset);
+                       "field '%s': negative length %lld, offset %lld or buffer/child count", name,
+                       (long long)a->length, (long long)a->offset);
     if (a->length > INT64_MAX / 16 - a->offset)
         return pqt_err(PQT_CORRUPT, "field '%s': offset %lld + length %lld is too large", name,
                        (long long)a->offset, (long long)a->length);
@@ -74,10 +74,13 @@ static int buffers_of(const pqt_aimp_val *v)
     case PQT_AT_UTF8:
     case PQT_AT_LARGE_UTF8:
     case PQT_AT_BINARY:
-    case PQT_AT_LARGE_BINARY: return 3;
+    case PQT_AT_LARGE_BINARY:
+        return 3;
     case PQT_AT_UTF8_VIEW:
-    case PQT_AT_BINARY_VIEW: return 3; /* validity, views, (variadic...), sizes */
-    default: return 2;
+    case PQT_AT_BINARY_VIEW:
+        return 3; /* validity, views, (variadic...), sizes */
+    default:
+        return 2;
     }
 }
 
@@ -112,19 +115,35 @@ static pqt_status fixed_values(const pqt_aimp_col *col, const struct ArrowArray 
     if (!out->data) return pqt_err(PQT_NOMEM, "out of memory");
     if (n == 0) return PQT_OK;
     const void *src = a->buffers[1];
-    if (!src) return pqt_err(PQT_CORRUPT, "field '%s': no data buffer for %lld values", col->name,
-                             (long long)n);
+    if (!src)
+        return pqt_err(PQT_CORRUPT, "field '%s': no data buffer for %lld values", col->name,
+                       (long long)n);
     int32_t *i32 = out->data;
     int64_t *i64 = out->data;
     float *f32 = out->data;
     double *f64 = out->data;
     uint8_t *u8 = out->data;
     switch (v->type) {
-    case PQT_AT_INT8: for (int64_t i = 0; i < n; i++) i32[i] = ((const int8_t *)src)[phys + i]; break;
-    case PQT_AT_UINT8: for (int64_t i = 0; i < n; i++) i32[i] = ((const uint8_t *)src)[phys + i]; break;
-    case PQT_AT_INT16: for (int64_t i = 0; i < n; i++) i32[i] = ((const int16_t *)src)[phys + i]; break;
-    case PQT_AT_UINT16: for (int64_t i = 0; i < n; i++) i32[i] = ((const uint16_t *)src)[phys + i]; break;
-    case PQT_AT_UINT32: for (int64_t i = 0; i < n; i++) i64[i] = ((const uint32_t *)src)[phys + i]; break;
+    case PQT_AT_INT8:
+        for (int64_t i = 0; i < n; i++)
+            i32[i] = ((const int8_t *)src)[phys + i];
+        break;
+    case PQT_AT_UINT8:
+        for (int64_t i = 0; i < n; i++)
+            i32[i] = ((const uint8_t *)src)[phys + i];
+        break;
+    case PQT_AT_INT16:
+        for (int64_t i = 0; i < n; i++)
+            i32[i] = ((const int16_t *)src)[phys + i];
+        break;
+    case PQT_AT_UINT16:
+        for (int64_t i = 0; i < n; i++)
+            i32[i] = ((const uint16_t *)src)[phys + i];
+        break;
+    case PQT_AT_UINT32:
+        for (int64_t i = 0; i < n; i++)
+            i64[i] = ((const uint32_t *)src)[phys + i];
+        break;
     case PQT_AT_INT32:
     case PQT_AT_DATE32:
     case PQT_AT_FLOAT32:
@@ -134,10 +153,12 @@ static pqt_status fixed_values(const pqt_aimp_col *col, const struct ArrowArray 
         memcpy(out->data, (const uint8_t *)src + (size_t)phys * esz, (size_t)n * esz);
         break;
     case PQT_AT_FLOAT16:
-        for (int64_t i = 0; i < n; i++) f32[i] = pqt_half_to_float(((const uint16_t *)src)[phys + i]);
+        for (int64_t i = 0; i < n; i++)
+            f32[i] = pqt_half_to_float(((const uint16_t *)src)[phys + i]);
         break;
     case PQT_AT_BOOL:
-        for (int64_t i = 0; i < n; i++) u8[i] = pqt_bit_get(src, phys + i);
+        for (int64_t i = 0; i < n; i++)
+            u8[i] = pqt_bit_get(src, phys + i);
         break;
     case PQT_AT_DECIMAL: {
         int nb = v->size / 8;
@@ -145,7 +166,8 @@ static pqt_status fixed_values(const pqt_aimp_col *col, const struct ArrowArray 
             f64[i] = decimal_value((const uint8_t *)src + (size_t)(phys + i) * (size_t)nb, v->size);
         /* as the reader converts a DECIMAL column: the unscaled value over 10^scale */
         double f = pow(10.0, (double)(v->scale < 0 ? -v->scale : v->scale));
-        for (int64_t i = 0; v->scale != 0 && i < n; i++) f64[i] = v->scale > 0 ? f64[i] / f : f64[i] * f;
+        for (int64_t i = 0; v->scale != 0 && i < n; i++)
+            f64[i] = v->scale > 0 ? f64[i] / f : f64[i] * f;
         break;
     }
     case PQT_AT_DATE64:
@@ -158,7 +180,8 @@ static pqt_status fixed_values(const pqt_aimp_col *col, const struct ArrowArray 
     case PQT_AT_TIME:
     case PQT_AT_TIMESTAMP:
         for (int64_t i = 0; i < n; i++) {
-            int64_t x = v->time32 ? ((const int32_t *)src)[phys + i] : ((const int64_t *)src)[phys + i];
+            int64_t x =
+                v->time32 ? ((const int32_t *)src)[phys + i] : ((const int64_t *)src)[phys + i];
             bool valid = !out->valid || pqt_bit_get(out->valid, i);
             if (v->mult != 1 && valid && (x > INT64_MAX / v->mult || x < INT64_MIN / v->mult))
                 return pqt_err(PQT_OVERFLOW,
@@ -192,8 +215,9 @@ static pqt_status offset_values(const pqt_aimp_col *col, const struct ArrowArray
     for (int64_t i = 1; i <= n; i++) {
         int64_t o = ow == 4 ? o32[phys + i] : o64[phys + i];
         if (o < prev)
-            return pqt_err(PQT_CORRUPT, "field '%s': offsets decrease at element %lld (%lld < %lld)",
-                           col->name, (long long)i, (long long)o, (long long)prev);
+            return pqt_err(PQT_CORRUPT,
+                           "field '%s': offsets decrease at element %lld (%lld < %lld)", col->name,
+                           (long long)i, (long long)o, (long long)prev);
         out->offsets[i] = o - first;
         prev = o;
     }
@@ -258,7 +282,8 @@ static pqt_status fixed_binary_values(const pqt_aimp_col *col, const struct Arro
                        (long long)n);
     size_t w = (size_t)col->val.size;
     if (col->val.type == PQT_AT_FIXED_BINARY) {
-        for (int64_t i = 0; i <= n; i++) out->offsets[i] = i * (int64_t)w;
+        for (int64_t i = 0; i <= n; i++)
+            out->offsets[i] = i * (int64_t)w;
         out->bytes = (const char *)src + (size_t)phys * w;
         return PQT_OK;
     }
@@ -279,39 +304,51 @@ static pqt_status fixed_binary_values(const pqt_aimp_col *col, const struct Arro
     return PQT_OK;
 }
 
-static pqt_status plain_values(const pqt_aimp_col *col, const struct ArrowArray *a,
-                               int64_t start, int64_t n, pqt_aimp_vals *out)
+static pqt_status plain_values(const pqt_aimp_col *col, const struct ArrowArray *a, int64_t start,
+                               int64_t n, pqt_aimp_vals *out)
 {
     PQT_TRY(pqt_aimp_check_node(a, col->name, buffers_of(&col->val), start, n));
     PQT_TRY(pqt_aimp_validity(a, start, n, &out->valid));
     int64_t phys = a->offset + start;
     switch (col->val.type) {
     case PQT_AT_UTF8:
-    case PQT_AT_BINARY: return offset_values(col, a, phys, n, 4, out);
+    case PQT_AT_BINARY:
+        return offset_values(col, a, phys, n, 4, out);
     case PQT_AT_LARGE_UTF8:
-    case PQT_AT_LARGE_BINARY: return offset_values(col, a, phys, n, 8, out);
+    case PQT_AT_LARGE_BINARY:
+        return offset_values(col, a, phys, n, 8, out);
     case PQT_AT_UTF8_VIEW:
-    case PQT_AT_BINARY_VIEW: return view_values(col, a, phys, n, out);
+    case PQT_AT_BINARY_VIEW:
+        return view_values(col, a, phys, n, out);
     case PQT_AT_FIXED_BINARY:
-    case PQT_AT_UUID: return fixed_binary_values(col, a, phys, n, out);
-    default: return fixed_values(col, a, phys, n, out);
+    case PQT_AT_UUID:
+        return fixed_binary_values(col, a, phys, n, out);
+    default:
+        return fixed_values(col, a, phys, n, out);
     }
 }
 
 static int64_t load_index(const void *p, pqt_aimp_type t, int64_t i)
 {
     switch (t) {
-    case PQT_AT_INT8: return ((const int8_t *)p)[i];
-    case PQT_AT_UINT8: return ((const uint8_t *)p)[i];
-    case PQT_AT_INT16: return ((const int16_t *)p)[i];
-    case PQT_AT_UINT16: return ((const uint16_t *)p)[i];
-    case PQT_AT_INT32: return ((const int32_t *)p)[i];
-    case PQT_AT_UINT32: return ((const uint32_t *)p)[i];
+    case PQT_AT_INT8:
+        return ((const int8_t *)p)[i];
+    case PQT_AT_UINT8:
+        return ((const uint8_t *)p)[i];
+    case PQT_AT_INT16:
+        return ((const int16_t *)p)[i];
+    case PQT_AT_UINT16:
+        return ((const uint16_t *)p)[i];
+    case PQT_AT_INT32:
+        return ((const int32_t *)p)[i];
+    case PQT_AT_UINT32:
+        return ((const uint32_t *)p)[i];
     case PQT_AT_UINT64: {
         uint64_t u = ((const uint64_t *)p)[i];
         return u > INT64_MAX ? -1 : (int64_t)u;
     }
-    default: return ((const int64_t *)p)[i];
+    default:
+        return ((const int64_t *)p)[i];
     }
 }
 
@@ -332,20 +369,25 @@ static pqt_status dict_values(const pqt_aimp_col *col, const struct ArrowSchema 
     dcol.val.index_type = 0;
     pqt_aimp_vals dv = {0};
     pqt_status st = pqt_aimp_check_node(a->dictionary, col->name, 0, 0, 0);
-    if (st == PQT_OK) st = pqt_aimp_values(&dcol, f->dictionary, a->dictionary, 0, a->dictionary->length, &dv);
+    if (st == PQT_OK)
+        st = pqt_aimp_values(&dcol, f->dictionary, a->dictionary, 0, a->dictionary->length, &dv);
     bool bytes = PQT_KIND_IS_BYTES(col->kind);
     size_t esz = bytes ? 0 : pqt_kind_elem_nbytes(col->kind);
     if (st == PQT_OK) {
-        if (bytes) out->offsets = pqt_calloc((size_t)n + 1, sizeof(int64_t));
-        else out->data = pqt_calloc((size_t)n + 1, esz);
+        if (bytes)
+            out->offsets = pqt_calloc((size_t)n + 1, sizeof(int64_t));
+        else
+            out->data = pqt_calloc((size_t)n + 1, esz);
         if (!out->offsets && !out->data) st = pqt_err(PQT_NOMEM, "out of memory");
     }
     for (int64_t i = 0; i < n && st == PQT_OK; i++) {
         bool valid = !out->valid || pqt_bit_get(out->valid, i);
-        int64_t k = valid ? load_index(a->buffers[1], col->val.index_type, a->offset + start + i) : 0;
+        int64_t k =
+            valid ? load_index(a->buffers[1], col->val.index_type, a->offset + start + i) : 0;
         if (valid && (k < 0 || k >= dv.n)) {
-            st = pqt_err(PQT_CORRUPT, "field '%s': element %lld has dictionary index %lld, outside "
-                                      "the dictionary's %lld entries",
+            st = pqt_err(PQT_CORRUPT,
+                         "field '%s': element %lld has dictionary index %lld, outside "
+                         "the dictionary's %lld entries",
                          col->name, (long long)i, (long long)k, (long long)dv.n);
             break;
         }
@@ -366,7 +408,8 @@ static pqt_status dict_values(const pqt_aimp_col *col, const struct ArrowSchema 
             if (len > 0) st = pqt_buf_append(&out->own, dv.bytes + dv.offsets[k], (size_t)len);
             out->offsets[i + 1] = (int64_t)out->own.len;
         } else if (valid) {
-            memcpy((uint8_t *)out->data + (size_t)i * esz, (const uint8_t *)dv.data + (size_t)k * esz, esz);
+            memcpy((uint8_t *)out->data + (size_t)i * esz,
+                   (const uint8_t *)dv.data + (size_t)k * esz, esz);
         }
     }
     if (bytes) out->bytes = (const char *)out->own.data;
@@ -375,8 +418,7 @@ static pqt_status dict_values(const pqt_aimp_col *col, const struct ArrowSchema 
 }
 
 pqt_status pqt_aimp_values(const pqt_aimp_col *col, const struct ArrowSchema *f,
-                           const struct ArrowArray *a, int64_t start, int64_t n,
-                           pqt_aimp_vals *out)
+                           const struct ArrowArray *a, int64_t start, int64_t n, pqt_aimp_vals *out)
 {
     memset(out, 0, sizeof *out);
     out->kind = col->kind;

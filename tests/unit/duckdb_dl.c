@@ -26,7 +26,7 @@ typedef uint64_t duck_idx;
 typedef int duck_state; /* DuckDBSuccess = 0 */
 typedef struct {
     void *internal_ptr;
-} *duck_handle; /* duckdb_database, duckdb_connection, duckdb_arrow, ... */
+} * duck_handle; /* duckdb_database, duckdb_connection, duckdb_arrow, ... */
 typedef struct {
     duck_idx column_count, row_count, rows_changed;
     void *columns;
@@ -114,11 +114,15 @@ int pqt_duck_open(pqt_duck **ret, char *why, size_t cap)
     *ret = NULL;
     char path[4096];
     const char *env = getenv("PQT_LIBDUCKDB");
-    if (env && *env) snprintf(path, sizeof path, "%s", env);
-    else snprintf(path, sizeof path, "%s/%s", PQT_SOURCE_DIR, DUCK_REL_PATH);
+    if (env && *env)
+        snprintf(path, sizeof path, "%s", env);
+    else
+        snprintf(path, sizeof path, "%s/%s", PQT_SOURCE_DIR, DUCK_REL_PATH);
     if (access(path, R_OK) != 0) {
-        snprintf(why, cap, "no DuckDB library at %s (set PQT_LIBDUCKDB, or run "
-                           "scripts/install-deps test)", path);
+        snprintf(why, cap,
+                 "no DuckDB library at %s (set PQT_LIBDUCKDB, or run "
+                 "scripts/install-deps test)",
+                 path);
         return 1;
     }
     pqt_duck *d = calloc(1, sizeof *d);
@@ -182,8 +186,10 @@ char *pqt_duck_text(pqt_duck *d, const char *sql)
          * duckdb_type 24, 25, 26, 28, 33): the query casts them to VARCHAR */
         int ty = d->api.column_type(&r, j);
         if (ty == 24 || ty == 25 || ty == 26 || ty == 28 || ty == 33) {
-            set_err(d, "column %llu of the result is nested (DuckDB type %d): cast it to VARCHAR "
-                       "(query: %s)", (unsigned long long)j + 1, ty, sql);
+            set_err(d,
+                    "column %llu of the result is nested (DuckDB type %d): cast it to VARCHAR "
+                    "(query: %s)",
+                    (unsigned long long)j + 1, ty, sql);
             d->api.destroy_result(&r);
             return NULL;
         }

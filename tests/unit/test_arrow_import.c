@@ -27,14 +27,26 @@ static void cell(const pqt_column_view *v, int64_t e, char *out, size_t cap)
     const void *d = v->data;
     switch (k) {
     case PQT_INT32:
-    case PQT_DATE: snprintf(out, cap, "%d", ((const int32_t *)d)[e]); break;
+    case PQT_DATE:
+        snprintf(out, cap, "%d", ((const int32_t *)d)[e]);
+        break;
     case PQT_INT64:
     case PQT_TIME:
-    case PQT_TIMESTAMP: snprintf(out, cap, "%" PRId64, ((const int64_t *)d)[e]); break;
-    case PQT_UINT64: snprintf(out, cap, "%" PRIu64, ((const uint64_t *)d)[e]); break;
-    case PQT_FLOAT32: snprintf(out, cap, "%.9g", ((const float *)d)[e]); break;
-    case PQT_FLOAT64: snprintf(out, cap, "%.17g", ((const double *)d)[e]); break;
-    case PQT_BOOL: snprintf(out, cap, "%d", ((const uint8_t *)d)[e]); break;
+    case PQT_TIMESTAMP:
+        snprintf(out, cap, "%" PRId64, ((const int64_t *)d)[e]);
+        break;
+    case PQT_UINT64:
+        snprintf(out, cap, "%" PRIu64, ((const uint64_t *)d)[e]);
+        break;
+    case PQT_FLOAT32:
+        snprintf(out, cap, "%.9g", ((const float *)d)[e]);
+        break;
+    case PQT_FLOAT64:
+        snprintf(out, cap, "%.17g", ((const double *)d)[e]);
+        break;
+    case PQT_BOOL:
+        snprintf(out, cap, "%d", ((const uint8_t *)d)[e]);
+        break;
     case PQT_STRING:
         snprintf(out, cap, "%.*s", (int)(v->str_offsets[e + 1] - v->str_offsets[e]),
                  v->str_bytes + v->str_offsets[e]);
@@ -134,7 +146,18 @@ static uint8_t vu_views[4 * 16];
 static const char vu_buf[] = "..fifteen-bytes!x";
 static const int64_t vu_sizes[] = {17};
 /* metadata: one entry ARROW:extension:name = arrow.uuid */
-static char uuid_meta[64];
+static char uuid_meta[64], unit_meta[64];
+
+/* Arrow's field metadata holding one entry key = value. */
+static void meta1(char *buf, const char *k, const char *v)
+{
+    int32_t n = 1, kl = (int32_t)strlen(k), vl = (int32_t)strlen(v);
+    memcpy(buf, &n, 4);
+    memcpy(buf + 4, &kl, 4);
+    memcpy(buf + 8, k, (size_t)kl);
+    memcpy(buf + 8 + kl, &vl, 4);
+    memcpy(buf + 12 + kl, v, (size_t)vl);
+}
 
 static void fill_views(void)
 {
@@ -147,13 +170,8 @@ static void fill_views(void)
     memcpy(vu_views + 40, &zero, 4);
     memcpy(vu_views + 44, &at, 4);
     memcpy(vu_views + 48, &zero, 4); /* "" */
-    const char *k = "ARROW:extension:name", *v = "arrow.uuid";
-    int32_t n = 1, kl = (int32_t)strlen(k), vl = (int32_t)strlen(v);
-    memcpy(uuid_meta, &n, 4);
-    memcpy(uuid_meta + 4, &kl, 4);
-    memcpy(uuid_meta + 8, k, (size_t)kl);
-    memcpy(uuid_meta + 8 + kl, &vl, 4);
-    memcpy(uuid_meta + 12 + kl, v, (size_t)vl);
+    meta1(uuid_meta, "ARROW:extension:name", "arrow.uuid");
+    meta1(unit_meta, "unit", "m/s");
 }
 
 #define NSCALAR 19
@@ -162,16 +180,17 @@ static struct ArrowSchema *scalar_schema(void)
 {
     struct ArrowSchema *uuid = ta_sch_new("w:16", "uuid", 0);
     uuid->metadata = uuid_meta;
+    struct ArrowSchema *f16 = ta_sch_new("e", "f16", 0);
+    f16->metadata = unit_meta;
     struct ArrowSchema *dict = ta_sch_new("c", "dict", 0);
     dict->dictionary = ta_sch_new("u", "", 0);
-    return ta_sch_new("+s", "", NSCALAR, ta_sch_new("c", "i8", 0), ta_sch_new("S", "u16", 0),
-                      ta_sch_new("I", "u32", 0), ta_sch_new("L", "u64", 0),
-                      ta_sch_new("e", "f16", 0), ta_sch_new("b", "flag", 0),
-                      ta_sch_new("u", "s", 0), ta_sch_new("U", "big", 0), ta_sch_new("z", "bin", 0),
-                      ta_sch_new("d:9,2", "dec", 0), ta_sch_new("tdD", "d32", 0),
-                      ta_sch_new("tdm", "d64", 0), ta_sch_new("tts", "tts", 0),
-                      ta_sch_new("ttn", "ttn", 0), ta_sch_new("tsu:UTC", "tsu", 0),
-                      ta_sch_new("tss:", "tss", 0), uuid, dict, ta_sch_new("vu", "vu", 0));
+    return ta_sch_new(
+        "+s", "", NSCALAR, ta_sch_new("c", "i8", 0), ta_sch_new("S", "u16", 0),
+        ta_sch_new("I", "u32", 0), ta_sch_new("L", "u64", 0), f16, ta_sch_new("b", "flag", 0),
+        ta_sch_new("u", "s", 0), ta_sch_new("U", "big", 0), ta_sch_new("z", "bin", 0),
+        ta_sch_new("d:9,2", "dec", 0), ta_sch_new("tdD", "d32", 0), ta_sch_new("tdm", "d64", 0),
+        ta_sch_new("tts", "tts", 0), ta_sch_new("ttn", "ttn", 0), ta_sch_new("tsu:UTC", "tsu", 0),
+        ta_sch_new("tss:", "tss", 0), uuid, dict, ta_sch_new("vu", "vu", 0));
 }
 
 /* batch 1: children of length 4 and offset 1, three rows; element 2 of some is null */
@@ -180,18 +199,17 @@ static struct ArrowArray *scalar_b1(void)
     struct ArrowArray *dict = ta_arr_new(3, 1, 0, 2, NULL, dict_idx_b1);
     dict->dictionary = ta_arr_new(2, 0, 0, 3, NULL, dict_off, dict_dat);
     struct ArrowArray *b = ta_arr_new(3, 0, 0, 1, NULL);
-    return ta_kids(b, NSCALAR, ta_arr_new(3, 1, 1, 2, nulls_at2, i8_b1),
-                   ta_arr_new(3, 1, 0, 2, NULL, u16_b1), ta_arr_new(3, 1, 0, 2, NULL, u32_b1),
-                   ta_arr_new(3, 1, 0, 2, NULL, u64_b1), ta_arr_new(3, 1, 0, 2, NULL, f16_b1),
-                   ta_arr_new(3, 1, 0, 2, NULL, bool_b1),
-                   ta_arr_new(3, 1, 1, 3, nulls_at2, s_off_b1, s_dat),
-                   ta_arr_new(3, 0, 0, 3, NULL, U_off_b2, U_dat),
-                   ta_arr_new(3, 1, 0, 3, NULL, z_off, z_dat),
-                   ta_arr_new(3, 1, 1, 2, nulls_at2, dec_b1), ta_arr_new(3, 1, 0, 2, NULL, d32_b1),
-                   ta_arr_new(3, 1, 0, 2, NULL, d64_b1), ta_arr_new(3, 1, 0, 2, NULL, tts_b1),
-                   ta_arr_new(3, 1, 0, 2, NULL, ttn_b1), ta_arr_new(3, 1, 0, 2, NULL, tsu_b1),
-                   ta_arr_new(3, 1, 0, 2, NULL, tss_b1), ta_arr_new(3, 1, 0, 2, NULL, uuid_b1),
-                   dict, ta_arr_new(3, 1, 0, 4, NULL, vu_views, vu_buf, vu_sizes));
+    return ta_kids(
+        b, NSCALAR, ta_arr_new(3, 1, 1, 2, nulls_at2, i8_b1), ta_arr_new(3, 1, 0, 2, NULL, u16_b1),
+        ta_arr_new(3, 1, 0, 2, NULL, u32_b1), ta_arr_new(3, 1, 0, 2, NULL, u64_b1),
+        ta_arr_new(3, 1, 0, 2, NULL, f16_b1), ta_arr_new(3, 1, 0, 2, NULL, bool_b1),
+        ta_arr_new(3, 1, 1, 3, nulls_at2, s_off_b1, s_dat),
+        ta_arr_new(3, 0, 0, 3, NULL, U_off_b2, U_dat), ta_arr_new(3, 1, 0, 3, NULL, z_off, z_dat),
+        ta_arr_new(3, 1, 1, 2, nulls_at2, dec_b1), ta_arr_new(3, 1, 0, 2, NULL, d32_b1),
+        ta_arr_new(3, 1, 0, 2, NULL, d64_b1), ta_arr_new(3, 1, 0, 2, NULL, tts_b1),
+        ta_arr_new(3, 1, 0, 2, NULL, ttn_b1), ta_arr_new(3, 1, 0, 2, NULL, tsu_b1),
+        ta_arr_new(3, 1, 0, 2, NULL, tss_b1), ta_arr_new(3, 1, 0, 2, NULL, uuid_b1), dict,
+        ta_arr_new(3, 1, 0, 4, NULL, vu_views, vu_buf, vu_sizes));
 }
 
 /* batch 2: the struct array has offset 1 and length 2: rows 1 and 2 of each child */
@@ -200,18 +218,17 @@ static struct ArrowArray *scalar_b2(void)
     struct ArrowArray *dict = ta_arr_new(3, 0, 0, 2, NULL, dict_idx_b2);
     dict->dictionary = ta_arr_new(2, 0, 0, 3, NULL, dict_off, dict_dat);
     struct ArrowArray *b = ta_arr_new(2, 1, 0, 1, NULL);
-    return ta_kids(b, NSCALAR, ta_arr_new(3, 0, 0, 2, NULL, i8_b2),
-                   ta_arr_new(3, 0, 0, 2, NULL, u16_b2), ta_arr_new(3, 0, 0, 2, NULL, u32_b2),
-                   ta_arr_new(3, 0, 0, 2, NULL, u64_b2), ta_arr_new(3, 0, 0, 2, NULL, f16_b2),
-                   ta_arr_new(3, 0, 0, 2, NULL, bool_b2),
-                   ta_arr_new(3, 0, 0, 3, NULL, s_off_b2, U_dat),
-                   ta_arr_new(3, 0, 0, 3, NULL, U_off_b2, U_dat),
-                   ta_arr_new(3, 0, 0, 3, NULL, z_off, z_dat), ta_arr_new(3, 0, 0, 2, NULL, dec_b2),
-                   ta_arr_new(3, 0, 0, 2, NULL, d32_b2), ta_arr_new(3, 0, 0, 2, NULL, d64_b2),
-                   ta_arr_new(3, 0, 0, 2, NULL, tts_b2), ta_arr_new(3, 0, 0, 2, NULL, ttn_b2),
-                   ta_arr_new(3, 0, 0, 2, NULL, tsu_b2), ta_arr_new(3, 0, 0, 2, NULL, tss_b2),
-                   ta_arr_new(3, 0, 0, 2, NULL, uuid_b2), dict,
-                   ta_arr_new(3, 0, 0, 4, NULL, vu_views, vu_buf, vu_sizes));
+    return ta_kids(
+        b, NSCALAR, ta_arr_new(3, 0, 0, 2, NULL, i8_b2), ta_arr_new(3, 0, 0, 2, NULL, u16_b2),
+        ta_arr_new(3, 0, 0, 2, NULL, u32_b2), ta_arr_new(3, 0, 0, 2, NULL, u64_b2),
+        ta_arr_new(3, 0, 0, 2, NULL, f16_b2), ta_arr_new(3, 0, 0, 2, NULL, bool_b2),
+        ta_arr_new(3, 0, 0, 3, NULL, s_off_b2, U_dat),
+        ta_arr_new(3, 0, 0, 3, NULL, U_off_b2, U_dat), ta_arr_new(3, 0, 0, 3, NULL, z_off, z_dat),
+        ta_arr_new(3, 0, 0, 2, NULL, dec_b2), ta_arr_new(3, 0, 0, 2, NULL, d32_b2),
+        ta_arr_new(3, 0, 0, 2, NULL, d64_b2), ta_arr_new(3, 0, 0, 2, NULL, tts_b2),
+        ta_arr_new(3, 0, 0, 2, NULL, ttn_b2), ta_arr_new(3, 0, 0, 2, NULL, tsu_b2),
+        ta_arr_new(3, 0, 0, 2, NULL, tss_b2), ta_arr_new(3, 0, 0, 2, NULL, uuid_b2), dict,
+        ta_arr_new(3, 0, 0, 4, NULL, vu_views, vu_buf, vu_sizes));
 }
 
 static void expect_scalars(pqt_table *t, int from_file)
@@ -223,6 +240,13 @@ static void expect_scalars(pqt_table *t, int from_file)
     expect_col(t, "u32", PQT_INT64, "4294967295|0|1|8|9");
     expect_col(t, "u64", PQT_UINT64, "18446744073709551615|0|1|10|11");
     expect_col(t, "f16", PQT_FLOAT32, "1|-2|0.333251953|65504|-0.5");
+    /* the field's "unit" metadata: the column's unit, written as column.<name>.unit */
+    const char *unit = NULL;
+    if (from_file)
+        CHECK_OK(pqt_table_meta_value(t, "column.f16.unit", &unit));
+    else
+        CHECK_OK(pqt_table_unit(t, "f16", &unit));
+    CHECK(unit && strcmp(unit, "m/s") == 0);
     expect_col(t, "flag", PQT_BOOL, "1|0|1|1|0");
     expect_col(t, "s", PQT_STRING, "abc|NULL|defgh|qq|rrr");
     expect_col(t, "big", PQT_STRING, "p|qq|rrr|qq|rrr");
@@ -244,7 +268,6 @@ static void expect_scalars(pqt_table *t, int from_file)
                "00000000-0000-0000-0000-000000000002");
     expect_col(t, "dict", PQT_STRING, "yy|x|yy|x|yy");
     expect_col(t, "vu", PQT_STRING, "hi|fifteen-bytes!x||hi|fifteen-bytes!x");
-    (void)from_file;
 }
 
 /* ---- nested: a vector, a list, a large list of strings, a struct, a fixed-size binary ---- */
@@ -271,15 +294,15 @@ static struct ArrowSchema *nested_schema(void)
 
 static struct ArrowArray *nested_batch(void)
 {
-    struct ArrowArray *vec = ta_kids(ta_arr_new(3, 0, 1, 1, row1_null), 1,
-                                     ta_arr_new(9, 0, 0, 2, NULL, vec_vals));
+    struct ArrowArray *vec =
+        ta_kids(ta_arr_new(3, 0, 1, 1, row1_null), 1, ta_arr_new(9, 0, 0, 2, NULL, vec_vals));
     struct ArrowArray *lst = ta_kids(ta_arr_new(3, 1, 1, 2, nulls_at2, lst_off), 1,
                                      ta_arr_new(6, 0, 1, 2, lst_valid, lst_vals));
     struct ArrowArray *big = ta_kids(ta_arr_new(3, 0, 0, 2, NULL, big_off), 1,
                                      ta_arr_new(3, 0, 0, 3, NULL, bigs_off, bigs_dat));
-    struct ArrowArray *st = ta_kids(ta_arr_new(3, 0, 1, 1, row2_null), 2,
-                                    ta_arr_new(3, 0, 0, 2, NULL, st_a),
-                                    ta_arr_new(3, 0, 1, 3, row0_null, st_b_off, st_b_dat));
+    struct ArrowArray *st =
+        ta_kids(ta_arr_new(3, 0, 1, 1, row2_null), 2, ta_arr_new(3, 0, 0, 2, NULL, st_a),
+                ta_arr_new(3, 0, 1, 3, row0_null, st_b_off, st_b_dat));
     return ta_kids(ta_arr_new(3, 0, 0, 1, NULL), 5, vec, lst, big, st,
                    ta_arr_new(3, 0, 0, 2, NULL, fsb));
 }
@@ -376,8 +399,10 @@ static void test_many_batches(void)
     memset(&p, 0, sizeof p);
     p.schema = ta_sch_new("+s", "", 1, ta_sch_new("i", "x", 0));
     for (int b = 0; b < 13; b++) {
-        for (int i = 0; i < 3; i++) vals[b][i] = b * 3 + i;
-        p.batches[b] = ta_kids(ta_arr_new(3, 0, 0, 1, NULL), 1, ta_arr_new(3, 0, 0, 2, NULL, vals[b]));
+        for (int i = 0; i < 3; i++)
+            vals[b][i] = b * 3 + i;
+        p.batches[b] =
+            ta_kids(ta_arr_new(3, 0, 0, 1, NULL), 1, ta_arr_new(3, 0, 0, 2, NULL, vals[b]));
     }
     p.nbatch = 13, p.fail_at = -1;
     ta_stream_init(&s, &p);
@@ -386,7 +411,8 @@ static void test_many_batches(void)
     CHECK(ta_all_released() && ta_batch_out == 13);
     int32_t got[39] = {0};
     if (t) CHECK_OK(pqt_table_get(t, "x", PQT_INT32, got, sizeof got, NULL, 0));
-    for (int i = 0; i < 39; i++) CHECK_EQ_I64(got[i], i);
+    for (int i = 0; i < 39; i++)
+        CHECK_EQ_I64(got[i], i);
     pqt_table_close(t);
 }
 

@@ -50,7 +50,8 @@ static struct ArrowArray *ta_arr_new(int64_t len, int64_t off, int64_t nulls, in
     ta_arr *t = &ta_arrs[ta_narr++];
     va_list ap;
     va_start(ap, nbuf);
-    for (int i = 0; i < nbuf; i++) t->bufs[i] = va_arg(ap, const void *);
+    for (int i = 0; i < nbuf; i++)
+        t->bufs[i] = va_arg(ap, const void *);
     va_end(ap);
     t->a.length = len, t->a.offset = off, t->a.null_count = nulls;
     t->a.n_buffers = nbuf, t->a.buffers = t->bufs;
@@ -63,7 +64,8 @@ static struct ArrowArray *ta_kids(struct ArrowArray *p, int n, ...)
 {
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++) p->children[i] = va_arg(ap, struct ArrowArray *);
+    for (int i = 0; i < n; i++)
+        p->children[i] = va_arg(ap, struct ArrowArray *);
     va_end(ap);
     p->n_children = n;
     return p;
@@ -84,7 +86,8 @@ static struct ArrowSchema *ta_sch_new(const char *format, const char *name, int 
     ta_sch *t = &ta_schs[ta_nsch++];
     va_list ap;
     va_start(ap, n);
-    for (int i = 0; i < n; i++) t->kids[i] = va_arg(ap, struct ArrowSchema *);
+    for (int i = 0; i < n; i++)
+        t->kids[i] = va_arg(ap, struct ArrowSchema *);
     va_end(ap);
     t->s.format = format, t->s.name = name, t->s.flags = ARROW_FLAG_NULLABLE;
     t->s.n_children = n, t->s.children = t->kids;

@@ -43,7 +43,8 @@ static void test_harness(pqt_duck *d)
     p.nbatch = 1, p.fail_at = -1;
     struct ArrowArrayStream s;
     ta_stream_init(&s, &p);
-    char *got = pqt_duck_scan_text(d, &s, "hand", "SELECT x, s, length(s) FROM hand ORDER BY x NULLS LAST");
+    char *got =
+        pqt_duck_scan_text(d, &s, "hand", "SELECT x, s, length(s) FROM hand ORDER BY x NULLS LAST");
     if (!got) fprintf(stderr, "%s\n", pqt_duck_error(d));
     CHECK(got && strcmp(got, "1|a|1\n2|bc|2\nNULL||0\n") == 0);
     if (got && strcmp(got, "1|a|1\n2|bc|2\nNULL||0\n") != 0) fprintf(stderr, "got:\n%s", got);
@@ -62,14 +63,29 @@ typedef struct col_cmp {
 } col_cmp;
 
 static const col_cmp cols[] = {
-    {"id", NULL, NULL},     {"i8", NULL, NULL},      {"i16", NULL, NULL},
-    {"i32", NULL, NULL},    {"i64", NULL, NULL},     {"u8", NULL, NULL},
-    {"u16", NULL, NULL},    {"u32", NULL, NULL},     {"u64", NULL, NULL},
-    {"f32", NULL, NULL},    {"f64", NULL, NULL},     {"flag", "flag::INTEGER", "flag::INTEGER"},
-    {"s", NULL, NULL},      {"bin", NULL, NULL},     {"d", NULL, NULL},
-    {"t", NULL, NULL},      {"ts", NULL, NULL},      {"tsns", NULL, NULL},
-    {"u", NULL, NULL},      {"lst", NULL, NULL},     {"slst", NULL, NULL},
-    {"vec", "coalesce(vec::DOUBLE[], [NULL, NULL, NULL])", NULL},    {"e", NULL, NULL},
+    {"id", NULL, NULL},
+    {"i8", NULL, NULL},
+    {"i16", NULL, NULL},
+    {"i32", NULL, NULL},
+    {"i64", NULL, NULL},
+    {"u8", NULL, NULL},
+    {"u16", NULL, NULL},
+    {"u32", NULL, NULL},
+    {"u64", NULL, NULL},
+    {"f32", NULL, NULL},
+    {"f64", NULL, NULL},
+    {"flag", "flag::INTEGER", "flag::INTEGER"},
+    {"s", NULL, NULL},
+    {"bin", NULL, NULL},
+    {"d", NULL, NULL},
+    {"t", NULL, NULL},
+    {"ts", NULL, NULL},
+    {"tsns", NULL, NULL},
+    {"u", NULL, NULL},
+    {"lst", NULL, NULL},
+    {"slst", NULL, NULL},
+    {"vec", "coalesce(vec::DOUBLE[], [NULL, NULL, NULL])", NULL},
+    {"e", NULL, NULL},
     {"dec9", "dec9::DOUBLE", NULL},
     {"dec18", "dec18::DOUBLE", NULL},
     /* pqt converts as its Parquet reader does, unscaled / 10^scale; DuckDB splits off the
@@ -85,40 +101,22 @@ static const col_cmp cols[] = {
 
 /* Every 13th row null in most columns: the CASE wrapper. */
 #define N13(e) "CASE WHEN i % 13 = 5 THEN NULL ELSE " e " END"
-static const char *query =
-    "CREATE TABLE q AS SELECT i AS id, "
-    N13("(i % 200 - 100)::TINYINT") " AS i8, "
-    N13("(i * 7 % 30000 - 15000)::SMALLINT") " AS i16, "
-    N13("(i * 3 - 7000)::INTEGER") " AS i32, "
-    N13("i::BIGINT * 1000000007 - 3000000000000") " AS i64, "
-    N13("(i % 250)::UTINYINT") " AS u8, "
-    N13("(i * 13 % 65000)::USMALLINT") " AS u16, "
-    N13("(4294967295 - i::BIGINT * 800001)::UINTEGER") " AS u32, "
-    N13("(18446744073709551615 - i * 3)::UBIGINT") " AS u64, "
-    N13("(i / 7.0 - 100)::FLOAT") " AS f32, "
-    N13("i / 3.0::DOUBLE - 1e6") " AS f64, "
-    N13("i % 3 = 0") " AS flag, "
-    N13("repeat('s', i % 17) || i") " AS s, "
-    N13("('b' || i)::BLOB") " AS bin, "
-    N13("(i * 1.25 - 99)::DECIMAL(9,2)") " AS dec9, "
-    N13("(i * 12345.678 - 1e7)::DECIMAL(18,3)") " AS dec18, "
-    N13("(i::HUGEINT * 100000000000000000000 - 7)::DECIMAL(38,4)") " AS dec38, "
-    N13("DATE '1960-01-01' + (i * 11)::INTEGER") " AS d, "
-    N13("TIME '00:00:00' + INTERVAL (i * 17) SECOND") " AS t, "
-    N13("TIMESTAMP '1969-12-31 23:00:00' + INTERVAL (i * 77777) MILLISECOND") " AS ts, "
-    N13("make_timestamp_ns(i * 1000000007 - 5000)") " AS tsns, "
-    N13("(TIMESTAMP '1999-01-01' + INTERVAL (i) HOUR)::TIMESTAMP_S") " AS tss, "
-    N13("(TIMESTAMP '1999-01-01' + INTERVAL (i * 1001) MILLISECOND)::TIMESTAMP_MS") " AS tsms, "
-    N13("TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL (i) MINUTE") " AS tstz, "
-    N13("('0000' || lpad(i::VARCHAR, 4, '0') || '-1234-5678-9abc-def012345678')::UUID") " AS u, "
-    "CASE WHEN i % 5 = 1 THEN NULL WHEN i % 5 = 2 THEN [] ELSE "
-    "[i, NULL, i * 2]::BIGINT[] END AS lst, "
-    "CASE WHEN i % 6 = 1 THEN NULL ELSE ['a' || i, NULL, ''] END AS slst, "
-    "(CASE WHEN i % 9 = 4 THEN NULL ELSE [i::DOUBLE, i / 2, -i] END)::DOUBLE[3] AS vec, "
-    "CASE WHEN i % 7 = 3 THEN NULL ELSE {'a': CASE WHEN i % 4 = 0 THEN NULL ELSE i END, "
-    "'b': 'x' || i} END AS st, "
-    N13("(['lo', 'mid', 'hi'])[i % 3 + 1]::mood") " AS e "
-    "FROM range(5000) r(i)";
+static const char
+    *
+        query = "CREATE TABLE q AS SELECT i AS id, " N13("(i % 200 - 100)::TINYINT") " AS i8, " N13("(i * 7 % 30000 - 15000)::SMALLINT") " AS i16, " N13("(i * 3 - 7000)::INTEGER") " AS i32, " N13("i::BIGINT * 1000000007 - 3000000000000") " AS i64, " N13("(i % 250)::UTINYINT") " AS u8, " N13("(i * 13 % 65000)::USMALLINT") " AS u16, " N13("(4294967295 - i::BIGINT * 800001)::UINTEGER") " AS u32, " N13("(18446744073709551615 - i * 3)::UBIGINT") " AS u64, " N13("(i / 7.0 - 100)::FLOAT") " AS f32, " N13("i / 3.0::DOUBLE - 1e6") " AS f64, " N13("i % 3 = 0") " AS flag, " N13(
+            "repeat('s', i % 17) || i") " AS s, " N13("('b' || i)::BLOB") " AS bin, " N13("(i * "
+                                                                                          "1.25 - "
+                                                                                          "99)::"
+                                                                                          "DECIMAL("
+                                                                                          "9,2)") " AS dec9, " N13("(i * 12345.678 - 1e7)::DECIMAL(18,3)") " AS dec18, " N13("(i::HUGEINT * 100000000000000000000 - 7)::DECIMAL(38,4)") " AS dec38, " N13("DATE '1960-01-01' + (i * 11)::INTEGER") " AS d, " N13("TIME '00:00:00' + INTERVAL (i * 17) SECOND") " AS t, " N13("TIMESTAMP '1969-12-31 23:00:00' + INTERVAL (i * 77777) MILLISECOND") " AS ts, " N13("make_timestamp_ns(i * 1000000007 - 5000)") " AS tsns, " N13("(TIMESTAMP '1999-01-01' + INTERVAL (i) HOUR)::TIMESTAMP_S") " AS tss, " N13("(TIMESTAMP '1999-01-01' + INTERVAL (i * 1001) MILLISECOND)::TIMESTAMP_MS") " AS tsms, " N13("TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL (i) MINUTE") " AS tstz, " N13("('0000' || lpad(i::VARCHAR, 4, '0') || '-1234-5678-9abc-def012345678')::UUID") " AS u, "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "CASE WHEN i % 5 = 1 THEN NULL WHEN i % 5 = 2 THEN [] ELSE "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "[i, NULL, i * 2]::BIGINT[] END AS lst, "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "CASE WHEN i % 6 = 1 THEN NULL ELSE ['a' || i, NULL, ''] END AS slst, "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "(CASE WHEN i % 9 = 4 THEN NULL ELSE [i::DOUBLE, i / 2, -i] END)::DOUBLE[3] AS vec, "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "CASE WHEN i % 7 = 3 THEN NULL ELSE {'a': CASE WHEN i % 4 = 0 THEN NULL ELSE i END, "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "'b': 'x' || i} END AS st, " N13(
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            "(['lo', 'mid', 'hi'])[i % 3 + 1]::mood") " AS e "
+                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      "FROM range(5000) r(i)";
 
 /* The rows of the comparison, over q (ref) or over the file (back). */
 static char *rows(pqt_duck *d, int back, const char *path)
@@ -130,8 +128,10 @@ static char *rows(pqt_duck *d, int back, const char *path)
         n += (size_t)snprintf(sql + n, sizeof sql - n, "%s(%s)::VARCHAR", c ? ", " : "",
                               e ? e : cols[c].name);
     }
-    if (back) snprintf(sql + n, sizeof sql - n, " FROM read_parquet('%s') ORDER BY id", path);
-    else snprintf(sql + n, sizeof sql - n, " FROM q ORDER BY id");
+    if (back)
+        snprintf(sql + n, sizeof sql - n, " FROM read_parquet('%s') ORDER BY id", path);
+    else
+        snprintf(sql + n, sizeof sql - n, " FROM q ORDER BY id");
     char *r = pqt_duck_text(d, sql);
     if (!r) fprintf(stderr, "%s\n", pqt_duck_error(d));
     return r;
@@ -145,7 +145,8 @@ static void report_diff(const char *what, const char *a, const char *b)
         if (*a == '\n') line++;
         a++, b++;
     }
-    fprintf(stderr, "%s: rows differ at line %d:\n  want %.300s\n  got  %.300s\n", what, line, a, b);
+    fprintf(stderr, "%s: rows differ at line %d:\n  want %.300s\n  got  %.300s\n", what, line, a,
+            b);
 }
 
 static void compare(pqt_duck *d, const char *what, const char *path)
