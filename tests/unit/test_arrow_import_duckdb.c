@@ -99,24 +99,56 @@ static const col_cmp cols[] = {
 };
 #define NCOLS ((int)(sizeof cols / sizeof cols[0]))
 
-/* Every 13th row null in most columns: the CASE wrapper. */
-#define N13(e) "CASE WHEN i % 13 = 5 THEN NULL ELSE " e " END"
-static const char
-    *
-        query = "CREATE TABLE q AS SELECT i AS id, " N13("(i % 200 - 100)::TINYINT") " AS i8, " N13("(i * 7 % 30000 - 15000)::SMALLINT") " AS i16, " N13("(i * 3 - 7000)::INTEGER") " AS i32, " N13("i::BIGINT * 1000000007 - 3000000000000") " AS i64, " N13("(i % 250)::UTINYINT") " AS u8, " N13("(i * 13 % 65000)::USMALLINT") " AS u16, " N13("(4294967295 - i::BIGINT * 800001)::UINTEGER") " AS u32, " N13("(18446744073709551615 - i * 3)::UBIGINT") " AS u64, " N13("(i / 7.0 - 100)::FLOAT") " AS f32, " N13("i / 3.0::DOUBLE - 1e6") " AS f64, " N13("i % 3 = 0") " AS flag, " N13(
-            "repeat('s', i % 17) || i") " AS s, " N13("('b' || i)::BLOB") " AS bin, " N13("(i * "
-                                                                                          "1.25 - "
-                                                                                          "99)::"
-                                                                                          "DECIMAL("
-                                                                                          "9,2)") " AS dec9, " N13("(i * 12345.678 - 1e7)::DECIMAL(18,3)") " AS dec18, " N13("(i::HUGEINT * 100000000000000000000 - 7)::DECIMAL(38,4)") " AS dec38, " N13("DATE '1960-01-01' + (i * 11)::INTEGER") " AS d, " N13("TIME '00:00:00' + INTERVAL (i * 17) SECOND") " AS t, " N13("TIMESTAMP '1969-12-31 23:00:00' + INTERVAL (i * 77777) MILLISECOND") " AS ts, " N13("make_timestamp_ns(i * 1000000007 - 5000)") " AS tsns, " N13("(TIMESTAMP '1999-01-01' + INTERVAL (i) HOUR)::TIMESTAMP_S") " AS tss, " N13("(TIMESTAMP '1999-01-01' + INTERVAL (i * 1001) MILLISECOND)::TIMESTAMP_MS") " AS tsms, " N13("TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL (i) MINUTE") " AS tstz, " N13("('0000' || lpad(i::VARCHAR, 4, '0') || '-1234-5678-9abc-def012345678')::UUID") " AS u, "
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "CASE WHEN i % 5 = 1 THEN NULL WHEN i % 5 = 2 THEN [] ELSE "
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "[i, NULL, i * 2]::BIGINT[] END AS lst, "
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "CASE WHEN i % 6 = 1 THEN NULL ELSE ['a' || i, NULL, ''] END AS slst, "
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "(CASE WHEN i % 9 = 4 THEN NULL ELSE [i::DOUBLE, i / 2, -i] END)::DOUBLE[3] AS vec, "
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "CASE WHEN i % 7 = 3 THEN NULL ELSE {'a': CASE WHEN i % 4 = 0 THEN NULL ELSE i END, "
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                        "'b': 'x' || i} END AS st, " N13(
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                            "(['lo', 'mid', 'hi'])[i % 3 + 1]::mood") " AS e "
-                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                      "FROM range(5000) r(i)";
+/* The query's columns; every 13th row null in most of them (the CASE of N13). */
+#define N13(e, name) "CASE WHEN i % 13 = 5 THEN NULL ELSE " e " END AS " name
+/* clang-format off */
+static const char *const query_cols[] = {
+    "i AS id",
+    N13("(i % 200 - 100)::TINYINT", "i8"),
+    N13("(i * 7 % 30000 - 15000)::SMALLINT", "i16"),
+    N13("(i * 3 - 7000)::INTEGER", "i32"),
+    N13("i::BIGINT * 1000000007 - 3000000000000", "i64"),
+    N13("(i % 250)::UTINYINT", "u8"),
+    N13("(i * 13 % 65000)::USMALLINT", "u16"),
+    N13("(4294967295 - i::BIGINT * 800001)::UINTEGER", "u32"),
+    N13("(18446744073709551615 - i * 3)::UBIGINT", "u64"),
+    N13("(i / 7.0 - 100)::FLOAT", "f32"),
+    N13("i / 3.0::DOUBLE - 1e6", "f64"),
+    N13("i % 3 = 0", "flag"),
+    N13("repeat('s', i % 17) || i", "s"),
+    N13("('b' || i)::BLOB", "bin"),
+    N13("(i * 1.25 - 99)::DECIMAL(9,2)", "dec9"),
+    N13("(i * 12345.678 - 1e7)::DECIMAL(18,3)", "dec18"),
+    N13("(i::HUGEINT * 100000000000000000000 - 7)::DECIMAL(38,4)", "dec38"),
+    N13("DATE '1960-01-01' + (i * 11)::INTEGER", "d"),
+    N13("TIME '00:00:00' + INTERVAL (i * 17) SECOND", "t"),
+    N13("TIMESTAMP '1969-12-31 23:00:00' + INTERVAL (i * 77777) MILLISECOND", "ts"),
+    N13("make_timestamp_ns(i * 1000000007 - 5000)", "tsns"),
+    N13("(TIMESTAMP '1999-01-01' + INTERVAL (i) HOUR)::TIMESTAMP_S", "tss"),
+    N13("(TIMESTAMP '1999-01-01' + INTERVAL (i * 1001) MILLISECOND)::TIMESTAMP_MS", "tsms"),
+    N13("TIMESTAMPTZ '2020-01-01 00:00:00+00' + INTERVAL (i) MINUTE", "tstz"),
+    N13("('0000' || lpad(i::VARCHAR, 4, '0') || '-1234-5678-9abc-def012345678')::UUID", "u"),
+    "CASE WHEN i % 5 = 1 THEN NULL WHEN i % 5 = 2 THEN [] ELSE [i, NULL, i * 2]::BIGINT[] END "
+        "AS lst",
+    "CASE WHEN i % 6 = 1 THEN NULL ELSE ['a' || i, NULL, ''] END AS slst",
+    "(CASE WHEN i % 9 = 4 THEN NULL ELSE [i::DOUBLE, i / 2, -i] END)::DOUBLE[3] AS vec",
+    "CASE WHEN i % 7 = 3 THEN NULL ELSE {'a': CASE WHEN i % 4 = 0 THEN NULL ELSE i END, "
+        "'b': 'x' || i} END AS st",
+    N13("(['lo', 'mid', 'hi'])[i % 3 + 1]::mood", "e"),
+};
+/* clang-format on */
+#define NQUERY ((int)(sizeof query_cols / sizeof query_cols[0]))
+
+/* CREATE TABLE q AS the query over 5000 rows (3 DuckDB chunks). */
+static char *create_q(pqt_duck *d)
+{
+    char sql[8192];
+    size_t n = (size_t)snprintf(sql, sizeof sql, "CREATE TABLE q AS SELECT ");
+    for (int c = 0; c < NQUERY; c++)
+        n += (size_t)snprintf(sql + n, sizeof sql - n, "%s%s", c ? ", " : "", query_cols[c]);
+    snprintf(sql + n, sizeof sql - n, " FROM range(5000) r(i)");
+    return pqt_duck_text(d, sql);
+}
 
 /* The rows of the comparison, over q (ref) or over the file (back). */
 static char *rows(pqt_duck *d, int back, const char *path)
@@ -252,7 +284,7 @@ int main(void)
     char *r = pqt_duck_text(d, "CREATE TYPE mood AS ENUM ('lo', 'mid', 'hi')");
     CHECK(r != NULL);
     free(r);
-    r = pqt_duck_text(d, query);
+    r = create_q(d);
     if (!r) fprintf(stderr, "%s\n", pqt_duck_error(d));
     CHECK(r != NULL);
     free(r);
