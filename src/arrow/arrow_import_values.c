@@ -182,8 +182,11 @@ static pqt_status fixed_values(const pqt_aimp_col *col, const struct ArrowArray 
         for (int64_t i = 0; i < n; i++) {
             int64_t x =
                 v->time32 ? ((const int32_t *)src)[phys + i] : ((const int64_t *)src)[phys + i];
-            bool valid = !out->valid || pqt_bit_get(out->valid, i);
-            if (v->mult != 1 && valid && (x > INT64_MAX / v->mult || x < INT64_MIN / v->mult))
+            if (out->valid && !pqt_bit_get(out->valid, i)) {
+                i64[i] = 0; /* a null's slot may hold anything */
+                continue;
+            }
+            if (v->mult != 1 && (x > INT64_MAX / v->mult || x < INT64_MIN / v->mult))
                 return pqt_err(PQT_OVERFLOW,
                                "field '%s': value %lld (element %lld) does not fit in milliseconds",
                                col->name, (long long)x, (long long)i);

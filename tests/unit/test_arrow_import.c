@@ -135,7 +135,8 @@ static const int64_t d64_b1[] = {0, 86400000, -1, 0}, d64_b2[] = {0, 172800000, 
 static const int32_t tts_b1[] = {0, 3661, 0, 86399}, tts_b2[] = {0, 1, 2};
 static const int64_t ttn_b1[] = {0, 1, 2, 3}, ttn_b2[] = {0, 4, 5};
 static const int64_t tsu_b1[] = {0, -1, 0, 1700000000000000}, tsu_b2[] = {0, 7, 8};
-static const int64_t tss_b1[] = {0, 1, -1, 0}, tss_b2[] = {0, 2, 3};
+/* a null's slot holds a value that would overflow in milliseconds: ignored */
+static const int64_t tss_b1[] = {0, 1, INT64_MAX, 0}, tss_b2[] = {0, 2, 3};
 static const uint8_t uuid_b1[64] = {[16] = 0x12, [17] = 0x34, [31] = 0xff, [47] = 1, [48] = 0xab};
 static const uint8_t uuid_b2[48] = {[16] = 0xcd, [47] = 2};
 static const int8_t dict_idx_b1[] = {0, 1, 0, 1}, dict_idx_b2[] = {0, 0, 1};
@@ -208,7 +209,7 @@ static struct ArrowArray *scalar_b1(void)
         ta_arr_new(3, 1, 1, 2, nulls_at2, dec_b1), ta_arr_new(3, 1, 0, 2, NULL, d32_b1),
         ta_arr_new(3, 1, 0, 2, NULL, d64_b1), ta_arr_new(3, 1, 0, 2, NULL, tts_b1),
         ta_arr_new(3, 1, 0, 2, NULL, ttn_b1), ta_arr_new(3, 1, 0, 2, NULL, tsu_b1),
-        ta_arr_new(3, 1, 0, 2, NULL, tss_b1), ta_arr_new(3, 1, 0, 2, NULL, uuid_b1), dict,
+        ta_arr_new(3, 1, 1, 2, nulls_at2, tss_b1), ta_arr_new(3, 1, 0, 2, NULL, uuid_b1), dict,
         ta_arr_new(3, 1, 0, 4, NULL, vu_views, vu_buf, vu_sizes));
 }
 
@@ -260,7 +261,7 @@ static void expect_scalars(pqt_table *t, int from_file)
     expect_unit(t, "ttn", PQT_UNIT_NANOS);
     expect_col(t, "tsu", PQT_TIMESTAMP, "-1|0|1700000000000000|7|8");
     expect_unit(t, "tsu", PQT_UNIT_MICROS);
-    expect_col(t, "tss", PQT_TIMESTAMP, "1000|-1000|0|2000|3000");
+    expect_col(t, "tss", PQT_TIMESTAMP, "1000|NULL|0|2000|3000");
     expect_unit(t, "tss", PQT_UNIT_MILLIS);
     expect_col(t, "uuid", PQT_STRING,
                "12340000-0000-0000-0000-0000000000ff|00000000-0000-0000-0000-000000000001|"

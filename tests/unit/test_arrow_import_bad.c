@@ -243,6 +243,18 @@ int main(void)
                     NULL};
     run(&c12);
 
+    static const int64_t huge_seconds[] = {1, INT64_MAX / 999, 3};
+    bad_case c16 = {"seconds past milliseconds",
+                    ta_sch_new("+s", "", 1, ta_sch_new("tss:", "ts", 0)),
+                    {batch1(ta_arr_new(3, 0, 0, 2, NULL, huge_seconds))},
+                    1,
+                    -1,
+                    0,
+                    PQT_OVERFLOW,
+                    "field 'ts': value",
+                    "batch 1"};
+    run(&c16);
+
     bad_case c13 = {"get_next fails",
                     ta_sch_new("+s", "", 1, ta_sch_new("i", "x", 0)),
                     {batch1(ta_arr_new(3, 0, 0, 2, NULL, ints))},
