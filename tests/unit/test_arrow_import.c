@@ -14,6 +14,7 @@
 #include "pqt_arrow.h"
 #include "test_arrow_import_build.h"
 #include "testutil.h"
+#include "util/mem.h"
 
 /* One cell of a column view as text: numbers, strings as they are, binary as hex, vectors
  * and lists as [a,b], nulls as NULL. */
@@ -417,6 +418,38 @@ static void test_many_batches(void)
     pqt_table_close(t);
 }
 
+/* Every allocation failing in turn: PQT_NOMEM (or, past the last one, success), nothing
+ * leaked (ASan), every batch, schema and stream released once, no file left. */
+static void test_nomem(void)
+{
+    int failed = 0;
+    for (long k = 0; k < 100000; k++) {
+        struct ArrowArrayStream s;
+        ta_stream p;
+        pqt_table *t = NULL;
+        int to_file = k % 2;
+        char path[512];
+        snprintf(path, sizeof path, "%s/nomem.parquet", g_dir);
+        scalar_stream(&s, &p);
+        pqt_mem_fail_after(k / 2);
+        pqt_status st =
+            to_file ? pqt_write_arrow_stream(path, &s, NULL) : pqt_table_from_arrow_stream(&s, &t);
+        pqt_mem_fail_after(-1);
+        CHECK(st == PQT_OK || st == PQT_NOMEM);
+        if (st != PQT_OK && st != PQT_NOMEM) fprintf(stderr, "k %ld: %s\n", k, pqt_errmsg());
+        CHECK(ta_all_released());
+        if (st == PQT_OK && t) expect_scalars(t, 0);
+        pqt_table_close(t);
+        if (st != PQT_OK) {
+            CHECK(access(path, F_OK) != 0);
+            failed++;
+        }
+        unlink(path);
+        if (st == PQT_OK && to_file) break;
+    }
+    CHECK(failed > 20);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/pqt_arrow_import_XXXXXX");
@@ -424,6 +457,7 @@ int main(void)
     test_table();
     test_file();
     test_many_batches();
+    test_nomem();
     rmdir(g_dir);
     return pqt_test_done("test_arrow_import");
 }
