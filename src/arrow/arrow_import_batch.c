@@ -162,7 +162,7 @@ static pqt_status leaf(walk *w, const pqt_aimp_col *col, const struct ArrowSchem
         if (st == PQT_OK) st = pqt_aimp_validity(a, start, n, &row_valid);
         if (st == PQT_OK) st = and_mask(&row_valid, mask, n, 1);
         if (st == PQT_OK) st = check_nulls(col, row_valid, n, "row");
-        int64_t phys = a->offset + start;
+        int64_t phys = st == PQT_OK ? a->offset + start : 0;
         const struct ArrowSchema *cf = f->children[0];
         if (st == PQT_OK && col->shape == 'v' && phys + n > INT64_MAX / 16 / col->width)
             st = pqt_err(PQT_CORRUPT, "field '%s': %lld rows of %d elements overflow", col->name,

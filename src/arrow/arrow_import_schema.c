@@ -272,6 +272,32 @@ static pqt_status parse_field(parse_ctx *cx, const struct ArrowSchema *f, const 
     return st;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A table's column names are unique, not empty and not the row index's: Arrow's need not be
+ * (two fields "a", or a field "s.a" beside a struct s with a child a). */
+static pqt_status check_names(const pqt_aimp_schema *s)
+{
+    for (int i = 0; i < s->ncols; i++)
+        if (!s->cols[i].name[0] || strcmp(s->cols[i].name, PQT_ROW_INDEX) == 0)
+            return pqt_err(PQT_UNSUPPORTED, "field %d is named '%s', which a column cannot be",
+                           i + 1, s->cols[i].name);
+    const char **names = pqt_malloc_array((size_t)s->ncols + 1, sizeof *names);
+    if (!names) return pqt_err(PQT_NOMEM, "out of memory");
+    for (int i = 0; i < s->ncols; i++)
+        names[i] = s->cols[i].name;
+    qsort(names, (size_t)s->ncols, sizeof *names, name_cmp);
+    pqt_status st = PQT_OK;
+    for (int i = 1; i < s->ncols && st == PQT_OK; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            st = pqt_err(PQT_UNSUPPORTED, "two fields make the column '%s'", names[i]);
+    pqt_mem_free(names);
+    return st;
+}
+
 void pqt_aimp_schema_free(pqt_aimp_schema *s)
 {
     for (int i = 0; i < s->ncols; i++) {
@@ -292,6 +318,7 @@ pqt_status pqt_aimp_schema_parse(const struct ArrowSchema *s, pqt_aimp_schema *o
     parse_ctx cx = {0};
     pqt_status st = parse_children(&cx, s, NULL, false, 0);
     out->cols = cx.cols, out->ncols = cx.ncols;
+    if (st == PQT_OK) st = check_names(out);
     if (st != PQT_OK) pqt_aimp_schema_free(out);
     return st;
 }

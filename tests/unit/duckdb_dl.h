@@ -37,8 +37,11 @@ char *pqt_duck_text(pqt_duck *d, const char *sql);
 int pqt_duck_query_arrow(pqt_duck *d, const char *sql, struct ArrowArrayStream *out);
 
 /* Register the stream in as the view `view` (DuckDB's Arrow scan; the stream is read once,
- * by the first query of the view), run sql and give its rows as pqt_duck_text does. in is
- * released on return, whatever happens. */
+ * by the first query of the view), run sql and give its rows as pqt_duck_text does; the view
+ * is dropped after. in is released on return, whatever happens. DuckDB releases each array
+ * it takes, but not the schemas it asks get_schema for (DuckDB 1.5.6): a test counting
+ * releases counts arrays and the stream. A test registering its own target lists it in
+ * PQT_DUCKDB_TESTS (tests/CMakeLists.txt). */
 char *pqt_duck_scan_text(pqt_duck *d, struct ArrowArrayStream *in, const char *view,
                          const char *sql);
 

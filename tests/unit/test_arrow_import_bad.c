@@ -255,6 +255,29 @@ int main(void)
                     "batch 1"};
     run(&c16);
 
+    bad_case c17 = {"two fields, one name",
+                    ta_sch_new("+s", "", 2, ta_sch_new("i", "s.a", 0),
+                               ta_sch_new("+s", "s", 1, ta_sch_new("i", "a", 0))),
+                    {NULL},
+                    0,
+                    -1,
+                    0,
+                    PQT_UNSUPPORTED,
+                    "two fields make the column 's.a'",
+                    NULL};
+    run(&c17);
+
+    bad_case c18 = {"an empty name",
+                    ta_sch_new("+s", "", 1, ta_sch_new("i", "", 0)),
+                    {NULL},
+                    0,
+                    -1,
+                    0,
+                    PQT_UNSUPPORTED,
+                    "field 1 is named ''",
+                    NULL};
+    run(&c18);
+
     bad_case c13 = {"get_next fails",
                     ta_sch_new("+s", "", 1, ta_sch_new("i", "x", 0)),
                     {batch1(ta_arr_new(3, 0, 0, 2, NULL, ints))},
