@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * arrow_import.c - pqt_table_from_arrow_stream and pqt_write_arrow_stream (layer: arrow):
- * the Arrow C Stream Interface pulled batch by batch, each batch made an in-memory table
- * (arrow_import_batch.c) and then appended to one table or handed to the streaming writer.
+ * the Arrow C Stream Interface pulled batch by batch, each batch's columns converted
+ * (arrow_import_batch.c) and gathered for one in-memory table (arrow_import_acc.c), or made
+ * a table of its own that the streaming writer takes.
  *
  * Ownership: the stream is released on return whatever happens; every array get_next fills
  * is released as soon as its rows are copied, the schema once at the end. Nothing of the
@@ -14,13 +15,9 @@
 #include "util/error.h"
 #include "util/mem.h"
 
-/* Where the batches go: the in-memory table, built in O(n log n) copies (pqt_table_append
- * copies the rows it appends to, so batches are merged as a binary counter merges: two
- * tables of about the same size at a time), or a writer. */
-#define MERGE_LEVELS 64
-
+/* Where the batches go: one accumulator per column (an in-memory table), or a writer. */
 typedef struct sink {
-    pqt_table *level[MERGE_LEVELS]; /* level[k] holds about 2^k batches, or NULL */
+    pqt_aimp_acc *acc;
     pqt_writer *writer;
 } sink;
 
@@ -31,38 +28,18 @@ static const char *producer_error(struct ArrowArrayStream *in)
     return m ? m : "(no message)";
 }
 
-static pqt_status table_push(sink *s, pqt_table *bt)
+/* One batch's rows into s. */
+static pqt_status take_batch(const pqt_aimp_schema *cs, const struct ArrowSchema *root,
+                             const struct ArrowArray *a, int64_t batch_no, sink *s)
 {
-    pqt_table *carry = bt;
-    for (int k = 0; k < MERGE_LEVELS; k++) {
-        if (!s->level[k]) {
-            s->level[k] = carry;
-            return PQT_OK;
-        }
-        /* level k holds earlier rows: carry goes after them */
-        pqt_status st = pqt_table_append(s->level[k], carry);
-        pqt_table_close(carry);
-        if (st != PQT_OK) return st;
-        carry = s->level[k];
-        s->level[k] = NULL;
-    }
-    pqt_table_close(carry);
-    return pqt_err(PQT_LIMIT, "more than 2^64 batches");
-}
-
-/* Fold the levels, earliest rows (highest level) first, into one table. */
-static pqt_status table_finish(sink *s, pqt_table *templ, pqt_table **ret)
-{
-    pqt_table *acc = templ;
-    for (int k = MERGE_LEVELS - 1; k >= 0; k--) {
-        if (!s->level[k]) continue;
-        pqt_status st = pqt_table_append(acc, s->level[k]);
-        pqt_table_close(s->level[k]);
-        s->level[k] = NULL;
-        if (st != PQT_OK) return st;
-    }
-    *ret = acc;
-    return PQT_OK;
+    if (a->length == 0) return PQT_OK;
+    if (s->acc) return pqt_aimp_batch_append(cs, root, a, batch_no, s->acc);
+    pqt_table *bt = NULL;
+    PQT_TRY(pqt_aimp_batch_table(cs, root, a, batch_no, &bt));
+    pqt_status st = pqt_writer_write(s->writer, bt);
+    if (st != PQT_OK) pqt_err_prefix("batch %lld: ", (long long)batch_no);
+    pqt_table_close(bt);
+    return st;
 }
 
 /* Pull every batch of in (its schema parsed into cs, root its struct schema) into s. */
@@ -79,23 +56,13 @@ static pqt_status pull_batches(struct ArrowArrayStream *in, const pqt_aimp_schem
                            (long long)batch_no, rc, producer_error(in));
         }
         if (!a.release) return PQT_OK; /* the end of the stream */
-        pqt_table *bt = NULL;
-        pqt_status st = a.length == 0 ? PQT_OK : pqt_aimp_batch_table(cs, root, &a, batch_no, &bt);
+        pqt_status st = take_batch(cs, root, &a, batch_no, s);
         a.release(&a);
-        if (st != PQT_OK) return st;
-        if (!bt) continue;
-        if (s->writer) {
-            st = pqt_writer_write(s->writer, bt);
-            pqt_table_close(bt);
-            if (st != PQT_OK) pqt_err_prefix("batch %lld: ", (long long)batch_no);
-        } else {
-            st = table_push(s, bt);
-        }
         if (st != PQT_OK) return st;
     }
 }
 
-/* The import both calls share: schema, template, batches; path NULL makes a table. */
+/* The import both calls share: schema, then the batches into a writer (path) or a table. */
 static pqt_status import(const char *call, struct ArrowArrayStream *in, const char *path,
                          const pqt_write_opts *opts, pqt_table **ret)
 {
@@ -103,8 +70,7 @@ static pqt_status import(const char *call, struct ArrowArrayStream *in, const ch
     memset(&root, 0, sizeof root);
     pqt_aimp_schema cs = {0};
     pqt_table *templ = NULL;
-    sink s;
-    memset(&s, 0, sizeof s);
+    sink s = {NULL, NULL};
     pqt_status st = PQT_OK;
     int rc = in->get_schema(in, &root);
     if (rc != 0)
@@ -113,8 +79,14 @@ static pqt_status import(const char *call, struct ArrowArrayStream *in, const ch
     else if (!root.release)
         st = pqt_err(PQT_CORRUPT, "get_schema succeeded and gave a released schema");
     if (st == PQT_OK) st = pqt_aimp_schema_parse(&root, &cs);
-    if (st == PQT_OK) st = pqt_aimp_batch_table(&cs, &root, NULL, 0, &templ);
-    if (st == PQT_OK && path) st = pqt_writer_open(&s.writer, path, templ, opts);
+    if (st == PQT_OK && path) {
+        /* the writer's schema: a table of the columns with no row */
+        st = pqt_aimp_batch_table(&cs, &root, NULL, 0, &templ);
+        if (st == PQT_OK) st = pqt_writer_open(&s.writer, path, templ, opts);
+    } else if (st == PQT_OK) {
+        s.acc = pqt_calloc((size_t)cs.ncols + 1, sizeof *s.acc);
+        if (!s.acc) st = pqt_err(PQT_NOMEM, "out of memory");
+    }
     if (st == PQT_OK) st = pull_batches(in, &cs, &root, &s);
     if (path) {
         if (st == PQT_OK)
@@ -122,11 +94,10 @@ static pqt_status import(const char *call, struct ArrowArrayStream *in, const ch
         else
             pqt_writer_abort(s.writer);
     } else if (st == PQT_OK) {
-        st = table_finish(&s, templ, ret);
-        if (st == PQT_OK) templ = NULL;
+        st = pqt_aimp_acc_table(&cs, s.acc, ret);
     }
-    for (int k = 0; k < MERGE_LEVELS; k++)
-        pqt_table_close(s.level[k]);
+    pqt_aimp_acc_free(s.acc, cs.ncols);
+    pqt_mem_free(s.acc);
     pqt_table_close(templ);
     pqt_aimp_schema_free(&cs);
     if (root.release) root.release(&root);

@@ -2,9 +2,10 @@
 /*
  * arrow_import.h - Arrow record batches into pqt tables (layer: arrow, private): the
  * stream's schema read once into the columns pqt will hold (arrow_import_schema.c), then
- * each batch checked against the C Data Interface and turned into an in-memory table of
- * those columns (arrow_import_batch.c, arrow_import_values.c). arrow_import.c drives the
- * stream into one table or into the writer.
+ * each batch checked against the C Data Interface and converted (arrow_import_batch.c,
+ * arrow_import_values.c) into a table of its own for the writer, or appended to per-column
+ * accumulators that become one table at the end (arrow_import_acc.c). arrow_import.c drives
+ * the stream.
  *
  * A struct field becomes one column per leaf, named with dots ("s.a"); a fixed_size_list a
  * vector, a list or large_list a list; the leaves are the value types of
@@ -89,6 +90,24 @@ void pqt_aimp_schema_free(pqt_aimp_schema *s);
 pqt_status pqt_aimp_batch_table(const pqt_aimp_schema *cs, const struct ArrowSchema *root,
                                 const struct ArrowArray *batch, int64_t batch_no, pqt_table **ret);
 
+/* One column's rows of every batch so far, in pqt's storage (arrow_import_acc.c): what an
+ * in-memory table is built from once, so every value is copied a fixed number of times
+ * however many batches come. */
+typedef struct pqt_aimp_acc {
+    int64_t nrows, nelem;
+    pqt_buf data;         /* fixed-width elements */
+    pqt_buf offsets;      /* bytes kinds: int64, nelem + 1 from 0 */
+    pqt_buf bytes;        /* bytes kinds */
+    pqt_buf valid;        /* nullable columns: a bit per element */
+    pqt_buf list_offsets; /* lists: int64, nrows + 1 from 0 */
+    pqt_buf row_valid;    /* nullable lists: a bit per row */
+} pqt_aimp_acc;
+
+/* The rows of batch appended to acc (one per column of cs); errors as pqt_aimp_batch_table. */
+pqt_status pqt_aimp_batch_append(const pqt_aimp_schema *cs, const struct ArrowSchema *root,
+                                 const struct ArrowArray *batch, int64_t batch_no,
+                                 pqt_aimp_acc *acc);
+
 /* ---- arrow_import_values.c ---- */
 /* Values of one leaf array converted to pqt's storage: n elements of kind (fixed-width in
  * data; bytes kinds as n + 1 offsets from 0 into bytes), validity n bits or NULL (none
@@ -116,5 +135,21 @@ pqt_status pqt_aimp_check_node(const struct ArrowArray *a, const char *name, int
 /* A copy of the n validity bits of a from logical element start (NULL when a has none or no
  * null), into *ret; PQT_NOMEM. */
 pqt_status pqt_aimp_validity(const struct ArrowArray *a, int64_t start, int64_t n, uint8_t **ret);
+
+/* ---- arrow_import_batch.c, for arrow_import_acc.c ---- */
+/* Add column col of n rows to t through the table's calls (they copy): v as pqt_aimp_values
+ * gives it, list_offsets (n + 1) and *row_valid for lists; a nullable column without
+ * validity gets one, all set (allocated into v->valid and *row_valid). */
+pqt_status pqt_aimp_add_column(pqt_table *t, const pqt_aimp_col *col, int64_t n, pqt_aimp_vals *v,
+                               const int64_t *list_offsets, uint8_t **row_valid);
+
+/* ---- arrow_import_acc.c ---- */
+/* Append n rows (v, list_offsets, row_valid as for pqt_aimp_add_column) to a. */
+pqt_status pqt_aimp_acc_push(pqt_aimp_acc *a, const pqt_aimp_col *col, int64_t n,
+                             const pqt_aimp_vals *v, const int64_t *list_offsets,
+                             const uint8_t *row_valid);
+/* The table of every column's accumulated rows (the accumulators emptied as it goes). */
+pqt_status pqt_aimp_acc_table(const pqt_aimp_schema *cs, pqt_aimp_acc *acc, pqt_table **ret);
+void pqt_aimp_acc_free(pqt_aimp_acc *acc, int ncols);
 
 #endif

@@ -6,9 +6,10 @@
  * The schema and the array are walked together. A struct's offset and validity pass down to
  * its children (child element = the struct's physical index; a null struct makes its
  * leaves null); a list's offsets pick its child's elements; a fixed_size_list's elements
- * are width per row. Each leaf's values are converted (arrow_import_values.c) and added
- * through the table's public calls, which copy them; what those calls cannot say (a time
- * unit other than microseconds, a binary kind) is set on the new slot.
+ * are width per row. Each leaf's values are converted (arrow_import_values.c) and either
+ * added to the batch's own table through the table's public calls, which copy them (what
+ * those calls cannot say, a time unit other than microseconds or a binary kind, is set on
+ * the new slot), or appended to the column's accumulator (arrow_import_acc.c).
  */
 #include <string.h>
 
@@ -20,9 +21,10 @@
 
 typedef struct walk {
     const pqt_aimp_schema *cs;
-    int next; /* the column the walk reaches next */
-    pqt_table *t;
-    bool empty; /* the template: no array at all */
+    int next;          /* the column the walk reaches next */
+    pqt_table *t;      /* the batch's table, or NULL when acc takes the rows */
+    pqt_aimp_acc *acc; /* one accumulator per column, or NULL */
+    bool empty;        /* the template: no array at all */
 } walk;
 
 /* n bits all set: the validity a nullable column gets when nothing in it is null, so the
@@ -72,30 +74,39 @@ static void settle_slot(pqt_table *t, const pqt_aimp_col *col)
     }
 }
 
-/* Add column col holding n rows: v the values (n * width elements for vectors, the list
- * elements for lists), list_offsets and row_valid for lists. */
-static pqt_status add_column(walk *w, const pqt_aimp_col *col, int64_t n, pqt_aimp_vals *v,
-                             const int64_t *list_offsets, uint8_t **row_valid)
+pqt_status pqt_aimp_add_column(pqt_table *t, const pqt_aimp_col *col, int64_t n, pqt_aimp_vals *v,
+                               const int64_t *list_offsets, uint8_t **row_valid)
 {
     int64_t nelem = v->n;
     if (col->nullable && !v->valid) PQT_TRY(all_valid(nelem, &v->valid));
     if (col->nullable && list_offsets && !*row_valid) PQT_TRY(all_valid(n, row_valid));
-    PQT_TRY(check_nulls(col, v->valid, nelem, "element"));
     bool bytes = PQT_KIND_IS_BYTES(col->kind);
     pqt_status st;
     if (list_offsets)
-        st = bytes ? pqt_table_add_string_list_column(w->t, col->name, list_offsets, *row_valid,
+        st = bytes ? pqt_table_add_string_list_column(t, col->name, list_offsets, *row_valid,
                                                       v->offsets, v->bytes, v->valid, n, col->unit)
-                   : pqt_table_add_list_column(w->t, col->name, col->kind, list_offsets, *row_valid,
+                   : pqt_table_add_list_column(t, col->name, col->kind, list_offsets, *row_valid,
                                                v->data, v->valid, n, col->unit);
     else if (bytes)
-        st = pqt_table_add_string_column(w->t, col->name, col->width, v->offsets, v->bytes,
-                                         v->valid, n, col->unit);
+        st = pqt_table_add_string_column(t, col->name, col->width, v->offsets, v->bytes, v->valid,
+                                         n, col->unit);
     else
-        st = pqt_table_add_column(w->t, col->name, col->kind | (col->shape == 'v' ? PQT_VECTOR : 0),
+        st = pqt_table_add_column(t, col->name, col->kind | (col->shape == 'v' ? PQT_VECTOR : 0),
                                   col->width, v->data, v->valid, n, col->unit);
-    if (st == PQT_OK) settle_slot(w->t, col);
+    if (st == PQT_OK) settle_slot(t, col);
     return st;
+}
+
+/* Column ci's n rows of this batch (v the values: n * width elements for vectors, the list
+ * elements for lists; list_offsets and row_valid for lists) into the batch's table or the
+ * column's accumulator. */
+static pqt_status emit(walk *w, int ci, int64_t n, pqt_aimp_vals *v, const int64_t *list_offsets,
+                       uint8_t **row_valid)
+{
+    const pqt_aimp_col *col = &w->cs->cols[ci];
+    PQT_TRY(check_nulls(col, v->valid, v->n, "element"));
+    if (w->acc) return pqt_aimp_acc_push(&w->acc[ci], col, n, v, list_offsets, *row_valid);
+    return pqt_aimp_add_column(w->t, col, n, v, list_offsets, row_valid);
 }
 
 /* A list column's rows: offsets (int32 or int64) of rows phys .. phys + n - 1 of a, checked
@@ -135,9 +146,10 @@ static pqt_status list_offsets(const pqt_aimp_col *col, const struct ArrowArray 
     return PQT_OK;
 }
 
-static pqt_status leaf(walk *w, const pqt_aimp_col *col, const struct ArrowSchema *f,
-                       const struct ArrowArray *a, int64_t start, int64_t n, const uint8_t *mask)
+static pqt_status leaf(walk *w, int ci, const struct ArrowSchema *f, const struct ArrowArray *a,
+                       int64_t start, int64_t n, const uint8_t *mask)
 {
+    const pqt_aimp_col *col = &w->cs->cols[ci];
     pqt_aimp_vals v = {0};
     uint8_t *row_valid = NULL;
     int64_t *lo = NULL;
@@ -146,13 +158,12 @@ static pqt_status leaf(walk *w, const pqt_aimp_col *col, const struct ArrowSchem
         static const int64_t zero = 0;
         v.kind = col->kind;
         v.offsets = (int64_t *)&zero;
-        st = add_column(w, col, 0, &v, col->shape == 'l' || col->shape == 'L' ? &zero : NULL,
-                        &row_valid);
+        st = emit(w, ci, 0, &v, col->shape == 'l' || col->shape == 'L' ? &zero : NULL, &row_valid);
         v.offsets = NULL;
     } else if (col->shape == 's') {
         st = pqt_aimp_values(col, f, a, start, n, &v);
         if (st == PQT_OK) st = and_mask(&v.valid, mask, n, 1);
-        if (st == PQT_OK) st = add_column(w, col, n, &v, NULL, &row_valid);
+        if (st == PQT_OK) st = emit(w, ci, n, &v, NULL, &row_valid);
     } else {
         /* a list node: validity, offsets (or a fixed width), one child */
         st = pqt_aimp_check_node(a, col->name, col->shape == 'v' ? 1 : 2, start, n);
@@ -171,12 +182,12 @@ static pqt_status leaf(walk *w, const pqt_aimp_col *col, const struct ArrowSchem
             st = pqt_aimp_values(col, cf, a->children[0], phys * col->width, n * col->width, &v);
             /* a null row of a vector: every element of it null */
             if (st == PQT_OK) st = and_mask(&v.valid, row_valid, n, col->width);
-            if (st == PQT_OK) st = add_column(w, col, n, &v, NULL, &row_valid);
+            if (st == PQT_OK) st = emit(w, ci, n, &v, NULL, &row_valid);
         } else if (st == PQT_OK) {
             int64_t first = 0;
             st = list_offsets(col, a, phys, n, &lo, &first);
             if (st == PQT_OK) st = pqt_aimp_values(col, cf, a->children[0], first, lo[n], &v);
-            if (st == PQT_OK) st = add_column(w, col, n, &v, lo, &row_valid);
+            if (st == PQT_OK) st = emit(w, ci, n, &v, lo, &row_valid);
         }
     }
     pqt_aimp_vals_free(&v);
@@ -194,7 +205,7 @@ static pqt_status walk_field(walk *w, const struct ArrowSchema *f, const struct 
     if (strcmp(f->format, "+s") == 0 && !f->dictionary)
         return walk_struct(w, f, a, start, n, mask, name);
     if (w->next >= w->cs->ncols) return pqt_err(PQT_CORRUPT, "the schema changed");
-    return leaf(w, &w->cs->cols[w->next++], f, a, start, n, mask);
+    return leaf(w, w->next++, f, a, start, n, mask);
 }
 
 static pqt_status walk_struct(walk *w, const struct ArrowSchema *f, const struct ArrowArray *a,
@@ -232,7 +243,7 @@ pqt_status pqt_aimp_batch_table(const pqt_aimp_schema *cs, const struct ArrowSch
                                 const struct ArrowArray *batch, int64_t batch_no, pqt_table **ret)
 {
     *ret = NULL;
-    walk w = {cs, 0, NULL, batch == NULL};
+    walk w = {cs, 0, NULL, NULL, batch == NULL};
     PQT_TRY(pqt_table_new(&w.t));
     int64_t n = batch ? batch->length : 0;
     pqt_status st = walk_struct(&w, root, batch, 0, n, NULL, "(batch)");
@@ -243,4 +254,14 @@ pqt_status pqt_aimp_batch_table(const pqt_aimp_schema *cs, const struct ArrowSch
     }
     *ret = w.t;
     return PQT_OK;
+}
+
+pqt_status pqt_aimp_batch_append(const pqt_aimp_schema *cs, const struct ArrowSchema *root,
+                                 const struct ArrowArray *batch, int64_t batch_no,
+                                 pqt_aimp_acc *acc)
+{
+    walk w = {cs, 0, NULL, acc, false};
+    pqt_status st = walk_struct(&w, root, batch, 0, batch->length, NULL, "(batch)");
+    if (st != PQT_OK) pqt_err_prefix("batch %lld: ", (long long)batch_no);
+    return st;
 }
