@@ -128,6 +128,17 @@ void pqt_aimp_vals_free(pqt_aimp_vals *v);
 pqt_status pqt_aimp_values(const pqt_aimp_col *col, const struct ArrowSchema *f,
                            const struct ArrowArray *a, int64_t start, int64_t n,
                            pqt_aimp_vals *out);
+/* ---- arrow_import_bytes.c: byte strings, n elements from physical index phys of a (its
+ * validity already in out->valid) into out->offsets and out->bytes ---- */
+/* "u", "U", "z", "Z": offsets of ow bytes (4 or 8) into buffer 2. */
+pqt_status pqt_aimp_offset_values(const pqt_aimp_col *col, const struct ArrowArray *a, int64_t phys,
+                                  int64_t n, int ow, pqt_aimp_vals *out);
+/* "vu", "vz": views, inline or into the variadic buffers. */
+pqt_status pqt_aimp_view_values(const pqt_aimp_col *col, const struct ArrowArray *a, int64_t phys,
+                                int64_t n, pqt_aimp_vals *out);
+/* "w:N", and arrow.uuid as text. */
+pqt_status pqt_aimp_fixed_binary_values(const pqt_aimp_col *col, const struct ArrowArray *a,
+                                        int64_t phys, int64_t n, pqt_aimp_vals *out);
 /* PQT_CORRUPT unless a is a usable array node of at least nbuf buffers and children holding
  * logical elements start .. start + n - 1. */
 pqt_status pqt_aimp_check_node(const struct ArrowArray *a, const char *name, int nbuf,
