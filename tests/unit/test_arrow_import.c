@@ -6,7 +6,6 @@
  * same stream written to a file and read back. Truth: the values the test put in, written
  * out below as text per row; every batch, schema and stream released exactly once.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,100 +14,6 @@
 #include "test_arrow_import_build.h"
 #include "testutil.h"
 #include "util/mem.h"
-
-/* One cell of a column view as text: numbers, strings as they are, binary as hex, vectors
- * and lists as [a,b], nulls as NULL. */
-static void cell(const pqt_column_view *v, int64_t e, char *out, size_t cap)
-{
-    if (v->validity && !(v->validity[e / 8] >> (e % 8) & 1)) {
-        snprintf(out, cap, "NULL");
-        return;
-    }
-    int k = PQT_KIND_ELEMENT(v->kind);
-    const void *d = v->data;
-    switch (k) {
-    case PQT_INT32:
-    case PQT_DATE:
-        snprintf(out, cap, "%d", ((const int32_t *)d)[e]);
-        break;
-    case PQT_INT64:
-    case PQT_TIME:
-    case PQT_TIMESTAMP:
-        snprintf(out, cap, "%" PRId64, ((const int64_t *)d)[e]);
-        break;
-    case PQT_UINT64:
-        snprintf(out, cap, "%" PRIu64, ((const uint64_t *)d)[e]);
-        break;
-    case PQT_FLOAT32:
-        snprintf(out, cap, "%.9g", ((const float *)d)[e]);
-        break;
-    case PQT_FLOAT64:
-        snprintf(out, cap, "%.17g", ((const double *)d)[e]);
-        break;
-    case PQT_BOOL:
-        snprintf(out, cap, "%d", ((const uint8_t *)d)[e]);
-        break;
-    case PQT_STRING:
-        snprintf(out, cap, "%.*s", (int)(v->str_offsets[e + 1] - v->str_offsets[e]),
-                 v->str_bytes + v->str_offsets[e]);
-        break;
-    default: {
-        size_t j = 0;
-        out[j++] = 'x';
-        for (int64_t i = v->str_offsets[e]; i < v->str_offsets[e + 1] && j + 3 < cap; i++)
-            j += (size_t)snprintf(out + j, cap - j, "%02x", (uint8_t)v->str_bytes[i]);
-        out[j] = 0;
-    }
-    }
-}
-
-/* The rows of column name as "a|b|c" (lists "[x,y]"), compared with want; kind checked. */
-static void expect_col(pqt_table *t, const char *name, int kind, const char *want)
-{
-    pqt_column_view v = {.struct_size = sizeof v};
-    if (pqt_table_column(t, name, 0, &v) != PQT_OK) {
-        fprintf(stderr, "column %s: %s\n", name, pqt_errmsg());
-        pqt_test_failures++;
-        return;
-    }
-    if (v.kind != kind) {
-        fprintf(stderr, "column %s: kind %s, want %s\n", name, pqt_kind_name(v.kind),
-                pqt_kind_name(kind));
-        pqt_test_failures++;
-    }
-    char got[4096] = "", c[256];
-    for (int64_t r = 0; r < v.nrows; r++) {
-        if (r) strcat(got, "|");
-        if (!v.list_offsets) {
-            cell(&v, r, c, sizeof c);
-            strcat(got, c);
-            continue;
-        }
-        if (v.row_validity && !(v.row_validity[r / 8] >> (r % 8) & 1)) {
-            strcat(got, "NULL");
-            continue;
-        }
-        strcat(got, "[");
-        for (int64_t e = v.list_offsets[r]; e < v.list_offsets[r + 1]; e++) {
-            if (e > v.list_offsets[r]) strcat(got, ",");
-            cell(&v, e, c, sizeof c);
-            strcat(got, c);
-        }
-        strcat(got, "]");
-    }
-    if (strcmp(got, want) != 0) {
-        fprintf(stderr, "column %s:\n  got  %s\n  want %s\n", name, got, want);
-        pqt_test_failures++;
-    }
-}
-
-static void expect_unit(pqt_table *t, const char *name, int unit)
-{
-    int u = -9;
-    CHECK_OK(pqt_table_time_unit(t, name, &u));
-    if (u != unit) fprintf(stderr, "column %s: time unit %d, want %d\n", name, u, unit);
-    CHECK(u == unit);
-}
 
 /* ---- the stream: batch 1 (3 rows, child arrays with offset 1), an empty batch, batch 2
  * (the struct array itself with offset 1, length 2) ---- */

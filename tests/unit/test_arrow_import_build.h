@@ -3,15 +3,19 @@
  * test_arrow_import_build.h - Arrow C Data arrays, schemas and streams built by hand for
  * the import tests, over static buffers the test owns. Every release is counted, so a test
  * can check that the importer released each batch, the schema and the stream exactly once.
+ * expect_col compares a column's rows, written out as text, with what the test built.
  */
 #ifndef PQT_TEST_ARROW_IMPORT_BUILD_H
 #define PQT_TEST_ARROW_IMPORT_BUILD_H
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pqt_arrow.h"
+#include "testutil.h"
 
 #define TA_POOL 512
 
@@ -161,6 +165,102 @@ static void ta_stream_init(struct ArrowArrayStream *st, ta_stream *p)
 static inline int ta_all_released(void)
 {
     return ta_batch_rel == ta_batch_out && ta_schema_rel == ta_schema_out && ta_stream_rel == 1;
+}
+
+/* ---- what a test expects of a column ---- */
+
+/* One cell of a column view as text: numbers, strings as they are, binary as hex, vectors
+ * and lists as [a,b], nulls as NULL. */
+static inline void ta_cell(const pqt_column_view *v, int64_t e, char *out, size_t cap)
+{
+    if (v->validity && !(v->validity[e / 8] >> (e % 8) & 1)) {
+        snprintf(out, cap, "NULL");
+        return;
+    }
+    int k = PQT_KIND_ELEMENT(v->kind);
+    const void *d = v->data;
+    switch (k) {
+    case PQT_INT32:
+    case PQT_DATE:
+        snprintf(out, cap, "%d", ((const int32_t *)d)[e]);
+        break;
+    case PQT_INT64:
+    case PQT_TIME:
+    case PQT_TIMESTAMP:
+        snprintf(out, cap, "%" PRId64, ((const int64_t *)d)[e]);
+        break;
+    case PQT_UINT64:
+        snprintf(out, cap, "%" PRIu64, ((const uint64_t *)d)[e]);
+        break;
+    case PQT_FLOAT32:
+        snprintf(out, cap, "%.9g", ((const float *)d)[e]);
+        break;
+    case PQT_FLOAT64:
+        snprintf(out, cap, "%.17g", ((const double *)d)[e]);
+        break;
+    case PQT_BOOL:
+        snprintf(out, cap, "%d", ((const uint8_t *)d)[e]);
+        break;
+    case PQT_STRING:
+        snprintf(out, cap, "%.*s", (int)(v->str_offsets[e + 1] - v->str_offsets[e]),
+                 v->str_bytes + v->str_offsets[e]);
+        break;
+    default: {
+        size_t j = 0;
+        out[j++] = 'x';
+        for (int64_t i = v->str_offsets[e]; i < v->str_offsets[e + 1] && j + 3 < cap; i++)
+            j += (size_t)snprintf(out + j, cap - j, "%02x", (uint8_t)v->str_bytes[i]);
+        out[j] = 0;
+    }
+    }
+}
+
+/* The rows of column name as "a|b|c" (lists "[x,y]"), compared with want; kind checked. */
+static inline void expect_col(pqt_table *t, const char *name, int kind, const char *want)
+{
+    pqt_column_view v = {.struct_size = sizeof v};
+    if (pqt_table_column(t, name, 0, &v) != PQT_OK) {
+        fprintf(stderr, "column %s: %s\n", name, pqt_errmsg());
+        pqt_test_failures++;
+        return;
+    }
+    if (v.kind != kind) {
+        fprintf(stderr, "column %s: kind %s, want %s\n", name, pqt_kind_name(v.kind),
+                pqt_kind_name(kind));
+        pqt_test_failures++;
+    }
+    char got[4096] = "", c[256];
+    for (int64_t r = 0; r < v.nrows; r++) {
+        if (r) strcat(got, "|");
+        if (!v.list_offsets) {
+            ta_cell(&v, r, c, sizeof c);
+            strcat(got, c);
+            continue;
+        }
+        if (v.row_validity && !(v.row_validity[r / 8] >> (r % 8) & 1)) {
+            strcat(got, "NULL");
+            continue;
+        }
+        strcat(got, "[");
+        for (int64_t e = v.list_offsets[r]; e < v.list_offsets[r + 1]; e++) {
+            if (e > v.list_offsets[r]) strcat(got, ",");
+            ta_cell(&v, e, c, sizeof c);
+            strcat(got, c);
+        }
+        strcat(got, "]");
+    }
+    if (strcmp(got, want) != 0) {
+        fprintf(stderr, "column %s:\n  got  %s\n  want %s\n", name, got, want);
+        pqt_test_failures++;
+    }
+}
+
+static inline void expect_unit(pqt_table *t, const char *name, int unit)
+{
+    int u = -9;
+    CHECK_OK(pqt_table_time_unit(t, name, &u));
+    if (u != unit) fprintf(stderr, "column %s: time unit %d, want %d\n", name, u, unit);
+    CHECK(u == unit);
 }
 
 #endif
