@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_arrow_export_duckdb.c - Arrow export against a consumer that is not ours: DuckDB (its
+ * C library, loaded by tests/unit/duckdb_dl.c; absent: exit 77, skipped). pqt's stream of
+ * tests/data/write_types.parquet (every type DuckDB writes: narrow and unsigned integers,
+ * decimals of 4 to 38 digits, UUID, JSON, dates, times, timestamps in four units and with a
+ * time zone, a struct, a list, floats, booleans, strings; nulls in every column) is scanned
+ * by DuckDB, and every column, row by row as DuckDB's own text, equals what DuckDB's
+ * read_parquet of the same file gives: at batch_rows 0 and 7, columns unread and resident,
+ * with a filter and a sort at open (the truth then filtered and sorted by DuckDB). The struct
+ * is compared by its fields: pqt exports no struct-level nulls (docs/arrow.md).
+ * Truth: DuckDB reading the Parquet file itself.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "duckdb_dl.h"
+#include "pqt_arrow.h"
+#include "testutil.h"
+
+#define TYPES "tests/data/write_types.parquet"
+
+/* Every column: its expression over the view and over read_parquet (the same text). */
+static const char *cols[] = {"i",    "i8",    "i16",    "u8",    "u16",   "u32",   "u64",   "d4_2",
+                             "d9_3", "d18_4", "d38_10", "d25_0", "u",     "js",    "en",    "dt",
+                             "t_us", "t_ns",  "ts_s",   "ts_ms", "ts_us", "ts_ns", "ts_tz", "st",
+                             "li",   "f32",   "f64",    "b",     "s"};
+
+/* The rows of `select` over pqt's stream of t and over the file, compared column by column. */
+static void compare(pqt_duck *d, pqt_table *t, int64_t batch_rows, const char *where,
+                    const char *order)
+{
+    for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
+        char sql[512], ref[512];
+        /* a struct by its fields: pqt exports no struct-level nulls (docs/arrow.md), so a
+         * null st is a struct of nulls here, NULL in the file; its fields agree */
+        char expr[64];
+        if (!strcmp(cols[k], "st"))
+            snprintf(expr, sizeof expr, "st.a::VARCHAR, st.b");
+        else
+            snprintf(expr, sizeof expr, "\"%s\"::VARCHAR", cols[k]);
+        snprintf(sql, sizeof sql, "SELECT i, %s FROM v %s", expr, order);
+        snprintf(ref, sizeof ref, "SELECT i, %s FROM read_parquet('%s') %s %s", expr, TYPES, where,
+                 order);
+        struct ArrowArrayStream s;
+        /* the struct st is its leaves st.a, st.b gathered */
+        const char *names[3] = {"i", cols[k], NULL};
+        int n = k == 0 ? 1 : 2;
+        if (!strcmp(cols[k], "st")) names[1] = "st.a", names[2] = "st.b", n = 3;
+        if (pqt_table_export_arrow_stream(t, names, n, batch_rows, &s) != PQT_OK) {
+            fprintf(stderr, "%s: %s\n", cols[k], pqt_errmsg());
+            pqt_test_failures++;
+            continue;
+        }
+        if (k == 0) snprintf(sql, sizeof sql, "SELECT i, i::VARCHAR FROM v %s", order);
+        char *got = pqt_duck_scan_text(d, &s, "v", sql);
+        char *want = pqt_duck_text(d, ref);
+        if (!got || !want) fprintf(stderr, "%s: %s\n", cols[k], pqt_duck_error(d));
+        if (got && want && strcmp(got, want)) {
+            fprintf(stderr,
+                    "%s (batch_rows %lld, %s): pqt's stream gives\n%.600s\nthe file\n%.600s\n",
+                    cols[k], (long long)batch_rows, where, got, want);
+            pqt_test_failures++;
+        }
+        CHECK(got && want);
+        free(got);
+        free(want);
+    }
+}
+
+static pqt_table *open_with(const char *filter, const char *sort)
+{
+    pqt_opts *o = NULL;
+    pqt_table *t = NULL;
+    CHECK_OK(pqt_opts_new(&o));
+    if (filter) CHECK_OK(pqt_opts_set_str(o, PQT_OPT_FILTER, filter));
+    if (sort) CHECK_OK(pqt_opts_set_sort(o, sort));
+    CHECK_OK(pqt_table_open(TYPES, o, &t));
+    pqt_opts_free(o);
+    return t;
+}
+
+int main(void)
+{
+    pqt_duck *d = NULL;
+    char why[4200] = "";
+    int rc = pqt_duck_open(&d, why, sizeof why);
+    if (rc != 0) {
+        fprintf(stderr, "test_arrow_export_duckdb: %s\n", why);
+        return rc > 0 ? PQT_DUCK_SKIP : 1;
+    }
+    char *r = pqt_duck_text(d, "SET TimeZone='UTC'");
+    free(r);
+    for (int64_t br = 0; br <= 7; br += 7) {
+        pqt_table *t = open_with(NULL, NULL);
+        compare(d, t, br, "", "ORDER BY i");
+        /* every column resident: the same through the zero-copy path */
+        int nc = pqt_table_ncols(t);
+        for (int c = 0; c < nc; c++) {
+            pqt_column_view v = {.struct_size = sizeof v};
+            CHECK_OK(pqt_table_column(t, pqt_table_column_name(t, c), 0, &v));
+        }
+        compare(d, t, br, "", "ORDER BY i");
+        pqt_table_close(t);
+    }
+    pqt_table *t = open_with("i > 5", "-i");
+    compare(d, t, 0, "WHERE i > 5", "ORDER BY i DESC");
+    pqt_table_close(t);
+    pqt_duck_close(d);
+    return pqt_test_done("test_arrow_export_duckdb");
+}
