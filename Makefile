@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 OUR_FLAGS = -DPQT_WERROR=ON
 
 .PHONY: all deps test-deps build demo check check-clang check-release check-asan check-tsan check-packaging \
-	fuzz bench bench-pushdown bench-mpi interop install clean
+	fuzz bench bench-pushdown bench-mpi bench-arrow interop install clean
 
 all: build
 
@@ -107,6 +107,11 @@ bench-pushdown: build
 # (bench/mpi_run.sh; docs/benchmarks.md, "MPI")
 bench-mpi: build
 	bash bench/mpi_run.sh
+
+# W1 and W9 through the Arrow stream into DuckDB against DuckDB's own read (bench/arrow_run.sh;
+# docs/benchmarks.md, "Arrow hand-off"); also the last step of `make bench`
+bench-arrow: build
+	bash bench/arrow_run.sh
 
 interop: build
 	bash tests/interop/run.sh

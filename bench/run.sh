@@ -116,5 +116,9 @@ say "table written to bench/results/latest.md (raw results: bench/results/raw.js
 if [ -z "${BENCH_WORKLOADS:-}" ]; then
     run_writes || status=$?
     say "writes: bench/results/write.md (raw results: bench/results/write.jsonl)"
+    # the Arrow hand-off (issue 34): W1, W9 through the stream into DuckDB
+    N="$N" RUNS="$RUNS" THREADS="$THREADS" BUILD="$BUILD" PQT_BENCH_DATA="${PQT_BENCH_DATA:-$repo/bench/data}" \
+        bash "$here/arrow_run.sh" >/dev/null || status=$?
+    say "Arrow hand-off: bench/results/arrow.md (raw results: bench/results/arrow.jsonl)"
 fi
 exit "$status"
