@@ -24,6 +24,8 @@
 
 bool pqt_file_spec_is_dataset(const char *path)
 {
+    /* an HTTP URL names one file (HTTP cannot list; '?' and '*' there are no patterns) */
+    if (pqt_remote_is_url(path) && strncmp(path, "s3://", 5) != 0) return false;
     struct stat sb;
     if (stat(path, &sb) == 0) return S_ISDIR(sb.st_mode);
     return pqt_ds_is_pattern(path);
