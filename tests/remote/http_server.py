@@ -169,9 +169,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error_body(503, "injected 503")
             return
         local = os.path.join(self.server.root, urllib.parse.unquote(path).lstrip("/"))
-        real = os.path.realpath(local)
-        if not real.startswith(os.path.realpath(self.server.root) + os.sep) or \
-                not os.path.isfile(real):
+        real = os.path.normpath(local)  # symbolic links inside the root are followed
+        if not real.startswith(self.server.root + os.sep) or not os.path.isfile(real):
             self.send_error_body(404, "not found")
             return
         st = os.stat(real)
