@@ -1201,6 +1201,13 @@ typedef struct pqt_scan_counts {
     /* values the filter pass decoded and the table kept as its columns' values, so reading
      * them decoded nothing (PQT_OPT_FILTER_KEEP_BYTES; docs/pruning.md) */
     int64_t filter_values_reused;
+    /* a file opened by URL (docs/remote.md; 0 for a local file): HTTP requests sent, the
+     * open's included (a repeat after a fault counts again), body bytes received, and
+     * requests repeated after a fault. They count the file's source, which a clone shares:
+     * a clone starts at zero and then counts what either reads. */
+    int64_t requests;
+    int64_t bytes_fetched;
+    int64_t retries;
 } pqt_scan_counts;
 PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
 /* Values decoded so far for one column (0 when never read). -1 when t has no such column. */
