@@ -372,7 +372,7 @@ static pqt_status finish(xfer *x, CURLcode rc)
         return PQT_OK;
     }
     int64_t now = now_ms();
-    if (v == RETRY && x->attempts <= h->o.retries &&
+    if (v == RETRY && x->attempts <= h->o.retries && /* -1: never */
         now + backoff_ms(x->attempts) - x->first_ms <= h->o.retry_ms) {
         x->due_ms = now + backoff_ms(x->attempts);
         atomic_fetch_add(&h->retries, 1);

@@ -25,7 +25,8 @@ typedef struct pqt_remote_opts {
     int64_t coalesce_gap;  /* ranges at most this far apart are fetched by one request */
     int64_t coalesce_max;  /* no coalesced request is longer (a single longer range is split) */
     int in_flight;         /* requests at once */
-    int retries;           /* repeats of a request after a fault (5xx, timeout, reset, short) */
+    int retries;           /* repeats of a request after a fault (5xx, timeout, reset, short);
+                              -1: none */
     int64_t retry_ms;      /* and no repeat starts later than this after the first attempt */
     int64_t timeout_ms;    /* one request, first byte to last */
     int64_t cache_bytes;   /* fetched bytes kept for reads (the hint fetches no more) */

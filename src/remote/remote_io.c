@@ -34,8 +34,9 @@ void pqt_remote_opts_resolve(const pqt_remote_opts *opts, pqt_remote_opts *ret)
     if (o.coalesce_gap <= 0) o.coalesce_gap = PQT_REMOTE_COALESCE_GAP;
     if (o.coalesce_max <= 0) o.coalesce_max = PQT_REMOTE_COALESCE_MAX;
     if (o.in_flight <= 0) o.in_flight = PQT_REMOTE_IN_FLIGHT;
-    if (o.retries < 0) o.retries = 0;
-    else if (o.retries == 0) o.retries = PQT_REMOTE_RETRIES;
+    if (o.retries == 0) o.retries = PQT_REMOTE_RETRIES; /* -1 (none) stays: resolving twice is
+                                                           resolving once */
+    else if (o.retries < 0) o.retries = -1;
     if (o.retry_ms <= 0) o.retry_ms = PQT_REMOTE_RETRY_MS;
     if (o.timeout_ms <= 0) o.timeout_ms = PQT_REMOTE_TIMEOUT_MS;
     if (o.cache_bytes <= 0) o.cache_bytes = PQT_REMOTE_CACHE_BYTES;
