@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 OUR_FLAGS = -DPQT_WERROR=ON
 
 .PHONY: all deps test-deps build demo check check-clang check-release check-asan check-tsan check-packaging \
-	fuzz bench bench-pushdown bench-mpi interop install clean
+	fuzz bench bench-pushdown bench-mpi bench-remote interop install clean
 
 all: build
 
@@ -107,6 +107,11 @@ bench-pushdown: build
 # (bench/mpi_run.sh; docs/benchmarks.md, "MPI")
 bench-mpi: build
 	bash bench/mpi_run.sh
+
+# W1, W2, W3 over HTTP with 20 ms per request against the local read (bench/remote_run.sh;
+# docs/remote.md, "Requests and coalescing")
+bench-remote: build
+	bash bench/remote_run.sh
 
 interop: build
 	bash tests/interop/run.sh
