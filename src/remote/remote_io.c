@@ -13,6 +13,8 @@
 #include "util/error.h"
 #include "util/mem.h"
 
+#define REMOTE_BUSY 4 /* windows fetched at once, by different readers */
+
 typedef struct entry {
     int64_t offset, n;
     uint8_t *data;
@@ -25,6 +27,12 @@ typedef struct rsrc {
     entry *e;           /* oldest first: the oldest go when the cache is full */
     int ne, cap;
     int64_t cached; /* bytes in e */
+    /* requests a hint planned beyond what the cache could take at once, in offset order:
+     * the read that reaches one fetches it and those after it, a window at a time */
+    pqt_io_range *pend;
+    int npend;
+    pqt_io_range busy[REMOTE_BUSY]; /* windows being fetched (n 0: a free slot) */
+    pthread_cond_t cv;              /* a window arrived */
 } rsrc;
 
 void pqt_remote_opts_resolve(const pqt_remote_opts *opts, pqt_remote_opts *ret)
@@ -106,13 +114,98 @@ static bool cache_covers(const rsrc *s, int64_t offset, int64_t n)
     return false;
 }
 
+/* Is [offset, offset + n) inside one of ranges r[0..nr)? */
+static bool inside(const pqt_io_range *r, int nr, int64_t offset, int64_t n)
+{
+    for (int i = 0; i < nr; i++)
+        if (offset >= r[i].offset && offset + n <= r[i].offset + r[i].n) return true;
+    return false;
+}
+
+/* Fetch win[0..nwin) in flight into the cache (a failure is left to the reads that need the
+ * bytes), then clear the busy mark busy. */
+static void fetch_window(rsrc *s, const pqt_io_range *win, int nwin, int busy)
+{
+    pqt_http_req *reqs = pqt_calloc((size_t)nwin + 1, sizeof *reqs);
+    int nreq = 0;
+    for (int i = 0; reqs && i < nwin; i++) {
+        uint8_t *d = pqt_malloc((size_t)win[i].n);
+        if (!d) break;
+        reqs[nreq++] = (pqt_http_req){.offset = win[i].offset, .n = win[i].n, .dst = d};
+    }
+    pqt_err_mute();
+    pqt_status st = pqt_http_fetch(s->h, reqs, nreq);
+    pqt_err_unmute();
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < nreq; i++)
+        if (st == PQT_OK) cache_put(s, reqs[i].offset, reqs[i].n, reqs[i].dst);
+        else pqt_mem_free(reqs[i].dst);
+    s->busy[busy] = (pqt_io_range){0, 0};
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    pqt_mem_free(reqs);
+}
+
+/* Under mu: take from the planned requests the window starting at pend[i] (at most a
+ * quarter of the cache, at least one request) into *win, mark it busy; returns its busy slot,
+ * or -1 when every slot is taken. */
+static int claim_window(rsrc *s, int i, pqt_io_range **win, int *nwin)
+{
+    int slot = 0;
+    while (slot < REMOTE_BUSY && s->busy[slot].n > 0) slot++;
+    if (slot == REMOTE_BUSY) return -1;
+    int64_t budget = s->o.cache_bytes / 4;
+    int j = i;
+    while (j < s->npend && (j == i || s->pend[j].n <= budget)) budget -= s->pend[j++].n;
+    *win = pqt_malloc_array((size_t)(j - i), sizeof **win);
+    if (!*win) return -1;
+    *nwin = j - i;
+    memcpy(*win, s->pend + i, (size_t)(j - i) * sizeof **win);
+    memmove(s->pend + i, s->pend + j, (size_t)(s->npend - j) * sizeof *s->pend);
+    s->npend -= j - i;
+    int64_t lo = (*win)[0].offset, hi = (*win)[*nwin - 1].offset + (*win)[*nwin - 1].n;
+    s->busy[slot] = (pqt_io_range){lo, hi - lo};
+    return slot;
+}
+
+/* A read of [offset, +n) missed the cache: wait for the window being fetched that holds it,
+ * or fetch the window of planned requests that starts with it. Then the caller looks again. */
+static void await_or_fetch(rsrc *s, int64_t offset, int64_t n)
+{
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        if (inside(s->busy, REMOTE_BUSY, offset, n)) {
+            pthread_cond_wait(&s->cv, &s->mu);
+            if (cache_covers(s, offset, n)) break;
+            continue;
+        }
+        int i = 0;
+        while (i < s->npend && !inside(s->pend + i, 1, offset, n)) i++;
+        pqt_io_range *win = NULL;
+        int nwin = 0, slot = i < s->npend ? claim_window(s, i, &win, &nwin) : -1;
+        pthread_mutex_unlock(&s->mu);
+        if (slot >= 0) fetch_window(s, win, nwin, slot);
+        pqt_mem_free(win);
+        return;
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
 static pqt_status rs_read(void *ctx, void *buf, size_t n, int64_t offset)
 {
     rsrc *s = ctx;
     pthread_mutex_lock(&s->mu);
     int64_t have = cache_get(s, buf, (int64_t)n, offset);
+    bool planned = s->npend > 0 || inside(s->busy, REMOTE_BUSY, offset + have, (int64_t)n - have);
     pthread_mutex_unlock(&s->mu);
     if (have == (int64_t)n) return PQT_OK;
+    if (planned) {
+        await_or_fetch(s, offset + have, (int64_t)n - have);
+        pthread_mutex_lock(&s->mu);
+        have += cache_get(s, (uint8_t *)buf + have, (int64_t)n - have, offset + have);
+        pthread_mutex_unlock(&s->mu);
+        if (have == (int64_t)n) return PQT_OK;
+    }
     /* the rest, exactly: into the caller's buffer, and a copy kept when it is small (a page
      * header read before its page, a footer structure read twice) */
     pqt_http_req r = {.offset = offset + have, .n = (int64_t)n - have,
@@ -130,6 +223,14 @@ static pqt_status rs_read(void *ctx, void *buf, size_t n, int64_t offset)
     return PQT_OK;
 }
 
+static int by_offset(const void *a, const void *b)
+{
+    const pqt_io_range *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The hint: ranges neither held, planned nor being fetched are coalesced into requests; the
+ * first window is fetched now, the rest is planned for the reads that reach it. */
 static void rs_will_read(void *ctx, const pqt_io_range *ranges, int n)
 {
     rsrc *s = ctx;
@@ -138,40 +239,38 @@ static void rs_will_read(void *ctx, const pqt_io_range *ranges, int n)
     int k = 0;
     pthread_mutex_lock(&s->mu);
     for (int i = 0; i < n; i++)
-        if (ranges[i].n > 0 && !cache_covers(s, ranges[i].offset, ranges[i].n))
+        if (ranges[i].n > 0 && !cache_covers(s, ranges[i].offset, ranges[i].n) &&
+            !inside(s->pend, s->npend, ranges[i].offset, ranges[i].n) &&
+            !inside(s->busy, REMOTE_BUSY, ranges[i].offset, ranges[i].n))
             want[k++] = ranges[i];
     pthread_mutex_unlock(&s->mu);
     int64_t gap = s->o.coalesce_gap, max = s->o.coalesce_max;
     if (pqt_http_range_ignored(s->h)) /* every request streams from byte 0: one is cheapest */
-        gap = max = s->o.cache_bytes / 2;
+        gap = max = s->o.cache_bytes / 4;
     int64_t cap = pqt_range_plan_cap(want, k, max);
     pqt_io_range *plan = cap < INT32_MAX ? pqt_malloc_array((size_t)cap, sizeof *plan) : NULL;
-    pqt_http_req *reqs = plan ? pqt_calloc((size_t)cap, sizeof *reqs) : NULL;
-    int nreq = 0;
-    if (reqs) {
-        int np = pqt_range_plan(want, k, gap, max, plan);
-        /* fetch ahead only what the cache can keep; reads fetch the rest themselves */
-        int64_t budget = s->o.cache_bytes / 2;
-        for (int i = 0; i < np && plan[i].n <= budget; i++) {
-            uint8_t *d = pqt_malloc((size_t)plan[i].n);
-            if (!d) break;
-            budget -= plan[i].n;
-            reqs[nreq++] = (pqt_http_req){.offset = plan[i].offset, .n = plan[i].n, .dst = d};
-        }
-        pqt_err_mute(); /* a failure here is the read's to report, when it needs the bytes */
-        pqt_status st = pqt_http_fetch(s->h, reqs, nreq);
-        pqt_err_unmute();
-        pthread_mutex_lock(&s->mu);
-        for (int i = 0; i < nreq; i++)
-            if (st == PQT_OK)
-                cache_put(s, reqs[i].offset, reqs[i].n, reqs[i].dst);
-            else
-                pqt_mem_free(reqs[i].dst);
-        pthread_mutex_unlock(&s->mu);
-    }
-    pqt_mem_free(reqs);
-    pqt_mem_free(plan);
+    int np = plan ? pqt_range_plan(want, k, gap, max, plan) : 0;
     pqt_mem_free(want);
+    if (np == 0) {
+        pqt_mem_free(plan);
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    pqt_io_range *all = pqt_realloc(s->pend, (size_t)(s->npend + np) * sizeof *all);
+    if (all) {
+        memcpy(all + s->npend, plan, (size_t)np * sizeof *plan);
+        s->pend = all;
+        s->npend += np;
+        qsort(s->pend, (size_t)s->npend, sizeof *s->pend, by_offset);
+    }
+    int i = 0;
+    while (all && i < s->npend && s->pend[i].offset != plan[0].offset) i++;
+    pqt_io_range *win = NULL;
+    int nwin = 0, slot = all && i < s->npend ? claim_window(s, i, &win, &nwin) : -1;
+    pthread_mutex_unlock(&s->mu);
+    if (slot >= 0) fetch_window(s, win, nwin, slot);
+    pqt_mem_free(win);
+    pqt_mem_free(plan);
 }
 
 static void rs_counts(void *ctx, pqt_io_net_counts *ret) { pqt_http_counts(((rsrc *)ctx)->h, ret); }
@@ -181,7 +280,9 @@ static void rs_close(void *ctx)
     rsrc *s = ctx;
     for (int i = 0; i < s->ne; i++) pqt_mem_free(s->e[i].data);
     pqt_mem_free(s->e);
+    pqt_mem_free(s->pend);
     pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
     pqt_http_free(s->h);
     pqt_mem_free(s);
 }
@@ -198,9 +299,11 @@ pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io 
     if (!s) return pqt_err(PQT_NOMEM, "out of memory opening %s", url);
     pqt_remote_opts_resolve(opts, &s->o);
     pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
     pqt_status st = pqt_http_new(url, &s->o, NULL, NULL, &s->h);
     if (st != PQT_OK) {
         pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
         pqt_mem_free(s);
         return st;
     }
