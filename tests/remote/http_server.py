@@ -77,6 +77,8 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def log_json(self, status, first=None, last=None, sent=0, fault=None):
+        """One line per request, written before the answer: bytes is what the body carries
+        (a client that stops reading early receives less)."""
         rec = {"t": round(time.time(), 6), "method": self.command, "path": self.path,
                "range": self.headers.get("Range"), "status": status, "first": first,
                "last": last, "bytes": sent, "fault": fault}
@@ -117,22 +119,22 @@ class Handler(BaseHTTPRequestHandler):
         parts = url.path.lstrip("/").split("/", 1)
         if "list-type=2" in query:
             status, xml = s3.list_objects_v2(self.server.root, parts[0], query)
+            self.log_json(status, sent=len(xml))
             self.send_response(status)
             self.send_header("Content-Type", "application/xml")
             self.send_header("Content-Length", str(len(xml)))
             self.end_headers()
             self.wfile.write(xml)
-            self.log_json(status, sent=len(xml))
             return None
         return url.path
 
     def send_error_body(self, status, text):
         body = (text + "\n").encode()
+        self.log_json(status, sent=len(body))
         self.send_response(status)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-        self.log_json(status, sent=len(body))
 
     def serve(self, head):
         url = urllib.parse.urlsplit(self.path)
@@ -177,14 +179,17 @@ class Handler(BaseHTTPRequestHandler):
         size = st.st_size
         rng = None if ignore else parse_range(self.headers.get("Range"), size)
         if rng == "bad":
+            self.log_json(416)
             self.send_response(416)
             self.send_header("Content-Range", "bytes */%d" % size)
             self.send_header("Content-Length", "0")
             self.end_headers()
-            self.log_json(416)
             return
         first, last = rng if rng else (0, size - 1)
         n = last - first + 1 if size else 0
+        todo = n // 2 if fault == "short" else n
+        # logged before the answer, so a client that has it finds its line in the log
+        self.log_json(206 if rng else 200, first, last, todo if not head else 0, fault)
         self.send_response(206 if rng else 200)
         self.send_header("Accept-Ranges", "bytes")
         self.send_header("ETag", '"%x-%x-%d"' % (size, st.st_mtime_ns, gen))
@@ -195,7 +200,6 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         sent = 0
         if not head and n:
-            todo = n // 2 if fault == "short" else n
             try:
                 with open(real, "rb") as f:
                     f.seek(first)
@@ -209,7 +213,6 @@ class Handler(BaseHTTPRequestHandler):
                 pass  # the client stopped reading (it had what it wanted)
             if fault == "short":
                 self.close_connection = True
-        self.log_json(206 if rng else 200, first, last, sent, fault)
 
 
 def main():
