@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """pqt's own test server for reading Parquet over HTTP (docs/remote.md, TESTING.md).
 
-Serves a directory on 127.0.0.1 with Range support (a-b, a-, suffix -n), logs every request
-as one JSON line, and injects faults on demand. It prints "PORT <n>" once it listens.
+Serves a directory on 127.0.0.1 with Range support (a-b, a-, suffix -n; keep-alive, so one
+connection carries many requests; several ranges in one header are answered 200 with the
+whole file, as a server may), logs every request as one JSON line before answering it, and
+injects faults on demand. It prints "PORT <n>" once it listens.
 
     http_server.py --root DIR --log FILE [--port 0] [--s3 ACCESS:SECRET[:REGION]]
 
