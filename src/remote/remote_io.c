@@ -69,7 +69,7 @@ static void cache_put(rsrc *s, int64_t offset, int64_t n, uint8_t *data)
         s->cached -= s->e[drop].n;
         pqt_mem_free(s->e[drop++].data);
     }
-    memmove(s->e, s->e + drop, (size_t)(s->ne - drop) * sizeof *s->e);
+    if (drop > 0) memmove(s->e, s->e + drop, (size_t)(s->ne - drop) * sizeof *s->e);
     s->ne -= drop;
     if (s->ne == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;

@@ -212,7 +212,9 @@ pqt_status pqt_io_readv(const pqt_io *io, struct iovec *iov, int niov, int64_t o
     for (int i = 0; i < niov; i++) n += iov[i].iov_len;
     PQT_TRY(check_bounds(io, n, offset));
     int64_t at = offset;
-    if (io->ops) { /* one read each: the remote source serves them from what it fetched */
+    if (io->ops) { /* one read each, served from the span fetched once (not one per vector) */
+        pqt_io_range span = {offset, (int64_t)n};
+        if (io->ops->will_read && n > 0) io->ops->will_read(io->ops_ctx, &span, 1);
         for (int i = 0; i < niov; i++) {
             PQT_TRY(pqt_io_read(io, iov[i].iov_base, iov[i].iov_len, at));
             at += (int64_t)iov[i].iov_len;

@@ -5,6 +5,7 @@
  * the file says, and the values against the local read. Exits 77 without python3.
  */
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,6 +18,17 @@
 
 static char base[64];
 static char logpath[256];
+static pid_t server_pid = -1;
+
+/* The server goes with the test, however it ends (a REQUIRE_OK's exit included). */
+static void stop_server(void)
+{
+    if (server_pid <= 0) return;
+    kill(server_pid, SIGTERM);
+    waitpid(server_pid, NULL, 0);
+    server_pid = -1;
+    unlink(logpath);
+}
 
 static pid_t start_server(const char *root)
 {
@@ -28,6 +40,8 @@ static pid_t start_server(const char *root)
     if (pid == 0) {
         dup2(fds[1], 1);
         close(fds[0]);
+        int null = open("/dev/null", O_WRONLY); /* not the test's stderr: a pipe reader waits */
+        if (null >= 0) dup2(null, 2);
         execlp("python3", "python3", "tests/remote/http_server.py", "--root", root, "--log",
                logpath, (char *)NULL);
         _exit(77);
@@ -123,11 +137,12 @@ static void check_same_f64(pqt_table *t, const char *local, pqt_opts *o, const c
 
 int main(void)
 {
-    pid_t srv = start_server("tests/data");
-    if (srv < 0) {
+    server_pid = start_server("tests/data");
+    if (server_pid < 0) {
         fprintf(stderr, "test_remote_io: the test server did not start (python3?): skipped\n");
         return 77;
     }
+    atexit(stop_server);
     char rg[64];
     pqt_scan_counts c;
 
@@ -251,8 +266,6 @@ int main(void)
     pqt_table_close(t);
     control("");
 
-    kill(srv, SIGTERM);
-    waitpid(srv, NULL, 0);
-    unlink(logpath);
+    stop_server();
     return pqt_test_done("test_remote_io");
 }
