@@ -234,9 +234,10 @@ static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
         goto done;
     }
     int threads = effective_threads(t);
-    if (n > 1) { /* the columns' ranges together: a remote source coalesces across columns */
+    pqt_read_src src = pqt_file_read_src(t->f);
+    if (n > 1 && src.io->ops) { /* the columns' ranges together: a remote source coalesces
+                                   across columns (docs/remote.md) */
         pqt_read_req *rqs = pqt_calloc((size_t)n, sizeof *rqs);
-        pqt_read_src src = pqt_file_read_src(t->f);
         for (int k = 0; rqs && k < n; k++)
             rqs[k] = pqt_read_req_plan(&src, pqt_file_col(t->f, t->cols[cis[k]].file_col),
                                        &t->plan);
