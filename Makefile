@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 OUR_FLAGS = -DPQT_WERROR=ON
 
 .PHONY: all deps test-deps build demo check check-clang check-release check-asan check-tsan check-packaging \
-	fuzz bench bench-pushdown bench-mpi bench-arrow interop install clean
+	fuzz bench bench-pushdown bench-mpi bench-arrow bench-remote interop install clean
 
 all: build
 
@@ -112,6 +112,11 @@ bench-mpi: build
 # docs/benchmarks.md, "Arrow hand-off"); also the last step of `make bench`
 bench-arrow: build
 	bash bench/arrow_run.sh
+
+# W1, W2, W3 over HTTP with 20 ms per request against the local read (bench/remote_run.sh;
+# docs/remote.md, "Requests and coalescing")
+bench-remote: build
+	bash bench/remote_run.sh
 
 interop: build
 	bash tests/interop/run.sh

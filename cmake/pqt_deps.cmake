@@ -12,7 +12,7 @@
 # runtime as the C compiler links it (gomp;pthread for gcc, omp for clang) and libm.
 set(PQT_STATIC_DEPS "")
 set(PQT_STATIC_DEP_DIRS "")
-foreach(p ZSTD LZ4 ZLIB BROTLI XXHASH YAML)
+foreach(p ZSTD LZ4 ZLIB BROTLI XXHASH YAML CURL)
   list(APPEND PQT_STATIC_DEPS ${${p}_STATIC_LIBRARIES})
   list(APPEND PQT_STATIC_DEP_DIRS ${${p}_STATIC_LIBRARY_DIRS})
 endforeach()
@@ -35,7 +35,7 @@ list(REMOVE_DUPLICATES PQT_STATIC_DEP_DIRS)
 # (Debian's snappy.pc names neither, and pkg-config would put -lstdc++ before a required
 # package's -lsnappy), brotli's encoder (its static library needs libm, which pkg-config would
 # put before a required package's libraries), then OpenMP's runtime libraries and libm.
-set(PQT_PC_REQUIRES_PRIVATE "libzstd liblz4 zlib libbrotlidec libxxhash yaml-0.1")
+set(PQT_PC_REQUIRES_PRIVATE "libzstd liblz4 zlib libbrotlidec libxxhash yaml-0.1 libcurl")
 set(_pqt_libs snappy stdc++ brotlienc brotlicommon ${OpenMP_C_LIB_NAMES} m)
 list(REMOVE_DUPLICATES _pqt_libs)
 list(TRANSFORM _pqt_libs PREPEND "-l")

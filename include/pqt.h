@@ -217,7 +217,24 @@ typedef enum pqt_opt {
      * pass, and where every row group decoded the column as values). The memory is what a
      * read of the column would hold; pqt_table_evict drops it. pqt_scan_counts.
      * filter_values_reused counts the values reads took this way. */
-    PQT_OPT_FILTER_KEEP_BYTES = 21
+    PQT_OPT_FILTER_KEEP_BYTES = 21,
+    /* int64, files opened by URL (http://, https://; docs/remote.md). 0 (the default) or an
+     * unset option means the default given in brackets. The first request: the file's last
+     * N bytes, which hold the footer of nearly every file [65536] */
+    PQT_OPT_REMOTE_FOOTER_HINT = 22,
+    /* ranges a read will need that lie at most this many bytes apart are fetched by one
+     * request [1 MiB] ... */
+    PQT_OPT_REMOTE_COALESCE_GAP = 23,
+    /* ... of at most this many bytes [16 MiB] */
+    PQT_OPT_REMOTE_COALESCE_MAX = 24,
+    PQT_OPT_REMOTE_IN_FLIGHT = 25, /* requests at once [8] */
+    /* a request that meets a 5xx, a timeout, a reset or a short body is repeated, with
+     * exponential backoff, at most this many times (>= 0) [4] ... */
+    PQT_OPT_REMOTE_RETRIES = 26,
+    PQT_OPT_REMOTE_RETRY_MS = 27,   /* ... and never later than this after its first [10000] */
+    PQT_OPT_REMOTE_TIMEOUT_MS = 28, /* one request, start to last byte [60000] */
+    /* bytes fetched ahead and kept for reads, per open file [256 MiB] */
+    PQT_OPT_REMOTE_CACHE_BYTES = 29
 } pqt_opt;
 /* 256 MiB: a double column of 32M survivors, more than one row group per thread of any
  * file, little next to the columns a table holds once read. */
@@ -1184,6 +1201,13 @@ typedef struct pqt_scan_counts {
     /* values the filter pass decoded and the table kept as its columns' values, so reading
      * them decoded nothing (PQT_OPT_FILTER_KEEP_BYTES; docs/pruning.md) */
     int64_t filter_values_reused;
+    /* a file opened by URL (docs/remote.md; 0 for a local file): HTTP requests sent, the
+     * open's included (a repeat after a fault counts again), body bytes received, and
+     * requests repeated after a fault. They count the file's source, which a clone shares:
+     * a clone starts at zero and then counts what either reads. */
+    int64_t requests;
+    int64_t bytes_fetched;
+    int64_t retries;
 } pqt_scan_counts;
 PQT_API pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret);
 /* Values decoded so far for one column (0 when never read). -1 when t has no such column. */

@@ -19,12 +19,13 @@ declare -A allowed=(
     [column]="util format codec encoding"
     [read]="util format codec encoding column scan"
     [dataset]="util format codec encoding column scan read"
-    [api]="util format codec encoding column scan read maml dataset"
-    [table]="util format codec encoding column scan read api maml dataset"
+    [api]="util format codec encoding column scan read maml dataset remote"
+    [table]="util format codec encoding column scan read api maml dataset remote"
     [maml]="util"
     [scan]="util format codec encoding column"
-    [write]="util format codec encoding column scan read api maml table dataset"
-    [arrow]="util format codec encoding column scan read api maml table dataset write"
+    [write]="util format codec encoding column scan read api maml table dataset remote"
+    [remote]="util"
+    [arrow]="util format codec encoding column scan read api maml table dataset write remote"
 )
 for dir in src/*/; do
     layer=$(basename "$dir")

@@ -305,6 +305,8 @@ bool tool_is_dataset(const char *path)
 {
     struct stat sb;
     if (strcmp(path, "-") == 0) return false;
+    /* an HTTP URL names one file; its '?' starts a query, not a pattern */
+    if (strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0) return false;
     if (stat(path, &sb) == 0) return S_ISDIR(sb.st_mode);
     return strpbrk(path, "*?[") != NULL;
 }

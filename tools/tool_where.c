@@ -291,6 +291,9 @@ void tool_explain_text(const pqt_table *t, FILE *out)
     if (c.filter_values_reused > 0) /* docs/pruning.md, "A filter column kept for the payload" */
         fprintf(out, "kept from the filter: %lld values read without decoding them again\n",
                 (long long)c.filter_values_reused);
+    if (c.requests > 0)
+        fprintf(out, "remote: %lld requests (%lld retries), %lld bytes fetched\n",
+                (long long)c.requests, (long long)c.retries, (long long)c.bytes_fetched);
     if (c.files > 1)
         fprintf(out,
                 "files: %lld (%lld pruned by partition values, %lld by statistics); %lld "
@@ -368,6 +371,12 @@ int tool_explain_json(const pqt_table *t, FILE *out)
     jw_int(&w, sc.files_pruned_stats);
     jw_key(&w, "footers_read");
     jw_int(&w, sc.footers_read);
+    jw_key(&w, "requests"); /* a file read by URL (docs/remote.md); 0 for a local one */
+    jw_int(&w, sc.requests);
+    jw_key(&w, "bytes_fetched");
+    jw_int(&w, sc.bytes_fetched);
+    jw_key(&w, "retries");
+    jw_int(&w, sc.retries);
     /* the sample settled at open (docs/sampling.md): 1.0 and 0 when there is none */
     jw_key(&w, "sample_fraction");
     jw_double(&w, pqt_table_sample_fraction(t));

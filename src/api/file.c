@@ -220,6 +220,22 @@ pqt_status pqt_opts_set_int(pqt_opts *o, pqt_opt opt, int64_t v)
                            (long long)v);
         o->keep_bytes_plus1 = v + 1;
         return PQT_OK;
+    case PQT_OPT_REMOTE_FOOTER_HINT:
+    case PQT_OPT_REMOTE_COALESCE_GAP:
+    case PQT_OPT_REMOTE_COALESCE_MAX:
+    case PQT_OPT_REMOTE_IN_FLIGHT:
+    case PQT_OPT_REMOTE_RETRIES:
+    case PQT_OPT_REMOTE_RETRY_MS:
+    case PQT_OPT_REMOTE_TIMEOUT_MS:
+    case PQT_OPT_REMOTE_CACHE_BYTES: {
+        bool retries = opt == PQT_OPT_REMOTE_RETRIES;
+        int64_t hi = opt == PQT_OPT_REMOTE_IN_FLIGHT ? 256 : retries ? 100 : (int64_t)1 << 40;
+        if (v < 0 || v > hi)
+            return pqt_err(PQT_MISUSE, "remote option %d = %lld: out of range 0..%lld", (int)opt,
+                           (long long)v, (long long)hi);
+        o->remote[opt - PQT_OPT_REMOTE_FOOTER_HINT] = retries ? v + 1 : v;
+        return PQT_OK;
+    }
     case PQT_OPT_SAMPLE_SEED: /* every value is one: <= 0 asks the open to draw a seed */
         o->sample_seed = v;
         return PQT_OK;
@@ -286,7 +302,8 @@ pqt_status pqt_file_open_io_snap(pqt_io *io, const pqt_opts *opts, pqt_snap *sna
     f->binary_as_string = opts ? opts->binary_as_string : false;
     const char *path = f->path;
     f->footer_replayed = pqt_snap_replays(snap, snap ? &snap->file : NULL);
-    pqt_status st = pqt_snap_footer_io(snap, snap ? &snap->file : NULL, io, FOOTER_TAIL_NBYTES,
+    pqt_status st = pqt_snap_footer_io(snap, snap ? &snap->file : NULL, io,
+                                       io->tail_hint > 0 ? io->tail_hint : FOOTER_TAIL_NBYTES,
                                        &f->arena, &f->meta);
     if (st != PQT_OK) goto fail;
     st = pqt_schema_build(&f->meta, f->binary_as_string, &f->arena, &f->schema);
@@ -368,6 +385,24 @@ const pqt_chunk_members *pqt_file_members(const pqt_file *f)
     return f->ds && f->ds->merged ? &f->ds->members : NULL;
 }
 
+void pqt_opts_remote(const pqt_opts *opts, pqt_remote_opts *ret)
+{
+    *ret = (pqt_remote_opts){0};
+    if (!opts) return;
+    const int64_t *r = opts->remote;
+    *ret = (pqt_remote_opts){.footer_hint = r[0], .coalesce_gap = r[1], .coalesce_max = r[2],
+                             .in_flight = (int)r[3], .retries = r[4] ? (int)r[4] - 1 : 0,
+                             .retry_ms = r[5], .timeout_ms = r[6], .cache_bytes = r[7]};
+    if (r[4] == 1) ret->retries = -1; /* none, as asked */
+}
+
+pqt_status pqt_file_source_open(const char *path, const pqt_opts *opts, pqt_io **ret)
+{
+    pqt_remote_opts ro;
+    pqt_opts_remote(opts, &ro);
+    return pqt_source_open(path, &ro, ret);
+}
+
 pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
 {
     if (!path || !ret) return pqt_err(PQT_MISUSE, "pqt_file_open: path and ret must not be NULL");
@@ -383,7 +418,7 @@ pqt_status pqt_file_open(const char *path, const pqt_opts *opts, pqt_file **ret)
         return PQT_OK;
     }
     pqt_io *io;
-    PQT_TRY(pqt_io_open_path(path, &io));
+    PQT_TRY(pqt_file_source_open(path, opts, &io));
     return pqt_file_open_io(io, opts, ret);
 }
 

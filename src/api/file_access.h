@@ -15,6 +15,7 @@
 #include "format/schema.h"
 #include "pqt_file.h"
 #include "read/request.h"
+#include "remote/remote.h"
 #include "util/io.h"
 
 /* The decoded footer (row groups, their chunks and statistics) and the leaf columns. */
@@ -37,6 +38,11 @@ int pqt_file_list_width_discover(pqt_file *f, int col);
  * nothing is read and *w_ret is 0 when only a scan could settle it. */
 pqt_status pqt_file_list_width(pqt_file *f, int col, int measure, int *w_ret);
 
+/* The source of a path or URL (remote/remote.h's pqt_source_open) with opts' PQT_OPT_REMOTE_*
+ * settings: the one way every open turns a name into bytes. */
+pqt_status pqt_file_source_open(const char *path, const pqt_opts *opts, pqt_io **ret);
+/* opts' PQT_OPT_REMOTE_* settings (NULL: the defaults). */
+void pqt_opts_remote(const pqt_opts *opts, pqt_remote_opts *ret);
 /* Open the footer of the source io (a reference is taken over, also on failure). */
 pqt_status pqt_file_open_io(pqt_io *io, const pqt_opts *opts, pqt_file **ret);
 /* The same, the footer replayed from or recorded into snap (api/snapshot.h; NULL: read). */

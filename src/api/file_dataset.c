@@ -24,6 +24,8 @@
 
 bool pqt_file_spec_is_dataset(const char *path)
 {
+    /* an HTTP URL names one file (HTTP cannot list; '?' and '*' there are no patterns) */
+    if (pqt_remote_is_url(path) && strncmp(path, "s3://", 5) != 0) return false;
     struct stat sb;
     if (stat(path, &sb) == 0) return S_ISDIR(sb.st_mode);
     return pqt_ds_is_pattern(path);
@@ -39,7 +41,7 @@ static pqt_status read_footer_path(const pqt_file_ds *ds, pqt_snap_footer *e, co
         return pqt_snap_footer_bytes(e, path, a, m);
     }
     pqt_io *io;
-    PQT_TRY(pqt_io_open_path(path, &io));
+    PQT_TRY(pqt_source_open(path, &ds->remote, &io));
     pqt_status st = pqt_snap_footer_io(ds->snap, e, io, (int64_t)64 * 1024, a, m);
     if (size_ret) *size_ret = io->size;
     pqt_io_unref(io);
@@ -86,6 +88,12 @@ pqt_file_ds *pqt_file_ds_ref(pqt_file_ds *ds)
     return ds;
 }
 
+/* A member's source, by path or URL (util/ioset.h cannot know URLs). */
+static pqt_status open_member(const char *path, void *ctx, pqt_io **ret)
+{
+    return pqt_source_open(path, ctx, ret);
+}
+
 /* The member sources: root/rel of every member. */
 static pqt_status make_set(pqt_file_ds *ds)
 {
@@ -95,7 +103,7 @@ static pqt_status make_set(pqt_file_ds *ds)
     for (int64_t i = 0; st == PQT_OK && i < n; i++)
         if (!(paths[i] = join(ds->list.root, ds->list.rel[i]))) st = PQT_NOMEM;
     if (st == PQT_OK)
-        st = pqt_ioset_new((const char *const *)paths, n, &ds->set);
+        st = pqt_ioset_new((const char *const *)paths, n, open_member, &ds->remote, &ds->set);
     else
         pqt_err(PQT_NOMEM, "out of memory listing %s", ds->spec);
     for (int64_t i = 0; paths && i < n; i++)
@@ -341,6 +349,7 @@ pqt_status pqt_file_open_dataset_snap(const char *spec, const char *const *paths
     }
     ds->hive = !(opts && opts->hive_off);
     ds->union_by_name = opts && opts->union_by_name;
+    pqt_opts_remote(opts, &ds->remote);
     f->ds = ds;
     f->path = ds->spec;
     f->threads = opts ? opts->threads : 0;

@@ -22,6 +22,7 @@
 #include "dataset/listing.h"
 #include "format/meta.h"
 #include "format/schema.h"
+#include "remote/remote.h"
 #include "util/buf.h"
 #include "util/ioset.h"
 
@@ -30,6 +31,7 @@ typedef struct pqt_file_ds {
     char *spec;               /* what was opened (directory or pattern), for messages */
     pqt_ds_list list;         /* the members, their hive values, HATS facts */
     pqt_ioset *set;           /* member sources, opened on first use */
+    pqt_remote_opts remote;   /* how members named by URL are read (PQT_OPT_REMOTE_*) */
     bool union_by_name;
     bool hive;                /* hive keys become columns */
     pqt_arena arena;          /* merged footer, schema, synthesized chunks */

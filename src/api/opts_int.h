@@ -33,6 +33,8 @@ struct pqt_opts {
     bool union_by_name;         /* PQT_OPT_UNION_BY_NAME 1 */
     bool share_by_rows;         /* PQT_OPT_SHARE_BY PQT_SHARE_ROWS */
     int64_t keep_bytes_plus1;   /* PQT_OPT_FILTER_KEEP_BYTES + 1; 0 = the default */
+    int64_t remote[8];          /* PQT_OPT_REMOTE_FOOTER_HINT .. _CACHE_BYTES; 0 = the default,
+                                   retries stored + 1 (0 retries is a choice, not the default) */
 };
 
 #endif

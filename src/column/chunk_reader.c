@@ -419,6 +419,58 @@ fail:
     return st;
 }
 
+/* Append [off, off + len) to *r (n used of *cap). */
+static pqt_status push_range(pqt_io_range **r, int *n, int *cap, int64_t off, int64_t len)
+{
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 16;
+        pqt_io_range *g = pqt_realloc(*r, (size_t)c * sizeof *g);
+        if (!g) return pqt_err(PQT_NOMEM, "out of memory");
+        *r = g;
+        *cap = c;
+    }
+    (*r)[(*n)++] = (pqt_io_range){off, len};
+    return PQT_OK;
+}
+
+pqt_status pqt_chunk_ranges(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                            const pqt_sel *sel, pqt_io_range **ranges, int *n, int *cap)
+{
+    const pqt_row_group *g = &src->meta->row_groups[rg];
+    const pqt_column_chunk *cc = &g->columns[col->chunk_col];
+    if (sel->kind == PQT_SEL_NONE || cc->is_constant || !cc->has_meta || cc->file_path ||
+        (src->members && src->member < 0))
+        return PQT_OK;
+    int64_t start, len;
+    pqt_chunk_byte_range(&cc->meta, &start, &len);
+    if (start < 4 || len <= 0 || len > src->file_size || start > src->file_size - len)
+        return PQT_OK; /* the read reports it */
+    pqt_arena a = {0};
+    pqt_offset_index oi;
+    bool have_oi = false, list = col->max_rep > 0;
+    pqt_status st = PQT_OK;
+    if (sel->kind != PQT_SEL_ALL && cc->has_offset_index)
+        st = pqt_chunk_offset_index(src, rg, col, &a, &oi, &have_oi);
+    if (st != PQT_OK || !have_oi || !some_page_unwanted(&oi, sel, g->num_rows, list)) {
+        pqt_arena_free(&a);
+        return st == PQT_OK ? push_range(ranges, n, cap, start, len) : st;
+    }
+    /* what walk_indexed reads: the dictionary page, then each run of wanted pages */
+    int64_t dict_len = oi.pages[0].offset - start;
+    if (dict_len > 0) st = push_range(ranges, n, cap, start, dict_len);
+    for (int i = 0; st == PQT_OK && i < oi.npages; i++) {
+        if (!oi_page_wanted(&oi, i, sel, g->num_rows, list)) continue;
+        int j = i + 1;
+        while (j < oi.npages && oi_page_wanted(&oi, j, sel, g->num_rows, list)) j++;
+        int64_t off = oi.pages[i].offset;
+        st = push_range(ranges, n, cap, off,
+                        oi.pages[j - 1].offset + oi.pages[j - 1].compressed_page_size - off);
+        i = j - 1;
+    }
+    pqt_arena_free(&a);
+    return st;
+}
+
 pqt_status pqt_chunk_read(pqt_chunk_ctx *cx, const pqt_chunk_src *src, int rg, const pqt_col *col,
                           const pqt_sel *sel, pqt_colbuf *dst, int64_t dst_row)
 {

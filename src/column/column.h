@@ -203,6 +203,14 @@ pqt_status pqt_chunk_bloom_absent(const pqt_chunk_src *src, int rg, const pqt_co
  * its data pages. Unchecked: the caller checks it against the file. */
 void pqt_chunk_byte_range(const pqt_column_meta *cm, int64_t *start, int64_t *len);
 
+/* The byte ranges pqt_chunk_read of col in row group rg under sel will fetch, appended to
+ * (*ranges)[*n..] (grown with pqt_realloc; *cap its room): the whole chunk, or with an offset
+ * index and pages nobody selected, the dictionary page and each run of wanted pages. Nothing
+ * for a chunk the read would refuse (it reports that), nor for a dataset's row group. Fails
+ * only for I/O (reading the offset index) and memory. */
+pqt_status pqt_chunk_ranges(const pqt_chunk_src *src, int rg, const pqt_col *col,
+                            const pqt_sel *sel, pqt_io_range **ranges, int *n, int *cap);
+
 /* Read column `col` of row group `rg` under selection `sel` (row-group relative) into
  * dst starting at row dst_row (scalars) or after dst's last row (lists; dst_row must equal
  * dst->nrows). Errors name the column, row group and page. */

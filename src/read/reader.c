@@ -175,6 +175,7 @@ pqt_status pqt_read_column(const pqt_read_req *rq, pqt_colbuf *b)
 {
     pqt_read_strategy used;
     bool retry = false;
+    pqt_read_hint(rq, 1);
     pqt_status st = attempt(rq, rq->spare, b, &used, &retry);
     if (st == PQT_OK && retry) {
         /* The lists' windows were laid out from the statistics and a row group held fewer

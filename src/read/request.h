@@ -75,6 +75,11 @@ pqt_read_req pqt_read_req_group(const pqt_read_src *src, const pqt_col *col, con
  * file: several requests may run at once on one source, for different columns. */
 pqt_status pqt_read_column(const pqt_read_req *rq, pqt_colbuf *b);
 
+/* reader_hint.c: tell the source of rqs[0..n) (one source) every byte range the reads will
+ * fetch, so that a remote source fetches them ahead (coalesced, several requests at once);
+ * nothing for a local source or a dataset. Never fails: a read reports its own failures. */
+void pqt_read_hint(const pqt_read_req *rqs, int n);
+
 /* reader_width.c: the width every row of LIST column c shares over the rows plan p holds
  * (NULL: the whole file). A plan narrowed below its slice (filtered, sampled) is read once
  * over its rows (threads, as pqt_read_req). Otherwise the footer first (a uniform non-null

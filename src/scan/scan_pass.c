@@ -967,6 +967,69 @@ static pqt_status filter_row_group(const pqt_scan_pass *ps, worker *w, const int
     return st;
 }
 
+/* Before the pass, over a remote source: the small structures the pass reads per row group
+ * (page indexes, dictionary pages) of the row groups the statistics leave in, announced at
+ * once, so they travel in a few coalesced requests in flight rather than one round trip each
+ * (docs/remote.md). Data pages are not announced: the pass may prune them. */
+static void hint_remote(const pqt_scan_pass *ps, const pqt_sel *sels)
+{
+    pqt_io *io = ps->src->io;
+    int nslots = pqt_scan_prog_ncols(ps->prog), nconj = pqt_scan_prog_nconj(ps->prog);
+    if (!io->ops || ps->src->members || nslots == 0) return;
+    pqt_scan_stats *stats = pqt_calloc((size_t)nslots, sizeof *stats);
+    pqt_io_range *r = NULL;
+    int n = 0, cap = 0;
+    bool use_stats = !(ps->pushdown_off & PQT_PD_STATS);
+    for (int rg = 0; stats && rg < ps->nrg; rg++) {
+        if (sels[rg].nsel == 0) continue;
+        int64_t rg_rows = ps->rg_start[rg + 1] - ps->rg_start[rg];
+        for (int s = 0; s < nslots && use_stats; s++) {
+            if (ps->slot_col[s]) pqt_scan_chunk_stats(ps->src->meta, ps->slot_col[s], rg, &stats[s]);
+            else row_index_stats(ps, rg, &stats[s]);
+        }
+        bool refuted = false;
+        for (int k = 0; k < nconj && use_stats && !refuted; k++)
+            refuted = pqt_scan_conj_prove(ps->prog, k, stats, rg_rows) == PQT_TRI_NONE;
+        for (int s = 0; s < nslots && !refuted; s++) {
+            if (!ps->slot_col[s]) continue;
+            const pqt_column_chunk *cc = &ps->src->meta->row_groups[rg].columns[ps->slot_col[s]->chunk_col];
+            pqt_io_range add[3];
+            int na = 0;
+            if (!(ps->pushdown_off & PQT_PD_PAGE_INDEX)) {
+                if (cc->has_column_index)
+                    add[na++] = (pqt_io_range){cc->column_index_offset, cc->column_index_length};
+                if (cc->has_offset_index)
+                    add[na++] = (pqt_io_range){cc->offset_index_offset, cc->offset_index_length};
+            }
+            const pqt_column_meta *cm = &cc->meta;
+            if (!(ps->pushdown_off & PQT_PD_DICTIONARY) && cc->has_meta &&
+                cm->has_dictionary_page_offset && cm->dictionary_page_offset > 0 &&
+                cm->data_page_offset > cm->dictionary_page_offset) {
+                /* a dictionary page's header is read first, 256 bytes at most */
+                int64_t len = cm->data_page_offset - cm->dictionary_page_offset;
+                add[na++] = (pqt_io_range){cm->dictionary_page_offset, len > 256 ? len : 256};
+            }
+            for (int i = 0; i < na; i++) {
+                if (n == cap) {
+                    int c2 = cap ? 2 * cap : 64;
+                    pqt_io_range *g = pqt_realloc(r, (size_t)c2 * sizeof *g);
+                    if (!g) goto done;
+                    r = g;
+                    cap = c2;
+                }
+                r[n++] = add[i];
+            }
+        }
+    }
+    /* ranges past the file's end are the reads' to report: the source refuses them here */
+    for (int i = 0; i < n; i++)
+        if (r[i].offset < 0 || r[i].n <= 0 || r[i].offset > io->size - r[i].n) r[i].n = 0;
+    pqt_io_will_read(io, r, n);
+done:
+    pqt_mem_free(r);
+    pqt_mem_free(stats);
+}
+
 pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdict *verdicts)
 {
     int nconj = pqt_scan_prog_nconj(ps->prog), nslots = pqt_scan_prog_ncols(ps->prog);
@@ -989,6 +1052,7 @@ pqt_status pqt_scan_filter(const pqt_scan_pass *ps, pqt_sel *sels, pqt_rg_verdic
         return pqt_err(PQT_NOMEM, "out of memory ordering a filter");
     }
     pqt_scan_conj_order(ps->prog, order);
+    hint_remote(ps, sels);
     int *keep_of = NULL;
     if (ps->nkeep > 0) {
         if (!(keep_of = pqt_malloc_array((size_t)nslots + 1, sizeof *keep_of))) {

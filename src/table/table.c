@@ -263,7 +263,7 @@ pqt_status pqt_table_open(const char *path, const pqt_opts *opts, pqt_table **re
         return table_open_file(f, opts, NULL, ret);
     }
     pqt_io *io;
-    PQT_TRY(pqt_io_open_path(path, &io));
+    PQT_TRY(pqt_file_source_open(path, opts, &io));
     return table_open_io(io, opts, ret);
 }
 
@@ -305,7 +305,7 @@ pqt_status pqt_table_open_share(const char *path, const pqt_opts *opts, int part
         st = pqt_file_open_dataset_snap(path, NULL, 0, opts, sp, &f);
     } else {
         pqt_io *io;
-        st = pqt_io_open_path(path, &io);
+        st = pqt_file_source_open(path, opts, &io);
         if (st == PQT_OK) st = pqt_file_open_io_snap(io, opts, sp, &f);
         if (st == PQT_OK) st = pqt_snap_send(sp); /* one footer: the others need no more */
         if (st != PQT_OK) pqt_file_close(f);

@@ -99,6 +99,7 @@ struct pqt_table {
     /* row groups the slice covers (set at open, before any filter), and what the open's
      * filter pass decided for them (the row-group fields of pqt_scan_counts) */
     int64_t scan_rg_total;
+    pqt_io_net_counts net0; /* the source's network counters when the counting began */
     pqt_scan_counts scan_rg;
     int64_t healpix_pruned; /* row groups a cone's HEALPix ranges pruned (HATS) */
     int64_t files_pruned_stats; /* a dataset's members whose every row group the filter's

@@ -151,6 +151,11 @@ static pqt_status read_column(pqt_table *t, pqt_tcol *c, int threads, pqt_colbuf
     pqt_colbuf b;
     pqt_read_counters rc = {0};
     bool scatter = p->perm && p->perm_inv && !fc->is_list && !PQT_KIND_IS_BYTES(fc->elem_kind);
+    if (scatter) { /* read a row group at a time: the source hears of all of them first */
+        pqt_read_src src = pqt_file_read_src(t->f);
+        pqt_read_req rq = pqt_read_req_plan(&src, fc, p);
+        pqt_read_hint(&rq, 1);
+    }
     pqt_status rst = scatter ? read_scattered(t, fc, threads, &rc, &b, NULL)
                              : read_plan(t, fc, threads, &rc, &b, NULL);
     pqt_tbl_scan_add(t, c, &rc);
@@ -229,6 +234,16 @@ static pqt_status read_many(pqt_table *t, int *cis, int n, const char *call)
         goto done;
     }
     int threads = effective_threads(t);
+    pqt_read_src src = pqt_file_read_src(t->f);
+    if (n > 1 && src.io->ops) { /* the columns' ranges together: a remote source coalesces
+                                   across columns (docs/remote.md) */
+        pqt_read_req *rqs = pqt_calloc((size_t)n, sizeof *rqs);
+        for (int k = 0; rqs && k < n; k++)
+            rqs[k] = pqt_read_req_plan(&src, pqt_file_col(t->f, t->cols[cis[k]].file_col),
+                                       &t->plan);
+        if (rqs) pqt_read_hint(rqs, n);
+        pqt_mem_free(rqs);
+    }
     if (n > 1 && threads > 1) {
         /* columns in parallel, each column's row groups on its own thread */
         pqt_par_fail pf;

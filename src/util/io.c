@@ -128,6 +128,22 @@ void pqt_io_borrow_fd(pqt_io *io, int fd, const char *name, int64_t size)
     io->size = size;
 }
 
+pqt_status pqt_io_open_ops(const char *name, int64_t size, const pqt_io_ops *ops, void *ctx,
+                           pqt_io **ret)
+{
+    pqt_io *io;
+    pqt_status st = io_new(name, &io);
+    if (st != PQT_OK) {
+        ops->close(ctx);
+        return st;
+    }
+    io->ops = ops;
+    io->ops_ctx = ctx;
+    io->size = size;
+    *ret = io;
+    return PQT_OK;
+}
+
 pqt_io *pqt_io_ref(pqt_io *io)
 {
     atomic_fetch_add_explicit(&io->refs, 1, memory_order_relaxed);
@@ -141,6 +157,7 @@ void pqt_io_unref(pqt_io *io)
     for (int i = 0; i < PQT_IO_POOL; i++) pqt_mem_free_recycled(atomic_load(&io->pool[i]));
     pqt_io_unref(io->pool_io);
     if (io->owns_fd && io->fd >= 0) close(io->fd);
+    if (io->ops) io->ops->close(io->ops_ctx);
     pqt_mem_free(io->name);
     pqt_mem_free(io);
 }
@@ -173,6 +190,7 @@ pqt_status pqt_io_read(const pqt_io *io, void *buf, size_t n, int64_t offset)
         if (n) memcpy(buf, io->mem + offset, n);
         return PQT_OK;
     }
+    if (io->ops) return n ? io->ops->read(io->ops_ctx, buf, n, offset) : PQT_OK;
     uint8_t *p = buf;
     size_t done = 0;
     while (done < n) {
@@ -194,6 +212,17 @@ pqt_status pqt_io_readv(const pqt_io *io, struct iovec *iov, int niov, int64_t o
     for (int i = 0; i < niov; i++) n += iov[i].iov_len;
     PQT_TRY(check_bounds(io, n, offset));
     int64_t at = offset;
+    if (io->ops) { /* one read each, served from the span fetched once (not one per vector) */
+        pqt_io_range span = {offset, (int64_t)n};
+        if (io->ops->will_read && n > 0) io->ops->will_read(io->ops_ctx, &span, 1);
+        for (int i = 0; i < niov; i++) {
+            PQT_TRY(pqt_io_read(io, iov[i].iov_base, iov[i].iov_len, at));
+            at += (int64_t)iov[i].iov_len;
+            iov[i].iov_base = (uint8_t *)iov[i].iov_base + iov[i].iov_len;
+            iov[i].iov_len = 0;
+        }
+        return PQT_OK;
+    }
     while (niov > 0) {
         if (io->mem) { /* the same scatter from the caller's memory */
             for (int i = 0; i < niov; i++) {
@@ -312,4 +341,15 @@ void pqt_io_willneed(const pqt_io *io, int64_t offset, int64_t n)
         (void)posix_fadvise(io->fd, (off_t)offset, (off_t)n, POSIX_FADV_WILLNEED);
 #endif
     }
+}
+
+void pqt_io_will_read(pqt_io *io, const pqt_io_range *ranges, int n)
+{
+    if (io->ops && io->ops->will_read && n > 0) io->ops->will_read(io->ops_ctx, ranges, n);
+}
+
+void pqt_io_net_counts_get(const pqt_io *io, pqt_io_net_counts *ret)
+{
+    *ret = (pqt_io_net_counts){0, 0, 0};
+    if (io && io->ops && io->ops->counts) io->ops->counts(io->ops_ctx, ret);
 }

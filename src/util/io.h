@@ -10,6 +10,8 @@
  * fault. A memory source is read in place, without a copy.
  * A read past the end of a file that shrank after it was opened is a PQT_IO naming the
  * source and the offset, never a signal.
+ * A fourth kind, a source whose bytes come from elsewhere (src/remote/: HTTP), reads through
+ * a table of operations, so this layer never knows the transport.
  */
 #ifndef PQT_UTIL_IO_H
 #define PQT_UTIL_IO_H
@@ -28,6 +30,32 @@ typedef struct pqt_io_buf {
     size_t cap;
 } pqt_io_buf;
 
+/* A byte range of a source. */
+typedef struct pqt_io_range {
+    int64_t offset;
+    int64_t n;
+} pqt_io_range;
+
+/* What a remote source cost so far: requests sent (retries included), body bytes received,
+ * requests repeated after a fault. Zero for local sources. */
+typedef struct pqt_io_net_counts {
+    int64_t requests;
+    int64_t bytes_fetched;
+    int64_t retries;
+} pqt_io_net_counts;
+
+/* The operations of a source read through a table (pqt_io_open_ops). Every one is called from
+ * any thread at once. read: exactly n bytes at offset (in bounds), a pqt_status with the
+ * message set; will_read: the ranges the caller will read soon, in any order (the source may
+ * fetch them ahead; a failure is not reported here: the read that needs the bytes reports it);
+ * counts: the counters so far; close: the last reference is gone. */
+typedef struct pqt_io_ops {
+    pqt_status (*read)(void *ctx, void *buf, size_t n, int64_t offset);
+    void (*will_read)(void *ctx, const pqt_io_range *ranges, int n);
+    void (*counts)(void *ctx, pqt_io_net_counts *ret);
+    void (*close)(void *ctx);
+} pqt_io_ops;
+
 #define PQT_IO_POOL 8 /* buffers a source keeps for reuse: one per concurrent reader */
 
 typedef struct pqt_io {
@@ -43,6 +71,10 @@ typedef struct pqt_io {
     atomic_size_t page_hint; /* the largest chunk decompressed: the bound of its pages */
     struct pqt_io *pool_io;  /* NULL, or the source whose buffer pool this one uses (a
                                 dataset's members share one pool: util/ioset.h); a reference */
+    const pqt_io_ops *ops;   /* a source read through operations (fd -1, mem NULL), or NULL */
+    void *ops_ctx;           /* theirs, closed with the source */
+    int64_t tail_hint;       /* > 0: the file's last bytes a first read should take (those a
+                                remote source already holds), else the reader's own choice */
 } pqt_io;
 
 /* Open `path` read-only.
@@ -54,6 +86,10 @@ pqt_status pqt_io_open_fd(int fd, const char *name, pqt_io **ret);
 /* A source over nbytes of the caller's memory at data, read in place: the caller keeps it
  * alive and unchanged until the last reference is dropped. name (NULL: "(memory)"). */
 pqt_status pqt_io_open_mem(const void *data, size_t nbytes, const char *name, pqt_io **ret);
+/* A source of size bytes read through ops on ctx (both the caller's until this returns;
+ * ctx then belongs to the source, also when this fails: ops->close is called). */
+pqt_status pqt_io_open_ops(const char *name, int64_t size, const pqt_io_ops *ops, void *ctx,
+                           pqt_io **ret);
 /* Another reference to io (returns io). */
 pqt_io *pqt_io_ref(pqt_io *io);
 /* Drop a reference; the last one closes the source. NULL is a no-op. */
@@ -89,5 +125,12 @@ void pqt_io_buf_give(pqt_io *io, pqt_io_buf *buf);
 /* Hint that [offset, offset + n) will be read soon (posix_fadvise WILLNEED; nothing for
  * memory sources). Never fails. */
 void pqt_io_willneed(const pqt_io *io, int64_t offset, int64_t n);
+
+/* Tell io which byte ranges will be read soon (a column's chunks, or the pages of them a
+ * selection needs): a remote source fetches them ahead, coalesced and several at a time; a
+ * local one does nothing. Never fails. */
+void pqt_io_will_read(pqt_io *io, const pqt_io_range *ranges, int n);
+/* io's network counters (zeros for a local source). */
+void pqt_io_net_counts_get(const pqt_io *io, pqt_io_net_counts *ret);
 
 #endif

@@ -22,6 +22,8 @@ struct pqt_ioset {
     int64_t hand;  /* where the search for an idle member to close resumes */
     pqt_io *pool;  /* the buffer pool every member shares (a memory-less source) */
     size_t reads, pages;
+    pqt_io_opener opener;
+    void *opener_ctx;
 };
 
 static void lock(pqt_ioset *s)
@@ -34,10 +36,13 @@ static void unlock(pqt_ioset *s)
     atomic_flag_clear_explicit(&s->lock, memory_order_release);
 }
 
-pqt_status pqt_ioset_new(const char *const *paths, int64_t n, pqt_ioset **ret)
+pqt_status pqt_ioset_new(const char *const *paths, int64_t n, pqt_io_opener open, void *ctx,
+                         pqt_ioset **ret)
 {
     pqt_ioset *s = pqt_calloc(1, sizeof *s);
     if (!s) return pqt_err(PQT_NOMEM, "out of memory listing %lld files", (long long)n);
+    s->opener = open;
+    s->opener_ctx = ctx;
     atomic_flag_clear(&s->lock);
     s->n = n;
     s->paths = pqt_calloc((size_t)n + 1, sizeof *s->paths);
@@ -115,7 +120,8 @@ pqt_status pqt_ioset_get(pqt_ioset *s, int64_t i, int64_t expect, pqt_io **ret)
     }
     unlock(s);
     /* open(2) and fstat(2) outside the lock: other threads open other members meanwhile */
-    pqt_status st = pqt_io_open_path(s->paths[i], &io);
+    pqt_status st = s->opener ? s->opener(s->paths[i], s->opener_ctx, &io)
+                              : pqt_io_open_path(s->paths[i], &io);
     if (st == PQT_OK && expect >= 0 && io->size != expect) {
         st = pqt_err(PQT_IO, "%s: the file is %lld bytes, %lld when the dataset was opened: it "
                              "changed since (reopen the dataset)",

@@ -22,8 +22,14 @@
 
 typedef struct pqt_ioset pqt_ioset;
 
-/* A set of n members, paths copied. Opens nothing. PQT_NOMEM. */
-pqt_status pqt_ioset_new(const char *const *paths, int64_t n, pqt_ioset **ret);
+/* How a member's path becomes a source (ctx is the caller's, kept by the set): the layer that
+ * knows URLs (remote/) hands its opener in, so that this one never depends on it. */
+typedef pqt_status (*pqt_io_opener)(const char *path, void *ctx, pqt_io **ret);
+
+/* A set of n members, paths copied, opened by open(path, ctx) (NULL: pqt_io_open_path). Opens
+ * nothing now. PQT_NOMEM. */
+pqt_status pqt_ioset_new(const char *const *paths, int64_t n, pqt_io_opener open, void *ctx,
+                         pqt_ioset **ret);
 void pqt_ioset_free(pqt_ioset *s);
 int64_t pqt_ioset_n(const pqt_ioset *s);
 const char *pqt_ioset_path(const pqt_ioset *s, int64_t i);

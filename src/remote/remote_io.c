@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * remote_io.c - a URL as a util/io.h source: the suffix request at open, a bounded cache of
+ * fetched ranges that reads are served from, and the hint that fills it with coalesced
+ * requests in flight (layer: remote). docs/remote.md.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/http.h"
+#include "remote/remote.h"
+#include "util/error.h"
+#include "util/mem.h"
+
+#define REMOTE_BUSY 4 /* windows fetched at once, by different readers */
+
+typedef struct entry {
+    int64_t offset, n;
+    uint8_t *data;
+} entry;
+
+typedef struct rsrc {
+    pqt_http *h;
+    pqt_remote_opts o;
+    pthread_mutex_t mu; /* guards the cache */
+    entry *e;           /* oldest first: the oldest go when the cache is full */
+    int ne, cap;
+    int64_t cached; /* bytes in e */
+    /* requests a hint planned beyond what the cache could take at once, in offset order:
+     * the read that reaches one fetches it and those after it, a window at a time */
+    pqt_io_range *pend;
+    int npend;
+    pqt_io_range busy[REMOTE_BUSY]; /* windows being fetched (n 0: a free slot) */
+    pthread_cond_t cv;              /* a window arrived */
+} rsrc;
+
+void pqt_remote_opts_resolve(const pqt_remote_opts *opts, pqt_remote_opts *ret)
+{
+    pqt_remote_opts o = opts ? *opts : (pqt_remote_opts){0};
+    if (o.footer_hint <= 0) o.footer_hint = PQT_REMOTE_FOOTER_HINT;
+    if (o.coalesce_gap <= 0) o.coalesce_gap = PQT_REMOTE_COALESCE_GAP;
+    if (o.coalesce_max <= 0) o.coalesce_max = PQT_REMOTE_COALESCE_MAX;
+    if (o.in_flight <= 0) o.in_flight = PQT_REMOTE_IN_FLIGHT;
+    if (o.retries == 0) o.retries = PQT_REMOTE_RETRIES; /* -1 (none) stays: resolving twice is
+                                                           resolving once */
+    else if (o.retries < 0) o.retries = -1;
+    if (o.retry_ms <= 0) o.retry_ms = PQT_REMOTE_RETRY_MS;
+    if (o.timeout_ms <= 0) o.timeout_ms = PQT_REMOTE_TIMEOUT_MS;
+    if (o.cache_bytes <= 0) o.cache_bytes = PQT_REMOTE_CACHE_BYTES;
+    *ret = o;
+}
+
+bool pqt_remote_is_url(const char *path)
+{
+    return strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0 ||
+           strncmp(path, "s3://", 5) == 0;
+}
+
+/* Keep [offset, offset + n) (data is taken, freed here when it cannot be kept). Under mu. */
+static void cache_put(rsrc *s, int64_t offset, int64_t n, uint8_t *data)
+{
+    if (n > s->o.cache_bytes) {
+        pqt_mem_free(data);
+        return;
+    }
+    int drop = 0;
+    while (drop < s->ne && s->cached + n > s->o.cache_bytes) {
+        s->cached -= s->e[drop].n;
+        pqt_mem_free(s->e[drop++].data);
+    }
+    if (drop > 0) memmove(s->e, s->e + drop, (size_t)(s->ne - drop) * sizeof *s->e);
+    s->ne -= drop;
+    if (s->ne == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        entry *e = pqt_realloc(s->e, (size_t)cap * sizeof *e);
+        if (!e) {
+            pqt_mem_free(data);
+            return;
+        }
+        s->e = e;
+        s->cap = cap;
+    }
+    s->e[s->ne++] = (entry){offset, n, data};
+    s->cached += n;
+}
+
+/* Copy what the cache holds of [offset, offset + n) from its start; returns the bytes copied
+ * (a prefix of the range). Under mu. */
+static int64_t cache_get(const rsrc *s, uint8_t *buf, int64_t n, int64_t offset)
+{
+    int64_t done = 0;
+    for (bool found = true; found && done < n;) {
+        found = false;
+        int64_t at = offset + done;
+        for (int i = s->ne - 1; i >= 0; i--) {
+            const entry *e = &s->e[i];
+            if (at < e->offset || at >= e->offset + e->n) continue;
+            int64_t k = e->offset + e->n - at;
+            if (k > n - done) k = n - done;
+            memcpy(buf + done, e->data + (at - e->offset), (size_t)k);
+            done += k;
+            found = true;
+            break;
+        }
+    }
+    return done;
+}
+
+static bool cache_covers(const rsrc *s, int64_t offset, int64_t n)
+{
+    for (int i = 0; i < s->ne; i++)
+        if (offset >= s->e[i].offset && offset + n <= s->e[i].offset + s->e[i].n) return true;
+    return false;
+}
+
+/* Is [offset, offset + n) inside one of ranges r[0..nr)? */
+static bool inside(const pqt_io_range *r, int nr, int64_t offset, int64_t n)
+{
+    for (int i = 0; i < nr; i++)
+        if (offset >= r[i].offset && offset + n <= r[i].offset + r[i].n) return true;
+    return false;
+}
+
+/* Fetch win[0..nwin) in flight into the cache (a failure is left to the reads that need the
+ * bytes), then clear the busy mark busy. */
+static void fetch_window(rsrc *s, const pqt_io_range *win, int nwin, int busy)
+{
+    pqt_http_req *reqs = pqt_calloc((size_t)nwin + 1, sizeof *reqs);
+    int nreq = 0;
+    for (int i = 0; reqs && i < nwin; i++) {
+        uint8_t *d = pqt_malloc((size_t)win[i].n);
+        if (!d) break;
+        reqs[nreq++] = (pqt_http_req){.offset = win[i].offset, .n = win[i].n, .dst = d};
+    }
+    pqt_err_mute();
+    pqt_status st = pqt_http_fetch(s->h, reqs, nreq);
+    pqt_err_unmute();
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < nreq; i++)
+        if (st == PQT_OK) cache_put(s, reqs[i].offset, reqs[i].n, reqs[i].dst);
+        else pqt_mem_free(reqs[i].dst);
+    s->busy[busy] = (pqt_io_range){0, 0};
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    pqt_mem_free(reqs);
+}
+
+/* Under mu: take from the planned requests the window starting at pend[i] (at most a
+ * quarter of the cache, at least one request) into *win, mark it busy; returns its busy slot,
+ * or -1 when every slot is taken. */
+static int claim_window(rsrc *s, int i, pqt_io_range **win, int *nwin)
+{
+    int slot = 0;
+    while (slot < REMOTE_BUSY && s->busy[slot].n > 0) slot++;
+    if (slot == REMOTE_BUSY) return -1;
+    int64_t budget = s->o.cache_bytes / 4;
+    int j = i;
+    while (j < s->npend && (j == i || s->pend[j].n <= budget)) budget -= s->pend[j++].n;
+    *win = pqt_malloc_array((size_t)(j - i), sizeof **win);
+    if (!*win) return -1;
+    *nwin = j - i;
+    memcpy(*win, s->pend + i, (size_t)(j - i) * sizeof **win);
+    memmove(s->pend + i, s->pend + j, (size_t)(s->npend - j) * sizeof *s->pend);
+    s->npend -= j - i;
+    int64_t lo = (*win)[0].offset, hi = (*win)[*nwin - 1].offset + (*win)[*nwin - 1].n;
+    s->busy[slot] = (pqt_io_range){lo, hi - lo};
+    return slot;
+}
+
+/* A read of [offset, +n) missed the cache: wait for the window being fetched that holds it,
+ * or fetch the window of planned requests that starts with it. Then the caller looks again. */
+static void await_or_fetch(rsrc *s, int64_t offset, int64_t n)
+{
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        if (inside(s->busy, REMOTE_BUSY, offset, n)) {
+            pthread_cond_wait(&s->cv, &s->mu);
+            if (cache_covers(s, offset, n)) break;
+            continue;
+        }
+        int i = 0;
+        while (i < s->npend && !inside(s->pend + i, 1, offset, n)) i++;
+        pqt_io_range *win = NULL;
+        int nwin = 0, slot = i < s->npend ? claim_window(s, i, &win, &nwin) : -1;
+        pthread_mutex_unlock(&s->mu);
+        if (slot >= 0) fetch_window(s, win, nwin, slot);
+        pqt_mem_free(win);
+        return;
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+static pqt_status rs_read(void *ctx, void *buf, size_t n, int64_t offset)
+{
+    rsrc *s = ctx;
+    pthread_mutex_lock(&s->mu);
+    int64_t have = cache_get(s, buf, (int64_t)n, offset);
+    bool planned = s->npend > 0 || inside(s->busy, REMOTE_BUSY, offset + have, (int64_t)n - have);
+    pthread_mutex_unlock(&s->mu);
+    if (have == (int64_t)n) return PQT_OK;
+    if (planned) {
+        await_or_fetch(s, offset + have, (int64_t)n - have);
+        pthread_mutex_lock(&s->mu);
+        have += cache_get(s, (uint8_t *)buf + have, (int64_t)n - have, offset + have);
+        pthread_mutex_unlock(&s->mu);
+        if (have == (int64_t)n) return PQT_OK;
+    }
+    /* the rest, exactly: into the caller's buffer, and a copy kept when it is small (a page
+     * header read before its page, a footer structure read twice) */
+    pqt_http_req r = {.offset = offset + have, .n = (int64_t)n - have,
+                      .dst = (uint8_t *)buf + have};
+    PQT_TRY(pqt_http_fetch(s->h, &r, 1));
+    if (r.n <= ((int64_t)1 << 20)) {
+        uint8_t *copy = pqt_malloc(r.n > 0 ? (size_t)r.n : 1);
+        if (copy) {
+            memcpy(copy, r.dst, (size_t)r.n);
+            pthread_mutex_lock(&s->mu);
+            cache_put(s, r.offset, r.n, copy);
+            pthread_mutex_unlock(&s->mu);
+        }
+    }
+    return PQT_OK;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const pqt_io_range *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The hint: ranges neither held, planned nor being fetched are coalesced into requests; the
+ * first window is fetched now, the rest is planned for the reads that reach it. */
+static void rs_will_read(void *ctx, const pqt_io_range *ranges, int n)
+{
+    rsrc *s = ctx;
+    pqt_io_range *want = pqt_malloc_array((size_t)n, sizeof *want);
+    if (!want) return;
+    int k = 0;
+    pthread_mutex_lock(&s->mu);
+    for (int i = 0; i < n; i++)
+        if (ranges[i].n > 0 && !cache_covers(s, ranges[i].offset, ranges[i].n) &&
+            !inside(s->pend, s->npend, ranges[i].offset, ranges[i].n) &&
+            !inside(s->busy, REMOTE_BUSY, ranges[i].offset, ranges[i].n))
+            want[k++] = ranges[i];
+    pthread_mutex_unlock(&s->mu);
+    int64_t gap = s->o.coalesce_gap, max = s->o.coalesce_max;
+    if (pqt_http_range_ignored(s->h)) /* every request streams from byte 0: one is cheapest */
+        gap = max = s->o.cache_bytes / 4;
+    int64_t cap = pqt_range_plan_cap(want, k, max);
+    pqt_io_range *plan = cap < INT32_MAX ? pqt_malloc_array((size_t)cap, sizeof *plan) : NULL;
+    int np = plan ? pqt_range_plan(want, k, gap, max, plan) : 0;
+    pqt_mem_free(want);
+    if (np == 0) {
+        pqt_mem_free(plan);
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    pqt_io_range *all = pqt_realloc(s->pend, (size_t)(s->npend + np) * sizeof *all);
+    if (all) {
+        memcpy(all + s->npend, plan, (size_t)np * sizeof *plan);
+        s->pend = all;
+        s->npend += np;
+        qsort(s->pend, (size_t)s->npend, sizeof *s->pend, by_offset);
+    }
+    int i = 0;
+    while (all && i < s->npend && s->pend[i].offset != plan[0].offset) i++;
+    pqt_io_range *win = NULL;
+    int nwin = 0, slot = all && i < s->npend ? claim_window(s, i, &win, &nwin) : -1;
+    pthread_mutex_unlock(&s->mu);
+    if (slot >= 0) fetch_window(s, win, nwin, slot);
+    pqt_mem_free(win);
+    pqt_mem_free(plan);
+}
+
+static void rs_counts(void *ctx, pqt_io_net_counts *ret) { pqt_http_counts(((rsrc *)ctx)->h, ret); }
+
+static void rs_close(void *ctx)
+{
+    rsrc *s = ctx;
+    for (int i = 0; i < s->ne; i++) pqt_mem_free(s->e[i].data);
+    pqt_mem_free(s->e);
+    pqt_mem_free(s->pend);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    pqt_http_free(s->h);
+    pqt_mem_free(s);
+}
+
+static const pqt_io_ops remote_ops = {rs_read, rs_will_read, rs_counts, rs_close};
+
+pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io **ret)
+{
+    if (strncmp(url, "s3://", 5) == 0)
+        /* S3 (src/remote/s3.c): pqt_s3_resolve gives the endpoint URL and the signer that
+         * pqt_http_new takes as its sign function; connected where both branches meet. */
+        return pqt_err(PQT_UNSUPPORTED, "%s: s3:// URLs are not supported by this build", url);
+    rsrc *s = pqt_calloc(1, sizeof *s);
+    if (!s) return pqt_err(PQT_NOMEM, "out of memory opening %s", url);
+    pqt_remote_opts_resolve(opts, &s->o);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    pqt_status st = pqt_http_new(url, &s->o, NULL, NULL, &s->h);
+    if (st != PQT_OK) {
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
+        pqt_mem_free(s);
+        return st;
+    }
+    /* the file's tail: its size and validator, and nearly always its whole footer */
+    pqt_http_req r = {.suffix = true, .n = s->o.footer_hint};
+    r.dst = pqt_malloc((size_t)r.n);
+    st = r.dst ? pqt_http_fetch(s->h, &r, 1)
+               : pqt_err(PQT_NOMEM, "out of memory opening %s", url);
+    if (st == PQT_OK) cache_put(s, r.got_offset, r.got, r.dst);
+    else pqt_mem_free(r.dst);
+    if (st != PQT_OK) {
+        rs_close(s);
+        return st;
+    }
+    pqt_io *io;
+    PQT_TRY(pqt_io_open_ops(url, pqt_http_size(s->h), &remote_ops, s, &io));
+    io->tail_hint = r.got;
+    *ret = io;
+    return PQT_OK;
+}
+
+pqt_status pqt_source_open(const char *path, const pqt_remote_opts *opts, pqt_io **ret)
+{
+    if (pqt_remote_is_url(path)) return pqt_remote_open(path, opts, ret);
+    return pqt_io_open_path(path, ret);
+}

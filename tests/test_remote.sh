@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Reading over HTTP equals reading the file (docs/remote.md): every corpus file the golden and
+# bad-data tests read, and every tests/data/*.parquet, printed by `pqt cat --format jsonl`
+# from http://127.0.0.1 (tests/remote/http_server.py) is byte for byte the local output, with
+# the same exit status and the same message (the URL in place of the path). Then the faults:
+# each injected one is retried into the right bytes, or gives the right message.
+#   bash tests/test_remote.sh PATH_TO_PQT        (from the repository root)
+set -u
+PQT=$1
+command -v python3 >/dev/null || { echo "test_remote: python3 not found" >&2; exit 77; }
+tmp=$(mktemp -d)
+root=$tmp/root
+mkdir -p "$root"
+ln -s "$PWD/tests/data/parquet-testing/data" "$root/data"
+ln -s "$PWD/tests/data/parquet-testing/bad_data" "$root/bad_data"
+ln -s "$PWD/tests/data" "$root/ours"
+python3 tests/remote/http_server.py --root "$root" --log "$tmp/log" >"$tmp/port" 2>"$tmp/srv.err" &
+srv=$!
+trap 'kill $srv 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do grep -q PORT "$tmp/port" 2>/dev/null && break; sleep 0.1; done
+port=$(awk '/^PORT/ {print $2}' "$tmp/port")
+[ -n "$port" ] || { echo "test_remote: the server did not start: $(cat "$tmp/srv.err")"; exit 1; }
+base=http://127.0.0.1:$port
+ctl() { python3 -c "import sys,urllib.request; urllib.request.urlopen(sys.argv[1]).read()" "$base/_control?$1"; }
+
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); }
+fail() { echo "FAIL $1${2:+: $2}"; nfail=$((nfail + 1)); }
+TIMEOUT=()
+command -v timeout >/dev/null && TIMEOUT=(timeout 120)
+
+# --- local == remote, every corpus file -------------------------------------------------------
+same_as_local() { # local-path url-path
+    local f=$1 u=$base/$2
+    "${TIMEOUT[@]}" "$PQT" cat "$f" --format jsonl >"$tmp/a" 2>"$tmp/ea"
+    local ra=$?
+    "${TIMEOUT[@]}" "$PQT" cat "$u" --format jsonl >"$tmp/b" 2>"$tmp/eb"
+    local rb=$?
+    sed -i "s|$f|FILE|g" "$tmp/ea"
+    sed -i "s|$u|FILE|g" "$tmp/eb"
+    if [ $ra != $rb ]; then
+        fail "$2" "exit $ra locally, $rb over HTTP: $(head -c 300 "$tmp/eb")"
+    elif ! cmp -s "$tmp/a" "$tmp/b"; then
+        fail "$2" "the jsonl differs"
+    elif ! cmp -s "$tmp/ea" "$tmp/eb"; then
+        fail "$2" "the messages differ: $(head -c 200 "$tmp/ea") / $(head -c 200 "$tmp/eb")"
+    else
+        pass
+    fi
+}
+nfiles=0
+for f in tests/data/parquet-testing/data/*.parquet; do
+    same_as_local "$f" "data/$(basename "$f")"
+    nfiles=$((nfiles + 1))
+done
+for f in tests/data/parquet-testing/bad_data/*.parquet; do
+    same_as_local "$f" "bad_data/$(basename "$f")"
+    nfiles=$((nfiles + 1))
+done
+for f in tests/data/*.parquet; do
+    same_as_local "$f" "ours/$(basename "$f")"
+    nfiles=$((nfiles + 1))
+done
+[ $nfiles -gt 80 ] || fail "corpus" "only $nfiles files found"
+
+# --- faults ----------------------------------------------------------------------------------
+f=tests/data/table_rg.parquet
+"$PQT" cat "$f" --format jsonl >"$tmp/want"
+fault_ok() { # control-query name: the read is retried into the right bytes
+    ctl "clear=1&$1"
+    if ! "${TIMEOUT[@]}" "$PQT" cat "$base/ours/table_rg.parquet" --format jsonl >"$tmp/got" 2>"$tmp/err"; then
+        fail "$2" "$(head -c 300 "$tmp/err")"
+    elif ! cmp -s "$tmp/want" "$tmp/got"; then
+        fail "$2" "wrong bytes after the fault"
+    else
+        pass
+    fi
+}
+fault_err() { # control-query name pattern...: the read fails naming URL, range and status
+    local q=$1 name=$2
+    shift 2
+    ctl "clear=1&$q"
+    if "${TIMEOUT[@]}" "$PQT" cat "$base/ours/table_rg.parquet" --format jsonl >"$tmp/got" 2>"$tmp/err"; then
+        fail "$name" "succeeded"
+        return
+    fi
+    for p in "$@"; do
+        grep -qE -- "$p" "$tmp/err" || { fail "$name" "no /$p/ in: $(head -c 400 "$tmp/err")"; return; }
+    done
+    pass
+}
+fault_ok "fail503=3" "503 three times, retried"
+fault_ok "reset=2" "connection reset twice, retried"
+fault_ok "short=2" "short bodies twice, retried"
+fault_ok "ignore_range=1" "Range ignored (200 with the whole file)"
+fault_ok "latency_ms=30" "latency"
+fault_err "fail503=100" "503 past the retries" "$base/ours/table_rg.parquet" \
+    "the last 65536 bytes" "HTTP 503" "after 5 attempts"
+fault_err "etag_change_after=4" "ETag changed mid-read" "$base/ours/table_rg.parquet" \
+    "bytes [0-9]+-[0-9]+" "changed while being read"
+ctl "clear=1"
+"$PQT" cat "$base/ours/none.parquet" >/dev/null 2>"$tmp/err"
+grep -q "$base/ours/none.parquet: the last 65536 bytes: HTTP 404" "$tmp/err" && pass ||
+    fail "404" "$(cat "$tmp/err")"
+
+echo "remote: $npass passed, $nfail failed ($nfiles corpus files)"
+[ $nfail -eq 0 ]
