@@ -4,10 +4,11 @@
  * remote). docs/remote.md "S3".
  *
  * libcurl (7.75 on) computes the canonical request, the string to sign and the Authorization
- * header; it signs host, x-amz-date and every header of CURLOPT_HTTPHEADER. It does not add
- * x-amz-content-sha256 (7.88 does not), which S3 requires on every signed request, so we add
- * it: the hash of the empty body, which is what libcurl hashes for a GET, and what S3 checks
- * for one, so both sides agree whichever value a libcurl version would take.
+ * header; it signs host, x-amz-date and every header of CURLOPT_HTTPHEADER. 7.88 does not add
+ * x-amz-content-sha256, which S3 requires on every signed request, so we add
+ * it with the hash of the empty body: right for a GET whichever payload hash a libcurl version
+ * signs (7.88 takes the header's value, older ones hash the empty body themselves), where
+ * UNSIGNED-PAYLOAD would be right only for the former.
  */
 #include <stdio.h>
 #include <string.h>
