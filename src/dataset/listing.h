@@ -83,6 +83,29 @@ struct pqt_buf;
 pqt_status pqt_ds_list_encode(const pqt_ds_list *l, struct pqt_buf *b);
 pqt_status pqt_ds_list_decode(const uint8_t *p, size_t n, size_t *used, pqt_ds_list *out);
 
+/* ---- listing_remote.c: datasets below an s3:// or http(s):// prefix (docs/remote.md "S3") ---- */
+
+/* True for an s3://, http:// or https:// spec. */
+bool pqt_ds_is_remote(const char *spec);
+
+/* A remote spec that names a dataset, not one object: it ends with '/', is a bare
+ * s3://bucket, or is an s3:// URL with a glob character in its key. */
+bool pqt_ds_remote_is_dataset(const char *spec);
+
+/* List the dataset at a remote spec (pqt_ds_remote_is_dataset) into l (zeroed) by
+ * ListObjectsV2: below a prefix, every key a directory walk would list (*.parquet, no
+ * component starting with '.' or '_'), relative to the prefix; an s3:// glob's keys by the
+ * glob's rules, relative to its root. root = the spec without its trailing '/' (or the glob's
+ * root); rel are keys as stored (not encoded), sorted bytewise; _metadata and
+ * _common_metadata noted. Errors name the spec: those of pqt_s3_resolve and pqt_s3_list,
+ * PQT_NOT_FOUND (no key, nothing matching the pattern), PQT_UNSUPPORTED (a HATS catalogue).
+ * On failure l may hold members: free it with pqt_ds_list_free. */
+pqt_status pqt_ds_list_remote(const char *spec, pqt_ds_list *l);
+
+/* root + "/" + rel as a new string (rel alone when root is ""); for an http(s) root, rel's
+ * bytes are URI-encoded (a key is not a URL path); NULL when out of memory. */
+char *pqt_ds_member_url(const char *root, const char *rel);
+
 /* Free everything the list owns and zero it (a zeroed list is fine). */
 void pqt_ds_list_free(pqt_ds_list *l);
 
