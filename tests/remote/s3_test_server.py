@@ -53,10 +53,11 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def authorize(self, path, query):
+        """(an Authorization header came, the request may be served, why not)."""
         auth = self.headers.get("Authorization")
         if auth is None:
             if self.cfg.public:
-                return True, True, ""
+                return False, True, ""
             return False, False, "AccessDenied"
         access = auth.split("Credential=", 1)[-1].split("/", 1)[0]
         creds = self.cfg.creds.get(access)
