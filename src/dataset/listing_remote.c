@@ -185,7 +185,8 @@ pqt_status pqt_ds_list_remote(const char *spec, pqt_ds_list *l)
         prefix = pqt_malloc(klen + 2);
         if (prefix) {
             memcpy(prefix, t.key, klen);
-            memcpy(prefix + klen, "/", klen ? 2 : 1);
+            if (klen > 0) prefix[klen++] = '/';
+            prefix[klen] = '\0';
         }
         if (!prefix) st = pqt_err(PQT_NOMEM, "listing '%s': out of memory", spec);
     }
