@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "remote/s3.h"
 #include "util/buf.h"
@@ -19,7 +20,34 @@
 typedef struct body {
     pqt_buf b;
     bool too_big, nomem;
+    char region[64]; /* x-amz-bucket-region of the answer, when it names one */
 } body;
+
+/* S3 names the bucket's region in x-amz-bucket-region on an answer from the wrong one (301,
+ * 400): kept for the error message, the one mistake a user cannot see from an HTTP status. */
+static size_t on_header(char *line, size_t size, size_t nitems, void *ud)
+{
+    body *bd = ud;
+    size_t n = size * nitems;
+    static const char name[] = "x-amz-bucket-region:";
+    size_t m = sizeof name - 1;
+    if (n > m && strncasecmp(line, name, m) == 0) {
+        const char *v = line + m;
+        size_t len = n - m;
+        while (len > 0 && (*v == ' ' || *v == '\t'))
+            v++, len--;
+        while (len > 0 && (v[len - 1] == '\r' || v[len - 1] == '\n' || v[len - 1] == ' '))
+            len--;
+        size_t k = 0;
+        for (; k < len && k + 1 < sizeof bd->region; k++) {
+            char c = v[k];
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) break;
+            bd->region[k] = c;
+        }
+        bd->region[k == len ? k : 0] = '\0';
+    }
+    return n;
+}
 
 static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
 {
@@ -68,6 +96,8 @@ static pqt_status get(CURL *easy, const pqt_s3_target *t, const char *url, const
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, bd);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, bd);
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
@@ -88,18 +118,24 @@ static pqt_status get(CURL *easy, const pqt_s3_target *t, const char *url, const
     return PQT_OK;
 }
 
-/* The error of a non-200 answer, with S3's code and message when it sent them. */
-static pqt_status http_error(const body *bd, long http, const char *what)
+/* The error of a non-200 answer, with S3's code and message when it sent them, and the
+ * bucket's region when it is not the one asked. */
+static pqt_status http_error(const body *bd, long http, const char *region, const char *what)
 {
     pqt_s3_page pg;
     pqt_err_mute(); /* an answer that is not an S3 error document only loses its details */
     bool parsed = pqt_s3_xml_page((const char *)bd->b.data, bd->b.len, what, &pg) == PQT_OK;
     pqt_err_unmute();
+    char hint[320] = "";
+    if (bd->region[0] && strcmp(bd->region, region) != 0)
+        snprintf(hint, sizeof hint, ": the bucket is in region %s, not %s (set AWS_REGION=%s)",
+                 bd->region, region, bd->region);
     pqt_status st = http == 404 ? PQT_NOT_FOUND : PQT_IO;
     if (parsed && pg.err_code)
-        pqt_err(st, "%s: HTTP %ld (%s: %s)", what, http, pg.err_code, pg.err_msg ? pg.err_msg : "");
+        pqt_err(st, "%s: HTTP %ld (%s: %s)%s", what, http, pg.err_code,
+                pg.err_msg ? pg.err_msg : "", hint);
     else
-        pqt_err(st, "%s: HTTP %ld", what, http);
+        pqt_err(st, "%s: HTTP %ld%s", what, http, hint);
     if (parsed) pqt_s3_page_free(&pg);
     return st;
 }
@@ -143,7 +179,7 @@ static pqt_status one_page(CURL *easy, const pqt_s3_target *t, const char *prefi
     pqt_status st = get(easy, t, url, what, &bd, &http);
     pqt_mem_free(url);
     pqt_s3_page pg = {0};
-    if (st == PQT_OK && http != 200) st = http_error(&bd, http, what);
+    if (st == PQT_OK && http != 200) st = http_error(&bd, http, t->region, what);
     if (st == PQT_OK) st = pqt_s3_xml_page((const char *)bd.b.data, bd.b.len, what, &pg);
     pqt_buf_free(&bd.b);
     if (st == PQT_OK && pg.err_code)

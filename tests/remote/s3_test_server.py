@@ -4,7 +4,7 @@ path-style GET of objects (Range: bytes=A-B, A-, -N) and ListObjectsV2 (GET /BUC
 every signed request verified by s3_verify.check_signature. Python standard library only.
 
     python3 tests/remote/s3_test_server.py --root DIR [--s3 ACCESS:SECRET[:REGION[:TOKEN]]]...
-                                           [--public] [--log FILE]
+                                           [--public] [--log FILE] [--bucket-region B:R]...
 
 Prints the port it listens on (one line), then serves until killed. A request without an
 Authorization header is answered only with --public (else 403 AccessDenied); a signed one must
@@ -67,8 +67,31 @@ class Handler(BaseHTTPRequestHandler):
                                             now=time.time())
         return True, ok, "" if ok else "SignatureDoesNotMatch: " + why
 
+    def wrong_region(self, path):
+        """S3's answer to a request for a bucket of another region (--bucket-region), or None:
+        301 unsigned, 400 AuthorizationHeaderMalformed signed, both naming the region in
+        x-amz-bucket-region."""
+        bucket = urllib.parse.unquote(path).lstrip("/").split("/", 1)[0]
+        region = self.cfg.bucket_regions.get(bucket)
+        auth = self.headers.get("Authorization")
+        asked = auth.split("Credential=", 1)[-1].split("/")[2] if auth and "/" in auth else None
+        if region is None or asked == region:
+            return None
+        if auth is None:
+            status, body = s3_verify._error(301, "PermanentRedirect", "use the bucket's endpoint")
+        else:
+            status, body = s3_verify._error(400, "AuthorizationHeaderMalformed",
+                                            "the region '%s' is wrong; expecting '%s'" % (asked, region))
+        return status, body, auth is not None
+
     def do_GET(self):
         path, _, query = self.path.partition("?")
+        moved = self.wrong_region(path)
+        if moved:
+            status, body, auth = moved
+            self.record(status, auth, False, "wrong region")
+            return self.answer(status, body, extra=[("x-amz-bucket-region",
+                                                     self.cfg.bucket_regions[path.split("/")[1]])])
         auth, ok, why = self.authorize(path, query)
         if not ok:
             code = why.split(":", 1)[0]
@@ -118,6 +141,8 @@ def main():
                     help="ACCESS:SECRET[:REGION[:TOKEN]], may repeat")
     ap.add_argument("--public", action="store_true", help="answer unsigned requests too")
     ap.add_argument("--log")
+    ap.add_argument("--bucket-region", action="append", default=[],
+                    help="BUCKET:REGION, the region requests for BUCKET must be signed for")
     cfg = ap.parse_args()
     cfg.creds = {}
     for spec in cfg.s3:
@@ -125,6 +150,7 @@ def main():
         cfg.creds[f[0]] = {"access": f[0], "secret": f[1],
                            "region": f[2] if len(f) > 2 and f[2] else "us-east-1",
                            "token": f[3] if len(f) > 3 else None}
+    cfg.bucket_regions = dict(spec.split(":", 1) for spec in cfg.bucket_region)
     Handler.cfg = cfg
     srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(srv.server_address[1], flush=True)

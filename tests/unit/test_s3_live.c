@@ -179,6 +179,35 @@ static void test_list(void)
     pqt_s3_target_free(&t);
 }
 
+/* A bucket of another region: S3 names it in x-amz-bucket-region, and so does the error. */
+static void test_wrong_region(void)
+{
+    pqt_s3_target t;
+    pqt_s3_page all;
+    const char *hint =
+        "the bucket is in region eu-west-1, not eu-central-1 (set AWS_REGION=eu-west-1)";
+    creds("AK", "SK", NULL);
+    REQUIRE_OK(pqt_s3_resolve("s3://eubkt/", &t));
+    CHECK_EQ_I64(pqt_s3_list(&t, "", 0, &all), PQT_IO);
+    CHECK(strstr(pqt_errmsg(), "HTTP 400 (AuthorizationHeaderMalformed") &&
+          strstr(pqt_errmsg(), hint));
+    pqt_s3_target_free(&t);
+    creds(NULL, NULL, NULL);
+    REQUIRE_OK(pqt_s3_resolve("s3://eubkt/", &t));
+    CHECK_EQ_I64(pqt_s3_list(&t, "", 0, &all), PQT_IO);
+    CHECK(strstr(pqt_errmsg(), "HTTP 301 (PermanentRedirect") && strstr(pqt_errmsg(), hint));
+    pqt_s3_target_free(&t);
+    /* signed for the bucket's region: listed */
+    creds("AKW", "SKW", NULL);
+    setenv("AWS_REGION", "eu-west-1", 1);
+    REQUIRE_OK(pqt_s3_resolve("s3://eubkt/", &t));
+    CHECK_OK(pqt_s3_list(&t, "", 0, &all));
+    CHECK(all.n == 1 && strcmp(all.obj[0].key, "x.parquet") == 0);
+    pqt_s3_page_free(&all);
+    pqt_s3_target_free(&t);
+    setenv("AWS_REGION", "eu-central-1", 1);
+}
+
 int main(void)
 {
     if (!mkdtemp(root)) return 77;
@@ -188,8 +217,18 @@ int main(void)
         s3srv_mkfile(root, rel, 1);
     }
     s3srv_mkfile(root, "bkt/datax/d.parquet", 1);
-    const char *args[] = {
-        "--s3", "AK:SK:eu-central-1", "--s3", "AKT:SKT:eu-central-1:TOKEN-1", "--public", NULL};
+    s3srv_mkfile(root, "eubkt/x.parquet", 1);
+    /* AK and AKT sign for eu-central-1, AKW for eu-west-1, where eubkt is */
+    const char *args[] = {"--s3",
+                          "AK:SK:eu-central-1",
+                          "--s3",
+                          "AKT:SKT:eu-central-1:TOKEN-1",
+                          "--s3",
+                          "AKW:SKW:eu-west-1",
+                          "--public",
+                          "--bucket-region",
+                          "eubkt:eu-west-1",
+                          NULL};
     if (s3srv_start(&srv, root, args) != 0) {
         fprintf(stderr, "test_s3_live: python3 tests/remote/s3_test_server.py does not run\n");
         return 77;
@@ -198,6 +237,7 @@ int main(void)
     setenv("AWS_REGION", "eu-central-1", 1);
     test_get();
     test_list();
+    test_wrong_region();
     s3srv_stop(&srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
