@@ -129,6 +129,27 @@ bool pqt_ds_hats_detect(const char *dir);
  * the catalogue. */
 pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l);
 
+/* The file-system calls a HATS listing makes, so that a catalogue is read from a bucket's
+ * listing (listing_remote.c) by the same code as from a directory; pqt_ds_local_fs is the
+ * disk. Paths are the dir given to pqt_ds_hats_list_fs joined with '/' and names. */
+typedef struct pqt_ds_fs pqt_ds_fs;
+struct pqt_ds_fs {
+    bool (*is_regular)(const pqt_ds_fs *fs, const char *path);
+    bool (*is_dir)(const pqt_ds_fs *fs, const char *path);
+    /* the whole file at path (NUL-terminated, its length in *len); PQT_CORRUPT past max */
+    pqt_status (*read_text)(const pqt_ds_fs *fs, const char *path, size_t max, char **ret,
+                            size_t *len);
+    /* the names of the regular files directly in dir (each and the array allocated) */
+    pqt_status (*list_files)(const pqt_ds_fs *fs, const char *dir, char ***names, int64_t *n);
+    void *ctx;
+};
+extern const pqt_ds_fs pqt_ds_local_fs;
+
+/* pqt_ds_hats_detect and pqt_ds_hats_list through fs; the _fs list leaves has_metadata and
+ * has_common_metadata to the caller. */
+bool pqt_ds_hats_detect_fs(const pqt_ds_fs *fs, const char *dir);
+pqt_status pqt_ds_hats_list_fs(const pqt_ds_fs *fs, const char *dir, pqt_ds_list *l);
+
 /* Does name s match the one-component glob p? `*` any run of bytes, `?` one character (a
  * whole UTF-8 sequence), [...] one byte of a set (ranges, `!`/`^` negation), `\x` the byte x.
  * (Leading '.' and '_' are the walk's business, not the matcher's.) */

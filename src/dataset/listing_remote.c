@@ -135,7 +135,6 @@ static pqt_status take_keys(const pqt_s3_page *all, const char *prefix, char *co
     size_t plen = strlen(prefix);
     l->rel = pqt_calloc((size_t)all->n + 1, sizeof *l->rel);
     if (!l->rel) return pqt_err(PQT_NOMEM, "listing '%s': out of memory", spec);
-    bool hats_props = false, hats_parts = false, hats_coll = false;
     for (int64_t i = 0; i < all->n; i++) {
         const char *rel = all->obj[i].key + plen;
         if (pc) {
@@ -145,22 +144,171 @@ static pqt_status take_keys(const pqt_s3_page *all, const char *prefix, char *co
         } else {
             l->has_metadata = l->has_metadata || strcmp(rel, "_metadata") == 0;
             l->has_common_metadata = l->has_common_metadata || strcmp(rel, "_common_metadata") == 0;
-            hats_props =
-                hats_props || strcmp(rel, "hats.properties") == 0 || strcmp(rel, "properties") == 0;
-            hats_parts = hats_parts || strcmp(rel, "partition_info.csv") == 0;
-            hats_coll = hats_coll || strcmp(rel, "collection.properties") == 0;
             if (!walk_takes(rel)) continue;
         }
         if (!(l->rel[l->n] = pqt_strdup(rel)))
             return pqt_err(PQT_NOMEM, "listing '%s': out of memory", spec);
         l->n++;
     }
-    if ((hats_props && hats_parts) || hats_coll)
-        return pqt_err(PQT_UNSUPPORTED,
-                       "'%s' is a HATS catalogue: HATS over S3 or HTTP is not supported yet "
-                       "(list its partitions as a glob, or copy it to a file system)",
-                       spec);
     return PQT_OK;
+}
+
+/* ---- a bucket's listing as the file system of a HATS catalogue (hats.c) ---- */
+
+typedef struct remote_fs {
+    pqt_ds_fs fs;     /* first: hats.c hands this back */
+    const char *root; /* paths are root + "/" + rel */
+    size_t rlen;
+    const char **rel; /* every key below root/, relative to it, sorted */
+    int64_t n;
+    const pqt_s3_target *t;
+    const char *prefix; /* the key of root/ */
+} remote_fs;
+
+/* The key of path relative to root/ (a trailing '/' not counted) into a new string; NULL when
+ * path is not below root (or out of memory). */
+static char *rel_of(const remote_fs *r, const char *path)
+{
+    if (strncmp(path, r->root, r->rlen) != 0) return NULL;
+    if (path[r->rlen] == '\0') return pqt_strdup("");
+    if (path[r->rlen] != '/') return NULL;
+    const char *s = path + r->rlen + 1;
+    size_t n = strlen(s);
+    while (n > 0 && s[n - 1] == '/')
+        n--;
+    return pqt_strndup(s, n);
+}
+
+/* The first listed key not before s in byte order. */
+static int64_t lower_bound(const remote_fs *r, const char *s)
+{
+    int64_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (strcmp(r->rel[mid], s) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static bool remote_is_regular(const pqt_ds_fs *fs, const char *path)
+{
+    const remote_fs *r = (const remote_fs *)fs;
+    char *rel = rel_of(r, path);
+    int64_t i = rel && *rel ? lower_bound(r, rel) : r->n;
+    bool found = i < r->n && strcmp(r->rel[i], rel) == 0;
+    pqt_mem_free(rel);
+    return found;
+}
+
+/* rel + "/" ("" for the root itself) into a new string. */
+static char *dir_prefix(const remote_fs *r, const char *path)
+{
+    char *rel = rel_of(r, path);
+    if (!rel || !*rel) return rel;
+    size_t n = strlen(rel);
+    char *d = pqt_malloc(n + 2);
+    if (d) {
+        memcpy(d, rel, n);
+        memcpy(d + n, "/", 2);
+    }
+    pqt_mem_free(rel);
+    return d;
+}
+
+static bool remote_is_dir(const pqt_ds_fs *fs, const char *path)
+{
+    const remote_fs *r = (const remote_fs *)fs;
+    char *d = dir_prefix(r, path);
+    if (!d) return false;
+    int64_t i = lower_bound(r, d);
+    bool found = i < r->n && strncmp(r->rel[i], d, strlen(d)) == 0;
+    pqt_mem_free(d);
+    return found;
+}
+
+static pqt_status remote_read_text(const pqt_ds_fs *fs, const char *path, size_t max, char **ret,
+                                   size_t *len)
+{
+    const remote_fs *r = (const remote_fs *)fs;
+    char *rel = rel_of(r, path);
+    size_t plen = strlen(r->prefix);
+    char *key = rel ? pqt_malloc(plen + strlen(rel) + 1) : NULL;
+    if (!key) {
+        pqt_mem_free(rel);
+        return pqt_err(PQT_NOMEM, "reading '%s': out of memory", path);
+    }
+    memcpy(key, r->prefix, plen);
+    memcpy(key + plen, rel, strlen(rel) + 1);
+    pqt_status st = pqt_s3_get_text(r->t, key, max, ret, len);
+    pqt_mem_free(key);
+    pqt_mem_free(rel);
+    return st;
+}
+
+static pqt_status remote_list_files(const pqt_ds_fs *fs, const char *dir, char ***names_ret,
+                                    int64_t *n_ret)
+{
+    const remote_fs *r = (const remote_fs *)fs;
+    char *d = dir_prefix(r, dir);
+    if (!d) return pqt_err(PQT_NOMEM, "listing '%s': out of memory", dir);
+    size_t dlen = strlen(d);
+    int64_t first = lower_bound(r, d), end = first;
+    while (end < r->n && strncmp(r->rel[end], d, dlen) == 0)
+        end++;
+    char **names = pqt_calloc((size_t)(end - first) + 1, sizeof *names);
+    int64_t n = 0;
+    pqt_status st = names ? PQT_OK : pqt_err(PQT_NOMEM, "listing '%s': out of memory", dir);
+    for (int64_t i = first; i < end && st == PQT_OK; i++) {
+        const char *name = r->rel[i] + dlen;
+        if (!*name || strchr(name, '/')) continue; /* a folder's marker, or deeper */
+        if (!(names[n++] = pqt_strdup(name)))
+            st = pqt_err(PQT_NOMEM, "listing '%s': out of memory", dir);
+    }
+    pqt_mem_free(d);
+    if (st != PQT_OK) {
+        for (int64_t i = 0; names && i < n; i++)
+            pqt_mem_free(names[i]);
+        pqt_mem_free(names);
+        return st;
+    }
+    *names_ret = names;
+    *n_ret = n;
+    return PQT_OK;
+}
+
+/* A HATS catalogue (or collection) at root, listed by hats.c through the bucket's listing (all
+ * its keys below prefix), its summaries looked up there. *found false when root is none. */
+static pqt_status list_hats(const char *root, const pqt_s3_target *t, const char *prefix,
+                            const pqt_s3_page *all, pqt_ds_list *l, bool *found)
+{
+    *found = false;
+    size_t plen = strlen(prefix);
+    remote_fs r = {{remote_is_regular, remote_is_dir, remote_read_text, remote_list_files, NULL},
+                   root,
+                   strlen(root),
+                   NULL,
+                   all->n,
+                   t,
+                   prefix};
+    r.rel = pqt_malloc_array((size_t)all->n + 1, sizeof *r.rel);
+    if (!r.rel) return pqt_err(PQT_NOMEM, "listing '%s': out of memory", root);
+    for (int64_t i = 0; i < all->n; i++)
+        r.rel[i] = all->obj[i].key + plen;
+    pqt_status st = PQT_OK;
+    if (pqt_ds_hats_detect_fs(&r.fs, root)) {
+        *found = true;
+        st = pqt_ds_hats_list_fs(&r.fs, root, l);
+        char p[4096];
+        if (st == PQT_OK && snprintf(p, sizeof p, "%s/_metadata", l->root) < (int)sizeof p)
+            l->has_metadata = remote_is_regular(&r.fs, p);
+        if (st == PQT_OK && snprintf(p, sizeof p, "%s/_common_metadata", l->root) < (int)sizeof p)
+            l->has_common_metadata = remote_is_regular(&r.fs, p);
+    }
+    pqt_mem_free(r.rel);
+    return st;
 }
 
 pqt_status pqt_ds_list_remote(const char *spec, pqt_ds_list *l)
@@ -192,11 +340,13 @@ pqt_status pqt_ds_list_remote(const char *spec, pqt_ds_list *l)
     }
     pqt_s3_page all = {0};
     if (st == PQT_OK) st = pqt_s3_list(&t, prefix, 0, &all);
-    if (st == PQT_OK) st = take_keys(&all, prefix, pc, np, l, spec);
-    if (st == PQT_OK && l->n == 0 && (pc || (!l->has_metadata && !l->has_common_metadata)))
+    bool hats = false;
+    if (st == PQT_OK && !pc) st = list_hats(root, &t, prefix, &all, l, &hats);
+    if (st == PQT_OK && !hats) st = take_keys(&all, prefix, pc, np, l, spec);
+    if (st == PQT_OK && !hats && l->n == 0 && (pc || (!l->has_metadata && !l->has_common_metadata)))
         st = pc ? pqt_err(PQT_NOT_FOUND, "no object matches '%s'", spec)
                 : pqt_err(PQT_NOT_FOUND, "no *.parquet object below '%s'", spec);
-    if (st == PQT_OK) {
+    if (st == PQT_OK && !hats) { /* a catalogue's root is its data folder, set by hats.c */
         l->root = root;
         root = NULL;
     }

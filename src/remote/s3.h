@@ -114,4 +114,11 @@ void pqt_s3_page_free(pqt_s3_page *page);
 #define PQT_S3_MAX_LIST_KEYS 10000000
 pqt_status pqt_s3_list(const pqt_s3_target *t, const char *prefix, int max_keys, pqt_s3_page *out);
 
+/* GET the object key of t's bucket whole into *ret (NUL-terminated, its length in *len): small
+ * files of a dataset (HATS properties and partition lists). PQT_CORRUPT past max bytes,
+ * PQT_NOT_FOUND for HTTP 404, PQT_IO for another status or a transfer error (naming the URL),
+ * PQT_NOMEM. *ret is NULL on failure. */
+pqt_status pqt_s3_get_text(const pqt_s3_target *t, const char *key, size_t max, char **ret,
+                           size_t *len);
+
 #endif

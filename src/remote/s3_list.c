@@ -19,6 +19,7 @@
 
 typedef struct body {
     pqt_buf b;
+    size_t max; /* bytes an answer may have */
     bool too_big, nomem;
     char region[64]; /* x-amz-bucket-region of the answer, when it names one */
 } body;
@@ -53,7 +54,7 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
 {
     body *bd = ud;
     size_t n = size * nmemb;
-    if (bd->b.len + n > PQT_S3_MAX_PAGE_BYTES) {
+    if (bd->b.len + n > bd->max) {
         bd->too_big = true;
         return 0;
     }
@@ -112,7 +113,8 @@ static pqt_status get(CURL *easy, const pqt_s3_target *t, const char *url, const
     *http = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, http);
     if (bd->nomem) return pqt_err(PQT_NOMEM, "%s: out of memory", what);
-    if (bd->too_big) return pqt_err(PQT_CORRUPT, "%s: an answer bigger than 32 MiB", what);
+    if (bd->too_big)
+        return pqt_err(PQT_CORRUPT, "%s: an answer bigger than %zu bytes", what, bd->max);
     if (rc != CURLE_OK)
         return pqt_err(PQT_IO, "%s: %s", what, errbuf[0] ? errbuf : curl_easy_strerror(rc));
     return PQT_OK;
@@ -174,7 +176,7 @@ static pqt_status one_page(CURL *easy, const pqt_s3_target *t, const char *prefi
 {
     char *url = page_url(t, prefix, *token, max_keys);
     if (!url) return pqt_err(PQT_NOMEM, "%s: out of memory", what);
-    body bd = {0};
+    body bd = {.max = PQT_S3_MAX_PAGE_BYTES};
     long http = 0;
     pqt_status st = get(easy, t, url, what, &bd, &http);
     pqt_mem_free(url);
@@ -223,4 +225,34 @@ pqt_status pqt_s3_list(const pqt_s3_target *t, const char *prefix, int max_keys,
     }
     if (out->n > 1) qsort(out->obj, (size_t)out->n, sizeof *out->obj, cmp_obj);
     return PQT_OK;
+}
+
+pqt_status pqt_s3_get_text(const pqt_s3_target *t, const char *key, size_t max, char **ret,
+                           size_t *len)
+{
+    *ret = NULL;
+    *len = 0;
+    size_t klen = strlen(key), cap = strlen(t->bucket_url) + 3 * klen + 2;
+    char *url = pqt_malloc(cap);
+    if (!url) return pqt_err(PQT_NOMEM, "s3 GET '%s': out of memory", key);
+    size_t ulen = (size_t)snprintf(url, cap, "%s/", t->bucket_url);
+    pqt_s3_uri_encode(key, klen, true, url, cap, &ulen);
+    CURL *easy = curl_easy_init();
+    body bd = {.max = max};
+    long http = 0;
+    pqt_status st = easy ? get(easy, t, url, url, &bd, &http)
+                         : pqt_err(PQT_NOMEM, "%s: libcurl cannot make a handle", url);
+    if (st == PQT_OK && http != 200) st = http_error(&bd, http, t->region, url);
+    if (st == PQT_OK && pqt_buf_reserve(&bd.b, bd.b.len + 1) != PQT_OK)
+        st = pqt_err(PQT_NOMEM, "%s: out of memory", url);
+    if (st == PQT_OK) {
+        bd.b.data[bd.b.len] = 0;
+        *len = bd.b.len;
+        *ret = (char *)bd.b.data;
+        bd.b.data = NULL;
+    }
+    pqt_buf_free(&bd.b);
+    if (easy) curl_easy_cleanup(easy);
+    pqt_mem_free(url);
+    return st;
 }

@@ -5,7 +5,8 @@
  * walk of the same tree gives (checked here against pqt_ds_list_open on the server's own
  * directory, and written out by hand), hive keys from the keys' folders, _metadata noted,
  * s3:// globs (`**`, `*`, `[..]`, '_' names only when asked), member URLs (an http root's
- * keys encoded, an s3:// key literal), one object, an empty prefix, a HATS catalogue refused.
+ * keys encoded, an s3:// key literal), one object, an empty prefix; a HATS catalogue listed as
+ * on disk (properties and partition list fetched, partition files and folders found).
  * Exits 77 when python3 cannot run.
  */
 #include <stdlib.h>
@@ -34,9 +35,23 @@ static const char *const TREE[] = {"bkt/data/a.parquet",
                                    "bkt/data/notes.txt",
                                    "bkt/datax/d.parquet",
                                    "bkt/empty/readme.txt",
-                                   "bkt/hats/hats.properties",
-                                   "bkt/hats/partition_info.csv",
-                                   "bkt/hats/dataset/Norder=0/Dir=0/Npix=1.parquet"};
+                                   "bkt/hats/dataset/Norder=0/Dir=0/Npix=1.parquet",
+                                   "bkt/hats/dataset/Norder=1/Dir=0/Npix=44/part0.parquet",
+                                   "bkt/hats/dataset/Norder=1/Dir=0/Npix=44/_tmp.parquet",
+                                   "bkt/hats/dataset/_metadata",
+                                   "bkt/badhats/hats.properties",
+                                   "bkt/badhats/dataset/Norder=0/Dir=0/Npix=1.parquet"};
+
+/* root/rel holding text */
+static void put(const char *rel, const char *text)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    FILE *f = fopen(p, "w");
+    REQUIRE_OK(f ? PQT_OK : PQT_IO);
+    fputs(text, f);
+    fclose(f);
+}
 
 /* The members of a walk of bkt/data, in byte order (docs/datasets.md "Which files"). */
 static const char *const WALK[] = {"A.parquet",
@@ -100,8 +115,8 @@ static void test_prefix(void)
 
     /* the whole bucket */
     REQUIRE_OK(pqt_ds_list_open("s3://bkt", false, &l));
-    CHECK_EQ_I64(l.n, NWALK + 2); /* data/..., datax/d.parquet and hats/'s one partition file:
-                                     a catalogue only where its properties are at the root */
+    CHECK_EQ_I64(l.n, NWALK + 4); /* data/..., datax/d.parquet, the partition files below
+                                     hats/ and badhats/ (not catalogues at the bucket's root) */
     pqt_ds_list_free(&l);
 }
 
@@ -150,8 +165,30 @@ static void test_edges(void)
     CHECK(strstr(pqt_errmsg(), "no *.parquet object below 's3://bkt/empty/'"));
     CHECK(l.n == 0 && l.rel == NULL);
     CHECK_EQ_I64(pqt_ds_list_open("s3://bkt/nothing/", false, &l), PQT_NOT_FOUND);
-    CHECK_EQ_I64(pqt_ds_list_open("s3://bkt/hats/", false, &l), PQT_UNSUPPORTED);
-    CHECK(strstr(pqt_errmsg(), "HATS") && strstr(pqt_errmsg(), "s3://bkt/hats/"));
+    /* a HATS catalogue: hats.c reads its properties and partition list over S3 and finds
+     * each partition (a file, a folder) in the listing: as on disk */
+    pqt_ds_list disk;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/bkt/hats", root);
+    REQUIRE_OK(pqt_ds_list_open("s3://bkt/hats/", true, &l));
+    REQUIRE_OK(pqt_ds_list_open(dir, true, &disk));
+    const char *parts[] = {"Norder=0/Dir=0/Npix=1.parquet", "Norder=1/Dir=0/Npix=44/part0.parquet"};
+    same_list(&l, parts, 2, "s3://bkt/hats/");
+    same_list(&disk, parts, 2, "disk hats");
+    CHECK(l.is_hats && strcmp(l.root, "s3://bkt/hats/dataset") == 0);
+    CHECK(l.has_metadata && !l.has_common_metadata && l.nkeys == 0);
+    CHECK(l.hats_ra && strcmp(l.hats_ra, "ra") == 0 && l.hats_dec &&
+          strcmp(l.hats_dec, "dec") == 0);
+    CHECK(l.hats_healpix && strcmp(l.hats_healpix, "_healpix_29") == 0 &&
+          l.hats_healpix_order == 29);
+    for (int i = 0; i < 2 && l.n == 2 && disk.n == 2; i++)
+        CHECK(l.hats_order[i] == disk.hats_order[i] && l.hats_pix[i] == disk.hats_pix[i]);
+    CHECK(l.n == 2 && l.hats_order[1] == 1 && l.hats_pix[1] == 44);
+    pqt_ds_list_free(&disk);
+    pqt_ds_list_free(&l);
+    /* a partition listed but absent: the disk's error */
+    CHECK_EQ_I64(pqt_ds_list_open("s3://bkt/badhats/", false, &l), PQT_NOT_FOUND);
+    CHECK(strstr(pqt_errmsg(), "Norder=2 Npix=5") && strstr(pqt_errmsg(), "s3://bkt/badhats"));
     CHECK_EQ_I64(pqt_ds_list_open("s3://nobkt/data/", false, &l), PQT_NOT_FOUND);
     CHECK(strstr(pqt_errmsg(), "HTTP 404"));
     setenv("AWS_SECRET_ACCESS_KEY", "wrong", 1);
@@ -165,6 +202,12 @@ int main(void)
     if (!mkdtemp(root)) return 77;
     for (size_t i = 0; i < sizeof TREE / sizeof *TREE; i++)
         s3srv_mkfile(root, TREE[i], 1);
+    const char *props = "# written by hand\nhats_col_ra = ra\nhats_col_dec=dec\n"
+                        "hats_col_healpix=_healpix_29\nhats_col_healpix_order=29\n";
+    put("bkt/hats/hats.properties", props);
+    put("bkt/hats/partition_info.csv", "Norder,Npix,num_rows\n1,44,10\n0,1,5\n");
+    put("bkt/badhats/hats.properties", props);
+    put("bkt/badhats/partition_info.csv", "Norder,Npix\n0,1\n2,5\n");
     const char *args[] = {"--s3", "AK:SK", NULL}; /* signed only: no --public */
     if (s3srv_start(&srv, root, args) != 0) {
         fprintf(stderr, "test_s3_dataset: python3 tests/remote/s3_test_server.py does not run\n");
