@@ -97,9 +97,10 @@ bool pqt_ds_remote_is_dataset(const char *spec);
  * component starting with '.' or '_'), relative to the prefix; an s3:// glob's keys by the
  * glob's rules, relative to its root. root = the spec without its trailing '/' (or the glob's
  * root); rel are keys as stored (not encoded), sorted bytewise; _metadata and
- * _common_metadata noted. Errors name the spec: those of pqt_s3_resolve and pqt_s3_list,
- * PQT_NOT_FOUND (no key, nothing matching the pattern), PQT_UNSUPPORTED (a HATS catalogue).
- * On failure l may hold members: free it with pqt_ds_list_free. */
+ * _common_metadata noted. A HATS catalogue or collection at the prefix is listed by hats.c
+ * (pqt_ds_hats_list_fs over the listing; root = its data folder). Errors name the spec: those
+ * of pqt_s3_resolve, pqt_s3_list and hats.c, PQT_NOT_FOUND (no key, nothing matching the
+ * pattern). On failure l may hold members: free it with pqt_ds_list_free. */
 pqt_status pqt_ds_list_remote(const char *spec, pqt_ds_list *l);
 
 /* root + "/" + rel as a new string (rel alone when root is ""); for an http(s) root, rel's
