@@ -29,6 +29,10 @@ typedef struct pqt_s3_target {
     char *access_key; /* NULL: anonymous, the request is not signed */
     char *secret_key;
     char *session_token; /* AWS_SESSION_TOKEN, or NULL */
+    /* signed targets: the provider string of CURLOPT_AWS_SIGV4 and the headers S3 wants on a
+     * signed request (pqt_s3_apply), made once by pqt_s3_resolve */
+    char *sigv4;
+    struct curl_slist *headers;
 } pqt_s3_target;
 
 /* True for "s3://..." (the scheme in any case). */
@@ -53,17 +57,29 @@ bool pqt_s3_is_http_url(const char *s);
  * they cannot have, a URL of another scheme), PQT_NOMEM. On failure *out is zeroed. */
 pqt_status pqt_s3_resolve(const char *url, pqt_s3_target *out);
 
+/* Make t's sigv4 and headers (nothing for an anonymous target); pqt_s3_resolve calls it.
+ * PQT_NOMEM. */
+pqt_status pqt_s3_prepare(pqt_s3_target *t);
+
 /* Free what t owns and zero it (a zeroed target is fine). */
 void pqt_s3_target_free(pqt_s3_target *t);
 
 /* Make easy sign its request for t (nothing for an anonymous target): CURLOPT_AWS_SIGV4
- * "aws:amz:REGION:s3", the key and secret as user name and password, and the headers S3
- * wants on a signed request appended to *headers: x-amz-content-sha256 (the hash of the empty
- * body: every request pqt makes is a GET) and x-amz-security-token with a session token.
- * The caller sets *headers as CURLOPT_HTTPHEADER (with its own headers) and frees the list
- * after the transfer; libcurl signs every header of that list. PQT_IO naming t->url when curl
- * refuses an option (a libcurl without SigV4), PQT_NOMEM; *headers is unchanged on failure. */
-pqt_status pqt_s3_apply(CURL *easy, const pqt_s3_target *t, struct curl_slist **headers);
+ * "aws:amz:REGION:s3", the key and secret as user name and password, and as
+ * CURLOPT_HTTPHEADER t's own list of the headers S3 wants on a signed request:
+ * x-amz-content-sha256 (the hash of the empty body: every request pqt makes is a GET) and
+ * x-amz-security-token with a session token. t must outlive the transfer; a caller with
+ * headers of its own uses pqt_s3_apply_headers. Ranges go as CURLOPT_RANGE (unsigned, which
+ * S3 accepts). PQT_IO naming t->url when curl refuses an option (a libcurl without SigV4). */
+pqt_status pqt_s3_apply(CURL *easy, const pqt_s3_target *t);
+
+/* pqt_s3_apply with the signed-request headers appended (copied) to the caller's *headers,
+ * which the caller sets as CURLOPT_HTTPHEADER and frees after the transfer; libcurl signs
+ * every header of that list. PQT_NOMEM too; *headers is unchanged on failure. */
+pqt_status pqt_s3_apply_headers(CURL *easy, const pqt_s3_target *t, struct curl_slist **headers);
+
+/* pqt_s3_apply in the shape of the HTTP client's sign hook: target is a pqt_s3_target. */
+pqt_status pqt_s3_sign(void *curl_easy, void *target);
 
 /* Append s[0..n) URI-encoded by S3's rules to buf at *len (cap bytes; NUL kept after it):
  * every byte but A-Z a-z 0-9 - . _ ~ becomes %XX (upper-case hex); '/' is kept when keep_slash

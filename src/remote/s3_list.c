@@ -90,11 +90,9 @@ static pqt_status get(CURL *easy, const pqt_s3_target *t, const char *url, const
                       body *bd, long *http)
 {
     char errbuf[CURL_ERROR_SIZE] = "";
-    struct curl_slist *headers = NULL;
     curl_easy_reset(easy);
-    PQT_TRY(pqt_s3_apply(easy, t, &headers));
+    PQT_TRY(pqt_s3_apply(easy, t));
     curl_easy_setopt(easy, CURLOPT_URL, url);
-    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, bd);
     curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header);
@@ -109,7 +107,6 @@ static pqt_status get(CURL *easy, const pqt_s3_target *t, const char *url, const
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
 #endif
     CURLcode rc = curl_easy_perform(easy);
-    curl_slist_free_all(headers);
     *http = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, http);
     if (bd->nomem) return pqt_err(PQT_NOMEM, "%s: out of memory", what);

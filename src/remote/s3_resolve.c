@@ -35,6 +35,8 @@ void pqt_s3_target_free(pqt_s3_target *t)
     pqt_mem_free(t->access_key);
     pqt_mem_free(t->secret_key);
     pqt_mem_free(t->session_token);
+    pqt_mem_free(t->sigv4);
+    curl_slist_free_all(t->headers);
     memset(t, 0, sizeof *t);
 }
 
@@ -268,6 +270,7 @@ pqt_status pqt_s3_resolve(const char *url, pqt_s3_target *out)
         st = resolve_http(url, &t);
     else
         st = pqt_err(PQT_MISUSE, "'%s': not an s3://, http:// or https:// URL", url);
+    if (st == PQT_OK) st = pqt_s3_prepare(&t);
     if (st != PQT_OK) {
         pqt_s3_target_free(&t);
         return st;

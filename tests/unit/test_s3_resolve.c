@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_s3_resolve.c - s3:// and http(s) prefix addressing, region and credentials from the
- * environment (src/remote/s3_resolve.c), and what pqt_s3_apply puts on a handle. Every
- * expected URL is written out by hand from docs/remote.md "S3"; the key encoding against
- * AWS's rule (only A-Z a-z 0-9 - . _ ~ kept, '/' kept in keys).
+ * environment (src/remote/s3_resolve.c), and what pqt_s3_apply and pqt_s3_apply_headers put on a
+ * handle. Every expected URL is written out by hand from docs/remote.md "S3"; the key encoding
+ * against AWS's rule (only A-Z a-z 0-9 - . _ ~ kept, '/' kept in keys).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +89,14 @@ static void test_endpoint_and_credentials(void)
     pqt_s3_target t;
     REQUIRE_OK(pqt_s3_resolve("s3://bkt/dir/f.parquet", &t));
     CHECK(streq(t.url, "http://127.0.0.1:9000/bkt/dir/f.parquet"));
+    CHECK(streq(t.sigv4, "aws:amz:us-east-1:s3"));
+    CHECK(t.headers && t.headers->next && !t.headers->next->next);
+    if (t.headers && t.headers->next) {
+        CHECK(streq(t.headers->data,
+                    "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4"
+                    "649b934ca495991b7852b855"));
+        CHECK(streq(t.headers->next->data, "x-amz-security-token: TOKEN"));
+    }
     CHECK(streq(t.bucket_url, "http://127.0.0.1:9000/bkt"));
     CHECK(streq(t.access_key, "AKID"));
     CHECK(streq(t.secret_key, "SECRET"));
@@ -122,7 +130,7 @@ static void test_endpoint_and_credentials(void)
     REQUIRE_OK(easy ? PQT_OK : PQT_NOMEM);
     struct curl_slist *h = curl_slist_append(NULL, "Accept: */*");
     REQUIRE_OK(pqt_s3_resolve("s3://bkt/f", &t));
-    CHECK_OK(pqt_s3_apply(easy, &t, &h));
+    CHECK_OK(pqt_s3_apply_headers(easy, &t, &h));
     int n = 0;
     for (struct curl_slist *p = h; p; p = p->next, n++)
         if (n == 1)
@@ -136,8 +144,11 @@ static void test_endpoint_and_credentials(void)
     clear_env();
     REQUIRE_OK(pqt_s3_resolve("s3://bkt/f", &t));
     h = NULL;
-    CHECK_OK(pqt_s3_apply(easy, &t, &h));
+    CHECK_OK(pqt_s3_apply_headers(easy, &t, &h));
     CHECK(h == NULL);
+    CHECK(t.sigv4 == NULL && t.headers == NULL);
+    CHECK_OK(pqt_s3_apply(easy, &t));
+    CHECK_OK(pqt_s3_sign(easy, &t));
     pqt_s3_target_free(&t);
     curl_easy_cleanup(easy);
 }
