@@ -18,13 +18,13 @@ declare -A allowed=(
     [encoding]="util format"
     [column]="util format codec encoding"
     [read]="util format codec encoding column scan"
-    [dataset]="util format codec encoding column scan read"
+    [dataset]="util format codec encoding column scan read remote"
     [api]="util format codec encoding column scan read maml dataset remote"
     [table]="util format codec encoding column scan read api maml dataset remote"
     [maml]="util"
+    [remote]="util"
     [scan]="util format codec encoding column"
     [write]="util format codec encoding column scan read api maml table dataset remote"
-    [remote]="util"
     [arrow]="util format codec encoding column scan read api maml table dataset write remote"
 )
 for dir in src/*/; do

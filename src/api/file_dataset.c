@@ -24,8 +24,7 @@
 
 bool pqt_file_spec_is_dataset(const char *path)
 {
-    /* an HTTP URL names one file (HTTP cannot list; '?' and '*' there are no patterns) */
-    if (pqt_remote_is_url(path) && strncmp(path, "s3://", 5) != 0) return false;
+    if (pqt_ds_is_remote(path)) return pqt_ds_remote_is_dataset(path); /* no stat of a URL */
     struct stat sb;
     if (stat(path, &sb) == 0) return S_ISDIR(sb.st_mode);
     return pqt_ds_is_pattern(path);
@@ -101,7 +100,7 @@ static pqt_status make_set(pqt_file_ds *ds)
     char **paths = pqt_calloc((size_t)n + 1, sizeof *paths);
     pqt_status st = paths ? PQT_OK : PQT_NOMEM;
     for (int64_t i = 0; st == PQT_OK && i < n; i++)
-        if (!(paths[i] = join(ds->list.root, ds->list.rel[i]))) st = PQT_NOMEM;
+        if (!(paths[i] = pqt_ds_member_url(ds->list.root, ds->list.rel[i]))) st = PQT_NOMEM;
     if (st == PQT_OK)
         st = pqt_ioset_new((const char *const *)paths, n, open_member, &ds->remote, &ds->set);
     else

@@ -28,14 +28,16 @@
 #define PROPS_MAX_NBYTES ((size_t)1 << 20) /* a properties file is a few dozen lines */
 #define CSV_MAX_NBYTES ((size_t)256 << 20) /* millions of partitions at most */
 
-static bool is_regular(const char *path)
+static bool local_is_regular(const pqt_ds_fs *fs, const char *path)
 {
+    (void)fs;
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool is_dir(const char *path)
+static bool local_is_dir(const pqt_ds_fs *fs, const char *path)
 {
+    (void)fs;
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
@@ -50,36 +52,43 @@ static bool join(char *buf, size_t cap, const char *dir, const char *name)
 }
 
 /* The properties file of a HATS root: hats.properties, or properties in early hats releases. */
-static bool props_path(const char *dir, char *buf, size_t cap)
+static bool props_path(const pqt_ds_fs *fs, const char *dir, char *buf, size_t cap)
 {
-    return (join(buf, cap, dir, "hats.properties") && is_regular(buf)) ||
-           (join(buf, cap, dir, "properties") && is_regular(buf));
+    return (join(buf, cap, dir, "hats.properties") && fs->is_regular(fs, buf)) ||
+           (join(buf, cap, dir, "properties") && fs->is_regular(fs, buf));
 }
 
 /* A catalogue itself: its properties and partition_info.csv. */
-static bool is_catalogue(const char *dir)
+static bool is_catalogue(const pqt_ds_fs *fs, const char *dir)
 {
     char p[PATH_MAX];
-    return props_path(dir, p, sizeof p) && join(p, sizeof p, dir, "partition_info.csv") &&
-           is_regular(p);
+    return props_path(fs, dir, p, sizeof p) && join(p, sizeof p, dir, "partition_info.csv") &&
+           fs->is_regular(fs, p);
 }
 
 /* A collection: a folder of catalogues (the primary one, its margins and indexes) described by
  * collection.properties. */
-static bool is_collection(const char *dir, char *buf, size_t cap)
+static bool is_collection(const pqt_ds_fs *fs, const char *dir, char *buf, size_t cap)
 {
-    return join(buf, cap, dir, "collection.properties") && is_regular(buf);
+    return join(buf, cap, dir, "collection.properties") && fs->is_regular(fs, buf);
+}
+
+bool pqt_ds_hats_detect_fs(const pqt_ds_fs *fs, const char *dir)
+{
+    char p[PATH_MAX];
+    return is_catalogue(fs, dir) || is_collection(fs, dir, p, sizeof p);
 }
 
 bool pqt_ds_hats_detect(const char *dir)
 {
-    char p[PATH_MAX];
-    return is_catalogue(dir) || is_collection(dir, p, sizeof p);
+    return pqt_ds_hats_detect_fs(&pqt_ds_local_fs, dir);
 }
 
 /* The whole text file at path (at most max bytes), NUL-terminated. */
-static pqt_status read_text(const char *path, size_t max, char **ret, size_t *len_ret)
+static pqt_status local_read_text(const pqt_ds_fs *fs, const char *path, size_t max, char **ret,
+                                  size_t *len_ret)
 {
+    (void)fs;
     int fd = open(path, O_RDONLY);
     if (fd < 0) return pqt_err(PQT_IO, "cannot read '%s': %s", path, strerror(errno));
     struct stat st;
@@ -170,11 +179,12 @@ static void unescape(char *s)
 
 /* The values of keys in the properties file at path (vals[k] allocated, NULL when absent):
  * key=value lines; '#' and '!' start comments; blanks around key and value do not count. */
-static pqt_status props_get(const char *path, const char *const *keys, int nkeys, char **vals)
+static pqt_status props_get(const pqt_ds_fs *fs, const char *path, const char *const *keys,
+                            int nkeys, char **vals)
 {
     char *text;
     size_t len;
-    PQT_TRY(read_text(path, PROPS_MAX_NBYTES, &text, &len));
+    PQT_TRY(fs->read_text(fs, path, PROPS_MAX_NBYTES, &text, &len));
     char *s = text, *line;
     pqt_status st = PQT_OK;
     while (st == PQT_OK && (line = next_line(&s)) != NULL) {
@@ -204,15 +214,15 @@ static pqt_status props_get(const char *path, const char *const *keys, int nkeys
 
 /* The catalogue's properties into l; *suffix (allocated, NULL for ".parquet") is how a
  * partition's name ends: a file suffix, or "/" for folders of files. */
-static pqt_status read_props(const char *dir, pqt_ds_list *l, char **suffix)
+static pqt_status read_props(const pqt_ds_fs *fs, const char *dir, pqt_ds_list *l, char **suffix)
 {
     char path[PATH_MAX];
-    if (!props_path(dir, path, sizeof path))
+    if (!props_path(fs, dir, path, sizeof path))
         return pqt_err(PQT_NOT_FOUND, "'%s': no hats.properties", dir);
     static const char *const keys[] = {"hats_col_ra", "hats_col_dec", "hats_col_healpix",
                                        "hats_col_healpix_order", "hats_npix_suffix"};
     char *vals[5] = {NULL, NULL, NULL, NULL, NULL};
-    PQT_TRY(props_get(path, keys, 5, vals));
+    PQT_TRY(props_get(fs, path, keys, 5, vals));
     const char *sfx = vals[4];
     if (sfx && (strlen(sfx) > 64 || (strcmp(sfx, "/") != 0 && strchr(sfx, '/')))) {
         pqt_status st = pqt_err(PQT_CORRUPT,
@@ -236,14 +246,14 @@ static pqt_status read_props(const char *dir, pqt_ds_list *l, char **suffix)
 
 /* The catalogue a collection at dir names as its primary table (hats_primary_table_url, a path
  * relative to dir or absolute), into base. */
-static pqt_status collection_primary(const char *dir, char *base, size_t cap)
+static pqt_status collection_primary(const pqt_ds_fs *fs, const char *dir, char *base, size_t cap)
 {
     char path[PATH_MAX];
-    if (!is_collection(dir, path, sizeof path))
+    if (!is_collection(fs, dir, path, sizeof path))
         return pqt_err(PQT_NOT_FOUND, "'%s': no hats.properties and partition_info.csv", dir);
     static const char *const keys[] = {"hats_primary_table_url"};
     char *url = NULL;
-    PQT_TRY(props_get(path, keys, 1, &url));
+    PQT_TRY(props_get(fs, path, keys, 1, &url));
     pqt_status st = PQT_OK;
     if (!url)
         st = pqt_err(PQT_NOT_FOUND, "'%s': no hats_primary_table_url", path);
@@ -253,7 +263,7 @@ static pqt_status collection_primary(const char *dir, char *base, size_t cap)
     else if (url[0] == '/' ? snprintf(base, cap, "%s", url) >= (int)cap
                            : !join(base, cap, dir, url))
         st = pqt_err(PQT_IO, "'%s': path too long", path);
-    else if (!is_catalogue(base))
+    else if (!is_catalogue(fs, base))
         st = pqt_err(PQT_NOT_FOUND,
                      "'%s': the primary table '%s' holds no hats.properties and "
                      "partition_info.csv",
@@ -304,14 +314,14 @@ static int find_column(char **f, int nf, const char *name)
 
 /* partition_info.csv: a header naming Norder and Npix (any order, other columns too), then one
  * row per partition; the partitions sorted, each checked against HEALPix (Npix < 12 * 4^k). */
-static pqt_status read_partitions(const char *dir, part **ret, int64_t *n_ret)
+static pqt_status read_partitions(const pqt_ds_fs *fs, const char *dir, part **ret, int64_t *n_ret)
 {
     char path[PATH_MAX];
     if (!join(path, sizeof path, dir, "partition_info.csv"))
         return pqt_err(PQT_IO, "'%s': path too long", dir);
     char *text;
     size_t len;
-    PQT_TRY(read_text(path, CSV_MAX_NBYTES, &text, &len));
+    PQT_TRY(fs->read_text(fs, path, CSV_MAX_NBYTES, &text, &len));
     /* at most one partition per 4 bytes ("0,0\n") bounds the allocation by the file */
     part *p = pqt_malloc_array(len / 4 + 1, sizeof *p);
     if (!p) {
@@ -401,15 +411,14 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
     return k > 0 && n > k && memcmp(s + n - k, suffix, k) == 0;
 }
 
-/* The *.parquet files (and *<suffix> files) of the partition folder root/rel, sorted. */
-static pqt_status add_folder(members *m, const char *root, const char *rel, part pt,
-                             const char *suffix)
+/* The regular files directly in dir (names allocated), from the disk. */
+static pqt_status local_list_files(const pqt_ds_fs *fs, const char *dir, char ***names_ret,
+                                   int64_t *n_ret)
 {
-    char dir[PATH_MAX];
-    if (!join(dir, sizeof dir, root, rel)) return pqt_err(PQT_IO, "'%s': path too long", rel);
     DIR *d = opendir(dir);
     if (!d) return pqt_err(PQT_IO, "cannot read directory '%s': %s", dir, strerror(errno));
-    int64_t first = m->n;
+    char **names = NULL;
+    int64_t n = 0, cap = 0;
     pqt_status st = PQT_OK;
     for (;;) {
         errno = 0;
@@ -419,20 +428,68 @@ static pqt_status add_folder(members *m, const char *root, const char *rel, part
                 st = pqt_err(PQT_IO, "cannot read directory '%s': %s", dir, strerror(errno));
             break;
         }
-        size_t nlen = strlen(e->d_name);
-        if (e->d_name[0] == '.' || e->d_name[0] == '_' ||
-            !(ends_with(e->d_name, nlen, ".parquet") || ends_with(e->d_name, nlen, suffix)))
-            continue;
-        char r[PATH_MAX], full[PATH_MAX];
-        if (!join(r, sizeof r, rel, e->d_name) || !join(full, sizeof full, root, r)) {
+        char full[PATH_MAX];
+        if (!join(full, sizeof full, dir, e->d_name)) {
             st = pqt_err(PQT_IO, "'%s/%s': path too long", dir, e->d_name);
             break;
         }
-        if (!is_regular(full)) continue;
-        st = add(m, r, pt);
-        if (st != PQT_OK) break;
+        if (!local_is_regular(fs, full)) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **more = pqt_realloc(names, (size_t)cap * sizeof *more);
+            if (!more) {
+                st = pqt_err(PQT_NOMEM, "listing '%s': out of memory", dir);
+                break;
+            }
+            names = more;
+        }
+        if (!(names[n] = pqt_strdup(e->d_name))) {
+            st = pqt_err(PQT_NOMEM, "listing '%s': out of memory", dir);
+            break;
+        }
+        n++;
     }
     closedir(d);
+    if (st != PQT_OK) {
+        for (int64_t i = 0; i < n; i++)
+            pqt_mem_free(names[i]);
+        pqt_mem_free(names);
+        return st;
+    }
+    *names_ret = names;
+    *n_ret = n;
+    return PQT_OK;
+}
+
+const pqt_ds_fs pqt_ds_local_fs = {local_is_regular, local_is_dir, local_read_text,
+                                   local_list_files, NULL};
+
+/* The *.parquet files (and *<suffix> files) of the partition folder root/rel, sorted. */
+static pqt_status add_folder(const pqt_ds_fs *fs, members *m, const char *root, const char *rel,
+                             part pt, const char *suffix)
+{
+    char dir[PATH_MAX];
+    if (!join(dir, sizeof dir, root, rel)) return pqt_err(PQT_IO, "'%s': path too long", rel);
+    char **names = NULL;
+    int64_t nnames = 0;
+    PQT_TRY(fs->list_files(fs, dir, &names, &nnames));
+    int64_t first = m->n;
+    pqt_status st = PQT_OK;
+    for (int64_t i = 0; i < nnames && st == PQT_OK; i++) {
+        const char *name = names[i];
+        size_t nlen = strlen(name);
+        if (name[0] == '.' || name[0] == '_' ||
+            !(ends_with(name, nlen, ".parquet") || ends_with(name, nlen, suffix)))
+            continue;
+        char r[PATH_MAX];
+        if (!join(r, sizeof r, rel, name))
+            st = pqt_err(PQT_IO, "'%s/%s': path too long", dir, name);
+        else
+            st = add(m, r, pt);
+    }
+    for (int64_t i = 0; i < nnames; i++)
+        pqt_mem_free(names[i]);
+    pqt_mem_free(names);
     if (st == PQT_OK && m->n == first)
         st = pqt_err(PQT_NOT_FOUND, "HATS partition folder '%s' holds no *.parquet file", dir);
     if (st == PQT_OK) qsort(m->rel + first, (size_t)(m->n - first), sizeof *m->rel, pqt_ds_cmp_str);
@@ -441,7 +498,8 @@ static pqt_status add_folder(members *m, const char *root, const char *rel, part
 
 /* One partition: its file Norder=k/Dir=d/Npix=n<suffix>, else its folder Npix=n/ (only the
  * folder when suffix is "/"). */
-static pqt_status add_partition(members *m, const char *root, part pt, const char *suffix)
+static pqt_status add_partition(const pqt_ds_fs *fs, members *m, const char *root, part pt,
+                                const char *suffix)
 {
     char rel[160], full[PATH_MAX], folder[PATH_MAX];
     long long d = (long long)(pt.pix / 10000 * 10000);
@@ -454,16 +512,16 @@ static pqt_status add_partition(members *m, const char *root, part pt, const cha
         snprintf(rel + rlen, sizeof rel - rlen, "%s", suffix);
         if (snprintf(full, sizeof full, "%s%s", folder, suffix) >= (int)sizeof full)
             return pqt_err(PQT_IO, "'%s': path too long", root);
-        if (is_regular(full)) return add(m, rel, pt);
+        if (fs->is_regular(fs, full)) return add(m, rel, pt);
         rel[rlen] = '\0';
     }
-    if (!is_dir(folder))
+    if (!fs->is_dir(fs, folder))
         return pqt_err(PQT_NOT_FOUND, "HATS partition Norder=%d Npix=%lld: no %s '%s'", pt.order,
                        (long long)pt.pix, as_dir ? "folder" : "file", as_dir ? folder : full);
-    return add_folder(m, root, rel, pt, as_dir ? "" : suffix);
+    return add_folder(fs, m, root, rel, pt, as_dir ? "" : suffix);
 }
 
-pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l)
+pqt_status pqt_ds_hats_list_fs(const pqt_ds_fs *fs, const char *dir, pqt_ds_list *l)
 {
     memset(l, 0, sizeof *l);
     size_t dlen = strlen(dir);
@@ -473,23 +531,23 @@ pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l)
     if (dlen + 1 > sizeof base) return pqt_err(PQT_IO, "'%.64s...': path too long", dir);
     memcpy(base, dir, dlen);
     base[dlen] = '\0';
-    if (!is_catalogue(base)) {
+    if (!is_catalogue(fs, base)) {
         char coll[PATH_MAX];
         memcpy(coll, base, dlen + 1);
-        PQT_TRY(collection_primary(coll, base, sizeof base));
+        PQT_TRY(collection_primary(fs, coll, base, sizeof base));
     }
     if (!join(data, sizeof data, base, "dataset"))
         return pqt_err(PQT_IO, "'%s': path too long", base);
     /* older catalogues (hipscat) keep the partitions beside the properties */
-    const char *root = is_dir(data) ? data : base;
+    const char *root = fs->is_dir(fs, data) ? data : base;
     part *parts = NULL;
     int64_t nparts = 0;
     members m = {0};
     char *suffix = NULL;
-    pqt_status st = read_props(base, l, &suffix);
-    if (st == PQT_OK) st = read_partitions(base, &parts, &nparts);
+    pqt_status st = read_props(fs, base, l, &suffix);
+    if (st == PQT_OK) st = read_partitions(fs, base, &parts, &nparts);
     for (int64_t i = 0; i < nparts && st == PQT_OK; i++)
-        st = add_partition(&m, root, parts[i], suffix ? suffix : ".parquet");
+        st = add_partition(fs, &m, root, parts[i], suffix ? suffix : ".parquet");
     pqt_mem_free(parts);
     pqt_mem_free(suffix);
     if (st == PQT_OK) {
@@ -510,6 +568,12 @@ pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l)
     l->hats_order = m.order;
     l->hats_pix = m.pix;
     l->is_hats = true;
+    return PQT_OK;
+}
+
+pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l)
+{
+    PQT_TRY(pqt_ds_hats_list_fs(&pqt_ds_local_fs, dir, l));
     pqt_ds_list_find_summaries(l);
     return PQT_OK;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "remote/s3.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -75,6 +76,13 @@ int pqt_ds_member_path(const pqt_ds_list *l, int64_t i, char *buf, size_t cap)
 {
     if (!l || i < 0 || i >= l->n || !buf || cap == 0) return -1;
     const char *root = l->root ? l->root : "";
+    if (pqt_s3_is_http_url(root)) { /* a URL: the key's bytes encoded */
+        char *u = pqt_ds_member_url(root, l->rel[i]);
+        size_t n = u ? strlen(u) : 0;
+        if (u && n < cap) memcpy(buf, u, n + 1);
+        pqt_mem_free(u);
+        return u && n < cap ? (int)n : -1;
+    }
     size_t rlen = strlen(root);
     const char *sep = rlen == 0 || root[rlen - 1] == '/' ? "" : "/";
     int len = snprintf(buf, cap, "%s%s%s", root, sep, l->rel[i]);
@@ -581,7 +589,11 @@ pqt_status pqt_ds_list_open(const char *spec, bool hive, pqt_ds_list *out)
     if (!out || !spec || !spec[0]) return pqt_err(PQT_MISUSE, "dataset: no path given");
     pqt_ds_list l = {0};
     pqt_status st;
-    if (pqt_ds_is_pattern(spec)) {
+    bool remote = pqt_ds_is_remote(spec);
+    if (remote) {
+        if (!pqt_ds_remote_is_dataset(spec)) return pqt_ds_list_paths(&spec, 1, hive, out);
+        st = pqt_ds_list_remote(spec, &l);
+    } else if (pqt_ds_is_pattern(spec)) {
         st = list_glob(spec, &l);
     } else {
         struct stat sb;
@@ -602,7 +614,7 @@ pqt_status pqt_ds_list_open(const char *spec, bool hive, pqt_ds_list *out)
                 st = pqt_err(PQT_NOT_FOUND, "no *.parquet file below '%s'", spec);
         }
     }
-    if (st == PQT_OK && l.root && !l.is_hats && pqt_ds_is_pattern(spec))
+    if (st == PQT_OK && l.root && !l.is_hats && !remote && pqt_ds_is_pattern(spec))
         pqt_ds_list_find_summaries(&l);
     if (st == PQT_OK && hive && !l.is_hats) st = pqt_ds_hive_parse(&l);
     if (st != PQT_OK) {

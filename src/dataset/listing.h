@@ -83,6 +83,30 @@ struct pqt_buf;
 pqt_status pqt_ds_list_encode(const pqt_ds_list *l, struct pqt_buf *b);
 pqt_status pqt_ds_list_decode(const uint8_t *p, size_t n, size_t *used, pqt_ds_list *out);
 
+/* ---- listing_remote.c: datasets below an s3:// or http(s):// prefix (docs/remote.md "S3") ---- */
+
+/* True for an s3://, http:// or https:// spec. */
+bool pqt_ds_is_remote(const char *spec);
+
+/* A remote spec that names a dataset, not one object: it ends with '/', is a bare
+ * s3://bucket, or is an s3:// URL with a glob character in its key. */
+bool pqt_ds_remote_is_dataset(const char *spec);
+
+/* List the dataset at a remote spec (pqt_ds_remote_is_dataset) into l (zeroed) by
+ * ListObjectsV2: below a prefix, every key a directory walk would list (*.parquet, no
+ * component starting with '.' or '_'), relative to the prefix; an s3:// glob's keys by the
+ * glob's rules, relative to its root. root = the spec without its trailing '/' (or the glob's
+ * root); rel are keys as stored (not encoded), sorted bytewise; _metadata and
+ * _common_metadata noted. A HATS catalogue or collection at the prefix is listed by hats.c
+ * (pqt_ds_hats_list_fs over the listing; root = its data folder). Errors name the spec: those
+ * of pqt_s3_resolve, pqt_s3_list and hats.c, PQT_NOT_FOUND (no key, nothing matching the
+ * pattern). On failure l may hold members: free it with pqt_ds_list_free. */
+pqt_status pqt_ds_list_remote(const char *spec, pqt_ds_list *l);
+
+/* root + "/" + rel as a new string (rel alone when root is ""); for an http(s) root, rel's
+ * bytes are URI-encoded (a key is not a URL path); NULL when out of memory. */
+char *pqt_ds_member_url(const char *root, const char *rel);
+
 /* Free everything the list owns and zero it (a zeroed list is fine). */
 void pqt_ds_list_free(pqt_ds_list *l);
 
@@ -105,6 +129,27 @@ bool pqt_ds_hats_detect(const char *dir);
  * is true), into l (zeroed): root is the catalogue's dataset/ when that is a directory, else
  * the catalogue. */
 pqt_status pqt_ds_hats_list(const char *dir, pqt_ds_list *l);
+
+/* The file-system calls a HATS listing makes, so that a catalogue is read from a bucket's
+ * listing (listing_remote.c) by the same code as from a directory; pqt_ds_local_fs is the
+ * disk. Paths are the dir given to pqt_ds_hats_list_fs joined with '/' and names. */
+typedef struct pqt_ds_fs pqt_ds_fs;
+struct pqt_ds_fs {
+    bool (*is_regular)(const pqt_ds_fs *fs, const char *path);
+    bool (*is_dir)(const pqt_ds_fs *fs, const char *path);
+    /* the whole file at path (NUL-terminated, its length in *len); PQT_CORRUPT past max */
+    pqt_status (*read_text)(const pqt_ds_fs *fs, const char *path, size_t max, char **ret,
+                            size_t *len);
+    /* the names of the regular files directly in dir (each and the array allocated) */
+    pqt_status (*list_files)(const pqt_ds_fs *fs, const char *dir, char ***names, int64_t *n);
+    void *ctx;
+};
+extern const pqt_ds_fs pqt_ds_local_fs;
+
+/* pqt_ds_hats_detect and pqt_ds_hats_list through fs; the _fs list leaves has_metadata and
+ * has_common_metadata to the caller. */
+bool pqt_ds_hats_detect_fs(const pqt_ds_fs *fs, const char *dir);
+pqt_status pqt_ds_hats_list_fs(const pqt_ds_fs *fs, const char *dir, pqt_ds_list *l);
 
 /* Does name s match the one-component glob p? `*` any run of bytes, `?` one character (a
  * whole UTF-8 sequence), [...] one byte of a set (ranges, `!`/`^` negation), `\x` the byte x.

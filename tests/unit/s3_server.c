@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * s3_server.c - start and stop tests/remote/s3_test_server.py for the S3 tests; read its log.
+ */
+#include "s3_server.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int s3srv_start(s3srv *s, const char *root, const char *const *args)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->log, sizeof s->log, "%s/requests.jsonl", root);
+    const char *argv[32] = {"python3", "tests/remote/s3_test_server.py", "--root", root, "--log",
+                            s->log};
+    int n = 6;
+    for (int i = 0; args && args[i] && n < 31; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    int fd[2];
+    if (pipe(fd) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execvp("python3", (char *const *)argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    FILE *f = fdopen(fd[0], "r");
+    int port = 0;
+    if (!f || fscanf(f, "%d", &port) != 1 || port <= 0) {
+        if (f) fclose(f);
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        return -1;
+    }
+    fclose(f);
+    s->pid = pid;
+    s->port = port;
+    snprintf(s->endpoint, sizeof s->endpoint, "http://127.0.0.1:%d", port);
+    return 0;
+}
+
+void s3srv_stop(s3srv *s)
+{
+    if (s->pid > 0) {
+        kill(s->pid, SIGTERM);
+        waitpid(s->pid, NULL, 0);
+    }
+    s->pid = 0;
+}
+
+int s3srv_log_count(const s3srv *s, const char *const *needles, int n)
+{
+    FILE *f = fopen(s->log, "r");
+    if (!f) return 0;
+    char line[8192];
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        int k = 0;
+        while (k < n && strstr(line, needles[k]))
+            k++;
+        count += k == n;
+    }
+    fclose(f);
+    return count;
+}
+
+void s3srv_log_last(const s3srv *s, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(s->log, "r");
+    if (!f) return;
+    char line[8192];
+    while (fgets(line, sizeof line, f))
+        snprintf(buf, cap, "%s", line);
+    fclose(f);
+}
+
+void s3srv_mkfile(const char *root, const char *rel, int n)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    for (char *c = p + strlen(root) + 1; (c = strchr(c, '/')) != NULL; c++) {
+        *c = '\0';
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) perror(p);
+        *c = '/';
+    }
+    FILE *f = fopen(p, "w");
+    if (!f) {
+        perror(p);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        fputs(rel, f);
+    fclose(f);
+}
