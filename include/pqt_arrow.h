@@ -94,7 +94,9 @@ struct ArrowArrayStream {
  * unscaled integers pqt reads; wider ones as float64), date32, time32[ms]/time64[us|ns],
  * timestamps with their unit and "UTC" when adjusted to UTC, UUID as fixed_size_binary(16)
  * with extension name "arrow.uuid", vectors as fixed_size_list, lists as large_list, struct
- * leaves ("s.a", "s.b") gathered into one struct field, maps as map<key, value>. A column's
+ * leaves and lists ("s.a", "s.b", "s.l") gathered into one struct field, null where the
+ * file's struct is null (from its definition levels, while the table's rows are its file's),
+ * maps as map<key, value>. A column's
  * unit and MAML description travel as field metadata ("unit", "description", "ucd").
  * Errors: PQT_NOT_FOUND naming a missing column; PQT_UNSUPPORTED_TYPE naming a column pqt
  * cannot read; PQT_MISUSE (NULL t or out, ncols < 0, batch_rows < 0); on failure *out is

@@ -217,8 +217,8 @@ static pqt_status group_present(ax_stream *st, int i, int j, int g, const uint8_
 }
 
 /* Move arrs[i..end) (columns at struct level g) into kids, grouping struct leaves. */
-static pqt_status assemble(ax_stream *st, struct ArrowArray *arrs, int i, int end, int g, int64_t lo,
-                           int64_t n, struct ArrowArray *kids, int *nk)
+static pqt_status assemble(ax_stream *st, struct ArrowArray *arrs, int i, int end, int g,
+                           int64_t lo, int64_t n, struct ArrowArray *kids, int *nk)
 {
     pqt_status rs = PQT_OK;
     *nk = 0;
