@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * s3_server.c - start and stop tests/remote/s3_test_server.py for the S3 tests; read its log.
+ * s3_server.c - start and stop tests/remote/http_server.py for the C tests; read its log.
  */
 #include "s3_server.h"
 
@@ -17,7 +17,7 @@ int s3srv_start(s3srv *s, const char *root, const char *const *args)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->log, sizeof s->log, "%s/requests.jsonl", root);
-    const char *argv[32] = {"python3", "tests/remote/s3_test_server.py", "--root", root, "--log",
+    const char *argv[32] = {"python3", "tests/remote/http_server.py", "--root", root, "--log",
                             s->log};
     int n = 6;
     for (int i = 0; args && args[i] && n < 31; i++)
@@ -37,7 +37,7 @@ int s3srv_start(s3srv *s, const char *root, const char *const *args)
     close(fd[1]);
     FILE *f = fdopen(fd[0], "r");
     int port = 0;
-    if (!f || fscanf(f, "%d", &port) != 1 || port <= 0) {
+    if (!f || fscanf(f, "PORT %d", &port) != 1 || port <= 0) {
         if (f) fclose(f);
         kill(pid, SIGTERM);
         waitpid(pid, NULL, 0);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * s3_server.h - the S3 tests start tests/remote/s3_test_server.py (python3) on 127.0.0.1 and
- * read its JSON request log.
+ * s3_server.h - the C tests start tests/remote/http_server.py (python3) on 127.0.0.1 (with
+ * --s3 for the S3 tests) and read its JSON request log.
  */
 #ifndef PQT_TEST_S3_SERVER_H
 #define PQT_TEST_S3_SERVER_H

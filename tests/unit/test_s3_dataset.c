@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_s3_dataset.c - datasets below s3:// and http:// prefixes (src/dataset/listing_remote.c)
- * listed from tests/remote/s3_test_server.py, signed and verified: the members a directory
+ * listed from tests/remote/http_server.py, signed and verified: the members a directory
  * walk of the same tree gives (checked here against pqt_ds_list_open on the server's own
  * directory, and written out by hand), hive keys from the keys' folders, _metadata noted,
  * s3:// globs (`**`, `*`, `[..]`, '_' names only when asked), member URLs (an http root's
@@ -210,7 +210,7 @@ int main(void)
     put("bkt/badhats/partition_info.csv", "Norder,Npix\n0,1\n2,5\n");
     const char *args[] = {"--s3", "AK:SK", NULL}; /* signed only: no --public */
     if (s3srv_start(&srv, root, args) != 0) {
-        fprintf(stderr, "test_s3_dataset: python3 tests/remote/s3_test_server.py does not run\n");
+        fprintf(stderr, "test_s3_dataset: python3 tests/remote/http_server.py does not run\n");
         return 77;
     }
     setenv("AWS_ENDPOINT_URL", srv.endpoint, 1);
