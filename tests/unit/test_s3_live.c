@@ -6,7 +6,9 @@
  * and a session key without its token, are refused with 403; an anonymous GET carries no
  * Authorization header; pqt_s3_list pages through a bucket two keys at a time (requests
  * counted in the server's log) and returns the keys in byte order, written out here by hand;
- * listing errors carry the HTTP status and S3's code. Exits 77 when python3 cannot run.
+ * listing errors carry the HTTP status and S3's code; a listing (and a small object's GET)
+ * after an injected 503 is retried, and 503s past the retries name the attempts. Exits 77
+ * when python3 cannot run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "remote/s3.h"
 #include "s3_server.h"
 #include "testutil.h"
+#include "util/mem.h"
 
 static char root[] = "/tmp/pqt_test_s3_live_XXXXXX";
 static s3srv srv;
@@ -236,6 +239,54 @@ static void test_wrong_region(void)
     setenv("AWS_REGION", "eu-central-1", 1);
 }
 
+/* GET the server's control URL (http_server.py: the faults of the next requests). */
+static void control(const char *query)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/_control?clear=1&%s", srv.endpoint, query);
+    got g;
+    CURL *e = curl_easy_init();
+    curl_easy_setopt(e, CURLOPT_URL, url);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, &g);
+    memset(&g, 0, sizeof g);
+    CHECK(curl_easy_perform(e) == CURLE_OK);
+    curl_easy_cleanup(e);
+}
+
+/* A listing goes through the HTTP client: a 503 (after the signature check) is retried, and
+ * one past the retries names the listing, the URL and the attempts. */
+static void test_list_retry(void)
+{
+    creds("AK", "SK", NULL);
+    pqt_s3_target t;
+    REQUIRE_OK(pqt_s3_resolve("s3://bkt/", &t));
+    pqt_s3_page all;
+    const char *f503[] = {"\"status\": 503", "list-type=2", "\"ok\": true"};
+    const char *ok200[] = {"list-type=2", "prefix=data%2F", "\"status\": 200", "\"ok\": true"};
+    int b503 = s3srv_log_count(&srv, f503, 3), b200 = s3srv_log_count(&srv, ok200, 4);
+    control("fail503=1");
+    CHECK_OK(pqt_s3_list(&t, "data/", 0, &all));
+    CHECK_EQ_I64(all.n, NDATA);
+    pqt_s3_page_free(&all);
+    CHECK_EQ_I64(s3srv_log_count(&srv, f503, 3) - b503, 1);
+    CHECK_EQ_I64(s3srv_log_count(&srv, ok200, 4) - b200, 1);
+    control("fail503=100");
+    CHECK_EQ_I64(pqt_s3_list(&t, "data/", 0, &all), PQT_IO);
+    CHECK(strstr(pqt_errmsg(), "listing ") && strstr(pqt_errmsg(), "prefix 'data/'"));
+    CHECK(strstr(pqt_errmsg(), "/bkt?list-type=2&prefix=data%2F: HTTP 503 (after 5 attempts)"));
+    CHECK(all.n == 0 && all.obj == NULL);
+    /* a small object's GET (HATS properties) too */
+    control("fail503=2");
+    char *text = NULL;
+    size_t len = 0;
+    CHECK_OK(pqt_s3_get_text(&t, "data/a.parquet", 1000, &text, &len));
+    CHECK(text && len == strlen("bkt/data/a.parquet") && strcmp(text, "bkt/data/a.parquet") == 0);
+    pqt_mem_free(text);
+    control("clear=1");
+    pqt_s3_target_free(&t);
+}
+
 int main(void)
 {
     if (!mkdtemp(root)) return 77;
@@ -266,6 +317,7 @@ int main(void)
     test_get();
     test_list();
     test_wrong_region();
+    test_list_retry();
     s3srv_stop(&srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
