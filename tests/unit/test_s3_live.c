@@ -16,12 +16,12 @@
 
 #include "pqt.h"
 #include "remote/s3.h"
-#include "s3_server.h"
+#include "test_server.h"
 #include "testutil.h"
 #include "util/mem.h"
 
 static char root[] = "/tmp/pqt_test_s3_live_XXXXXX";
-static s3srv srv;
+static tsrv srv;
 
 /* Keys of bkt below data/, in byte order. */
 static const char *const DATA_KEYS[] = {"data/.hidden/z.parquet",
@@ -119,7 +119,7 @@ static void creds(const char *key, const char *secret, const char *token)
 static void last_has(const char *a, const char *b)
 {
     char line[8192];
-    s3srv_log_last(&srv, line, sizeof line);
+    tsrv_log_last(&srv, line, sizeof line);
     if (!strstr(line, a) || (b && !strstr(line, b))) {
         fprintf(stderr, "  last request '%s' lacks '%s' or '%s'\n", line, a, b ? b : "");
         CHECK(0);
@@ -169,7 +169,7 @@ static void test_list(void)
     REQUIRE_OK(pqt_s3_resolve("s3://bkt/", &t));
     pqt_s3_page all;
     const char *lq[] = {"\"path\": \"/bkt?", "max-keys=2", "prefix=data%2F"};
-    int before = s3srv_log_count(&srv, lq, 3);
+    int before = tsrv_log_count(&srv, lq, 3);
     CHECK_OK(pqt_s3_list(&t, "data/", 2, &all));
     CHECK_EQ_I64(all.n, NDATA);
     for (int64_t i = 0; i < all.n && i < NDATA; i++) {
@@ -182,9 +182,9 @@ static void test_list(void)
         CHECK(all.obj[i].etag && all.obj[i].etag[0] == '"');
     }
     /* 11 keys two a page: 6 requests, 5 of them continuing */
-    CHECK_EQ_I64(s3srv_log_count(&srv, lq, 3) - before, (NDATA + 1) / 2);
+    CHECK_EQ_I64(tsrv_log_count(&srv, lq, 3) - before, (NDATA + 1) / 2);
     const char *cq[] = {"continuation-token=", "\"ok\": true", "\"status\": 200"};
-    CHECK_EQ_I64(s3srv_log_count(&srv, cq, 3), (NDATA + 1) / 2 - 1);
+    CHECK_EQ_I64(tsrv_log_count(&srv, cq, 3), (NDATA + 1) / 2 - 1);
     pqt_s3_page_free(&all);
 
     /* "data" without the slash also has datax/ */
@@ -264,13 +264,13 @@ static void test_list_retry(void)
     pqt_s3_page all;
     const char *f503[] = {"\"status\": 503", "list-type=2", "\"ok\": true"};
     const char *ok200[] = {"list-type=2", "prefix=data%2F", "\"status\": 200", "\"ok\": true"};
-    int b503 = s3srv_log_count(&srv, f503, 3), b200 = s3srv_log_count(&srv, ok200, 4);
+    int b503 = tsrv_log_count(&srv, f503, 3), b200 = tsrv_log_count(&srv, ok200, 4);
     control("fail503=1");
     CHECK_OK(pqt_s3_list(&t, "data/", 0, &all));
     CHECK_EQ_I64(all.n, NDATA);
     pqt_s3_page_free(&all);
-    CHECK_EQ_I64(s3srv_log_count(&srv, f503, 3) - b503, 1);
-    CHECK_EQ_I64(s3srv_log_count(&srv, ok200, 4) - b200, 1);
+    CHECK_EQ_I64(tsrv_log_count(&srv, f503, 3) - b503, 1);
+    CHECK_EQ_I64(tsrv_log_count(&srv, ok200, 4) - b200, 1);
     control("fail503=100");
     CHECK_EQ_I64(pqt_s3_list(&t, "data/", 0, &all), PQT_IO);
     CHECK(strstr(pqt_errmsg(), "listing ") && strstr(pqt_errmsg(), "prefix 'data/'"));
@@ -293,10 +293,10 @@ int main(void)
     for (int i = 0; i < NDATA; i++) {
         char rel[256];
         snprintf(rel, sizeof rel, "bkt/%s", DATA_KEYS[i]);
-        s3srv_mkfile(root, rel, 1);
+        tsrv_mkfile(root, rel, 1);
     }
-    s3srv_mkfile(root, "bkt/datax/d.parquet", 1);
-    s3srv_mkfile(root, "eubkt/x.parquet", 1);
+    tsrv_mkfile(root, "bkt/datax/d.parquet", 1);
+    tsrv_mkfile(root, "eubkt/x.parquet", 1);
     /* AK and AKT sign for eu-central-1, AKW for eu-west-1, where eubkt is */
     const char *args[] = {"--s3",
                           "AK:SK:eu-central-1",
@@ -308,7 +308,7 @@ int main(void)
                           "--bucket-region",
                           "eubkt:eu-west-1",
                           NULL};
-    if (s3srv_start(&srv, root, args) != 0) {
+    if (tsrv_start(&srv, root, args) != 0) {
         fprintf(stderr, "test_s3_live: python3 tests/remote/http_server.py does not run\n");
         return 77;
     }
@@ -318,7 +318,7 @@ int main(void)
     test_list();
     test_wrong_region();
     test_list_retry();
-    s3srv_stop(&srv);
+    tsrv_stop(&srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (!getenv("PQT_TEST_KEEP") && system(cmd) != 0)
