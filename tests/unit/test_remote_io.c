@@ -14,7 +14,7 @@
 
 #include "pqt.h"
 #include "pqt_file.h"
-#include "test_server.h"
+#include "remote_server.h"
 #include "testutil.h"
 
 static char base[64];

@@ -15,7 +15,7 @@
 #include "api/file_access.h"
 #include "dataset/listing.h"
 #include "pqt.h"
-#include "test_server.h"
+#include "remote_server.h"
 #include "testutil.h"
 #include "util/mem.h"
 

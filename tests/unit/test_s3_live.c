@@ -16,7 +16,7 @@
 
 #include "pqt.h"
 #include "remote/s3.h"
-#include "test_server.h"
+#include "remote_server.h"
 #include "testutil.h"
 #include "util/mem.h"
 

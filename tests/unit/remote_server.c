@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_server.c - start and stop tests/remote/http_server.py for the C tests; read its log.
+ * remote_server.c - start and stop tests/remote/http_server.py for the C tests; read its log.
  */
-#include "test_server.h"
+#include "remote_server.h"
 
 #include <errno.h>
 #include <fcntl.h>

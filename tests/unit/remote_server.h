@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_server.h - the C tests start tests/remote/http_server.py (python3) on 127.0.0.1 (with
+ * remote_server.h - the C tests start tests/remote/http_server.py (python3) on 127.0.0.1 (with
  * --s3 for the S3 tests) and read its JSON request log.
  */
-#ifndef PQT_TEST_SERVER_H
-#define PQT_TEST_SERVER_H
+#ifndef PQT_TEST_REMOTE_SERVER_H
+#define PQT_TEST_REMOTE_SERVER_H
 
 #include <sys/types.h>
 
