@@ -111,6 +111,25 @@ else
     fail "signatures" "$nok of $nreq requests signed and verified, $nlist listings"
 fi
 
+# --- a dataset's counters add up every member's requests (the listing's are not counted) ------
+counted() { # name args...: --explain json's requests equal the log's new non-listing lines
+    local name=$1 b lb a la req
+    shift
+    b=$(wc -l <"$tmp/log")
+    lb=$(grep -c 'list-type=2' "$tmp/log")
+    "${TIMEOUT[@]}" "$PQT" count "$@" --explain json >"$tmp/ex" 2>&1
+    a=$(wc -l <"$tmp/log")
+    la=$(grep -c 'list-type=2' "$tmp/log")
+    req=$(grep -o '"requests": [0-9]*' "$tmp/ex" | awk '{print $2}')
+    if [ -n "$req" ] && [ "$req" -gt 0 ] && [ "$req" = $(((a - b) - (la - lb))) ]; then
+        pass
+    else
+        fail "$name" "requests '$req', the server saw $((a - b)) ($((la - lb)) listings)"
+    fi
+}
+counted "dataset counters, footers" "s3://bkt/polars_hive/" --where "survey == 'gaia dr3'"
+counted "dataset counters, data" "s3://bkt/polars_hive/" --where "mag < 15 and year = 2019"
+
 # --- refusals ---------------------------------------------------------------------------------
 u=s3://bkt/ours/table_rg.parquet
 refused() { # name pattern...

@@ -98,5 +98,8 @@ typedef struct pqt_ds_counts {
     bool summary_used;
 } pqt_ds_counts;
 pqt_ds_counts pqt_file_ds_counts(const pqt_file *f);
+/* What f's sources fetched over the network so far: its own source's counters, or for a
+ * dataset every member's (and footer's) together. Zero for local files. */
+void pqt_file_net_counts(const pqt_file *f, pqt_io_net_counts *ret);
 
 #endif

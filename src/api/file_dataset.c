@@ -349,6 +349,7 @@ pqt_status pqt_file_open_dataset_snap(const char *spec, const char *const *paths
     ds->hive = !(opts && opts->hive_off);
     ds->union_by_name = opts && opts->union_by_name;
     pqt_opts_remote(opts, &ds->remote);
+    ds->remote.tally = &ds->net;
     f->ds = ds;
     f->path = ds->spec;
     f->threads = opts ? opts->threads : 0;
@@ -444,6 +445,14 @@ void pqt_file_ds_member_pixel(const pqt_file *f, int64_t i, int *order, int64_t 
 {
     *order = f->ds->list.hats_order[i];
     *pix = f->ds->list.hats_pix[i];
+}
+
+void pqt_file_net_counts(const pqt_file *f, pqt_io_net_counts *ret)
+{
+    if (f && f->ds)
+        pqt_io_net_tally_get(&f->ds->net, ret);
+    else
+        pqt_io_net_counts_get(f ? pqt_file_read_src(f).io : NULL, ret);
 }
 
 pqt_ds_counts pqt_file_ds_counts(const pqt_file *f)

@@ -32,6 +32,7 @@ typedef struct pqt_file_ds {
     pqt_ds_list list;         /* the members, their hive values, HATS facts */
     pqt_ioset *set;           /* member sources, opened on first use */
     pqt_remote_opts remote;   /* how members named by URL are read (PQT_OPT_REMOTE_*) */
+    pqt_io_net_tally net;     /* what every member's source fetched (remote.tally points here) */
     bool union_by_name;
     bool hive;                /* hive keys become columns */
     pqt_arena arena;          /* merged footer, schema, synthesized chunks */

@@ -242,7 +242,7 @@ static size_t on_body(char *data, size_t size, size_t nitems, void *p)
 {
     xfer *x = p;
     size_t len = size * nitems;
-    atomic_fetch_add_explicit(&x->h->bytes, (long long)len, memory_order_relaxed);
+    pqt_http_note(x->h, 0, (long long)len, 0);
     if (!x->body_started) {
         curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &x->status);
         if (x->status != 200 && x->status != 206) return keep_error(x, data, len);
@@ -418,7 +418,7 @@ static pqt_status finish(xfer *x, CURLcode rc)
     if (v == RETRY && x->attempts <= h->o.retries && /* -1: never */
         now + pqt_http_backoff_ms(x->attempts) - x->first_ms <= h->o.retry_ms) {
         x->due_ms = now + pqt_http_backoff_ms(x->attempts);
-        atomic_fetch_add(&h->retries, 1);
+        pqt_http_note(h, 0, 0, 1);
         return PQT_OK;
     }
     char tries[48] = "";
@@ -432,7 +432,7 @@ static pqt_status start(CURLM *m, xfer *x)
     PQT_TRY(setup(x));
     if (x->attempts++ == 0) x->first_ms = pqt_http_now_ms();
     x->running = true;
-    atomic_fetch_add(&x->h->requests, 1);
+    pqt_http_note(x->h, 1, 0, 0);
     if (curl_multi_add_handle(m, x->easy) != CURLM_OK) {
         curl_easy_cleanup(x->easy);
         x->easy = NULL;

@@ -48,7 +48,7 @@ static size_t on_body(char *data, size_t size, size_t nitems, void *p)
 {
     answer *a = p;
     size_t len = size * nitems;
-    atomic_fetch_add_explicit(&a->h->bytes, (long long)len, memory_order_relaxed);
+    pqt_http_note(a->h, 0, (long long)len, 0);
     if (a->buf.len + len > a->max) {
         a->too_big = true;
         return 0;
@@ -85,7 +85,7 @@ static pqt_status attempt(answer *a, const char *url, bool *retry, char *why, si
         curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
         curl_easy_setopt(e, CURLOPT_WRITEDATA, a);
         curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
-        atomic_fetch_add(&a->h->requests, 1);
+        pqt_http_note(a->h, 1, 0, 0);
         CURLcode rc = curl_easy_perform(e);
         curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &a->b->status);
         if (a->nomem) {
@@ -130,7 +130,7 @@ pqt_status pqt_http_get(pqt_http *h, const char *url, size_t max, pqt_http_body 
             st = pqt_err(PQT_IO, "%s: %s%s", url, why, tries);
             break;
         }
-        atomic_fetch_add(&h->retries, 1);
+        pqt_http_note(h, 0, 0, 1);
         sleep_ms(wait);
     }
     if (st == PQT_OK && pqt_buf_reserve(&a.buf, a.buf.len + 1) != PQT_OK)

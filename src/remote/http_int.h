@@ -26,6 +26,20 @@ struct pqt_http {
     atomic_llong requests, bytes, retries;
 };
 
+/* Count a request sent, body bytes received, a request repeated: in h and in its tally. */
+static inline void pqt_http_note(pqt_http *h, long long requests, long long bytes, long long retries)
+{
+    const memory_order r = memory_order_relaxed;
+    if (requests) atomic_fetch_add_explicit(&h->requests, requests, r);
+    if (bytes) atomic_fetch_add_explicit(&h->bytes, bytes, r);
+    if (retries) atomic_fetch_add_explicit(&h->retries, retries, r);
+    pqt_io_net_tally *t = h->o.tally;
+    if (!t) return;
+    if (requests) atomic_fetch_add_explicit(&t->requests, requests, r);
+    if (bytes) atomic_fetch_add_explicit(&t->bytes_fetched, bytes, r);
+    if (retries) atomic_fetch_add_explicit(&t->retries, retries, r);
+}
+
 int64_t pqt_http_now_ms(void);
 /* Milliseconds before attempt k + 1 (k >= 1): 50, 100, 200, ... at most 2 s. */
 int64_t pqt_http_backoff_ms(int k);

@@ -30,6 +30,8 @@ typedef struct pqt_remote_opts {
     int64_t retry_ms;      /* and no repeat starts later than this after the first attempt */
     int64_t timeout_ms;    /* one request, first byte to last */
     int64_t cache_bytes;   /* fetched bytes kept for reads (the hint fetches no more) */
+    pqt_io_net_tally *tally; /* also counted here (a dataset's members together), or NULL;
+                                it outlives every source opened with these options */
 } pqt_remote_opts;
 
 #define PQT_REMOTE_FOOTER_HINT ((int64_t)64 << 10)

@@ -35,7 +35,7 @@ void pqt_tbl_scan_reset(pqt_table *t)
     memset(&t->scan, 0, sizeof t->scan); /* a table no other thread sees yet */
     t->scan_rg_total = 0;
     memset(&t->scan_rg, 0, sizeof t->scan_rg);
-    if (t->f) pqt_io_net_counts_get(pqt_file_read_src(t->f).io, &t->net0);
+    if (t->f) pqt_file_net_counts(t->f, &t->net0);
     for (int i = 0; i < t->ncols; i++) atomic_store(&t->cols[i].values_decoded, 0);
 }
 
@@ -62,7 +62,7 @@ pqt_status pqt_table_scan_stats(const pqt_table *t, pqt_scan_counts *ret)
     ret->files_pruned_stats = t->files_pruned_stats;
     ret->row_groups_pruned_stats += t->healpix_pruned;
     pqt_io_net_counts net;
-    pqt_io_net_counts_get(pqt_file_read_src(t->f).io, &net);
+    pqt_file_net_counts(t->f, &net);
     ret->requests = net.requests - t->net0.requests;
     ret->bytes_fetched = net.bytes_fetched - t->net0.bytes_fetched;
     ret->retries = net.retries - t->net0.retries;

@@ -353,3 +353,12 @@ void pqt_io_net_counts_get(const pqt_io *io, pqt_io_net_counts *ret)
     *ret = (pqt_io_net_counts){0, 0, 0};
     if (io && io->ops && io->ops->counts) io->ops->counts(io->ops_ctx, ret);
 }
+
+void pqt_io_net_tally_get(const pqt_io_net_tally *t, pqt_io_net_counts *ret)
+{
+    *ret = (pqt_io_net_counts){0, 0, 0};
+    if (!t) return;
+    ret->requests = atomic_load_explicit(&t->requests, memory_order_relaxed);
+    ret->bytes_fetched = atomic_load_explicit(&t->bytes_fetched, memory_order_relaxed);
+    ret->retries = atomic_load_explicit(&t->retries, memory_order_relaxed);
+}

@@ -44,6 +44,14 @@ typedef struct pqt_io_net_counts {
     int64_t retries;
 } pqt_io_net_counts;
 
+/* Network counters several sources add to as well as to their own (a dataset's members,
+ * opened and closed as reads need them, counted together). */
+typedef struct pqt_io_net_tally {
+    atomic_llong requests, bytes_fetched, retries;
+} pqt_io_net_tally;
+/* The tally so far (NULL: zeros). */
+void pqt_io_net_tally_get(const pqt_io_net_tally *t, pqt_io_net_counts *ret);
+
 /* The operations of a source read through a table (pqt_io_open_ops). Every one is called from
  * any thread at once. read: exactly n bytes at offset (in bounds), a pqt_status with the
  * message set; will_read: the ranges the caller will read soon, in any order (the source may
