@@ -206,6 +206,7 @@ pqt_status pqt_s3_list(const pqt_s3_target *t, const char *prefix, int max_keys,
     if (!prefix) prefix = "";
     char what[512];
     snprintf(what, sizeof what, "listing %.300s/ prefix '%.150s'", t->bucket_url, prefix);
+    PQT_TRY(pqt_curl_load(what));
     CURL *easy = curl_easy_init();
     if (!easy) return pqt_err(PQT_NOMEM, "%s: libcurl cannot make a handle", what);
     char *token = NULL;
@@ -234,6 +235,11 @@ pqt_status pqt_s3_get_text(const pqt_s3_target *t, const char *key, size_t max, 
     if (!url) return pqt_err(PQT_NOMEM, "s3 GET '%s': out of memory", key);
     size_t ulen = (size_t)snprintf(url, cap, "%s/", t->bucket_url);
     pqt_s3_uri_encode(key, klen, true, url, cap, &ulen);
+    pqt_status loaded = pqt_curl_load(url);
+    if (loaded != PQT_OK) {
+        pqt_mem_free(url);
+        return loaded;
+    }
     CURL *easy = curl_easy_init();
     body bd = {.max = max};
     long http = 0;
