@@ -117,11 +117,26 @@ static void stand_slist_free_all(struct curl_slist *list)
 }
 
 static const pqt_curl_api stand_ins = {
-    stand_global_init,     stand_easy_strerror, stand_easy_init,     stand_easy_setopt,
-    stand_easy_getinfo,    stand_easy_perform,  stand_easy_reset,    stand_easy_cleanup,
-    stand_multi_init,      stand_multi_handle,  stand_multi_handle,  stand_multi_perform,
-    stand_multi_info_read, stand_multi_poll,    stand_multi_cleanup, stand_share_init,
-    stand_share_setopt,    stand_share_cleanup, stand_slist_append,  stand_slist_free_all,
+    .global_init = stand_global_init,
+    .easy_strerror = stand_easy_strerror,
+    .easy_init = stand_easy_init,
+    .easy_setopt = stand_easy_setopt,
+    .easy_getinfo = stand_easy_getinfo,
+    .easy_perform = stand_easy_perform,
+    .easy_reset = stand_easy_reset,
+    .easy_cleanup = stand_easy_cleanup,
+    .multi_init = stand_multi_init,
+    .multi_add_handle = stand_multi_handle,
+    .multi_remove_handle = stand_multi_handle,
+    .multi_perform = stand_multi_perform,
+    .multi_info_read = stand_multi_info_read,
+    .multi_poll = stand_multi_poll,
+    .multi_cleanup = stand_multi_cleanup,
+    .share_init = stand_share_init,
+    .share_setopt = stand_share_setopt,
+    .share_cleanup = stand_share_cleanup,
+    .slist_append = stand_slist_append,
+    .slist_free_all = stand_slist_free_all,
 };
 
 _Atomic(const pqt_curl_api *) pqt_curl_table = &stand_ins;
