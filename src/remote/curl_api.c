@@ -182,6 +182,7 @@ static void load_now(void)
             load_status = PQT_UNSUPPORTED;
             snprintf(load_why, sizeof load_why, "%s has no %s (too old?)%s%s", soname,
                      symbols[i].name, e ? ": " : "", e ? e : "");
+            dlclose(lib);
             return;
         }
         /* POSIX guarantees a function's address survives the round trip through void * */
