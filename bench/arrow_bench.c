@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "duckdb_dl.h"
 #include "pqt.h"
 #include "pqt_arrow.h"
@@ -43,19 +44,6 @@ static const workload WORKLOADS[] = {
     {"W9", {"mag"}, 1, "SELECT sum(m::DOUBLE) FROM (SELECT unnest(mag) AS m FROM %s)"},
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void die(const char *what, const char *why)
 {
     fprintf(stderr, "pqt_arrow_bench: %s: %s\n", what, why);
@@ -67,14 +55,14 @@ static double run_once(pqt_duck *d, const char *mode, const workload *w, const c
                        int threads, pqt_table *resident, char **text)
 {
     char sql[512];
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     if (strcmp(mode, "duckdb") == 0) {
         char src[400];
         snprintf(src, sizeof src, "read_parquet('%s')", file);
         snprintf(sql, sizeof sql, w->select, src);
         *text = pqt_duck_text(d, sql);
         if (!*text) die("DuckDB", pqt_duck_error(d));
-        return now_ms() - t0;
+        return bench_now_ms() - t0;
     }
     pqt_table *t = resident;
     if (!t) {
@@ -91,7 +79,7 @@ static double run_once(pqt_duck *d, const char *mode, const workload *w, const c
     *text = pqt_duck_scan_text(d, &s, "pqt_stream", sql);
     if (!*text) die("DuckDB's Arrow scan", pqt_duck_error(d));
     if (!resident) pqt_table_close(t);
-    return now_ms() - t0;
+    return bench_now_ms() - t0;
 }
 
 int main(int argc, char **argv)
@@ -155,7 +143,7 @@ int main(int argc, char **argv)
         double t = run_once(d, mode, w, file, threads, resident, &text);
         if (r >= 0) ms[r] = t;
     }
-    qsort(ms, (size_t)runs, sizeof *ms, cmp_double);
+    qsort(ms, (size_t)runs, sizeof *ms, bench_cmp_double);
     getrusage(RUSAGE_SELF, &ru);
     size_t n = strlen(text);
     while (n > 0 && text[n - 1] == '\n')

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "codec/codec.h"
 #include "evict_run.h"
 #include "format/meta.h"
@@ -90,13 +91,6 @@ static int grow(uint8_t **p, size_t *cap, size_t n)
     *p = malloc(n ? n : 1);
     *cap = *p ? n : 0;
     return *p ? 0 : -1;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 typedef struct {
@@ -460,12 +454,6 @@ static void json_str(const char *s)
     putchar('"');
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
     const char *path = NULL, *colspec = "ra,dec,mass,z", *evict_bin = NULL;
@@ -514,9 +502,9 @@ int main(int argc, char **argv)
             break;
         }
         memset(&st, 0, sizeof st);
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         ok = run_once(path, threads, cols, ncols, scr, &st) == 0;
-        times[r] = now_ms() - t0;
+        times[r] = bench_now_ms() - t0;
         last = st;
     }
 
@@ -530,7 +518,7 @@ int main(int argc, char **argv)
         json_str(pqt_codec_name(last.codec));
         printf(",\"times_ms\":[");
         for (int r = 0; r < runs; r++) printf("%s%.6f", r ? "," : "", times[r]);
-        qsort(times, (size_t)runs, sizeof times[0], cmp_double);
+        qsort(times, (size_t)runs, sizeof times[0], bench_cmp_double);
         double med = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
         printf("],\"median\":%.6f,\"min\":%.6f,\"max\":%.6f}\n", med, times[0], times[runs - 1]);
     } else {

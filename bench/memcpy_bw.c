@@ -17,20 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
+
 #define MAX_RUNS 100
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void copy(char *dst, const char *src, size_t n, int threads)
 {
@@ -72,9 +61,9 @@ int main(int argc, char **argv)
     double t[MAX_RUNS];
     copy(dst, src, n, threads); /* warm-up */
     for (int r = 0; r < runs; r++) {
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         copy(dst, src, n, threads);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
     }
     unsigned check = 0;
     for (size_t i = 0; i < n; i += 1 << 20) check += (unsigned char)dst[i];
@@ -82,7 +71,7 @@ int main(int argc, char **argv)
     printf("{\"engine\":\"memcpy\",\"threads\":%d,\"bytes\":%zu,\"check\":%u,\"times_ms\":[", threads, n,
            check);
     for (int r = 0; r < runs; r++) printf("%s%.6f", r ? "," : "", t[r]);
-    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+    qsort(t, (size_t)runs, sizeof t[0], bench_cmp_double);
     double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
     printf("],\"median\":%.6f,\"min\":%.6f,\"max\":%.6f,\"gbps\":%.3f}\n", med, t[0], t[runs - 1],
            (double)n / (med * 1e6));

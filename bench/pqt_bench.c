@@ -41,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "evict_run.h"
 #include "pqt_bench.h"
 #include "pqt_file.h"
@@ -72,13 +73,6 @@ static double cpu_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -428,12 +422,6 @@ static void json_str(const char *s)
     putchar('"');
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int agree(const double *a, const double *b, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -523,9 +511,9 @@ int main(int argc, char **argv)
     int ok = cold(evict_bin, &b, &ev) == 0 && fn(&b, first, &nfirst) == 0; /* warm-up */
     for (int r = 0; ok && r < runs; r++) {
         if (!(ok = cold(evict_bin, &b, &ev) == 0)) break;
-        double t0 = now_ms(), c0 = cpu_ms();
+        double t0 = bench_now_ms(), c0 = cpu_ms();
         ok = fn(&b, v, &nv) == 0;
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
         cpu[r] = cpu_ms() - c0;
         if (ok && (nv != nfirst || !agree(first, v, nv))) {
             bench_fail(&b, "answer changed between runs (run %d: %.17g vs %.17g)", r + 1, v[0], first[0]);
@@ -553,9 +541,9 @@ int main(int argc, char **argv)
         for (int i = 0; i < nfirst; i++) printf("%s%.17g", i ? "," : "", first[i]);
         printf("],\"times_ms\":[");
         for (int r = 0; r < runs; r++) printf("%s%.6f", r ? "," : "", t[r]);
-        qsort(cpu, (size_t)runs, sizeof cpu[0], cmp_double);
+        qsort(cpu, (size_t)runs, sizeof cpu[0], bench_cmp_double);
         printf("],\"cpu_ms_median\":%.6f,\"cpu_ms_min\":%.6f", cpu[runs / 2], cpu[0]);
-        qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+        qsort(t, (size_t)runs, sizeof t[0], bench_cmp_double);
         double med = runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
         printf(",\"median\":%.6f,\"min\":%.6f,\"max\":%.6f}\n", med, t[0], t[runs - 1]);
     } else {

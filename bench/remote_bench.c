@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "pqt.h"
 
 typedef struct workload {
@@ -33,13 +34,6 @@ static const workload WORKLOADS[] = {
     {"W2", "%ID%", {"ra"}, 1},
     {"W3", "survey == \"rare\"", {"ra", "dec", "mass", "z"}, 4},
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int64_t opt_gap = 0, opt_max = 0, opt_in_flight = 0;
 
@@ -64,7 +58,7 @@ static int run(const workload *w, const char *src, const char *label, int64_t nr
         }
         st = pqt_opts_set_str(o, PQT_OPT_FILTER, rule);
     }
-    double t0 = now_s();
+    double t0 = (bench_now_ms() / 1e3);
     if (st == PQT_OK) st = pqt_table_open(src, o, &t);
     if (st == PQT_OK) st = pqt_table_prefetch(t, w->sums, w->nsums);
     double sums[4] = {0};
@@ -75,7 +69,7 @@ static int run(const workload *w, const char *src, const char *label, int64_t nr
         for (int64_t i = 0; st == PQT_OK && i < n; i++) sums[k] += ((double *)d)[i];
         pqt_free(d);
     }
-    double dt = now_s() - t0;
+    double dt = (bench_now_ms() / 1e3) - t0;
     pqt_scan_counts c;
     memset(&c, 0, sizeof c);
     if (st == PQT_OK) st = pqt_table_scan_stats(t, &c);

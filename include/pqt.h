@@ -334,7 +334,9 @@ PQT_API pqt_status pqt_maml_check_alloc(const char *maml_path, const char *parqu
  *    finish changes, before sharing a table.
  *  - "Structural change": add/drop/keep/rename/copy/cast/set (all forms)/append/sort_by/
  *    delete_rows/truncate/evict/reload, the first request for the row index, a set_null that
- *    has to allocate a null bitmap or that nulls a list row holding elements. Each bumps
+ *    has to allocate a null bitmap or that nulls a list row holding elements, a write into
+ *    (or a view of) a column whose arrays an Arrow export still reads: the table moves to a
+ *    copy of its own (copy on write, pqt_arrow.h). Each bumps
  *    pqt_table_generation() and ends the life of column views; a call that changes nothing
  *    bumps nothing.
  *  - Detached: a change of the row set (sort_by that moves rows, append of rows,
@@ -892,7 +894,9 @@ PQT_API pqt_status pqt_table_set(pqt_table *t, const char *name, const void *dat
  * 1 makes it present when modify_nulls != 0 and leaves its null flag as it was when
  * modify_nulls == 0. Every row is checked first (PQT_RANGE naming the first bad one; nothing
  * written). Reads the column first. Marks it caller-written (n > 0). Not a structural change
- * unless a null bitmap had to be allocated. PQT_KIND for strings and lists. */
+ * unless a null bitmap had to be allocated or an Arrow export still reads the column's
+ * arrays (the table then writes into a copy of its own: pqt_arrow.h). PQT_KIND for strings
+ * and lists. */
 PQT_API pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *rows,
                                       int64_t n, const void *data, size_t data_nbytes,
                                       const uint8_t *validity, int modify_nulls);

@@ -83,16 +83,20 @@ struct ArrowArrayStream {
  * column not resident is read batch by batch through the table's plan, so memory stays
  * about one batch; the columns of a table sorted at open are made resident first. The
  * table must not change (structurally or in values) and must not be closed while the stream
- * is pulled; the arrays already pulled need nothing of it (values written in place into a
- * resident column later, by pqt_table_set_null, pqt_table_set_rows or through a view, show
- * in them).
+ * is pulled; the arrays already pulled need nothing of it and never change: a later write
+ * into a column whose arrays an export still reads (pqt_table_set_rows, pqt_table_set_null,
+ * pqt_table_clear_null, pqt_table_cast, taking a pqt_table_column view to write through)
+ * first gives the table its own copy, a structural change (the generation is bumped). A
+ * view taken before the export shares its arrays: do not write through it while they live.
  * Mapping (docs/arrow.md): int32/int64/uint64 as themselves, float32/float64, FLOAT16 as
  * halffloat, bool bit-packed, strings as large_utf8, binary as large_binary, decimals as
  * decimal128 with the file's precision and scale (up to precision 38, the widest whose
  * unscaled integers pqt reads; wider ones as float64), date32, time32[ms]/time64[us|ns],
  * timestamps with their unit and "UTC" when adjusted to UTC, UUID as fixed_size_binary(16)
  * with extension name "arrow.uuid", vectors as fixed_size_list, lists as large_list, struct
- * leaves ("s.a", "s.b") gathered into one struct field, maps as map<key, value>. A column's
+ * leaves and lists ("s.a", "s.b", "s.l") gathered into one struct field, null where the
+ * file's struct is null (from its definition levels, while the table's rows are its file's),
+ * maps as map<key, value>. A column's
  * unit and MAML description travel as field metadata ("unit", "description", "ucd").
  * Errors: PQT_NOT_FOUND naming a missing column; PQT_UNSUPPORTED_TYPE naming a column pqt
  * cannot read; PQT_MISUSE (NULL t or out, ncols < 0, batch_rows < 0); on failure *out is

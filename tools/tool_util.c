@@ -305,8 +305,14 @@ bool tool_is_dataset(const char *path)
 {
     struct stat sb;
     if (strcmp(path, "-") == 0) return false;
-    /* an HTTP URL names one file; its '?' starts a query, not a pattern */
-    if (strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0) return false;
+    /* a URL names a dataset as the library reads it (docs/remote.md "Datasets below a
+     * prefix"): ending with '/', a bare s3://bucket, or an s3:// key with a glob character;
+     * an http(s) URL's '?' starts a query, not a pattern */
+    size_t n = strlen(path);
+    if (strncasecmp(path, "http://", 7) == 0 || strncasecmp(path, "https://", 8) == 0)
+        return path[n - 1] == '/';
+    if (strncasecmp(path, "s3://", 5) == 0)
+        return path[n - 1] == '/' || !strchr(path + 5, '/') || strpbrk(path + 5, "*?[") != NULL;
     if (stat(path, &sb) == 0) return S_ISDIR(sb.st_mode);
     return strpbrk(path, "*?[") != NULL;
 }

@@ -2,7 +2,7 @@
 """run_example.py - run one Fortran program of fortran/ in a scratch directory and judge it.
 
     run_example.py --exe PROGRAM [--data SRC[=NAME]]... [--env K=V]...
-                   [--expected FILE --name NAME] [--match REGEX] [--fail REGEX]
+                   [--expected FILE --name NAME] [--match REGEX] [--fail REGEX] [--http-server]
 
 --data copies SRC into the scratch directory (as NAME when given): the example programs open
 "big.parquet", "catalogue.maml" and so on by bare name, and two of them want different
@@ -12,7 +12,9 @@ a float printed by list-directed output is rounded), and every other expected to
 appears among its tokens. A program that checks itself prints "FAIL" for each failed check
 and exits non-zero; any "FAIL" token fails the test. --match: the output must match REGEX
 (a warning the program cannot see itself). With --fail the program must exit
-non-zero with output matching REGEX (an `error stop` path).
+non-zero with output matching REGEX (an `error stop` path). --http-server serves the scratch
+directory with tests/remote/http_server.py for the program's run (its URL in PQT_TEST_BASE),
+and the test fails unless the program fetched byte ranges from it.
 """
 import argparse
 import os
@@ -21,6 +23,22 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests', 'remote',
+                      'http_server.py')
+
+
+def start_server(root, env):
+    """tests/remote/http_server.py on root; its process and log path, PQT_TEST_BASE set."""
+    log = os.path.join(root, 'requests.jsonl')
+    srv = subprocess.Popen([sys.executable, SERVER, '--root', root, '--log', log],
+                           stdout=subprocess.PIPE, text=True)
+    line = srv.stdout.readline()
+    if not line.startswith('PORT '):
+        srv.kill()
+        raise SystemExit('FAILED: the test server did not start')
+    env['PQT_TEST_BASE'] = 'http://127.0.0.1:' + line.split()[1]
+    return srv, log
 
 
 def number(tok):
@@ -39,6 +57,7 @@ def main():
     ap.add_argument('--name')
     ap.add_argument('--match')
     ap.add_argument('--fail')
+    ap.add_argument('--http-server', action='store_true')
     a = ap.parse_args()
 
     env = dict(os.environ)
@@ -49,9 +68,25 @@ def main():
         for d in a.data:
             src, _, name = d.partition('=')
             shutil.copy(src, os.path.join(tmp, name or os.path.basename(src)))
-        p = subprocess.run([os.path.abspath(a.exe)], cwd=tmp, env=env, capture_output=True,
-                           text=True, timeout=600)
+        srv = log = None
+        if a.http_server:
+            srv, log = start_server(tmp, env)
+        try:
+            p = subprocess.run([os.path.abspath(a.exe)], cwd=tmp, env=env, capture_output=True,
+                               text=True, timeout=600)
+        finally:
+            if srv:
+                srv.kill()
+                srv.wait()
+        ranged = 0
+        if log:
+            with open(log) as f:
+                ranged = sum('"status": 206' in line for line in f)
     out = p.stdout + p.stderr
+    if a.http_server and ranged < 2:
+        sys.stdout.write(out)
+        print(f'FAILED: {ranged} range requests reached the test server')
+        return 1
     sys.stdout.write(out)
 
     if a.fail:

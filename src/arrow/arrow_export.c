@@ -33,10 +33,19 @@ typedef struct ax_feed {
     pqt_chunk_ctx *cx;
 } ax_feed;
 
+/* Where one struct group of the file is present, per table row (pqt_tview_group_present),
+ * read once per stream at its first batch. */
+typedef struct ax_group {
+    int gnode;
+    uint8_t *present; /* NULL: its presence is unknown (no leaf, old level encoding) */
+} ax_group;
+
 typedef struct ax_stream {
     pqt_table *t;
     pqt_ax_col *cols;
     int ncols;
+    ax_group *groups;
+    int ngroups;
     ax_feed *feeds; /* 2 per column: keys (or values), a map's values */
     int64_t nrows, next_row, batch_rows;
     bool rg_batches; /* cut at the plan's row groups */
@@ -147,6 +156,9 @@ static pqt_status feed_rows(pqt_table *t, ax_feed *f, int64_t lo, int64_t n,
 
 static void stream_free(ax_stream *st)
 {
+    for (int i = 0; i < st->ngroups; i++)
+        pqt_mem_free(st->groups[i].present);
+    pqt_mem_free(st->groups);
     for (int i = 0; i < 2 * st->ncols; i++)
         feed_free(&st->feeds[i]);
     pqt_mem_free(st->feeds);
@@ -168,9 +180,45 @@ static pqt_status col_array(ax_stream *st, int i, int64_t lo, int64_t n, struct 
     return rs;
 }
 
+/* Where the struct group at level g above columns [i, j) is present, per table row, or NULL
+ * (*present_ret) when every row holds it: a required group, a table whose rows no longer
+ * follow its file, or a group whose presence the levels cannot tell. */
+static pqt_status group_present(ax_stream *st, int i, int j, int g, const uint8_t **present_ret)
+{
+    *present_ret = NULL;
+    const char *name;
+    bool opt = false;
+    pqt_tview_struct_node(st->t, st->cols[i].slot, g, &name, &opt);
+    if (!opt || !pqt_tview_rows_follow_file(st->t)) return PQT_OK;
+    int gnode = -1;
+    for (int k = i; k < j && gnode < 0; k++)
+        gnode = pqt_tview_struct_group(st->t, st->cols[k].slot, g);
+    if (gnode < 0) return PQT_OK;
+    for (int k = 0; k < st->ngroups; k++)
+        if (st->groups[k].gnode == gnode) {
+            *present_ret = st->groups[k].present;
+            return PQT_OK;
+        }
+    ax_group *gs = pqt_realloc(st->groups, (size_t)(st->ngroups + 1) * sizeof *gs);
+    if (!gs) return pqt_err(PQT_NOMEM, "out of memory exporting a struct field");
+    st->groups = gs;
+    uint8_t *present = pqt_malloc((size_t)st->nrows + 1);
+    if (!present) return pqt_err(PQT_NOMEM, "out of memory exporting a struct field");
+    bool ok = true;
+    pqt_status rs = pqt_tview_group_present(st->t, gnode, present, &ok);
+    if (rs != PQT_OK || !ok) {
+        pqt_mem_free(present);
+        present = NULL;
+    }
+    if (rs != PQT_OK) return rs;
+    gs[st->ngroups++] = (ax_group){gnode, present};
+    *present_ret = present;
+    return PQT_OK;
+}
+
 /* Move arrs[i..end) (columns at struct level g) into kids, grouping struct leaves. */
-static pqt_status assemble(ax_stream *st, struct ArrowArray *arrs, int i, int end, int g, int64_t n,
-                           struct ArrowArray *kids, int *nk)
+static pqt_status assemble(ax_stream *st, struct ArrowArray *arrs, int i, int end, int g,
+                           int64_t lo, int64_t n, struct ArrowArray *kids, int *nk)
 {
     pqt_status rs = PQT_OK;
     *nk = 0;
@@ -184,9 +232,11 @@ static pqt_status assemble(ax_stream *st, struct ArrowArray *arrs, int i, int en
         int j = pqt_ax_group_end(st->t, st->cols, i, end, g), m = 0;
         struct ArrowArray *sub = pqt_calloc((size_t)(j - i), sizeof *sub);
         if (!sub) return pqt_err(PQT_NOMEM, "out of memory exporting a struct field");
-        rs = assemble(st, arrs, i, j, g + 1, n, sub, &m);
+        const uint8_t *present = NULL;
+        rs = assemble(st, arrs, i, j, g + 1, lo, n, sub, &m);
+        if (rs == PQT_OK) rs = group_present(st, i, j, g, &present);
         if (rs == PQT_OK) {
-            rs = pqt_ax_struct(n, sub, m, &kids[*nk]);
+            rs = pqt_ax_struct(n, present ? present + lo : NULL, sub, m, &kids[*nk]);
             if (rs == PQT_OK) (*nk)++;
         } else {
             for (int k = 0; k < m; k++)
@@ -207,9 +257,9 @@ static pqt_status make_batch(ax_stream *st, int64_t lo, int64_t n, struct ArrowA
     for (int i = 0; i < st->ncols && rs == PQT_OK; i++)
         rs = col_array(st, i, lo, n, &arrs[i]);
     int nk = 0;
-    if (rs == PQT_OK) rs = assemble(st, arrs, 0, st->ncols, 0, n, kids, &nk);
+    if (rs == PQT_OK) rs = assemble(st, arrs, 0, st->ncols, 0, lo, n, kids, &nk);
     if (rs == PQT_OK)
-        rs = pqt_ax_struct(n, kids, nk, out);
+        rs = pqt_ax_struct(n, NULL, kids, nk, out);
     else
         for (int k = 0; k < nk; k++)
             kids[k].release(&kids[k]);

@@ -357,10 +357,24 @@ pqt_status pqt_ax_array(const pqt_ax_col *c, pqt_colbuf_share *s, int64_t r0, pq
     return st;
 }
 
-pqt_status pqt_ax_struct(int64_t n, struct ArrowArray *kids, int nkids, struct ArrowArray *out)
+pqt_status pqt_ax_struct(int64_t n, const uint8_t *present, struct ArrowArray *kids, int nkids,
+                         struct ArrowArray *out)
 {
     ax_arr *p;
     pqt_status st = arr_new(out, n, 1, nkids, &p);
+    int64_t nulls = 0;
+    for (int64_t r = 0; present && r < n; r++)
+        nulls += !present[r];
+    if (st == PQT_OK && nulls > 0) { /* a bitmap only when a row is null */
+        uint8_t *bm = owned(p, 0, (size_t)(n + 7) / 8);
+        if (!bm) {
+            arr_release(out);
+            st = oom();
+        }
+        for (int64_t r = 0; bm && r < n; r++)
+            if (present[r]) bm[r >> 3] |= (uint8_t)(1u << (r & 7));
+        out->null_count = nulls;
+    }
     for (int i = 0; i < nkids; i++) {
         if (st == PQT_OK)
             *out->children[i] = kids[i]; /* a move: bitwise */

@@ -75,9 +75,11 @@ pqt_status pqt_ax_schema_col(pqt_table *t, const pqt_ax_col *c, struct ArrowSche
  * owners. */
 pqt_status pqt_ax_array(const pqt_ax_col *c, pqt_colbuf_share *s, int64_t r0, pqt_colbuf_share *vs,
                         int64_t vr0, int64_t n, struct ArrowArray *out);
-/* A struct array of n rows, no nulls, taking over kids[0..nkids) (moved, released with it;
- * on failure they are released). */
-pqt_status pqt_ax_struct(int64_t n, struct ArrowArray *kids, int nkids, struct ArrowArray *out);
+/* A struct array of n rows taking over kids[0..nkids) (moved, released with it; on failure
+ * they are released). present: one byte per row, 0 where the struct is null (a validity
+ * bitmap of its own); NULL: no row null. */
+pqt_status pqt_ax_struct(int64_t n, const uint8_t *present, struct ArrowArray *kids, int nkids,
+                         struct ArrowArray *out);
 
 /* Private blocks of exported arrays and schemas alive now (each made adds one, each release
  * takes it back): tests assert it returns to 0. */

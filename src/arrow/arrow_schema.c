@@ -119,7 +119,11 @@ static pqt_status describe_col(pqt_table *t, int slot, int vslot, const char *ca
         strcpy(c->elem.format, "g");
         c->unscaled = false;
     }
-    c->depth = c->shape == PQT_AX_SCALAR ? pqt_tview_struct_depth(t, slot) : 0;
+    /* a list inside a struct is a field of its struct, as a scalar is (a map's keys and
+     * values are not: they make a map of their own) */
+    bool in_map = v.fcol && v.fcol->in_map;
+    bool nests = c->shape == PQT_AX_SCALAR || (c->shape == PQT_AX_LIST && !in_map && vslot < 0);
+    c->depth = nests ? pqt_tview_struct_depth(t, slot) : 0;
     bool opt;
     if (c->depth > 0) pqt_tview_struct_node(t, slot, c->depth, &c->name, &opt);
     if (vslot >= 0) {

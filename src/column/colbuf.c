@@ -94,6 +94,19 @@ void pqt_colbuf_share_ref(pqt_colbuf_share *s) { atomic_fetch_add(&s->refs, 1); 
 
 const pqt_colbuf *pqt_colbuf_share_arrays(const pqt_colbuf_share *s) { return &s->arrays; }
 
+bool pqt_colbuf_shared(const pqt_colbuf *b)
+{
+    /* each owner's base is referenced once by the owner above it: more is someone else */
+    for (const pqt_colbuf_share *s = b->share; s; s = s->base)
+        if (atomic_load(&s->refs) > 1) return true;
+    return false;
+}
+
+bool pqt_colbuf_data_shared(const pqt_colbuf *b)
+{
+    return b->share && b->data == b->share->arrays.data;
+}
+
 static void colbuf_free_with(pqt_colbuf *b, void (*free_fn)(void *))
 {
     if (b->share) { /* the shared arrays go with the last reference; newer ones now */

@@ -78,6 +78,13 @@ void pqt_colbuf_share_drop(pqt_colbuf_share *s);
 void pqt_colbuf_share_ref(pqt_colbuf_share *s);
 /* The shared arrays, read-only: alive while a reference is held. */
 const pqt_colbuf *pqt_colbuf_share_arrays(const pqt_colbuf_share *s);
+/* Whether arrays of b are read by anyone else (a reference besides b's own, to its owner or to
+ * an older owner it shares arrays with): a write into them would show through an export, so
+ * the writer copies first (copy on write). */
+bool pqt_colbuf_shared(const pqt_colbuf *b);
+/* Whether b's data array belongs to its owner (b shared it): replacing the array must leave
+ * it to the owner instead of freeing it. */
+bool pqt_colbuf_data_shared(const pqt_colbuf *b);
 /* Make room for `need` elements of a list colbuf, growing geometrically up to elem_limit:
  * counts from the footer are trusted as a limit, not as an allocation. PQT_CORRUPT past the
  * limit (more elements than the chunks' value counts). */

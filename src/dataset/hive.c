@@ -9,39 +9,14 @@
 #include "dataset/listing.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/pct.h"
 
 #define HIVE_NULL "__HIVE_DEFAULT_PARTITION__"
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* Percent-decode s[0..n) into out (n + 1 bytes at least); the decoded length. */
-static size_t decode_into(const char *s, size_t n, char *out)
-{
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        int hi, lo;
-        if (s[i] == '%' && i + 2 < n && (hi = hexval(s[i + 1])) >= 0 &&
-            (lo = hexval(s[i + 2])) >= 0) {
-            out[j++] = (char)(hi * 16 + lo);
-            i += 2;
-        } else {
-            out[j++] = s[i];
-        }
-    }
-    out[j] = '\0';
-    return j;
-}
 
 char *pqt_ds_hive_decode(const char *s, size_t n)
 {
     char *out = pqt_malloc(n + 1);
-    if (out) decode_into(s, n, out);
+    if (out) pqt_percent_decode(s, n, out);
     return out;
 }
 
@@ -127,7 +102,7 @@ static pqt_status collect_keys(const pqt_ds_list *l, keyset *ks, char *scratch)
         const char *path = l->rel[i];
         size_t pos = 0, start, len, eq;
         while (next_dir_component(path, &pos, &start, &len, &eq)) {
-            decode_into(path + start, eq, scratch);
+            pqt_percent_decode(path + start, eq, scratch);
             int k = key_find(ks, scratch);
             if (k < 0) {
                 PQT_TRY(key_add(ks, scratch, path));
@@ -148,9 +123,9 @@ static pqt_status fill_values(const pqt_ds_list *l, const keyset *ks, char **val
         const char *path = l->rel[i];
         size_t pos = 0, start, len, eq;
         while (next_dir_component(path, &pos, &start, &len, &eq)) {
-            decode_into(path + start, eq, scratch);
+            pqt_percent_decode(path + start, eq, scratch);
             int k = key_find(ks, scratch);
-            size_t vlen = decode_into(path + start + eq + 1, len - eq - 1, scratch);
+            size_t vlen = pqt_percent_decode(path + start + eq + 1, len - eq - 1, scratch);
             if (strcmp(scratch, HIVE_NULL) == 0) continue;
             char *v = pqt_strndup(scratch, vlen);
             if (!v) return pqt_err(PQT_NOMEM, "hive values of '%s': out of memory", path);

@@ -9,6 +9,7 @@
  * ever held whole.
  */
 #include "remote/http.h"
+#include "remote/http_int.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -19,20 +20,6 @@
 #include "remote/curl_api.h"
 #include "util/error.h"
 #include "util/mem.h"
-
-struct pqt_http {
-    char *url;
-    pqt_remote_opts o;
-    pqt_http_sign_fn sign;
-    void *sign_ctx;
-    CURLSH *share; /* connections, DNS and TLS sessions kept between requests */
-    pthread_mutex_t lock[CURL_LOCK_DATA_LAST];
-    int64_t size;                    /* -1 until the first answer */
-    char etag[PQT_HTTP_VALIDATOR];   /* the first answer's, "" when it had none */
-    char lastmod[PQT_HTTP_VALIDATOR];
-    atomic_bool range_ignored;
-    atomic_llong requests, bytes, retries;
-};
 
 /* One transfer: a request, its attempts, and what the answer's headers said. */
 typedef struct xfer {
@@ -51,13 +38,15 @@ typedef struct xfer {
     int64_t keep_from;          /* file offset of body byte 0 */
     bool body_started, stopped; /* stopped: the write callback ended a 200 at the range end */
     char why[160];              /* why the write callback refused the body */
+    char err_body[512];         /* the start of an error answer's body (S3's <Code>) */
+    size_t err_len;
 } xfer;
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static CURLcode global_rc;
 static void global_init(void) { global_rc = curl_global_init(CURL_GLOBAL_DEFAULT); }
 
-static int64_t now_ms(void)
+int64_t pqt_http_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -112,10 +101,24 @@ void pqt_http_free(pqt_http *h)
     if (h->share) curl_share_cleanup(h->share);
     for (int i = 0; i < CURL_LOCK_DATA_LAST; i++) pthread_mutex_destroy(&h->lock[i]);
     pqt_mem_free(h->url);
+    pqt_mem_free(h->name);
     pqt_mem_free(h);
 }
 
+pqt_status pqt_http_set_name(pqt_http *h, const char *name)
+{
+    char *n = pqt_strdup(name);
+    if (!n) return pqt_err(PQT_NOMEM, "out of memory opening %s", name);
+    pqt_mem_free(h->name);
+    h->name = n;
+    return PQT_OK;
+}
+
 const char *pqt_http_url(const pqt_http *h) { return h->url; }
+const char *pqt_http_shown(const pqt_http *h)
+{
+    return h->name ? h->name : h->url;
+}
 int64_t pqt_http_size(const pqt_http *h) { return h->size; }
 bool pqt_http_range_ignored(const pqt_http *h) { return atomic_load(&h->range_ignored); }
 
@@ -217,6 +220,25 @@ static bool body_start(xfer *x)
     return true;
 }
 
+/* An error page is not kept, but its start is: S3 names the error in its <Code>. */
+static size_t keep_error(xfer *x, const char *data, size_t len)
+{
+    size_t k = sizeof x->err_body - 1 - x->err_len;
+    if (k > len) k = len;
+    memcpy(x->err_body + x->err_len, data, k);
+    x->err_len += k;
+    x->err_body[x->err_len] = 0;
+    return len;
+}
+
+void pqt_http_error_code(const char *body, char *buf, size_t cap)
+{
+    const char *a = strstr(body, "<Code>"), *b = a ? strstr(a, "</Code>") : NULL;
+    buf[0] = 0;
+    if (a && b && b - a - 6 > 0 && b - a - 6 < 100)
+        snprintf(buf, cap, " (%.*s)", (int)(b - a - 6), a + 6);
+}
+
 static size_t on_body(char *data, size_t size, size_t nitems, void *p)
 {
     xfer *x = p;
@@ -224,10 +246,10 @@ static size_t on_body(char *data, size_t size, size_t nitems, void *p)
     atomic_fetch_add_explicit(&x->h->bytes, (long long)len, memory_order_relaxed);
     if (!x->body_started) {
         curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &x->status);
-        if (x->status != 200 && x->status != 206) return len; /* an error page: not kept */
+        if (x->status != 200 && x->status != 206) return keep_error(x, data, len);
         if (!body_start(x)) return 0;
     }
-    if (x->status != 200 && x->status != 206) return len;
+    if (x->status != 200 && x->status != 206) return keep_error(x, data, len);
     pqt_http_req *r = x->req;
     int64_t at = x->keep_from + x->body_at; /* file offset of data[0] */
     x->body_at += (int64_t)len;
@@ -254,13 +276,15 @@ static pqt_status setup(xfer *x)
     pqt_http *h = x->h;
     pqt_http_req *r = x->req;
     CURL *e = curl_easy_init();
-    if (!e) return pqt_err(PQT_NOMEM, "%s: out of memory for a request", h->url);
+    if (!e) return pqt_err(PQT_NOMEM, "%s: out of memory for a request", pqt_http_shown(h));
     x->easy = e;
     x->status = 0;
     x->cr_first = x->cr_total = x->clen = -1;
     x->etag[0] = x->lastmod[0] = x->why[0] = 0;
     x->body_at = 0;
     x->body_started = x->stopped = false;
+    x->err_len = 0;
+    x->err_body[0] = 0;
     r->got = 0;
     char range[64];
     if (r->suffix)
@@ -268,22 +292,46 @@ static pqt_status setup(xfer *x)
     else
         snprintf(range, sizeof range, "%lld-%lld", (long long)r->offset,
                  (long long)(r->offset + r->n - 1));
-    curl_easy_setopt(e, CURLOPT_URL, h->url);
     curl_easy_setopt(e, CURLOPT_RANGE, range);
-    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)h->o.timeout_ms);
-    curl_easy_setopt(e, CURLOPT_USERAGENT, "pqt");
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
     curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+    return pqt_http_easy_common(h, e, h->url);
+}
+
+pqt_status pqt_http_easy_common(pqt_http *h, void *easy, const char *url)
+{
+    CURL *e = easy;
+    curl_easy_setopt(e, CURLOPT_URL, url);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)h->o.timeout_ms);
+    curl_easy_setopt(e, CURLOPT_USERAGENT, "pqt");
     if (h->share) curl_easy_setopt(e, CURLOPT_SHARE, h->share);
-    /* S3 (src/remote/s3.c): pqt_s3_apply signs the request here, through h->sign */
+    /* S3 (src/remote/s3_apply.c): pqt_s3_sign signs the request here, through h->sign */
     if (h->sign) return h->sign(e, h->sign_ctx);
     return PQT_OK;
+}
+
+bool pqt_http_curl_retryable(int rc)
+{
+    switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_SSL_CONNECT_ERROR:
+        return true;
+    default:
+        return false;
+    }
 }
 
 typedef enum verdict { OK, RETRY, FAIL } verdict;
@@ -300,17 +348,12 @@ static verdict judge(xfer *x, CURLcode rc, char *why, size_t cap)
             return FAIL;
         }
         snprintf(why, cap, "%s", curl_easy_strerror(rc));
-        switch (rc) {
-        case CURLE_OPERATION_TIMEDOUT: case CURLE_RECV_ERROR: case CURLE_SEND_ERROR:
-        case CURLE_GOT_NOTHING: case CURLE_PARTIAL_FILE: case CURLE_COULDNT_CONNECT:
-        case CURLE_HTTP2: case CURLE_HTTP2_STREAM: case CURLE_SSL_CONNECT_ERROR:
-            return RETRY;
-        default:
-            return FAIL;
-        }
+        return pqt_http_curl_retryable(rc) ? RETRY : FAIL;
     }
     if (x->status != 200 && x->status != 206) {
-        snprintf(why, cap, "HTTP %ld", x->status);
+        char code[112];
+        pqt_http_error_code(x->err_body, code, sizeof code);
+        snprintf(why, cap, "HTTP %ld%s", x->status, code);
         return x->status >= 500 || x->status == 429 || x->status == 408 ? RETRY : FAIL;
     }
     if (!x->body_started && !body_start(x)) { /* an empty body */
@@ -353,7 +396,7 @@ static verdict judge(xfer *x, CURLcode rc, char *why, size_t cap)
 }
 
 /* Milliseconds before attempt k + 1 (k >= 1): 50, 100, 200, ... at most 2 s. */
-static int64_t backoff_ms(int k)
+int64_t pqt_http_backoff_ms(int k)
 {
     int64_t ms = (int64_t)50 << (k - 1 < 6 ? k - 1 : 6);
     return ms < 2000 ? ms : 2000;
@@ -372,29 +415,30 @@ static pqt_status finish(xfer *x, CURLcode rc)
         x->done = true;
         return PQT_OK;
     }
-    int64_t now = now_ms();
+    int64_t now = pqt_http_now_ms();
     if (v == RETRY && x->attempts <= h->o.retries && /* -1: never */
-        now + backoff_ms(x->attempts) - x->first_ms <= h->o.retry_ms) {
-        x->due_ms = now + backoff_ms(x->attempts);
+        now + pqt_http_backoff_ms(x->attempts) - x->first_ms <= h->o.retry_ms) {
+        x->due_ms = now + pqt_http_backoff_ms(x->attempts);
         atomic_fetch_add(&h->retries, 1);
         return PQT_OK;
     }
     char tries[48] = "";
     if (x->attempts > 1) snprintf(tries, sizeof tries, " (after %d attempts)", x->attempts);
-    return pqt_err(PQT_IO, "%s: %s: %s%s", h->url, range_text(x->req, rt, sizeof rt), why, tries);
+    return pqt_err(PQT_IO, "%s: %s: %s%s", pqt_http_shown(h), range_text(x->req, rt, sizeof rt),
+                   why, tries);
 }
 
 static pqt_status start(CURLM *m, xfer *x)
 {
     PQT_TRY(setup(x));
-    if (x->attempts++ == 0) x->first_ms = now_ms();
+    if (x->attempts++ == 0) x->first_ms = pqt_http_now_ms();
     x->running = true;
     atomic_fetch_add(&x->h->requests, 1);
     if (curl_multi_add_handle(m, x->easy) != CURLM_OK) {
         curl_easy_cleanup(x->easy);
         x->easy = NULL;
         x->running = false;
-        return pqt_err(PQT_IO, "%s: cannot start a request", x->h->url);
+        return pqt_err(PQT_IO, "%s: cannot start a request", pqt_http_shown(x->h));
     }
     return PQT_OK;
 }
@@ -407,7 +451,7 @@ pqt_status pqt_http_fetch(pqt_http *h, pqt_http_req *reqs, int n)
     if (!m || !xs) {
         if (m) curl_multi_cleanup(m);
         pqt_mem_free(xs);
-        return pqt_err(PQT_NOMEM, "%s: out of memory for %d requests", h->url, n);
+        return pqt_err(PQT_NOMEM, "%s: out of memory for %d requests", pqt_http_shown(h), n);
     }
     for (int i = 0; i < n; i++) xs[i] = (xfer){.h = h, .req = &reqs[i]};
     int in_flight = h->o.in_flight > 0 ? h->o.in_flight : 1;
@@ -415,7 +459,7 @@ pqt_status pqt_http_fetch(pqt_http *h, pqt_http_req *reqs, int n)
     pqt_status st = PQT_OK;
     int ndone = 0, nrun = 0;
     while (st == PQT_OK && ndone < n) {
-        int64_t now = now_ms(), wait = 100;
+        int64_t now = pqt_http_now_ms(), wait = 100;
         for (int i = 0; st == PQT_OK && i < n && nrun < in_flight; i++) {
             xfer *x = &xs[i];
             if (x->done || x->running) continue;
@@ -428,7 +472,7 @@ pqt_status pqt_http_fetch(pqt_http *h, pqt_http_req *reqs, int n)
         }
         int still;
         if (st == PQT_OK && curl_multi_perform(m, &still) != CURLM_OK)
-            st = pqt_err(PQT_IO, "%s: the transfer failed", h->url);
+            st = pqt_err(PQT_IO, "%s: the transfer failed", pqt_http_shown(h));
         CURLMsg *msg;
         int left;
         while (st == PQT_OK && (msg = curl_multi_info_read(m, &left))) {

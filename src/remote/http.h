@@ -35,6 +35,9 @@ pqt_status pqt_http_new(const char *url, const pqt_remote_opts *opts, pqt_http_s
                         void *sign_ctx, pqt_http **ret);
 void pqt_http_free(pqt_http *h);
 const char *pqt_http_url(const pqt_http *h);
+/* Errors name name (copied) instead of the URL: an s3:// URL and the URL fetched for it.
+ * PQT_NOMEM. */
+pqt_status pqt_http_set_name(pqt_http *h, const char *name);
 /* The file's size from the first answer (-1 before it). */
 int64_t pqt_http_size(const pqt_http *h);
 /* Did the server answer a range request with the whole file (200)? Later requests then read
@@ -49,5 +52,23 @@ bool pqt_http_range_ignored(const pqt_http *h);
 pqt_status pqt_http_fetch(pqt_http *h, pqt_http_req *reqs, int n);
 
 void pqt_http_counts(const pqt_http *h, pqt_io_net_counts *ret);
+
+/* A whole small answer (http_get.c): a listing page, a properties file. */
+typedef struct pqt_http_body {
+    const char *want_header; /* in: a header whose value to keep (NULL: none) */
+    char header[128];        /* its value in the final answer, "" when absent or longer */
+    long status;             /* the final answer's HTTP status */
+    char *data;              /* the body, NUL after it; pqt_mem_free it */
+    size_t len;
+} pqt_http_body;
+
+/* GET url (NULL: the client's own) whole into *b, at most max bytes, signed by the client's
+ * sign hook, on its connections, with the retries and counters of range requests: a 5xx (or
+ * 408, 429) and a timeout or reset are repeated within the same bounds. Any other status is
+ * returned in b->status, with its body (the caller reads S3's error from it).
+ * Errors name url: PQT_IO (the transfer failed, or a repeated fault outlasted the retries:
+ * "HTTP 503 (after 5 attempts)"), PQT_CORRUPT (more than max bytes), PQT_NOMEM. On failure
+ * b->data is NULL. */
+pqt_status pqt_http_get(pqt_http *h, const char *url, size_t max, pqt_http_body *b);
 
 #endif

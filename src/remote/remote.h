@@ -44,10 +44,12 @@ typedef struct pqt_remote_opts {
 /* opts with every 0 field replaced by its default (NULL: all defaults). */
 void pqt_remote_opts_resolve(const pqt_remote_opts *opts, pqt_remote_opts *ret);
 
-/* Is path a URL this layer opens (http://, https://; s3:// once connected)? */
+/* Is path a URL this layer opens (http://, https://, s3://)? */
 bool pqt_remote_is_url(const char *path);
 
-/* Open url: one suffix request. Errors: PQT_IO naming the URL, the range and the status
+/* Open url: one suffix request. An s3:// URL (and an http(s) URL below the configured S3
+ * endpoint, with credentials) is resolved by pqt_s3_resolve and every request signed; the
+ * source owns that target. Errors: PQT_IO naming the URL, the range and the status
  * (also when the server answers without a size), PQT_NOMEM. */
 pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io **ret);
 

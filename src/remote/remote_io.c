@@ -5,11 +5,14 @@
  * requests in flight (layer: remote). docs/remote.md.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "remote/http.h"
 #include "remote/remote.h"
+#include "remote/s3.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -22,6 +25,7 @@ typedef struct entry {
 
 typedef struct rsrc {
     pqt_http *h;
+    pqt_s3_target *s3; /* an S3 object's address and signer: h signs every request with it */
     pqt_remote_opts o;
     pthread_mutex_t mu; /* guards the cache */
     entry *e;           /* oldest first: the oldest go when the cache is full */
@@ -284,27 +288,74 @@ static void rs_close(void *ctx)
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
     pqt_http_free(s->h);
+    pqt_s3_target_free(s->s3);
+    pqt_mem_free(s->s3);
     pqt_mem_free(s);
 }
 
 static const pqt_io_ops remote_ops = {rs_read, rs_will_read, rs_counts, rs_close};
 
+/* Is url below the configured S3 endpoint (AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL)? Such a
+ * URL (a dataset member below an http(s) prefix) is an S3 object, signed like an s3:// one. */
+static bool at_s3_endpoint(const char *url)
+{
+    const char *e = getenv("AWS_ENDPOINT_URL_S3");
+    if (!e || !*e) e = getenv("AWS_ENDPOINT_URL");
+    if (!e || !*e || strpbrk(url, "?#")) return false;
+    size_t n = strlen(e);
+    while (n > 0 && e[n - 1] == '/')
+        n--;
+    return n > 0 && strncasecmp(url, e, n) == 0 && url[n] == '/';
+}
+
+/* The S3 target of url, or NULL for plain HTTP: an s3:// URL always (its errors are the
+ * open's), an http(s) URL below the endpoint when it resolves to a signed request. */
+static pqt_status s3_target_of(const char *url, pqt_s3_target **ret)
+{
+    *ret = NULL;
+    bool s3 = pqt_s3_is_url(url);
+    if (!s3 && !(pqt_s3_is_http_url(url) && at_s3_endpoint(url))) return PQT_OK;
+    pqt_s3_target *t = pqt_calloc(1, sizeof *t);
+    if (!t) return pqt_err(PQT_NOMEM, "out of memory opening %s", url);
+    if (!s3) pqt_err_mute(); /* an http URL that is no S3 object is fetched as it is */
+    pqt_status st = pqt_s3_resolve(url, t);
+    if (!s3) pqt_err_unmute();
+    if (st != PQT_OK || (!s3 && !t->access_key)) {
+        pqt_s3_target_free(t);
+        pqt_mem_free(t);
+        return s3 ? st : PQT_OK;
+    }
+    *ret = t;
+    return PQT_OK;
+}
+
 pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io **ret)
 {
-    if (strncmp(url, "s3://", 5) == 0)
-        /* S3 (src/remote/s3.c): pqt_s3_resolve gives the endpoint URL and the signer that
-         * pqt_http_new takes as its sign function; connected where both branches meet. */
-        return pqt_err(PQT_UNSUPPORTED, "%s: s3:// URLs are not supported by this build", url);
+    pqt_s3_target *t;
+    PQT_TRY(s3_target_of(url, &t));
     rsrc *s = pqt_calloc(1, sizeof *s);
-    if (!s) return pqt_err(PQT_NOMEM, "out of memory opening %s", url);
+    if (!s) {
+        pqt_s3_target_free(t);
+        pqt_mem_free(t);
+        return pqt_err(PQT_NOMEM, "out of memory opening %s", url);
+    }
+    s->s3 = t;
     pqt_remote_opts_resolve(opts, &s->o);
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
-    pqt_status st = pqt_http_new(url, &s->o, NULL, NULL, &s->h);
+    pqt_status st = t ? pqt_http_new(t->url, &s->o, pqt_s3_sign, t, &s->h)
+                      : pqt_http_new(url, &s->o, NULL, NULL, &s->h);
+    if (st == PQT_OK && t && strcmp(url, t->url) != 0) {
+        /* errors name the URL given and the one fetched */
+        size_t cap = strlen(url) + strlen(t->url) + 4;
+        char *name = pqt_malloc(cap);
+        if (name) snprintf(name, cap, "%s: %s", url, t->url);
+        st = name ? pqt_http_set_name(s->h, name)
+                  : pqt_err(PQT_NOMEM, "out of memory opening %s", url);
+        pqt_mem_free(name);
+    }
     if (st != PQT_OK) {
-        pthread_mutex_destroy(&s->mu);
-        pthread_cond_destroy(&s->cv);
-        pqt_mem_free(s);
+        rs_close(s);
         return st;
     }
     /* the file's tail: its size and validator, and nearly always its whole footer */
@@ -319,7 +370,7 @@ pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io 
         return st;
     }
     pqt_io *io;
-    PQT_TRY(pqt_io_open_ops(url, pqt_http_size(s->h), &remote_ops, s, &io));
+    PQT_TRY(pqt_io_open_ops(url, pqt_http_size(s->h), &remote_ops, s, &io)); /* closes s */
     io->tail_hint = r.got;
     *ret = io;
     return PQT_OK;

@@ -122,7 +122,8 @@ void pqt_s3_page_free(pqt_s3_page *page);
 /* Every object whose key starts with prefix in t's bucket (t->key is ignored), sorted by key
  * bytewise, into *out (its n objects; cap unused): one GET ?list-type=2 per page, following
  * continuation tokens; max_keys > 0 asks pages of at most that many keys (0: the server's
- * default, 1000 on S3). Its own curl easy handle, signed by pqt_s3_apply.
+ * default, 1000 on S3). Through an HTTP client of its own (http.h, pqt_http_get), signed
+ * by pqt_s3_sign: 5xx answers and transfer faults are retried as reads are.
  * Errors name the bucket URL and prefix: PQT_NOT_FOUND (HTTP 404, NoSuchBucket), PQT_IO (any
  * other HTTP status, with S3's error code and message, or curl's error text; a server that
  * repeats a continuation token), PQT_CORRUPT (an answer pqt_s3_xml_page refuses, more than

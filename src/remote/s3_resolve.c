@@ -11,6 +11,7 @@
 #include "remote/s3.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/pct.h"
 
 #define DEFAULT_REGION "us-east-1"
 
@@ -196,31 +197,12 @@ static pqt_status resolve_s3(const char *url, pqt_s3_target *t)
     return st;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* s[0..n) with %XX decoded (a '%' without two hex digits is kept). */
 static char *percent_decode(const char *s, size_t n)
 {
     char *d = pqt_malloc(n + 1);
     if (!d) return NULL;
-    size_t j = 0;
-    for (size_t i = 0; i < n; i++) {
-        int hi, lo;
-        if (s[i] == '%' && i + 2 < n && (hi = hexval(s[i + 1])) >= 0 &&
-            (lo = hexval(s[i + 2])) >= 0) {
-            d[j++] = (char)(hi * 16 + lo);
-            i += 2;
-        } else {
-            d[j++] = s[i];
-        }
-    }
-    d[j] = '\0';
+    pqt_percent_decode(s, n, d);
     return d;
 }
 

@@ -207,6 +207,21 @@ static pqt_status tag_name(reader *r, char *buf)
     return PQT_OK;
 }
 
+/* Element `name` ended (its end tag, or an empty element): its text is the field's value, and
+ * the end of a top-level Contents is one object. */
+static pqt_status element_ended(reader *r, const char *name)
+{
+    if (r->field != F_NONE) {
+        PQT_TRY(end_field(r));
+        r->field = F_NONE;
+    }
+    if (r->depth == 1 && r->in_contents && strcmp(name, "Contents") == 0) {
+        r->in_contents = false;
+        return add_object(r);
+    }
+    return PQT_OK;
+}
+
 static pqt_status open_tag(reader *r)
 {
     char name[MAX_NAME];
@@ -241,13 +256,7 @@ static pqt_status open_tag(reader *r)
     if (empty) {
         r->field = f;
         r->ntext = 0;
-        PQT_TRY(end_field(r));
-        r->field = F_NONE;
-        if (r->depth == 1 && r->in_contents && strcmp(name, "Contents") == 0) {
-            r->in_contents = false;
-            return add_object(r);
-        }
-        return PQT_OK;
+        return element_ended(r, name);
     }
     if (r->depth == MAX_DEPTH) return corrupt(r, "elements nested too deep");
     memcpy(r->names[r->depth++], name, strlen(name) + 1);
@@ -267,15 +276,7 @@ static pqt_status close_tag(reader *r)
     if (r->depth == 0 || strcmp(r->names[r->depth - 1], name) != 0)
         return corrupt(r, "an end tag that closes no open element");
     r->depth--;
-    if (r->field != F_NONE) {
-        PQT_TRY(end_field(r));
-        r->field = F_NONE;
-    }
-    if (r->depth == 1 && r->in_contents && strcmp(name, "Contents") == 0) {
-        r->in_contents = false;
-        return add_object(r);
-    }
-    return PQT_OK;
+    return element_ended(r, name);
 }
 
 /* Text outside tags: kept for a field, else it must be blank or inside some element. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "scan/filter_int.h"
+#include "util/pct.h"
 
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 static int is_digit(int c) { return c >= '0' && c <= '9'; }
@@ -28,13 +29,6 @@ static int word_is(const char *s, int64_t len, const char *w)
     return 1;
 }
 
-static int hexval(int c)
-{
-    if (is_digit(c)) return c - '0';
-    c = lower(c);
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* 0x<hex>[.<hex>][p<exp>] after the sign: mantissa kept to 60 bits (later digits only move
  * the exponent), scaled with ldexp. */
 static int parse_hex(const char *s, int64_t len, double *d_ret, int *integral_ret)
@@ -43,7 +37,7 @@ static int parse_hex(const char *s, int64_t len, double *d_ret, int *integral_re
     uint64_t m = 0;
     int exp2 = 0, ndig = 0, frac = 0, dot = 0;
     for (; i < len; i++) {
-        int h = hexval((unsigned char)s[i]);
+        int h = pqt_hex_digit((unsigned char)s[i]);
         if (s[i] == '.' && !dot) {
             dot = 1;
             continue;

@@ -370,12 +370,17 @@ pqt_status pqt_table_column(pqt_table *t, const char *name, int expect_kind, pqt
                        call, view ? view->struct_size : (size_t)0);
     int ci = -1;
     PQT_TRY(pqt_tbl_resident(t, call, name, &ci));
-    const pqt_tcol *c = &t->cols[ci];
+    pqt_tcol *c = &t->cols[ci];
     if (expect_kind != 0 && expect_kind != c->kind)
         return pqt_err(PQT_KIND, "%s: column '%s': the view asked for %s but the stored kind is "
                                  "%s; a view never converts -- use pqt_table_get to copy with "
                                  "widening",
                        call, name, pqt_kind_name(expect_kind), pqt_kind_name(c->kind));
+    if (pqt_colbuf_shared(&c->buf)) {
+        /* the caller may write through the view: not into arrays an export reads */
+        PQT_TBL_HOLD(t, call, "copying a column an export reads");
+        PQT_TRY(pqt_tbl_own(t, c, call));
+    }
     const pqt_colbuf *b = &c->buf;
     size_t sz = view->struct_size;
     memset((char *)view + sizeof view->struct_size, 0,

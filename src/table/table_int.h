@@ -212,6 +212,11 @@ pqt_status pqt_tbl_buf_copy(const pqt_colbuf *src, int vec_width, pqt_colbuf *ds
 /* Convert the elements of a fixed-width buffer to element kind `to` (numeric kinds). exact:
  * PQT_OVERFLOW when a value does not survive the round trip. name is for messages. */
 pqt_status pqt_tbl_buf_convert(pqt_colbuf *b, int to, bool exact, const char *name);
+/* Copy on write: before values are written in place into c's arrays, give c arrays of its
+ * own when an export still reads them (pqt_colbuf_shared), so exported arrays never change.
+ * Moving the arrays is a structural change (views point at the old ones): the generation
+ * is bumped; nothing happens when no one else reads them. Call under the table's hold. */
+pqt_status pqt_tbl_own(pqt_table *t, pqt_tcol *c, const char *call);
 /* Elements in row i of a resident column. */
 static inline int64_t pqt_tbl_row_nelem(const pqt_colbuf *b, int64_t i)
 {

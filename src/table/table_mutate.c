@@ -490,6 +490,7 @@ static pqt_status change_null(pqt_table *t, const char *call, const char *name, 
         commit_values(t, ci, &nb);
         return PQT_OK;
     }
+    PQT_TRY(pqt_tbl_own(t, c, call)); /* exported arrays never change */
     int64_t e0 = elem ? first + elem - 1 : first, e1 = elem ? e0 + 1 : first + n;
     bool need_vbits = make_null && !b->validity && (!varlist || elem != 0);
     bool need_rbits = make_null && varlist && elem == 0 && !b->row_validity;

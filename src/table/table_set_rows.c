@@ -5,8 +5,9 @@
  *
  * Unlike pqt_table_set, which replaces the column's buffer, this writes into the one the
  * column has, so views and row handles stay valid: only a first null bitmap (a new pointer
- * views would miss) is a structural change. Everything is checked before the first write,
- * so a refused call changes nothing.
+ * views would miss) is a structural change, and so is the copy the table first makes of
+ * arrays an Arrow export still reads (copy on write: exported arrays never change).
+ * Everything is checked before the first write, so a refused call changes nothing.
  */
 #include <stdint.h>
 #include <string.h>
@@ -37,6 +38,7 @@ pqt_status pqt_table_set_rows(pqt_table *t, const char *name, const int64_t *row
         PQT_TRY(pqt_tbl_check_row(t, call, name, rows[k]));
     if (n == 0) return PQT_OK;
     PQT_TBL_HOLD(t, call, "setting rows");
+    PQT_TRY(pqt_tbl_own(t, c, call)); /* exported arrays never change */
     bool any_null = false;
     for (int64_t e = 0; validity && !any_null && e < nelem; e++)
         any_null = !pqt_bit_get(validity, e);

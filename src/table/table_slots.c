@@ -258,6 +258,21 @@ pqt_status pqt_tbl_buf_copy(const pqt_colbuf *src, int vec_width, pqt_colbuf *ds
     return st;
 }
 
+pqt_status pqt_tbl_own(pqt_table *t, pqt_tcol *c, const char *call)
+{
+    if (c->residency != PQT_RES_FULL || !pqt_colbuf_shared(&c->buf)) return PQT_OK;
+    pqt_colbuf nb;
+    pqt_status st = pqt_tbl_buf_copy(&c->buf, (c->kind & PQT_VECTOR) ? c->width : 0, &nb);
+    if (st != PQT_OK) {
+        pqt_err_prefix("%s: column '%s': copying its exported arrays: ", call, c->name);
+        return st;
+    }
+    pqt_colbuf_free(&c->buf); /* the export's references keep the old arrays */
+    c->buf = nb;
+    t->generation++;
+    return PQT_OK;
+}
+
 static bool numeric(int k)
 {
     return k == PQT_INT32 || k == PQT_INT64 || k == PQT_UINT64 || k == PQT_FLOAT32 ||
@@ -347,7 +362,8 @@ pqt_status pqt_tbl_buf_convert(pqt_colbuf *b, int to, bool exact, const char *na
                            name, (long long)i + 1, pqt_kind_name(from), pqt_kind_name(to));
         }
     }
-    if (!b->data_borrowed) pqt_mem_free(b->data);
+    /* shared data stays with its owner (an export still reads it) */
+    if (!b->data_borrowed && !pqt_colbuf_data_shared(b)) pqt_mem_free(b->data);
     b->data = nd;
     b->data_borrowed = false;
     b->elem_kind = to;

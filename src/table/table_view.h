@@ -112,6 +112,19 @@ int pqt_tview_struct_depth(const pqt_table *t, int slot);
 void pqt_tview_struct_node(const pqt_table *t, int slot, int g, const char **name_ret,
                            bool *optional_ret);
 
+/* Whether t's rows are rows of its file through its plan (attached, every planned row a table
+ * row, at least one): then the file's levels tell where its struct groups are present. */
+bool pqt_tview_rows_follow_file(const pqt_table *t);
+/* The group node (index in the file's schema) at depth d + 1 above slot's leaf, when the slot
+ * is a file column read under its path ("s.t.x"); else -1. d = 0: the outermost group. */
+int pqt_tview_struct_group(const pqt_table *t, int slot, int d);
+/* present[r] = 1 where group node gnode of t's file is present (not null) in table row r,
+ * for every table row (present holds pqt_table_nrows(t)); t's rows must follow its file
+ * (pqt_tview_rows_follow_file). One levels-only read of one leaf under the group per row
+ * group of the plan. *ok false (nothing else changed) when the group has no leaf or its
+ * pages hold levels in the old BIT_PACKED encoding. Messages name the file and the struct. */
+pqt_status pqt_tview_group_present(const pqt_table *t, int gnode, uint8_t *present, bool *ok);
+
 /* ---- the one-thread-at-a-time rule (table_int.h's PQT_TBL_HOLD) ---- */
 typedef struct pqt_tview_hold {
     pqt_table *t; /* NULL when nothing is held */

@@ -7,7 +7,17 @@ connection carries many requests; several ranges in one header are answered 200 
 whole file, as a server may), logs every request as one JSON line before answering it, and
 injects faults on demand. It prints "PORT <n>" once it listens.
 
-    http_server.py --root DIR --log FILE [--port 0] [--s3 ACCESS:SECRET[:REGION]]
+    http_server.py --root DIR --log FILE [--port 0] [--s3 ACCESS:SECRET[:REGION[:TOKEN]]]...
+                   [--public] [--bucket-region BUCKET:REGION]...
+
+With --s3 the root's folders are buckets, addressed path style (/BUCKET/KEY), and the server
+is S3 as far as pqt needs it (tests/remote/s3_verify.py): every request's SigV4 signature is
+checked against the credentials of its access key (403 and an S3 <Error> document otherwise;
+a request without Authorization is served only with --public), GET /BUCKET?list-type=2 is a
+ListObjectsV2 page, and a bucket given a region by --bucket-region answers a request signed
+for another region as S3 does (301 unsigned, 400 signed, x-amz-bucket-region). Each log line
+then also says whether the request was signed ("auth"), verified ("ok") and why not ("why").
+The faults below apply to S3 requests too (listings included), after the signature check.
 
 Faults are set through the control URL /_control?key=value&...; counts apply to the next
 requests for files (control requests are not counted or logged):
@@ -84,6 +94,7 @@ class Handler(BaseHTTPRequestHandler):
         rec = {"t": round(time.time(), 6), "method": self.command, "path": self.path,
                "range": self.headers.get("Range"), "status": status, "first": first,
                "last": last, "bytes": sent, "fault": fault}
+        rec.update(getattr(self, "s3_log", {}))
         with self.server.log_lock:
             self.server.log.write(json.dumps(rec) + "\n")
             self.server.log.flush()
@@ -108,27 +119,49 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def s3_route(self, url):
-        """Path-style S3 through tests/remote/s3_verify.py: a listing answered here, or the
-        file path to serve (None when the answer was sent)."""
+    def s3_check(self, url):
+        """The S3 checks before anything is served: the bucket's region, then the signature.
+        False when the refusal was sent."""
         s3 = self.server.s3
-        query = url.query
-        ok, why = s3.check_signature(self.command, url.path, query, dict(self.headers.items()),
-                                     self.server.s3_creds)
-        if not ok:
-            self.send_error_body(403, why)
-            return None
-        parts = url.path.lstrip("/").split("/", 1)
-        if "list-type=2" in query:
-            status, xml = s3.list_objects_v2(self.server.root, parts[0], query)
-            self.log_json(status, sent=len(xml))
-            self.send_response(status)
-            self.send_header("Content-Type", "application/xml")
-            self.send_header("Content-Length", str(len(xml)))
-            self.end_headers()
-            self.wfile.write(xml)
-            return None
-        return url.path
+        auth = self.headers.get("Authorization")
+        self.s3_log = {"auth": auth is not None, "ok": False, "why": ""}
+        bucket = urllib.parse.unquote(url.path).lstrip("/").split("/", 1)[0]
+        region = self.server.bucket_regions.get(bucket)
+        cred = auth.split("Credential=", 1)[-1].split("/") if auth else []
+        asked = cred[2] if len(cred) > 2 else None
+        if region is not None and asked != region:
+            self.s3_log["why"] = "wrong region"
+            if auth is None:
+                status, body = s3.error(301, "PermanentRedirect", "use the bucket's endpoint")
+            else:
+                status, body = s3.error(400, "AuthorizationHeaderMalformed",
+                                        "the region '%s' is wrong; expecting '%s'" % (asked, region))
+            self.send_xml(status, body, [("x-amz-bucket-region", region)])
+            return False
+        if auth is None:
+            why = "" if self.server.public else "AccessDenied: an anonymous request"
+        elif cred[0] not in self.server.s3_creds:
+            why = "InvalidAccessKeyId: unknown access key %r" % cred[0]
+        else:
+            ok, why = s3.check_signature(self.command, url.path, url.query, self.headers,
+                                         self.server.s3_creds[cred[0]], now=time.time())
+            why = "" if ok else "SignatureDoesNotMatch: " + why
+        self.s3_log.update(ok=not why, why=why)
+        if why:
+            self.send_xml(*s3.error(403, why.split(":", 1)[0], why))
+            return False
+        return True
+
+    def send_xml(self, status, body, extra=()):
+        self.log_json(status, sent=len(body))
+        self.send_response(status)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in extra:
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def send_error_body(self, status, text):
         body = (text + "\n").encode()
@@ -144,10 +177,9 @@ class Handler(BaseHTTPRequestHandler):
             self.control(url.query)
             return
         path = url.path
-        if self.server.s3 is not None:
-            path = self.s3_route(url)
-            if path is None:
-                return
+        s3 = self.server.s3
+        if s3 is not None and not self.s3_check(url):
+            return
         with STATE_LOCK:
             latency = STATE["latency_ms"]
             fault = ("503" if take("fail503") else "reset" if take("reset")
@@ -172,10 +204,17 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "503":
             self.send_error_body(503, "injected 503")
             return
+        parts = urllib.parse.unquote(path).lstrip("/").split("/", 1)
+        if s3 is not None and (len(parts) == 1 or parts[1] == ""):  # a bucket: its listing
+            self.send_xml(*s3.list_objects_v2(self.server.root, parts[0], url.query))
+            return
         local = os.path.join(self.server.root, urllib.parse.unquote(path).lstrip("/"))
         real = os.path.normpath(local)  # symbolic links inside the root are followed
         if not real.startswith(self.server.root + os.sep) or not os.path.isfile(real):
-            self.send_error_body(404, "not found")
+            if s3 is not None:
+                self.send_xml(*s3.error(404, "NoSuchKey", "The specified key does not exist."))
+            else:
+                self.send_error_body(404, "not found")
             return
         st = os.stat(real)
         size = st.st_size
@@ -222,7 +261,11 @@ def main():
     ap.add_argument("--root", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--port", type=int, default=0)
-    ap.add_argument("--s3", help="ACCESS:SECRET[:REGION]: verify SigV4 (s3_verify.py)")
+    ap.add_argument("--s3", action="append", default=[],
+                    help="ACCESS:SECRET[:REGION[:TOKEN]] (may repeat): be S3, verify SigV4")
+    ap.add_argument("--public", action="store_true", help="--s3: serve unsigned requests too")
+    ap.add_argument("--bucket-region", action="append", default=[],
+                    help="BUCKET:REGION: --s3 requests for BUCKET must be signed for REGION")
     a = ap.parse_args()
     srv = ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     srv.daemon_threads = True
@@ -230,16 +273,18 @@ def main():
     srv.log = open(a.log, "a")
     srv.log_lock = threading.Lock()
     srv.s3 = None
+    srv.public = a.public
+    srv.bucket_regions = dict(spec.split(":", 1) for spec in a.bucket_region)
+    srv.s3_creds = {}
     if a.s3:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        try:
-            import s3_verify  # written beside this file for the S3 reader
-        except ImportError as e:
-            sys.exit("--s3: tests/remote/s3_verify.py is not importable: %s" % e)
-        parts = a.s3.split(":")
+        import s3_verify  # beside this file: the independent SigV4 check and the listing
         srv.s3 = s3_verify
-        srv.s3_creds = {"access": parts[0], "secret": parts[1] if len(parts) > 1 else "",
-                        "region": parts[2] if len(parts) > 2 else "us-east-1"}
+        for spec in a.s3:
+            f = spec.split(":")
+            srv.s3_creds[f[0]] = {"access": f[0], "secret": f[1] if len(f) > 1 else "",
+                                  "region": f[2] if len(f) > 2 and f[2] else "us-east-1",
+                                  "token": f[3] if len(f) > 3 else None}
     print("PORT %d" % srv.server_address[1], flush=True)
     srv.serve_forever()
 

@@ -169,7 +169,8 @@ def _timegm(tm):
     return calendar.timegm(tm)
 
 
-def _error(status, code, message):
+def error(status, code, message):
+    """(status, an S3 <Error> document)."""
     body = ('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>%s</Code><Message>%s</Message>'
             "</Error>" % (escape(code), escape(message)))
     return status, body.encode("utf-8")
@@ -205,19 +206,19 @@ def list_objects_v2(root_dir, bucket, query):
             k, _, v = part.partition("=")
             params[urllib.parse.unquote(k)] = urllib.parse.unquote(v)
     if params.get("list-type") != "2":
-        return _error(400, "InvalidArgument", "only ListObjectsV2 (list-type=2) is served")
+        return error(400, "InvalidArgument", "only ListObjectsV2 (list-type=2) is served")
     if "delimiter" in params:
-        return _error(501, "NotImplemented", "this test server lists without a delimiter")
+        return error(501, "NotImplemented", "this test server lists without a delimiter")
     bucket_dir = os.path.join(root_dir, bucket)
     if not bucket or "/" in bucket or bucket.startswith(".") or not os.path.isdir(bucket_dir):
-        return _error(404, "NoSuchBucket", "The specified bucket does not exist")
+        return error(404, "NoSuchBucket", "The specified bucket does not exist")
     prefix = params.get("prefix", "")
     try:
         max_keys = int(params.get("max-keys", "1000"))
     except ValueError:
-        return _error(400, "InvalidArgument", "max-keys is not a number")
+        return error(400, "InvalidArgument", "max-keys is not a number")
     if max_keys < 0:
-        return _error(400, "InvalidArgument", "max-keys is negative")
+        return error(400, "InvalidArgument", "max-keys is negative")
     max_keys = min(max_keys, 1000)
     after = params.get("start-after", "")
     token = params.get("continuation-token")
@@ -225,7 +226,7 @@ def list_objects_v2(root_dir, bucket, query):
         try:
             after = base64.b64decode(token.encode("ascii"), b"-_", validate=True).decode("utf-8")
         except Exception:
-            return _error(400, "InvalidArgument", "The continuation token provided is incorrect")
+            return error(400, "InvalidArgument", "The continuation token provided is incorrect")
     after_b = after.encode("utf-8")
     keys = [k for k in _keys(bucket_dir) if k.startswith(prefix) and k.encode("utf-8") > after_b]
     page, rest = keys[:max_keys], keys[max_keys:]

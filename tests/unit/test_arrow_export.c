@@ -259,7 +259,7 @@ static void test_array_schema(void)
         bs->schema.n_children = 1, bs->schema.children = &sp;
         bs->schema.release = noop_schema;
         struct ArrowArray kids[1] = {a};
-        CHECK_OK(pqt_ax_struct(40, kids, 1, &bs->b[0]));
+        CHECK_OK(pqt_ax_struct(40, NULL, kids, 1, &bs->b[0]));
         bs->n = 1, bs->first[1] = 40;
         if (k == 0 || k == 3 || k == 4) ab_compare_scalar(truth, bs, names[k]);
         if (k == 2) ab_compare_list(truth, bs, "li", PQT_INT32);

@@ -8,7 +8,8 @@
  * by DuckDB, and every column, row by row as DuckDB's own text, equals what DuckDB's
  * read_parquet of the same file gives: at batch_rows 0 and 7, columns unread and resident,
  * with a filter and a sort at open (the truth then filtered and sorted by DuckDB). The struct
- * is compared by its fields: pqt exports no struct-level nulls (docs/arrow.md).
+ * is compared whole: null structs are null (their group's definition levels); so is
+ * struct_nulls.parquet's nested struct with a list inside.
  * Truth: DuckDB reading the Parquet file itself.
  */
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "testutil.h"
 
 #define TYPES "tests/data/write_types.parquet"
+#define STRUCTS "tests/data/struct_nulls.parquet"
 
 /* Every column: its expression over the view and over read_parquet (the same text). */
 static const char *cols[] = {"i",    "i8",    "i16",    "u8",    "u16",   "u32",   "u64",   "d4_2",
@@ -94,13 +96,9 @@ static void compare(pqt_duck *d, pqt_table *t, int64_t batch_rows, const char *w
 {
     for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
         char sql[512], ref[512];
-        /* a struct by its fields: pqt exports no struct-level nulls (docs/arrow.md), so a
-         * null st is a struct of nulls here, NULL in the file; its fields agree */
+        /* a struct whole: a null st is NULL, a present one shows its fields */
         char expr[64];
-        if (!strcmp(cols[k], "st"))
-            snprintf(expr, sizeof expr, "st.a::VARCHAR, st.b");
-        else
-            snprintf(expr, sizeof expr, "\"%s\"::VARCHAR", cols[k]);
+        snprintf(expr, sizeof expr, "\"%s\"::VARCHAR", cols[k]);
         snprintf(sql, sizeof sql, "SELECT i, %s FROM v %s", expr, order);
         snprintf(ref, sizeof ref, "SELECT i, %s FROM read_parquet('%s') %s %s", expr, TYPES, where,
                  order);
@@ -128,6 +126,43 @@ static void compare(pqt_duck *d, pqt_table *t, int64_t batch_rows, const char *w
         free(got);
         free(want);
     }
+}
+
+/* struct_nulls.parquet (null structs, a present struct of null leaves, a null inner group):
+ * whole structs, and `s IS NULL` per level, as DuckDB reads the file. The query names every
+ * field of the stream: DuckDB 1.5.6's duckdb_arrow_scan reads a projection's columns by
+ * their position among the projected ones, as if the producer had dropped the others (with
+ * an unprojected field before a projected one it reads the wrong child). */
+static void compare_struct_nulls(pqt_duck *d)
+{
+    static const char *sel = "SELECT id, s IS NULL, s.t IS NULL, s::VARCHAR, z";
+    for (int64_t br = 0; br <= 4; br += 4)
+        for (int resident = 0; resident < 2; resident++) {
+            pqt_table *t = NULL;
+            CHECK_OK(pqt_table_open(STRUCTS, NULL, &t));
+            const char *all[] = {"id", "s.a", "s.b", "s.t.x", "s.l", "z"};
+            if (resident) CHECK_OK(pqt_table_prefetch(t, all, 6));
+            struct ArrowArrayStream s;
+            CHECK_OK(pqt_table_export_arrow_stream(t, NULL, 0, br, &s));
+            char sql[256], ref[256];
+            snprintf(sql, sizeof sql, "%s FROM v ORDER BY id", sel);
+            snprintf(ref, sizeof ref, "%s FROM read_parquet('%s') ORDER BY id", sel, STRUCTS);
+            char *got = scan(d, &s, sql);
+            if (!got) fprintf(stderr, "struct_nulls: %s\n", pqt_duck_error(d));
+            char *want = pqt_duck_text(d, ref);
+            if (!want) fprintf(stderr, "struct_nulls: %s\n", pqt_duck_error(d));
+            CHECK(got && want);
+            if (got && want && strcmp(got, want)) {
+                fprintf(stderr,
+                        "struct_nulls (batch_rows %lld): pqt's stream gives\n%s\nthe "
+                        "file\n%s\n",
+                        (long long)br, got, want);
+                pqt_test_failures++;
+            }
+            free(got);
+            free(want);
+            pqt_table_close(t);
+        }
 }
 
 static pqt_table *open_with(const char *filter, const char *sort)
@@ -165,6 +200,7 @@ int main(void)
         compare(d, t, br, "", "ORDER BY i");
         pqt_table_close(t);
     }
+    compare_struct_nulls(d);
     pqt_table *t = open_with("i > 5", "-i");
     compare(d, t, 0, "WHERE i > 5", "ORDER BY i DESC");
     pqt_table_close(t);

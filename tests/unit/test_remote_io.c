@@ -14,50 +14,17 @@
 #include "pqt.h"
 #include "pqt_file.h"
 #include "remote/curl_api.h"
+#include "remote_server.h"
 #include "testutil.h"
 
 static char base[64];
-static char logpath[256];
-static pid_t server_pid = -1;
+static char logpath[512];
+static tsrv srv;
 
 /* The server goes with the test, however it ends (a REQUIRE_OK's exit included). */
 static void stop_server(void)
 {
-    if (server_pid <= 0) return;
-    kill(server_pid, SIGTERM);
-    waitpid(server_pid, NULL, 0);
-    server_pid = -1;
-    unlink(logpath);
-}
-
-static pid_t start_server(const char *root)
-{
-    int fds[2];
-    if (pipe(fds) != 0) return -1;
-    snprintf(logpath, sizeof logpath, "/tmp/pqt_remote_io_%d.log", (int)getpid());
-    unlink(logpath);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        int null = open("/dev/null", O_WRONLY); /* not the test's stderr: a pipe reader waits */
-        if (null >= 0) dup2(null, 2);
-        execlp("python3", "python3", "tests/remote/http_server.py", "--root", root, "--log",
-               logpath, (char *)NULL);
-        _exit(77);
-    }
-    close(fds[1]);
-    FILE *in = fdopen(fds[0], "r");
-    int port = 0;
-    if (!in || fscanf(in, "PORT %d", &port) != 1) port = 0;
-    if (in) fclose(in);
-    if (port <= 0) {
-        kill(pid, SIGTERM);
-        waitpid(pid, NULL, 0);
-        return -1;
-    }
-    snprintf(base, sizeof base, "http://127.0.0.1:%d", port);
-    return pid;
+    tsrv_stop(&srv);
 }
 
 static size_t discard(char *p, size_t s, size_t n, void *u)
@@ -137,11 +104,12 @@ static void check_same_f64(pqt_table *t, const char *local, pqt_opts *o, const c
 
 int main(void)
 {
-    server_pid = start_server("tests/data");
-    if (server_pid < 0) {
+    if (tsrv_start(&srv, "tests/data", NULL) != 0) {
         fprintf(stderr, "test_remote_io: the test server did not start (python3?): skipped\n");
         return 77;
     }
+    snprintf(base, sizeof base, "%s", srv.endpoint);
+    snprintf(logpath, sizeof logpath, "%s", srv.log);
     atexit(stop_server);
     char rg[64];
     pqt_scan_counts c;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_s3_dataset.c - datasets below s3:// and http:// prefixes (src/dataset/listing_remote.c)
- * listed from tests/remote/s3_test_server.py, signed and verified: the members a directory
+ * listed from tests/remote/http_server.py, signed and verified: the members a directory
  * walk of the same tree gives (checked here against pqt_ds_list_open on the server's own
  * directory, and written out by hand), hive keys from the keys' folders, _metadata noted,
  * s3:// globs (`**`, `*`, `[..]`, '_' names only when asked), member URLs (an http root's
@@ -15,12 +15,12 @@
 #include "api/file_access.h"
 #include "dataset/listing.h"
 #include "pqt.h"
-#include "s3_server.h"
+#include "remote_server.h"
 #include "testutil.h"
 #include "util/mem.h"
 
 static char root[] = "/tmp/pqt_test_s3_dataset_XXXXXX";
-static s3srv srv;
+static tsrv srv;
 
 static const char *const TREE[] = {"bkt/data/a.parquet",
                                    "bkt/data/A.parquet",
@@ -201,7 +201,7 @@ int main(void)
 {
     if (!mkdtemp(root)) return 77;
     for (size_t i = 0; i < sizeof TREE / sizeof *TREE; i++)
-        s3srv_mkfile(root, TREE[i], 1);
+        tsrv_mkfile(root, TREE[i], 1);
     const char *props = "# written by hand\nhats_col_ra = ra\nhats_col_dec=dec\n"
                         "hats_col_healpix=_healpix_29\nhats_col_healpix_order=29\n";
     put("bkt/hats/hats.properties", props);
@@ -209,8 +209,8 @@ int main(void)
     put("bkt/badhats/hats.properties", props);
     put("bkt/badhats/partition_info.csv", "Norder,Npix\n0,1\n2,5\n");
     const char *args[] = {"--s3", "AK:SK", NULL}; /* signed only: no --public */
-    if (s3srv_start(&srv, root, args) != 0) {
-        fprintf(stderr, "test_s3_dataset: python3 tests/remote/s3_test_server.py does not run\n");
+    if (tsrv_start(&srv, root, args) != 0) {
+        fprintf(stderr, "test_s3_dataset: python3 tests/remote/http_server.py does not run\n");
         return 77;
     }
     setenv("AWS_ENDPOINT_URL", srv.endpoint, 1);
@@ -221,10 +221,10 @@ int main(void)
     test_prefix();
     test_glob();
     test_edges();
-    s3srv_stop(&srv);
     /* every request was signed and verified */
     const char *bad[] = {"\"ok\": false"};
-    CHECK_EQ_I64(s3srv_log_count(&srv, bad, 1), 1); /* the one wrong secret of test_edges */
+    CHECK_EQ_I64(tsrv_log_count(&srv, bad, 1), 1); /* the one wrong secret of test_edges */
+    tsrv_stop(&srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (!getenv("PQT_TEST_KEEP") && system(cmd) != 0)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_s3_live.c - pqt's S3 requests against tests/remote/s3_test_server.py, whose
+ * test_s3_live.c - pqt's S3 requests against tests/remote/http_server.py, whose
  * s3_verify.py checks every signature with its own SigV4 implementation: a GET signed through
  * libcurl by pqt_s3_apply verifies (a key with a space, '+' and '='; a Range); a wrong secret,
  * and a session key without its token, are refused with 403; an anonymous GET carries no
  * Authorization header; pqt_s3_list pages through a bucket two keys at a time (requests
  * counted in the server's log) and returns the keys in byte order, written out here by hand;
- * listing errors carry the HTTP status and S3's code. Exits 77 when python3 cannot run.
+ * listing errors carry the HTTP status and S3's code; a listing (and a small object's GET)
+ * after an injected 503 is retried, and 503s past the retries name the attempts. Exits 77
+ * when python3 cannot run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +16,12 @@
 
 #include "pqt.h"
 #include "remote/s3.h"
-#include "s3_server.h"
+#include "remote_server.h"
 #include "testutil.h"
+#include "util/mem.h"
 
 static char root[] = "/tmp/pqt_test_s3_live_XXXXXX";
-static s3srv srv;
+static tsrv srv;
 
 /* Keys of bkt below data/, in byte order. */
 static const char *const DATA_KEYS[] = {"data/.hidden/z.parquet",
@@ -116,7 +119,7 @@ static void creds(const char *key, const char *secret, const char *token)
 static void last_has(const char *a, const char *b)
 {
     char line[8192];
-    s3srv_log_last(&srv, line, sizeof line);
+    tsrv_log_last(&srv, line, sizeof line);
     if (!strstr(line, a) || (b && !strstr(line, b))) {
         fprintf(stderr, "  last request '%s' lacks '%s' or '%s'\n", line, a, b ? b : "");
         CHECK(0);
@@ -165,8 +168,8 @@ static void test_list(void)
     pqt_s3_target t;
     REQUIRE_OK(pqt_s3_resolve("s3://bkt/", &t));
     pqt_s3_page all;
-    const char *lq[] = {"\"path\": \"/bkt\"", "max-keys=2", "prefix=data%2F"};
-    int before = s3srv_log_count(&srv, lq, 3);
+    const char *lq[] = {"\"path\": \"/bkt?", "max-keys=2", "prefix=data%2F"};
+    int before = tsrv_log_count(&srv, lq, 3);
     CHECK_OK(pqt_s3_list(&t, "data/", 2, &all));
     CHECK_EQ_I64(all.n, NDATA);
     for (int64_t i = 0; i < all.n && i < NDATA; i++) {
@@ -179,9 +182,9 @@ static void test_list(void)
         CHECK(all.obj[i].etag && all.obj[i].etag[0] == '"');
     }
     /* 11 keys two a page: 6 requests, 5 of them continuing */
-    CHECK_EQ_I64(s3srv_log_count(&srv, lq, 3) - before, (NDATA + 1) / 2);
+    CHECK_EQ_I64(tsrv_log_count(&srv, lq, 3) - before, (NDATA + 1) / 2);
     const char *cq[] = {"continuation-token=", "\"ok\": true", "\"status\": 200"};
-    CHECK_EQ_I64(s3srv_log_count(&srv, cq, 3), (NDATA + 1) / 2 - 1);
+    CHECK_EQ_I64(tsrv_log_count(&srv, cq, 3), (NDATA + 1) / 2 - 1);
     pqt_s3_page_free(&all);
 
     /* "data" without the slash also has datax/ */
@@ -236,16 +239,64 @@ static void test_wrong_region(void)
     setenv("AWS_REGION", "eu-central-1", 1);
 }
 
+/* GET the server's control URL (http_server.py: the faults of the next requests). */
+static void control(const char *query)
+{
+    char url[256];
+    snprintf(url, sizeof url, "%s/_control?clear=1&%s", srv.endpoint, query);
+    got g;
+    CURL *e = curl_easy_init();
+    curl_easy_setopt(e, CURLOPT_URL, url);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, &g);
+    memset(&g, 0, sizeof g);
+    CHECK(curl_easy_perform(e) == CURLE_OK);
+    curl_easy_cleanup(e);
+}
+
+/* A listing goes through the HTTP client: a 503 (after the signature check) is retried, and
+ * one past the retries names the listing, the URL and the attempts. */
+static void test_list_retry(void)
+{
+    creds("AK", "SK", NULL);
+    pqt_s3_target t;
+    REQUIRE_OK(pqt_s3_resolve("s3://bkt/", &t));
+    pqt_s3_page all;
+    const char *f503[] = {"\"status\": 503", "list-type=2", "\"ok\": true"};
+    const char *ok200[] = {"list-type=2", "prefix=data%2F", "\"status\": 200", "\"ok\": true"};
+    int b503 = tsrv_log_count(&srv, f503, 3), b200 = tsrv_log_count(&srv, ok200, 4);
+    control("fail503=1");
+    CHECK_OK(pqt_s3_list(&t, "data/", 0, &all));
+    CHECK_EQ_I64(all.n, NDATA);
+    pqt_s3_page_free(&all);
+    CHECK_EQ_I64(tsrv_log_count(&srv, f503, 3) - b503, 1);
+    CHECK_EQ_I64(tsrv_log_count(&srv, ok200, 4) - b200, 1);
+    control("fail503=100");
+    CHECK_EQ_I64(pqt_s3_list(&t, "data/", 0, &all), PQT_IO);
+    CHECK(strstr(pqt_errmsg(), "listing ") && strstr(pqt_errmsg(), "prefix 'data/'"));
+    CHECK(strstr(pqt_errmsg(), "/bkt?list-type=2&prefix=data%2F: HTTP 503 (after 5 attempts)"));
+    CHECK(all.n == 0 && all.obj == NULL);
+    /* a small object's GET (HATS properties) too */
+    control("fail503=2");
+    char *text = NULL;
+    size_t len = 0;
+    CHECK_OK(pqt_s3_get_text(&t, "data/a.parquet", 1000, &text, &len));
+    CHECK(text && len == strlen("bkt/data/a.parquet") && strcmp(text, "bkt/data/a.parquet") == 0);
+    pqt_mem_free(text);
+    control("clear=1");
+    pqt_s3_target_free(&t);
+}
+
 int main(void)
 {
     if (!mkdtemp(root)) return 77;
     for (int i = 0; i < NDATA; i++) {
         char rel[256];
         snprintf(rel, sizeof rel, "bkt/%s", DATA_KEYS[i]);
-        s3srv_mkfile(root, rel, 1);
+        tsrv_mkfile(root, rel, 1);
     }
-    s3srv_mkfile(root, "bkt/datax/d.parquet", 1);
-    s3srv_mkfile(root, "eubkt/x.parquet", 1);
+    tsrv_mkfile(root, "bkt/datax/d.parquet", 1);
+    tsrv_mkfile(root, "eubkt/x.parquet", 1);
     /* AK and AKT sign for eu-central-1, AKW for eu-west-1, where eubkt is */
     const char *args[] = {"--s3",
                           "AK:SK:eu-central-1",
@@ -257,8 +308,8 @@ int main(void)
                           "--bucket-region",
                           "eubkt:eu-west-1",
                           NULL};
-    if (s3srv_start(&srv, root, args) != 0) {
-        fprintf(stderr, "test_s3_live: python3 tests/remote/s3_test_server.py does not run\n");
+    if (tsrv_start(&srv, root, args) != 0) {
+        fprintf(stderr, "test_s3_live: python3 tests/remote/http_server.py does not run\n");
         return 77;
     }
     setenv("AWS_ENDPOINT_URL", srv.endpoint, 1);
@@ -266,7 +317,8 @@ int main(void)
     test_get();
     test_list();
     test_wrong_region();
-    s3srv_stop(&srv);
+    test_list_retry();
+    tsrv_stop(&srv);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (!getenv("PQT_TEST_KEEP") && system(cmd) != 0)

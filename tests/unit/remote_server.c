@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * s3_server.c - start and stop tests/remote/s3_test_server.py for the S3 tests; read its log.
+ * remote_server.c - start and stop tests/remote/http_server.py for the C tests; read its log.
  */
-#include "s3_server.h"
+#include "remote_server.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int s3srv_start(s3srv *s, const char *root, const char *const *args)
+int tsrv_start(tsrv *s, const char *root, const char *const *args)
 {
     memset(s, 0, sizeof *s);
-    snprintf(s->log, sizeof s->log, "%s/requests.jsonl", root);
-    const char *argv[32] = {"python3", "tests/remote/s3_test_server.py", "--root", root, "--log",
+    snprintf(s->log, sizeof s->log, "/tmp/pqt_test_server_%d.log", (int)getpid());
+    unlink(s->log);
+    const char *argv[32] = {"python3", "tests/remote/http_server.py", "--root", root, "--log",
                             s->log};
     int n = 6;
     for (int i = 0; args && args[i] && n < 31; i++)
@@ -31,13 +33,15 @@ int s3srv_start(s3srv *s, const char *root, const char *const *args)
         dup2(fd[1], 1);
         close(fd[0]);
         close(fd[1]);
+        int null = open("/dev/null", O_WRONLY); /* not the test's stderr: a pipe reader waits */
+        if (null >= 0) dup2(null, 2);
         execvp("python3", (char *const *)argv);
         _exit(127);
     }
     close(fd[1]);
     FILE *f = fdopen(fd[0], "r");
     int port = 0;
-    if (!f || fscanf(f, "%d", &port) != 1 || port <= 0) {
+    if (!f || fscanf(f, "PORT %d", &port) != 1 || port <= 0) {
         if (f) fclose(f);
         kill(pid, SIGTERM);
         waitpid(pid, NULL, 0);
@@ -50,16 +54,17 @@ int s3srv_start(s3srv *s, const char *root, const char *const *args)
     return 0;
 }
 
-void s3srv_stop(s3srv *s)
+void tsrv_stop(tsrv *s)
 {
     if (s->pid > 0) {
         kill(s->pid, SIGTERM);
         waitpid(s->pid, NULL, 0);
+        unlink(s->log);
     }
     s->pid = 0;
 }
 
-int s3srv_log_count(const s3srv *s, const char *const *needles, int n)
+int tsrv_log_count(const tsrv *s, const char *const *needles, int n)
 {
     FILE *f = fopen(s->log, "r");
     if (!f) return 0;
@@ -75,7 +80,7 @@ int s3srv_log_count(const s3srv *s, const char *const *needles, int n)
     return count;
 }
 
-void s3srv_log_last(const s3srv *s, char *buf, size_t cap)
+void tsrv_log_last(const tsrv *s, char *buf, size_t cap)
 {
     buf[0] = '\0';
     FILE *f = fopen(s->log, "r");
@@ -86,7 +91,7 @@ void s3srv_log_last(const s3srv *s, char *buf, size_t cap)
     fclose(f);
 }
 
-void s3srv_mkfile(const char *root, const char *rel, int n)
+void tsrv_mkfile(const char *root, const char *rel, int n)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/%s", root, rel);
