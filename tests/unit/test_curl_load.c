@@ -24,7 +24,8 @@ static bool mapped(const char *name)
     CHECK(f != NULL);
     char line[1024];
     bool found = false;
-    while (f && !found && fgets(line, sizeof line, f)) found = strstr(line, name) != NULL;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, name) != NULL;
     if (f) fclose(f);
     return found;
 }
@@ -42,8 +43,9 @@ static void check_has(const char *text, const char *part)
 static void no_library(void)
 {
     pqt_curl_set_soname("libpqt-test-no-such-curl.so.4");
-    const char *urls[2] = {"http://127.0.0.1:9/a.parquet", "https://example.invalid/b.parquet"};
-    for (int i = 0; i < 2; i++) {
+    const char *urls[3] = {"http://127.0.0.1:9/a.parquet", "https://example.invalid/b.parquet",
+                           "s3://bucket/c.parquet"};
+    for (int i = 0; i < 3; i++) {
         pqt_table *t = NULL;
         CHECK_EQ_I64(pqt_table_open(urls[i], NULL, &t), PQT_UNSUPPORTED);
         CHECK(t == NULL);
