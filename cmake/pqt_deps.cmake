@@ -9,15 +9,16 @@
 
 # ---- the static library's link dependencies, as names ----
 # pkg-config's --static list (libbrotlidec brings libbrotlicommon), then snappy, OpenMP's
-# runtime as the C compiler links it (gomp;pthread for gcc, omp for clang) and libm.
+# runtime as the C compiler links it (gomp;pthread for gcc, omp for clang), libm and dlopen's
+# library (libcurl is not linked: src/remote/curl_api.c loads it on the first URL).
 set(PQT_STATIC_DEPS "")
 set(PQT_STATIC_DEP_DIRS "")
-foreach(p ZSTD LZ4 ZLIB BROTLI XXHASH YAML CURL)
+foreach(p ZSTD LZ4 ZLIB BROTLI XXHASH YAML)
   list(APPEND PQT_STATIC_DEPS ${${p}_STATIC_LIBRARIES})
   list(APPEND PQT_STATIC_DEP_DIRS ${${p}_STATIC_LIBRARY_DIRS})
 endforeach()
 get_filename_component(_pqt_snappy_dir "${SNAPPY_LIB}" DIRECTORY)
-list(APPEND PQT_STATIC_DEPS snappy ${OpenMP_C_LIB_NAMES} m)
+list(APPEND PQT_STATIC_DEPS snappy ${OpenMP_C_LIB_NAMES} m ${CMAKE_DL_LIBS})
 list(REMOVE_DUPLICATES PQT_STATIC_DEPS)
 # Directories the linker searches anyway are left out, so the package names no build paths.
 set(_pqt_dirs "")
@@ -34,9 +35,9 @@ list(REMOVE_DUPLICATES PQT_STATIC_DEP_DIRS)
 # link order for `pkg-config --static`: snappy with the C++ runtime a static libsnappy needs
 # (Debian's snappy.pc names neither, and pkg-config would put -lstdc++ before a required
 # package's -lsnappy), brotli's encoder (its static library needs libm, which pkg-config would
-# put before a required package's libraries), then OpenMP's runtime libraries and libm.
-set(PQT_PC_REQUIRES_PRIVATE "libzstd liblz4 zlib libbrotlidec libxxhash yaml-0.1 libcurl")
-set(_pqt_libs snappy stdc++ brotlienc brotlicommon ${OpenMP_C_LIB_NAMES} m)
+# put before a required package's libraries), then OpenMP's runtime libraries, libm and libdl.
+set(PQT_PC_REQUIRES_PRIVATE "libzstd liblz4 zlib libbrotlidec libxxhash yaml-0.1")
+set(_pqt_libs snappy stdc++ brotlienc brotlicommon ${OpenMP_C_LIB_NAMES} m ${CMAKE_DL_LIBS})
 list(REMOVE_DUPLICATES _pqt_libs)
 list(TRANSFORM _pqt_libs PREPEND "-l")
 list(JOIN _pqt_libs " " PQT_PC_LIBS_PRIVATE)

@@ -11,13 +11,13 @@
 #include "remote/http.h"
 #include "remote/http_int.h"
 
-#include <curl/curl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
+#include "remote/curl_api.h"
 #include "util/error.h"
 #include "util/mem.h"
 
@@ -68,6 +68,7 @@ static void share_unlock(CURL *e, curl_lock_data d, void *p)
 pqt_status pqt_http_new(const char *url, const pqt_remote_opts *opts, pqt_http_sign_fn sign,
                         void *sign_ctx, pqt_http **ret)
 {
+    PQT_TRY(pqt_curl_load(url));
     pthread_once(&global_once, global_init);
     if (global_rc != CURLE_OK)
         return pqt_err(PQT_IO, "%s: libcurl cannot start: %s", url, curl_easy_strerror(global_rc));

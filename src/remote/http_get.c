@@ -4,12 +4,12 @@
  * repeated after the faults range requests repeat, with their backoff, bounds and counters
  * (layer: remote). S3 listings and the small files of a catalogue come this way.
  */
-#include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
+#include "remote/curl_api.h"
 #include "remote/http.h"
 #include "remote/http_int.h"
 #include "util/buf.h"

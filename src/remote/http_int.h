@@ -6,9 +6,9 @@
 #ifndef PQT_REMOTE_HTTP_INT_H
 #define PQT_REMOTE_HTTP_INT_H
 
-#include <curl/curl.h>
 #include <pthread.h>
 
+#include "remote/curl_api.h"
 #include "remote/http.h"
 
 struct pqt_http {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "remote/curl_api.h"
 #include "remote/http.h"
 #include "remote/remote.h"
 #include "remote/s3.h"
@@ -331,6 +332,7 @@ static pqt_status s3_target_of(const char *url, pqt_s3_target **ret)
 
 pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io **ret)
 {
+    PQT_TRY(pqt_curl_load(url)); /* here, so an error names an s3:// URL as given */
     pqt_s3_target *t;
     PQT_TRY(s3_target_of(url, &t));
     rsrc *s = pqt_calloc(1, sizeof *s);

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <curl/curl.h>
 
 #include "pqt.h"
+#include "remote/curl_api.h"
 
 /* Where an object or a bucket prefix lives and how to sign for it. Owned strings. */
 typedef struct pqt_s3_target {

@@ -114,9 +114,13 @@ if [ "$(cd "$libdir" && pwd)" = "$(cd "$P/$LIBDIR" && pwd)" ]; then
 else
     fail "pqt.pc libdir $libdir is not $P/$LIBDIR"
 fi
-for lib in -lzstd -lsnappy -lz -llz4 -lbrotlidec -lxxhash -lyaml -lgomp -lm -lpthread; do
+for lib in -lzstd -lsnappy -lz -llz4 -lbrotlidec -lxxhash -lyaml -lgomp -lm -lpthread -ldl; do
     grep -qw -- "$lib" <<<"$PC_STATIC" || fail "pkg-config --static --libs pqt lacks $lib: $PC_STATIC"
 done
+# libcurl is loaded on the first URL (issue 35): neither the library nor pqt.pc names it.
+if grep -q curl <<<"$PC_STATIC"; then fail "pkg-config --static --libs pqt names curl: $PC_STATIC"
+else pass "pqt.pc names no curl"; fi
+not_needed "installed libpqt.so" "$P/$LIBDIR/libpqt.so" libcurl
 
 # Both headers declare everything extern "C" and compile as strict C++.
 for h in pqt.h pqt_file.h; do

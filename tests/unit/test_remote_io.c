@@ -4,7 +4,6 @@
  * 127.0.0.1): the requests its log records and the scan counters against what the layout of
  * the file says, and the values against the local read. Exits 77 without python3.
  */
-#include <curl/curl.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "pqt.h"
 #include "pqt_file.h"
+#include "remote/curl_api.h"
 #include "remote_server.h"
 #include "testutil.h"
 
