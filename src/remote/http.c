@@ -42,10 +42,6 @@ typedef struct xfer {
     size_t err_len;
 } xfer;
 
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static CURLcode global_rc;
-static void global_init(void) { global_rc = curl_global_init(CURL_GLOBAL_DEFAULT); }
-
 int64_t pqt_http_now_ms(void)
 {
     struct timespec ts;
@@ -68,10 +64,7 @@ static void share_unlock(CURL *e, curl_lock_data d, void *p)
 pqt_status pqt_http_new(const char *url, const pqt_remote_opts *opts, pqt_http_sign_fn sign,
                         void *sign_ctx, pqt_http **ret)
 {
-    PQT_TRY(pqt_curl_load(url));
-    pthread_once(&global_once, global_init);
-    if (global_rc != CURLE_OK)
-        return pqt_err(PQT_IO, "%s: libcurl cannot start: %s", url, curl_easy_strerror(global_rc));
+    PQT_TRY(pqt_curl_load(url)); /* also curl_global_init, once */
     pqt_http *h = pqt_calloc(1, sizeof *h);
     if (!h || !(h->url = pqt_strdup(url))) {
         pqt_mem_free(h);
