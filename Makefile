@@ -67,7 +67,8 @@ check-packaging: test-deps
 empty :=
 space := $(empty) $(empty)
 TSAN_TESTS = test_table_pthreads test_table_threads test_parts test_stats_lie test_write_steps test_write_io \
-	test_par test_scan_fail_order test_filter_limit test_filter_decode_once test_dataset test_share
+	test_par test_scan_fail_order test_filter_limit test_filter_decode_once test_dataset test_share \
+	test_arrow_export test_arrow_export_meta
 # Archer is loaded through OMP_TOOL_LIBRARIES: without it every OpenMP barrier is a false
 # report. libomp-dev puts it beside clang's own lib directory (/usr/lib/llvm-14/lib).
 ARCHER ?= $(abspath $(firstword $(wildcard $(shell clang -print-resource-dir 2>/dev/null)/../../libarcher.so \

@@ -18,6 +18,7 @@
 #include "arrow/arrow_int.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/par.h"
 
 #define AX_DEFAULT_BATCH 65536
 
@@ -109,6 +110,42 @@ static pqt_status feed_next_rg(pqt_table *t, ax_feed *f)
     f->rg = rg;
     f->rg_n = pqt_tview_rg_rows(t, rg, &f->rg_first);
     return PQT_OK;
+}
+
+/* The feeds a batch starting at table row lo reads next (by row group, not holding lo yet),
+ * read at once on the table's threads: a batch of several columns costs its slowest column,
+ * not their sum. Fewer than two, one thread, or a slot fed twice: left to feed_rows, in order.
+ * A failure is the lowest feed's, as the serial order would report it. */
+static pqt_status prefeed(ax_stream *st, int64_t lo)
+{
+    int *todo = pqt_calloc((size_t)st->ncols * 2 + 1, sizeof *todo), n = 0;
+    if (!todo) return pqt_err(PQT_NOMEM, "out of memory exporting a batch");
+    for (int i = 0; i < 2 * st->ncols; i++) {
+        const ax_feed *f = &st->feeds[i];
+        bool active = i % 2 == 0 || st->cols[i / 2].vslot >= 0;
+        if (!active || f->whole || (f->cur && lo < f->rg_first + f->rg_n)) continue;
+        for (int k = 0; k < n; k++)
+            if (st->feeds[todo[k]].slot == f->slot) n = -1; /* same slot twice: serial */
+        if (n < 0) break;
+        todo[n++] = i;
+    }
+    int nthr = n >= 2 ? pqt_par_threads_for(pqt_tview_threads(st->t), n) : 1;
+    pqt_par_fail pf;
+    pqt_par_fail_init(&pf);
+    if (nthr > 1) {
+#pragma omp parallel num_threads(nthr)
+        {
+            pqt_par_thread th;
+            pqt_par_enter(&th);
+#pragma omp for schedule(dynamic, 1)
+            for (int k = 0; k < n; k++)
+                if (!pqt_par_skip(&pf, k))
+                    pqt_par_fail_note(&pf, k, feed_next_rg(st->t, &st->feeds[todo[k]]), &th);
+            pqt_par_leave(&th);
+        }
+    }
+    pqt_mem_free(todo);
+    return nthr > 1 ? pqt_par_fail_raise(&pf) : PQT_OK;
 }
 
 /* Table rows [lo, lo + n) of f as rows [*r0_ret, *r0_ret + n) of *s_ret (a reference the
@@ -254,6 +291,7 @@ static pqt_status make_batch(ax_stream *st, int64_t lo, int64_t n, struct ArrowA
     struct ArrowArray *arrs = pqt_calloc((size_t)st->ncols + 1, sizeof *arrs);
     struct ArrowArray *kids = pqt_calloc((size_t)st->ncols + 1, sizeof *kids);
     pqt_status rs = arrs && kids ? PQT_OK : pqt_err(PQT_NOMEM, "out of memory exporting a batch");
+    if (rs == PQT_OK) rs = prefeed(st, lo);
     for (int i = 0; i < st->ncols && rs == PQT_OK; i++)
         rs = col_array(st, i, lo, n, &arrs[i]);
     int nk = 0;

@@ -91,6 +91,11 @@ int pqt_tview_nrg(const pqt_table *t)
     return t->plan.nrg;
 }
 
+int pqt_tview_threads(const pqt_table *t)
+{
+    return t->threads;
+}
+
 int64_t pqt_tview_rg_rows(const pqt_table *t, int rg, int64_t *first_ret)
 {
     if (first_ret) *first_ret = t->plan.dst_row[rg];

@@ -70,6 +70,8 @@ const pqt_plan *pqt_tview_plan(const pqt_table *t);
 /* ---- rows through the plan (an attached table) ---- */
 /* Physical row groups of the plan. */
 int pqt_tview_nrg(const pqt_table *t);
+/* The threads t was opened with (PQT_OPT_THREADS: 0 = all cores), for reads made for it. */
+int pqt_tview_threads(const pqt_table *t);
 /* Rows the plan takes from row group rg; *first_ret (may be NULL): the table row (0-based)
  * its first one lands at, when the plan is not permuted. */
 int64_t pqt_tview_rg_rows(const pqt_table *t, int rg, int64_t *first_ret);
