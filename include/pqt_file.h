@@ -103,6 +103,16 @@ typedef struct pqt_array pqt_array;
  * and page. */
 PQT_API pqt_status pqt_file_read(pqt_file *f, int col, int64_t lo, int64_t hi, pqt_array **ret);
 
+/* A hint: columns cols[0..ncols) will be read over rows lo..hi (1-based, inclusive) soon. A
+ * file read over HTTP or S3 fetches those bytes now, coalesced into few requests, several in
+ * flight (docs/remote.md), so the reads that follow, one column at a time, cost no request
+ * each; a local file (or a dataset) ignores it. Results never depend on it: a failure to
+ * fetch is reported by the read that needs the bytes. Unreadable columns are skipped.
+ * Errors: PQT_RANGE as pqt_file_read, PQT_MISUSE (NULL f, cols NULL with ncols > 0, a column
+ * out of range). */
+PQT_API pqt_status pqt_file_will_read(pqt_file *f, const int *cols, int ncols, int64_t lo,
+                                      int64_t hi);
+
 /* Read a fixed-width column into caller memory: data must hold (hi-lo+1)*width values of the
  * column's element kind; validity (may be NULL) receives (hi-lo+1+7)/8 bytes, bit i = row i
  * present. Null rows hold 0 in data, so a sum needs no validity test. PQT_KIND for string

@@ -187,6 +187,13 @@ void cat_reader_report(const cat_reader *rd)
 
 int cat_batch_read(cat_reader *rd, cat_out *o, cat_batch *b)
 {
+    /* the batch's columns announced together: over HTTP or S3 one coalesced request, not
+     * one a column (a local file ignores it) */
+    int *cols = malloc((size_t)o->ncols * sizeof *cols), n = 0;
+    for (int c = 0; cols && c < o->ncols; c++)
+        if (!o->cols[c].hidden && !o->cols[c].row_index) cols[n++] = o->cols[c].col;
+    if (cols && n > 0) pqt_file_will_read(rd->f, cols, n, b->lo, b->hi);
+    free(cols);
     for (int c = 0; c < o->ncols; c++) {
         cat_col *col = &o->cols[c];
         b->arr[c] = NULL;

@@ -78,6 +78,41 @@ pqt_status pqt_file_read_colbuf(pqt_file *f, const pqt_col *c, int64_t lo, int64
     return st;
 }
 
+pqt_status pqt_file_will_read(pqt_file *f, const int *cols, int ncols, int64_t lo, int64_t hi)
+{
+    if (!f || ncols < 0 || (ncols > 0 && !cols))
+        return pqt_err(PQT_MISUSE, "pqt_file_will_read: NULL file or columns, or ncols < 0");
+    for (int k = 0; k < ncols; k++)
+        if (cols[k] < 0 || cols[k] >= f->schema.ncols)
+            return pqt_err(PQT_MISUSE, "%s: pqt_file_will_read: column %d out of range 0..%d",
+                           f->path, cols[k], f->schema.ncols - 1);
+    PQT_TRY(check_range(f, lo, hi));
+    pqt_read_src src = pqt_file_read_src(f);
+    if (ncols == 0 || !src.io || !src.io->ops || src.members) return PQT_OK; /* local */
+    int rg0, n;
+    pqt_plan_range_groups(&f->meta, lo - 1, hi, &rg0, &n);
+    pqt_sel *sels = pqt_calloc((size_t)n + 1, sizeof *sels);
+    int64_t *dst_row = pqt_calloc((size_t)n + 1, sizeof *dst_row);
+    pqt_read_req *rqs = pqt_calloc((size_t)ncols, sizeof *rqs);
+    /* a hint that cannot be made costs only the requests it would have saved */
+    if (sels && dst_row && rqs &&
+        pqt_plan_range_sels(&f->meta, rg0, n, lo - 1, hi, sels, dst_row) == PQT_OK) {
+        int m = 0;
+        for (int k = 0; k < ncols; k++) {
+            const pqt_col *c = &f->schema.cols[cols[k]];
+            if (c->elem_kind == PQT_NONE) continue;
+            rqs[m++] = (pqt_read_req){.src = src, .col = c, .rg0 = rg0, .nrg = n, .sels = sels,
+                                      .dst_row = dst_row, .nrows = hi - lo + 1};
+        }
+        pqt_read_hint(rqs, m);
+    }
+    for (int i = 0; sels && i < n; i++) pqt_sel_free(&sels[i]);
+    pqt_mem_free(sels);
+    pqt_mem_free(dst_row);
+    pqt_mem_free(rqs);
+    return PQT_OK;
+}
+
 /* Read rows lo..hi of column col as described by c (the schema's column, or a copy of it
  * with another conversion). */
 static pqt_status read_array(pqt_file *f, int col, const pqt_col *c, int64_t lo, int64_t hi,

@@ -38,7 +38,59 @@ typedef struct rsrc {
     int npend;
     pqt_io_range busy[REMOTE_BUSY]; /* windows being fetched (n 0: a free slot) */
     pthread_cond_t cv;              /* a window arrived */
+    /* in the registry of open sources (below) once its pqt_io exists */
+    char *url;
+    pqt_io *io;
+    struct rsrc *next_open;
 } rsrc;
+
+/* The remote sources open now. Another open of the same URL with the same options takes a
+ * reference to the one already open instead of a request of its own: one footer request,
+ * one cache and one version of the file for every handle a process opens on it (a command
+ * opens a file for its schema, then for its rows). */
+static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
+static rsrc *open_list;
+
+static bool same_opts(const pqt_remote_opts *a, const pqt_remote_opts *b)
+{
+    return a->footer_hint == b->footer_hint && a->coalesce_gap == b->coalesce_gap &&
+           a->coalesce_max == b->coalesce_max && a->in_flight == b->in_flight &&
+           a->retries == b->retries && a->retry_ms == b->retry_ms &&
+           a->timeout_ms == b->timeout_ms && a->cache_bytes == b->cache_bytes &&
+           a->tally == b->tally;
+}
+
+static pqt_io *open_find(const char *url, const pqt_remote_opts *o)
+{
+    pqt_io *io = NULL;
+    pthread_mutex_lock(&open_mu);
+    for (rsrc *s = open_list; s && !io; s = s->next_open)
+        if (strcmp(s->url, url) == 0 && same_opts(&s->o, o)) io = pqt_io_ref_if_alive(s->io);
+    pthread_mutex_unlock(&open_mu);
+    return io;
+}
+
+static void open_add(rsrc *s, const char *url, pqt_io *io)
+{
+    if (!(s->url = pqt_strdup(url))) return; /* not shared: still a working source */
+    s->io = io;
+    pthread_mutex_lock(&open_mu);
+    s->next_open = open_list;
+    open_list = s;
+    pthread_mutex_unlock(&open_mu);
+}
+
+static void open_remove(rsrc *s)
+{
+    pthread_mutex_lock(&open_mu);
+    for (rsrc **p = &open_list; *p; p = &(*p)->next_open)
+        if (*p == s) {
+            *p = s->next_open;
+            break;
+        }
+    pthread_mutex_unlock(&open_mu);
+    pqt_mem_free(s->url);
+}
 
 void pqt_remote_opts_resolve(const pqt_remote_opts *opts, pqt_remote_opts *ret)
 {
@@ -283,6 +335,7 @@ static void rs_counts(void *ctx, pqt_io_net_counts *ret) { pqt_http_counts(((rsr
 static void rs_close(void *ctx)
 {
     rsrc *s = ctx;
+    open_remove(s);
     for (int i = 0; i < s->ne; i++) pqt_mem_free(s->e[i].data);
     pqt_mem_free(s->e);
     pqt_mem_free(s->pend);
@@ -333,6 +386,13 @@ static pqt_status s3_target_of(const char *url, pqt_s3_target **ret)
 pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io **ret)
 {
     PQT_TRY(pqt_curl_load(url)); /* here, so an error names an s3:// URL as given */
+    pqt_remote_opts want;
+    pqt_remote_opts_resolve(opts, &want);
+    pqt_io *shared = open_find(url, &want);
+    if (shared) {
+        *ret = shared;
+        return PQT_OK;
+    }
     pqt_s3_target *t;
     PQT_TRY(s3_target_of(url, &t));
     rsrc *s = pqt_calloc(1, sizeof *s);
@@ -374,6 +434,7 @@ pqt_status pqt_remote_open(const char *url, const pqt_remote_opts *opts, pqt_io 
     pqt_io *io;
     PQT_TRY(pqt_io_open_ops(url, pqt_http_size(s->h), &remote_ops, s, &io)); /* closes s */
     io->tail_hint = r.got;
+    open_add(s, url, io);
     *ret = io;
     return PQT_OK;
 }

@@ -150,6 +150,16 @@ pqt_io *pqt_io_ref(pqt_io *io)
     return io;
 }
 
+pqt_io *pqt_io_ref_if_alive(pqt_io *io)
+{
+    int n = atomic_load_explicit(&io->refs, memory_order_acquire);
+    while (n > 0)
+        if (atomic_compare_exchange_weak_explicit(&io->refs, &n, n + 1, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return io;
+    return NULL;
+}
+
 void pqt_io_unref(pqt_io *io)
 {
     if (!io || !io->heap) return;

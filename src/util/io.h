@@ -100,6 +100,9 @@ pqt_status pqt_io_open_ops(const char *name, int64_t size, const pqt_io_ops *ops
                            pqt_io **ret);
 /* Another reference to io (returns io). */
 pqt_io *pqt_io_ref(pqt_io *io);
+/* Another reference to io unless its last one is already gone (it is closing): NULL then. For
+ * a registry that finds sources by name while they may be closing (remote/remote_io.c). */
+pqt_io *pqt_io_ref_if_alive(pqt_io *io);
 /* Drop a reference; the last one closes the source. NULL is a no-op. */
 void pqt_io_unref(pqt_io *io);
 /* A source on the stack over an open descriptor the caller keeps (no pool, no reference

@@ -234,6 +234,60 @@ int main(void)
     pqt_table_close(t);
     control("");
 
+    /* a second open of a URL while a handle on it is open shares its source: no request of
+     * its own (a command opens a file for its schema, then for its rows), the same values */
+    l0 = log_lines();
+    pqt_table *a = open_url("table_rg.parquet", NULL);
+    pqt_file *b = NULL;
+    snprintf(url, sizeof url, "%s/table_rg.parquet", base);
+    REQUIRE_OK(pqt_file_open(url, NULL, &b));
+    CHECK_EQ_I64(log_lines() - l0, 1);
+    check_same_f64(a, "tests/data/table_rg.parquet", NULL, "f64");
+    pqt_table_close(a);
+    pqt_file *lf2 = NULL;
+    REQUIRE_OK(pqt_file_open("tests/data/table_rg.parquet", NULL, &lf2));
+    CHECK_EQ_I64(pqt_file_nrows(b), pqt_file_nrows(lf2));
+    pqt_file_close(lf2);
+    pqt_file_close(b);
+    /* once every handle is closed, an open asks the server again; so does one whose options
+     * differ from the open handle's (its own footer hint) */
+    l0 = log_lines();
+    a = open_url("table_rg.parquet", NULL);
+    CHECK_EQ_I64(log_lines() - l0, 1);
+    pqt_opts *o2 = NULL;
+    REQUIRE_OK(pqt_opts_new(&o2));
+    CHECK_OK(pqt_opts_set_int(o2, PQT_OPT_REMOTE_FOOTER_HINT, 32768));
+    pqt_table *a2 = open_url("table_rg.parquet", o2);
+    CHECK_EQ_I64(log_lines() - l0, 2);
+    pqt_table_close(a2);
+    pqt_table_close(a);
+    pqt_opts_free(o2);
+
+    /* pqt_file_will_read: the columns over a row range in one coalesced request, after which
+     * reading them one at a time asks for nothing; a local file ignores it; misuse refused */
+    pqt_file *h = NULL;
+    REQUIRE_OK(pqt_file_open(url, NULL, &h));
+    int all4[4];
+    for (int k = 0; k < 4; k++) REQUIRE_OK(pqt_file_find_column(h, cols[k], &all4[k]));
+    int64_t nr = pqt_file_nrows(h);
+    l0 = log_lines();
+    CHECK_OK(pqt_file_will_read(h, all4, 4, 1, nr));
+    CHECK_EQ_I64(log_lines() - l0, 1);
+    for (int k = 0; k < 4; k++) {
+        pqt_array *arr = NULL;
+        CHECK_OK(pqt_file_read(h, all4[k], 1, nr, &arr));
+        pqt_array_free(arr);
+    }
+    CHECK_EQ_I64(log_lines() - l0, 1);
+    int bad = 99;
+    CHECK(pqt_file_will_read(h, &bad, 1, 1, nr) == PQT_MISUSE);
+    CHECK(pqt_file_will_read(h, all4, 4, 1, nr + 1) == PQT_RANGE);
+    CHECK(pqt_file_will_read(h, NULL, 1, 1, nr) == PQT_MISUSE);
+    pqt_file_close(h);
+    REQUIRE_OK(pqt_file_open("tests/data/table_rg.parquet", NULL, &h));
+    CHECK_OK(pqt_file_will_read(h, all4, 4, 1, nr));
+    pqt_file_close(h);
+
     stop_server();
     return pqt_test_done("test_remote_io");
 }
