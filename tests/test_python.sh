@@ -5,4 +5,11 @@
 #   bash tests/test_python.sh PATH/TO/pqt     (from the repository root)
 set -u
 command -v python3 >/dev/null || { echo "test_python: python3 not found"; exit 1; }
-PQT_LIBRARY=$(cd "$(dirname "$1")" && pwd)/libpqt.so exec python3 tests/python/test_pqt.py
+lib=$(cd "$(dirname "$1")" && pwd)/libpqt.so
+# a sanitizer build of the library: its runtime must be loaded before Python's own libraries
+# (the interpreter's leaks are not ours to report)
+asan=$(ldd "$lib" 2>/dev/null | awk '/libasan/ {print $3}')
+if [ -n "$asan" ]; then
+    export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+fi
+PQT_LIBRARY=$lib exec python3 tests/python/test_pqt.py
