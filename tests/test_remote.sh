@@ -31,38 +31,8 @@ TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 120)
 
 # --- local == remote, every corpus file -------------------------------------------------------
-same_as_local() { # local-path url-path
-    local f=$1 u=$base/$2
-    "${TIMEOUT[@]}" "$PQT" cat "$f" --format jsonl >"$tmp/a" 2>"$tmp/ea"
-    local ra=$?
-    "${TIMEOUT[@]}" "$PQT" cat "$u" --format jsonl >"$tmp/b" 2>"$tmp/eb"
-    local rb=$?
-    sed -i "s|$f|FILE|g" "$tmp/ea"
-    sed -i "s|$u|FILE|g" "$tmp/eb"
-    if [ $ra != $rb ]; then
-        fail "$2" "exit $ra locally, $rb over HTTP: $(head -c 300 "$tmp/eb")"
-    elif ! cmp -s "$tmp/a" "$tmp/b"; then
-        fail "$2" "the jsonl differs"
-    elif ! cmp -s "$tmp/ea" "$tmp/eb"; then
-        fail "$2" "the messages differ: $(head -c 200 "$tmp/ea") / $(head -c 200 "$tmp/eb")"
-    else
-        pass
-    fi
-}
-nfiles=0
-for f in tests/data/parquet-testing/data/*.parquet; do
-    same_as_local "$f" "data/$(basename "$f")"
-    nfiles=$((nfiles + 1))
-done
-for f in tests/data/parquet-testing/bad_data/*.parquet; do
-    same_as_local "$f" "bad_data/$(basename "$f")"
-    nfiles=$((nfiles + 1))
-done
-for f in tests/data/*.parquet; do
-    same_as_local "$f" "ours/$(basename "$f")"
-    nfiles=$((nfiles + 1))
-done
-[ $nfiles -gt 80 ] || fail "corpus" "only $nfiles files found"
+. tests/remote/corpus_same.sh
+corpus_same "$base" HTTP
 
 # --- faults ----------------------------------------------------------------------------------
 f=tests/data/table_rg.parquet

@@ -38,38 +38,8 @@ TIMEOUT=()
 command -v timeout >/dev/null && TIMEOUT=(timeout 120)
 
 # --- local == s3://, every corpus file --------------------------------------------------------
-same_as_local() { # local-path key
-    local f=$1 u=s3://bkt/$2
-    "${TIMEOUT[@]}" "$PQT" cat "$f" --format jsonl >"$tmp/a" 2>"$tmp/ea"
-    local ra=$?
-    "${TIMEOUT[@]}" "$PQT" cat "$u" --format jsonl >"$tmp/b" 2>"$tmp/eb"
-    local rb=$?
-    sed -i "s|$f|FILE|g" "$tmp/ea"
-    sed -i "s|$u|FILE|g" "$tmp/eb"
-    if [ $ra != $rb ]; then
-        fail "$u" "exit $ra locally, $rb over S3: $(head -c 300 "$tmp/eb")"
-    elif ! cmp -s "$tmp/a" "$tmp/b"; then
-        fail "$u" "the jsonl differs"
-    elif ! cmp -s "$tmp/ea" "$tmp/eb"; then
-        fail "$u" "the messages differ: $(head -c 200 "$tmp/ea") / $(head -c 200 "$tmp/eb")"
-    else
-        pass
-    fi
-}
-nfiles=0
-for f in tests/data/parquet-testing/data/*.parquet; do
-    same_as_local "$f" "data/$(basename "$f")"
-    nfiles=$((nfiles + 1))
-done
-for f in tests/data/parquet-testing/bad_data/*.parquet; do
-    same_as_local "$f" "bad_data/$(basename "$f")"
-    nfiles=$((nfiles + 1))
-done
-for f in tests/data/*.parquet; do
-    same_as_local "$f" "ours/$(basename "$f")"
-    nfiles=$((nfiles + 1))
-done
-[ $nfiles -gt 80 ] || fail "corpus" "only $nfiles files found"
+. tests/remote/corpus_same.sh
+corpus_same s3://bkt S3
 
 # --- datasets below an s3:// prefix: listed by ListObjectsV2, every member signed -------------
 same_dataset() { # name command...
