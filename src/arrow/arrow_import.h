@@ -147,7 +147,11 @@ pqt_status pqt_aimp_check_node(const struct ArrowArray *a, const char *name, int
  * null), into *ret; PQT_NOMEM. */
 pqt_status pqt_aimp_validity(const struct ArrowArray *a, int64_t start, int64_t n, uint8_t **ret);
 
-/* ---- arrow_import_batch.c, for arrow_import_acc.c ---- */
+
+/* ---- arrow_import_add.c ---- */
+/* n bits all set (a fresh allocation): the validity a nullable column gets when nothing in it
+ * is null, so the writer's template and every batch agree that the column is optional. */
+pqt_status pqt_aimp_all_valid(int64_t n, uint8_t **ret);
 /* Add column col of n rows to t through the table's calls (they copy): v as pqt_aimp_values
  * gives it, list_offsets (n + 1) and *row_valid for lists; a nullable column without
  * validity gets one, all set (allocated into v->valid and *row_valid). */
