@@ -92,22 +92,6 @@ static void open_remove(rsrc *s)
     pqt_mem_free(s->url);
 }
 
-void pqt_remote_opts_resolve(const pqt_remote_opts *opts, pqt_remote_opts *ret)
-{
-    pqt_remote_opts o = opts ? *opts : (pqt_remote_opts){0};
-    if (o.footer_hint <= 0) o.footer_hint = PQT_REMOTE_FOOTER_HINT;
-    if (o.coalesce_gap <= 0) o.coalesce_gap = PQT_REMOTE_COALESCE_GAP;
-    if (o.coalesce_max <= 0) o.coalesce_max = PQT_REMOTE_COALESCE_MAX;
-    if (o.in_flight <= 0) o.in_flight = PQT_REMOTE_IN_FLIGHT;
-    if (o.retries == 0) o.retries = PQT_REMOTE_RETRIES; /* -1 (none) stays: resolving twice is
-                                                           resolving once */
-    else if (o.retries < 0) o.retries = -1;
-    if (o.retry_ms <= 0) o.retry_ms = PQT_REMOTE_RETRY_MS;
-    if (o.timeout_ms <= 0) o.timeout_ms = PQT_REMOTE_TIMEOUT_MS;
-    if (o.cache_bytes <= 0) o.cache_bytes = PQT_REMOTE_CACHE_BYTES;
-    *ret = o;
-}
-
 bool pqt_remote_is_url(const char *path)
 {
     return strncmp(path, "http://", 7) == 0 || strncmp(path, "https://", 8) == 0 ||
