@@ -7,31 +7,12 @@
 #   bash tests/test_remote.sh PATH_TO_PQT        (from the repository root)
 set -u
 PQT=$1
-command -v python3 >/dev/null || { echo "test_remote: python3 not found" >&2; exit 77; }
-tmp=$(mktemp -d)
-root=$tmp/root
-mkdir -p "$root"
-ln -s "$PWD/tests/data/parquet-testing/data" "$root/data"
-ln -s "$PWD/tests/data/parquet-testing/bad_data" "$root/bad_data"
-ln -s "$PWD/tests/data" "$root/ours"
-python3 tests/remote/http_server.py --root "$root" --log "$tmp/log" >"$tmp/port" 2>"$tmp/srv.err" &
-srv=$!
-trap 'kill $srv 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 50); do grep -q PORT "$tmp/port" 2>/dev/null && break; sleep 0.1; done
-port=$(awk '/^PORT/ {print $2}' "$tmp/port")
-[ -n "$port" ] || { echo "test_remote: the server did not start: $(cat "$tmp/srv.err")"; exit 1; }
+. tests/remote/harness.sh
+remote_start test_remote .
 base=http://127.0.0.1:$port
 ctl() { python3 -c "import sys,urllib.request; urllib.request.urlopen(sys.argv[1]).read()" "$base/_control?$1"; }
 
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); }
-fail() { echo "FAIL $1${2:+: $2}"; nfail=$((nfail + 1)); }
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 120)
-
 # --- local == remote, every corpus file -------------------------------------------------------
-. tests/remote/corpus_same.sh
 corpus_same "$base" HTTP
 
 # --- faults ----------------------------------------------------------------------------------

@@ -10,35 +10,15 @@
 #   bash tests/test_remote_s3.sh PATH_TO_PQT        (from the repository root)
 set -u
 PQT=$1
-command -v python3 >/dev/null || { echo "test_remote_s3: python3 not found" >&2; exit 77; }
-tmp=$(mktemp -d)
-root=$tmp/root
-mkdir -p "$root/bkt"
-ln -s "$PWD/tests/data/parquet-testing/data" "$root/bkt/data"
-ln -s "$PWD/tests/data/parquet-testing/bad_data" "$root/bkt/bad_data"
-ln -s "$PWD/tests/data" "$root/bkt/ours"
+. tests/remote/harness.sh
+remote_start test_remote_s3 bkt --s3 AKID:SECRET/KEY+1
 # copied, not linked: a listing (as S3's) does not follow a link to a folder
 cp -r tests/data/datasets/polars_hive tests/data/datasets/duckdb_hive "$root/bkt/"
-python3 tests/remote/http_server.py --root "$root" --log "$tmp/log" --s3 AKID:SECRET/KEY+1 \
-    >"$tmp/port" 2>"$tmp/srv.err" &
-srv=$!
-trap 'kill $srv 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 50); do grep -q PORT "$tmp/port" 2>/dev/null && break; sleep 0.1; done
-port=$(awk '/^PORT/ {print $2}' "$tmp/port")
-[ -n "$port" ] || { echo "test_remote_s3: the server did not start: $(cat "$tmp/srv.err")"; exit 1; }
 export AWS_ENDPOINT_URL=http://127.0.0.1:$port
 export AWS_ACCESS_KEY_ID=AKID AWS_SECRET_ACCESS_KEY=SECRET/KEY+1
 unset AWS_ENDPOINT_URL_S3 AWS_SESSION_TOKEN AWS_REGION AWS_DEFAULT_REGION
 
-npass=0
-nfail=0
-pass() { npass=$((npass + 1)); }
-fail() { echo "FAIL $1${2:+: $2}"; nfail=$((nfail + 1)); }
-TIMEOUT=()
-command -v timeout >/dev/null && TIMEOUT=(timeout 120)
-
 # --- local == s3://, every corpus file --------------------------------------------------------
-. tests/remote/corpus_same.sh
 corpus_same s3://bkt S3
 
 # --- datasets below an s3:// prefix: listed by ListObjectsV2, every member signed -------------
